@@ -1,0 +1,22 @@
+// Three bundles, one per process: the CLI/MCP server (node), the VS Code extension (node, `vscode` external)
+// and the panel webview (browser). `--production` minifies and drops source maps for packaging.
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
+const node = { ...common, platform: 'node', target: 'node22', format: 'cjs', external: ['vscode', 'node:sqlite'] };
+
+const entries = [
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (existsSync('src/vscode/extension.ts')) entries.push({ ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
+if (existsSync('webview/main.ts')) {
+  entries.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['webview/main.ts'], outfile: 'dist/webview/main.js' });
+}
+
+mkdirSync('dist', { recursive: true });
+// The package is "type": "module" for the TypeScript sources; the bundles are CommonJS.
+writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
+await Promise.all(entries.map((options) => build(options)));
+writeFileSync('dist/.build-stamp', new Date().toISOString() + '\n');

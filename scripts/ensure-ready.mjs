@@ -1,0 +1,42 @@
+// Makes `npm start`, `npm test` and the benchmarks work as the first command on a fresh clone:
+// installs the locked dependencies when they are missing or stale, then builds when sources are newer than the bundles.
+// Runs on whatever Node starts it (the system Node before the pinned one is installed), so it uses no newer APIs.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const run = (cmd) => execSync(cmd, { cwd: root, stdio: 'inherit', env: process.env });
+
+function mtime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+function newestIn(dir) {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const installedStamp = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installedStamp) || mtime(join(root, 'package-lock.json')) > mtime(installedStamp)) {
+  console.error('[fml] installing dependencies (npm ci)…');
+  run('npm ci --no-audit --no-fund');
+}
+
+const builtStamp = join(root, 'dist', '.build-stamp');
+const sourcesChanged = Math.max(
+  newestIn(join(root, 'src')),
+  newestIn(join(root, 'webview')),
+  mtime(join(root, 'esbuild.mjs')),
+  mtime(join(root, 'package.json')),
+);
+if (!existsSync(builtStamp) || sourcesChanged > mtime(builtStamp)) {
+  console.error('[fml] building (esbuild)…');
+  // The pinned Node from node_modules runs the build, so the bundles target the runtime the tests use.
+  run(`"${join(root, 'node_modules', '.bin', 'node')}" esbuild.mjs`);
+}

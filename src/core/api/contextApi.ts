@@ -1,0 +1,54 @@
+export type QueryIntent = 'how_to' | 'what_happened' | 'what_is' | 'debug' | 'general';
+
+/** Keys of seed 000 §7.1 `context_weights`. */
+export type ContextWeightKey =
+  | 'working_memory'
+  | 'episodic_decisions'
+  | 'episodic_events'
+  | 'episodic_outcomes'
+  | 'semantic_project'
+  | 'semantic_entity'
+  | 'semantic_user'
+  | 'procedural_workflow'
+  | 'procedural_pattern'
+  | 'preference';
+
+export interface GetRelevantContextInput {
+  session_id: string;
+  user_id: string;
+  query: string;
+  token_budget: number;
+  query_intent?: QueryIntent;
+  context_weights?: Partial<Record<ContextWeightKey, number>>;
+  focus_entities?: string[];
+}
+
+export interface ContextItem {
+  source: 'working_memory' | 'long_term';
+  memory_id?: string;
+  item_id?: string;
+  memory_category?: string;
+  memory_subtype?: string;
+  content: string;
+  relevance_score: number;
+  token_count: number;
+  entities?: string[];
+  confidence?: number;
+  source_type?: string;
+  why_included: string;
+}
+
+export interface GetRelevantContextOutput {
+  context_items: ContextItem[];
+  total_tokens: number;
+  budget_used_pct: number;
+  detected_intent: QueryIntent;
+  retrieval_stats: {
+    working_memory_items: number;
+    long_term_searched: number;
+    long_term_returned: number;
+    by_category: Record<string, number>;
+    entity_boost_applied: boolean;
+    mode: string;
+  };
+}

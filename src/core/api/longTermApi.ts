@@ -1,0 +1,152 @@
+import type { MemoryRecord, SourceType } from '../domain/records.ts';
+import type { MemoryCategory } from '../domain/taxonomy.ts';
+
+/** Inputs and outputs of the long-term memory operations (seed 000 §7.1). */
+
+export interface StoreMemoryInput {
+  user_id: string;
+  content: string;
+  memory_category: MemoryCategory;
+  memory_subtype: string;
+  importance?: number;
+  entities?: string[];
+  event_time?: string;
+  metadata?: { tags?: string[]; source?: string; reasoning?: string; [key: string]: unknown };
+  /** Id of a memory this one corrects; the old one is marked superseded and hidden from recall. */
+  supersedes?: string;
+  project_id?: string | null;
+  org_id?: string;
+  session_id?: string;
+  source_type?: SourceType;
+  confidence?: number;
+  pinned?: boolean;
+}
+
+export type DuplicateAction = 'created_new' | 'updated_existing' | 'skipped_duplicate';
+
+export interface SimilarExisting {
+  memory_id: string;
+  similarity: number;
+  content: string;
+  action: DuplicateAction;
+}
+
+export interface StoreMemoryOutput {
+  memory_id: string;
+  entities_extracted: string[];
+  similar_existing?: SimilarExisting;
+  /** 'embedded', 'pending' (provider unavailable; re-embedded later) or 'none' (no provider configured). */
+  embedding_status: 'embedded' | 'pending' | 'none';
+}
+
+export interface RecallInput {
+  user_id: string;
+  query: string;
+  memory_categories?: MemoryCategory[];
+  memory_subtypes?: string[];
+  entities?: string[];
+  limit?: number;
+  min_similarity?: number;
+  time_range?: { after?: string; before?: string };
+  tags?: string[];
+  include_low_confidence?: boolean;
+  project_id?: string | null;
+  session_id?: string;
+  /** Boost memories carrying these entities (seed 000 §13.2). */
+  focus_entities?: string[];
+}
+
+/** Contribution of each signal to a result's score, all in [0, 1] except the multipliers. */
+export interface ScoreBreakdown {
+  text_match: number;
+  semantic: number | null;
+  recency: number;
+  importance: number;
+  frequency: number;
+  type_weight: number;
+  entity_match: number;
+  confidence: number;
+  matched_terms: string[];
+  matched_entities: string[];
+  signals: Array<'text' | 'semantic' | 'entity' | 'neighbour' | 'pinned'>;
+}
+
+export interface RecalledMemory {
+  memory_id: string;
+  content: string;
+  memory_category: string;
+  memory_subtype: string;
+  entities: string[];
+  similarity: number;
+  relevance_score: number;
+  confidence: number;
+  created_at: string;
+  event_time?: string;
+  metadata: Record<string, unknown>;
+  importance: number;
+  access_count: number;
+  pinned: boolean;
+  source_type: string;
+  tags: string[];
+  score_breakdown: ScoreBreakdown;
+  why_matched: string;
+}
+
+export interface RetrievalBreakdown {
+  by_category: Record<string, number>;
+  by_subtype: Record<string, number>;
+  entity_matches: number;
+  semantic_matches: number;
+  text_matches: number;
+  candidates_considered: number;
+  /** 'lexical', 'hybrid' or 'lexical (embedding unavailable: …)'. */
+  mode: string;
+  vector_method: string | null;
+  embedding_model: string | null;
+  time_filter: { after?: string; before?: string; matched: string[] } | null;
+}
+
+export interface RecallOutput {
+  memories: RecalledMemory[];
+  retrieval_breakdown: RetrievalBreakdown;
+}
+
+export interface UpdateMemoryInput {
+  memory_id: string;
+  user_id: string;
+  content?: string;
+  importance?: number;
+  metadata?: Record<string, unknown>;
+  memory_category?: MemoryCategory;
+  memory_subtype?: string;
+  tags?: string[];
+  entities?: string[];
+  pinned?: boolean;
+  confidence?: number;
+}
+
+export interface UpdateMemoryOutput {
+  success: boolean;
+  re_embedded: boolean;
+  memory: MemoryRecord;
+}
+
+export interface ForgetMemoryInput {
+  memory_id: string;
+  user_id: string;
+  hard_delete?: boolean;
+}
+
+export interface ForgetAllInput {
+  user_id: string;
+  confirmation: string;
+}
+
+export interface ForgetAllOutput {
+  memories_deleted: number;
+  sessions_deleted: number;
+  working_items_deleted: number;
+  access_log_deleted: number;
+}
+
+export const FORGET_ALL_CONFIRMATION = 'CONFIRM_DELETE_ALL';

@@ -1,0 +1,228 @@
+import type { ContextItem, GetRelevantContextInput, GetRelevantContextOutput, QueryIntent } from '../api/contextApi.ts';
+import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
+import type { AccessLogEntry, WorkingItemRecord } from '../domain/records.ts';
+import { analyzeQuery } from '../text/analyzer.ts';
+import { newId } from '../util/ids.ts';
+import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validation.ts';
+import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
+import { detectIntent } from '../retrieval/queryIntent.ts';
+import { explainMatch } from '../retrieval/relevance.ts';
+import { typeMultiplier, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
+
+const INTENTS: readonly QueryIntent[] = ['how_to', 'what_happened', 'what_is', 'debug', 'general'];
+const LONG_TERM_CANDIDATES = 40;
+const PINNED_CANDIDATES = 20;
+/** Each further pick from the same memory type is worth a little less, so the budget holds a mix. */
+const SAME_TYPE_DISCOUNT = 0.92;
+
+interface Candidate {
+  item: ContextItem;
+  typeKey: string;
+  score: number;
+  scored?: ScoredMemory;
+}
+
+/** get_relevant_context (seed 000 §8.4): working memory and long-term memory packed into one budget. */
+export class ContextAssembler {
+  private readonly deps: CoreDeps;
+  private readonly recall: Recall;
+
+  constructor(deps: CoreDeps, recall: Recall) {
+    this.deps = deps;
+    this.recall = recall;
+  }
+
+  async assemble(input: GetRelevantContextInput, options: { defaultProjectId?: string | null; logAccess?: boolean } = {}): Promise<GetRelevantContextOutput> {
+    const userId = requireId(input.user_id, 'user_id');
+    const sessionId = requireId(input.session_id, 'session_id');
+    const query = requireQuery(input.query);
+    const budget = requirePositiveInt(input.token_budget, 'token_budget', 4000, LIMITS.tokenBudget);
+    if (input.query_intent !== undefined && !INTENTS.includes(input.query_intent)) {
+      throw new MemoryError('INVALID_INPUT', `query_intent must be one of ${INTENTS.join(', ')}.`, { details: { field: 'query_intent' } });
+    }
+    for (const [key, value] of Object.entries(input.context_weights ?? {})) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+        throw new MemoryError('INVALID_INPUT', `context_weights.${key} must be a number between 0 and 1.`, { details: { field: `context_weights.${key}` } });
+      }
+    }
+    const session = await this.deps.store.getSession(sessionId);
+    if (!session || session.user_id !== userId) {
+      throw new MemoryError('SESSION_NOT_FOUND', `No session ${sessionId} exists for user ${userId}; call init_session first.`, { details: { session_id: sessionId } });
+    }
+    const intent = input.query_intent ?? detectIntent(query);
+    const weights = input.context_weights ?? {};
+    const projectId = session.project_id ?? options.defaultProjectId;
+
+    const [workingItems, recalled, pinned] = await Promise.all([
+      this.deps.store.listWorkingItems(sessionId),
+      this.recall.recall(
+        { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
+        {
+          tool: 'get_relevant_context',
+          intent,
+          typeWeight: (category, subtype, queryIntent) => typeMultiplier(category, subtype, queryIntent, weights),
+          defaultProjectId: projectId,
+          logAccess: false,
+        },
+      ),
+      this.deps.store.listMemories({
+        filter: { user_id: userId, pinned: true, state: 'live', ...(projectId !== undefined ? { project_id: projectId } : {}) },
+        sort: 'importance',
+        offset: 0,
+        limit: PINNED_CANDIDATES,
+      }),
+    ]);
+
+    const candidates: Candidate[] = [
+      ...this.workingCandidates(workingItems, query, weights),
+      ...recalled.scored.map((entry) => this.longTermCandidate(entry, intent)),
+    ];
+    const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
+    for (const memory of pinned.items) {
+      if (recalledIds.has(memory.memory_id)) continue;
+      const multiplier = typeMultiplier(memory.memory_category, memory.memory_subtype, intent, weights);
+      candidates.push({
+        typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
+        score: 0.4 * multiplier,
+        item: {
+          source: 'long_term',
+          memory_id: memory.memory_id,
+          memory_category: memory.memory_category,
+          memory_subtype: memory.memory_subtype,
+          content: memory.content,
+          relevance_score: round(0.4 * multiplier),
+          token_count: this.deps.tokens.count(memory.content),
+          entities: memory.entities,
+          confidence: memory.confidence,
+          source_type: memory.source_type,
+          why_included: `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`,
+        },
+      });
+    }
+
+    const selected = pack(candidates, budget);
+    const longTermSelected = selected.filter((candidate) => candidate.item.source === 'long_term');
+    if (options.logAccess !== false && longTermSelected.length > 0) {
+      const at = this.deps.clock.now().toISOString();
+      const entries: AccessLogEntry[] = longTermSelected.map((candidate) => ({
+        access_id: newId('acc'),
+        memory_id: candidate.item.memory_id as string,
+        session_id: sessionId,
+        user_id: userId,
+        query_text: query,
+        similarity_score: candidate.scored?.similarity ?? null,
+        tool: 'get_relevant_context',
+        accessed_at: at,
+      }));
+      await this.deps.store.recordAccess(entries);
+    }
+
+    const totalTokens = selected.reduce((total, candidate) => total + candidate.item.token_count, 0);
+    const byCategory: Record<string, number> = {};
+    for (const candidate of longTermSelected) {
+      const category = candidate.item.memory_category as string;
+      byCategory[category] = (byCategory[category] ?? 0) + 1;
+    }
+    return {
+      context_items: selected.map((candidate) => candidate.item),
+      total_tokens: totalTokens,
+      budget_used_pct: Math.round((totalTokens / budget) * 1000) / 10,
+      detected_intent: intent,
+      retrieval_stats: {
+        working_memory_items: selected.length - longTermSelected.length,
+        long_term_searched: recalled.retrieval_breakdown.candidates_considered,
+        long_term_returned: longTermSelected.length,
+        by_category: byCategory,
+        entity_boost_applied: recalled.scored.some((entry) => entry.breakdown.matched_entities.length > 0),
+        mode: recalled.retrieval_breakdown.mode,
+      },
+    };
+  }
+
+  private workingCandidates(items: readonly WorkingItemRecord[], query: string, weights: GetRelevantContextInput['context_weights']): Candidate[] {
+    const queryTerms = new Set(analyzeQuery(query).map((term) => term.term));
+    const multiplier = workingMemoryMultiplier(weights);
+    const newest = items.reduce((max, item) => Math.max(max, item.sequence_num), 0);
+    return items.map((item) => {
+      const itemTerms = new Set(analyzeQuery(item.content).map((term) => term.term));
+      let overlap = 0;
+      for (const term of queryTerms) if (itemTerms.has(term)) overlap++;
+      const match = queryTerms.size > 0 ? overlap / queryTerms.size : 0;
+      const recency = newest > 0 ? item.sequence_num / newest : 1;
+      const protectedBonus = item.pinned || item.content_type === 'task_state' ? 0.25 : 0;
+      const score = Math.min(1, (0.5 * match + 0.25 * recency + protectedBonus) * multiplier);
+      const reasons = [
+        item.pinned ? 'pinned' : null,
+        item.content_type === 'task_state' ? 'current task state' : null,
+        match > 0 ? `shares ${overlap} of ${queryTerms.size} query terms` : null,
+        recency === 1 ? 'most recent item' : null,
+      ].filter((reason): reason is string => reason !== null);
+      return {
+        typeKey: 'working_memory',
+        score,
+        item: {
+          source: 'working_memory' as const,
+          item_id: item.item_id,
+          content: item.content,
+          relevance_score: round(score),
+          token_count: item.token_count,
+          why_included: `Working memory (${item.content_type})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}.`,
+        },
+      };
+    });
+  }
+
+  private longTermCandidate(entry: ScoredMemory, intent: QueryIntent): Candidate {
+    const { memory } = entry;
+    return {
+      typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
+      score: entry.score,
+      scored: entry,
+      item: {
+        source: 'long_term',
+        memory_id: memory.memory_id,
+        memory_category: memory.memory_category,
+        memory_subtype: memory.memory_subtype,
+        content: memory.content,
+        relevance_score: round(entry.score),
+        token_count: this.deps.tokens.count(memory.content),
+        entities: memory.entities,
+        confidence: memory.confidence,
+        source_type: memory.source_type,
+        why_included: `${memory.memory_category}.${memory.memory_subtype} memory for a ${intent} query: ${explainMatch(entry.breakdown)}.`,
+      },
+    };
+  }
+}
+
+/** Greedy packing by score with a same-type discount; items that do not fit are skipped, not truncated. */
+function pack(candidates: Candidate[], budget: number): Candidate[] {
+  const remaining = [...candidates];
+  const selected: Candidate[] = [];
+  const perType = new Map<string, number>();
+  let used = 0;
+  while (remaining.length > 0) {
+    let bestIndex = -1;
+    let bestScore = -1;
+    for (let index = 0; index < remaining.length; index++) {
+      const candidate = remaining[index];
+      if (used + candidate.item.token_count > budget) continue;
+      const adjusted = candidate.score * SAME_TYPE_DISCOUNT ** (perType.get(candidate.typeKey) ?? 0);
+      if (adjusted > bestScore) {
+        bestScore = adjusted;
+        bestIndex = index;
+      }
+    }
+    if (bestIndex < 0) break;
+    const [chosen] = remaining.splice(bestIndex, 1);
+    selected.push(chosen);
+    used += chosen.item.token_count;
+    perType.set(chosen.typeKey, (perType.get(chosen.typeKey) ?? 0) + 1);
+  }
+  return selected;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,41 @@
+import type { EvictionPolicy } from './domain/records.ts';
+import type { Clock } from './ports/clock.ts';
+import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
+import type { MemoryStore } from './ports/memoryStore.ts';
+import type { TokenCounter } from './tokens/tokenCounter.ts';
+import type { MemoryEvents } from './memoryEvents.ts';
+import type { EmbeddingGate } from './embeddingGate.ts';
+
+export interface CoreConfig {
+  defaultMaxTokens: number;
+  defaultEvictionPolicy: EvictionPolicy;
+  /** checkpoint_working_memory does nothing below this many tokens unless forced (seed 000 §13.3). */
+  checkpointThresholdTokens: number;
+  /** Similarity at or above which a new memory is a duplicate of an existing one (seed 000 §12.1 T5). */
+  dedupThreshold: number;
+  /** Similarity at or above which an existing memory is reported as similar. */
+  similarThreshold: number;
+  /** Default for recall_memories min_similarity (seed 000 §7.1). */
+  minSimilarity: number;
+}
+
+export const DEFAULT_CORE_CONFIG: CoreConfig = {
+  defaultMaxTokens: 8000,
+  defaultEvictionPolicy: 'hybrid',
+  checkpointThresholdTokens: 6000,
+  dedupThreshold: 0.95,
+  similarThreshold: 0.85,
+  minSimilarity: 0.7,
+};
+
+/** What every core module is built from; one composition root creates it per process. */
+export interface CoreDeps {
+  store: MemoryStore;
+  embeddings: EmbeddingGate;
+  tokens: TokenCounter;
+  clock: Clock;
+  events: MemoryEvents;
+  config: CoreConfig;
+}
+
+export type { EmbeddingProvider };

@@ -1,0 +1,253 @@
+import type {
+  ForgetAllInput,
+  ForgetAllOutput,
+  ForgetMemoryInput,
+  SimilarExisting,
+  StoreMemoryInput,
+  StoreMemoryOutput,
+  UpdateMemoryInput,
+  UpdateMemoryOutput,
+} from '../api/longTermApi.ts';
+import { FORGET_ALL_CONFIRMATION } from '../api/longTermApi.ts';
+import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
+import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
+import { assertValidClassification } from '../domain/taxonomy.ts';
+import { extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
+import { analyzeQuery } from '../text/analyzer.ts';
+import { newId } from '../util/ids.ts';
+import { parseIsoTimestamp } from '../util/time.ts';
+import {
+  LIMITS,
+  requireContent,
+  requireId,
+  requireMetadata,
+  requireStringList,
+  requireUnitInterval,
+} from '../validation.ts';
+import { textSimilarity } from './textSimilarity.ts';
+
+const DEDUP_CANDIDATES = 5;
+const DEDUP_QUERY_TERMS = 32;
+
+/** Storing, correcting and forgetting long-term memories (seed 000 §7.1 long-term tools). */
+export class LongTermMemory {
+  private readonly deps: CoreDeps;
+
+  constructor(deps: CoreDeps) {
+    this.deps = deps;
+  }
+
+  async store(input: StoreMemoryInput): Promise<StoreMemoryOutput> {
+    const userId = requireId(input.user_id, 'user_id');
+    const content = requireContent(input.content);
+    assertValidClassification(input.memory_category, input.memory_subtype);
+    const metadata = requireMetadata(input.metadata);
+    const tags = requireStringList(Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined, 'metadata.tags', LIMITS.tags, LIMITS.tagChars);
+    const given = requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars);
+    const extracted = given.length === 0 ? extractEntities(content).slice(0, LIMITS.entities) : [];
+    const entities = given.length > 0 ? normaliseEntities(given) : extracted;
+    const projectId = input.project_id === undefined || input.project_id === null ? null : requireId(input.project_id, 'project_id');
+    const now = this.deps.clock.now().toISOString();
+
+    const superseded = input.supersedes ? await this.requireMemory(userId, requireId(input.supersedes, 'supersedes')) : null;
+    const embedding = await this.deps.embeddings.embed(content);
+    const stored: StoredEmbedding | null = embedding.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: embedding.vector } : null;
+
+    const similar = superseded ? null : await this.findMostSimilar(userId, projectId, content, stored);
+    if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
+      const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
+      const merged: MemoryRecord = {
+        ...similar.memory,
+        content: action === 'updated_existing' ? content : similar.memory.content,
+        entities: normaliseEntities([...similar.memory.entities, ...entities]).slice(0, LIMITS.entities),
+        tags: [...new Set([...similar.memory.tags, ...tags])].slice(0, LIMITS.tags),
+        metadata: { ...similar.memory.metadata, ...metadata },
+        importance: Math.max(similar.memory.importance, input.importance ?? 0),
+        updated_at: now,
+      };
+      await this.deps.store.updateMemory(merged, action === 'updated_existing' ? stored : undefined);
+      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.memory_id], change: 'updated' });
+      return {
+        memory_id: merged.memory_id,
+        entities_extracted: extracted,
+        similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
+        embedding_status: embedding.status,
+      };
+    }
+
+    const memory: MemoryRecord = {
+      memory_id: newId('mem'),
+      user_id: userId,
+      org_id: input.org_id ? requireId(input.org_id, 'org_id') : null,
+      project_id: projectId,
+      memory_category: input.memory_category,
+      memory_subtype: input.memory_subtype,
+      content,
+      summary: null,
+      entities,
+      tags,
+      metadata,
+      event_time: input.event_time ? parseIsoTimestamp(input.event_time, 'event_time') : null,
+      is_temporal: input.event_time !== undefined || input.memory_category === 'episodic',
+      importance: requireUnitInterval(input.importance, 'importance', 0.5),
+      access_count: 0,
+      decay_factor: 1,
+      related_memories: superseded ? [superseded.memory_id] : [],
+      supersedes: superseded?.memory_id ?? null,
+      superseded_by: null,
+      source_session: input.session_id ? requireId(input.session_id, 'session_id') : null,
+      source_type: input.source_type ?? 'explicit',
+      confidence: requireUnitInterval(input.confidence, 'confidence', 1),
+      pinned: input.pinned ?? false,
+      embedding_model: stored?.model ?? null,
+      created_at: now,
+      last_accessed: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await this.deps.store.insertMemory(memory, stored);
+    if (superseded) {
+      await this.deps.store.updateMemory({
+        ...superseded,
+        superseded_by: memory.memory_id,
+        confidence: Math.min(superseded.confidence, 0.5),
+        related_memories: [...new Set([...superseded.related_memories, memory.memory_id])],
+        updated_at: now,
+      });
+    }
+    this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'created' });
+    return {
+      memory_id: memory.memory_id,
+      entities_extracted: extracted,
+      ...(similar && similar.similarity >= this.deps.config.similarThreshold
+        ? { similar_existing: this.describeSimilar(similar.memory, similar.similarity, 'created_new') }
+        : {}),
+      embedding_status: embedding.status,
+    };
+  }
+
+  async update(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
+    const userId = requireId(input.user_id, 'user_id');
+    const existing = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    if (existing.deleted_at) {
+      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is forgotten; restore it before editing.`, { details: { memory_id: existing.memory_id } });
+    }
+    const content = input.content === undefined ? existing.content : requireContent(input.content);
+    const category = input.memory_category ?? existing.memory_category;
+    const subtype = input.memory_subtype ?? (input.memory_category ? '' : existing.memory_subtype);
+    assertValidClassification(category, subtype);
+    const contentChanged = content !== existing.content;
+    let embedding: StoredEmbedding | null | undefined;
+    if (contentChanged) {
+      const outcome = await this.deps.embeddings.embed(content);
+      embedding = outcome.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: outcome.vector } : null;
+    }
+    const updated: MemoryRecord = {
+      ...existing,
+      content,
+      memory_category: category,
+      memory_subtype: subtype,
+      importance: requireUnitInterval(input.importance, 'importance', existing.importance),
+      confidence: requireUnitInterval(input.confidence, 'confidence', existing.confidence),
+      metadata: input.metadata === undefined ? existing.metadata : { ...existing.metadata, ...requireMetadata(input.metadata) },
+      tags: input.tags === undefined ? existing.tags : requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars),
+      entities:
+        input.entities !== undefined
+          ? normaliseEntities(requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars))
+          : contentChanged
+            ? normaliseEntities([...existing.entities, ...extractEntities(content)]).slice(0, LIMITS.entities)
+            : existing.entities,
+      pinned: input.pinned ?? existing.pinned,
+      // A pinned memory never decays (issue: pinned memories resist decay).
+      decay_factor: (input.pinned ?? existing.pinned) ? 1 : existing.decay_factor,
+      embedding_model: embedding === undefined ? existing.embedding_model : (embedding?.model ?? null),
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    await this.deps.store.updateMemory(updated, embedding);
+    this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
+    return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated };
+  }
+
+  async forget(input: ForgetMemoryInput): Promise<{ success: boolean; hard_deleted: boolean }> {
+    const userId = requireId(input.user_id, 'user_id');
+    const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    if (input.hard_delete) {
+      await this.deps.store.hardDeleteMemory(userId, memory.memory_id);
+      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'purged' });
+      return { success: true, hard_deleted: true };
+    }
+    if (!memory.deleted_at) {
+      const now = this.deps.clock.now().toISOString();
+      await this.deps.store.updateMemory({ ...memory, deleted_at: now, updated_at: now });
+      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'deleted' });
+    }
+    return { success: true, hard_deleted: false };
+  }
+
+  async restore(userId: string, memoryId: string): Promise<MemoryRecord> {
+    const memory = await this.requireMemory(requireId(userId, 'user_id'), requireId(memoryId, 'memory_id'));
+    const restored = { ...memory, deleted_at: null, updated_at: this.deps.clock.now().toISOString() };
+    await this.deps.store.updateMemory(restored);
+    this.deps.events.emit({ type: 'memory', user_id: memory.user_id, memory_ids: [memoryId], change: 'restored' });
+    return restored;
+  }
+
+  async forgetAll(input: ForgetAllInput): Promise<ForgetAllOutput> {
+    const userId = requireId(input.user_id, 'user_id');
+    if (input.confirmation !== FORGET_ALL_CONFIRMATION) {
+      throw new MemoryError('CONFIRMATION_REQUIRED', `To delete every memory of ${userId}, pass confirmation exactly "${FORGET_ALL_CONFIRMATION}".`, {
+        details: { field: 'confirmation' },
+      });
+    }
+    const receipt = await this.deps.store.deleteUser(userId);
+    this.deps.events.emit({ type: 'user-cleared', user_id: userId });
+    return receipt;
+  }
+
+  async get(userId: string, memoryId: string): Promise<MemoryRecord> {
+    return this.requireMemory(requireId(userId, 'user_id'), requireId(memoryId, 'memory_id'));
+  }
+
+  /** Another user's id is reported exactly like a missing one, so ids leak nothing. */
+  private async requireMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
+    const [memory] = await this.deps.store.getMemories(userId, [memoryId]);
+    if (!memory) {
+      throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${memoryId} exists for user ${userId}.`, { details: { memory_id: memoryId } });
+    }
+    return memory;
+  }
+
+  private async findMostSimilar(
+    userId: string,
+    projectId: string | null,
+    content: string,
+    embedding: StoredEmbedding | null,
+  ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
+    const filter = { user_id: userId, project_id: projectId };
+    const terms = analyzeQuery(content)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, DEDUP_QUERY_TERMS);
+    const [lexical, vector] = await Promise.all([
+      terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : Promise.resolve([]),
+      embedding ? this.deps.store.searchVector({ filter, vector: embedding.vector, model: embedding.model, limit: DEDUP_CANDIDATES }) : Promise.resolve([]),
+    ]);
+    const ids = [...new Set([...lexical.map((hit) => hit.memory_id), ...vector.map((hit) => hit.memory_id)])];
+    if (ids.length === 0) return null;
+    const vectorSimilarity = new Map(vector.map((hit) => [hit.memory_id, hit.similarity]));
+    const candidates = await this.deps.store.getMemories(userId, ids);
+    let best: { memory: MemoryRecord; similarity: number } | null = null;
+    for (const memory of candidates) {
+      if (memory.deleted_at || memory.superseded_by) continue;
+      const lexicalSimilarity = textSimilarity(content, memory.content);
+      const similarity = Math.max(lexicalSimilarity, vectorSimilarity.get(memory.memory_id) ?? 0);
+      if (!best || similarity > best.similarity) best = { memory, similarity };
+    }
+    return best;
+  }
+
+  private describeSimilar(memory: MemoryRecord, similarity: number, action: SimilarExisting['action']): SimilarExisting {
+    return { memory_id: memory.memory_id, similarity: Math.round(similarity * 1000) / 1000, content: memory.content, action };
+  }
+}
+

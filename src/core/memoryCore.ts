@@ -1,0 +1,128 @@
+import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
+import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
+import { ContextAssembler } from './context/assembleContext.ts';
+import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG } from './coreDeps.ts';
+import { EmbeddingGate } from './embeddingGate.ts';
+import { LongTermMemory } from './longterm/longTermMemory.ts';
+import { MemoryEvents } from './memoryEvents.ts';
+import { type Clock, systemClock } from './ports/clock.ts';
+import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
+import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
+import { Recall } from './retrieval/recall.ts';
+import { intentMultiplier } from './retrieval/typeWeights.ts';
+import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
+import { requireId } from './validation.ts';
+import { WorkingMemory } from './working/workingMemory.ts';
+
+export interface MemoryCoreOptions {
+  store: MemoryStore;
+  embeddings?: EmbeddingProvider | null;
+  tokens?: TokenCounter;
+  clock?: Clock;
+  config?: Partial<CoreConfig>;
+  /** Project scope applied to recall and storage when a call names none. */
+  defaultProjectId?: string | null;
+}
+
+export interface UserStats extends StoreUserStats {
+  user_id: string;
+  backend: { kind: string; status: string; detail: string; latency_ms: number };
+  embeddings: { provider: string; model: string | null; failures: number; last_error: { message: string; at: string } | null };
+}
+
+/**
+ * The memory layer in one object: the MCP server, the CLI, the extension and the panel all
+ * call these methods, so every surface behaves the same. Holds no editor or transport state.
+ */
+export class MemoryCore {
+  readonly events: MemoryEvents;
+  readonly store: MemoryStore;
+  readonly longTerm: LongTermMemory;
+  readonly working: WorkingMemory;
+  readonly embeddings: EmbeddingGate;
+  readonly defaultProjectId: string | null | undefined;
+  private readonly recaller: Recall;
+  private readonly assembler: ContextAssembler;
+  private readonly deps: CoreDeps;
+
+  constructor(options: MemoryCoreOptions) {
+    this.events = new MemoryEvents();
+    this.store = options.store;
+    this.embeddings = new EmbeddingGate(options.embeddings ?? null);
+    this.defaultProjectId = options.defaultProjectId;
+    this.deps = {
+      store: options.store,
+      embeddings: this.embeddings,
+      tokens: options.tokens ?? new TiktokenCounter(),
+      clock: options.clock ?? systemClock,
+      events: this.events,
+      config: { ...DEFAULT_CORE_CONFIG, ...options.config },
+    };
+    this.longTerm = new LongTermMemory(this.deps);
+    this.working = new WorkingMemory(this.deps, this.longTerm);
+    this.recaller = new Recall(this.deps);
+    this.assembler = new ContextAssembler(this.deps, this.recaller);
+  }
+
+  get tokens(): TokenCounter {
+    return this.deps.tokens;
+  }
+
+  async open(): Promise<void> {
+    await this.store.open();
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+
+  async recall(input: RecallInput, options: { logAccess?: boolean } = {}): Promise<RecallOutput> {
+    const { memories, retrieval_breakdown } = await this.recaller.recall(input, {
+      tool: 'recall_memories',
+      typeWeight: (_category, subtype, intent) => intentMultiplier(subtype, intent),
+      defaultProjectId: this.defaultProjectId,
+      ...options,
+    });
+    return { memories, retrieval_breakdown };
+  }
+
+  async getRelevantContext(input: GetRelevantContextInput, options: { logAccess?: boolean } = {}): Promise<GetRelevantContextOutput> {
+    return this.assembler.assemble(input, { defaultProjectId: this.defaultProjectId, ...options });
+  }
+
+  async listMemories(query: ListQuery): Promise<ListResult> {
+    requireId(query.filter.user_id, 'user_id');
+    return this.store.listMemories(query);
+  }
+
+  async stats(userId: string): Promise<UserStats> {
+    const [stats, health] = await Promise.all([this.store.stats(requireId(userId, 'user_id')), this.store.health()]);
+    return {
+      user_id: userId,
+      ...stats,
+      backend: { kind: this.store.kind, status: health.status, detail: health.detail, latency_ms: health.latency_ms },
+      embeddings: {
+        provider: this.embeddings.provider ? 'openai-compatible' : 'none',
+        model: this.embeddings.model,
+        failures: this.embeddings.failures,
+        last_error: this.embeddings.lastError,
+      },
+    };
+  }
+
+  /**
+   * Embeds memories stored while the provider was down or under another model (seed 000 §12.1 T3:
+   * lazy re-embedding). Returns how many were embedded; call it on a timer or after outages.
+   */
+  async backfillEmbeddings(batchSize = 32): Promise<number> {
+    const model = this.embeddings.model;
+    if (!model) return 0;
+    const pending = await this.store.listUnembedded(null, model, batchSize);
+    if (pending.length === 0) return 0;
+    const vectors = await this.embeddings.embedMany(pending.map((memory) => memory.content));
+    for (let index = 0; index < pending.length; index++) {
+      await this.store.updateMemory({ ...pending[index], embedding_model: model }, { model, vector: vectors[index] });
+    }
+    return pending.length;
+  }
+}

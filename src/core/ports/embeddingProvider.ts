@@ -1,0 +1,7 @@
+/** Turns text into vectors. Implementations: OpenAI-compatible HTTP, and a deterministic test provider. */
+export interface EmbeddingProvider {
+  /** Model identifier stored with each vector; vectors of different models are never compared. */
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}

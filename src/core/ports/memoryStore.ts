@@ -1,0 +1,154 @@
+import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../domain/records.ts';
+import type { MemoryCategory } from '../domain/taxonomy.ts';
+
+/**
+ * The storage port. Every backend (embedded SQLite, Firebolt) implements it and passes
+ * the shared contract suite in test/contract/. All reads and writes are scoped by user_id:
+ * an id of another user behaves exactly like an id that does not exist.
+ */
+export interface MemoryStore {
+  /** Short name shown in health output: 'sqlite', 'firebolt-core', 'firebolt-cloud'. */
+  readonly kind: string;
+  /** Opens connections, runs idempotent migrations, builds in-memory indexes. */
+  open(): Promise<void>;
+  close(): Promise<void>;
+  health(): Promise<StoreHealth>;
+
+  // Sessions and working memory
+  getSession(sessionId: string): Promise<SessionRecord | null>;
+  /**
+   * Applies one working-memory change atomically: the session row and item upserts/deletes
+   * either all land or none do, so a crash never leaves token totals out of step with items.
+   */
+  commitWorking(change: WorkingChange): Promise<void>;
+  listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]>;
+  listSessions(userId: string): Promise<SessionRecord[]>;
+
+  // Long-term memories
+  insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void>;
+  /** Replaces the row; `embedding` undefined keeps the stored vector, null removes it. */
+  updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void>;
+  /** Rows of this user with these ids, deleted ones included; missing ids are absent from the result. */
+  getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]>;
+  listMemories(query: ListQuery): Promise<ListResult>;
+  /** Removes the row, its embedding, its index entries and its access-log rows. */
+  hardDeleteMemory(userId: string, memoryId: string): Promise<boolean>;
+  /** Removes everything the user has in this store; returns what was removed. */
+  deleteUser(userId: string): Promise<DeletionReceipt>;
+
+  // Retrieval candidates; scoring and fusion live in the core.
+  searchLexical(query: LexicalQuery): Promise<LexicalHit[]>;
+  searchVector(query: VectorQuery): Promise<VectorHit[]>;
+  getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>>;
+  /** Live memories whose embedding is missing or from another model, for lazy re-embedding. */
+  listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]>;
+
+  /** Appends access-log rows and bumps access_count / last_accessed of the memories read. */
+  recordAccess(entries: readonly AccessLogEntry[]): Promise<void>;
+  stats(userId: string): Promise<StoreUserStats>;
+  /** Changes when any process commits to the store; cheap to poll. */
+  changeToken(): Promise<string>;
+}
+
+export interface StoreHealth {
+  status: 'healthy' | 'degraded' | 'unhealthy';
+  latency_ms: number;
+  detail: string;
+}
+
+export interface WorkingChange {
+  session: SessionRecord;
+  upsert: readonly WorkingItemRecord[];
+  delete: readonly string[];
+}
+
+/** Filters every search and listing understands. Absent fields do not filter. */
+export interface MemoryFilter {
+  user_id: string;
+  /** When set, only memories of this project or of no project (user-wide). */
+  project_id?: string | null;
+  categories?: readonly MemoryCategory[];
+  subtypes?: readonly string[];
+  /** Any-of, exact. */
+  entities?: readonly string[];
+  /** Any-of, exact. */
+  tags?: readonly string[];
+  /** Inclusive ISO bounds on event_time, falling back to created_at when a memory has no event_time. */
+  after?: string;
+  before?: string;
+  min_confidence?: number;
+  pinned?: boolean;
+  source_types?: readonly string[];
+  /** 'live' (default), 'deleted' (trash) or 'all'. */
+  state?: 'live' | 'deleted' | 'all';
+  /** Memories superseded by another are hidden unless true. */
+  include_superseded?: boolean;
+}
+
+export interface ListQuery {
+  filter: MemoryFilter;
+  sort: 'recency' | 'importance' | 'access_count' | 'created';
+  offset: number;
+  limit: number;
+}
+
+export interface ListResult {
+  items: MemoryRecord[];
+  total: number;
+}
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
+export interface LexicalQuery {
+  filter: MemoryFilter;
+  terms: readonly WeightedTerm[];
+  limit: number;
+}
+
+export interface LexicalHit {
+  memory_id: string;
+  /** BM25-style score, unbounded, comparable within one query. */
+  score: number;
+  matched_terms: string[];
+}
+
+export interface VectorQuery {
+  filter: MemoryFilter;
+  vector: Float32Array;
+  /** Only embeddings of this model are compared. */
+  model: string;
+  limit: number;
+}
+
+export interface VectorHit {
+  memory_id: string;
+  /** Cosine similarity in [-1, 1]. */
+  similarity: number;
+  /** How the store found it: 'exact' scan or an approximate index name; surfaces in retrieval_breakdown. */
+  method: string;
+}
+
+export interface StoreUserStats {
+  memories: number;
+  deleted: number;
+  pinned: number;
+  by_category: Record<string, number>;
+  by_subtype: Record<string, number>;
+  sessions: number;
+  working_items: number;
+  access_log_entries: number;
+  embedded: number;
+  oldest: string | null;
+  newest: string | null;
+  storage_bytes: number | null;
+}
+
+export interface DeletionReceipt {
+  memories_deleted: number;
+  sessions_deleted: number;
+  working_items_deleted: number;
+  access_log_deleted: number;
+}

@@ -1,0 +1,208 @@
+import type { QueryIntent } from '../api/contextApi.ts';
+import type { RecallInput, RecallOutput, RecalledMemory, RetrievalBreakdown, ScoreBreakdown } from '../api/longTermApi.ts';
+import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
+import type { AccessLogEntry, MemoryRecord } from '../domain/records.ts';
+import { type MemoryCategory, MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../domain/taxonomy.ts';
+import { extractEntities } from '../entities/extractEntities.ts';
+import type { MemoryFilter } from '../ports/memoryStore.ts';
+import { analyzeQuery } from '../text/analyzer.ts';
+import { newId } from '../util/ids.ts';
+import { parseIsoTimestamp } from '../util/time.ts';
+import { LIMITS, requireId, requirePositiveInt, requireQuery, requireStringList, requireUnitInterval } from '../validation.ts';
+import { explainMatch, scoreMemory } from './relevance.ts';
+import { parseTimeExpressions } from './timeExpressions.ts';
+import { detectIntent } from './queryIntent.ts';
+
+/** A recalled memory before it is shaped for output, kept for context assembly. */
+export interface ScoredMemory {
+  memory: MemoryRecord;
+  score: number;
+  similarity: number;
+  breakdown: ScoreBreakdown;
+}
+
+export interface RecallOptions {
+  /** Tool name written to the access log. */
+  tool: string;
+  /** Type multiplier for a memory under the detected intent; defaults to no type preference. */
+  typeWeight?: (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
+  intent?: QueryIntent;
+  /** Project scope applied when the input names none (the server's workspace). */
+  defaultProjectId?: string | null;
+  /** Record access (recall_memories does; previews from the panel do not). */
+  logAccess?: boolean;
+  /** How many candidates each signal contributes before scoring. */
+  candidateLimit?: number;
+}
+
+const TIME_BOOST = 1.15;
+
+/** recall_memories (seed 000 §7.1, §8.1): candidates from every signal, one composite score, access logged. */
+export class Recall {
+  private readonly deps: CoreDeps;
+
+  constructor(deps: CoreDeps) {
+    this.deps = deps;
+  }
+
+  async recall(input: RecallInput, options: RecallOptions): Promise<RecallOutput & { scored: ScoredMemory[]; intent: QueryIntent }> {
+    const userId = requireId(input.user_id, 'user_id');
+    const query = requireQuery(input.query);
+    const limit = requirePositiveInt(input.limit, 'limit', 10, LIMITS.recallLimit);
+    const minSimilarity = requireUnitInterval(input.min_similarity, 'min_similarity', this.deps.config.minSimilarity);
+    const now = this.deps.clock.now();
+    const filter = this.buildFilter(userId, input, options);
+    const intent = options.intent ?? detectIntent(query);
+    const timeHint = parseTimeExpressions(query, now);
+    const hasTimeHint = timeHint.after !== undefined || timeHint.before !== undefined;
+    const candidateLimit = options.candidateLimit ?? Math.max(limit * 5, 50);
+
+    const terms = analyzeQuery(query);
+    const embedding = await this.deps.embeddings.embed(query);
+    const [lexical, vector] = await Promise.all([
+      terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
+      embedding.vector && this.deps.embeddings.model
+        ? this.deps.store.searchVector({ filter, vector: embedding.vector, model: this.deps.embeddings.model, limit: candidateLimit })
+        : Promise.resolve([]),
+    ]);
+
+    const topLexical = lexical[0]?.score ?? 0;
+    const lexicalById = new Map(lexical.map((hit) => [hit.memory_id, hit]));
+    const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
+    const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
+    const memories = ids.length > 0 ? await this.deps.store.getMemories(userId, ids) : [];
+
+    const queryEntities = new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase()));
+    const typeWeight = options.typeWeight ?? (() => 1);
+    const scored: ScoredMemory[] = [];
+    for (const memory of memories) {
+      const lexicalHit = lexicalById.get(memory.memory_id);
+      const vectorHit = vectorById.get(memory.memory_id);
+      const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
+      const text = lexicalHit && topLexical > 0 ? lexicalHit.score / topLexical : 0;
+      // min_similarity governs the semantic signal; a lexical match stands on its own.
+      if (text === 0 && (semantic === null || semantic < minSimilarity)) continue;
+      const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
+      const { score, breakdown } = scoreMemory(
+        memory,
+        {
+          text,
+          semantic,
+          matched_terms: lexicalHit?.matched_terms ?? [],
+          matched_entities: matchedEntities,
+          entity_share: queryEntities.size > 0 ? Math.min(1, matchedEntities.length / queryEntities.size) : 0,
+        },
+        typeWeight(memory.memory_category, memory.memory_subtype, intent),
+        now,
+      );
+      const inTimeHint = hasTimeHint && withinHint(memory, timeHint.after, timeHint.before);
+      scored.push({ memory, score: Math.min(1, inTimeHint ? score * TIME_BOOST : score), similarity: semantic ?? text, breakdown });
+    }
+    scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
+    const top = scored.slice(0, limit);
+
+    if (options.logAccess !== false && top.length > 0) {
+      const at = now.toISOString();
+      const entries: AccessLogEntry[] = top.map((entry) => ({
+        access_id: newId('acc'),
+        memory_id: entry.memory.memory_id,
+        session_id: input.session_id ?? null,
+        user_id: userId,
+        query_text: query,
+        similarity_score: entry.similarity,
+        tool: options.tool,
+        accessed_at: at,
+      }));
+      await this.deps.store.recordAccess(entries);
+    }
+    this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: top.length });
+
+    const mode = !this.deps.embeddings.provider
+      ? 'lexical'
+      : embedding.vector
+        ? 'hybrid'
+        : `lexical (embedding unavailable: ${embedding.error ?? 'unknown error'})`;
+    const breakdown: RetrievalBreakdown = {
+      by_category: countBy(top, (entry) => entry.memory.memory_category),
+      by_subtype: countBy(top, (entry) => entry.memory.memory_subtype),
+      entity_matches: top.filter((entry) => entry.breakdown.matched_entities.length > 0).length,
+      semantic_matches: top.filter((entry) => entry.breakdown.semantic !== null && entry.breakdown.semantic >= minSimilarity).length,
+      text_matches: top.filter((entry) => entry.breakdown.text_match > 0).length,
+      candidates_considered: memories.length,
+      mode,
+      vector_method: vector[0]?.method ?? null,
+      embedding_model: this.deps.embeddings.model,
+      time_filter: hasTimeHint ? { after: timeHint.after, before: timeHint.before, matched: timeHint.matched } : null,
+    };
+    return { memories: top.map(toRecalled), retrieval_breakdown: breakdown, scored: top, intent };
+  }
+
+  buildFilter(userId: string, input: Omit<RecallInput, 'query' | 'user_id'>, options: Pick<RecallOptions, 'defaultProjectId'>): MemoryFilter {
+    const categories = input.memory_categories ?? [];
+    for (const category of categories) {
+      if (!MEMORY_CATEGORIES.includes(category)) {
+        throw new MemoryError('INVALID_INPUT', `Unknown memory category "${category}". Use: ${MEMORY_CATEGORIES.join(', ')}.`, { details: { field: 'memory_categories' } });
+      }
+    }
+    const subtypes = requireStringList(input.memory_subtypes, 'memory_subtypes', 30, 40);
+    for (const subtype of subtypes) {
+      if (!(MEMORY_SUBTYPES as string[]).includes(subtype)) {
+        throw new MemoryError('INVALID_INPUT', `Unknown memory subtype "${subtype}". Use: ${MEMORY_SUBTYPES.join(', ')}.`, { details: { field: 'memory_subtypes' } });
+      }
+    }
+    const after = input.time_range?.after ? parseIsoTimestamp(input.time_range.after, 'time_range.after') : undefined;
+    const before = input.time_range?.before ? parseIsoTimestamp(input.time_range.before, 'time_range.before') : undefined;
+    if (after && before && after > before) {
+      throw new MemoryError('INVALID_INPUT', 'time_range.after must not be later than time_range.before.', { details: { field: 'time_range' } });
+    }
+    const projectId = input.project_id !== undefined ? input.project_id : options.defaultProjectId;
+    return {
+      user_id: userId,
+      ...(projectId !== undefined ? { project_id: projectId === null ? null : requireId(projectId, 'project_id') } : {}),
+      ...(categories.length > 0 ? { categories } : {}),
+      ...(subtypes.length > 0 ? { subtypes } : {}),
+      ...(input.entities && input.entities.length > 0 ? { entities: requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars) } : {}),
+      ...(input.tags && input.tags.length > 0 ? { tags: requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars) } : {}),
+      ...(after ? { after } : {}),
+      ...(before ? { before } : {}),
+      ...(input.include_low_confidence ? {} : { min_confidence: 0.8 }),
+      state: 'live',
+    };
+  }
+}
+
+function withinHint(memory: MemoryRecord, after: string | undefined, before: string | undefined): boolean {
+  const at = memory.event_time ?? memory.created_at;
+  return (after === undefined || at >= after) && (before === undefined || at <= before);
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
+
+export function toRecalled(entry: ScoredMemory): RecalledMemory {
+  const { memory } = entry;
+  return {
+    memory_id: memory.memory_id,
+    content: memory.content,
+    memory_category: memory.memory_category,
+    memory_subtype: memory.memory_subtype,
+    entities: memory.entities,
+    similarity: Math.round(entry.similarity * 1000) / 1000,
+    relevance_score: Math.round(entry.score * 1000) / 1000,
+    confidence: memory.confidence,
+    created_at: memory.created_at,
+    ...(memory.event_time ? { event_time: memory.event_time } : {}),
+    metadata: memory.metadata,
+    importance: memory.importance,
+    access_count: memory.access_count,
+    pinned: memory.pinned,
+    source_type: memory.source_type,
+    tags: memory.tags,
+    score_breakdown: entry.breakdown,
+    why_matched: explainMatch(entry.breakdown),
+  };
+}

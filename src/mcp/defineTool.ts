@@ -1,0 +1,65 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { MemoryError } from '../core/domain/errors.ts';
+import type { ServerContext } from './serverContext.ts';
+import type { CallLog } from './callLog.ts';
+
+export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: Input;
+  output: Output;
+  annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+  run(context: ServerContext, args: z.infer<z.ZodObject<Input>>): Promise<z.infer<z.ZodObject<Output>>>;
+}
+
+/** Identity for a tool definition; keeps the input and output types of `run` inferred from the schemas. */
+export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+  return definition;
+}
+
+export function registerTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(
+  server: McpServer,
+  context: ServerContext,
+  tool: ToolDefinition<Input, Output>,
+  log: CallLog,
+): void {
+  server.registerTool(
+    tool.name,
+    { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
+    (async (args: z.infer<z.ZodObject<Input>>): Promise<CallToolResult> => {
+      const started = performance.now();
+      try {
+        const output = await tool.run(context, args);
+        log.record({ tool: tool.name, ok: true, ms: performance.now() - started });
+        return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
+      } catch (error) {
+        const failure = toMemoryError(error, tool.name);
+        log.record({ tool: tool.name, ok: false, ms: performance.now() - started, error: failure.toJSON() });
+        return errorResult(failure);
+      }
+    }) as never,
+  );
+}
+
+export function errorResult(error: MemoryError): CallToolResult {
+  // No structuredContent: clients validate it against the tool's success schema even on errors.
+  // The first line is for a model to read; the second is the typed error for programs.
+  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}\n${JSON.stringify({ error: error.toJSON() })}` }] };
+}
+
+/** Anything that is not already a MemoryError is a backend failure: reported, never a crash. */
+function toMemoryError(error: unknown, operation: string): MemoryError {
+  if (MemoryError.is(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new MemoryError('PROVIDER_ERROR', `The memory backend failed: ${message}`, { cause: error, operation });
+}
+
+/** The user a call acts for: the given one, or the server's default user, or a clear error. */
+export function resolveUser(context: ServerContext, userId: string | undefined): string {
+  const resolved = userId ?? context.defaultUserId;
+  if (!resolved) throw new MemoryError('MISSING_IDENTIFIER', 'user_id is required: pass the id of the user whose memory this is.', { details: { field: 'user_id' } });
+  return resolved;
+}

@@ -1,0 +1,163 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryError } from '../core/domain/errors.ts';
+import { CallLog } from './callLog.ts';
+import { createMcpServer } from './createMcpServer.ts';
+import { checkBearer, checkHostAndOrigin } from './httpGuards.ts';
+import { RateLimiter } from './rateLimiter.ts';
+import type { ServerContext } from './serverContext.ts';
+
+export interface HttpServerOptions {
+  port: number;
+  token: string;
+  /** Requests per minute per client and burst (seed 000 §13.3); 0 disables limiting. */
+  rateLimit?: { perMinute: number; burst: number };
+  maxBodyBytes?: number;
+  /** Extra routes (the panel's UI and API) tried before the MCP endpoint; return true when handled. */
+  extraRoutes?: (request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>) => Promise<boolean>;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  mcpUrl: string;
+  port: number;
+  callLog: CallLog;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/**
+ * Streamable HTTP MCP endpoint at /mcp on 127.0.0.1 only, behind a bearer token, Host/Origin
+ * checks, a body size limit and per-client rate limiting. One MCP server per MCP session.
+ */
+export async function startHttpServer(context: ServerContext, options: HttpServerOptions): Promise<RunningHttpServer> {
+  const callLog = new CallLog();
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const limiter = options.rateLimit && options.rateLimit.perMinute > 0 ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst) : null;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  let port = options.port;
+
+  const server: Server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      console.error('[fml] HTTP request failed:', error);
+      if (!response.headersSent) sendError(response, 500, 'PROVIDER_ERROR', error instanceof Error ? error.message : String(error));
+      else response.end();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const guard = checkHostAndOrigin(request, port);
+    if (guard) return sendError(response, guard.status, guard.code, guard.message);
+    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    const bodyReader = once(() => readJsonBody(request, maxBody));
+    if (options.extraRoutes && url.pathname !== '/mcp' && (await options.extraRoutes(request, response, bodyReader))) return;
+    if (url.pathname !== '/mcp') return sendError(response, 404, 'NOT_FOUND', 'Not found. The MCP endpoint is /mcp.');
+    const auth = checkBearer(request, options.token);
+    if (auth) {
+      response.setHeader('WWW-Authenticate', 'Bearer realm="fml"');
+      return sendError(response, auth.status, auth.code, auth.message);
+    }
+    if (limiter) {
+      const wait = limiter.take(String(request.headers['mcp-session-id'] ?? request.socket.remoteAddress ?? 'client'));
+      if (wait > 0) {
+        response.setHeader('Retry-After', String(wait));
+        return sendError(response, 429, 'RATE_LIMITED', `Too many requests; retry after ${wait} s.`);
+      }
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (request.method === 'POST') {
+      let body: unknown;
+      try {
+        body = await bodyReader();
+      } catch (error) {
+        if (MemoryError.is(error, 'CONTENT_TOO_LONG')) {
+          // Answer first, then drop the connection: the rest of the body is never read.
+          response.setHeader('Connection', 'close');
+          response.once('finish', () => request.destroy());
+          return sendError(response, 413, error.code, error.message);
+        }
+        return sendError(response, 400, 'INVALID_INPUT', error instanceof Error ? error.message : String(error));
+      }
+      if (existing) return existing.handleRequest(request, response, body);
+      if (sessionId !== undefined) return sendError(response, 404, 'SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.');
+      if (!isInitializeRequest(body)) return sendError(response, 400, 'INVALID_INPUT', 'The first request of an MCP session must be initialize.');
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          sessions.set(id, transport);
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await createMcpServer(context, callLog).connect(transport);
+      return transport.handleRequest(request, response, body);
+    }
+    if (request.method === 'GET' || request.method === 'DELETE') {
+      if (!existing) return sendError(response, 404, 'SESSION_NOT_FOUND', 'Unknown or missing MCP session id.');
+      return existing.handleRequest(request, response);
+    }
+    response.setHeader('Allow', 'GET, POST, DELETE');
+    return sendError(response, 405, 'INVALID_INPUT', `Method ${request.method} is not allowed on /mcp.`);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new MemoryError('CONFIGURATION_ERROR', `Port ${options.port} on 127.0.0.1 is already in use. Stop the other process or pass --port <free port> (0 picks one).`, { cause: error })
+          : new MemoryError('CONFIGURATION_ERROR', `Cannot listen on 127.0.0.1:${options.port}: ${error.message}`, { cause: error }),
+      );
+    });
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    port,
+    callLog,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close();
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export function sendError(response: ServerResponse, status: number, code: string, message: string): void {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify({ error: { code, message } }));
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= make());
+}
+
+async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limit) throw new MemoryError('CONTENT_TOO_LONG', `Request body of ${declared} bytes exceeds the ${limit}-byte limit.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      throw new MemoryError('CONTENT_TOO_LONG', `Request body exceeds the ${limit}-byte limit.`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (cause) {
+    throw new MemoryError('INVALID_INPUT', 'Request body is not valid JSON.', { cause });
+  }
+}

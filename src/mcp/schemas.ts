@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../core/domain/taxonomy.ts';
+import { LIMITS } from '../core/validation.ts';
+
+/** Zod fragments shared by several tools; every field carries a description a model can act on. */
+
+export const userIdField = z
+  .string()
+  .min(1)
+  .max(LIMITS.idChars)
+  .optional()
+  .describe('Id of the user whose memory this is; all reads and writes are isolated per user. Required unless the server is bound to a user (the VS Code extension binds it to the editor user).');
+
+export const sessionIdField = z.string().min(1).max(LIMITS.idChars).describe('Session id returned by init_session.');
+
+export const categoryField = z.enum(MEMORY_CATEGORIES as [string, ...string[]]).describe('Memory category: episodic (what happened), semantic (facts), procedural (how to), preference (learned behaviours).');
+
+export const subtypeField = z
+  .string()
+  .describe(`Subtype valid for the category. episodic: event, decision, conversation, outcome; semantic: user, project, environment, domain, entity; procedural: workflow, pattern, tool_usage, debugging; preference: communication, style, tools, boundaries.`);
+
+export const metadataField = z.record(z.string(), z.unknown());
+
+export const workingItemSchema = z.object({
+  item_id: z.string(),
+  session_id: z.string(),
+  user_id: z.string(),
+  content_type: z.string(),
+  content: z.string(),
+  token_count: z.number(),
+  relevance_score: z.number(),
+  pinned: z.boolean(),
+  sequence_num: z.number(),
+  created_at: z.string(),
+  last_accessed: z.string(),
+  metadata: metadataField,
+});
+
+export const workingStateSchema = z.object({
+  session_id: z.string(),
+  user_id: z.string(),
+  project_id: z.string().nullable(),
+  max_tokens: z.number(),
+  total_tokens: z.number(),
+  eviction_policy: z.string(),
+  item_count: z.number(),
+  items: z.array(workingItemSchema),
+});
+
+export const scoreBreakdownSchema = z.object({
+  text_match: z.number(),
+  semantic: z.number().nullable(),
+  recency: z.number(),
+  importance: z.number(),
+  frequency: z.number(),
+  type_weight: z.number(),
+  entity_match: z.number(),
+  confidence: z.number(),
+  matched_terms: z.array(z.string()),
+  matched_entities: z.array(z.string()),
+  signals: z.array(z.string()),
+});
+
+export const knownSubtypes = MEMORY_SUBTYPES as string[];

@@ -1,0 +1,8 @@
+import type { MemoryCore } from '../core/memoryCore.ts';
+
+/** What a server instance serves: one core, and defaults for calls that omit identity. */
+export interface ServerContext {
+  core: MemoryCore;
+  /** When set, tools accept calls without user_id and use this one (the editor's user). */
+  defaultUserId?: string;
+}

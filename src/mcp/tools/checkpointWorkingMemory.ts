@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineTool } from '../defineTool.ts';
+import { sessionIdField } from '../schemas.ts';
+
+export const checkpointWorkingMemoryTool = defineTool({
+  name: 'checkpoint_working_memory',
+  title: 'Checkpoint working memory',
+  description:
+    'Save what is worth keeping from working memory as classified, deduplicated long-term memories and free the tokens (pinned items and task state stay). Below the checkpoint threshold it does nothing unless force is true.',
+  input: {
+    session_id: sessionIdField,
+    force: z.boolean().optional().describe('Checkpoint even if working memory is below the threshold (6000 tokens).'),
+  },
+  output: {
+    memories_created: z.number(),
+    memories_updated: z.number(),
+    working_memory_tokens_freed: z.number(),
+    memory_ids: z.array(z.string()),
+    skipped_reason: z.string().optional(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  run: (context, args) => context.core.working.checkpoint({ ...args, ...(context.defaultUserId ? { user_id: context.defaultUserId } : {}) }),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineTool } from '../defineTool.ts';
+import { sessionIdField } from '../schemas.ts';
+
+export const clearWorkingMemoryTool = defineTool({
+  name: 'clear_working_memory',
+  title: 'Clear working memory',
+  description: 'Empty the session\'s working memory (end of session). By default checkpoints first, so nothing worth keeping is lost.',
+  input: {
+    session_id: sessionIdField,
+    checkpoint_first: z.boolean().optional().describe('Save worthwhile items to long-term memory before clearing (default true).'),
+  },
+  output: { success: z.boolean(), memories_preserved: z.number(), items_removed: z.number() },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: (context, args) => context.core.working.clear({ ...args, ...(context.defaultUserId ? { user_id: context.defaultUserId } : {}) }),
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { FORGET_ALL_CONFIRMATION } from '../../core/api/longTermApi.ts';
+import { defineTool, resolveUser } from '../defineTool.ts';
+import { userIdField } from '../schemas.ts';
+
+export const forgetAllUserMemoriesTool = defineTool({
+  name: 'forget_all_user_memories',
+  title: 'Forget everything about a user',
+  description: `GDPR erasure: permanently delete every memory, session, working-memory item and access-log row of the user. Requires confirmation "${FORGET_ALL_CONFIRMATION}". Returns what was removed.`,
+  input: {
+    user_id: userIdField,
+    confirmation: z.string().describe(`Must equal "${FORGET_ALL_CONFIRMATION}".`),
+  },
+  output: { memories_deleted: z.number(), sessions_deleted: z.number(), working_items_deleted: z.number(), access_log_deleted: z.number() },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: (context, args) => context.core.longTerm.forgetAll({ ...args, user_id: resolveUser(context, args.user_id) }),
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
+import { defineTool, resolveUser } from '../defineTool.ts';
+import { categoryField, metadataField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
+
+export const recallMemoriesTool = defineTool({
+  name: 'recall_memories',
+  title: 'Recall memories',
+  description:
+    'Search long-term memory with hybrid retrieval (full-text ranking, plus semantic similarity when an embedding provider is configured) and a composite relevance score (recency, importance, access frequency, memory type). Each result carries the contribution of every signal.',
+  input: {
+    user_id: userIdField,
+    query: z.string().describe('Natural-language query.'),
+    memory_categories: z.array(categoryField).optional().describe('Only these categories.'),
+    memory_subtypes: z.array(z.string()).optional().describe('Only these subtypes, e.g. decision, entity, workflow.'),
+    entities: z.array(z.string()).optional().describe('Only memories carrying at least one of these exact entities, e.g. database:prod_db.'),
+    limit: z.number().int().min(1).max(100).optional().describe('Maximum results (default 10).'),
+    min_similarity: z.number().min(0).max(1).optional().describe('Minimum semantic similarity for a memory found only by its vector (default 0.7); full-text matches are kept regardless.'),
+    time_range: z
+      .object({ after: z.string().optional().describe('ISO-8601 lower bound on event time.'), before: z.string().optional().describe('ISO-8601 upper bound on event time.') })
+      .optional()
+      .describe('Only memories whose event time (or creation time) falls in the range.'),
+    tags: z.array(z.string()).optional().describe('Only memories with at least one of these tags.'),
+    include_low_confidence: z.boolean().optional().describe('Include memories with confidence below 0.8 (default false).'),
+  },
+  output: {
+    memories: z.array(
+      z.object({
+        memory_id: z.string(),
+        content: z.string(),
+        memory_category: z.string(),
+        memory_subtype: z.string(),
+        entities: z.array(z.string()),
+        similarity: z.number(),
+        relevance_score: z.number(),
+        confidence: z.number(),
+        created_at: z.string(),
+        event_time: z.string().optional(),
+        metadata: metadataField,
+        importance: z.number(),
+        access_count: z.number(),
+        pinned: z.boolean(),
+        source_type: z.string(),
+        tags: z.array(z.string()),
+        score_breakdown: scoreBreakdownSchema,
+        why_matched: z.string(),
+      }),
+    ),
+    retrieval_breakdown: z.object({
+      by_category: z.record(z.string(), z.number()),
+      by_subtype: z.record(z.string(), z.number()),
+      entity_matches: z.number(),
+      semantic_matches: z.number(),
+      text_matches: z.number(),
+      candidates_considered: z.number(),
+      mode: z.string(),
+      vector_method: z.string().nullable(),
+      embedding_model: z.string().nullable(),
+      time_filter: z.object({ after: z.string().optional(), before: z.string().optional(), matched: z.array(z.string()) }).nullable(),
+    }),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  run: (context, args) =>
+    context.core.recall({ ...args, memory_categories: args.memory_categories as MemoryCategory[] | undefined, user_id: resolveUser(context, args.user_id) }),
+});

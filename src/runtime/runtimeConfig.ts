@@ -1,0 +1,56 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryError } from '../core/domain/errors.ts';
+
+export type BackendConfig = { kind: 'sqlite'; dataDir: string };
+
+export type EmbeddingConfig =
+  | { kind: 'none' }
+  | { kind: 'openai'; apiKey: string; baseUrl?: string; model?: string; dimensions?: number }
+  | { kind: 'hashing-test'; dimensions: number };
+
+export interface RuntimeConfig {
+  dataDir: string;
+  backend: BackendConfig;
+  embeddings: EmbeddingConfig;
+  defaultUserId?: string;
+  defaultProjectId?: string;
+}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.FML_DATA_DIR && env.FML_DATA_DIR.trim() !== '' ? env.FML_DATA_DIR : join(homedir(), '.firebolt-memory');
+}
+
+/**
+ * Embedding provider from the environment. Nothing configured means full-text only; the
+ * hashing test provider is used only when asked for by name, never as a silent fallback.
+ */
+export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig {
+  const provider = (env.FML_EMBEDDING_PROVIDER ?? (env.FML_EMBEDDING_API_KEY || env.OPENAI_API_KEY ? 'openai' : 'none')).toLowerCase();
+  const dimensions = env.FML_EMBEDDING_DIMENSIONS ? Number(env.FML_EMBEDDING_DIMENSIONS) : undefined;
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 8 || dimensions > 8192)) {
+    throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_DIMENSIONS must be a whole number from 8 to 8192; got "${env.FML_EMBEDDING_DIMENSIONS}".`);
+  }
+  switch (provider) {
+    case 'none':
+      return { kind: 'none' };
+    case 'hashing-test':
+      return { kind: 'hashing-test', dimensions: dimensions ?? 256 };
+    case 'openai': {
+      const apiKey = env.FML_EMBEDDING_API_KEY ?? env.OPENAI_API_KEY;
+      // Local OpenAI-compatible servers (Ollama, LM Studio) accept any key.
+      if (!apiKey && !env.FML_EMBEDDING_BASE_URL) {
+        throw new MemoryError('CONFIGURATION_ERROR', 'FML_EMBEDDING_PROVIDER=openai needs FML_EMBEDDING_API_KEY (or OPENAI_API_KEY), or FML_EMBEDDING_BASE_URL for a local server.');
+      }
+      return {
+        kind: 'openai',
+        apiKey: apiKey ?? 'not-needed',
+        ...(env.FML_EMBEDDING_BASE_URL ? { baseUrl: env.FML_EMBEDDING_BASE_URL } : {}),
+        ...(env.FML_EMBEDDING_MODEL ? { model: env.FML_EMBEDDING_MODEL } : {}),
+        ...(dimensions ? { dimensions } : {}),
+      };
+    }
+    default:
+      throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_PROVIDER must be none, openai or hashing-test; got "${provider}".`);
+  }
+}

@@ -1,0 +1,62 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryCore, type MemoryCoreOptions } from '../../src/core/memoryCore.ts';
+import { createMcpServer } from '../../src/mcp/createMcpServer.ts';
+import type { ServerContext } from '../../src/mcp/serverContext.ts';
+import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+
+export interface TestCore {
+  core: MemoryCore;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+/** A core on a fresh SQLite store in a temporary directory. */
+export async function createTestCore(options: Omit<MemoryCoreOptions, 'store'> & { dataDir?: string } = {}): Promise<TestCore> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'fml-test-'));
+  const core = new MemoryCore({ ...options, store: new SqliteMemoryStore({ dataDir }) });
+  await core.open();
+  return {
+    core,
+    dataDir,
+    cleanup: async () => {
+      await core.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real MCP client connected to a real server over the SDK's in-memory transport. */
+export async function connectClient(context: ServerContext): Promise<{ client: Client; close(): Promise<void> }> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer(context);
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'fml-test-client', version: '1.0.0' });
+  await client.connect(clientTransport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** Calls a tool and returns its structured output, failing loudly on a tool error. */
+export async function callOk<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as T;
+}
+
+/** Calls a tool that must fail and returns its error code and message. */
+export async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
+  const result = await client.callTool({ name, arguments: args });
+  if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
+  const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? '';
+  const [, json] = text.split('\n');
+  return (JSON.parse(json) as { error: { code: string; message: string } }).error;
+}
