@@ -1,0 +1,77 @@
+/**
+ * `npm run bench:quality`: the LoCoMo development split through the MCP server exactly as a
+ * client uses it — one store_memory per dialog turn (dia_id in metadata), one recall_memories
+ * per question, one user per conversation — over the SDK's in-memory transport.
+ *
+ *   npm run bench:quality                          # full-text only (no model, no API key)
+ *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryCore } from '../src/core/memoryCore.ts';
+import { createEmbeddings } from '../src/runtime/createRuntime.ts';
+import { embeddingConfigFromEnv } from '../src/runtime/runtimeConfig.ts';
+import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
+import { callOk, connectClient } from '../test/support/testCore.ts';
+import { formatTurn, KS, loadSamples, recallAtKs, sessionsOf } from './locomo/locomoData.ts';
+import { detailTable, meanRecall, type RecallRow } from './locomo/recallTable.ts';
+import { latencySummary, ms } from './stats.ts';
+
+const PUBLISHED = [
+  { name: 'DRAGON (LoCoMo paper, Table 3)', recall: [null, 56.7, 66.2, 76.7, 82.7] },
+  { name: 'BM25 k1 0.9 b 0.4 (this split)', recall: [null, 58, 66, 73, 78] },
+];
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fml-quality-'));
+  const embeddings = createEmbeddings(embeddingConfigFromEnv());
+  const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings });
+  await core.open();
+  const { client, close } = await connectClient({ core });
+  const samples = loadSamples();
+  const rows: RecallRow[] = [];
+  const recallMs: number[] = [];
+  const storeMs: number[] = [];
+  try {
+    for (const sample of samples) {
+      const user = `locomo-${sample.sample_id}`;
+      for (const session of sessionsOf(sample)) {
+        for (const turn of session.turns) {
+          const started = performance.now();
+          await callOk(client, 'store_memory', {
+            user_id: user,
+            content: formatTurn(turn),
+            memory_category: 'episodic',
+            memory_subtype: 'conversation',
+            metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
+          });
+          storeMs.push(performance.now() - started);
+        }
+      }
+      for (const qa of sample.qa) {
+        const started = performance.now();
+        const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', { user_id: user, query: qa.question, limit: 50 });
+        recallMs.push(performance.now() - started);
+        const ranked = result.memories.map((memory) => String(memory.metadata.dia_id));
+        rows.push({ sample: sample.sample_id, category: qa.category, recall: recallAtKs(ranked, qa.evidence) });
+      }
+    }
+  } finally {
+    await close();
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const mode = embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider';
+  console.log(`LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`);
+  console.log(detailTable('Firebolt Memory Layer', rows));
+  console.log(`\nrecall@k, all questions   ${KS.map((k) => `@${k}`.padStart(6)).join('')}`);
+  console.log(`  ${'Firebolt Memory Layer'.padEnd(32)}${KS.map((_, i) => meanRecall(rows, i).toFixed(1).padStart(6)).join('')}`);
+  for (const published of PUBLISHED) console.log(`  ${published.name.padEnd(32)}${published.recall.map((value) => (value === null ? '-' : value.toFixed(1)).padStart(6)).join('')}`);
+  const recall = latencySummary(recallMs);
+  const store = latencySummary(storeMs);
+  console.log(`\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`);
+}
+
+await main();

@@ -1,0 +1,121 @@
+/**
+ * `npm run bench`: latency of every tool through the same core the MCP server uses, on a
+ * synthetic corpus of one user, without an embedding provider and with 1,536-dimension vectors.
+ *
+ *   npm run bench                       # 10,000 memories
+ *   npm run bench -- --size 100000      # 100,000 memories
+ *   npm run bench -- --vectors-only / --text-only
+ */
+import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MemoryCore } from '../src/core/memoryCore.ts';
+import type { EmbeddingProvider } from '../src/core/ports/embeddingProvider.ts';
+import { HashingTestEmbeddings } from '../src/embeddings/hashingTestEmbeddings.ts';
+import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
+import { latencySummary, ms } from './stats.ts';
+import { SeededRandom, syntheticMemory, syntheticSentence } from './syntheticCorpus.ts';
+
+const TARGETS: Record<string, [number, number, number]> = {
+  init_session: [20, 50, 100],
+  add_to_working_memory: [10, 30, 50],
+  get_working_memory: [15, 40, 80],
+  store_memory: [100, 200, 400],
+  recall_memories: [50, 100, 200],
+  get_relevant_context: [80, 150, 300],
+};
+const ISSUE_P99: Record<string, number> = { recall_memories: 50, get_relevant_context: 50, store_memory: 20, init_session: 5, add_to_working_memory: 5, get_working_memory: 5 };
+
+const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, ops: { type: 'string', default: '300' }, 'vectors-only': { type: 'boolean' }, 'text-only': { type: 'boolean' } } });
+const size = Number(values.size);
+const ops = Number(values.ops);
+
+/** Wraps the embedding provider so its time is measured apart from the store's. */
+class TimedEmbeddings implements EmbeddingProvider {
+  readonly model: string;
+  readonly dimensions: number;
+  readonly samples: number[] = [];
+  private readonly inner: EmbeddingProvider;
+  constructor(inner: EmbeddingProvider) {
+    this.inner = inner;
+    this.model = inner.model;
+    this.dimensions = inner.dimensions;
+  }
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const started = performance.now();
+    const vectors = await this.inner.embed(texts);
+    this.samples.push(performance.now() - started);
+    return vectors;
+  }
+}
+
+function dirSize(dir: string): number {
+  return readdirSync(dir).reduce((total, name) => total + statSync(join(dir, name)).size, 0);
+}
+
+async function runMode(label: string, withVectors: boolean): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fml-bench-'));
+  const embeddings = withVectors ? new TimedEmbeddings(new HashingTestEmbeddings(1536)) : null;
+  const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings });
+  await core.open();
+  const random = new SeededRandom(42);
+  const user = 'bench-user';
+  const rssBefore = process.memoryUsage().rss;
+  const loadStarted = performance.now();
+  const base = Date.now() - size * 60_000;
+  const batch: Array<Promise<void>> = [];
+  for (let index = 0; index < size; index++) {
+    const memory = syntheticMemory(random, user, index, new Date(base + index * 60_000));
+    let vector: Float32Array | null = null;
+    if (embeddings) [vector] = await embeddings.embed([memory.content]);
+    batch.push(core.store.insertMemory({ ...memory, embedding_model: embeddings?.model ?? null }, vector && embeddings ? { model: embeddings.model, vector } : null));
+    if (batch.length >= 500) await Promise.all(batch.splice(0));
+  }
+  await Promise.all(batch);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  embeddings?.samples.splice(0);
+  // First search builds the in-memory indexes; measured apart as warm-up.
+  const warmStarted = performance.now();
+  await core.recall({ user_id: user, query: 'warm up the index', limit: 10 }, { logAccess: false });
+  const warmMs = performance.now() - warmStarted;
+
+  const timings: Record<string, number[]> = Object.fromEntries(Object.keys(TARGETS).map((name) => [name, []]));
+  const time = async (name: string, work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    timings[name].push(performance.now() - started);
+  };
+  const { session_id } = await core.working.initSession({ user_id: user, config: { max_tokens: 4000 } });
+  for (let op = 0; op < ops; op++) {
+    const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
+    await time('init_session', () => core.working.initSession({ user_id: user, session_id }));
+    await time('add_to_working_memory', () => core.working.add({ session_id, content: syntheticSentence(random, 30), content_type: 'message' }));
+    await time('get_working_memory', () => core.working.get({ session_id, token_budget: 2000 }));
+    await time('store_memory', () => core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
+    await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
+    await time('get_relevant_context', () => core.getRelevantContext({ user_id: user, session_id, query, token_budget: 2000 }));
+  }
+  const rssMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
+  const diskMb = dirSize(dataDir) / 1024 / 1024;
+  console.log(`\n## ${label}: ${size.toLocaleString('en')} memories of one user, ${ops} operations per tool`);
+  console.log(`load ${loadSeconds.toFixed(1)} s (${Math.round(size / loadSeconds).toLocaleString('en')}/s), first-search index build ${ms(warmMs)} ms, RSS +${rssMb.toFixed(0)} MB, on disk ${diskMb.toFixed(1)} MB`);
+  console.log('| tool | p50 ms | p95 ms | p99 ms | spec target p50/p95/p99 | issue p99 target |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, samples] of Object.entries(timings)) {
+    const summary = latencySummary(samples);
+    const [t50, t95, t99] = TARGETS[name];
+    const verdict = summary.p99 <= ISSUE_P99[name] ? 'met' : 'MISSED';
+    console.log(`| ${name} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${t50}/${t95}/${t99} | < ${ISSUE_P99[name]} (${verdict}) |`);
+  }
+  if (embeddings) {
+    const embed = latencySummary(embeddings.samples);
+    console.log(`embedding time (hashing test provider, excluded above only where noted): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`);
+  }
+  await core.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+console.log(`Firebolt Memory Layer benchmark — node ${process.version}, ${process.platform} ${process.arch}`);
+if (!values['vectors-only']) await runMode('full-text only (no embedding provider)', false);
+if (!values['text-only']) await runMode('hybrid with 1,536-dimension vectors', true);
