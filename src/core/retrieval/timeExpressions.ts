@@ -1,0 +1,191 @@
+/**
+ * Turns time phrases in a query into an inclusive ISO interval (UTC) or a point to boost
+ * around. Calendar phrases ("in May 2023", "yesterday", "last week") become intervals a
+ * store can filter on; vague ones ("two weeks ago", "recently") only give a point, because
+ * filtering on a guess would drop the memory the user means. Dates without a year resolve
+ * to their latest occurrence not after `now`.
+ */
+export interface TimeHint {
+  after?: string;
+  before?: string;
+  boostAround?: string;
+  matched: string[];
+}
+
+/** Half-open span [start, end) in UTC milliseconds. */
+interface Span {
+  start: number;
+  end: number;
+}
+
+const DAY = 86_400_000;
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, few: 3, 'a few': 3, couple: 2, 'a couple': 2, 'a couple of': 2, several: 3,
+};
+const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?';
+/** Bare month names are only dates after a preposition: "may I", "this may" and "march on" are not. */
+const MONTH_CONTEXT = '(?<=\\b(?:in|during|of|since|before|after|until|by|from|last|early|late|mid)\\s+)';
+
+function monthIndex(name: string): number {
+  return MONTHS.findIndex((month) => month.startsWith(name.slice(0, 3)));
+}
+
+/** Null for impossible dates ("31 February", "2023-13-01") instead of rolling them over. */
+function daySpan(year: number, month: number, day: number): Span | null {
+  const start = Date.UTC(year, month, day);
+  if (new Date(start).getUTCMonth() !== ((month % 12) + 12) % 12 || day < 1) return null;
+  return { start, end: start + DAY };
+}
+
+function monthSpan(year: number, month: number): Span | null {
+  if (month < -12 || month > 11) return null;
+  return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) };
+}
+
+function yearSpan(year: number): Span {
+  return { start: Date.UTC(year, 0, 1), end: Date.UTC(year + 1, 0, 1) };
+}
+
+function startOfDay(ms: number): number {
+  return Math.floor(ms / DAY) * DAY;
+}
+
+/** The latest year in which (month, day) is not after now. */
+function latestYear(now: Date, month: number, day = 1): number {
+  const year = now.getUTCFullYear();
+  return Date.UTC(year, month, day) <= now.getTime() ? year : year - 1;
+}
+
+function parseCount(text: string): number {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : (NUMBER_WORDS[trimmed] ?? 1);
+}
+
+/** Shifts by whole calendar units, so "a month ago" from 31 March is 3 March (JS date rollover). */
+function shift(now: Date, unit: string, amount: number): number {
+  const date = new Date(now.getTime());
+  if (unit.startsWith('day')) date.setUTCDate(date.getUTCDate() - amount);
+  else if (unit.startsWith('week')) date.setUTCDate(date.getUTCDate() - 7 * amount);
+  else if (unit.startsWith('month')) date.setUTCMonth(date.getUTCMonth() - amount);
+  else date.setUTCFullYear(date.getUTCFullYear() - amount);
+  return date.getTime();
+}
+
+function weekSpan(now: Date, weeksBack: number): Span {
+  const today = startOfDay(now.getTime());
+  const monday = today - ((now.getUTCDay() + 6) % 7) * DAY - 7 * weeksBack * DAY;
+  return { start: monday, end: monday + 7 * DAY };
+}
+
+type Matcher = { pattern: RegExp; span: (match: RegExpExecArray, now: Date) => Span | null; point?: boolean };
+
+const MATCHERS: readonly Matcher[] = [
+  {
+    pattern: /\b(\d{4})-(\d{2})-(\d{2})(?:t[\d:.]+z?)?\b/g,
+    span: (m) => daySpan(Number(m[1]), Number(m[2]) - 1, Number(m[3])),
+  },
+  { pattern: /\b(\d{4})-(\d{2})\b/g, span: (m) => monthSpan(Number(m[1]), Number(m[2]) - 1) },
+  {
+    pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'g'),
+    span: (m) => daySpan(Number(m[3]), monthIndex(m[2]), Number(m[1])),
+  },
+  {
+    pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL},?\\s+(\\d{4})\\b`, 'g'),
+    span: (m) => daySpan(Number(m[3]), monthIndex(m[1]), Number(m[2])),
+  },
+  {
+    pattern: new RegExp(`\\b${MONTH},?\\s+(\\d{4})\\b`, 'g'),
+    span: (m) => monthSpan(Number(m[2]), monthIndex(m[1])),
+  },
+  {
+    pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}\\b`, 'g'),
+    span: (m, now) => daySpan(latestYear(now, monthIndex(m[2]), Number(m[1])), monthIndex(m[2]), Number(m[1])),
+  },
+  {
+    pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL}\\b(?![:\\d])`, 'g'),
+    span: (m, now) => daySpan(latestYear(now, monthIndex(m[1]), Number(m[2])), monthIndex(m[1]), Number(m[2])),
+  },
+  {
+    pattern: new RegExp(`${MONTH_CONTEXT}${MONTH}\\b`, 'g'),
+    span: (m, now) => monthSpan(latestYear(now, monthIndex(m[1])), monthIndex(m[1])),
+  },
+  {
+    pattern: /(?<=\b(?:in|during|of|since|before|after|until|by|from|year)\s+)((?:19|20)\d{2})\b/g,
+    span: (m) => yearSpan(Number(m[1])),
+  },
+  {
+    pattern: /\b(?:the\s+)?day\s+before\s+yesterday\b/g,
+    span: (_m, now) => ({ start: startOfDay(now.getTime()) - 2 * DAY, end: startOfDay(now.getTime()) - DAY }),
+  },
+  { pattern: /\byesterday\b/g, span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }) },
+  { pattern: /\btoday\b/g, span: (_m, now) => ({ start: startOfDay(now.getTime()), end: startOfDay(now.getTime()) + DAY }) },
+  {
+    pattern: /\b(this|last|past|previous)\s+(week|month|year)\b/g,
+    span: (m, now) => {
+      const back = m[1] === 'this' ? 0 : 1;
+      if (m[2] === 'week') return weekSpan(now, back);
+      if (m[2] === 'month') return monthSpan(now.getUTCFullYear(), now.getUTCMonth() - back);
+      return yearSpan(now.getUTCFullYear() - back);
+    },
+  },
+  {
+    pattern: /\b(?:last|on|this past)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/g,
+    span: (m, now) => {
+      const back = (now.getUTCDay() - WEEKDAYS.indexOf(m[1]) + 7) % 7 || 7;
+      const start = startOfDay(now.getTime()) - back * DAY;
+      return { start, end: start + DAY };
+    },
+  },
+  {
+    pattern: /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
+    span: (m, now) => {
+      const point = shift(now, m[2], parseCount(m[1]));
+      return { start: point, end: point };
+    },
+    point: true,
+  },
+  { pattern: /\b(recently|lately|the other day)\b/g, span: (_m, now) => ({ start: now.getTime(), end: now.getTime() }), point: true },
+];
+
+/** "before X" keeps what ends before X starts; "after X" what starts after X ends; "since"/"until" include X. */
+function bound(modifier: string | undefined, span: Span): Span {
+  if (modifier === 'before' || modifier === 'prior to') return { start: -Infinity, end: span.start };
+  if (modifier === 'until' || modifier === 'by') return { start: -Infinity, end: span.end };
+  if (modifier === 'after') return { start: span.end, end: Infinity };
+  if (modifier === 'since' || modifier === 'from') return { start: span.start, end: Infinity };
+  return span;
+}
+
+export function parseTimeExpressions(query: string, now: Date): TimeHint {
+  let text = query.normalize('NFKC').toLowerCase();
+  const matched: string[] = [];
+  let start = -Infinity;
+  let end = Infinity;
+  let boost: number | undefined;
+  for (const { pattern, span, point } of MATCHERS) {
+    for (const match of text.matchAll(pattern)) {
+      const found = span(match, now);
+      if (found === null) continue;
+      matched.push(query.slice(match.index, match.index + match[0].length).trim());
+      if (point) {
+        boost ??= found.start;
+        continue;
+      }
+      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, match.index))?.[1];
+      const bounded = bound(modifier, found);
+      start = Math.max(start, bounded.start);
+      end = Math.min(end, bounded.end);
+    }
+    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again.
+    text = text.replace(pattern, (whole) => ' '.repeat(whole.length));
+  }
+  const hint: TimeHint = { matched };
+  if (Number.isFinite(start)) hint.after = new Date(start).toISOString();
+  if (Number.isFinite(end)) hint.before = new Date(Math.max(end - 1, start)).toISOString();
+  if (boost !== undefined) hint.boostAround = new Date(boost).toISOString();
+  return hint;
+}

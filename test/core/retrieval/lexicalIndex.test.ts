@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeDocument, analyzeQuery } from '../../../src/core/text/analyzer.ts';
+import { bm25Idf, LexicalIndex } from '../../../src/core/retrieval/lexicalIndex.ts';
+
+function doc(content: string) {
+  return analyzeDocument({ content, entities: [], tags: [] });
+}
+
+function build(contents: Record<string, string>, options?: { k1?: number; b?: number }): LexicalIndex {
+  const index = new LexicalIndex(options);
+  for (const [id, content] of Object.entries(contents)) index.upsert(id, doc(content));
+  return index;
+}
+
+const CORPUS = {
+  a: 'Postgres connection pool exhausted under load',
+  b: 'Use pnpm instead of npm for this repository',
+  c: 'The connection string lives in DATABASE_URL',
+  d: 'Deploy with docker compose; the pool size is 20',
+  e: 'Lunch was good',
+};
+
+test('ranks documents by BM25, rare terms first', () => {
+  const index = build(CORPUS);
+  const hits = index.search(analyzeQuery('connection pool'), 10);
+  assert.deepEqual(hits.map((hit) => hit.memory_id), ['a', 'c', 'd']);
+  assert.deepEqual(hits[0].matched_terms, ['connect', 'pool']);
+  assert.ok(hits[0].score > hits[1].score);
+});
+
+test('computes the exact Lucene BM25 score', () => {
+  const index = build(CORPUS, { k1: 1.2, b: 0.75 });
+  const [hit] = index.search([{ term: 'pnpm', weight: 1 }], 1);
+  const { documents, averageLength } = index.stats();
+  const length = doc(CORPUS.b).length;
+  const expected = (bm25Idf(documents, 1) * 2.2) / (1 + 1.2 * (0.25 + (0.75 * length) / averageLength));
+  assert.equal(hit.memory_id, 'b');
+  assert.ok(Math.abs(hit.score - expected) < 1e-9);
+});
+
+test('query weights scale term contributions', () => {
+  const index = build(CORPUS);
+  const light = index.search([{ term: 'docker', weight: 1 }], 1)[0].score;
+  const heavy = index.search([{ term: 'docker', weight: 2 }], 1)[0].score;
+  assert.ok(Math.abs(heavy - 2 * light) < 1e-9);
+});
+
+test('shorter documents win at equal tf when b > 0, and ties keep insertion order', () => {
+  const index = build({ long: 'cache cache warm cold misses evictions', short: 'cache cache', twin: 'cache cache' });
+  assert.deepEqual(index.search([{ term: 'cach', weight: 1 }], 3).map((hit) => hit.memory_id), ['short', 'twin', 'long']);
+});
+
+test('removal and upsert keep statistics exact', () => {
+  const index = build(CORPUS);
+  assert.equal(index.size, 5);
+  assert.equal(index.documentFrequency('pool'), 2);
+  const before = index.stats();
+
+  index.remove('a');
+  assert.equal(index.has('a'), false);
+  assert.equal(index.documentFrequency('pool'), 1);
+  assert.equal(index.documentFrequency('postgr'), 0);
+  assert.deepEqual(index.search(analyzeQuery('postgres'), 5), []);
+
+  index.upsert('a', doc(CORPUS.a));
+  assert.deepEqual(index.stats(), before);
+  index.upsert('a', doc('Redis pool'));
+  assert.equal(index.size, 5);
+  assert.equal(index.documentFrequency('postgr'), 0);
+  assert.equal(index.documentFrequency('redi'), 1);
+  assert.deepEqual(index.search(analyzeQuery('redis'), 5).map((hit) => hit.memory_id), ['a']);
+
+  const rebuilt = build({ ...CORPUS, a: 'Redis pool' });
+  assert.deepEqual(index.stats(), rebuilt.stats());
+  assert.deepEqual(index.search(analyzeQuery('pool'), 5), rebuilt.search(analyzeQuery('pool'), 5));
+});
+
+test('removing everything empties the index', () => {
+  const index = build(CORPUS);
+  for (const id of Object.keys(CORPUS)) index.remove(id);
+  index.remove('missing');
+  assert.deepEqual(index.stats(), { documents: 0, averageLength: 0 });
+  assert.deepEqual(index.search(analyzeQuery('pool'), 5), []);
+});
+
+test('filters before the top-k cut so filtered recall is exact', () => {
+  const contents: Record<string, string> = {};
+  for (let i = 0; i < 50; i++) contents[`strong${i}`] = 'deploy deploy deploy';
+  contents.weak = 'deploy notes for the staging cluster and more words';
+  const index = build(contents);
+  const hits = index.search(analyzeQuery('deploy'), 1, (id) => id === 'weak');
+  assert.deepEqual(hits.map((hit) => hit.memory_id), ['weak']);
+});
+
+test('idf statistics match the definition', () => {
+  const index = build(CORPUS);
+  assert.equal(index.stats().documents, 5);
+  const lengths = Object.values(CORPUS).map((content) => doc(content).length);
+  assert.equal(index.stats().averageLength, lengths.reduce((x, y) => x + y, 0) / 5);
+  assert.ok(bm25Idf(5, 1) > bm25Idf(5, 2));
+  assert.ok(bm25Idf(5, 5) > 0);
+});
+
+test('limit and unknown terms', () => {
+  const index = build(CORPUS);
+  assert.equal(index.search(analyzeQuery('connection pool'), 2).length, 2);
+  assert.deepEqual(index.search(analyzeQuery('kubernetes'), 5), []);
+  assert.deepEqual(index.search(analyzeQuery('pool'), 0), []);
+});
+
+test('matches a brute-force BM25 on a random corpus', () => {
+  const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const index = new LexicalIndex({ k1: 0.9, b: 0.4 });
+  const docs = new Map<string, Map<string, number>>();
+  for (let i = 0; i < 300; i++) {
+    const id = `d${Math.floor(random() * 120)}`;
+    if (random() < 0.2) {
+      index.remove(id);
+      docs.delete(id);
+      continue;
+    }
+    const terms = new Map<string, number>();
+    const count = 1 + Math.floor(random() * 6);
+    for (let j = 0; j < count; j++) {
+      const term = vocabulary[Math.floor(random() * vocabulary.length)];
+      terms.set(term, (terms.get(term) ?? 0) + 1);
+    }
+    index.upsert(id, { terms, length: count });
+    docs.set(id, terms);
+  }
+  const query = [{ term: 'alpha', weight: 1 }, { term: 'theta', weight: 0.5 }];
+  const n = docs.size;
+  const avg = [...docs.values()].reduce((sum, terms) => sum + [...terms.values()].reduce((x, y) => x + y, 0), 0) / n;
+  const df = (term: string) => [...docs.values()].filter((terms) => terms.has(term)).length;
+  const expected = [...docs]
+    .map(([id, terms]) => {
+      const length = [...terms.values()].reduce((x, y) => x + y, 0);
+      let score = 0;
+      for (const { term, weight } of query) {
+        const tf = terms.get(term) ?? 0;
+        if (tf > 0) score += (weight * bm25Idf(n, df(term)) * tf * 1.9) / (tf + 0.9 * (0.6 + (0.4 * length) / avg));
+      }
+      return { id, score };
+    })
+    .filter((entry) => entry.score > 0)
+    .sort((x, y) => y.score - x.score);
+  const hits = index.search(query, 10);
+  assert.equal(index.size, n);
+  assert.equal(hits.length, 10);
+  for (let i = 0; i < 10; i++) assert.ok(Math.abs(hits[i].score - expected[i].score) < 1e-9, `rank ${i}`);
+});

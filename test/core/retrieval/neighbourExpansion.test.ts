@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { expandWithNeighbours } from '../../../src/core/retrieval/neighbourExpansion.ts';
+
+// A line of turns t0..t9: the neighbours of t<i> are t<i-1> and t<i+1>.
+const line = (id: string) => {
+  const i = Number(id.slice(1));
+  return [i - 1, i + 1].filter((j) => j >= 0 && j < 10).map((j) => `t${j}`);
+};
+const hit = (memory_id: string, score: number) => ({ memory_id, score, matched_terms: ['x'] });
+
+test('adds neighbours of hits with a decayed score', () => {
+  const out = expandWithNeighbours([hit('t5', 10)], line, { decay: 0.5, hops: 1, combine: 'sum' });
+  assert.deepEqual(out.map((h) => [h.memory_id, h.score]), [['t5', 10], ['t4', 5], ['t6', 5]]);
+  assert.deepEqual(out[1].matched_terms, []);
+});
+
+test('sum lifts a hit whose neighbour also matches; max does not', () => {
+  const hits = [hit('t1', 10), hit('t5', 8), hit('t6', 3)];
+  const summed = expandWithNeighbours(hits, line, { decay: 0.5, hops: 1, combine: 'sum' });
+  assert.equal(summed[0].memory_id, 't1');
+  assert.equal(summed.find((h) => h.memory_id === 't5')!.score, 8 + 1.5);
+  assert.equal(summed.find((h) => h.memory_id === 't6')!.score, 3 + 4);
+  const maxed = expandWithNeighbours(hits, line, { decay: 0.5, hops: 1, combine: 'max' });
+  assert.equal(maxed.find((h) => h.memory_id === 't5')!.score, 8);
+  assert.equal(maxed.find((h) => h.memory_id === 't6')!.score, 4);
+});
+
+test('scores travel several hops with compounding decay and keep the best lent score', () => {
+  const out = expandWithNeighbours([hit('t5', 8)], line, { decay: 0.5, hops: 2, combine: 'sum' });
+  const scores = Object.fromEntries(out.map((h) => [h.memory_id, h.score]));
+  assert.deepEqual(scores, { t5: 8, t4: 4, t6: 4, t3: 2, t7: 2 });
+});
+
+test('ties keep the order in which documents were reached', () => {
+  const out = expandWithNeighbours([hit('t2', 4), hit('t8', 4)], line, { decay: 0.5, hops: 1, combine: 'max' });
+  assert.deepEqual(out.map((h) => h.memory_id), ['t2', 't8', 't1', 't3', 't7', 't9']);
+});
+
+test('no neighbours leaves the ranking unchanged', () => {
+  const hits = [hit('a', 3), hit('b', 2)];
+  assert.deepEqual(expandWithNeighbours(hits, () => []), hits);
+  assert.deepEqual(expandWithNeighbours([], line), []);
+});

@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseTimeExpressions } from '../../../src/core/retrieval/timeExpressions.ts';
+
+// A Wednesday.
+const NOW = new Date('2024-03-20T15:30:00Z');
+
+function range(query: string): [string | undefined, string | undefined] {
+  const hint = parseTimeExpressions(query, NOW);
+  return [hint.after, hint.before];
+}
+
+test('relative days', () => {
+  assert.deepEqual(range('what did we do yesterday'), ['2024-03-19T00:00:00.000Z', '2024-03-19T23:59:59.999Z']);
+  assert.deepEqual(range('what did I do today'), ['2024-03-20T00:00:00.000Z', '2024-03-20T23:59:59.999Z']);
+  assert.deepEqual(range('the day before yesterday'), ['2024-03-18T00:00:00.000Z', '2024-03-18T23:59:59.999Z']);
+  assert.deepEqual(range('what broke last Friday?'), ['2024-03-15T00:00:00.000Z', '2024-03-15T23:59:59.999Z']);
+  assert.deepEqual(range('on Wednesday'), ['2024-03-13T00:00:00.000Z', '2024-03-13T23:59:59.999Z']);
+});
+
+test('calendar weeks, months and years', () => {
+  assert.deepEqual(range('last week'), ['2024-03-11T00:00:00.000Z', '2024-03-17T23:59:59.999Z']);
+  assert.deepEqual(range('this week'), ['2024-03-18T00:00:00.000Z', '2024-03-24T23:59:59.999Z']);
+  assert.deepEqual(range('last month'), ['2024-02-01T00:00:00.000Z', '2024-02-29T23:59:59.999Z']);
+  assert.deepEqual(range('last year'), ['2023-01-01T00:00:00.000Z', '2023-12-31T23:59:59.999Z']);
+  assert.deepEqual(range('what shipped in 2023'), ['2023-01-01T00:00:00.000Z', '2023-12-31T23:59:59.999Z']);
+});
+
+test('month names resolve to the latest past occurrence', () => {
+  assert.deepEqual(range('what happened in May'), ['2023-05-01T00:00:00.000Z', '2023-05-31T23:59:59.999Z']);
+  assert.deepEqual(range('during March'), ['2024-03-01T00:00:00.000Z', '2024-03-31T23:59:59.999Z']);
+  assert.deepEqual(range('May 2023 release'), ['2023-05-01T00:00:00.000Z', '2023-05-31T23:59:59.999Z']);
+  assert.deepEqual(range('on 8 May'), ['2023-05-08T00:00:00.000Z', '2023-05-08T23:59:59.999Z']);
+  assert.deepEqual(range('on March 3rd'), ['2024-03-03T00:00:00.000Z', '2024-03-03T23:59:59.999Z']);
+  assert.deepEqual(range('the 8th of May, 2023'), ['2023-05-08T00:00:00.000Z', '2023-05-08T23:59:59.999Z']);
+  assert.deepEqual(range('June 5, 2022'), ['2022-06-05T00:00:00.000Z', '2022-06-05T23:59:59.999Z']);
+});
+
+test('modal "may" and verbs are not dates', () => {
+  assert.deepEqual(parseTimeExpressions('this may take a while', NOW), { matched: [] });
+  assert.deepEqual(parseTimeExpressions('May I march on the config?', NOW), { matched: [] });
+  assert.deepEqual(parseTimeExpressions('port 2023 is busy', NOW), { matched: [] });
+});
+
+test('ISO dates and months', () => {
+  assert.deepEqual(range('deploys on 2023-05-08'), ['2023-05-08T00:00:00.000Z', '2023-05-08T23:59:59.999Z']);
+  assert.deepEqual(range('at 2023-05-08T10:00:00Z'), ['2023-05-08T00:00:00.000Z', '2023-05-08T23:59:59.999Z']);
+  assert.deepEqual(range('in 2023-05'), ['2023-05-01T00:00:00.000Z', '2023-05-31T23:59:59.999Z']);
+  assert.deepEqual(parseTimeExpressions('on 2023-02-30', NOW), { matched: [] });
+});
+
+test('before, after, since and until bound one side', () => {
+  assert.deepEqual(range('bugs before May 2023'), [undefined, '2023-04-30T23:59:59.999Z']);
+  assert.deepEqual(range('after 2023-05-08'), ['2023-05-09T00:00:00.000Z', undefined]);
+  assert.deepEqual(range('since last month'), ['2024-02-01T00:00:00.000Z', undefined]);
+  assert.deepEqual(range('until 2022'), [undefined, '2022-12-31T23:59:59.999Z']);
+  assert.deepEqual(range('after January 2023 and before March 2023'), ['2023-02-01T00:00:00.000Z', '2023-02-28T23:59:59.999Z']);
+});
+
+test('vague phrases give a point to boost around, not a filter', () => {
+  const hint = parseTimeExpressions('the bug from two weeks ago', NOW);
+  assert.deepEqual(hint, { matched: ['two weeks ago'], boostAround: '2024-03-06T15:30:00.000Z' });
+  assert.equal(parseTimeExpressions('3 days ago', NOW).boostAround, '2024-03-17T15:30:00.000Z');
+  assert.equal(parseTimeExpressions('a couple of months ago', NOW).boostAround, '2024-01-20T15:30:00.000Z');
+  assert.equal(parseTimeExpressions('a year ago', NOW).boostAround, '2023-03-20T15:30:00.000Z');
+  assert.equal(parseTimeExpressions('what did I change recently', NOW).boostAround, NOW.toISOString());
+});
+
+test('reports every matched phrase', () => {
+  assert.deepEqual(parseTimeExpressions('Yesterday and in May 2023', NOW).matched.sort(), ['May 2023', 'Yesterday']);
+  assert.deepEqual(parseTimeExpressions('postgres connection pool', NOW), { matched: [] });
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeDocument, analyzeQuery, ANALYZER_VERSION, FIELD_WEIGHTS } from '../../../src/core/text/analyzer.ts';
+
+test('exposes a positive integer version', () => {
+  assert.ok(Number.isInteger(ANALYZER_VERSION) && ANALYZER_VERSION > 0);
+});
+
+test('stems words, drops stop words and counts length without them', () => {
+  const doc = analyzeDocument({ content: 'The painters were painting paintings', entities: [], tags: [] });
+  assert.deepEqual([...doc.terms], [['painter', 1], ['paint', 2]]);
+  assert.equal(doc.length, 3);
+});
+
+test('indexes identifiers whole and by part without counting the whole in the length', () => {
+  const doc = analyzeDocument({ content: 'call getUserById', entities: [], tags: [] });
+  assert.deepEqual([...doc.terms.keys()], ['call', 'getuserbyid', 'get', 'user', 'id']);
+  assert.equal(doc.length, 4);
+});
+
+test('weights entity, tag and summary fields BM25F-style', () => {
+  const doc = analyzeDocument({
+    content: 'users table migration',
+    entities: ['table:users'],
+    tags: ['database'],
+    summary: 'users migration',
+  });
+  assert.equal(doc.terms.get('user'), FIELD_WEIGHTS.content + FIELD_WEIGHTS.summary + FIELD_WEIGHTS.entities);
+  assert.equal(doc.terms.get('tabl'), FIELD_WEIGHTS.content + FIELD_WEIGHTS.entities);
+  assert.equal(doc.terms.get('table:users'), FIELD_WEIGHTS.entities);
+  assert.equal(doc.terms.get('databas'), FIELD_WEIGHTS.tags);
+  assert.equal(doc.length, 3 + 2 * FIELD_WEIGHTS.summary + 2 * FIELD_WEIGHTS.entities + FIELD_WEIGHTS.tags);
+});
+
+test('query terms are deduplicated and identifiers outweigh their parts', () => {
+  const terms = analyzeQuery('How do I call getUserById for the user?');
+  const weights = Object.fromEntries(terms.map(({ term, weight }) => [term, weight]));
+  assert.equal(weights.how, undefined);
+  assert.equal(terms.filter(({ term }) => term === 'user').length, 1);
+  assert.ok(weights.getuserbyid > weights.get);
+  assert.equal(weights.user, weights.get + 1);
+  assert.equal(weights.call, 1);
+});
+
+test('a query of only stop words yields no terms', () => {
+  assert.deepEqual(analyzeQuery('what is it?'), []);
+});
