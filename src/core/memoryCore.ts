@@ -22,6 +22,8 @@ export interface MemoryCoreOptions {
   config?: Partial<CoreConfig>;
   /** Project scope applied to recall and storage when a call names none. */
   defaultProjectId?: string | null;
+  /** How long a tool waits for the embedding provider before degrading to full-text (default 4000 ms). */
+  embeddingTimeoutMs?: number;
 }
 
 export interface UserStats extends StoreUserStats {
@@ -48,7 +50,7 @@ export class MemoryCore {
   constructor(options: MemoryCoreOptions) {
     this.events = new MemoryEvents();
     this.store = options.store;
-    this.embeddings = new EmbeddingGate(options.embeddings ?? null);
+    this.embeddings = new EmbeddingGate(options.embeddings ?? null, options.embeddingTimeoutMs);
     this.defaultProjectId = options.defaultProjectId;
     this.deps = {
       store: options.store,
