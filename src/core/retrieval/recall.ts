@@ -68,6 +68,8 @@ export class Recall {
     ]);
 
     const topLexical = lexical[0]?.score ?? 0;
+    const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
+    const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
     const lexicalById = new Map(lexical.map((hit) => [hit.memory_id, hit]));
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
     const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
@@ -80,7 +82,7 @@ export class Recall {
       const lexicalHit = lexicalById.get(memory.memory_id);
       const vectorHit = vectorById.get(memory.memory_id);
       const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
-      const text = lexicalHit && topLexical > 0 ? lexicalHit.score / topLexical : 0;
+      const text = lexicalHit && topLexical > 0 ? textMatch(lexicalHit.score / topLexical, lexicalHit.matched_terms, queryWeight, totalQueryWeight) : 0;
       // min_similarity governs the semantic signal; a lexical match stands on its own.
       if (text === 0 && (semantic === null || semantic < minSimilarity)) continue;
       const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
@@ -170,6 +172,16 @@ export class Recall {
       state: 'live',
     };
   }
+}
+
+/**
+ * Lexical match in [0, 1]: the score relative to the query's best hit, tempered by how much of
+ * the query the memory covers, so a lone weak match is not rated a perfect one.
+ */
+function textMatch(relative: number, matched: readonly string[], weights: ReadonlyMap<string, number>, total: number): number {
+  if (total <= 0) return relative;
+  const covered = matched.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0) / total;
+  return 0.7 * relative + 0.3 * Math.min(1, covered);
 }
 
 function withinHint(memory: MemoryRecord, after: string | undefined, before: string | undefined): boolean {
