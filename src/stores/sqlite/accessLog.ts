@@ -1,0 +1,43 @@
+import type { AccessLogEntry } from '../../core/domain/records.ts';
+import type { StatementCache } from './statementCache.ts';
+
+export interface AccessBump {
+  user_id: string;
+  memory_id: string;
+  access_count: number;
+  last_accessed: string;
+}
+
+/**
+ * Call inside a write transaction. An entry for a memory the user does not own is skipped
+ * (another user's id behaves as missing), and a repeated access_id is ignored so a retried
+ * call does not count the same read twice. Returns the memories whose counters moved.
+ */
+export function recordAccessRows(sql: StatementCache, entries: readonly AccessLogEntry[]): AccessBump[] {
+  const insert = sql.get(
+    `INSERT OR IGNORE INTO memory_access_log (access_id, memory_id, session_id, user_id, query_text, similarity_score, tool, accessed_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+     WHERE EXISTS (SELECT 1 FROM long_term_memories WHERE memory_id = ?2 AND user_id = ?4)`,
+  );
+  const bump = sql.get(
+    `UPDATE long_term_memories
+     SET access_count = access_count + 1, last_accessed = CASE WHEN ?1 > last_accessed THEN ?1 ELSE last_accessed END
+     WHERE memory_id = ?2 AND user_id = ?3
+     RETURNING access_count, last_accessed`,
+  );
+  const bumped = new Map<string, AccessBump>();
+  for (const entry of entries) {
+    const inserted = insert.run(
+      entry.access_id, entry.memory_id, entry.session_id, entry.user_id, entry.query_text, entry.similarity_score, entry.tool, entry.accessed_at,
+    );
+    if (Number(inserted.changes) === 0) continue;
+    const row = bump.get(entry.accessed_at, entry.memory_id, entry.user_id) as { access_count: number; last_accessed: string };
+    bumped.set(`${entry.user_id}\u0000${entry.memory_id}`, {
+      user_id: entry.user_id,
+      memory_id: entry.memory_id,
+      access_count: Number(row.access_count),
+      last_accessed: row.last_accessed,
+    });
+  }
+  return [...bumped.values()];
+}

@@ -1,0 +1,124 @@
+import type { Database } from './sqliteModule.ts';
+import type { StatementCache } from './statementCache.ts';
+
+/**
+ * upsert: row (or its vector) changed; delete: row gone; touch: only access_count/last_accessed
+ * changed; drop_user: every row of the user is gone.
+ */
+export type ChangeOp = 'upsert' | 'delete' | 'touch' | 'drop_user';
+
+export interface ChangeEntry {
+  seq: number;
+  user_id: string;
+  memory_id: string | null;
+  op: ChangeOp;
+}
+
+export type CatchUp = { kind: 'current' } | { kind: 'changes'; changes: ChangeEntry[] } | { kind: 'reset' };
+
+export interface ChangeLogRetention {
+  /** Rows kept behind the newest; a process that fell further behind rebuilds its caches. */
+  keepRows: number;
+  /** This process trims after this many of its own appends. */
+  trimEvery: number;
+}
+
+export const DEFAULT_RETENTION: ChangeLogRetention = { keepRows: 20_000, trimEvery: 500 };
+
+const TRIMMED_KEY = 'change_log_trimmed_through';
+
+/**
+ * How this process learns about memory writes of other processes sharing the file. Every memory
+ * write appends a change_log row in its own transaction; before using in-memory state, `catchUp`
+ * compares PRAGMA data_version (which moves only when another connection commits) and, if it
+ * moved, returns the log rows after the last seq this process has applied.
+ */
+export class ChangeFeed {
+  private readonly db: Database;
+  private readonly sql: StatementCache;
+  private lastSeq = 0;
+  private lastDataVersion = -1;
+  private appendsSinceTrim = 0;
+  private readonly retention: ChangeLogRetention;
+
+  constructor(db: Database, sql: StatementCache, retention: ChangeLogRetention = DEFAULT_RETENTION) {
+    this.db = db;
+    this.sql = sql;
+    this.retention = retention;
+  }
+
+  /** Called at open, before any cache exists: everything logged so far is already reflected. */
+  start(): void {
+    this.lastDataVersion = this.dataVersion();
+    this.lastSeq = this.maxSeq();
+  }
+
+  dataVersion(): number {
+    return Number((this.sql.get('PRAGMA data_version').get() as { data_version: number }).data_version);
+  }
+
+  maxSeq(): number {
+    const row = this.sql.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM change_log').get() as { seq: number };
+    return Number(row.seq);
+  }
+
+  catchUp(): CatchUp {
+    const version = this.dataVersion();
+    if (version === this.lastDataVersion) return { kind: 'current' };
+    // One read transaction: a concurrent trim cannot delete rows between the two reads.
+    this.db.exec('BEGIN');
+    try {
+      const trimmedThrough = this.trimmedThrough();
+      if (this.lastSeq < trimmedThrough) {
+        this.lastSeq = this.maxSeq();
+        this.lastDataVersion = version;
+        return { kind: 'reset' };
+      }
+      const changes = this.sql
+        .get('SELECT seq, user_id, memory_id, op FROM change_log WHERE seq > ? ORDER BY seq')
+        .all(this.lastSeq)
+        .map((row) => ({ seq: Number(row.seq), user_id: row.user_id as string, memory_id: row.memory_id as string | null, op: row.op as ChangeOp }));
+      if (changes.length > 0) this.lastSeq = changes[changes.length - 1].seq;
+      this.lastDataVersion = version;
+      return { kind: 'changes', changes };
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  /**
+   * Inside a write transaction: true when no other process committed since the last catch-up,
+   * so after this commit the process may mark its own log rows as applied (see `markApplied`).
+   */
+  inStepWithFile(): boolean {
+    return this.dataVersion() === this.lastDataVersion;
+  }
+
+  /** Inside a write transaction; returns the new row's seq. */
+  append(userId: string, memoryId: string | null, op: ChangeOp): number {
+    const result = this.sql.get('INSERT INTO change_log (user_id, memory_id, op) VALUES (?, ?, ?)').run(userId, memoryId, op);
+    this.appendsSinceTrim++;
+    if (this.appendsSinceTrim >= this.retention.trimEvery) this.trim();
+    return Number(result.lastInsertRowid);
+  }
+
+  /** After a commit made while `inStepWithFile()` was true: its rows are already applied in memory. */
+  markApplied(seq: number): void {
+    if (seq > this.lastSeq) this.lastSeq = seq;
+  }
+
+  private trimmedThrough(): number {
+    const row = this.sql.get('SELECT value FROM store_meta WHERE key = ?').get(TRIMMED_KEY) as { value: string } | undefined;
+    return row === undefined ? 0 : Number(row.value);
+  }
+
+  private trim(): void {
+    this.appendsSinceTrim = 0;
+    const through = this.maxSeq() - this.retention.keepRows;
+    if (through <= this.trimmedThrough()) return;
+    this.sql.get('DELETE FROM change_log WHERE seq <= ?').run(through);
+    this.sql
+      .get('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(TRIMMED_KEY, String(through));
+  }
+}

@@ -1,0 +1,63 @@
+import type { Database, SqliteModule } from './sqliteModule.ts';
+import { isBusyError } from './sqliteErrors.ts';
+
+/**
+ * SQLite's own busy handler waits synchronously, which blocks the event loop of the host
+ * (the VS Code extension host, say), so it is kept short; `retryWhileBusy` then keeps trying
+ * asynchronously up to WRITE_DEADLINE_MS before reporting the failure.
+ */
+export const BUSY_TIMEOUT_MS = 1_000;
+export const WRITE_DEADLINE_MS = 15_000;
+
+export function openDatabase(sqlite: SqliteModule, path: string): Database {
+  const db = new sqlite.DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    // WAL lets one writer and many readers from several processes share the file.
+    db.exec('PRAGMA journal_mode = WAL');
+    // With WAL, NORMAL syncs at checkpoints rather than at every commit. A commit is in the WAL
+    // file (OS page cache) before COMMIT returns, so an acknowledged write survives SIGKILL or a
+    // crash of this process; only an OS crash or power loss can drop the last few commits, and
+    // never corrupts the file. FULL would fsync on every access-count bump, which recall does
+    // on every call.
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec('PRAGMA temp_store = MEMORY');
+    // 32 MB page cache (default 2 MB): vector reranks read a few hundred scattered BLOBs per query.
+    db.exec('PRAGMA cache_size = -32768');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * BEGIN IMMEDIATE takes the write lock up front: a deferred transaction that reads first and
+ * writes later can fail with SQLITE_BUSY without waiting when another process committed between.
+ */
+export function inWriteTransaction<T>(db: Database, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    // SQLite rolls back by itself on some errors (SQLITE_FULL, for one); a second ROLLBACK would
+    // then fail and hide the original error.
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export async function retryWhileBusy<T>(attempt: () => T): Promise<T> {
+  const deadline = Date.now() + WRITE_DEADLINE_MS;
+  let delayMs = 5;
+  for (;;) {
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isBusyError(error) || Date.now() + delayMs > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs + Math.random() * delayMs));
+      delayMs = Math.min(delayMs * 2, 250);
+    }
+  }
+}

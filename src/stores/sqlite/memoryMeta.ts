@@ -1,0 +1,56 @@
+import type { MemoryRecord } from '../../core/domain/records.ts';
+
+/**
+ * The fields filters and listing sorts read, kept in memory per user so a search can test every
+ * candidate without a round trip. One object per memory for the life of the cache: refreshes
+ * assign into it, so vector-index slots holding a reference stay current.
+ */
+export interface MemoryMeta {
+  memory_id: string;
+  project_id: string | null;
+  category: string;
+  subtype: string;
+  entities: readonly string[];
+  tags: readonly string[];
+  /** COALESCE(event_time, created_at) in epoch ms: the instant after/before filters compare. */
+  time_ms: number;
+  confidence: number;
+  pinned: boolean;
+  source_type: string;
+  deleted: boolean;
+  superseded: boolean;
+  importance: number;
+  access_count: number;
+  last_accessed_ms: number;
+  created_ms: number;
+}
+
+/** The columns a MemoryMeta is built from; loading a user reads only these. */
+export const META_FIELDS = [
+  'memory_id', 'project_id', 'memory_category', 'memory_subtype', 'entities', 'tags', 'event_time', 'confidence', 'pinned',
+  'source_type', 'deleted_at', 'superseded_by', 'importance', 'access_count', 'last_accessed', 'created_at',
+] as const;
+
+export type MetaSource = Pick<MemoryRecord, (typeof META_FIELDS)[number]>;
+
+export function metaOf(memory: MetaSource): MemoryMeta {
+  const created_ms = Date.parse(memory.created_at);
+  return {
+    memory_id: memory.memory_id,
+    project_id: memory.project_id,
+    category: memory.memory_category,
+    subtype: memory.memory_subtype,
+    entities: memory.entities,
+    tags: memory.tags,
+    time_ms: memory.event_time === null ? created_ms : Date.parse(memory.event_time),
+    confidence: memory.confidence,
+    pinned: memory.pinned,
+    source_type: memory.source_type,
+    deleted: memory.deleted_at !== null,
+    superseded: memory.superseded_by !== null,
+    importance: memory.importance,
+    access_count: memory.access_count,
+    last_accessed_ms: Date.parse(memory.last_accessed),
+    created_ms,
+  };
+}

@@ -1,0 +1,127 @@
+import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
+import { MEMORY_COLUMNS, blobToVector, memoryToParams, rowToEmbedding, rowToMemory, vectorToBlob } from './rowMapping.ts';
+import type { StatementCache } from './statementCache.ts';
+import { META_FIELDS } from './memoryMeta.ts';
+import type { MetaSource } from './memoryMeta.ts';
+
+type Row = Record<string, unknown>;
+
+const COLUMN_LIST = MEMORY_COLUMNS.join(', ');
+const PLACEHOLDERS = MEMORY_COLUMNS.map(() => '?').join(', ');
+const UPDATE_SET = MEMORY_COLUMNS.filter((c) => c !== 'memory_id' && c !== 'user_id')
+  .map((c) => `${c} = ?`)
+  .join(', ');
+/**
+ * Bound as one JSON array, so a statement serves any number of ids. Queries pair it with
+ * `+user_id`: the unary plus keeps the planner on the primary key instead of scanning the
+ * whole user through the user_id index.
+ */
+const IDS_PARAM = '(SELECT value FROM json_each(?))';
+
+export function insertMemoryRow(sql: StatementCache, memory: MemoryRecord): void {
+  sql.get(`INSERT INTO long_term_memories (${COLUMN_LIST}) VALUES (${PLACEHOLDERS})`).run(...memoryToParams(memory));
+}
+
+/** Returns false when the id does not exist for this user. */
+export function replaceMemoryRow(sql: StatementCache, memory: MemoryRecord): boolean {
+  const [memoryId, userId, ...rest] = memoryToParams(memory);
+  const result = sql.get(`UPDATE long_term_memories SET ${UPDATE_SET} WHERE memory_id = ? AND user_id = ?`).run(...rest, memoryId, userId);
+  return Number(result.changes) > 0;
+}
+
+export function writeEmbedding(sql: StatementCache, memory: MemoryRecord, embedding: StoredEmbedding | null): void {
+  if (embedding === null) {
+    sql.get('DELETE FROM embeddings WHERE memory_id = ?').run(memory.memory_id);
+    return;
+  }
+  sql
+    .get(
+      `INSERT INTO embeddings (memory_id, user_id, model, dims, vector) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (memory_id) DO UPDATE SET user_id = excluded.user_id, model = excluded.model, dims = excluded.dims, vector = excluded.vector`,
+    )
+    .run(memory.memory_id, memory.user_id, embedding.model, embedding.vector.length, vectorToBlob(embedding.vector));
+}
+
+export function storedEmbeddingModel(sql: StatementCache, memoryId: string): string | null {
+  const row = sql.get('SELECT model FROM embeddings WHERE memory_id = ?').get(memoryId) as Row | undefined;
+  return row === undefined ? null : (row.model as string);
+}
+
+export function readMemories(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
+  if (memoryIds.length === 0) return [];
+  const rows = sql
+    .get(`SELECT ${COLUMN_LIST} FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
+    .all(JSON.stringify(memoryIds), userId);
+  return rows.map(rowToMemory);
+}
+
+/** Every row of the user (deleted ones too), reduced to what filters and sorts read. */
+export function* iterateMetaSources(sql: StatementCache, userId: string): Generator<MetaSource> {
+  const rows = sql.get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ?`).iterate(userId);
+  for (const row of rows) {
+    yield {
+      memory_id: row.memory_id as string,
+      project_id: row.project_id as string | null,
+      memory_category: row.memory_category as MetaSource['memory_category'],
+      memory_subtype: row.memory_subtype as MetaSource['memory_subtype'],
+      entities: JSON.parse(row.entities as string) as string[],
+      tags: JSON.parse(row.tags as string) as string[],
+      event_time: row.event_time as string | null,
+      confidence: Number(row.confidence),
+      pinned: row.pinned === 1,
+      source_type: row.source_type as MetaSource['source_type'],
+      deleted_at: row.deleted_at as string | null,
+      superseded_by: row.superseded_by as string | null,
+      importance: Number(row.importance),
+      access_count: Number(row.access_count),
+      last_accessed: row.last_accessed as string,
+      created_at: row.created_at as string,
+    };
+  }
+}
+
+export function readEmbeddings(sql: StatementCache, userId: string, memoryIds: readonly string[]): Map<string, StoredEmbedding> {
+  const out = new Map<string, StoredEmbedding>();
+  if (memoryIds.length === 0) return out;
+  const rows = sql
+    .get(`SELECT memory_id, model, vector FROM embeddings WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
+    .all(JSON.stringify(memoryIds), userId);
+  for (const row of rows) out.set(row.memory_id as string, rowToEmbedding(row));
+  return out;
+}
+
+/**
+ * Live rows' vectors of one model and size, streamed: a fresh vector index is built from them
+ * one row at a time, so 100K x 1536 floats never sit in memory all at once.
+ */
+export function* iterateModelEmbeddings(sql: StatementCache, userId: string, model: string, dims: number): Generator<[string, Float32Array]> {
+  const rows = sql
+    .get(
+      `SELECT e.memory_id, e.vector FROM embeddings e JOIN long_term_memories m ON m.memory_id = e.memory_id
+       WHERE e.user_id = ? AND e.model = ? AND e.dims = ? AND m.deleted_at IS NULL`,
+    )
+    .iterate(userId, model, dims);
+  for (const row of rows) yield [row.memory_id as string, blobToVector(row.vector as Uint8Array)];
+}
+
+export function readUnembedded(sql: StatementCache, userId: string | null, model: string, limit: number): MemoryRecord[] {
+  const columns = MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ');
+  return sql
+    .get(
+      `SELECT ${columns} FROM long_term_memories m LEFT JOIN embeddings e ON e.memory_id = m.memory_id
+       WHERE (?1 IS NULL OR m.user_id = ?1) AND m.deleted_at IS NULL AND (e.memory_id IS NULL OR e.model <> ?2)
+       ORDER BY m.created_at, m.memory_id LIMIT ?3`,
+    )
+    .all(userId, model, limit)
+    .map(rowToMemory);
+}
+
+/** Returns false when the id does not exist for this user. */
+export function deleteMemoryRows(sql: StatementCache, userId: string, memoryId: string): boolean {
+  const removed = sql.get('DELETE FROM long_term_memories WHERE memory_id = ? AND user_id = ?').run(memoryId, userId);
+  if (Number(removed.changes) === 0) return false;
+  sql.get('DELETE FROM embeddings WHERE memory_id = ?').run(memoryId);
+  sql.get('DELETE FROM lexical_documents WHERE memory_id = ?').run(memoryId);
+  sql.get('DELETE FROM memory_access_log WHERE memory_id = ? AND +user_id = ?').run(memoryId, userId);
+  return true;
+}

@@ -1,0 +1,442 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryError } from '../../core/domain/errors.ts';
+import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
+import type {
+  DeletionReceipt,
+  LexicalHit,
+  LexicalQuery,
+  ListQuery,
+  ListResult,
+  MemoryStore,
+  StoreHealth,
+  StoreUserStats,
+  VectorHit,
+  VectorQuery,
+  WorkingChange,
+} from '../../core/ports/memoryStore.ts';
+import { LexicalIndex } from '../../core/retrieval/lexicalIndex.ts';
+import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { BinaryVectorIndex } from './binaryVectorIndex.ts';
+import { ChangeFeed } from './changeFeed.ts';
+import type { ChangeEntry, ChangeLogRetention } from './changeFeed.ts';
+import { inWriteTransaction, openDatabase, retryWhileBusy } from './database.ts';
+import { compileMemoryFilter } from './memoryFilter.ts';
+import type { MemoryMeta } from './memoryMeta.ts';
+import { pageOfMatches } from './memoryListing.ts';
+import {
+  deleteMemoryRows,
+  insertMemoryRow,
+  iterateMetaSources,
+  readEmbeddings,
+  readMemories,
+  iterateModelEmbeddings,
+  readUnembedded,
+  replaceMemoryRow,
+  storedEmbeddingModel,
+  writeEmbedding,
+} from './memoryTables.ts';
+import { LATEST_SCHEMA_VERSION, runMigrations } from './migrations.ts';
+import { iterateLexicalSources, saveReanalyzed, writeLexicalDocument } from './lexicalDocuments.ts';
+import type { LexicalSource } from './lexicalDocuments.ts';
+import { recordAccessRows } from './accessLog.ts';
+import { deleteUserRows } from './userDeletion.ts';
+import { isDirectoryWritable, toMemoryError } from './sqliteErrors.ts';
+import { loadNodeSqlite } from './sqliteModule.ts';
+import type { Database } from './sqliteModule.ts';
+import { StatementCache } from './statementCache.ts';
+import { readUserStats } from './storeStats.ts';
+import { UserMemoryState, vectorIndexKey } from './userMemoryState.ts';
+import { searchVectorIndex } from './vectorSearch.ts';
+import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
+
+export interface SqliteMemoryStoreOptions {
+  dataDir: string;
+  /** File inside dataDir; `memory.db` by default. */
+  fileName?: string;
+  /** How much of the cross-process change log to keep; the defaults suit every normal use. */
+  changeLogRetention?: ChangeLogRetention;
+}
+
+interface Connection {
+  db: Database;
+  sql: StatementCache;
+  feed: ChangeFeed;
+}
+
+/**
+ * The embedded backend: SQLite (WAL) is the source of truth, shared safely by every process
+ * that opens the same data directory; per-user lexical and vector indexes live in memory, are
+ * built on first use and follow other processes' writes through the change log.
+ */
+export class SqliteMemoryStore implements MemoryStore {
+  readonly kind = 'sqlite';
+  readonly dataDir: string;
+  readonly path: string;
+  private readonly retention: ChangeLogRetention | undefined;
+  private connection: Connection | null = null;
+  private readonly users = new Map<string, UserMemoryState>();
+  /** Commits of this process; other processes' commits move PRAGMA data_version instead. */
+  private localCommits = 0;
+
+  constructor(options: SqliteMemoryStoreOptions) {
+    this.dataDir = options.dataDir;
+    this.path = join(options.dataDir, options.fileName ?? 'memory.db');
+    this.retention = options.changeLogRetention;
+  }
+
+  async open(): Promise<void> {
+    if (this.connection !== null) return;
+    const sqlite = loadNodeSqlite();
+    let db: Database | null = null;
+    try {
+      mkdirSync(this.dataDir, { recursive: true });
+      if (!isDirectoryWritable(this.dataDir)) {
+        throw new MemoryError('STORAGE_READ_ONLY', `The memory data directory ${this.dataDir} is not writable; SQLite needs to create its journal files there. Fix its permissions or choose another data directory.`, {
+          operation: 'open',
+          details: { data_dir: this.dataDir },
+        });
+      }
+      const opened = await retryWhileBusy(() => openDatabase(sqlite, this.path));
+      db = opened;
+      await retryWhileBusy(() => runMigrations(opened));
+      const sql = new StatementCache(opened);
+      const feed = new ChangeFeed(opened, sql, this.retention);
+      feed.start();
+      this.connection = { db: opened, sql, feed };
+    } catch (error) {
+      db?.close();
+      throw toMemoryError(error, 'open', this.dataDir);
+    }
+  }
+
+  async close(): Promise<void> {
+    const connection = this.connection;
+    this.connection = null;
+    this.users.clear();
+    connection?.db.close();
+  }
+
+  async health(): Promise<StoreHealth> {
+    const started = performance.now();
+    if (this.connection === null) return { status: 'unhealthy', latency_ms: 0, detail: `SQLite store at ${this.path} is not open.` };
+    try {
+      const { sql } = this.connection;
+      const mode = sql.get('PRAGMA journal_mode').get() as { journal_mode: string };
+      const latency_ms = performance.now() - started;
+      const status = mode.journal_mode === 'wal' ? 'healthy' : 'degraded';
+      return { status, latency_ms, detail: `SQLite ${this.path} (schema ${LATEST_SCHEMA_VERSION}, journal ${mode.journal_mode})` };
+    } catch (error) {
+      const typed = toMemoryError(error, 'health', this.dataDir);
+      return { status: 'unhealthy', latency_ms: performance.now() - started, detail: typed.message };
+    }
+  }
+
+  // Sessions and working memory
+
+  async getSession(sessionId: string): Promise<SessionRecord | null> {
+    return this.read('getSession', ({ sql }) => readSession(sql, sessionId));
+  }
+
+  async commitWorking(change: WorkingChange): Promise<void> {
+    await this.write('commitWorking', ({ sql }) => applyWorkingChange(sql, change));
+  }
+
+  async listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
+    return this.read('listWorkingItems', ({ sql }) => readWorkingItems(sql, sessionId));
+  }
+
+  async listSessions(userId: string): Promise<SessionRecord[]> {
+    return this.read('listSessions', ({ sql }) => readSessions(sql, userId));
+  }
+
+  // Long-term memories
+
+  async insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
+    assertEmbedding(embedding);
+    const row = { ...memory, embedding_model: embedding?.model ?? null };
+    const analyzed = analyzeDocument(row);
+    await this.write(
+      'insertMemory',
+      ({ sql, feed }) => {
+        insertMemoryRow(sql, row);
+        writeLexicalDocument(sql, row, analyzed);
+        if (embedding !== null) writeEmbedding(sql, row, embedding);
+        feed.append(row.user_id, row.memory_id, 'upsert');
+      },
+      () => this.refreshMemories(memory.user_id, [memory.memory_id]),
+    );
+  }
+
+  async updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
+    if (embedding !== undefined) assertEmbedding(embedding);
+    const analyzed = analyzeDocument(memory);
+    await this.write(
+      'updateMemory',
+      ({ sql, feed }) => {
+        const model = embedding === undefined ? storedEmbeddingModel(sql, memory.memory_id) : (embedding?.model ?? null);
+        const row = { ...memory, embedding_model: model };
+        if (!replaceMemoryRow(sql, row)) {
+          throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist for this user.`, {
+            operation: 'updateMemory',
+            details: { memory_id: memory.memory_id },
+          });
+        }
+        writeLexicalDocument(sql, row, analyzed);
+        if (embedding !== undefined) writeEmbedding(sql, row, embedding);
+        feed.append(row.user_id, row.memory_id, 'upsert');
+      },
+      () => this.refreshMemories(memory.user_id, [memory.memory_id]),
+    );
+  }
+
+  async getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
+    return this.read('getMemories', ({ sql }) => {
+      const byId = new Map(readMemories(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
+      return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
+    });
+  }
+
+  async listMemories(query: ListQuery): Promise<ListResult> {
+    return this.read('listMemories', ({ sql }) => {
+      const state = this.userState(query.filter.user_id);
+      const { ids, total } = pageOfMatches(state.metas.values(), compileMemoryFilter(query.filter), query);
+      const byId = new Map(readMemories(sql, query.filter.user_id, ids).map((m) => [m.memory_id, m]));
+      return { items: ids.flatMap((id) => byId.get(id) ?? []), total };
+    });
+  }
+
+  async hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
+    return this.write(
+      'hardDeleteMemory',
+      ({ sql, feed }) => {
+        const removed = deleteMemoryRows(sql, userId, memoryId);
+        if (removed) feed.append(userId, memoryId, 'delete');
+        return removed;
+      },
+      () => this.users.get(userId)?.forget(memoryId),
+    );
+  }
+
+  async deleteUser(userId: string): Promise<DeletionReceipt> {
+    return this.write(
+      'deleteUser',
+      ({ sql, feed }) => {
+        const receipt = deleteUserRows(sql, userId);
+        feed.append(userId, null, 'drop_user');
+        return receipt;
+      },
+      () => this.users.delete(userId),
+    );
+  }
+
+  // Retrieval candidates
+
+  async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
+    return this.read('searchLexical', ({ sql }) => {
+      if (query.limit <= 0 || query.terms.length === 0) return [];
+      const state = this.userState(query.filter.user_id);
+      const index = state.lexical ?? this.buildLexicalIndex(sql, query.filter.user_id, state);
+      const accept = compileMemoryFilter(query.filter);
+      return index.search(query.terms, query.limit, (id) => {
+        const meta = state.metas.get(id);
+        return meta !== undefined && accept(meta);
+      });
+    });
+  }
+
+  async searchVector(query: VectorQuery): Promise<VectorHit[]> {
+    return this.read('searchVector', ({ sql }) => {
+      if (query.limit <= 0 || query.vector.length === 0) return [];
+      const userId = query.filter.user_id;
+      const state = this.userState(userId);
+      const index =
+        state.vectorIndexes.get(vectorIndexKey(query.model, query.vector.length)) ??
+        this.buildVectorIndex(sql, userId, query.model, query.vector.length, state);
+      return searchVectorIndex({
+        index,
+        model: query.model,
+        query: query.vector,
+        accept: compileMemoryFilter(query.filter),
+        limit: query.limit,
+        loadVectors: (ids) => readEmbeddings(sql, userId, ids),
+      });
+    });
+  }
+
+  async getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {
+    return this.read('getEmbeddings', ({ sql }) => readEmbeddings(sql, userId, memoryIds));
+  }
+
+  async listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
+    return this.read('listUnembedded', ({ sql }) => (limit <= 0 ? [] : readUnembedded(sql, userId, model, Math.floor(limit))));
+  }
+
+  async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const bumped = await this.write('recordAccess', ({ sql, feed }) => {
+      const touched = recordAccessRows(sql, entries);
+      for (const { user_id, memory_id } of touched) feed.append(user_id, memory_id, 'touch');
+      return touched;
+    });
+    this.applyTouches(bumped);
+  }
+
+  async stats(userId: string): Promise<StoreUserStats> {
+    return this.read('stats', ({ sql }) => readUserStats(sql, userId));
+  }
+
+  async changeToken(): Promise<string> {
+    return this.read('changeToken', ({ feed }) => `${feed.maxSeq()}.${feed.dataVersion()}.${this.localCommits}`);
+  }
+
+  // Plumbing
+
+  private requireConnection(operation: string): Connection {
+    if (this.connection === null) {
+      throw new MemoryError('PROVIDER_ERROR', `SQLite store at ${this.path} is not open; call open() before ${operation}.`, { operation });
+    }
+    return this.connection;
+  }
+
+  /** Reads see other processes' memory writes: the change log is applied first. */
+  private async read<T>(operation: string, work: (connection: Connection) => T): Promise<T> {
+    const connection = this.requireConnection(operation);
+    try {
+      return await retryWhileBusy(() => {
+        this.applyOtherProcessChanges(connection);
+        return work(connection);
+      });
+    } catch (error) {
+      throw toMemoryError(error, operation, this.dataDir);
+    }
+  }
+
+  /**
+   * One write transaction, then `afterCommit` updates this process's caches. Both run in the same
+   * synchronous turn, so no read of this process can observe the file and caches out of step.
+   */
+  private async write<T>(operation: string, work: (connection: Connection) => T, afterCommit?: () => void): Promise<T> {
+    const connection = this.requireConnection(operation);
+    try {
+      return await retryWhileBusy(() => {
+        let appliedThrough: number | null = null;
+        const result = inWriteTransaction(connection.db, () => {
+          const inStep = connection.feed.inStepWithFile();
+          const value = work(connection);
+          // Under the write lock the newest log row is this transaction's own.
+          if (inStep) appliedThrough = connection.feed.maxSeq();
+          return value;
+        });
+        this.localCommits++;
+        if (appliedThrough !== null) connection.feed.markApplied(appliedThrough);
+        try {
+          afterCommit?.();
+        } catch (error) {
+          // The commit stands, so this must not be retried; caches that may have missed it are
+          // dropped and rebuilt from SQLite on next use.
+          this.users.clear();
+          throw toMemoryError(error, operation, this.dataDir);
+        }
+        return result;
+      });
+    } catch (error) {
+      throw toMemoryError(error, operation, this.dataDir);
+    }
+  }
+
+  private applyOtherProcessChanges({ feed }: Connection): void {
+    const update = feed.catchUp();
+    if (update.kind === 'current') return;
+    if (update.kind === 'reset') {
+      this.users.clear();
+      return;
+    }
+    this.applyChanges(update.changes);
+  }
+
+  private applyChanges(changes: readonly ChangeEntry[]): void {
+    const refresh = new Map<string, Set<string>>();
+    const touch = new Map<string, Set<string>>();
+    for (const change of changes) {
+      if (!this.users.has(change.user_id)) continue;
+      if (change.op === 'drop_user') {
+        this.users.delete(change.user_id);
+        refresh.delete(change.user_id);
+        touch.delete(change.user_id);
+        continue;
+      }
+      if (change.memory_id === null) continue;
+      const target = change.op === 'touch' ? touch : refresh;
+      let ids = target.get(change.user_id);
+      if (ids === undefined) target.set(change.user_id, (ids = new Set()));
+      ids.add(change.memory_id);
+    }
+    for (const [userId, ids] of refresh) this.refreshMemories(userId, [...ids]);
+    for (const [userId, ids] of touch) {
+      const state = this.users.get(userId);
+      if (state === undefined) continue;
+      for (const memory of readMemories(this.requireConnection('catchUp').sql, userId, [...ids])) {
+        state.touch(memory.memory_id, memory.access_count, memory.last_accessed);
+      }
+    }
+  }
+
+  /** Re-reads rows (and vectors) from SQLite into a loaded user's caches; absent rows are dropped. */
+  private refreshMemories(userId: string, memoryIds: readonly string[]): void {
+    const state = this.users.get(userId);
+    if (state === undefined) return;
+    const { sql } = this.requireConnection('refresh');
+    const rows = new Map(readMemories(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
+    const vectors = state.vectorIndexes.size > 0 ? readEmbeddings(sql, userId, memoryIds) : new Map<string, StoredEmbedding>();
+    for (const id of memoryIds) {
+      const row = rows.get(id);
+      if (row === undefined) state.forget(id);
+      else state.applyMemory(row, vectors.get(id) ?? null);
+    }
+  }
+
+  private applyTouches(touched: readonly { user_id: string; memory_id: string; access_count: number; last_accessed: string }[]): void {
+    for (const entry of touched) this.users.get(entry.user_id)?.touch(entry.memory_id, entry.access_count, entry.last_accessed);
+  }
+
+  private userState(userId: string): UserMemoryState {
+    let state = this.users.get(userId);
+    if (state !== undefined) return state;
+    state = new UserMemoryState();
+    for (const source of iterateMetaSources(this.requireConnection('load').sql, userId)) state.addMeta(source);
+    this.users.set(userId, state);
+    return state;
+  }
+
+  private buildLexicalIndex(sql: StatementCache, userId: string, state: UserMemoryState): LexicalIndex {
+    const index = new LexicalIndex();
+    const reanalyzed: LexicalSource[] = [];
+    for (const source of iterateLexicalSources(sql, userId)) {
+      index.upsert(source.memory_id, source.analyzed);
+      if (source.reanalyzed) reanalyzed.push(source);
+    }
+    state.lexical = index;
+    if (reanalyzed.length > 0) inWriteTransaction(this.requireConnection('saveAnalysis').db, () => saveReanalyzed(sql, userId, reanalyzed));
+    return index;
+  }
+
+  private buildVectorIndex(sql: StatementCache, userId: string, model: string, dims: number, state: UserMemoryState): BinaryVectorIndex<MemoryMeta> {
+    const index = new BinaryVectorIndex<MemoryMeta>(dims);
+    for (const [memoryId, vector] of iterateModelEmbeddings(sql, userId, model, dims)) {
+      const meta = state.metas.get(memoryId);
+      if (meta !== undefined && !meta.deleted) index.upsert(memoryId, vector, meta);
+    }
+    state.addVectorIndex(model, index);
+    return index;
+  }
+}
+
+function assertEmbedding(embedding: StoredEmbedding | null): void {
+  if (embedding === null) return;
+  if (!(embedding.vector instanceof Float32Array) || embedding.vector.length === 0 || embedding.model.length === 0) {
+    throw new MemoryError('INVALID_INPUT', 'An embedding needs a non-empty model name and a non-empty Float32Array vector.', {
+      details: { field: 'embedding' },
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
+import { LexicalIndex } from '../../core/retrieval/lexicalIndex.ts';
+import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { BinaryVectorIndex } from './binaryVectorIndex.ts';
+import { metaOf } from './memoryMeta.ts';
+import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
+
+export function vectorIndexKey(model: string, dims: number): string {
+  return `${dims}:${model}`;
+}
+
+/**
+ * What this process keeps in memory for one user: filter metadata of every row (deleted ones
+ * too, since listing can ask for the trash), and search indexes over live rows only. The lexical
+ * index and each model's vector index are built on first use and then kept in step by
+ * `applyMemory` / `forget`, whether the write came from this process or from the change log.
+ */
+export class UserMemoryState {
+  readonly metas = new Map<string, MemoryMeta>();
+  lexical: LexicalIndex | null = null;
+  readonly vectorIndexes = new Map<string, BinaryVectorIndex<MemoryMeta>>();
+  private readonly vectorModels = new Map<string, string>();
+
+  /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
+  applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
+    const next = metaOf(memory);
+    let meta = this.metas.get(memory.memory_id);
+    if (meta === undefined) {
+      meta = next;
+      this.metas.set(memory.memory_id, meta);
+    } else {
+      Object.assign(meta, next);
+    }
+    const live = !meta.deleted;
+    if (this.lexical !== null) {
+      if (live) this.lexical.upsert(memory.memory_id, analyzeDocument(memory));
+      else this.lexical.remove(memory.memory_id);
+    }
+    for (const [key, index] of this.vectorIndexes) {
+      const matches = live && embedding !== null && embedding.model === this.vectorModels.get(key) && embedding.vector.length === index.dims;
+      if (matches) index.upsert(memory.memory_id, embedding.vector, meta);
+      else index.remove(memory.memory_id);
+    }
+  }
+
+  /** Bulk load: filter metadata only; search indexes are built later, on first use. */
+  addMeta(source: MetaSource): void {
+    this.metas.set(source.memory_id, metaOf(source));
+  }
+
+  /** Access bumps change sort keys only; the search indexes are untouched. */
+  touch(memoryId: string, accessCount: number, lastAccessed: string): void {
+    const meta = this.metas.get(memoryId);
+    if (meta === undefined) return;
+    meta.access_count = accessCount;
+    meta.last_accessed_ms = Date.parse(lastAccessed);
+  }
+
+  forget(memoryId: string): void {
+    this.metas.delete(memoryId);
+    this.lexical?.remove(memoryId);
+    for (const index of this.vectorIndexes.values()) index.remove(memoryId);
+  }
+
+  addVectorIndex(model: string, index: BinaryVectorIndex<MemoryMeta>): void {
+    const key = vectorIndexKey(model, index.dims);
+    this.vectorIndexes.set(key, index);
+    this.vectorModels.set(key, model);
+  }
+}

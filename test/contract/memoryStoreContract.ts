@@ -1,0 +1,663 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { MemoryRecord } from '../../src/core/domain/records.ts';
+import type { MemoryFilter, MemoryStore } from '../../src/core/ports/memoryStore.ts';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import {
+  MODEL,
+  OTHER_MODEL,
+  cosineOf,
+  embedding,
+  iso,
+  makeAccess,
+  makeMemory,
+  makeSession,
+  makeWorkingItem,
+  newId,
+  newUserId,
+  randomUnitVector,
+  seededRandom,
+  vectorNear,
+} from './fixtures.ts';
+
+export interface StoreUnderTest {
+  store: MemoryStore;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The behaviour every MemoryStore backend must show, written against the port only. One store
+ * serves each describe block; every test works under fresh random user ids, so a factory may
+ * hand out a shared database.
+ */
+export function runMemoryStoreContract(name: string, makeStore: () => Promise<StoreUnderTest>): void {
+  describe(`MemoryStore contract: ${name}`, () => {
+    let subject: StoreUnderTest;
+    const store = (): MemoryStore => subject.store;
+
+    before(async () => {
+      subject = await makeStore();
+    });
+    after(async () => {
+      await subject.cleanup();
+    });
+
+    async function insertAll(memories: readonly MemoryRecord[]): Promise<void> {
+      for (const memory of memories) await store().insertMemory(memory, null);
+    }
+
+    async function listIds(filter: MemoryFilter, sort: 'recency' | 'importance' | 'access_count' | 'created' = 'created'): Promise<string[]> {
+      const result = await store().listMemories({ filter, sort, offset: 0, limit: 1000 });
+      return result.items.map((m) => m.memory_id);
+    }
+
+    function sorted(ids: readonly string[]): string[] {
+      return [...ids].sort();
+    }
+
+    async function assertMissing(operation: Promise<unknown>): Promise<void> {
+      try {
+        await operation;
+      } catch (error) {
+        assert.equal((error as { code?: string }).code, 'MEMORY_NOT_FOUND', `expected MEMORY_NOT_FOUND, got ${String(error)}`);
+      }
+    }
+
+    describe('lifecycle', () => {
+      it('reports a kind and a healthy status once open', async () => {
+        assert.equal(typeof store().kind, 'string');
+        assert.ok(store().kind.length > 0);
+        const health = await store().health();
+        assert.equal(health.status, 'healthy');
+        assert.ok(health.latency_ms >= 0);
+      });
+
+      it('changes the change token after a write', async () => {
+        const user = newUserId();
+        const first = await store().changeToken();
+        await store().insertMemory(makeMemory(user), null);
+        const second = await store().changeToken();
+        assert.notEqual(second, first);
+        const session = makeSession(user);
+        await store().commitWorking({ session, upsert: [], delete: [] });
+        assert.notEqual(await store().changeToken(), second);
+      });
+    });
+
+    describe('memory rows', () => {
+      it('round-trips every field of a memory', async () => {
+        const user = newUserId();
+        const memory = makeMemory(user, {
+          org_id: 'org_1',
+          project_id: 'proj_a',
+          memory_category: 'episodic',
+          memory_subtype: 'decision',
+          content: 'Decided to use SQLite in WAL mode.',
+          summary: 'SQLite WAL',
+          entities: ['database:sqlite', 'file:store.ts'],
+          tags: ['storage', 'decision'],
+          metadata: { reasoning: 'two processes', nested: { n: 1, list: [1, 'two', null] } },
+          event_time: iso(3, 12),
+          is_temporal: true,
+          importance: 0.75,
+          access_count: 4,
+          decay_factor: 0.9,
+          related_memories: ['mem_a', 'mem_b'],
+          supersedes: 'mem_old',
+          source_session: 'sess_1',
+          source_type: 'conversation',
+          confidence: 0.6,
+          pinned: true,
+          embedding_model: MODEL,
+          created_at: iso(3),
+          last_accessed: iso(4),
+          updated_at: iso(4),
+        });
+        const vector = randomUnitVector(8, seededRandom(1));
+        await store().insertMemory(memory, embedding(vector));
+        const [stored] = await store().getMemories(user, [memory.memory_id]);
+        assert.deepEqual(stored, memory);
+        const embeddings = await store().getEmbeddings(user, [memory.memory_id]);
+        assert.equal(embeddings.get(memory.memory_id)?.model, MODEL);
+        assert.deepEqual([...embeddings.get(memory.memory_id)!.vector], [...vector]);
+      });
+
+      it('round-trips hostile and unicode strings unchanged', async () => {
+        const user = newUserId();
+        const hostile = [
+          `It's "quoted" and \\backslashed\\ and \`ticked\``,
+          'control:\t\r\n\u0001\u0007\u001f end',
+          'emoji 🧠🔥 and CJK 記憶 and RTL שלום and combining é',
+          "$1 $& $' -- DROP TABLE long_term_memories; /* comment */ ' OR 1=1 --",
+          '%_ LIKE wildcards %% and json {"a": [1, 2]} and <script>alert(1)</script>',
+        ];
+        const memories = hostile.map((text, i) =>
+          makeMemory(user, {
+            content: text,
+            summary: text,
+            entities: [text, `file:${text}`],
+            tags: [text],
+            metadata: { text, [text]: text },
+            source_session: text,
+            created_at: iso(i),
+          }),
+        );
+        await insertAll(memories);
+        const stored = await store().getMemories(user, memories.map((m) => m.memory_id));
+        assert.equal(stored.length, memories.length);
+        for (const memory of memories) {
+          assert.deepEqual(stored.find((m) => m.memory_id === memory.memory_id), memory);
+        }
+        const tagged = await listIds({ user_id: user, tags: [hostile[3]] });
+        assert.deepEqual(tagged, [memories[3].memory_id]);
+        const entity = await listIds({ user_id: user, entities: [hostile[2]] });
+        assert.deepEqual(entity, [memories[2].memory_id]);
+      });
+
+      it('getMemories omits missing ids, includes deleted rows and ignores other users', async () => {
+        const user = newUserId();
+        const other = newUserId();
+        const live = makeMemory(user);
+        const trashed = makeMemory(user, { deleted_at: iso(2) });
+        const foreign = makeMemory(other);
+        await insertAll([live, trashed, foreign]);
+        const rows = await store().getMemories(user, [live.memory_id, trashed.memory_id, foreign.memory_id, newId('mem')]);
+        assert.deepEqual(sorted(rows.map((m) => m.memory_id)), sorted([live.memory_id, trashed.memory_id]));
+        assert.deepEqual(await store().getMemories(user, []), []);
+      });
+
+      it('updateMemory replaces the row and keeps, removes or replaces the embedding', async () => {
+        const user = newUserId();
+        const random = seededRandom(2);
+        const first = randomUnitVector(8, random);
+        const second = randomUnitVector(8, random);
+        const memory = makeMemory(user, { embedding_model: MODEL });
+        await store().insertMemory(memory, embedding(first));
+
+        const edited = { ...memory, content: 'Edited content', importance: 0.9, updated_at: iso(1) };
+        await store().updateMemory(edited);
+        assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], edited);
+        assert.deepEqual([...(await store().getEmbeddings(user, [memory.memory_id])).get(memory.memory_id)!.vector], [...first]);
+
+        const reembedded = { ...edited, embedding_model: OTHER_MODEL, updated_at: iso(2) };
+        await store().updateMemory(reembedded, embedding(second, OTHER_MODEL));
+        const replaced = (await store().getEmbeddings(user, [memory.memory_id])).get(memory.memory_id)!;
+        assert.equal(replaced.model, OTHER_MODEL);
+        assert.deepEqual([...replaced.vector], [...second]);
+
+        const unembedded = { ...reembedded, embedding_model: null, updated_at: iso(3) };
+        await store().updateMemory(unembedded, null);
+        assert.equal((await store().getEmbeddings(user, [memory.memory_id])).size, 0);
+        assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], unembedded);
+      });
+
+      it("updateMemory never changes another user's memory", async () => {
+        const owner = newUserId();
+        const intruder = newUserId();
+        const memory = makeMemory(owner, { content: 'original' });
+        await store().insertMemory(memory, null);
+        await assertMissing(store().updateMemory({ ...memory, user_id: intruder, content: 'hijacked' }));
+        assert.equal((await store().getMemories(owner, [memory.memory_id]))[0].content, 'original');
+        assert.deepEqual(await store().getMemories(intruder, [memory.memory_id]), []);
+      });
+
+      it('hardDeleteMemory removes the row, its embedding and access log; other users cannot', async () => {
+        const user = newUserId();
+        const memory = makeMemory(user, { content: 'quokka habitat notes', embedding_model: MODEL });
+        await store().insertMemory(memory, embedding(randomUnitVector(8, seededRandom(3))));
+        await store().recordAccess([makeAccess(memory)]);
+        assert.equal(await store().hardDeleteMemory(newUserId(), memory.memory_id), false);
+        assert.equal((await store().getMemories(user, [memory.memory_id])).length, 1);
+        assert.equal(await store().hardDeleteMemory(user, memory.memory_id), true);
+        assert.equal(await store().hardDeleteMemory(user, memory.memory_id), false);
+        assert.deepEqual(await store().getMemories(user, [memory.memory_id]), []);
+        assert.equal((await store().getEmbeddings(user, [memory.memory_id])).size, 0);
+        const stats = await store().stats(user);
+        assert.equal(stats.access_log_entries, 0);
+        assert.equal(stats.memories + stats.deleted, 0);
+      });
+    });
+
+    describe('listMemories filters', () => {
+      const user = newUserId();
+      const m = {
+        projectA: makeMemory(user, { project_id: 'proj_a', memory_category: 'procedural', memory_subtype: 'workflow', created_at: iso(1) }),
+        projectB: makeMemory(user, { project_id: 'proj_b', memory_category: 'procedural', memory_subtype: 'debugging', created_at: iso(2) }),
+        global: makeMemory(user, { memory_category: 'preference', memory_subtype: 'style', created_at: iso(3) }),
+        entityTag: makeMemory(user, { entities: ['table:users', 'file:api.py'], tags: ['backend'], created_at: iso(4) }),
+        evented: makeMemory(user, { memory_category: 'episodic', memory_subtype: 'event', event_time: iso(20), created_at: iso(5) }),
+        lowConfidence: makeMemory(user, { confidence: 0.3, source_type: 'inferred', created_at: iso(6) }),
+        pinned: makeMemory(user, { pinned: true, source_type: 'observed', created_at: iso(7) }),
+        trashed: makeMemory(user, { deleted_at: iso(9), created_at: iso(8) }),
+        superseded: makeMemory(user, { superseded_by: 'mem_newer', created_at: iso(9) }),
+      };
+      const all = Object.values(m);
+      const ids = (...memories: MemoryRecord[]): string[] => sorted(memories.map((x) => x.memory_id));
+      const liveVisible = all.filter((x) => x !== m.trashed && x !== m.superseded);
+
+      before(async () => {
+        await insertAll(all);
+        await insertAll([makeMemory(newUserId(), { project_id: 'proj_a', tags: ['backend'] })]);
+      });
+
+      it('defaults to live, non-superseded rows of the user', async () => {
+        assert.deepEqual(sorted(await listIds({ user_id: user })), ids(...liveVisible));
+      });
+
+      it('state selects live, deleted or all rows', async () => {
+        assert.deepEqual(sorted(await listIds({ user_id: user, state: 'deleted' })), ids(m.trashed));
+        assert.deepEqual(sorted(await listIds({ user_id: user, state: 'all' })), ids(...liveVisible, m.trashed));
+        assert.deepEqual(sorted(await listIds({ user_id: user, state: 'live' })), ids(...liveVisible));
+      });
+
+      it('include_superseded shows superseded rows', async () => {
+        assert.deepEqual(sorted(await listIds({ user_id: user, include_superseded: true })), ids(...liveVisible, m.superseded));
+      });
+
+      it('project_id keeps that project and user-wide rows', async () => {
+        const expected = liveVisible.filter((x) => x.project_id === null || x.project_id === 'proj_a');
+        assert.deepEqual(sorted(await listIds({ user_id: user, project_id: 'proj_a' })), ids(...expected));
+        assert.ok(!expected.includes(m.projectB));
+      });
+
+      it('categories and subtypes', async () => {
+        assert.deepEqual(sorted(await listIds({ user_id: user, categories: ['procedural'] })), ids(m.projectA, m.projectB));
+        assert.deepEqual(sorted(await listIds({ user_id: user, categories: ['procedural', 'preference'] })), ids(m.projectA, m.projectB, m.global));
+        assert.deepEqual(sorted(await listIds({ user_id: user, subtypes: ['debugging', 'style'] })), ids(m.projectB, m.global));
+        assert.deepEqual(await listIds({ user_id: user, categories: ['procedural'], subtypes: ['style'] }), []);
+      });
+
+      it('entities and tags match any-of, exactly', async () => {
+        assert.deepEqual(await listIds({ user_id: user, entities: ['file:api.py', 'nope'] }), [m.entityTag.memory_id]);
+        assert.deepEqual(await listIds({ user_id: user, entities: ['file:api'] }), []);
+        assert.deepEqual(await listIds({ user_id: user, tags: ['backend'] }), [m.entityTag.memory_id]);
+        assert.deepEqual(await listIds({ user_id: user, tags: ['Backend'] }), []);
+      });
+
+      it('after/before are inclusive on event_time, falling back to created_at', async () => {
+        assert.deepEqual(sorted(await listIds({ user_id: user, after: iso(7) })), ids(m.pinned, m.evented));
+        assert.deepEqual(sorted(await listIds({ user_id: user, before: iso(2) })), ids(m.projectA, m.projectB));
+        assert.deepEqual(sorted(await listIds({ user_id: user, after: iso(5), before: iso(6) })), ids(m.lowConfidence));
+        assert.deepEqual(await listIds({ user_id: user, after: iso(20), before: iso(20) }), [m.evented.memory_id]);
+      });
+
+      it('min_confidence, pinned and source_types', async () => {
+        assert.ok(!(await listIds({ user_id: user, min_confidence: 0.5 })).includes(m.lowConfidence.memory_id));
+        assert.deepEqual(await listIds({ user_id: user, min_confidence: 0.3, source_types: ['inferred'] }), [m.lowConfidence.memory_id]);
+        assert.deepEqual(await listIds({ user_id: user, pinned: true }), [m.pinned.memory_id]);
+        assert.equal((await listIds({ user_id: user, pinned: false })).length, liveVisible.length - 1);
+        assert.deepEqual(sorted(await listIds({ user_id: user, source_types: ['observed', 'inferred'] })), ids(m.pinned, m.lowConfidence));
+      });
+
+      it('never returns rows of another user', async () => {
+        const stranger = newUserId();
+        assert.deepEqual(await listIds({ user_id: stranger, state: 'all', include_superseded: true }), []);
+        const result = await store().listMemories({ filter: { user_id: user, tags: ['backend'] }, sort: 'created', offset: 0, limit: 10 });
+        assert.equal(result.total, 1);
+      });
+    });
+
+    describe('listMemories sorting and paging', () => {
+      it('sorts by created, importance, access_count and recency (descending)', async () => {
+        const user = newUserId();
+        const a = makeMemory(user, { created_at: iso(1), importance: 0.2, access_count: 5, last_accessed: iso(3) });
+        const b = makeMemory(user, { created_at: iso(2), importance: 0.9, access_count: 1, last_accessed: iso(1) });
+        const c = makeMemory(user, { created_at: iso(3), importance: 0.5, access_count: 9, last_accessed: iso(2) });
+        await insertAll([a, b, c]);
+        const filter = { user_id: user };
+        assert.deepEqual(await listIds(filter, 'created'), [c, b, a].map((x) => x.memory_id));
+        assert.deepEqual(await listIds(filter, 'importance'), [b, c, a].map((x) => x.memory_id));
+        assert.deepEqual(await listIds(filter, 'access_count'), [c, a, b].map((x) => x.memory_id));
+        assert.deepEqual(await listIds(filter, 'recency'), [a, c, b].map((x) => x.memory_id));
+      });
+
+      it('pages with offset/limit and reports the total of all matches', async () => {
+        const user = newUserId();
+        const memories = Array.from({ length: 7 }, (_, i) => makeMemory(user, { created_at: iso(i) }));
+        await insertAll(memories);
+        const newestFirst = [...memories].reverse().map((x) => x.memory_id);
+        const pages: string[] = [];
+        for (let offset = 0; offset < 7; offset += 3) {
+          const page = await store().listMemories({ filter: { user_id: user }, sort: 'created', offset, limit: 3 });
+          assert.equal(page.total, 7);
+          pages.push(...page.items.map((x) => x.memory_id));
+        }
+        assert.deepEqual(pages, newestFirst);
+        const beyond = await store().listMemories({ filter: { user_id: user }, sort: 'created', offset: 50, limit: 3 });
+        assert.deepEqual(beyond, { items: [], total: 7 });
+      });
+    });
+
+    describe('searchLexical', () => {
+      const user = newUserId();
+      const rare = makeMemory(user, { content: 'The flamingo deployment pipeline runs nightly builds.', created_at: iso(1) });
+      const common = [
+        makeMemory(user, { content: 'The deployment pipeline deploys builds to staging.', created_at: iso(2) }),
+        makeMemory(user, { content: 'Deployment happens after the pipeline passes.', created_at: iso(3) }),
+        makeMemory(user, { content: 'Builds use the pipeline cache for deployment speed.', created_at: iso(4) }),
+      ];
+      const procedural = makeMemory(user, {
+        content: 'Debugging walrus crashes: check the walrus logs first.',
+        memory_category: 'procedural',
+        memory_subtype: 'debugging',
+        created_at: iso(5),
+      });
+      const terms = (text: string) => analyzeQuery(text);
+
+      before(async () => {
+        await insertAll([rare, ...common, procedural]);
+        await insertAll([makeMemory(newUserId(), { content: 'flamingo flamingo flamingo walrus' })]);
+      });
+
+      it('ranks the document with the rare query term first, with matched terms', async () => {
+        const hits = await store().searchLexical({ filter: { user_id: user }, terms: terms('flamingo deployment pipeline'), limit: 10 });
+        assert.equal(hits[0].memory_id, rare.memory_id);
+        assert.ok(hits.length >= 4);
+        for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score, 'scores are descending');
+        assert.ok(hits[0].matched_terms.length >= 2);
+        assert.ok(hits[0].matched_terms.includes(terms('flamingo')[0].term));
+        assert.ok(hits.every((h) => h.score > 0));
+      });
+
+      it('respects limit and returns nothing for unknown terms', async () => {
+        const hits = await store().searchLexical({ filter: { user_id: user }, terms: terms('deployment pipeline'), limit: 2 });
+        assert.equal(hits.length, 2);
+        assert.deepEqual(await store().searchLexical({ filter: { user_id: user }, terms: terms('xylophonist'), limit: 5 }), []);
+      });
+
+      it('applies the filter before the top-k cut', async () => {
+        const hits = await store().searchLexical({
+          filter: { user_id: user, categories: ['procedural'] },
+          terms: terms('walrus deployment pipeline'),
+          limit: 1,
+        });
+        assert.deepEqual(hits.map((h) => h.memory_id), [procedural.memory_id]);
+      });
+
+      it('only searches the filter user', async () => {
+        const stranger = newUserId();
+        assert.deepEqual(await store().searchLexical({ filter: { user_id: stranger }, terms: terms('flamingo'), limit: 5 }), []);
+        const hits = await store().searchLexical({ filter: { user_id: user }, terms: terms('flamingo'), limit: 5 });
+        assert.deepEqual(hits.map((h) => h.memory_id), [rare.memory_id]);
+      });
+
+      it('follows updates, soft deletes, supersedes and hard deletes', async () => {
+        const owner = newUserId();
+        const memory = makeMemory(owner, { content: 'The capybara service owns billing.' });
+        await store().insertMemory(memory, null);
+        const search = (text: string, filter: Partial<MemoryFilter> = {}) =>
+          store().searchLexical({ filter: { user_id: owner, ...filter }, terms: terms(text), limit: 5 }).then((h) => h.map((x) => x.memory_id));
+        assert.deepEqual(await search('capybara'), [memory.memory_id]);
+
+        await store().updateMemory({ ...memory, content: 'The axolotl service owns billing.' });
+        assert.deepEqual(await search('capybara'), []);
+        assert.deepEqual(await search('axolotl'), [memory.memory_id]);
+
+        const superseded = { ...memory, content: 'The axolotl service owns billing.', superseded_by: 'mem_x' };
+        await store().updateMemory(superseded);
+        assert.deepEqual(await search('axolotl'), []);
+        assert.deepEqual(await search('axolotl', { include_superseded: true }), [memory.memory_id]);
+
+        await store().updateMemory({ ...superseded, superseded_by: null, deleted_at: iso(3) });
+        assert.deepEqual(await search('axolotl'), []);
+        await store().updateMemory({ ...superseded, superseded_by: null, deleted_at: null });
+        assert.deepEqual(await search('axolotl'), [memory.memory_id]);
+
+        await store().hardDeleteMemory(owner, memory.memory_id);
+        assert.deepEqual(await search('axolotl', { state: 'all', include_superseded: true }), []);
+      });
+    });
+
+    describe('searchVector', () => {
+      const dims = 16;
+      const user = newUserId();
+      const random = seededRandom(42);
+      const query = randomUnitVector(dims, random);
+      const targets = [0.95, 0.8, 0.6, 0.3, -0.2].map((similarity) => vectorNear(query, similarity, random));
+      const memories = targets.map((_, i) => makeMemory(user, { created_at: iso(i), embedding_model: MODEL }));
+      const procedural = makeMemory(user, { memory_category: 'procedural', memory_subtype: 'workflow', embedding_model: MODEL });
+      const proceduralVector = vectorNear(query, 0.1, random);
+      const otherModel = makeMemory(user, { embedding_model: OTHER_MODEL });
+
+      before(async () => {
+        for (let i = 0; i < memories.length; i++) await store().insertMemory(memories[i], embedding(targets[i]));
+        await store().insertMemory(procedural, embedding(proceduralVector));
+        await store().insertMemory(otherModel, embedding(query, OTHER_MODEL));
+        await store().insertMemory(makeMemory(newUserId(), { embedding_model: MODEL }), embedding(query));
+      });
+
+      it('orders hits by cosine similarity and reports it', async () => {
+        const hits = await store().searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 10 });
+        assert.deepEqual(hits.map((h) => h.memory_id), [...memories.slice(0, 4), procedural, memories[4]].map((m) => m.memory_id));
+        for (const hit of hits) {
+          const index = memories.findIndex((m) => m.memory_id === hit.memory_id);
+          const expected = cosineOf(query, index >= 0 ? targets[index] : proceduralVector);
+          assert.ok(Math.abs(hit.similarity - expected) < 1e-4, `similarity ${hit.similarity} vs ${expected}`);
+          assert.equal(typeof hit.method, 'string');
+        }
+      });
+
+      it('never returns vectors of another model or another user', async () => {
+        const hits = await store().searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 50 });
+        assert.ok(!hits.some((h) => h.memory_id === otherModel.memory_id));
+        assert.equal(hits.length, memories.length + 1);
+        const other = await store().searchVector({ filter: { user_id: user }, vector: query, model: OTHER_MODEL, limit: 50 });
+        assert.deepEqual(other.map((h) => h.memory_id), [otherModel.memory_id]);
+        assert.ok(Math.abs(other[0].similarity - 1) < 1e-4);
+        assert.deepEqual(await store().searchVector({ filter: { user_id: newUserId() }, vector: query, model: MODEL, limit: 5 }), []);
+      });
+
+      it('applies the filter before the top-k cut and respects limit', async () => {
+        const filtered = await store().searchVector({ filter: { user_id: user, categories: ['procedural'] }, vector: query, model: MODEL, limit: 1 });
+        assert.deepEqual(filtered.map((h) => h.memory_id), [procedural.memory_id]);
+        const top2 = await store().searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 2 });
+        assert.deepEqual(top2.map((h) => h.memory_id), memories.slice(0, 2).map((m) => m.memory_id));
+      });
+
+      it('follows re-embedding, soft delete and hard delete', async () => {
+        const owner = newUserId();
+        const rng = seededRandom(7);
+        const probe = randomUnitVector(dims, rng);
+        const memory = makeMemory(owner, { embedding_model: MODEL });
+        await store().insertMemory(memory, embedding(vectorNear(probe, 0.9, rng)));
+        const search = () => store().searchVector({ filter: { user_id: owner }, vector: probe, model: MODEL, limit: 5 }).then((h) => h.map((x) => x.memory_id));
+        assert.deepEqual(await search(), [memory.memory_id]);
+
+        await store().updateMemory({ ...memory, embedding_model: OTHER_MODEL }, embedding(probe, OTHER_MODEL));
+        assert.deepEqual(await search(), []);
+        await store().updateMemory({ ...memory, embedding_model: MODEL }, embedding(probe));
+        const [exact] = await store().searchVector({ filter: { user_id: owner }, vector: probe, model: MODEL, limit: 5 });
+        assert.ok(Math.abs(exact.similarity - 1) < 1e-4);
+
+        await store().updateMemory({ ...memory, embedding_model: MODEL, deleted_at: iso(2) });
+        assert.deepEqual(await search(), []);
+        await store().updateMemory({ ...memory, embedding_model: MODEL, deleted_at: null });
+        assert.deepEqual(await search(), [memory.memory_id], 'restoring keeps the stored vector');
+
+        await store().updateMemory({ ...memory, embedding_model: null }, null);
+        assert.deepEqual(await search(), []);
+        await store().updateMemory({ ...memory, embedding_model: MODEL }, embedding(probe));
+        await store().hardDeleteMemory(owner, memory.memory_id);
+        assert.deepEqual(await search(), []);
+      });
+    });
+
+    describe('embeddings bookkeeping', () => {
+      it('getEmbeddings returns only the user’s stored vectors', async () => {
+        const user = newUserId();
+        const other = newUserId();
+        const mine = makeMemory(user, { embedding_model: MODEL });
+        const bare = makeMemory(user);
+        const theirs = makeMemory(other, { embedding_model: MODEL });
+        const vector = randomUnitVector(4, seededRandom(9));
+        await store().insertMemory(mine, embedding(vector));
+        await store().insertMemory(bare, null);
+        await store().insertMemory(theirs, embedding(vector));
+        const found = await store().getEmbeddings(user, [mine.memory_id, bare.memory_id, theirs.memory_id]);
+        assert.deepEqual([...found.keys()], [mine.memory_id]);
+        assert.ok(found.get(mine.memory_id)!.vector instanceof Float32Array);
+      });
+
+      it('listUnembedded returns live memories without a vector of the model', async () => {
+        const user = newUserId();
+        const vector = randomUnitVector(4, seededRandom(10));
+        const current = makeMemory(user, { embedding_model: MODEL, created_at: iso(1) });
+        const stale = makeMemory(user, { embedding_model: OTHER_MODEL, created_at: iso(2) });
+        const missing = makeMemory(user, { created_at: iso(3) });
+        const trashed = makeMemory(user, { deleted_at: iso(4), created_at: iso(4) });
+        await store().insertMemory(current, embedding(vector));
+        await store().insertMemory(stale, embedding(vector, OTHER_MODEL));
+        await store().insertMemory(missing, null);
+        await store().insertMemory(trashed, null);
+        await store().insertMemory(makeMemory(newUserId()), null);
+        const found = await store().listUnembedded(user, MODEL, 10);
+        assert.deepEqual(sorted(found.map((m) => m.memory_id)), sorted([stale.memory_id, missing.memory_id]));
+        assert.equal((await store().listUnembedded(user, MODEL, 1)).length, 1);
+        const anyUser = await store().listUnembedded(null, MODEL, 100_000);
+        assert.ok(anyUser.some((m) => m.memory_id === missing.memory_id));
+        assert.ok(!anyUser.some((m) => m.memory_id === current.memory_id));
+      });
+    });
+
+    describe('access log and stats', () => {
+      it('recordAccess appends log rows and bumps access_count / last_accessed', async () => {
+        const user = newUserId();
+        const memory = makeMemory(user, { access_count: 2, last_accessed: iso(1) });
+        const untouched = makeMemory(user, { access_count: 0 });
+        await insertAll([memory, untouched]);
+        await store().recordAccess([makeAccess(memory, { accessed_at: iso(6) }), makeAccess(memory, { accessed_at: iso(7) })]);
+        const [after] = await store().getMemories(user, [memory.memory_id]);
+        assert.equal(after.access_count, 4);
+        assert.equal(Date.parse(after.last_accessed), Date.parse(iso(7)));
+        assert.equal((await store().getMemories(user, [untouched.memory_id]))[0].access_count, 0);
+        assert.equal((await store().stats(user)).access_log_entries, 2);
+        const byAccess = await listIds({ user_id: user }, 'access_count');
+        assert.deepEqual(byAccess, [memory.memory_id, untouched.memory_id]);
+      });
+
+      it("recordAccess ignores another user's memory", async () => {
+        const owner = newUserId();
+        const intruder = newUserId();
+        const memory = makeMemory(owner);
+        await store().insertMemory(memory, null);
+        await store().recordAccess([makeAccess(memory, { user_id: intruder })]);
+        assert.equal((await store().getMemories(owner, [memory.memory_id]))[0].access_count, 0);
+        assert.equal((await store().stats(intruder)).access_log_entries, 0);
+      });
+
+      it('stats counts live, deleted, pinned, categories, sessions, items, accesses and vectors', async () => {
+        const user = newUserId();
+        const vector = randomUnitVector(4, seededRandom(11));
+        const a = makeMemory(user, { memory_category: 'semantic', memory_subtype: 'project', pinned: true, created_at: iso(1), embedding_model: MODEL });
+        const b = makeMemory(user, { memory_category: 'procedural', memory_subtype: 'workflow', created_at: iso(2) });
+        const c = makeMemory(user, { memory_category: 'procedural', memory_subtype: 'workflow', created_at: iso(3), embedding_model: MODEL });
+        const trashed = makeMemory(user, { deleted_at: iso(5), created_at: iso(0), embedding_model: MODEL });
+        await store().insertMemory(a, embedding(vector));
+        await store().insertMemory(b, null);
+        await store().insertMemory(c, embedding(vector));
+        await store().insertMemory(trashed, embedding(vector));
+        const session = makeSession(user);
+        await store().commitWorking({ session, upsert: [makeWorkingItem(session, 0), makeWorkingItem(session, 1)], delete: [] });
+        await store().recordAccess([makeAccess(a)]);
+        await store().insertMemory(makeMemory(newUserId()), null);
+
+        const stats = await store().stats(user);
+        assert.equal(stats.memories, 3);
+        assert.equal(stats.deleted, 1);
+        assert.equal(stats.pinned, 1);
+        assert.deepEqual(stats.by_category, { semantic: 1, procedural: 2 });
+        assert.deepEqual(stats.by_subtype, { project: 1, workflow: 2 });
+        assert.equal(stats.sessions, 1);
+        assert.equal(stats.working_items, 2);
+        assert.equal(stats.access_log_entries, 1);
+        assert.equal(stats.embedded, 2);
+        assert.equal(Date.parse(stats.oldest!), Date.parse(iso(1)));
+        assert.equal(Date.parse(stats.newest!), Date.parse(iso(3)));
+        assert.ok(stats.storage_bytes === null || stats.storage_bytes > 0);
+
+        const empty = await store().stats(newUserId());
+        assert.equal(empty.memories, 0);
+        assert.equal(empty.oldest, null);
+        assert.deepEqual(empty.by_category, {});
+      });
+    });
+
+    describe('deleteUser', () => {
+      it('removes everything the user has and returns the counts', async () => {
+        const user = newUserId();
+        const survivor = newUserId();
+        const memories = [makeMemory(user, { content: 'narwhal one', embedding_model: MODEL }), makeMemory(user, { content: 'narwhal two' }), makeMemory(user, { deleted_at: iso(1) })];
+        const vector = randomUnitVector(4, seededRandom(12));
+        await store().insertMemory(memories[0], embedding(vector));
+        await insertAll(memories.slice(1));
+        const sessions = [makeSession(user), makeSession(user)];
+        await store().commitWorking({ session: sessions[0], upsert: [makeWorkingItem(sessions[0], 0), makeWorkingItem(sessions[0], 1)], delete: [] });
+        await store().commitWorking({ session: sessions[1], upsert: [makeWorkingItem(sessions[1], 0)], delete: [] });
+        await store().recordAccess([makeAccess(memories[0]), makeAccess(memories[1])]);
+        const kept = makeMemory(survivor, { content: 'narwhal kept', embedding_model: MODEL });
+        await store().insertMemory(kept, embedding(vector));
+        const keptSession = makeSession(survivor);
+        await store().commitWorking({ session: keptSession, upsert: [makeWorkingItem(keptSession, 0)], delete: [] });
+        // Warm any search caches so deletion has to reach them.
+        await store().searchLexical({ filter: { user_id: user }, terms: analyzeQuery('narwhal'), limit: 5 });
+        await store().searchVector({ filter: { user_id: user }, vector, model: MODEL, limit: 5 });
+
+        const receipt = await store().deleteUser(user);
+        assert.deepEqual(receipt, { memories_deleted: 3, sessions_deleted: 2, working_items_deleted: 3, access_log_deleted: 2 });
+        const stats = await store().stats(user);
+        assert.equal(stats.memories + stats.deleted + stats.sessions + stats.working_items + stats.access_log_entries + stats.embedded, 0);
+        assert.deepEqual(await store().getMemories(user, memories.map((m) => m.memory_id)), []);
+        assert.deepEqual(await store().listSessions(user), []);
+        assert.equal(await store().getSession(sessions[0].session_id), null);
+        assert.deepEqual(await store().listWorkingItems(sessions[0].session_id), []);
+        assert.deepEqual(await store().searchLexical({ filter: { user_id: user }, terms: analyzeQuery('narwhal'), limit: 5 }), []);
+        assert.deepEqual(await store().searchVector({ filter: { user_id: user }, vector, model: MODEL, limit: 5 }), []);
+
+        assert.equal((await store().getMemories(survivor, [kept.memory_id])).length, 1);
+        assert.equal((await store().listWorkingItems(keptSession.session_id)).length, 1);
+        const survivorHits = await store().searchLexical({ filter: { user_id: survivor }, terms: analyzeQuery('narwhal'), limit: 5 });
+        assert.deepEqual(survivorHits.map((h) => h.memory_id), [kept.memory_id]);
+        assert.deepEqual(await store().deleteUser(user), { memories_deleted: 0, sessions_deleted: 0, working_items_deleted: 0, access_log_deleted: 0 });
+      });
+    });
+
+    describe('sessions and working memory', () => {
+      it('commitWorking upserts the session and items; listWorkingItems orders by sequence_num', async () => {
+        const user = newUserId();
+        const session = makeSession(user, { project_id: 'proj_a', config: { model: 'claude', temperature: 0.7 } });
+        const items = [2, 0, 1].map((seq) => makeWorkingItem(session, seq, { content: `content ${seq}`, metadata: { seq } }));
+        const opened = { ...session, total_tokens: 30, next_sequence: 3 };
+        await store().commitWorking({ session: opened, upsert: items, delete: [] });
+        assert.deepEqual(await store().getSession(session.session_id), opened);
+        const listed = await store().listWorkingItems(session.session_id);
+        assert.deepEqual(listed.map((i) => i.sequence_num), [0, 1, 2]);
+        assert.deepEqual(listed[0], items[1]);
+      });
+
+      it('applies upserts and deletes of one change together', async () => {
+        const user = newUserId();
+        const session = makeSession(user);
+        const [a, b, c] = [0, 1, 2].map((seq) => makeWorkingItem(session, seq));
+        await store().commitWorking({ session: { ...session, total_tokens: 30, next_sequence: 3 }, upsert: [a, b, c], delete: [] });
+        const d = makeWorkingItem(session, 3, { pinned: true, content_type: 'task_state' });
+        const bEdited = { ...b, relevance_score: 0.25, content: 'edited' };
+        const next = { ...session, total_tokens: 30, next_sequence: 4, last_activity: iso(1) };
+        await store().commitWorking({ session: next, upsert: [bEdited, d], delete: [a.item_id, c.item_id] });
+        assert.deepEqual(await store().listWorkingItems(session.session_id), [bEdited, d]);
+        assert.deepEqual(await store().getSession(session.session_id), next);
+      });
+
+      it('getSession returns null for unknown ids; listSessions lists only the user’s sessions', async () => {
+        const user = newUserId();
+        assert.equal(await store().getSession(newId('sess')), null);
+        assert.deepEqual(await store().listWorkingItems(newId('sess')), []);
+        const sessions = [makeSession(user, { last_activity: iso(1) }), makeSession(user, { last_activity: iso(2) })];
+        for (const session of sessions) await store().commitWorking({ session, upsert: [], delete: [] });
+        await store().commitWorking({ session: makeSession(newUserId()), upsert: [], delete: [] });
+        const listed = await store().listSessions(user);
+        assert.deepEqual(sorted(listed.map((s) => s.session_id)), sorted(sessions.map((s) => s.session_id)));
+        assert.deepEqual(await store().listSessions(newUserId()), []);
+      });
+    });
+  });
+}
