@@ -23,6 +23,18 @@ const PUBLISHED = [
   { name: 'BM25 k1 0.9 b 0.4 (this split)', recall: [null, 58, 66, 73, 78] },
 ];
 
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "1:56 pm on 8 May, 2023" -> ISO: when the conversation happened, as a client would record it. */
+function parseSessionTime(text: string): string {
+  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text);
+  if (!match) throw new Error(`Unrecognised LoCoMo session time "${text}"`);
+  const [, hour, minute, half, day, month, year] = match;
+  const monthIndex = MONTHS.indexOf(month.toLowerCase());
+  const hours = (Number(hour) % 12) + (half.toLowerCase() === 'pm' ? 12 : 0);
+  return new Date(Date.UTC(Number(year), monthIndex, Number(day), hours, Number(minute))).toISOString();
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-quality-'));
   const embeddings = createEmbeddings(embeddingConfigFromEnv());
@@ -44,6 +56,7 @@ async function main(): Promise<void> {
             content: formatTurn(turn),
             memory_category: 'episodic',
             memory_subtype: 'conversation',
+            ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
             metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
           });
           storeMs.push(performance.now() - started);

@@ -519,6 +519,24 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
     });
 
+    describe('adjacentMemories', () => {
+      it('returns live, filter-passing neighbours in storage order, nearest first, for the user only', async () => {
+        const user = newUserId();
+        const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((label) => makeMemory(user, { content: `turn ${label}` }));
+        const trashed = makeMemory(user, { content: 'trashed turn', deleted_at: iso(1) });
+        const procedural = makeMemory(user, { content: 'a workflow', memory_category: 'procedural', memory_subtype: 'workflow' });
+        for (const memory of [a, b, trashed, c, procedural, d, e]) await store().insertMemory(memory, null);
+        await store().insertMemory(makeMemory(newUserId()), null);
+        const windows = await store().adjacentMemories({ user_id: user, categories: ['semantic'] }, [c.memory_id, a.memory_id, 'mem_missing'], 2);
+        assert.deepEqual(windows.get(c.memory_id), { before: [b.memory_id, a.memory_id], after: [d.memory_id, e.memory_id] });
+        assert.deepEqual(windows.get(a.memory_id), { before: [], after: [b.memory_id, c.memory_id] });
+        assert.equal(windows.has('mem_missing'), false);
+        const unfiltered = await store().adjacentMemories({ user_id: user }, [c.memory_id], 1);
+        assert.deepEqual(unfiltered.get(c.memory_id), { before: [b.memory_id], after: [procedural.memory_id] });
+        assert.equal((await store().adjacentMemories({ user_id: newUserId() }, [c.memory_id], 1)).size, 0, 'another user sees nothing');
+      });
+    });
+
     describe('access log and stats', () => {
       it('recordAccess appends log rows and bumps access_count / last_accessed', async () => {
         const user = newUserId();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readJsonResource } from '../support/testCore.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +39,7 @@ describe('the built fml CLI', () => {
     const results = [...(await writes(a, 'a')), ...(await writes(b, 'b'))];
     await Promise.all([writes(a, 'c'), writes(b, 'd')]);
     assert.ok(results.every((result) => !result.isError));
-    const stats = await a.readResource({ uri: 'memory://shared/stats' });
-    assert.equal(JSON.parse(String(stats.contents[0]?.text)).memories, 160);
+    assert.equal((await readJsonResource<{ memories: number }>(a, 'memory://shared/stats')).memories, 160);
     const seenByB = await b.callTool({ name: 'recall_memories', arguments: { user_id: 'shared', query: 'tokenc7', limit: 5 } });
     assert.equal((seenByB.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content, 'Concurrent write c-7 tokenc7', 'a write of process A is found by process B');
     await Promise.all([a.close(), b.close()]);

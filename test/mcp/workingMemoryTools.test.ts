@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callError, callOk, connectClient, createTestCore, type TestCore } from '../support/testCore.ts';
+import { callError, callOk, connectClient, createTestCore, readJsonResource, type TestCore } from '../support/testCore.ts';
 
 interface Added {
   item_id: string;
@@ -126,12 +126,10 @@ describe('working memory tools over MCP', () => {
   it('exposes the stats and session resources', async () => {
     const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: 'u6' });
     await callOk(client, 'store_memory', { user_id: 'u6', content: 'Prefers tabs', memory_category: 'preference', memory_subtype: 'style' });
-    const stats = await client.readResource({ uri: 'memory://u6/stats' });
-    const parsed = JSON.parse(String(stats.contents[0]?.text));
+    const parsed = await readJsonResource<{ memories: number; by_category: Record<string, number>; backend: { kind: string } }>(client, 'memory://u6/stats');
     assert.equal(parsed.memories, 1);
     assert.equal(parsed.by_category.preference, 1);
     assert.equal(parsed.backend.kind, 'sqlite');
-    const info = await client.readResource({ uri: `memory://${session_id}/info` });
-    assert.equal(JSON.parse(String(info.contents[0]?.text)).session_id, session_id);
+    assert.equal((await readJsonResource<{ session_id: string }>(client, `memory://${session_id}/info`)).session_id, session_id);
   });
 });

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import { LATEST_SCHEMA_VERSION } from '../../src/stores/sqlite/migrations.ts';
 import { MODEL, embedding, iso, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
 
 const WORKER = new URL('./support/storeWorker.ts', import.meta.url).pathname;
@@ -74,7 +75,7 @@ describe('SqliteMemoryStore', () => {
       const versions = db.prepare('SELECT version FROM schema_version ORDER BY version').all().map((r) => r.version);
       const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
       db.close();
-      assert.deepEqual(versions, [1, 2]);
+      assert.deepEqual(versions, Array.from({ length: LATEST_SCHEMA_VERSION }, (_, index) => index + 1));
       assert.equal(mode.journal_mode, 'wal');
     });
   });

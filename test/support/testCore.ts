@@ -60,3 +60,11 @@ export async function callError(client: Client, name: string, args: Record<strin
   const [, json] = text.split('\n');
   return (JSON.parse(json) as { error: { code: string; message: string } }).error;
 }
+
+/** Reads a JSON resource of the server. */
+export async function readJsonResource<T = Record<string, unknown>>(client: Client, uri: string): Promise<T> {
+  const result = await client.readResource({ uri });
+  const [content] = result.contents;
+  if (!content || !('text' in content)) throw new Error(`${uri} returned no text content`);
+  return JSON.parse(content.text) as T;
+}

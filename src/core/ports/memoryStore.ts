@@ -40,6 +40,12 @@ export interface MemoryStore {
   searchLexical(query: LexicalQuery): Promise<LexicalHit[]>;
   searchVector(query: VectorQuery): Promise<VectorHit[]>;
   getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>>;
+  /**
+   * For each id, the live memories stored just before and after it by the same user that pass
+   * the filter, in creation order: up to `radius` on each side, nearest first
+   * (`{ before: [prev, prev-of-prev], after: [next, …] }`). Unknown ids are absent.
+   */
+  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>>;
   /** Live memories whose embedding is missing or from another model, for lazy re-embedding. */
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]>;
 
@@ -129,6 +135,11 @@ export interface VectorHit {
   similarity: number;
   /** How the store found it: 'exact' scan or an approximate index name; surfaces in retrieval_breakdown. */
   method: string;
+}
+
+export interface AdjacentMemories {
+  before: string[];
+  after: string[];
 }
 
 export interface StoreUserStats {

@@ -5,11 +5,12 @@ import { MemoryError } from '../domain/errors.ts';
 import type { AccessLogEntry, MemoryRecord } from '../domain/records.ts';
 import { type MemoryCategory, MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../domain/taxonomy.ts';
 import { extractEntities } from '../entities/extractEntities.ts';
-import type { MemoryFilter } from '../ports/memoryStore.ts';
+import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery, requireStringList, requireUnitInterval } from '../validation.ts';
+import { expandWithNeighbours } from './neighbourExpansion.ts';
 import { explainMatch, scoreMemory } from './relevance.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { detectIntent } from './queryIntent.ts';
@@ -37,6 +38,17 @@ export interface RecallOptions {
 }
 
 const TIME_BOOST = 1.15;
+/** Neighbours considered on each side of a hit, and the fewest hits that lend to neighbours. */
+const NEIGHBOUR_RADIUS = 2;
+const NEIGHBOUR_MIN_SEEDS = 20;
+/** Memories further apart than this are not one conversation, even when stored one after another. */
+const CONVERSATION_GAP_MS = 2 * 60 * 60 * 1000;
+
+function sameConversation(a: MemoryRecord, b: MemoryRecord): boolean {
+  if (a.source_session !== b.source_session) return false;
+  const at = (memory: MemoryRecord) => Date.parse(memory.event_time ?? memory.created_at);
+  return Math.abs(at(a) - at(b)) <= CONVERSATION_GAP_MS;
+}
 
 /** recall_memories (seed 000 §7.1, §8.1): candidates from every signal, one composite score, access logged. */
 export class Recall {
@@ -67,13 +79,17 @@ export class Recall {
         : Promise.resolve([]),
     ]);
 
-    const topLexical = lexical[0]?.score ?? 0;
+    const expanded = await this.withNeighbours(userId, filter, lexical, limit);
+    const lexicalHits = expanded.hits;
+    const topLexical = lexicalHits.reduce((max, hit) => Math.max(max, hit.score), 0);
     const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
     const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
-    const lexicalById = new Map(lexical.map((hit) => [hit.memory_id, hit]));
+    const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
     const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
-    const memories = ids.length > 0 ? await this.deps.store.getMemories(userId, ids) : [];
+    const known = new Map(expanded.records.map((memory) => [memory.memory_id, memory]));
+    const missing = ids.filter((id) => !known.has(id));
+    const memories = [...ids.flatMap((id) => known.get(id) ?? []), ...(missing.length > 0 ? await this.deps.store.getMemories(userId, missing) : [])];
 
     const queryEntities = new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase()));
     const typeWeight = options.typeWeight ?? (() => 1);
@@ -98,6 +114,7 @@ export class Recall {
         typeWeight(memory.memory_category, memory.memory_subtype, intent),
         now,
       );
+      if (lexicalHit && lexicalHit.matched_terms.length === 0 && expanded.lentTo.has(memory.memory_id)) breakdown.signals.push('neighbour');
       const inTimeHint = hasTimeHint && withinHint(memory, timeHint.after, timeHint.before);
       scored.push({ memory, score: Math.min(1, inTimeHint ? score * TIME_BOOST : score), similarity: semantic ?? text, breakdown });
     }
@@ -138,6 +155,50 @@ export class Recall {
       time_filter: hasTimeHint ? { after: timeHint.after, before: timeHint.before, matched: timeHint.matched } : null,
     };
     return { memories: top.map(toRecalled), retrieval_breakdown: breakdown, scored: top, intent };
+  }
+
+  /**
+   * Lends part of each top lexical hit's score to the memories stored right before and after it
+   * in the same conversation (same session, close in time): in a dialogue the answer often sits
+   * in the turn next to the one that shares the question's words (neighbourExpansion.ts).
+   */
+  private async withNeighbours(
+    userId: string,
+    filter: MemoryFilter,
+    lexical: readonly LexicalHit[],
+    limit: number,
+  ): Promise<{ hits: LexicalHit[]; records: MemoryRecord[]; lentTo: Set<string> }> {
+    const seeds = lexical.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS));
+    if (seeds.length === 0) return { hits: [...lexical], records: [], lentTo: new Set() };
+    const windows = await this.deps.store.adjacentMemories(filter, seeds.map((hit) => hit.memory_id), NEIGHBOUR_RADIUS);
+    const windowIds = new Set<string>();
+    for (const [id, window] of windows) for (const member of [id, ...window.before, ...window.after]) windowIds.add(member);
+    const records = await this.deps.store.getMemories(userId, [...windowIds]);
+    const byId = new Map(records.map((memory) => [memory.memory_id, memory]));
+    const adjacency = new Map<string, Set<string>>();
+    const link = (a: string, b: string): void => {
+      const left = byId.get(a);
+      const right = byId.get(b);
+      if (!left || !right || !sameConversation(left, right)) return;
+      if (!adjacency.has(a)) adjacency.set(a, new Set());
+      if (!adjacency.has(b)) adjacency.set(b, new Set());
+      adjacency.get(a)!.add(b);
+      adjacency.get(b)!.add(a);
+    };
+    for (const [id, window] of windows) {
+      for (const chain of [window.before, window.after]) {
+        let previous = id;
+        for (const next of chain) {
+          link(previous, next);
+          previous = next;
+        }
+      }
+    }
+    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])]);
+    const seedIds = new Set(seeds.map((hit) => hit.memory_id));
+    const rest = lexical.slice(seeds.length).filter((hit) => !expanded.some((entry) => entry.memory_id === hit.memory_id));
+    const lentTo = new Set(expanded.filter((entry) => !seedIds.has(entry.memory_id)).map((entry) => entry.memory_id));
+    return { hits: [...expanded, ...rest], records, lentTo };
   }
 
   buildFilter(userId: string, input: Omit<RecallInput, 'query' | 'user_id'>, options: Pick<RecallOptions, 'defaultProjectId'>): MemoryFilter {

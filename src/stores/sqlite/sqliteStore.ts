@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
 import type {
+  AdjacentMemories,
   DeletionReceipt,
   LexicalHit,
   LexicalQuery,
   ListQuery,
   ListResult,
+  MemoryFilter,
   MemoryStore,
   StoreHealth,
   StoreUserStats,
@@ -40,6 +42,7 @@ import { LATEST_SCHEMA_VERSION, runMigrations } from './migrations.ts';
 import { iterateLexicalSources, saveReanalyzed, writeLexicalDocument } from './lexicalDocuments.ts';
 import type { LexicalSource } from './lexicalDocuments.ts';
 import { recordAccessRows } from './accessLog.ts';
+import { ADJACENT_OVERFETCH, readAdjacentIds } from './adjacentMemories.ts';
 import { deleteUserRows } from './userDeletion.ts';
 import { isDirectoryWritable, toMemoryError } from './sqliteErrors.ts';
 import { loadNodeSqlite } from './sqliteModule.ts';
@@ -261,6 +264,25 @@ export class SqliteMemoryStore implements MemoryStore {
         limit: query.limit,
         loadVectors: (ids) => readEmbeddings(sql, userId, ids),
       });
+    });
+  }
+
+  async adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>> {
+    return this.read('adjacentMemories', ({ sql }) => {
+      const out = new Map<string, AdjacentMemories>();
+      if (radius <= 0 || memoryIds.length === 0) return out;
+      const state = this.userState(filter.user_id);
+      const accept = compileMemoryFilter(filter);
+      const passes = (id: string): boolean => {
+        const meta = state.metas.get(id);
+        return meta !== undefined && !meta.deleted && accept(meta);
+      };
+      for (const memoryId of new Set(memoryIds)) {
+        const window = readAdjacentIds(sql, filter.user_id, memoryId, radius * ADJACENT_OVERFETCH);
+        if (window === null) continue;
+        out.set(memoryId, { before: window.before.filter(passes).slice(0, radius), after: window.after.filter(passes).slice(0, radius) });
+      }
+      return out;
     });
   }
 

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+import { CATALOG_DDL, columnType, forgetTable, recordTable, tableExists, vectorIndex } from './catalog.ts';
+import { inferType, parseTypeName, sqliteType, typeName } from './fireboltTypes.ts';
+import type { QueryResult, ResultColumn, StatementOutcome } from './queryResult.ts';
+import { FireboltServerError } from './serverErrors.ts';
+import { registerFireboltFunctions } from './sqlFunctions.ts';
+import type { StatementPlan } from './statementPlan.ts';
+import { quoteIdentifier, quoteString, tokenize } from './sqlTokens.ts';
+
+/** An idle explicit transaction is rolled back after this long, so a crashed client cannot hold the write lock forever. */
+const TRANSACTION_IDLE_MS = 60_000;
+
+interface OpenTransaction {
+  db: DatabaseSync;
+  sequence: number;
+  timer: NodeJS.Timeout;
+}
+
+function openConnection(file: string, computedTypes: Map<string, string>): DatabaseSync {
+  const db = new DatabaseSync(file, { readBigInts: true });
+  // WAL gives every explicit transaction its own snapshot; busy_timeout 0 turns a second
+  // concurrent writer into an immediate conflict instead of blocking the event loop.
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 0; PRAGMA case_sensitive_like = ON;');
+  registerFireboltFunctions(db, computedTypes);
+  return db;
+}
+
+/** One Firebolt database backed by one SQLite file. */
+export class FireboltTestDatabase {
+  readonly name: string;
+  readonly file: string;
+  readonly #main: DatabaseSync;
+  readonly #transactions = new Map<string, OpenTransaction>();
+  /** Texts produced by fb_array/fb_cast in the current statement, with their Firebolt type. */
+  readonly #computedTypes = new Map<string, string>();
+
+  constructor(name: string, file: string) {
+    this.name = name;
+    this.file = file;
+    this.#main = openConnection(file, this.#computedTypes);
+    for (const ddl of CATALOG_DDL) this.#main.exec(ddl);
+  }
+
+  vectorIndex(name: string) {
+    return vectorIndex(this.#main, name);
+  }
+
+  close(): void {
+    for (const [id, transaction] of this.#transactions) this.#endTransaction(id, transaction, 'ROLLBACK');
+    this.#main.close();
+  }
+
+  execute(plan: StatementPlan, params: readonly unknown[], transactionId: string | undefined): StatementOutcome {
+    const transaction = transactionId === undefined ? undefined : this.#transactions.get(transactionId);
+    if (transactionId !== undefined && transaction === undefined) {
+      throw new FireboltServerError(400, 'TransactionError', `transaction ${transactionId} does not exist (it was committed, rolled back or timed out)`);
+    }
+    if (plan.kind === 'begin') {
+      if (transaction) throw new FireboltServerError(400, 'TransactionError', 'cannot BEGIN: a transaction is already in progress');
+      return this.#begin();
+    }
+    if (plan.kind === 'commit' || plan.kind === 'rollback') {
+      if (!transaction) throw new FireboltServerError(400, 'TransactionError', `cannot ${plan.kind.toUpperCase()}: no transaction in progress`);
+      this.#endTransaction(transactionId!, transaction, plan.kind === 'commit' ? 'COMMIT' : 'ROLLBACK');
+      return { result: null, headers: { 'Firebolt-Remove-Parameters': 'transaction_id,transaction_sequence_id' }, rowsRead: 0 };
+    }
+    const db = transaction ? transaction.db : this.#main;
+    this.#computedTypes.clear();
+    const result = this.#inSavepoint(db, () => this.#run(db, plan, params));
+    const headers: Record<string, string> = {};
+    if (transaction) {
+      transaction.sequence += 1;
+      transaction.timer.refresh();
+      headers['Firebolt-Update-Parameters'] = `transaction_sequence_id=${transaction.sequence}`;
+    }
+    return { result, headers, rowsRead: result?.rows.length ?? 0 };
+  }
+
+  #begin(): StatementOutcome {
+    const id = randomUUID().replaceAll('-', '');
+    const db = openConnection(this.file, this.#computedTypes);
+    db.exec('BEGIN');
+    const timer = setTimeout(() => {
+      const open = this.#transactions.get(id);
+      if (open) this.#endTransaction(id, open, 'ROLLBACK');
+    }, TRANSACTION_IDLE_MS);
+    timer.unref();
+    this.#transactions.set(id, { db, sequence: 0, timer });
+    return { result: null, headers: { 'Firebolt-Update-Parameters': `transaction_id=${id},transaction_sequence_id=0` }, rowsRead: 0 };
+  }
+
+  #endTransaction(id: string, transaction: OpenTransaction, how: 'COMMIT' | 'ROLLBACK'): void {
+    clearTimeout(transaction.timer);
+    this.#transactions.delete(id);
+    try {
+      transaction.db.exec(how);
+    } catch (error) {
+      throw mapSqliteError(error);
+    } finally {
+      transaction.db.close();
+    }
+  }
+
+  #inSavepoint<T>(db: DatabaseSync, work: () => T): T {
+    db.exec('SAVEPOINT fb_statement');
+    try {
+      const value = work();
+      db.exec('RELEASE fb_statement');
+      return value;
+    } catch (error) {
+      db.exec('ROLLBACK TO fb_statement; RELEASE fb_statement');
+      throw mapSqliteError(error);
+    }
+  }
+
+  #run(db: DatabaseSync, plan: StatementPlan, params: readonly unknown[]): QueryResult | null {
+    switch (plan.kind) {
+      case 'createTable':
+        return this.#createTable(db, plan);
+      case 'dropTable':
+        if (!tableExists(db, plan.table)) {
+          if (plan.ifExists) return null;
+          throw new FireboltServerError(400, 'UnknownTable', `table "${plan.table}" does not exist`);
+        }
+        db.exec(`DROP TABLE ${quoteIdentifier(plan.table)}`);
+        forgetTable(db, plan.table);
+        return null;
+      case 'createVectorIndex':
+        return this.#createVectorIndex(db, plan);
+      case 'dropIndex': {
+        if (!vectorIndex(db, plan.name)) {
+          if (plan.ifExists) return null;
+          throw new FireboltServerError(400, 'UnknownIndex', `index "${plan.name}" does not exist`);
+        }
+        db.prepare('DELETE FROM __fb_vector_indexes WHERE index_name = ?').run(plan.name);
+        for (const suffix of ['insert', 'update']) db.exec(`DROP TRIGGER IF EXISTS ${quoteIdentifier(`__fb_dimension_${plan.name}_${suffix}`)}`);
+        return null;
+      }
+      case 'sql':
+        return this.#runSql(db, plan.statements, params);
+      default:
+        throw new FireboltServerError(400, 'UnsupportedSyntax', `statement ${plan.kind} cannot run inside a database`);
+    }
+  }
+
+  #createTable(db: DatabaseSync, plan: Extract<StatementPlan, { kind: 'createTable' }>): null {
+    if (plan.table.startsWith('__fb')) throw new FireboltServerError(400, 'InvalidName', 'table names starting with __fb are reserved by the test server');
+    if (tableExists(db, plan.table)) {
+      if (plan.ifNotExists) return null;
+      throw new FireboltServerError(400, 'TableExists', `table "${plan.table}" already exists`);
+    }
+    const columns = plan.columns.map((column) => {
+      const name = quoteIdentifier(column.name);
+      const parts = [name, sqliteType(column.type)];
+      if (!column.nullable) parts.push('NOT NULL');
+      if (column.defaultSql !== null) parts.push(`DEFAULT (${column.defaultSql})`);
+      parts.push(`CHECK (fb_check(${name}, ${quoteString(typeName(column.type))}))`);
+      return parts.join(' ');
+    });
+    db.exec(`CREATE TABLE ${quoteIdentifier(plan.table)} (${columns.join(', ')})`);
+    recordTable(db, plan.table, plan.columns, plan.primaryIndex);
+    return null;
+  }
+
+  #createVectorIndex(db: DatabaseSync, plan: Extract<StatementPlan, { kind: 'createVectorIndex' }>): null {
+    if (vectorIndex(db, plan.name)) {
+      if (plan.ifNotExists) return null;
+      throw new FireboltServerError(400, 'IndexExists', `index "${plan.name}" already exists`);
+    }
+    const column = columnType(db, plan.table, plan.column);
+    if (!column) throw new FireboltServerError(400, 'UnknownColumn', `column "${plan.column}" of table "${plan.table}" does not exist`);
+    const type = column.type;
+    const vectorShaped = type.base === 'array' && !type.elementNullable && (type.element.base === 'real' || type.element.base === 'double');
+    if (!vectorShaped || column.nullable) {
+      throw new FireboltServerError(400, 'InvalidIndex', 'HNSW indexes need an ARRAY(REAL NOT NULL) NOT NULL or ARRAY(DOUBLE NOT NULL) NOT NULL column');
+    }
+    if (db.prepare(`SELECT 1 FROM ${quoteIdentifier(plan.table)} LIMIT 1`).get() !== undefined) {
+      throw new FireboltServerError(400, 'InvalidIndex', 'a vector search index must be created on an empty table');
+    }
+    db.prepare('INSERT INTO __fb_vector_indexes (index_name, table_name, column_name, metric, dimension) VALUES (?, ?, ?, ?, ?)').run(
+      plan.name,
+      plan.table,
+      plan.column,
+      plan.metric,
+      plan.dimension,
+    );
+    const message = quoteString(`vector dimension does not match index ${plan.name} (dimension = ${plan.dimension})`);
+    const check = `WHEN array_length(NEW.${quoteIdentifier(plan.column)}) <> ${plan.dimension} BEGIN SELECT RAISE(ABORT, ${message}); END`;
+    db.exec(`CREATE TRIGGER ${quoteIdentifier(`__fb_dimension_${plan.name}_insert`)} BEFORE INSERT ON ${quoteIdentifier(plan.table)} ${check}`);
+    db.exec(
+      `CREATE TRIGGER ${quoteIdentifier(`__fb_dimension_${plan.name}_update`)} BEFORE UPDATE OF ${quoteIdentifier(plan.column)} ON ${quoteIdentifier(plan.table)} ${check}`,
+    );
+    return null;
+  }
+
+  #runSql(db: DatabaseSync, statements: readonly string[], params: readonly unknown[]): QueryResult | null {
+    let result: QueryResult | null = null;
+    for (const sql of statements) {
+      const statement = db.prepare(sql);
+      const count = parameterCount(sql);
+      if (count > params.length) throw new FireboltServerError(400, 'MissingParameter', `query parameter $${count} was not provided in query_parameters`);
+      const args = params.slice(0, count) as never[];
+      if (statement.columns().length > 0) {
+        statement.setReturnArrays(true);
+        result = describe(db, statement, statement.all(...args) as unknown as unknown[][], this.#computedTypes);
+      } else {
+        statement.run(...args);
+      }
+    }
+    return result;
+  }
+}
+
+function parameterCount(sql: string): number {
+  let max = 0;
+  const tokens = tokenize(sql);
+  tokens.forEach((token, index) => {
+    const next = tokens[index + 1];
+    if (token.kind === 'op' && token.text === '?' && next?.kind === 'number') max = Math.max(max, Number(next.text));
+  });
+  return max;
+}
+
+function describe(db: DatabaseSync, statement: StatementSync, rows: unknown[][], computedTypes: ReadonlyMap<string, string>): QueryResult {
+  const columns: ResultColumn[] = statement.columns().map((column, index) => {
+    const known = column.table && column.column ? columnType(db, column.table, column.column) : undefined;
+    if (known) return { name: column.name, ...known };
+    const values = rows.map((row) => row[index]);
+    const present = values.filter((value) => value !== null);
+    const computed = present.length > 0 && typeof present[0] === 'string' ? computedTypes.get(present[0]) : undefined;
+    if (computed && present.every((value) => computedTypes.get(value as string) === computed)) {
+      return { name: column.name, type: parseTypeName(computed), nullable: present.length < values.length };
+    }
+    return { name: column.name, ...inferType(values) };
+  });
+  return { columns, rows };
+}
+
+/** SQLite failures become Firebolt-shaped errors; a busy database is a write conflict. */
+function mapSqliteError(error: unknown): unknown {
+  if (error instanceof FireboltServerError) return error;
+  if (error instanceof Error) {
+    const code = (error as { errcode?: number }).errcode;
+    if (code === 5 || code === 6 || /database is locked/u.test(error.message)) {
+      return new FireboltServerError(409, 'TransactionConflict', 'write conflict: another transaction is writing to this database; retry the statement');
+    }
+    return new FireboltServerError(400, 'ExecutionError', error.message);
+  }
+  return error;
+}
