@@ -68,7 +68,7 @@ export class Recall {
     const intent = options.intent ?? detectIntent(query);
     const timeHint = parseTimeExpressions(query, now);
     const hasTimeHint = timeHint.after !== undefined || timeHint.before !== undefined;
-    const candidateLimit = options.candidateLimit ?? Math.max(limit * 5, 50);
+    const candidateLimit = options.candidateLimit ?? Math.max(limit * 2, 50);
 
     const terms = analyzeQuery(query);
     const embedding = await this.deps.embeddings.embed(query);

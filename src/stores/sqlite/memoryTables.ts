@@ -57,7 +57,7 @@ export function readMemories(sql: StatementCache, userId: string, memoryIds: rea
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */
 export function* iterateMetaSources(sql: StatementCache, userId: string): Generator<MetaSource> {
-  const rows = sql.get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ?`).iterate(userId);
+  const rows = sql.get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`).iterate(userId);
   for (const row of rows) {
     yield {
       memory_id: row.memory_id as string,

@@ -137,12 +137,6 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idx_lexical_documents_user ON lexical_documents (user_id);
     `,
   },
-  {
-    version: 3,
-    description: 'creation-order index for neighbouring memories',
-    // Entries are (user_id, rowid): a memory's neighbours in insertion order are a range scan.
-    sql: `CREATE INDEX idx_ltm_user_order ON long_term_memories (user_id);`,
-  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

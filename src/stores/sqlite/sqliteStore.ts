@@ -42,7 +42,6 @@ import { LATEST_SCHEMA_VERSION, runMigrations } from './migrations.ts';
 import { iterateLexicalSources, saveReanalyzed, writeLexicalDocument } from './lexicalDocuments.ts';
 import type { LexicalSource } from './lexicalDocuments.ts';
 import { recordAccessRows } from './accessLog.ts';
-import { ADJACENT_OVERFETCH, readAdjacentIds } from './adjacentMemories.ts';
 import { deleteUserRows } from './userDeletion.ts';
 import { isDirectoryWritable, toMemoryError } from './sqliteErrors.ts';
 import { loadNodeSqlite } from './sqliteModule.ts';
@@ -167,7 +166,8 @@ export class SqliteMemoryStore implements MemoryStore {
         if (embedding !== null) writeEmbedding(sql, row, embedding);
         feed.append(row.user_id, row.memory_id, 'upsert');
       },
-      () => this.refreshMemories(memory.user_id, [memory.memory_id]),
+      // The committed row is exactly what was written: no need to read it back.
+      () => this.users.get(row.user_id)?.applyMemory(row, embedding),
     );
   }
 
@@ -268,19 +268,14 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>> {
-    return this.read('adjacentMemories', ({ sql }) => {
+    return this.read('adjacentMemories', () => {
       const out = new Map<string, AdjacentMemories>();
       if (radius <= 0 || memoryIds.length === 0) return out;
       const state = this.userState(filter.user_id);
       const accept = compileMemoryFilter(filter);
-      const passes = (id: string): boolean => {
-        const meta = state.metas.get(id);
-        return meta !== undefined && !meta.deleted && accept(meta);
-      };
       for (const memoryId of new Set(memoryIds)) {
-        const window = readAdjacentIds(sql, filter.user_id, memoryId, radius * ADJACENT_OVERFETCH);
-        if (window === null) continue;
-        out.set(memoryId, { before: window.before.filter(passes).slice(0, radius), after: window.after.filter(passes).slice(0, radius) });
+        const window = state.adjacent(memoryId, radius, accept);
+        if (window !== null) out.set(memoryId, window);
       }
       return out;
     });

@@ -20,6 +20,9 @@ export class UserMemoryState {
   lexical: LexicalIndex | null = null;
   readonly vectorIndexes = new Map<string, BinaryVectorIndex<MemoryMeta>>();
   private readonly vectorModels = new Map<string, string>();
+  /** Ids in the order they were stored (rowid order at load, then appended), for neighbour lookups. */
+  private readonly order: string[] = [];
+  private readonly position = new Map<string, number>();
 
   /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
@@ -28,6 +31,7 @@ export class UserMemoryState {
     if (meta === undefined) {
       meta = next;
       this.metas.set(memory.memory_id, meta);
+      this.append(memory.memory_id);
     } else {
       Object.assign(meta, next);
     }
@@ -46,6 +50,31 @@ export class UserMemoryState {
   /** Bulk load: filter metadata only; search indexes are built later, on first use. */
   addMeta(source: MetaSource): void {
     this.metas.set(source.memory_id, metaOf(source));
+    this.append(source.memory_id);
+  }
+
+  /**
+   * Up to `radius` ids stored just before and after `memoryId` that pass `accept`, nearest first;
+   * null when the id is unknown. Forgotten ids leave holes in the order that the walk steps over.
+   */
+  adjacent(memoryId: string, radius: number, accept: (meta: MemoryMeta) => boolean): { before: string[]; after: string[] } | null {
+    const at = this.position.get(memoryId);
+    if (at === undefined || !this.metas.has(memoryId)) return null;
+    const walk = (step: -1 | 1): string[] => {
+      const found: string[] = [];
+      for (let index = at + step; index >= 0 && index < this.order.length && found.length < radius; index += step) {
+        const meta = this.metas.get(this.order[index]);
+        if (meta !== undefined && !meta.deleted && accept(meta)) found.push(meta.memory_id);
+      }
+      return found;
+    };
+    return { before: walk(-1), after: walk(1) };
+  }
+
+  private append(memoryId: string): void {
+    if (this.position.has(memoryId)) return;
+    this.position.set(memoryId, this.order.length);
+    this.order.push(memoryId);
   }
 
   /** Access bumps change sort keys only; the search indexes are untouched. */

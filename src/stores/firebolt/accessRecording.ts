@@ -1,0 +1,68 @@
+import type { AccessLogEntry } from '../../core/domain/records.ts';
+import type { FireboltQueryClient, TransactionScope } from './queryClient.ts';
+import { ACCESS_LOG_COLUMNS, columnNames, valuePlaceholders } from './recordRows.ts';
+import { chunks } from './chunks.ts';
+import { SqlParams } from './sqlParams.ts';
+
+const IDS_PER_QUERY = 200;
+const ROWS_PER_INSERT = 50;
+
+/**
+ * Appends access-log rows and bumps access_count / last_accessed, in one transaction. Entries
+ * whose memory does not belong to the entry's user are dropped, so nobody can log against
+ * (or inflate) another user's memory.
+ */
+export async function recordAccessRows(
+  client: FireboltQueryClient,
+  write: (work: (tx: TransactionScope) => Promise<void>) => Promise<void>,
+  entries: readonly AccessLogEntry[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const owned = await ownedMemories(client, entries);
+  const accepted = entries.filter((entry) => owned.has(ownerKey(entry.user_id, entry.memory_id)));
+  if (accepted.length === 0) return;
+  const bumps = new Map<string, { user_id: string; memory_id: string; count: number; latest: string }>();
+  for (const entry of accepted) {
+    const key = ownerKey(entry.user_id, entry.memory_id);
+    const bump = bumps.get(key) ?? { user_id: entry.user_id, memory_id: entry.memory_id, count: 0, latest: entry.accessed_at };
+    bump.count += 1;
+    if (Date.parse(entry.accessed_at) > Date.parse(bump.latest)) bump.latest = entry.accessed_at;
+    bumps.set(key, bump);
+  }
+  await write(async (tx) => {
+    for (const batch of chunks(accepted, ROWS_PER_INSERT)) {
+      const params = new SqlParams();
+      const rows = batch.map((entry) => `(${valuePlaceholders(ACCESS_LOG_COLUMNS, entry, (v) => params.add(v))})`);
+      await tx.query(`INSERT INTO fml_access_log (${columnNames(ACCESS_LOG_COLUMNS)}) VALUES ${rows.join(', ')}`, params.values);
+    }
+    for (const bump of bumps.values()) {
+      await tx.query(
+        `UPDATE fml_memories SET access_count = access_count + $1,
+           last_accessed = CASE WHEN last_accessed < $2::TIMESTAMPTZ THEN $2::TIMESTAMPTZ ELSE last_accessed END
+         WHERE user_id = $3 AND memory_id = $4`,
+        [bump.count, bump.latest, bump.user_id, bump.memory_id],
+      );
+    }
+  });
+}
+
+async function ownedMemories(client: FireboltQueryClient, entries: readonly AccessLogEntry[]): Promise<Set<string>> {
+  const owned = new Set<string>();
+  const byUser = new Map<string, string[]>();
+  for (const entry of entries) byUser.set(entry.user_id, [...(byUser.get(entry.user_id) ?? []), entry.memory_id]);
+  for (const [userId, ids] of byUser) {
+    for (const batch of chunks([...new Set(ids)], IDS_PER_QUERY)) {
+      const params = new SqlParams();
+      const { rows } = await client.query(
+        `SELECT memory_id FROM fml_memories WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
+        params.values,
+      );
+      for (const row of rows) owned.add(ownerKey(userId, row.memory_id as string));
+    }
+  }
+  return owned;
+}
+
+function ownerKey(userId: string, memoryId: string): string {
+return JSON.stringify([userId, memoryId]);
+}

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { MemoryError } from '../../core/domain/errors.ts';
+import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
+import type {
+  AdjacentMemories,
+  DeletionReceipt,
+  LexicalHit,
+  LexicalQuery,
+  ListQuery,
+  ListResult,
+  MemoryFilter,
+  MemoryStore,
+  StoreHealth,
+  StoreUserStats,
+  VectorHit,
+  VectorQuery,
+  WorkingChange,
+} from '../../core/ports/memoryStore.ts';
+import { ANALYZER_VERSION } from '../../core/text/analyzer.ts';
+import type { FireboltConfig } from './fireboltConfig.ts';
+import { searchLexicalSql, writeTerms } from './lexicalTerms.ts';
+import { memoryFilterSql } from './memoryFilterSql.ts';
+import { migrate } from './migrations.ts';
+import { FireboltQueryClient } from './queryClient.ts';
+import type { QueryClientOptions, TransactionScope } from './queryClient.ts';
+import { recordAccessRows } from './accessRecording.ts';
+import { readAdjacentMemories } from './adjacentMemories.ts';
+import { upsertSql } from './mergeSql.ts';
+import {
+  MEMORY_COLUMNS,
+  SESSION_COLUMNS,
+  WORKING_ITEM_COLUMNS,
+  columnNames,
+  memoryFromRow,
+  sessionFromRow,
+  valuePlaceholders,
+  workingItemFromRow,
+} from './recordRows.ts';
+import { sqlIdentifier, sqlLiteral } from './sqlLiteral.ts';
+import { chunks } from './chunks.ts';
+import { SqlParams } from './sqlParams.ts';
+import { StorageSequence } from './storageSequence.ts';
+import { readUserStats } from './userStats.ts';
+import { searchVectorSql } from './vectorSearch.ts';
+import { VectorTables } from './vectorTables.ts';
+
+/** IN lists are chunked so the parameters in the query string stay small. */
+const IDS_PER_QUERY = 200;
+const REINDEX_BATCH = 100;
+
+const SORT_ORDER: Record<ListQuery['sort'], string> = {
+  created: 'm.created_at DESC, m.memory_id ASC',
+  recency: 'm.last_accessed DESC, m.created_at DESC, m.memory_id ASC',
+  importance: 'm.importance DESC, m.created_at DESC, m.memory_id ASC',
+  access_count: 'm.access_count DESC, m.created_at DESC, m.memory_id ASC',
+};
+
+/**
+ * MemoryStore on Firebolt Core or Cloud. Every multi-statement write is one explicit
+ * transaction that also appends to fml_changes, which is what changeToken reads; writes are
+ * serialised by the client because Core admits one writer at a time.
+ */
+export class FireboltStore implements MemoryStore {
+  readonly kind: string;
+  readonly #client: FireboltQueryClient;
+  readonly #vectors: VectorTables;
+  readonly #sequence = new StorageSequence();
+  #schemaVersion = 0;
+
+  constructor(config: FireboltConfig, options: QueryClientOptions = {}) {
+    this.kind = config.kind === 'core' ? 'firebolt-core' : 'firebolt-cloud';
+    this.#client = new FireboltQueryClient(config, options);
+    this.#vectors = new VectorTables(this.#client);
+  }
+
+  async open(): Promise<void> {
+    await this.#client.connect();
+    this.#schemaVersion = await migrate(this.#client);
+    await this.#vectors.load();
+    await this.#reindexStaleTerms();
+  }
+
+  async close(): Promise<void> {
+    this.#client.close();
+  }
+
+  async health(): Promise<StoreHealth> {
+    const started = performance.now();
+    const where = this.#client.config.kind === 'core' ? this.#client.config.url : `account ${this.#client.config.account}`;
+    try {
+      await this.#client.query('SELECT 1 AS ok');
+      const exactOnly = this.#vectors.all().filter((table) => table.index === null);
+      const vectors = exactOnly.length === 0 ? 'HNSW vector search' : `exact vector search for dimension ${exactOnly.map((t) => t.dimension).join(', ')}: ${exactOnly[0].indexError ?? ''}`;
+      return {
+        status: 'healthy',
+        latency_ms: performance.now() - started,
+        detail: `${this.kind} at ${where}, database ${this.#client.config.database}, schema v${this.#schemaVersion}, ${vectors}`,
+      };
+    } catch (error) {
+      return { status: 'unhealthy', latency_ms: performance.now() - started, detail: `${this.kind} at ${where}: ${(error as Error).message}` };
+    }
+  }
+
+  /** One transaction plus the change-log row every committed write leaves. */
+  #write<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
+    return this.#client.transaction(async (tx) => {
+      const value = await work(tx);
+      await tx.query('INSERT INTO fml_changes (change_id, changed_at) VALUES ($1, CURRENT_TIMESTAMP)', [randomUUID()]);
+      return value;
+    });
+  }
+
+  // Sessions and working memory
+
+  async getSession(sessionId: string): Promise<SessionRecord | null> {
+    const { rows } = await this.#client.query(`SELECT ${columnNames(SESSION_COLUMNS)} FROM fml_sessions WHERE session_id = $1 LIMIT 1`, [sessionId]);
+    return rows.length === 0 ? null : sessionFromRow(rows[0]);
+  }
+
+  async commitWorking(change: WorkingChange): Promise<void> {
+    const { session } = change;
+    await this.#write(async (tx) => {
+      const sessionParams = new SqlParams();
+      await tx.query(upsertSql('fml_sessions', SESSION_COLUMNS, [session], ['user_id', 'session_id'], sessionParams), sessionParams.values);
+      for (const batch of chunks(change.upsert, 50)) {
+        const params = new SqlParams();
+        await tx.query(upsertSql('fml_working_items', WORKING_ITEM_COLUMNS, batch, ['user_id', 'session_id', 'item_id'], params), params.values);
+      }
+      for (const batch of chunks(change.delete, IDS_PER_QUERY)) {
+        const params = new SqlParams();
+        await tx.query(
+          `DELETE FROM fml_working_items WHERE user_id = ${params.add(session.user_id)} AND session_id = ${params.add(session.session_id)} AND item_id IN (${params.list(batch)})`,
+          params.values,
+        );
+      }
+    });
+  }
+
+  async listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
+    const { rows } = await this.#client.query(
+      `SELECT ${columnNames(WORKING_ITEM_COLUMNS)} FROM fml_working_items WHERE session_id = $1 ORDER BY sequence_num ASC, item_id ASC`,
+      [sessionId],
+    );
+    return rows.map(workingItemFromRow);
+  }
+
+  async listSessions(userId: string): Promise<SessionRecord[]> {
+    const { rows } = await this.#client.query(
+      `SELECT ${columnNames(SESSION_COLUMNS)} FROM fml_sessions WHERE user_id = $1 ORDER BY last_activity DESC, session_id ASC`,
+      [userId],
+    );
+    return rows.map(sessionFromRow);
+  }
+
+  // Long-term memories
+
+  async insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
+    const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
+    await this.#write(async (tx) => {
+      const length = await writeTerms(tx, memory);
+      const params = new SqlParams();
+      await tx.query(
+        `INSERT INTO fml_memories (${columnNames(MEMORY_COLUMNS)}, doc_length, analyzer_version, stored_seq)
+         VALUES (${valuePlaceholders(MEMORY_COLUMNS, memory, (v) => params.add(v))}, ${params.add(length)}, ${params.add(ANALYZER_VERSION)}, ${params.add(this.#sequence.next())})`,
+        params.values,
+      );
+      if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
+    });
+  }
+
+  async updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
+    if (!(await this.#exists(memory.user_id, memory.memory_id))) {
+      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist.`, { details: { memory_id: memory.memory_id } });
+    }
+    const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
+    const vectorTables = embedding === undefined ? [] : await this.#vectors.existing();
+    await this.#write(async (tx) => {
+      const length = await writeTerms(tx, memory);
+      const params = new SqlParams();
+      const assignments = MEMORY_COLUMNS.filter((column) => column.name !== 'user_id' && column.name !== 'memory_id').map(
+        (column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`,
+      );
+      assignments.push(`doc_length = ${params.add(length)}`, `analyzer_version = ${params.add(ANALYZER_VERSION)}`);
+      await tx.query(
+        `UPDATE fml_memories SET ${assignments.join(', ')} WHERE user_id = ${params.add(memory.user_id)} AND memory_id = ${params.add(memory.memory_id)}`,
+        params.values,
+      );
+      for (const existing of vectorTables) {
+        await tx.query(`DELETE FROM ${sqlIdentifier(existing.table)} WHERE user_id = $1 AND memory_id = $2`, [memory.user_id, memory.memory_id]);
+      }
+      if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
+    });
+  }
+
+  /** The vector is a literal (numbers only, via sqlLiteral) to keep a 1,536-float array out of the URL. */
+  async #insertVector(tx: TransactionScope, table: string, memory: MemoryRecord, embedding: StoredEmbedding): Promise<void> {
+    await tx.query(
+      `INSERT INTO ${sqlIdentifier(table)} (user_id, memory_id, model, embedding) VALUES ($1, $2, $3, ${sqlLiteral(embedding.vector)}::ARRAY(REAL))`,
+      [memory.user_id, memory.memory_id, embedding.model],
+    );
+  }
+
+  async #exists(userId: string, memoryId: string): Promise<boolean> {
+    const { rows } = await this.#client.query('SELECT memory_id FROM fml_memories WHERE user_id = $1 AND memory_id = $2 LIMIT 1', [userId, memoryId]);
+    return rows.length > 0;
+  }
+
+  async getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
+    const out: MemoryRecord[] = [];
+    for (const batch of chunks([...new Set(memoryIds)], IDS_PER_QUERY)) {
+      const params = new SqlParams();
+      const { rows } = await this.#client.query(
+        `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
+        params.values,
+      );
+      out.push(...rows.map(memoryFromRow));
+    }
+    return out;
+  }
+
+  async listMemories(query: ListQuery): Promise<ListResult> {
+    const params = new SqlParams();
+    const where = memoryFilterSql(query.filter, params, 'm');
+    const offset = Math.max(0, Math.floor(query.offset));
+    const limit = Math.max(0, Math.floor(query.limit));
+    const [page, count] = await Promise.all([
+      limit === 0
+        ? Promise.resolve({ rows: [] })
+        : this.#client.query(
+            `SELECT ${columnNames(MEMORY_COLUMNS, 'm.')} FROM fml_memories m WHERE ${where} ORDER BY ${SORT_ORDER[query.sort]} LIMIT ${sqlLiteral(limit)} OFFSET ${sqlLiteral(offset)}`,
+            params.values,
+          ),
+      this.#client.query(`SELECT COUNT(*) AS total FROM fml_memories m WHERE ${where}`, params.values),
+    ]);
+    return { items: page.rows.map(memoryFromRow), total: Number(count.rows[0]?.total ?? 0) };
+  }
+
+  async hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
+    if (!(await this.#exists(userId, memoryId))) return false;
+    const vectorTables = await this.#vectors.existing();
+    await this.#write(async (tx) => {
+      const ids = [userId, memoryId];
+      await tx.query('DELETE FROM fml_memories WHERE user_id = $1 AND memory_id = $2', ids);
+      await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', ids);
+      await tx.query('DELETE FROM fml_access_log WHERE user_id = $1 AND memory_id = $2', ids);
+      for (const table of vectorTables) await tx.query(`DELETE FROM ${sqlIdentifier(table.table)} WHERE user_id = $1 AND memory_id = $2`, ids);
+    });
+    return true;
+  }
+
+  async deleteUser(userId: string): Promise<DeletionReceipt> {
+    const vectorTables = await this.#vectors.existing();
+    return this.#write(async (tx) => {
+      const count = async (table: string): Promise<number> => Number((await tx.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = $1`, [userId])).rows[0].n);
+      const receipt: DeletionReceipt = {
+        memories_deleted: await count('fml_memories'),
+        sessions_deleted: await count('fml_sessions'),
+        working_items_deleted: await count('fml_working_items'),
+        access_log_deleted: await count('fml_access_log'),
+      };
+      const tables = ['fml_memories', 'fml_memory_terms', 'fml_sessions', 'fml_working_items', 'fml_access_log', ...vectorTables.map((t) => sqlIdentifier(t.table))];
+      for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
+      return receipt;
+    });
+  }
+
+  // Retrieval candidates
+
+  searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
+    return searchLexicalSql(this.#client, query);
+  }
+
+  searchVector(query: VectorQuery): Promise<VectorHit[]> {
+    return searchVectorSql(this.#client, this.#vectors, query);
+  }
+
+  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>> {
+    return readAdjacentMemories(this.#client, filter, memoryIds, radius);
+  }
+
+  async getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {
+    const out = new Map<string, StoredEmbedding>();
+    if (memoryIds.length === 0) return out;
+    for (const table of await this.#vectors.existing()) {
+      for (const batch of chunks([...new Set(memoryIds)], IDS_PER_QUERY)) {
+        const params = new SqlParams();
+        const { rows } = await this.#client.query(
+          `SELECT memory_id, model, embedding FROM ${sqlIdentifier(table.table)} WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
+          params.values,
+        );
+        for (const row of rows) out.set(row.memory_id as string, { model: row.model as string, vector: Float32Array.from(row.embedding as number[]) });
+      }
+    }
+    return out;
+  }
+
+  async listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
+    if (limit <= 0) return [];
+    const params = new SqlParams();
+    const modelParam = params.add(model);
+    const tables = await this.#vectors.existing();
+    const vectors = tables.map((table) => `SELECT user_id, memory_id FROM ${sqlIdentifier(table.table)} WHERE model = ${modelParam}`).join(' UNION ALL ');
+    const join = vectors ? `LEFT JOIN (${vectors}) v ON v.user_id = m.user_id AND v.memory_id = m.memory_id` : '';
+    const conditions = ['m.deleted_at IS NULL', ...(vectors ? ['v.memory_id IS NULL'] : []), ...(userId === null ? [] : [`m.user_id = ${params.add(userId)}`])];
+    const { rows } = await this.#client.query(
+      `SELECT ${columnNames(MEMORY_COLUMNS, 'm.')} FROM fml_memories m ${join} WHERE ${conditions.join(' AND ')} ORDER BY m.created_at ASC, m.memory_id ASC LIMIT ${sqlLiteral(Math.floor(limit))}`,
+      params.values,
+    );
+    return rows.map(memoryFromRow);
+  }
+
+  async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
+    await recordAccessRows(this.#client, (work) => this.#write(work), entries);
+  }
+
+  async stats(userId: string): Promise<StoreUserStats> {
+    return readUserStats(this.#client, await this.#vectors.existing(), userId);
+  }
+
+  async changeToken(): Promise<string> {
+    const { rows } = await this.#client.query('SELECT COUNT(*) AS n, MAX(changed_at) AS latest FROM fml_changes');
+    return `${String(rows[0]?.n ?? 0)}:${String(rows[0]?.latest ?? '')}`;
+  }
+
+  /** Memories indexed by an older analyzer get their term rows rebuilt, in batches, at open. */
+  async #reindexStaleTerms(): Promise<void> {
+    for (;;) {
+      const { rows } = await this.#client.query(
+        `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE analyzer_version <> $1 ORDER BY user_id, memory_id LIMIT ${sqlLiteral(REINDEX_BATCH)}`,
+        [ANALYZER_VERSION],
+      );
+      if (rows.length === 0) return;
+      for (const memory of rows.map(memoryFromRow)) {
+        await this.#write(async (tx) => {
+          const length = await writeTerms(tx, memory);
+          await tx.query('UPDATE fml_memories SET doc_length = $1, analyzer_version = $2 WHERE user_id = $3 AND memory_id = $4', [
+            length,
+            ANALYZER_VERSION,
+            memory.user_id,
+            memory.memory_id,
+          ]);
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import type { LexicalHit, LexicalQuery } from '../../core/ports/memoryStore.ts';
+import { DEFAULT_BM25 } from '../../core/retrieval/lexicalIndex.ts';
+import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { memoryFilterSql } from './memoryFilterSql.ts';
+import type { TransactionScope } from './queryClient.ts';
+import type { FireboltQueryClient } from './queryClient.ts';
+import { sqlLiteral } from './sqlLiteral.ts';
+import { SqlParams } from './sqlParams.ts';
+
+/** Rows per INSERT: keeps the query string (which carries the parameters) a few KB. */
+const TERMS_PER_INSERT = 150;
+
+export interface LexicalSource {
+  user_id: string;
+  memory_id: string;
+  content: string;
+  summary: string | null;
+  entities: readonly string[];
+  tags: readonly string[];
+}
+
+/**
+ * Replaces the term rows of one memory (the inverted index BM25 runs on) and returns the
+ * document length to store on the memory row.
+ */
+export async function writeTerms(tx: TransactionScope, source: LexicalSource): Promise<number> {
+  await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', [source.user_id, source.memory_id]);
+  const analyzed = analyzeDocument(source);
+  const entries = [...analyzed.terms].filter(([, tf]) => tf > 0);
+  for (let start = 0; start < entries.length; start += TERMS_PER_INSERT) {
+    const params = new SqlParams();
+    const user = params.add(source.user_id);
+    const memory = params.add(source.memory_id);
+    const rows = entries.slice(start, start + TERMS_PER_INSERT).map(([term, tf]) => `(${user}, ${params.add(term)}, ${memory}, ${params.add(tf)})`);
+    await tx.query(`INSERT INTO fml_memory_terms (user_id, term, memory_id, tf) VALUES ${rows.join(', ')}`, params.values);
+  }
+  return analyzed.length;
+}
+
+/**
+ * BM25 in SQL, the same formula as the in-memory LexicalIndex: corpus statistics (N, average
+ * length, document frequency) over the user's live memories, the filter applied before the
+ * top-k cut, ties broken by memory_id.
+ */
+export async function searchLexicalSql(client: FireboltQueryClient, query: LexicalQuery): Promise<LexicalHit[]> {
+  const weights = new Map<string, number>();
+  for (const { term, weight } of query.terms) if (weight > 0) weights.set(term, (weights.get(term) ?? 0) + weight);
+  if (weights.size === 0 || query.limit <= 0) return [];
+  const { k1, b } = DEFAULT_BM25;
+  const params = new SqlParams();
+  const user = params.add(query.filter.user_id);
+  const terms = [...weights].map(([term, weight]) => `SELECT ${params.add(term)}::TEXT AS term, ${params.add(weight)}::DOUBLE PRECISION AS weight`);
+  const filter = memoryFilterSql(query.filter, params, 'm');
+  const sql = `WITH q AS (${terms.join(' UNION ALL ')}),
+    corpus AS (SELECT memory_id, doc_length FROM fml_memories WHERE user_id = ${user} AND deleted_at IS NULL),
+    stats AS (SELECT COUNT(*) AS n, CASE WHEN AVG(doc_length) > 0 THEN AVG(doc_length) ELSE 1 END AS avg_len FROM corpus),
+    postings AS (
+      SELECT t.memory_id, t.term, t.tf, q.weight, c.doc_length
+      FROM fml_memory_terms t JOIN q ON q.term = t.term JOIN corpus c ON c.memory_id = t.memory_id
+      WHERE t.user_id = ${user}),
+    df AS (SELECT term, COUNT(*) AS df FROM postings GROUP BY term)
+    SELECT p.memory_id AS memory_id,
+      SUM(p.weight * LN(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) * p.tf * ${sqlLiteral(k1 + 1)}
+          / (p.tf + ${sqlLiteral(k1)} * (1 - ${sqlLiteral(b)} + ${sqlLiteral(b)} * p.doc_length / s.avg_len))) AS score
+    FROM postings p
+      JOIN df d ON d.term = p.term
+      JOIN fml_memories m ON m.user_id = ${user} AND m.memory_id = p.memory_id
+      CROSS JOIN stats s
+    WHERE ${filter}
+    GROUP BY p.memory_id
+    ORDER BY score DESC, memory_id ASC
+    LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
+  const { rows } = await client.query(sql, params.values);
+  if (rows.length === 0) return [];
+  const matched = await matchedTerms(client, query.filter.user_id, rows.map((row) => row.memory_id as string), [...weights.keys()]);
+  return rows.map((row) => ({
+    memory_id: row.memory_id as string,
+    score: Number(row.score),
+    matched_terms: [...weights.keys()].filter((term) => matched.get(row.memory_id as string)?.has(term)),
+  }));
+}
+
+async function matchedTerms(client: FireboltQueryClient, userId: string, memoryIds: readonly string[], terms: readonly string[]): Promise<Map<string, Set<string>>> {
+  const params = new SqlParams();
+  const sql = `SELECT memory_id, term FROM fml_memory_terms
+    WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(memoryIds)}) AND term IN (${params.list(terms)})`;
+  const { rows } = await client.query(sql, params.values);
+  const byMemory = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const set = byMemory.get(row.memory_id as string) ?? new Set<string>();
+    set.add(row.term as string);
+    byMemory.set(row.memory_id as string, set);
+  }
+  return byMemory;
+}

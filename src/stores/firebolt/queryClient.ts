@@ -1,0 +1,234 @@
+import { MemoryError } from '../../core/domain/errors.ts';
+import { CloudTokenSource, resolveSystemEngine } from './cloudAuth.ts';
+import type { FireboltConfig } from './fireboltConfig.ts';
+import { validateFireboltConfig } from './fireboltConfig.ts';
+import { errorFromResponse, errorFromTransport, fireboltDetails, shouldRetry, TransportError } from './fireboltErrors.ts';
+import { HttpTransport } from './httpTransport.ts';
+import type { HttpResponse } from './httpTransport.ts';
+import { encodeQueryParameters } from './queryParameters.ts';
+import type { QueryParam } from './queryParameters.ts';
+import { EMPTY_RESULT, parseJsonCompactDocument, resultFromDocument } from './resultParser.ts';
+import type { FireboltResult } from './resultParser.ts';
+import { DEFAULT_RETRY_POLICY, withRetry } from './retryPolicy.ts';
+import type { RetryPolicy } from './retryPolicy.ts';
+import { sqlIdentifier } from './sqlLiteral.ts';
+import { WriteLock } from './writeLock.ts';
+
+export interface QueryClientOptions {
+  retry?: RetryPolicy;
+  /** Per request; default 60 s. */
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface QueryOptions {
+  /** Default: true unless the statement starts with SELECT or WITH. Writes are serialised. */
+  write?: boolean;
+  /** Safe to repeat if a first attempt may have been applied. Default: true for reads, false for writes. */
+  idempotent?: boolean;
+}
+
+/** Runs statements inside one explicit transaction (BEGIN … COMMIT). */
+export interface TransactionScope {
+  query(sql: string, params?: readonly QueryParam[]): Promise<FireboltResult>;
+}
+
+const PROTOCOL_VERSION = '2.4';
+const READ_STATEMENT = /^\s*(?:select|with)\b/iu;
+/** Session keys that survive Firebolt-Reset-Session. */
+const SESSION_CORE_KEYS = new Set(['database', 'account_id', 'output_format', 'engine']);
+const TRANSACTION_KEYS = new Set(['transaction_id', 'transaction_sequence_id']);
+
+/**
+ * A small client for Firebolt's HTTP query protocol, shared by Core and Cloud: one statement
+ * per POST, settings and session state in the query string, values in `query_parameters`,
+ * results as JSON_Compact. It replaces firebolt-sdk, whose published version cannot reach Core.
+ */
+export class FireboltQueryClient {
+  readonly config: FireboltConfig;
+  readonly #transport = new HttpTransport();
+  readonly #lock = new WriteLock();
+  readonly #retry: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #sleep: ((ms: number) => Promise<void>) | undefined;
+  readonly #tokens: CloudTokenSource | null;
+  #endpoint: URL;
+  #session = new Map<string, string>();
+  #connecting: Promise<void> | null = null;
+
+  constructor(config: FireboltConfig, options: QueryClientOptions = {}) {
+    this.config = validateFireboltConfig(config);
+    this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#sleep = options.sleep;
+    this.#tokens = config.kind === 'cloud' ? new CloudTokenSource(config, this.#transport, this.#timeoutMs) : null;
+    this.#endpoint = config.kind === 'core' ? new URL(config.url) : new URL('http://unresolved.invalid/');
+  }
+
+  /** Core: creates the database if missing. Cloud: token, system engine, database, USE ENGINE. Idempotent. */
+  connect(): Promise<void> {
+    this.#connecting ??= this.#connect().catch((error: unknown) => {
+      this.#connecting = null;
+      throw error;
+    });
+    return this.#connecting;
+  }
+
+  async #connect(): Promise<void> {
+    const config = this.config;
+    const database = sqlIdentifier(config.database);
+    if (config.kind === 'core') {
+      this.#session = new Map([['output_format', 'JSON_Compact']]);
+      await this.#request(`CREATE DATABASE IF NOT EXISTS ${database}`, [], { write: true, idempotent: true }, null);
+      this.#session.set('database', config.database);
+      return;
+    }
+    const system = await withRetry(
+      this.#retry,
+      async () => resolveSystemEngine(config, this.#transport, await this.#tokens!.token(), this.#timeoutMs),
+      (error) => shouldRetry(error, true),
+      this.#sleep,
+    );
+    this.#endpoint = system.url;
+    this.#session = new Map([...Object.entries(system.params), ['output_format', 'JSON_Compact']]);
+    await this.#request(`CREATE DATABASE IF NOT EXISTS ${database}`, [], { write: true, idempotent: true }, null);
+    await this.#request(`USE DATABASE ${database}`, [], { write: false, idempotent: true }, null);
+    await this.#request(`USE ENGINE ${sqlIdentifier(config.engine)}`, [], { write: false, idempotent: true }, null);
+  }
+
+  async query(sql: string, params: readonly QueryParam[] = [], options: QueryOptions = {}): Promise<FireboltResult> {
+    await this.connect();
+    return this.#request(sql, params, options, null);
+  }
+
+  /**
+   * Runs `work` in BEGIN … COMMIT while holding the write lock. Failures roll back; a failure
+   * that happened before COMMIT and is retryable reruns the whole transaction.
+   */
+  async transaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    await this.connect();
+    return this.#lock.run(() =>
+      withRetry(
+        this.#retry,
+        () => this.#runTransaction(work),
+        (error) => !(error as { afterCommit?: boolean }).afterCommit && shouldRetry(error, true),
+        this.#sleep,
+      ),
+    );
+  }
+
+  async #runTransaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    const state = new Map<string, string>();
+    const once = { write: false, idempotent: false, locked: true } as const;
+    await this.#request('BEGIN TRANSACTION', [], once, state);
+    let result: T;
+    try {
+      result = await work({ query: (sql, params = []) => this.#request(sql, params, once, state) });
+    } catch (error) {
+      await this.#request('ROLLBACK', [], once, state).catch((rollbackError: unknown) => {
+        throw new MemoryError('PROVIDER_ERROR', `${(error as Error).message}; the rollback failed too: ${(rollbackError as Error).message}`, {
+          cause: error,
+          details: fireboltDetails(error),
+        });
+      });
+      throw error;
+    }
+    try {
+      await this.#request('COMMIT', [], once, state);
+    } catch (error) {
+      // A COMMIT that may have landed must not be replayed.
+      throw Object.assign(error as object, { afterCommit: fireboltDetails(error)?.delivered !== false });
+    }
+    return result;
+  }
+
+  async #request(
+    sql: string,
+    params: readonly QueryParam[],
+    options: QueryOptions & { locked?: boolean },
+    transaction: Map<string, string> | null,
+  ): Promise<FireboltResult> {
+    const write = options.write ?? !READ_STATEMENT.test(sql);
+    const idempotent = options.idempotent ?? !write;
+    const attempt = (): Promise<FireboltResult> =>
+      transaction
+        ? this.#post(sql, params, transaction)
+        : withRetry(this.#retry, () => this.#post(sql, params, transaction), (error) => shouldRetry(error, idempotent), this.#sleep);
+    return write && !options.locked ? this.#lock.run(attempt) : attempt();
+  }
+
+  async #post(sql: string, params: readonly QueryParam[], transaction: Map<string, string> | null): Promise<FireboltResult> {
+    const url = new URL(this.#endpoint);
+    for (const [key, value] of this.#session) url.searchParams.set(key, value);
+    for (const [key, value] of transaction ?? []) url.searchParams.set(key, value);
+    if (params.length > 0) url.searchParams.set('query_parameters', encodeQueryParameters(params));
+    const operation = describe(sql);
+    const response = await this.#send(url, sql, operation, true);
+    if (response.status >= 300) throw errorFromResponse(response, operation);
+    this.#applySessionHeaders(response, transaction);
+    if (response.body.trim() === '') return EMPTY_RESULT;
+    const document = parseJsonCompactDocument(response.body);
+    // Firebolt may also report a failed statement in a 200 body.
+    if (Array.isArray(document.errors) && document.errors.length > 0) throw errorFromResponse({ ...response, status: 400 }, operation);
+    return resultFromDocument(document);
+  }
+
+  async #send(url: URL, sql: string, operation: string, mayReauthenticate: boolean): Promise<HttpResponse> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Firebolt-Protocol-Version': PROTOCOL_VERSION,
+      'User-Agent': 'firebolt-memory-layer',
+    };
+    if (this.#tokens) headers.Authorization = `Bearer ${await this.#tokens.token()}`;
+    let response: HttpResponse;
+    try {
+      response = await this.#transport.send({ method: 'POST', url, headers, body: sql, timeoutMs: this.#timeoutMs });
+    } catch (error) {
+      throw error instanceof TransportError ? errorFromTransport(error, operation) : error;
+    }
+    if (this.#tokens && mayReauthenticate && (response.status === 401 || response.status === 403)) {
+      this.#tokens.invalidate();
+      return this.#send(url, sql, operation, false);
+    }
+    return response;
+  }
+
+  #applySessionHeaders(response: HttpResponse, transaction: Map<string, string> | null): void {
+    const header = (name: string): string | undefined => {
+      const value = response.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(',') : value;
+    };
+    if (header('Firebolt-Reset-Session') !== undefined) {
+      for (const key of [...this.#session.keys()]) if (!SESSION_CORE_KEYS.has(key)) this.#session.delete(key);
+    }
+    const updates = header('Firebolt-Update-Parameters');
+    for (const pair of updates ? updates.split(',') : []) {
+      const at = pair.indexOf('=');
+      const key = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (TRANSACTION_KEYS.has(key)) transaction?.set(key, value);
+      else this.#session.set(key, value);
+    }
+    const removals = header('Firebolt-Remove-Parameters');
+    for (const key of removals ? removals.split(',').map((name) => name.trim()) : []) {
+      if (TRANSACTION_KEYS.has(key)) transaction?.delete(key);
+      else this.#session.delete(key);
+    }
+    const endpoint = header('Firebolt-Update-Endpoint');
+    if (endpoint) {
+      const next = new URL(endpoint);
+      for (const [key, value] of next.searchParams) this.#session.set(key, value);
+      next.search = '';
+      this.#endpoint = next;
+    }
+  }
+
+  close(): void {
+    this.#transport.close();
+  }
+}
+
+/** First words of a statement, for error messages (never its parameter values). */
+function describe(sql: string): string {
+  return `query "${sql.trim().split(/\s+/u).slice(0, 3).join(' ')}"`;
+}

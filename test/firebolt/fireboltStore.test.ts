@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { MemoryError } from '../../src/core/domain/errors.ts';
+import { LexicalIndex } from '../../src/core/retrieval/lexicalIndex.ts';
+import { analyzeDocument, analyzeQuery } from '../../src/core/text/analyzer.ts';
+import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
+import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
+import { MODEL, embedding, iso, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
+import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
+import type { FireboltTestServerOptions } from '../support/firebolt-server/server.ts';
+
+const fastRetry = { retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 40 } };
+
+async function withStore(options: FireboltTestServerOptions, work: (store: FireboltStore, server: Awaited<ReturnType<typeof startFireboltTestServer>>) => Promise<void>): Promise<void> {
+  const server = await startFireboltTestServer(options);
+  const store = new FireboltStore({ kind: 'core', url: server.url, database: 'store_tests' }, fastRetry);
+  try {
+    await store.open();
+    await work(store, server);
+  } finally {
+    await store.close();
+    await server.close();
+  }
+}
+
+describe('FireboltStore specifics', () => {
+  test('searchVector reports the HNSW index when VECTOR_SEARCH answers, exact otherwise', async () => {
+    for (const vectorSearch of [true, false]) {
+      await withStore({ vectorSearch }, async (store) => {
+        const user = newUserId();
+        const random = seededRandom(3);
+        const query = randomUnitVector(8, random);
+        for (let i = 0; i < 4; i++) {
+          await store.insertMemory(makeMemory(user, { embedding_model: MODEL }), embedding(vectorNear(query, 0.9 - i * 0.2, random)));
+        }
+        const hits = await store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 2 });
+        assert.equal(hits.length, 2);
+        assert.deepEqual(new Set(hits.map((hit) => hit.method)), new Set([vectorSearch ? 'hnsw:fml_vectors_d8_hnsw' : 'exact']));
+        assert.match((await store.health()).detail, vectorSearch ? /HNSW vector search/u : /exact vector search for dimension 8/u);
+      });
+    }
+  });
+
+  test('an HNSW result thinned by post-filtering falls back to the exact scan', async () => {
+    await withStore({}, async (store) => {
+      const crowd = newUserId();
+      const me = newUserId();
+      const random = seededRandom(4);
+      const query = randomUnitVector(4, random);
+      for (let i = 0; i < 70; i++) await store.insertMemory(makeMemory(crowd, { embedding_model: MODEL }), embedding(vectorNear(query, 0.99, random)));
+      const mine = makeMemory(me, { embedding_model: MODEL });
+      await store.insertMemory(mine, embedding(vectorNear(query, 0.1, random)));
+      const hits = await store.searchVector({ filter: { user_id: me }, vector: query, model: MODEL, limit: 1 });
+      assert.deepEqual(hits.map((hit) => [hit.memory_id, hit.method]), [[mine.memory_id, 'exact']]);
+    });
+  });
+
+  test('BM25 computed in SQL equals the in-memory LexicalIndex', async () => {
+    await withStore({}, async (store) => {
+      const user = newUserId();
+      const texts = [
+        'Deploy the billing service with the blue-green pipeline.',
+        'The billing database migrations run before every deploy.',
+        'getUserById returns null when the user was soft deleted.',
+        'Pipeline caches speed up the nightly build; deploy happens after tests.',
+        'Billing billing billing: invoices are generated nightly.',
+      ];
+      const memories = texts.map((content, i) => makeMemory(user, { content, tags: i % 2 ? ['billing'] : [], entities: i === 2 ? ['function:getUserById'] : [], created_at: iso(i) }));
+      for (const memory of memories) await store.insertMemory(memory, null);
+      await store.updateMemory({ ...memories[4], deleted_at: iso(9) });
+      const index = new LexicalIndex();
+      for (const memory of memories.slice(0, 4)) index.upsert(memory.memory_id, analyzeDocument(memory));
+      for (const text of ['billing deploy pipeline', 'user id', 'nightly invoices']) {
+        const terms = analyzeQuery(text);
+        const expected = index.search(terms, 10);
+        const actual = await store.searchLexical({ filter: { user_id: user }, terms, limit: 10 });
+        assert.deepEqual(actual.map((hit) => hit.memory_id).sort(), expected.map((hit) => hit.memory_id).sort(), text);
+        for (const hit of actual) {
+          const twin = expected.find((candidate) => candidate.memory_id === hit.memory_id)!;
+          assert.ok(Math.abs(hit.score - twin.score) < 1e-9 * Math.max(1, twin.score), `${text}: ${hit.score} vs ${twin.score}`);
+          assert.deepEqual(hit.matched_terms, twin.matched_terms);
+        }
+      }
+    });
+  });
+
+  test('migrations are idempotent and recorded once', async () => {
+    await withStore({}, async (_store, server) => {
+      const again = new FireboltStore({ kind: 'core', url: server.url, database: 'store_tests' });
+      await again.open();
+      await again.close();
+      const client = new FireboltQueryClient({ kind: 'core', url: server.url, database: 'store_tests' });
+      const { rows } = await client.query('SELECT version, COUNT(*) AS n FROM fml_schema_version GROUP BY version');
+      client.close();
+      assert.deepEqual(rows, [{ version: 1, n: 1 }]);
+    });
+  });
+
+  test('429 and 503 answers are retried and the write lands exactly once', async () => {
+    await withStore({}, async (store, server) => {
+      const user = newUserId();
+      const memory = makeMemory(user);
+      server.failNextQueries([429, 503]);
+      await store.insertMemory(memory, null);
+      assert.equal((await store.stats(user)).memories, 1);
+      assert.deepEqual((await store.getMemories(user, [memory.memory_id])).map((m) => m.memory_id), [memory.memory_id]);
+    });
+  });
+
+  test('an outage fails operations with PROVIDER_ERROR and marks health unhealthy until the server is back', async () => {
+    await withStore({}, async (store, server) => {
+      const user = newUserId();
+      await server.pause();
+      await assert.rejects(store.insertMemory(makeMemory(user), null), (error: unknown) => MemoryError.is(error, 'PROVIDER_ERROR') && error.retryable);
+      assert.equal((await store.health()).status, 'unhealthy');
+      await server.resume();
+      assert.equal((await store.health()).status, 'healthy');
+      await store.insertMemory(makeMemory(user), null);
+      assert.equal((await store.stats(user)).memories, 1);
+    });
+  });
+
+  test('data survives a server restart on the same data directory', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fml-firebolt-'));
+    try {
+      const user = newUserId();
+      const memory = makeMemory(user, { content: 'persisted across restarts', embedding_model: MODEL });
+      await withStore({ dataDir }, (store) => store.insertMemory(memory, embedding(randomUnitVector(4, seededRandom(8)))));
+      await withStore({ dataDir }, async (store) => {
+        assert.deepEqual(await store.getMemories(user, [memory.memory_id]), [memory]);
+        const hits = await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('persisted'), limit: 3 });
+        assert.deepEqual(hits.map((hit) => hit.memory_id), [memory.memory_id]);
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
