@@ -4,6 +4,7 @@ import { MemoryError } from '../domain/errors.ts';
 import type { AccessLogEntry, WorkingItemRecord } from '../domain/records.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
+import { LruCache } from '../util/lruCache.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validation.ts';
 import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
 import { detectIntent } from '../retrieval/queryIntent.ts';
@@ -27,6 +28,8 @@ interface Candidate {
 export class ContextAssembler {
   private readonly deps: CoreDeps;
   private readonly recall: Recall;
+  /** Analysed terms of working-memory items, which are re-read on every call. */
+  private readonly itemTerms = new LruCache<string, Set<string>>(5_000);
 
   constructor(deps: CoreDeps, recall: Recall) {
     this.deps = deps;
@@ -64,6 +67,7 @@ export class ContextAssembler {
           typeWeight: (category, subtype, queryIntent) => typeMultiplier(category, subtype, queryIntent, weights),
           defaultProjectId: projectId,
           logAccess: false,
+          candidateLimit: LONG_TERM_CANDIDATES + 20,
         },
       ),
       this.deps.store.listMemories({
@@ -145,7 +149,11 @@ export class ContextAssembler {
     const multiplier = workingMemoryMultiplier(weights);
     const newest = items.reduce((max, item) => Math.max(max, item.sequence_num), 0);
     return items.map((item) => {
-      const itemTerms = new Set(analyzeQuery(item.content).map((term) => term.term));
+      let itemTerms = this.itemTerms.get(item.content);
+      if (!itemTerms) {
+        itemTerms = new Set(analyzeQuery(item.content).map((term) => term.term));
+        this.itemTerms.set(item.content, itemTerms);
+      }
       let overlap = 0;
       for (const term of queryTerms) if (itemTerms.has(term)) overlap++;
       const match = queryTerms.size > 0 ? overlap / queryTerms.size : 0;

@@ -25,7 +25,7 @@ import {
   requireStringList,
   requireUnitInterval,
 } from '../validation.ts';
-import { textSimilarity } from './textSimilarity.ts';
+import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 
 const DEDUP_CANDIDATES = 5;
 const DEDUP_QUERY_TERMS = 32;
@@ -228,19 +228,21 @@ export class LongTermMemory {
     const terms = analyzeQuery(content)
       .sort((a, b) => b.weight - a.weight)
       .slice(0, DEDUP_QUERY_TERMS);
-    const [lexical, vector] = await Promise.all([
-      terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : Promise.resolve([]),
-      embedding ? this.deps.store.searchVector({ filter, vector: embedding.vector, model: embedding.model, limit: DEDUP_CANDIDATES }) : Promise.resolve([]),
-    ]);
-    const ids = [...new Set([...lexical.map((hit) => hit.memory_id), ...vector.map((hit) => hit.memory_id)])];
+    // Duplicates share their words, so full-text finds the candidates; vectors only refine the
+    // similarity of those few, which spares a vector scan on every store.
+    const lexical = terms.length > 0 ? await this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : [];
+    const ids = lexical.map((hit) => hit.memory_id);
     if (ids.length === 0) return null;
-    const vectorSimilarity = new Map(vector.map((hit) => [hit.memory_id, hit.similarity]));
-    const candidates = await this.deps.store.getMemories(userId, ids);
+    const [candidates, vectors] = await Promise.all([
+      this.deps.store.getMemories(userId, ids),
+      embedding ? this.deps.store.getEmbeddings(userId, ids) : Promise.resolve(new Map<string, StoredEmbedding>()),
+    ]);
     let best: { memory: MemoryRecord; similarity: number } | null = null;
     for (const memory of candidates) {
       if (memory.deleted_at || memory.superseded_by) continue;
-      const lexicalSimilarity = textSimilarity(content, memory.content);
-      const similarity = Math.max(lexicalSimilarity, vectorSimilarity.get(memory.memory_id) ?? 0);
+      const stored = vectors.get(memory.memory_id);
+      const vectorSimilarity = embedding && stored && stored.model === embedding.model ? cosineSimilarity(embedding.vector, stored.vector) : 0;
+      const similarity = Math.max(textSimilarity(content, memory.content), vectorSimilarity);
       if (!best || similarity > best.similarity) best = { memory, similarity };
     }
     return best;

@@ -1,4 +1,5 @@
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import { LruCache } from '../util/lruCache.ts';
 
 export interface TokenCounter {
   count(text: string): number;
@@ -10,10 +11,16 @@ export interface TokenCounter {
  */
 export class TiktokenCounter implements TokenCounter {
   private encoder: Tiktoken | undefined;
+  // Context assembly counts the same memories on every call; BPE on each would dominate its cost.
+  private readonly cache = new LruCache<string, number>(20_000);
 
   count(text: string): number {
     if (text.length === 0) return 0;
+    const cached = this.cache.get(text);
+    if (cached !== undefined) return cached;
     this.encoder ??= getEncoding('cl100k_base');
-    return this.encoder.encode(text, [], []).length;
+    const count = this.encoder.encode(text, [], []).length;
+    if (text.length <= 8_192) this.cache.set(text, count);
+    return count;
   }
 }
