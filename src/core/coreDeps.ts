@@ -5,6 +5,7 @@ import type { MemoryStore } from './ports/memoryStore.ts';
 import type { TokenCounter } from './tokens/tokenCounter.ts';
 import type { MemoryEvents } from './memoryEvents.ts';
 import type { EmbeddingGate } from './embeddingGate.ts';
+import type { AccessRecorder } from './accessRecorder.ts';
 
 export interface CoreConfig {
   defaultMaxTokens: number;
@@ -17,6 +18,10 @@ export interface CoreConfig {
   similarThreshold: number;
   /** Default for recall_memories min_similarity (seed 000 §7.1). */
   minSimilarity: number;
+  /** What happens to content carrying a credential before it is stored: redacted (default) or refused (seed 000 §10). */
+  secretPolicy: 'redact' | 'refuse';
+  /** Also redact e-mail addresses and phone numbers before storage (seed 000 §10.2 PII handling). */
+  piiRedaction: boolean;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -26,7 +31,12 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   dedupThreshold: 0.95,
   similarThreshold: 0.85,
   minSimilarity: 0.7,
+  secretPolicy: 'redact',
+  piiRedaction: false,
 };
+
+/** Optional LLM hook: one summary for a cluster of near-duplicate memories (consolidation, seed 003). */
+export type Summarize = (texts: readonly string[]) => Promise<string>;
 
 /** What every core module is built from; one composition root creates it per process. */
 export interface CoreDeps {
@@ -36,6 +46,7 @@ export interface CoreDeps {
   clock: Clock;
   events: MemoryEvents;
   config: CoreConfig;
+  summarize?: Summarize;
 }
 
 export type { EmbeddingProvider };

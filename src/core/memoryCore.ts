@@ -1,7 +1,8 @@
 import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
+import { AccessRecorder } from './accessRecorder.ts';
 import { ContextAssembler } from './context/assembleContext.ts';
-import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG } from './coreDeps.ts';
+import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } from './coreDeps.ts';
 import { EmbeddingGate } from './embeddingGate.ts';
 import { LongTermMemory } from './longterm/longTermMemory.ts';
 import { MemoryEvents } from './memoryEvents.ts';
@@ -24,6 +25,8 @@ export interface MemoryCoreOptions {
   defaultProjectId?: string | null;
   /** How long a tool waits for the embedding provider before degrading to full-text (default 4000 ms). */
   embeddingTimeoutMs?: number;
+  /** LLM summary of near-duplicate clusters during consolidation; deterministic merge when absent. */
+  summarize?: Summarize;
 }
 
 export interface UserStats extends StoreUserStats {
@@ -58,12 +61,19 @@ export class MemoryCore {
       tokens: options.tokens ?? new TiktokenCounter(),
       clock: options.clock ?? systemClock,
       events: this.events,
+      access: new AccessRecorder(options.store),
       config: { ...DEFAULT_CORE_CONFIG, ...options.config },
+      ...(options.summarize ? { summarize: options.summarize } : {}),
     };
     this.longTerm = new LongTermMemory(this.deps);
     this.working = new WorkingMemory(this.deps, this.longTerm);
     this.recaller = new Recall(this.deps);
     this.assembler = new ContextAssembler(this.deps, this.recaller);
+  }
+
+  /** The shared dependencies, for lifecycle modules (facts, consolidation, export) built over this core. */
+  get coreDeps(): CoreDeps {
+    return this.deps;
   }
 
   get tokens(): TokenCounter {
@@ -75,7 +85,13 @@ export class MemoryCore {
   }
 
   async close(): Promise<void> {
+    await this.deps.access.flush();
     await this.store.close();
+  }
+
+  /** Waits until every queued access-log entry is written (tests, shutdown, exports). */
+  flushAccessLog(): Promise<void> {
+    return this.deps.access.flush();
   }
 
   async recall(input: RecallInput, options: { logAccess?: boolean } = {}): Promise<RecallOutput> {

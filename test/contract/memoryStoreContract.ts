@@ -520,6 +520,8 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
     });
 
     describe('adjacentMemories', () => {
+      const HOUR = 3_600_000;
+
       it('returns live, filter-passing neighbours in storage order, nearest first, for the user only', async () => {
         const user = newUserId();
         const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((label) => makeMemory(user, { content: `turn ${label}` }));
@@ -527,13 +529,25 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const procedural = makeMemory(user, { content: 'a workflow', memory_category: 'procedural', memory_subtype: 'workflow' });
         for (const memory of [a, b, trashed, c, procedural, d, e]) await store().insertMemory(memory, null);
         await store().insertMemory(makeMemory(newUserId()), null);
-        const windows = await store().adjacentMemories({ user_id: user, categories: ['semantic'] }, [c.memory_id, a.memory_id, 'mem_missing'], 2);
+        const windows = await store().adjacentMemories({ user_id: user, categories: ['semantic'] }, [c.memory_id, a.memory_id, 'mem_missing'], 2, HOUR);
         assert.deepEqual(windows.get(c.memory_id), { before: [b.memory_id, a.memory_id], after: [d.memory_id, e.memory_id] });
         assert.deepEqual(windows.get(a.memory_id), { before: [], after: [b.memory_id, c.memory_id] });
         assert.equal(windows.has('mem_missing'), false);
-        const unfiltered = await store().adjacentMemories({ user_id: user }, [c.memory_id], 1);
+        const unfiltered = await store().adjacentMemories({ user_id: user }, [c.memory_id], 1, HOUR);
         assert.deepEqual(unfiltered.get(c.memory_id), { before: [b.memory_id], after: [procedural.memory_id] });
-        assert.equal((await store().adjacentMemories({ user_id: newUserId() }, [c.memory_id], 1)).size, 0, 'another user sees nothing');
+        assert.equal((await store().adjacentMemories({ user_id: newUserId() }, [c.memory_id], 1, HOUR)).size, 0, 'another user sees nothing');
+      });
+
+      it('stops at a conversation boundary: another session or a time gap', async () => {
+        const user = newUserId();
+        const early = makeMemory(user, { content: 'early turn', event_time: '2026-01-01T09:00:00.000Z' });
+        const first = makeMemory(user, { content: 'first turn', event_time: '2026-01-02T09:00:00.000Z' });
+        const second = makeMemory(user, { content: 'second turn', event_time: '2026-01-02T09:05:00.000Z' });
+        const otherSession = makeMemory(user, { content: 'other session', event_time: '2026-01-02T09:06:00.000Z', source_session: 'sess_other' });
+        for (const memory of [early, first, second, otherSession]) await store().insertMemory(memory, null);
+        const windows = await store().adjacentMemories({ user_id: user }, [first.memory_id, second.memory_id], 3, HOUR);
+        assert.deepEqual(windows.get(first.memory_id), { before: [], after: [second.memory_id] });
+        assert.deepEqual(windows.get(second.memory_id), { before: [first.memory_id], after: [] });
       });
     });
 

@@ -63,6 +63,7 @@ describe('long-term memory tools over MCP', () => {
     assert.equal(recalled.retrieval_breakdown.mode, 'lexical');
     assert.equal(recalled.retrieval_breakdown.by_category.episodic, 1);
 
+    await test.core.flushAccessLog();
     const again = await callOk<Recalled>(client, 'recall_memories', { user_id: 'alice', query: 'orders database' });
     assert.equal(again.memories.find((memory) => memory.memory_id === stored.memory_id)?.access_count, 1, 'the first recall was logged');
   });

@@ -119,7 +119,7 @@ export class ContextAssembler {
         tool: 'get_relevant_context',
         accessed_at: at,
       }));
-      await this.deps.store.recordAccess(entries);
+      this.deps.access.record(entries);
     }
 
     const totalTokens = selected.reduce((total, candidate) => total + candidate.item.token_count, 0);

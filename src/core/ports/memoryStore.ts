@@ -43,9 +43,12 @@ export interface MemoryStore {
   /**
    * For each id, the live memories stored just before and after it by the same user that pass
    * the filter, in creation order: up to `radius` on each side, nearest first
-   * (`{ before: [prev, prev-of-prev], after: [next, …] }`). Unknown ids are absent.
+   * (`{ before: [prev, prev-of-prev], after: [next, …] }`). A window never crosses a
+   * conversation boundary: the walk stops at a memory whose source_session differs from the
+   * one before it, or whose time (event_time, else created_at) is more than `maxGapMs` away.
+   * Unknown ids are absent.
    */
-  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>>;
+  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>>;
   /** Live memories whose embedding is missing or from another model, for lazy re-embedding. */
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]>;
 

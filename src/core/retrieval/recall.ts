@@ -41,14 +41,9 @@ const TIME_BOOST = 1.15;
 /** Neighbours considered on each side of a hit, and the fewest hits that lend to neighbours. */
 const NEIGHBOUR_RADIUS = 2;
 const NEIGHBOUR_MIN_SEEDS = 20;
-/** Memories further apart than this are not one conversation, even when stored one after another. */
+/** Memories further apart in time than this are not one conversation, even when stored one after another. */
 const CONVERSATION_GAP_MS = 2 * 60 * 60 * 1000;
 
-function sameConversation(a: MemoryRecord, b: MemoryRecord): boolean {
-  if (a.source_session !== b.source_session) return false;
-  const at = (memory: MemoryRecord) => Date.parse(memory.event_time ?? memory.created_at);
-  return Math.abs(at(a) - at(b)) <= CONVERSATION_GAP_MS;
-}
 
 /** recall_memories (seed 000 §7.1, §8.1): candidates from every signal, one composite score, access logged. */
 export class Recall {
@@ -84,12 +79,16 @@ export class Recall {
     const topLexical = lexicalHits.reduce((max, hit) => Math.max(max, hit.score), 0);
     const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
     const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
+    // Text scores are relative to the best hit; how much of the query that best hit covers says how
+    // much the whole lexical signal is worth, so a lone weak match is not rated a perfect one.
+    // One factor per query: it changes what scores mean, not the lexical order (which the LoCoMo
+    // tuning split showed is best left to BM25 and neighbours alone).
+    const bestHit = lexicalHits.find((hit) => hit.score === topLexical);
+    const lexicalConfidence = bestHit ? 0.5 + 0.5 * coverage(bestHit.matched_terms, queryWeight, totalQueryWeight) : 0;
     const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
     const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
-    const known = new Map(expanded.records.map((memory) => [memory.memory_id, memory]));
-    const missing = ids.filter((id) => !known.has(id));
-    const memories = [...ids.flatMap((id) => known.get(id) ?? []), ...(missing.length > 0 ? await this.deps.store.getMemories(userId, missing) : [])];
+    const memories = ids.length > 0 ? await this.deps.store.getMemories(userId, ids) : [];
 
     const queryEntities = new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase()));
     const typeWeight = options.typeWeight ?? (() => 1);
@@ -98,7 +97,7 @@ export class Recall {
       const lexicalHit = lexicalById.get(memory.memory_id);
       const vectorHit = vectorById.get(memory.memory_id);
       const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
-      const text = lexicalHit && topLexical > 0 ? textMatch(lexicalHit.score / topLexical, lexicalHit.matched_terms, queryWeight, totalQueryWeight) : 0;
+      const text = lexicalHit && topLexical > 0 ? (lexicalHit.score / topLexical) * lexicalConfidence : 0;
       // min_similarity governs the semantic signal; a lexical match stands on its own.
       if (text === 0 && (semantic === null || semantic < minSimilarity)) continue;
       const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
@@ -133,7 +132,7 @@ export class Recall {
         tool: options.tool,
         accessed_at: at,
       }));
-      await this.deps.store.recordAccess(entries);
+      this.deps.access.record(entries);
     }
     this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: top.length });
 
@@ -167,19 +166,12 @@ export class Recall {
     filter: MemoryFilter,
     lexical: readonly LexicalHit[],
     limit: number,
-  ): Promise<{ hits: LexicalHit[]; records: MemoryRecord[]; lentTo: Set<string> }> {
+  ): Promise<{ hits: LexicalHit[]; lentTo: Set<string> }> {
     const seeds = lexical.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS));
-    if (seeds.length === 0) return { hits: [...lexical], records: [], lentTo: new Set() };
-    const windows = await this.deps.store.adjacentMemories(filter, seeds.map((hit) => hit.memory_id), NEIGHBOUR_RADIUS);
-    const windowIds = new Set<string>();
-    for (const [id, window] of windows) for (const member of [id, ...window.before, ...window.after]) windowIds.add(member);
-    const records = await this.deps.store.getMemories(userId, [...windowIds]);
-    const byId = new Map(records.map((memory) => [memory.memory_id, memory]));
+    if (seeds.length === 0) return { hits: [...lexical], lentTo: new Set() };
+    const windows = await this.deps.store.adjacentMemories(filter, seeds.map((hit) => hit.memory_id), NEIGHBOUR_RADIUS, CONVERSATION_GAP_MS);
     const adjacency = new Map<string, Set<string>>();
     const link = (a: string, b: string): void => {
-      const left = byId.get(a);
-      const right = byId.get(b);
-      if (!left || !right || !sameConversation(left, right)) return;
       if (!adjacency.has(a)) adjacency.set(a, new Set());
       if (!adjacency.has(b)) adjacency.set(b, new Set());
       adjacency.get(a)!.add(b);
@@ -198,7 +190,7 @@ export class Recall {
     const seedIds = new Set(seeds.map((hit) => hit.memory_id));
     const rest = lexical.slice(seeds.length).filter((hit) => !expanded.some((entry) => entry.memory_id === hit.memory_id));
     const lentTo = new Set(expanded.filter((entry) => !seedIds.has(entry.memory_id)).map((entry) => entry.memory_id));
-    return { hits: [...expanded, ...rest], records, lentTo };
+    return { hits: [...expanded, ...rest], lentTo };
   }
 
   buildFilter(userId: string, input: Omit<RecallInput, 'query' | 'user_id'>, options: Pick<RecallOptions, 'defaultProjectId'>): MemoryFilter {
@@ -235,14 +227,10 @@ export class Recall {
   }
 }
 
-/**
- * Lexical match in [0, 1]: the score relative to the query's best hit, tempered by how much of
- * the query the memory covers, so a lone weak match is not rated a perfect one.
- */
-function textMatch(relative: number, matched: readonly string[], weights: ReadonlyMap<string, number>, total: number): number {
-  if (total <= 0) return relative;
-  const covered = matched.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0) / total;
-  return 0.7 * relative + 0.3 * Math.min(1, covered);
+/** Share of the query's term weight a hit's matched terms carry, in [0, 1]. */
+function coverage(matched: readonly string[], weights: ReadonlyMap<string, number>, total: number): number {
+  if (total <= 0) return 0;
+  return Math.min(1, matched.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0) / total);
 }
 
 function withinHint(memory: MemoryRecord, after: string | undefined, before: string | undefined): boolean {

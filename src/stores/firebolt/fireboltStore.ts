@@ -274,8 +274,8 @@ export class FireboltStore implements MemoryStore {
     return searchVectorSql(this.#client, this.#vectors, query);
   }
 
-  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>> {
-    return readAdjacentMemories(this.#client, filter, memoryIds, radius);
+  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>> {
+    return readAdjacentMemories(this.#client, filter, memoryIds, radius, maxGapMs);
   }
 
   async getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {

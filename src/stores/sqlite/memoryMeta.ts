@@ -17,6 +17,8 @@ export interface MemoryMeta {
   confidence: number;
   pinned: boolean;
   source_type: string;
+  /** Session that stored the memory; neighbour windows stop where it changes. */
+  source_session: string | null;
   deleted: boolean;
   superseded: boolean;
   importance: number;
@@ -28,7 +30,7 @@ export interface MemoryMeta {
 /** The columns a MemoryMeta is built from; loading a user reads only these. */
 export const META_FIELDS = [
   'memory_id', 'project_id', 'memory_category', 'memory_subtype', 'entities', 'tags', 'event_time', 'confidence', 'pinned',
-  'source_type', 'deleted_at', 'superseded_by', 'importance', 'access_count', 'last_accessed', 'created_at',
+  'source_type', 'source_session', 'deleted_at', 'superseded_by', 'importance', 'access_count', 'last_accessed', 'created_at',
 ] as const;
 
 export type MetaSource = Pick<MemoryRecord, (typeof META_FIELDS)[number]>;
@@ -46,6 +48,7 @@ export function metaOf(memory: MetaSource): MemoryMeta {
     confidence: memory.confidence,
     pinned: memory.pinned,
     source_type: memory.source_type,
+    source_session: memory.source_session,
     deleted: memory.deleted_at !== null,
     superseded: memory.superseded_by !== null,
     importance: memory.importance,

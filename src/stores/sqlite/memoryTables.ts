@@ -70,6 +70,7 @@ export function* iterateMetaSources(sql: StatementCache, userId: string): Genera
       confidence: Number(row.confidence),
       pinned: row.pinned === 1,
       source_type: row.source_type as MetaSource['source_type'],
+      source_session: row.source_session as string | null,
       deleted_at: row.deleted_at as string | null,
       superseded_by: row.superseded_by as string | null,
       importance: Number(row.importance),

@@ -267,14 +267,14 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number): Promise<Map<string, AdjacentMemories>> {
+  async adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>> {
     return this.read('adjacentMemories', () => {
       const out = new Map<string, AdjacentMemories>();
       if (radius <= 0 || memoryIds.length === 0) return out;
       const state = this.userState(filter.user_id);
       const accept = compileMemoryFilter(filter);
       for (const memoryId of new Set(memoryIds)) {
-        const window = state.adjacent(memoryId, radius, accept);
+        const window = state.adjacent(memoryId, radius, maxGapMs, accept);
         if (window !== null) out.set(memoryId, window);
       }
       return out;

@@ -54,17 +54,23 @@ export class UserMemoryState {
   }
 
   /**
-   * Up to `radius` ids stored just before and after `memoryId` that pass `accept`, nearest first;
-   * null when the id is unknown. Forgotten ids leave holes in the order that the walk steps over.
+   * Up to `radius` ids stored just before and after `memoryId` that pass `accept`, nearest first,
+   * never crossing a conversation boundary (another source_session, or a time gap over
+   * `maxGapMs`); null when the id is unknown. Forgotten ids leave holes the walk steps over.
    */
-  adjacent(memoryId: string, radius: number, accept: (meta: MemoryMeta) => boolean): { before: string[]; after: string[] } | null {
+  adjacent(memoryId: string, radius: number, maxGapMs: number, accept: (meta: MemoryMeta) => boolean): { before: string[]; after: string[] } | null {
     const at = this.position.get(memoryId);
-    if (at === undefined || !this.metas.has(memoryId)) return null;
+    const anchor = this.metas.get(memoryId);
+    if (at === undefined || anchor === undefined) return null;
     const walk = (step: -1 | 1): string[] => {
       const found: string[] = [];
+      let previous = anchor;
       for (let index = at + step; index >= 0 && index < this.order.length && found.length < radius; index += step) {
         const meta = this.metas.get(this.order[index]);
-        if (meta !== undefined && !meta.deleted && accept(meta)) found.push(meta.memory_id);
+        if (meta === undefined || meta.deleted) continue;
+        if (meta.source_session !== previous.source_session || Math.abs(meta.time_ms - previous.time_ms) > maxGapMs) break;
+        previous = meta;
+        if (accept(meta)) found.push(meta.memory_id);
       }
       return found;
     };

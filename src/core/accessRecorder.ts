@@ -1,0 +1,58 @@
+import type { AccessLogEntry } from './domain/records.ts';
+import type { MemoryStore } from './ports/memoryStore.ts';
+
+const FLUSH_DELAY_MS = 20;
+const MAX_BATCH = 2_000;
+
+/**
+ * Writes the access log (seed 000 §6.2) off the request path: recalls queue their entries and
+ * one background transaction writes every entry queued since the last flush. A recall then
+ * costs no write, and a busy server writes many recalls' entries in one commit.
+ * Entries are lost only if the process dies within FLUSH_DELAY_MS of the recall; memories are not.
+ */
+export class AccessRecorder {
+  private readonly store: MemoryStore;
+  private queue: AccessLogEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> = Promise.resolve();
+  lastError: { message: string; at: string } | null = null;
+
+  constructor(store: MemoryStore) {
+    this.store = store;
+  }
+
+  record(entries: readonly AccessLogEntry[]): void {
+    if (entries.length === 0) return;
+    this.queue.push(...entries);
+    if (this.queue.length >= MAX_BATCH) {
+      void this.flush();
+      return;
+    }
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes everything queued so far; resolves when it is stored. */
+  flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    this.inFlight = this.inFlight.then(async () => {
+      if (batch.length === 0) return;
+      try {
+        await this.store.recordAccess(batch);
+      } catch (error) {
+        // Kept for the next flush and reported in stats; a lost access count must not fail a recall.
+        this.queue.unshift(...batch);
+        this.lastError = { message: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
+        console.error('[fml] writing the access log failed; will retry:', this.lastError.message);
+      }
+    });
+    return this.inFlight;
+  }
+}
