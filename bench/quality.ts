@@ -38,7 +38,9 @@ function parseSessionTime(text: string): string {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-quality-'));
   const embeddings = createEmbeddings(embeddingConfigFromEnv());
-  const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings });
+  // --no-neighbours measures the contribution of neighbour expansion (the ablation in the README).
+  const neighbourRadius = process.argv.includes('--no-neighbours') ? 0 : 2;
+  const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings, config: { neighbourRadius } });
   await core.open();
   const { client, close } = await connectClient({ core });
   const samples = loadSamples();
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const mode = embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider';
+  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}`;
   console.log(`LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`);
   console.log(detailTable('Firebolt Memory Layer', rows));
   console.log(`\nrecall@k, all questions   ${KS.map((k) => `@${k}`.padStart(6)).join('')}`);

@@ -18,6 +18,8 @@ export interface CoreConfig {
   similarThreshold: number;
   /** Default for recall_memories min_similarity (seed 000 §7.1). */
   minSimilarity: number;
+  /** Neighbours on each side of a top hit that share its score (same conversation); 0 turns expansion off. */
+  neighbourRadius: number;
   /** What happens to content carrying a credential before it is stored: redacted (default) or refused (seed 000 §10). */
   secretPolicy: 'redact' | 'refuse';
   /** Also redact e-mail addresses and phone numbers before storage (seed 000 §10.2 PII handling). */
@@ -31,6 +33,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   dedupThreshold: 0.95,
   similarThreshold: 0.85,
   minSimilarity: 0.7,
+  neighbourRadius: 2,
   secretPolicy: 'redact',
   piiRedaction: false,
 };
@@ -45,6 +48,8 @@ export interface CoreDeps {
   tokens: TokenCounter;
   clock: Clock;
   events: MemoryEvents;
+  /** Queues access-log writes off the request path. */
+  access: AccessRecorder;
   config: CoreConfig;
   summarize?: Summarize;
 }

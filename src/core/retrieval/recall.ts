@@ -38,8 +38,7 @@ export interface RecallOptions {
 }
 
 const TIME_BOOST = 1.15;
-/** Neighbours considered on each side of a hit, and the fewest hits that lend to neighbours. */
-const NEIGHBOUR_RADIUS = 2;
+/** The fewest top hits that lend score to their neighbours. */
 const NEIGHBOUR_MIN_SEEDS = 20;
 /** Memories further apart in time than this are not one conversation, even when stored one after another. */
 const CONVERSATION_GAP_MS = 2 * 60 * 60 * 1000;
@@ -74,8 +73,9 @@ export class Recall {
         : Promise.resolve([]),
     ]);
 
-    const expanded = await this.withNeighbours(userId, filter, lexical, limit);
-    const lexicalHits = expanded.hits;
+    const expanded = this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(userId, filter, lexical, limit) : { hits: [...lexical], lentTo: new Set<string>() };
+    // Expansion can add several neighbours per hit; only the best of them are worth fetching.
+    const lexicalHits = expanded.hits.slice(0, candidateLimit);
     const topLexical = lexicalHits.reduce((max, hit) => Math.max(max, hit.score), 0);
     const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
     const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
@@ -169,7 +169,7 @@ export class Recall {
   ): Promise<{ hits: LexicalHit[]; lentTo: Set<string> }> {
     const seeds = lexical.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS));
     if (seeds.length === 0) return { hits: [...lexical], lentTo: new Set() };
-    const windows = await this.deps.store.adjacentMemories(filter, seeds.map((hit) => hit.memory_id), NEIGHBOUR_RADIUS, CONVERSATION_GAP_MS);
+    const windows = await this.deps.store.adjacentMemories(filter, seeds.map((hit) => hit.memory_id), this.deps.config.neighbourRadius, CONVERSATION_GAP_MS);
     const adjacency = new Map<string, Set<string>>();
     const link = (a: string, b: string): void => {
       if (!adjacency.has(a)) adjacency.set(a, new Set());
