@@ -49,6 +49,7 @@ export class MemoryCore {
   private readonly recaller: Recall;
   private readonly assembler: ContextAssembler;
   private readonly deps: CoreDeps;
+  private backfillTimer: NodeJS.Timeout | undefined;
 
   constructor(options: MemoryCoreOptions) {
     this.events = new MemoryEvents();
@@ -84,7 +85,35 @@ export class MemoryCore {
     await this.store.open();
   }
 
+  /**
+   * Re-embeds pending memories in the background (stored while the provider was down, or under
+   * another model) every `intervalMs`, a batch at a time, until none is left. Failures wait for
+   * the next tick: the provider may be back by then.
+   */
+  startEmbeddingBackfill(intervalMs = 30_000): void {
+    if (!this.embeddings.provider || this.backfillTimer) return;
+    let running = false;
+    const tick = async (): Promise<void> => {
+      if (running) return;
+      running = true;
+      try {
+        let embedded: number;
+        do embedded = await this.backfillEmbeddings();
+        while (embedded > 0);
+      } catch (error) {
+        console.error('[fml] background re-embedding paused:', error instanceof Error ? error.message : String(error));
+      } finally {
+        running = false;
+      }
+    };
+    this.backfillTimer = setInterval(() => void tick(), intervalMs);
+    this.backfillTimer.unref();
+    void tick();
+  }
+
   async close(): Promise<void> {
+    if (this.backfillTimer) clearInterval(this.backfillTimer);
+    this.backfillTimer = undefined;
     await this.deps.access.flush();
     await this.store.close();
   }

@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callError, callOk, connectClient, createTestCore, type TestCore } from '../support/testCore.ts';
+import { callError, callOk, connectClient, createTestCore, TRANSPORTS, type TestCore } from '../support/testCore.ts';
 
 interface Recalled {
   memories: Array<{ memory_id: string; content: string; relevance_score: number; score_breakdown: { text_match: number; matched_terms: string[]; signals: string[] }; access_count: number; why_matched: string; entities: string[] }>;
   retrieval_breakdown: { by_category: Record<string, number>; mode: string; text_matches: number };
 }
 
-describe('long-term memory tools over MCP', () => {
+for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP (${transport})`, () => {
   let test: TestCore;
   let client: Client;
   let close: () => Promise<void>;
 
   before(async () => {
     test = await createTestCore();
-    ({ client, close } = await connectClient({ core: test.core }));
+    ({ client, close } = await connectClient({ core: test.core }, transport));
   });
   after(async () => {
     await close();

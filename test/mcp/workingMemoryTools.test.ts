@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callError, callOk, connectClient, createTestCore, readJsonResource, type TestCore } from '../support/testCore.ts';
+import { callError, callOk, connectClient, createTestCore, TRANSPORTS, readJsonResource, type TestCore } from '../support/testCore.ts';
 
 interface Added {
   item_id: string;
@@ -11,14 +11,14 @@ interface Added {
   total_tokens: number;
 }
 
-describe('working memory tools over MCP', () => {
+for (const transport of TRANSPORTS) describe(`working memory tools over MCP (${transport})`, () => {
   let test: TestCore;
   let client: Client;
   let close: () => Promise<void>;
 
   before(async () => {
     test = await createTestCore();
-    ({ client, close } = await connectClient({ core: test.core }));
+    ({ client, close } = await connectClient({ core: test.core }, transport));
   });
   after(async () => {
     await close();

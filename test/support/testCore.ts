@@ -1,10 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore, type MemoryCoreOptions } from '../../src/core/memoryCore.ts';
 import { createMcpServer } from '../../src/mcp/createMcpServer.ts';
+import { startHttpServer } from '../../src/mcp/httpServer.ts';
 import type { ServerContext } from '../../src/mcp/serverContext.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 
@@ -29,8 +31,28 @@ export async function createTestCore(options: Omit<MemoryCoreOptions, 'store'> &
   };
 }
 
-/** A real MCP client connected to a real server over the SDK's in-memory transport. */
-export async function connectClient(context: ServerContext): Promise<{ client: Client; close(): Promise<void> }> {
+export type TransportKind = 'in-memory' | 'http';
+/** The transports every tool suite runs over. */
+export const TRANSPORTS: readonly TransportKind[] = ['in-memory', 'http'];
+
+/**
+ * A real MCP client connected to a real server: over the SDK's in-memory transport, or over
+ * Streamable HTTP on 127.0.0.1 with a bearer token, exactly as an editor connects.
+ */
+export async function connectClient(context: ServerContext, transport: TransportKind = 'in-memory'): Promise<{ client: Client; close(): Promise<void> }> {
+  if (transport === 'http') {
+    const token = 'test-token-0123456789abcdef0123456789abcdef';
+    const server = await startHttpServer(context, { port: 0, token });
+    const client = new Client({ name: 'fml-test-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await server.close();
+      },
+    };
+  }
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const server = createMcpServer(context);
   await server.connect(serverTransport);

@@ -80,3 +80,25 @@ describe('hybrid recall with an embedding provider', () => {
     }
   });
 });
+
+describe('background re-embedding', () => {
+  it('embeds memories stored while the provider was down once it is back', async () => {
+    const provider = new HashingTestEmbeddings(32);
+    const test = await createTestCore({ embeddings: provider, embeddingTimeoutMs: 300 });
+    try {
+      provider.failing = true;
+      const stored = await test.core.longTerm.store({ user_id: 'bg', content: 'Backfill me later please', memory_category: 'semantic', memory_subtype: 'project' });
+      assert.equal(stored.embedding_status, 'pending');
+      provider.failing = false;
+      test.core.startEmbeddingBackfill(20);
+      let memory = (await test.core.store.getMemories('bg', [stored.memory_id]))[0];
+      for (let attempt = 0; attempt < 100 && memory.embedding_model === null; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        memory = (await test.core.store.getMemories('bg', [stored.memory_id]))[0];
+      }
+      assert.equal(memory.embedding_model, provider.model);
+    } finally {
+      await test.cleanup();
+    }
+  });
+});
