@@ -1,7 +1,7 @@
 // Three bundles, one per process: the CLI/MCP server (node), the VS Code extension (node, `vscode` external)
 // and the panel webview (browser). `--production` minifies and drops source maps for packaging.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
@@ -13,6 +13,10 @@ const entries = [
 if (existsSync('src/vscode/extension.ts')) entries.push({ ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
 if (existsSync('webview/main.ts')) {
   entries.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['webview/main.ts'], outfile: 'dist/webview/main.js' });
+  // Panel styles, and the codicon font copied next to them: the packaged extension ships no node_modules.
+  entries.push({ ...common, entryPoints: ['webview/styles/panel.css', 'webview/styles/browserTheme.css'], outdir: 'dist/webview' });
+  mkdirSync('dist/webview/codicons', { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/codicons/${file}`);
 }
 
 mkdirSync('dist', { recursive: true });

@@ -1,0 +1,91 @@
+import { MemoryError } from '../core/domain/errors.ts';
+import type { MemoryCategory } from '../core/domain/taxonomy.ts';
+import { isMemoryCategory } from '../core/domain/taxonomy.ts';
+import type { MemoryFilter } from '../core/ports/memoryStore.ts';
+import type { PanelFilter, Scope } from '../shared/panelProtocol.ts';
+import type { ParamReader } from './paramReader.ts';
+
+export const SCOPES: readonly Scope[] = ['all', 'user', 'project', 'session'];
+export const SOURCE_TYPES = ['explicit', 'conversation', 'editor', 'extraction', 'inferred', 'observed', 'working_memory'] as const;
+
+export interface ScopeContext {
+  projectId: string | null;
+  sessionId: string | null;
+}
+
+export function readPanelFilter(params: ParamReader): PanelFilter {
+  const filter: PanelFilter = {};
+  const scope = params.optionalString('scope');
+  if (scope !== undefined) filter.scope = params.oneOf('scope', SCOPES);
+  const categories = params.optionalStringList('categories');
+  if (categories) {
+    for (const category of categories) {
+      if (!isMemoryCategory(category)) throw new MemoryError('INVALID_INPUT', `Unknown category "${category}".`, { details: { field: 'categories' } });
+    }
+    filter.categories = categories;
+  }
+  const subtypes = params.optionalStringList('subtypes');
+  if (subtypes) filter.subtypes = subtypes;
+  const pinned = params.optionalBoolean('pinned');
+  if (pinned !== undefined) filter.pinned = pinned;
+  const sources = params.optionalStringList('source_types');
+  if (sources) filter.source_types = sources;
+  const entities = params.optionalStringList('entities');
+  if (entities) filter.entities = entities;
+  const tags = params.optionalStringList('tags');
+  if (tags) filter.tags = tags;
+  const after = params.optionalString('after');
+  if (after) filter.after = boundary(after, 'after');
+  const before = params.optionalString('before');
+  if (before) filter.before = boundary(before, 'before');
+  const view = params.optionalString('view');
+  if (view !== undefined) filter.view = params.oneOf('view', ['live', 'trash'] as const);
+  return filter;
+}
+
+/** The store filter for a panel filter; the session scope is applied by the caller (the store cannot). */
+export function toMemoryFilter(userId: string, filter: PanelFilter, scope: ScopeContext): MemoryFilter {
+  const projectId = projectFilter(filter.scope ?? 'all', scope);
+  return {
+    user_id: userId,
+    ...(projectId !== undefined ? { project_id: projectId } : {}),
+    ...(nonEmpty(filter.categories) ? { categories: filter.categories as MemoryCategory[] } : {}),
+    ...(nonEmpty(filter.subtypes) ? { subtypes: filter.subtypes } : {}),
+    ...(nonEmpty(filter.entities) ? { entities: filter.entities } : {}),
+    ...(nonEmpty(filter.tags) ? { tags: filter.tags } : {}),
+    ...(nonEmpty(filter.source_types) ? { source_types: filter.source_types } : {}),
+    ...(filter.pinned !== undefined ? { pinned: filter.pinned } : {}),
+    ...(filter.after ? { after: filter.after } : {}),
+    ...(filter.before ? { before: filter.before } : {}),
+    state: filter.view === 'trash' ? 'deleted' : 'live',
+  };
+}
+
+/**
+ * MemoryFilter.project_id admits "this project or no project", so null leaves exactly the
+ * user-wide memories. undefined: no project filter.
+ */
+export function projectFilter(scope: Scope, context: ScopeContext): string | null | undefined {
+  switch (scope) {
+    case 'all':
+    case 'session':
+      return undefined;
+    case 'user':
+      return null;
+    case 'project':
+      if (!context.projectId) throw new MemoryError('INVALID_INPUT', 'The project scope needs an open project; none is active.', { details: { field: 'scope' } });
+      return context.projectId;
+  }
+}
+
+/** Dates from the panel's date inputs cover their whole day; full timestamps pass through. */
+function boundary(value: string, field: 'after' | 'before'): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const iso = day ? `${value}T${field === 'after' ? '00:00:00.000' : '23:59:59.999'}Z` : value;
+  if (Number.isNaN(Date.parse(iso))) throw new MemoryError('INVALID_INPUT', `${field} must be a date (YYYY-MM-DD) or an ISO timestamp; got "${value}".`, { details: { field } });
+  return iso;
+}
+
+function nonEmpty(list: readonly string[] | undefined): list is readonly string[] {
+  return list !== undefined && list.length > 0;
+}

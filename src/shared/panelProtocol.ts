@@ -1,0 +1,218 @@
+import type { GetRelevantContextOutput } from '../core/api/contextApi.ts';
+import type { RecalledMemory, RetrievalBreakdown } from '../core/api/longTermApi.ts';
+import type { WorkingMemoryState } from '../core/api/workingMemoryApi.ts';
+import type { MemoryRecord } from '../core/domain/records.ts';
+
+/**
+ * The one protocol between the memory panel (webview or browser page) and its host (the VS Code
+ * extension or the HTTP server). Requests are a map method -> [params, result]; the host answers
+ * every request with exactly one response; notifications flow host -> panel only. Both sides
+ * import these types; only the host validates, because only the host trusts nothing it receives.
+ */
+
+/** Rows per list page; the panel asks for its first page before it has its init answer. */
+export const PANEL_PAGE_SIZE = 200;
+/** Results per search (the core's recall limit). */
+export const PANEL_SEARCH_LIMIT = 100;
+
+export type Scope = 'all' | 'user' | 'project' | 'session';
+export type ListSort = 'recency' | 'importance' | 'access_count' | 'created';
+export type SearchSort = 'relevance' | ListSort;
+export type View = 'live' | 'trash';
+
+/** Filters the memories tab offers; absent fields do not filter. */
+export interface PanelFilter {
+  scope?: Scope;
+  categories?: string[];
+  subtypes?: string[];
+  pinned?: boolean;
+  source_types?: string[];
+  entities?: string[];
+  tags?: string[];
+  /** Inclusive ISO dates (YYYY-MM-DD or full timestamps). */
+  after?: string;
+  before?: string;
+  view?: View;
+}
+
+export interface ListParams {
+  filter: PanelFilter;
+  sort: ListSort;
+  offset: number;
+  limit: number;
+}
+
+export interface SearchParams {
+  query: string;
+  filter: PanelFilter;
+  sort: SearchSort;
+  limit: number;
+}
+
+export interface MemoryPage {
+  items: MemoryRecord[];
+  total: number;
+  offset: number;
+}
+
+export interface SearchResult {
+  items: RecalledMemory[];
+  breakdown: RetrievalBreakdown;
+  elapsed_ms: number;
+}
+
+/** A memory opened in the detail pane, with its neighbours resolved to short summaries. */
+export interface MemoryDetail {
+  memory: MemoryRecord;
+  /** Oldest first: memories this one replaced, then this one, then those that replaced it. */
+  chain: MemorySummary[];
+  related: MemorySummary[];
+}
+
+export interface MemorySummary {
+  memory_id: string;
+  content: string;
+  memory_category: string;
+  memory_subtype: string;
+  deleted: boolean;
+}
+
+export interface UpdateParams {
+  memory_id: string;
+  content?: string;
+  memory_category?: string;
+  memory_subtype?: string;
+  importance?: number;
+  tags?: string[];
+  pinned?: boolean;
+}
+
+export interface WorkingView {
+  /** Null when the user has no working-memory session yet. */
+  state: WorkingMemoryState | null;
+}
+
+export interface CountPoint {
+  /** Start of the bucket, ISO date. */
+  start: string;
+  count: number;
+}
+
+export interface PanelErrorEntry {
+  at: string;
+  code: string;
+  message: string;
+}
+
+export interface Overview {
+  user_id: string;
+  memories: number;
+  deleted: number;
+  pinned: number;
+  embedded: number;
+  by_category: Record<string, number>;
+  by_subtype: Record<string, number>;
+  sessions: number;
+  working_items: number;
+  access_log_entries: number;
+  storage_bytes: number | null;
+  /** Cumulative live memories at the end of each week, oldest first. */
+  growth: CountPoint[];
+  /** Recalls served by this process per hour over the last day, oldest first. */
+  recall_activity: CountPoint[];
+  backend: { kind: string; status: string; detail: string; latency_ms: number };
+  embeddings: { provider: string; model: string | null; failures: number };
+  recent_errors: PanelErrorEntry[];
+}
+
+export interface PreviewParams {
+  query: string;
+  token_budget: number;
+}
+
+/** What the panel needs before its first paint. */
+export interface PanelInit {
+  user_id: string;
+  session_id: string | null;
+  project_id: string | null;
+  /** Category -> allowed subtypes, from the core taxonomy. */
+  taxonomy: Record<string, string[]>;
+  source_types: string[];
+  scopes: Scope[];
+  /** Where the panel runs: the host picks it so the panel never sniffs its environment. */
+  host: 'vscode' | 'browser';
+}
+
+export interface PanelRequests {
+  'panel/ready': { params: Record<string, never>; result: PanelInit };
+  'memory/list': { params: ListParams; result: MemoryPage };
+  'memory/search': { params: SearchParams; result: SearchResult };
+  'memory/get': { params: { memory_id: string }; result: MemoryDetail };
+  'memory/update': { params: UpdateParams; result: MemoryRecord };
+  'memory/forget': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
+  'memory/restore': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
+  /** Permanent; `confirm` must be true so a stray call cannot purge. */
+  'memory/purge': { params: { memory_ids: string[]; confirm: true }; result: { memory_ids: string[] } };
+  'working/state': { params: Record<string, never>; result: WorkingView };
+  'working/pin': { params: { item_id: string; pinned: boolean }; result: WorkingView };
+  'working/evict': { params: { item_id: string }; result: WorkingView };
+  'working/checkpoint': { params: Record<string, never>; result: WorkingView & { message: string } };
+  'working/clear': { params: Record<string, never>; result: WorkingView & { message: string } };
+  'overview/get': { params: Record<string, never>; result: Overview };
+  'context/preview': { params: PreviewParams; result: GetRelevantContextOutput };
+  /** The editor's selected text, for the context preview; always null in a browser. */
+  'editor/selection': { params: Record<string, never>; result: { text: string | null } };
+}
+
+export type PanelMethod = keyof PanelRequests;
+export type ParamsOf<M extends PanelMethod> = PanelRequests[M]['params'];
+export type ResultOf<M extends PanelMethod> = PanelRequests[M]['result'];
+
+/** Core error codes plus the ones only the panel boundary produces. */
+export type PanelErrorCode =
+  | 'INVALID_INPUT'
+  | 'INVALID_LAYER'
+  | 'MISSING_IDENTIFIER'
+  | 'MEMORY_NOT_FOUND'
+  | 'SESSION_NOT_FOUND'
+  | 'CONTENT_TOO_LONG'
+  | 'QUERY_TOO_LONG'
+  | 'CONFIRMATION_REQUIRED'
+  | 'EMBEDDING_FAILED'
+  | 'PROVIDER_ERROR'
+  | 'STORAGE_FULL'
+  | 'STORAGE_READ_ONLY'
+  | 'RATE_LIMITED'
+  | 'UNAUTHORIZED'
+  | 'CONFIGURATION_ERROR'
+  | 'UNKNOWN_METHOD'
+  | 'INVALID_REQUEST'
+  | 'TRANSPORT_ERROR'
+  | 'INTERNAL_ERROR';
+
+export interface PanelError {
+  code: PanelErrorCode;
+  message: string;
+}
+
+export interface RequestMessage<M extends PanelMethod = PanelMethod> {
+  kind: 'request';
+  id: number;
+  method: M;
+  params: ParamsOf<M>;
+}
+
+export type ResponseMessage = { kind: 'response'; id: number; ok: true; result: unknown } | { kind: 'response'; id: number; ok: false; error: PanelError };
+
+/** Pushed when something the panel shows may have changed; the panel re-fetches what it displays. */
+export type PanelNotification =
+  | { type: 'memories-changed'; memory_ids: string[]; change: string }
+  | { type: 'working-changed'; session_id: string }
+  | { type: 'store-changed' };
+
+export interface NotificationMessage {
+  kind: 'notification';
+  notification: PanelNotification;
+}
+
+export type HostMessage = ResponseMessage | NotificationMessage;

@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { ASSETS_DIR, type PanelHarness, seedMemories, startPanelHarness, USER } from './panelHarness.ts';
+import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, UNLABELLED_CONTROLS } from './pageScripts.ts';
+import { THEME_BODY_CLASS, THEMES, type ThemeName } from './vscodeThemes.ts';
+
+const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'dist', 'panel-screenshots');
+const skip = !existsSync(CHROMIUM)
+  ? `chromium not found at ${CHROMIUM}; install it with "apt-get install -y chromium" (or set FML_CHROMIUM)`
+  : !existsSync(join(ASSETS_DIR, 'main.js'))
+    ? 'the panel is not built; run "npm run build" (dist/webview/main.js missing)'
+    : false;
+
+/** Applies a VS Code theme the way VS Code does: variables on the root, a class on the body. */
+async function applyTheme(page: Page, theme: ThemeName): Promise<void> {
+  await page.evaluate(applyThemeScript(THEMES[theme], THEME_BODY_CLASS[theme]));
+}
+
+describe('memory panel in a real browser', { skip }, () => {
+  let harness: PanelHarness;
+  let ids: Record<string, string>;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  const rows = () => page.locator('.memory-row:not(.loading-row)');
+  const status = () => page.locator('.list-status');
+  const memory = async (id: string) => (await harness.core.store.getMemories(USER, [id]))[0];
+
+  before(async () => {
+    const { chromium } = await import('playwright-core');
+    harness = await startPanelHarness({ pollMs: 200 });
+    ids = await seedMemories(harness.core);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await page.goto(harness.pageUrl);
+    await rows().first().waitFor();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('opens through the token URL, drops the token from the address bar, and lists memories', async () => {
+    assert.equal(new URL(page.url()).search, '', 'the token is not left in the URL');
+    await assert.doesNotReject(status().filter({ hasText: '46 memories' }).waitFor());
+    assert.ok((await rows().count()) >= 10);
+  });
+
+  it('searches with the agent recall and shows the score breakdown', async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('postgres billing');
+    await status().filter({ hasText: /result/ }).waitFor();
+    await assert.doesNotReject(rows().first().filter({ hasText: 'PostgreSQL 17' }).waitFor());
+    await rows().first().click();
+    const breakdown = page.getByRole('region', { name: 'Score breakdown' });
+    await breakdown.waitFor();
+    assert.match(await breakdown.innerText(), /Text match[\s\S]*Semantic[\s\S]*Recency[\s\S]*Importance[\s\S]*Frequency[\s\S]*Entity match/);
+    const chain = page.locator('.summary-list');
+    assert.match(await chain.innerText(), /PostgreSQL 16/, 'the supersedes chain lists the older decision');
+  });
+
+  it('filters by category and by an entity chip', async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
+    await status().filter({ hasText: '46 memories' }).waitFor();
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await page.getByLabel('Category').selectOption('procedural');
+    await status().filter({ hasText: '2 memories' }).waitFor();
+    await rows().filter({ hasText: 'deploy the web app' }).click();
+    await page.getByRole('button', { name: 'fly.io' }).click();
+    await status().filter({ hasText: '1 memory' }).waitFor();
+    assert.equal(await page.getByLabel('Entities').inputValue(), 'fly.io');
+    await page.getByRole('button', { name: 'Clear all filters' }).click();
+    await status().filter({ hasText: '46 memories' }).waitFor();
+  });
+
+  it('pins and edits a memory (the edit is saved and re-embedded)', async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('kafka partitions');
+    await rows().filter({ hasText: 'Kafka' }).first().click();
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Pin' }).click();
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Unpin' }).waitFor();
+    assert.equal((await memory(ids.kafka)).pinned, true);
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Memory content').fill('Event ingestion uses Kafka with 48 partitions per topic.');
+    await page.getByRole('textbox', { name: 'Tags, comma separated' }).fill('infra, streaming');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.memory-content').filter({ hasText: '48 partitions' }).waitFor();
+    const saved = await memory(ids.kafka);
+    assert.equal(saved.content, 'Event ingestion uses Kafka with 48 partitions per topic.');
+    assert.deepEqual(saved.tags, ['infra', 'streaming']);
+  });
+
+  it('forgets with Undo, and the trash restores', async () => {
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).click();
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    assert.notEqual((await memory(ids.kafka)).deleted_at, null);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.locator('.toast').filter({ hasText: 'Restored 1 memory' }).waitFor();
+    assert.equal((await memory(ids.kafka)).deleted_at, null);
+  });
+
+  it('selects several memories and forgets them at once, then restores and purges from the trash', async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
+    await status().filter({ hasText: '46 memories' }).waitFor();
+    const checks = page.locator('.memory-row .row-check');
+    for (let index = 0; index < 3; index++) await checks.nth(index).check();
+    await page.getByRole('toolbar', { name: 'Selected memories' }).getByRole('button', { name: 'Forget 3' }).click();
+    await status().filter({ hasText: '43 memories' }).waitFor();
+    await page.getByRole('button', { name: 'Show trash (forgotten memories)' }).click();
+    await status().filter({ hasText: '3 forgotten memories' }).waitFor();
+    await checks.nth(0).check();
+    await page.getByRole('toolbar', { name: 'Selected memories' }).getByRole('button', { name: 'Restore' }).click();
+    await status().filter({ hasText: '2 forgotten memories' }).waitFor();
+    await checks.nth(0).check();
+    await page.getByRole('toolbar', { name: 'Selected memories' }).getByRole('button', { name: 'Delete permanently' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete permanently?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Delete permanently' }).click();
+    await status().filter({ hasText: '1 forgotten memory' }).waitFor();
+    const stats = await harness.core.store.stats(USER);
+    assert.equal(stats.deleted, 1);
+    await page.getByRole('button', { name: 'Show trash (forgotten memories)' }).click();
+    await status().filter({ hasText: '44 memories' }).waitFor();
+  });
+
+  it('shows a change made elsewhere without a manual refresh', async () => {
+    await harness.core.longTerm.store({ user_id: USER, content: 'Stored by the agent while the panel is open.', memory_category: 'semantic', memory_subtype: 'project' });
+    await assert.doesNotReject(status().filter({ hasText: '45 memories' }).waitFor({ timeout: 5000 }));
+    await rows().filter({ hasText: 'Stored by the agent' }).waitFor();
+  });
+
+  it('shows working memory with its budget and pins, evicts and checkpoints items', async () => {
+    await page.getByRole('tab', { name: 'Working' }).click();
+    const items = page.getByRole('list', { name: /Working memory items/ });
+    await items.waitFor();
+    assert.equal(await items.locator('li').count(), 3);
+    const meter = page.getByRole('meter', { name: 'Token budget used' });
+    assert.equal(await meter.getAttribute('aria-valuemax'), '2000');
+    assert.ok(Number(await meter.getAttribute('aria-valuenow')) > 0);
+    await page.getByRole('button', { name: 'Pin item 2' }).click();
+    await page.getByRole('button', { name: 'Unpin item 2' }).waitFor();
+    await page.getByRole('button', { name: 'Evict item 3' }).click();
+    await page.locator('.toast').filter({ hasText: 'evicted' }).waitFor();
+    assert.equal(await items.locator('li').count(), 2);
+    await page.getByRole('button', { name: 'Checkpoint now' }).click();
+    await page.locator('.toast').filter({ hasText: 'Checkpoint saved' }).waitFor();
+  });
+
+  it('previews the context the agent would get, with token costs and reasons', async () => {
+    await page.getByRole('tab', { name: 'Context preview' }).click();
+    await page.getByLabel('Question to preview context for').fill('how do I deploy the web app?');
+    await page.getByRole('spinbutton', { name: 'Token budget' }).fill('600');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const items = page.getByRole('list', { name: /Context items/ });
+    await items.waitFor();
+    assert.match(await page.locator('.preview-summary').innerText(), /of 600 tokens/);
+    assert.match(await items.innerText(), /fly deploy/);
+    assert.match(await items.innerText(), /\d+ tokens/);
+    assert.equal((await memory(ids.deploy)).access_count, 0, 'the preview did not log access');
+  });
+
+  it('shows the overview with counts, charts and backend health', async () => {
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.locator('.stat-grid').waitFor();
+    assert.equal(await page.locator('svg.chart').count(), 2);
+    assert.match(await page.locator('.overview-tab').innerText(), /sqlite[\s\S]*healthy/);
+  });
+
+  it('is usable with the keyboard alone', async () => {
+    await page.keyboard.press('Alt+1');
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(activeElementAttribute('aria-label')), 'Search memories');
+    await page.keyboard.type('redis session cache');
+    await page.keyboard.press('Enter');
+    await status().filter({ hasText: /result/ }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox');
+    await page.keyboard.press('Enter');
+    await page.getByRole('article', { name: 'Memory details' }).waitFor();
+    assert.equal(await page.evaluate(ACTIVE_ELEMENT_TEXT), 'Pin', 'focus moved to the first action');
+    await page.keyboard.press('Enter');
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Unpin' }).waitFor();
+    assert.equal((await memory(ids.redis)).pinned, true);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox', 'Escape returns focus to the list');
+    await page.keyboard.press('Delete');
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    assert.notEqual((await memory(ids.redis)).deleted_at, null);
+    await page.keyboard.press('Control+z');
+    await page.locator('.toast').filter({ hasText: 'Restored' }).waitFor();
+    assert.equal((await memory(ids.redis)).deleted_at, null);
+    await page.keyboard.press('Alt+2');
+    assert.equal(await page.getByRole('tab', { name: 'Working' }).getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('Alt+1');
+  });
+
+  it('keeps every control labelled for screen readers', async () => {
+    const unlabelled = await page.evaluate(UNLABELLED_CONTROLS);
+    assert.deepEqual(unlabelled, []);
+  });
+
+  it('renders in light, dark and high-contrast themes (screenshots)', async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('postgres billing');
+    await rows().filter({ hasText: 'PostgreSQL 17' }).first().click();
+    await page.getByRole('region', { name: 'Score breakdown' }).waitFor();
+    for (const theme of Object.keys(THEMES) as ThemeName[]) {
+      await applyTheme(page, theme);
+      await page.screenshot({ path: join(SCREENSHOTS, `memories-${theme}.png`) });
+    }
+    await applyTheme(page, 'dark');
+    await page.setViewportSize({ width: 380, height: 720 });
+    await page.getByRole('button', { name: 'Close memory (Escape)' }).click();
+    await page.screenshot({ path: join(SCREENSHOTS, 'sidebar-dark.png') });
+    for (const tab of ['Working', 'Overview', 'Context preview'] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(SCREENSHOTS, `${tab.toLowerCase().replace(' ', '-')}-dark.png`), fullPage: true });
+    }
+    assert.ok(existsSync(join(SCREENSHOTS, 'memories-high-contrast.png')));
+  });
+
+  it('raised no script errors', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

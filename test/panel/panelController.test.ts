@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MemoryCore } from '../../src/core/memoryCore.ts';
+import { PanelController } from '../../src/panel/panelController.ts';
+import type { PanelMethod, PanelNotification, ParamsOf, ResultOf } from '../../src/shared/panelProtocol.ts';
+import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import { createTestCore, type TestCore } from '../support/testCore.ts';
+import { SESSION, USER, seedMemories } from './panelHarness.ts';
+
+describe('PanelController', () => {
+  let testCore: TestCore;
+  let controller: PanelController;
+  let ids: Record<string, string>;
+  let nextId = 1;
+
+  async function call<M extends PanelMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    const response = await controller.handle({ kind: 'request', id: nextId++, method, params });
+    if (!response.ok) throw new Error(`${method} failed: ${response.error.code}: ${response.error.message}`);
+    return response.result as ResultOf<M>;
+  }
+
+  async function callError(method: string, params: unknown): Promise<{ code: string; message: string }> {
+    const response = await controller.handle({ kind: 'request', id: nextId++, method, params });
+    assert.equal(response.ok, false, `${method} unexpectedly succeeded`);
+    return (response as { error: { code: string; message: string } }).error;
+  }
+
+  before(async () => {
+    testCore = await createTestCore();
+    ids = await seedMemories(testCore.core);
+    controller = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined }, { pollMs: 50 });
+  });
+
+  after(async () => {
+    controller.dispose();
+    await testCore.cleanup();
+  });
+
+  it('answers ready with the taxonomy, scopes and the session it shows', async () => {
+    const init = await call('panel/ready', {});
+    assert.equal(init.user_id, USER);
+    assert.equal(init.session_id, SESSION);
+    assert.deepEqual(init.taxonomy.preference, ['communication', 'style', 'tools', 'boundaries']);
+    assert.ok(init.scopes.includes('session'));
+    assert.ok(!init.scopes.includes('project'), 'no project is active, so the project scope is not offered');
+  });
+
+  it('lists in pages with a stable total and filters by category, source, entity and tag', async () => {
+    const first = await call('memory/list', { filter: {}, sort: 'created', offset: 0, limit: 10 });
+    const second = await call('memory/list', { filter: {}, sort: 'created', offset: 10, limit: 10 });
+    assert.equal(first.total, 46, '47 stored, one superseded and hidden');
+    assert.equal(first.items.length, 10);
+    assert.equal(new Set([...first.items, ...second.items].map((memory) => memory.memory_id)).size, 20);
+    const procedural = await call('memory/list', { filter: { categories: ['procedural'] }, sort: 'recency', offset: 0, limit: 50 });
+    assert.deepEqual(procedural.items.map((memory) => memory.memory_subtype).sort(), ['debugging', 'workflow']);
+    const byEntity = await call('memory/list', { filter: { entities: ['Redis'] }, sort: 'recency', offset: 0, limit: 50 });
+    assert.deepEqual(byEntity.items.map((memory) => memory.memory_id), [ids.redis]);
+    const byTag = await call('memory/list', { filter: { tags: ['formatting'] }, sort: 'recency', offset: 0, limit: 50 });
+    assert.deepEqual(byTag.items.map((memory) => memory.memory_id), [ids.tabs]);
+    const bySession = await call('memory/list', { filter: { scope: 'session' }, sort: 'recency', offset: 0, limit: 50 });
+    assert.deepEqual(bySession.items.map((memory) => memory.memory_id), [ids.redis]);
+    const future = await call('memory/list', { filter: { after: '2999-01-01' }, sort: 'recency', offset: 0, limit: 50 });
+    assert.equal(future.total, 0);
+  });
+
+  it('searches with the agent recall, a per-signal breakdown, and without logging access', async () => {
+    const result = await call('memory/search', { query: 'postgres billing', filter: {}, sort: 'relevance', limit: 20 });
+    const top = result.items[0];
+    assert.equal(top.memory_id, ids.postgres2);
+    assert.ok(top.score_breakdown.text_match > 0);
+    assert.ok(top.why_matched.length > 0);
+    assert.equal(typeof result.breakdown.mode, 'string');
+    const [record] = await testCore.core.store.getMemories(USER, [top.memory_id]);
+    assert.equal(record.access_count, 0, 'browsing in the panel is not the agent reading a memory');
+    const pinnedOnly = await call('memory/search', { query: 'postgres billing', filter: { pinned: true }, sort: 'relevance', limit: 20 });
+    assert.equal(pinnedOnly.items.length, 0);
+  });
+
+  it('opens a memory with its supersedes chain', async () => {
+    const detail = await call('memory/get', { memory_id: ids.postgres2 });
+    assert.deepEqual(detail.chain.map((summary) => summary.memory_id), [ids.postgres, ids.postgres2]);
+    assert.equal((await callError('memory/get', { memory_id: 'mem_missing' })).code, 'MEMORY_NOT_FOUND');
+  });
+
+  it('pins, edits and reclassifies', async () => {
+    const pinned = await call('memory/update', { memory_id: ids.kafka, pinned: true });
+    assert.equal(pinned.pinned, true);
+    const pinnedList = await call('memory/list', { filter: { pinned: true }, sort: 'recency', offset: 0, limit: 50 });
+    assert.deepEqual(pinnedList.items.map((memory) => memory.memory_id), [ids.kafka]);
+    const edited = await call('memory/update', { memory_id: ids.kafka, content: 'Event ingestion uses Kafka with 24 partitions per topic.', memory_category: 'semantic', memory_subtype: 'environment', importance: 0.8, tags: ['infra'] });
+    assert.equal(edited.memory_subtype, 'environment');
+    assert.deepEqual(edited.tags, ['infra']);
+    assert.equal(edited.importance, 0.8);
+    const wrong = await callError('memory/update', { memory_id: ids.kafka, memory_category: 'semantic', memory_subtype: 'style' });
+    assert.equal(wrong.code, 'INVALID_INPUT');
+  });
+
+  it('forgets to the trash, restores, and purges only with confirmation', async () => {
+    const forgotten = await call('memory/forget', { memory_ids: [ids.note1, ids.note2] });
+    assert.deepEqual(forgotten.memory_ids, [ids.note1, ids.note2]);
+    const trash = await call('memory/list', { filter: { view: 'trash' }, sort: 'recency', offset: 0, limit: 50 });
+    assert.deepEqual(trash.items.map((memory) => memory.memory_id).sort(), [ids.note1, ids.note2].sort());
+    await call('memory/restore', { memory_ids: [ids.note1] });
+    const unconfirmed = await callError('memory/purge', { memory_ids: [ids.note2] });
+    assert.equal(unconfirmed.code, 'CONFIRMATION_REQUIRED');
+    await call('memory/purge', { memory_ids: [ids.note2], confirm: true });
+    assert.deepEqual(await testCore.core.store.getMemories(USER, [ids.note1, ids.note2]).then((rows) => rows.map((row) => [row.memory_id, row.deleted_at])), [[ids.note1, null]]);
+  });
+
+  it('manages working memory: pin, evict, checkpoint', async () => {
+    const view = await call('working/state', {});
+    assert.equal(view.state?.items.length, 3);
+    const [task, message] = view.state!.items;
+    const pinned = await call('working/pin', { item_id: message.item_id, pinned: true });
+    assert.equal(pinned.state?.items.find((item) => item.item_id === message.item_id)?.pinned, true);
+    const evicted = await call('working/evict', { item_id: task.item_id });
+    assert.equal(evicted.state?.items.length, 2);
+    const checkpoint = await call('working/checkpoint', {});
+    assert.match(checkpoint.message, /Checkpoint saved/);
+  });
+
+  it('previews context without logging access', async () => {
+    const preview = await call('context/preview', { query: 'how do I deploy the web app', token_budget: 500 });
+    assert.ok(preview.context_items.some((item) => item.memory_id === ids.deploy));
+    assert.ok(preview.total_tokens <= 500);
+    const [record] = await testCore.core.store.getMemories(USER, [ids.deploy]);
+    assert.equal(record.access_count, 0);
+  });
+
+  it('reports the overview with growth and recall activity', async () => {
+    const overview = await call('overview/get', {});
+    assert.equal(overview.backend.kind, 'sqlite');
+    assert.equal(overview.growth.length, 12);
+    assert.equal(overview.growth.at(-1)?.count, overview.memories);
+    assert.ok(overview.recall_activity.reduce((sum, point) => sum + point.count, 0) >= 1, 'the searches above were counted');
+    assert.ok(overview.recent_errors.some((entry) => entry.code === 'MEMORY_NOT_FOUND'));
+  });
+
+  it('rejects malformed messages with typed codes', async () => {
+    assert.equal((await controller.handle('nonsense')).ok, false);
+    assert.equal((await callError('memory/drop_table', {})).code, 'UNKNOWN_METHOD');
+    const badLimit = await callError('memory/list', { filter: {}, sort: 'recency', offset: 0, limit: 5000 });
+    assert.equal(badLimit.code, 'INVALID_INPUT');
+    assert.match(badLimit.message, /limit/);
+    assert.equal((await callError('memory/list', { filter: { categories: ['bogus'] }, sort: 'recency', offset: 0, limit: 5 })).code, 'INVALID_INPUT');
+    assert.equal((await callError('memory/list', { filter: { after: 'yesterday' }, sort: 'recency', offset: 0, limit: 5 })).code, 'INVALID_INPUT');
+  });
+
+  it('notifies watchers of in-process changes and of other processes’ writes', async () => {
+    const received: PanelNotification[] = [];
+    const watch = controller.watch((notification) => received.push(notification));
+    try {
+      await testCore.core.longTerm.update({ memory_id: ids.deploy, user_id: USER, importance: 0.75 });
+      assert.ok(received.some((n) => n.type === 'memories-changed' && n.memory_ids.includes(ids.deploy)));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // A second core on the same directory stands in for an MCP server process the agent runs.
+      const other = new MemoryCore({ store: new SqliteMemoryStore({ dataDir: testCore.dataDir }) });
+      await other.open();
+      try {
+        received.length = 0;
+        await other.longTerm.store({ user_id: USER, content: 'Written by another process.', memory_category: 'semantic', memory_subtype: 'project' });
+        const deadline = Date.now() + 3000;
+        while (!received.some((n) => n.type === 'store-changed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+        assert.ok(received.some((n) => n.type === 'store-changed'), 'the change token poll noticed the other writer');
+      } finally {
+        await other.close();
+      }
+    } finally {
+      watch.dispose();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import type { GetRelevantContextOutput } from '../../src/core/api/contextApi.ts';
+import { describeError } from '../panelClient.ts';
+import type { PanelContext } from '../panelContext.ts';
+import { h, icon, replaceChildren } from '../ui/dom.ts';
+
+/**
+ * Shows exactly what get_relevant_context would hand the agent for a question and budget. The
+ * host runs it with access logging off, so previewing never changes what is recalled later.
+ */
+export class ContextTab {
+  readonly element = h('div', { class: 'context-tab' });
+  private readonly context: PanelContext;
+  private readonly question: HTMLTextAreaElement;
+  private readonly budget: HTMLInputElement;
+  private readonly results = h('div', { class: 'preview-results', 'aria-live': 'polite' });
+  private hasResult = false;
+
+  constructor(context: PanelContext) {
+    this.context = context;
+    const state = context.ui.state;
+    this.question = h('textarea', { rows: '3', placeholder: 'Ask what the agent would ask…', 'aria-label': 'Question to preview context for' });
+    this.question.value = state.previewQuery;
+    this.question.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        void this.preview();
+      }
+    });
+    this.budget = h('input', { type: 'number', min: '50', max: '200000', step: '50', value: String(state.previewBudget), 'aria-label': 'Token budget' });
+    this.element.append(
+      h(
+        'form',
+        {
+          class: 'preview-form',
+          onsubmit: (event: Event) => {
+            event.preventDefault();
+            void this.preview();
+          },
+        },
+        h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Question (Ctrl+Enter previews)'), this.question),
+        h(
+          'div',
+          { class: 'editor-row' },
+          h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Token budget'), this.budget),
+          context.init.host === 'vscode' ? h('button', { type: 'button', class: 'secondary', onclick: () => void this.useSelection() }, icon('selection'), ' Use selection') : null,
+          h('button', { type: 'submit' }, icon('eye'), ' Preview'),
+        ),
+      ),
+      this.results,
+    );
+  }
+
+  async start(): Promise<void> {
+    replaceChildren(this.results, h('p', { class: 'muted' }, 'Type a question to see the context items, their token costs and why each was chosen.'));
+  }
+
+  /** Re-runs a shown preview after a change, so it never shows stale context. */
+  async refresh(): Promise<void> {
+    if (this.hasResult) await this.preview();
+  }
+
+  private async useSelection(): Promise<void> {
+    try {
+      const { text } = await this.context.client.request('editor/selection', {});
+      if (!text) return this.context.toasts.show('Select some text in the editor first.');
+      this.question.value = text;
+      await this.preview();
+    } catch (error) {
+      this.context.toasts.show(describeError(error), 'error');
+    }
+  }
+
+  private async preview(): Promise<void> {
+    const query = this.question.value.trim();
+    const budget = Number(this.budget.value);
+    if (!query) return this.context.toasts.show('Type a question to preview.');
+    this.context.ui.update({ previewQuery: query, previewBudget: budget });
+    replaceChildren(this.results, h('p', { class: 'loading' }, 'Assembling context…'));
+    try {
+      this.render(await this.context.client.request('context/preview', { query, token_budget: budget }), budget);
+      this.hasResult = true;
+    } catch (error) {
+      replaceChildren(this.results, h('div', { class: 'error-box', role: 'alert' }, describeError(error)));
+    }
+  }
+
+  private render(output: GetRelevantContextOutput, budget: number): void {
+    const stats = output.retrieval_stats;
+    replaceChildren(
+      this.results,
+      h(
+        'p',
+        { class: 'preview-summary' },
+        h('strong', null, `${output.total_tokens.toLocaleString()} of ${budget.toLocaleString()} tokens (${output.budget_used_pct.toFixed(0)}%)`),
+        ` · ${output.context_items.length} items · intent ${output.detected_intent} · ${stats.working_memory_items} from working memory, ${stats.long_term_returned} of ${stats.long_term_searched} long-term · ${stats.mode}`,
+      ),
+      output.context_items.length === 0
+        ? h('p', { class: 'empty' }, 'Nothing relevant fits; the agent would get no memory context.')
+        : h(
+            'ol',
+            { class: 'preview-items', 'aria-label': 'Context items in the order the agent receives them' },
+            output.context_items.map((item) =>
+              h(
+                'li',
+                { class: 'preview-item' },
+                h(
+                  'div',
+                  { class: 'row-meta' },
+                  h('span', { class: 'badge' }, item.source === 'working_memory' ? 'working memory' : `${item.memory_category}/${item.memory_subtype}`),
+                  h('span', null, `${item.token_count} tokens`),
+                  h('span', { class: 'score' }, `relevance ${item.relevance_score.toFixed(2)}`),
+                ),
+                h('p', { class: 'why' }, item.why_included),
+                h('pre', { class: 'working-content' }, item.content),
+              ),
+            ),
+          ),
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import type { UpdateParams } from '../../src/shared/panelProtocol.ts';
+import { describeError } from '../panelClient.ts';
+import type { PanelContext } from '../panelContext.ts';
+import { confirmDialog } from '../ui/confirmDialog.ts';
+
+export interface ActionHooks {
+  /** Memories left the current view (forgotten, restored out of the trash, purged). */
+  removed(memoryIds: string[]): void;
+  /** Something shown changed; re-read it. */
+  changed(): void;
+}
+
+const count = (ids: readonly string[]): string => `${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}`;
+
+/**
+ * What the user can do to memories, with the feedback each gives: a toast, Undo after forgetting,
+ * a confirmation before deleting for good, and the host's error (with its code) when one fails.
+ */
+export class MemoryActions {
+  private readonly context: PanelContext;
+  private readonly hooks: ActionHooks;
+
+  constructor(context: PanelContext, hooks: ActionHooks) {
+    this.context = context;
+    this.hooks = hooks;
+  }
+
+  async setPinned(memoryId: string, pinned: boolean): Promise<void> {
+    await this.run(
+      () => this.context.client.request('memory/update', { memory_id: memoryId, pinned }),
+      () => {
+        this.context.toasts.show(pinned ? 'Pinned: always considered in context, never decays.' : 'Unpinned.');
+        this.hooks.changed();
+      },
+    );
+  }
+
+  /** Resolves true when saved. */
+  async update(changes: UpdateParams): Promise<boolean> {
+    return this.run(
+      () => this.context.client.request('memory/update', changes),
+      () => {
+        this.context.toasts.show(changes.content !== undefined ? 'Saved; the memory was re-embedded.' : 'Saved.');
+        this.hooks.changed();
+      },
+    );
+  }
+
+  async forget(ids: string[]): Promise<void> {
+    await this.run(
+      () => this.context.client.request('memory/forget', { memory_ids: ids }),
+      (result) => {
+        this.hooks.removed(result.memory_ids);
+        this.context.toasts.show(`Forgot ${count(result.memory_ids)}.`, 'info', { label: 'Undo', run: () => void this.restore(result.memory_ids) });
+      },
+    );
+  }
+
+  async restore(ids: string[]): Promise<void> {
+    await this.run(
+      () => this.context.client.request('memory/restore', { memory_ids: ids }),
+      (result) => {
+        if (this.context.ui.state.filter.view === 'trash') this.hooks.removed(result.memory_ids);
+        else this.hooks.changed();
+        this.context.toasts.show(`Restored ${count(result.memory_ids)}.`);
+      },
+    );
+  }
+
+  async purge(ids: string[]): Promise<void> {
+    const confirmed = await confirmDialog('Delete permanently?', `${count(ids)} will be erased with their embeddings and access history. This cannot be undone.`, 'Delete permanently');
+    if (!confirmed) return;
+    await this.run(
+      () => this.context.client.request('memory/purge', { memory_ids: ids, confirm: true }),
+      (result) => {
+        this.hooks.removed(result.memory_ids);
+        this.context.toasts.show(`Deleted ${count(result.memory_ids)} permanently.`);
+      },
+    );
+  }
+
+  private async run<T>(action: () => Promise<T>, success: (result: T) => void): Promise<boolean> {
+    try {
+      success(await action());
+      return true;
+    } catch (error) {
+      this.context.toasts.show(describeError(error), 'error');
+      return false;
+    }
+  }
+}

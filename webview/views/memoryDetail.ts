@@ -1,0 +1,103 @@
+import type { RecalledMemory } from '../../src/core/api/longTermApi.ts';
+import type { MemoryDetail, MemorySummary } from '../../src/shared/panelProtocol.ts';
+import { formatDate, h, icon, iconButton } from '../ui/dom.ts';
+import { renderScoreBreakdown } from './scoreBreakdown.ts';
+
+export interface DetailActions {
+  togglePin(): void;
+  edit(): void;
+  forget(): void;
+  restore(): void;
+  purge(): void;
+  close(): void;
+  open(memoryId: string): void;
+  filterEntity(entity: string): void;
+  filterTag(tag: string): void;
+}
+
+/** The opened memory: content, classification, chips, metadata, supersedes chain and related memories. */
+export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemory | undefined, actions: DetailActions): HTMLElement {
+  const { memory } = detail;
+  const deleted = memory.deleted_at !== null;
+  const toolbar = h(
+    'div',
+    { class: 'detail-toolbar', role: 'toolbar', 'aria-label': 'Memory actions' },
+    deleted
+      ? [
+          h('button', { type: 'button', 'data-action': 'restore', onclick: actions.restore }, icon('discard'), ' Restore'),
+          h('button', { type: 'button', 'data-action': 'purge', class: 'danger', onclick: actions.purge }, icon('trash'), ' Delete permanently'),
+        ]
+      : [
+          h('button', { type: 'button', 'data-action': 'pin', 'aria-pressed': String(memory.pinned), onclick: actions.togglePin }, icon(memory.pinned ? 'pinned' : 'pin'), memory.pinned ? ' Unpin' : ' Pin'),
+          h('button', { type: 'button', 'data-action': 'edit', onclick: actions.edit }, icon('edit'), ' Edit'),
+          h('button', { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget }, icon('trash'), ' Forget'),
+          h('button', { type: 'button', 'data-action': 'purge', class: 'secondary danger-text', onclick: actions.purge }, 'Delete permanently'),
+        ],
+    h('span', { class: 'spacer' }),
+    iconButton('close', 'Close memory (Escape)', actions.close, { 'data-action': 'close' }),
+  );
+  const chips = (values: string[], kind: string, onClick: (value: string) => void): HTMLElement =>
+    values.length === 0
+      ? h('span', { class: 'muted' }, 'none')
+      : h(
+          'ul',
+          { class: 'chips', 'aria-label': kind },
+          values.map((value) => h('li', null, h('button', { type: 'button', class: 'chip', title: `Show memories with ${kind.toLowerCase()} ${value}`, onclick: () => onClick(value) }, value))),
+        );
+  const meta: Array<[string, string]> = [
+    ['Importance', memory.importance.toFixed(2)],
+    ['Confidence', memory.confidence.toFixed(2)],
+    ['Access count', String(memory.access_count)],
+    ['Source', memory.source_type],
+    ['Scope', memory.project_id ? `project ${memory.project_id}` : 'user'],
+    ['Session', memory.source_session ?? '—'],
+    ['Created', formatDate(memory.created_at)],
+    ['Updated', formatDate(memory.updated_at)],
+    ['Last accessed', formatDate(memory.last_accessed)],
+    ['Event time', formatDate(memory.event_time)],
+    ['Embedding', memory.embedding_model ?? 'none'],
+    ['Id', memory.memory_id],
+  ];
+  if (deleted) meta.unshift(['Forgotten', formatDate(memory.deleted_at)]);
+  const extraMetadata = Object.entries(memory.metadata).filter(([key]) => key !== 'tags');
+  return h(
+    'article',
+    { class: 'memory-detail', 'aria-label': 'Memory details' },
+    toolbar,
+    h(
+      'p',
+      { class: 'badges' },
+      h('span', { class: `badge category-${memory.memory_category}` }, `${memory.memory_category} / ${memory.memory_subtype}`),
+      memory.pinned ? h('span', { class: 'badge pinned' }, icon('pinned'), ' pinned') : null,
+      memory.superseded_by ? h('span', { class: 'badge warning' }, 'superseded') : null,
+      deleted ? h('span', { class: 'badge warning' }, 'in trash') : null,
+    ),
+    h('pre', { class: 'memory-content', tabindex: '0', 'aria-label': 'Content' }, memory.content),
+    recalled ? renderScoreBreakdown(recalled) : null,
+    h('h3', null, 'Entities'),
+    chips(memory.entities, 'Entity', actions.filterEntity),
+    h('h3', null, 'Tags'),
+    chips(memory.tags, 'Tag', actions.filterTag),
+    h('h3', null, 'Details'),
+    h('dl', { class: 'meta' }, meta.map(([label, value]) => [h('dt', null, label), h('dd', null, value)])),
+    extraMetadata.length > 0 ? [h('h3', null, 'Metadata'), h('pre', { class: 'metadata' }, JSON.stringify(Object.fromEntries(extraMetadata), null, 2))] : null,
+    detail.chain.length > 0 ? [h('h3', null, 'Supersedes chain (oldest first)'), summaryList(detail.chain, memory.memory_id, actions.open)] : null,
+    detail.related.length > 0 ? [h('h3', null, 'Related memories'), summaryList(detail.related, memory.memory_id, actions.open)] : null,
+  );
+}
+
+function summaryList(items: MemorySummary[], currentId: string, open: (memoryId: string) => void): HTMLElement {
+  return h(
+    'ol',
+    { class: 'summary-list' },
+    items.map((item) =>
+      h(
+        'li',
+        null,
+        item.memory_id === currentId
+          ? h('span', { class: 'current', 'aria-current': 'true' }, '(this memory) ', item.content)
+          : h('button', { type: 'button', class: 'link-button', onclick: () => open(item.memory_id) }, `${item.memory_category}/${item.memory_subtype}${item.deleted ? ' (forgotten)' : ''}: ${item.content}`),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,52 @@
+import { h, icon, iconButton, relativeTime } from '../ui/dom.ts';
+import type { ListRow } from './memoryListModel.ts';
+import { scoreLabel } from './scoreBreakdown.ts';
+
+export interface RowState {
+  active: boolean;
+  open: boolean;
+  selected: boolean;
+}
+
+export interface RowHandlers {
+  toggleSelected(memoryId: string): void;
+  setPinned(memoryId: string, pinned: boolean): void;
+}
+
+/** One line of the memories list; rows not loaded yet render as a busy line of the same height. */
+export function renderMemoryRow(row: ListRow | undefined, state: RowState, handlers: RowHandlers): HTMLElement {
+  if (!row) return h('div', { class: 'memory-row loading-row', 'aria-busy': 'true', 'aria-label': 'Loading' }, h('span', { class: 'muted' }, 'Loading…'));
+  const { active, open, selected } = state;
+  return h(
+    'div',
+    {
+      class: `memory-row${active ? ' active' : ''}${open ? ' open' : ''}${selected ? ' selected' : ''}`,
+      'aria-selected': String(selected),
+      'aria-label': rowLabel(row),
+      title: row.recalled?.why_matched,
+    },
+    // Not in the tab order: the listbox handles Space; the checkbox is for pointer users.
+    h('input', { type: 'checkbox', class: 'row-check', tabindex: '-1', checked: selected, 'aria-label': 'Select', onchange: () => handlers.toggleSelected(row.memory_id) }),
+    h(
+      'div',
+      { class: 'row-main' },
+      h('div', { class: 'row-content' }, row.pinned ? icon('pinned') : null, ' ', row.content),
+      h(
+        'div',
+        { class: 'row-meta' },
+        h('span', { class: `badge category-${row.memory_category}` }, `${row.memory_category}/${row.memory_subtype}`),
+        row.recalled ? h('span', { class: 'score', title: 'Relevance score' }, scoreLabel(row.recalled)) : null,
+        h('span', null, `imp ${row.importance.toFixed(2)}`),
+        h('span', null, `${row.access_count}×`),
+        h('span', null, relativeTime(row.created_at)),
+        row.entities.length > 0 ? h('span', { class: 'muted' }, row.entities.slice(0, 3).join(', ')) : null,
+      ),
+    ),
+    row.deleted ? null : iconButton(row.pinned ? 'pinned' : 'pin', row.pinned ? 'Unpin' : 'Pin', () => handlers.setPinned(row.memory_id, !row.pinned), { tabindex: '-1', class: 'icon-button row-action' }),
+  );
+}
+
+function rowLabel(row: ListRow): string {
+  const score = row.recalled ? `, relevance ${scoreLabel(row.recalled)} (${row.recalled.why_matched})` : '';
+  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${score}: ${row.content.slice(0, 140)}`;
+}
