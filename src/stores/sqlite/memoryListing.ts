@@ -13,12 +13,52 @@ const SORTS: Record<ListQuery['sort'], Comparator> = {
   created: byCreatedThenId,
 };
 
-/** The page of ids to show and how many rows matched in all. */
+/**
+ * The page of ids to show and how many rows matched in all. Only the first offset + limit rows
+ * in sort order are kept (a bounded heap), so a page of 200 out of 100,000 never sorts them all.
+ */
 export function pageOfMatches(metas: Iterable<MemoryMeta>, accept: (meta: MemoryMeta) => boolean, query: ListQuery): { ids: string[]; total: number } {
-  const matched: MemoryMeta[] = [];
-  for (const meta of metas) if (accept(meta)) matched.push(meta);
-  matched.sort(SORTS[query.sort]);
   const offset = Math.max(0, Math.floor(query.offset));
   const limit = Math.max(0, Math.floor(query.limit));
-  return { ids: matched.slice(offset, offset + limit).map((meta) => meta.memory_id), total: matched.length };
+  const compare = SORTS[query.sort];
+  const keep = offset + limit;
+  // Max-heap on sort order: the root is the row that would leave first when a better one comes.
+  const heap: MemoryMeta[] = [];
+  let total = 0;
+  for (const meta of metas) {
+    if (!accept(meta)) continue;
+    total++;
+    if (keep === 0) continue;
+    if (heap.length < keep) {
+      heap.push(meta);
+      siftUp(heap, heap.length - 1, compare);
+    } else if (compare(meta, heap[0]) < 0) {
+      heap[0] = meta;
+      siftDown(heap, 0, compare);
+    }
+  }
+  heap.sort(compare);
+  return { ids: heap.slice(offset, keep).map((meta) => meta.memory_id), total };
+}
+
+function siftUp(heap: MemoryMeta[], index: number, compare: Comparator): void {
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    if (compare(heap[index], heap[parent]) <= 0) return;
+    [heap[index], heap[parent]] = [heap[parent], heap[index]];
+    index = parent;
+  }
+}
+
+function siftDown(heap: MemoryMeta[], index: number, compare: Comparator): void {
+  for (;;) {
+    const left = 2 * index + 1;
+    const right = left + 1;
+    let largest = index;
+    if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
+    if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
+    if (largest === index) return;
+    [heap[index], heap[largest]] = [heap[largest], heap[index]];
+    index = largest;
+  }
 }
