@@ -5,6 +5,8 @@ export interface CallRecord {
   ms: number;
   at?: string;
   error?: { code: string; message: string };
+  /** The user the call acted for, so per-user tools show each user only their own calls. */
+  user_id?: string;
 }
 
 export class CallLog {

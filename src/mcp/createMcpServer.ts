@@ -26,7 +26,9 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
         'Memory for coding agents. Call init_session once per conversation, get_relevant_context before answering, store_memory for decisions, facts, workflows and preferences worth keeping, recall_memories to search. Tool errors carry a code (INVALID_INPUT, MEMORY_NOT_FOUND, SESSION_NOT_FOUND, CONTENT_TOO_LONG, ...) and a message saying what to change.',
     },
   );
-  for (const tool of TOOLS) registerTool(server, context, tool as Parameters<typeof registerTool>[2], callLog);
+  // Tools read the very log that records their calls (get_recent_calls / get_recent_errors).
+  const served: ServerContext = { ...context, callLog };
+  for (const tool of TOOLS) registerTool(server, served, tool as Parameters<typeof registerTool>[2], callLog);
   registerResources(server, context);
   // Input that fails the schema is reported like every other tool error: a code and a message.
   (server as unknown as { createToolError(message: string): unknown }).createToolError = (message: string) =>

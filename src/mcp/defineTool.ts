@@ -31,13 +31,15 @@ export function registerTool<Input extends z.ZodRawShape, Output extends z.ZodRa
     { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
     (async (args: z.infer<z.ZodObject<Input>>): Promise<CallToolResult> => {
       const started = performance.now();
+      const user = (args as { user_id?: unknown }).user_id ?? context.defaultUserId;
+      const who = typeof user === 'string' ? { user_id: user } : {};
       try {
         const output = await tool.run(context, args);
-        log.record({ tool: tool.name, ok: true, ms: performance.now() - started });
+        log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
         return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
       } catch (error) {
         const failure = toMemoryError(error, tool.name);
-        log.record({ tool: tool.name, ok: false, ms: performance.now() - started, error: failure.toJSON() });
+        log.record({ tool: tool.name, ok: false, ms: performance.now() - started, error: failure.toJSON(), ...who });
         return errorResult(failure);
       }
     }) as never,

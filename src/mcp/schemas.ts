@@ -61,4 +61,60 @@ export const scoreBreakdownSchema = z.object({
   signals: z.array(z.string()),
 });
 
+export const redactionsField = z
+  .array(z.object({ kind: z.string().describe('What was redacted: a credential kind (openai-key, password-assignment, …) or email / phone.'), count: z.number().describe('How many occurrences were replaced by [REDACTED:<kind>].') }))
+  .describe('Secrets (and PII when enabled) replaced before storage; empty when nothing was redacted.');
+
 export const knownSubtypes = MEMORY_SUBTYPES as string[];
+
+export const factCategoryField = z.enum(['identity', 'preference', 'constraint', 'instruction']).describe('Fact category: identity (name, pronouns, location), preference (language, timezone, coding style), constraint (availability, limits), instruction (standing rules).');
+
+export const factKeyField = z.string().min(1).max(64).describe('Fact key within the category, e.g. name, timezone, coding_style; case-insensitive, stored lower-case.');
+
+export const factSchema = z.object({
+  category: z.string(),
+  key: z.string(),
+  value: z.string(),
+  memory_id: z.string(),
+  confidence: z.number(),
+  importance: z.number(),
+  active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  supersedes: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  deleted: z.boolean(),
+});
+
+export const memoryRecordSchema = z.object({
+  memory_id: z.string(),
+  user_id: z.string(),
+  org_id: z.string().nullable(),
+  project_id: z.string().nullable(),
+  memory_category: z.string(),
+  memory_subtype: z.string(),
+  content: z.string(),
+  summary: z.string().nullable(),
+  entities: z.array(z.string()),
+  tags: z.array(z.string()),
+  metadata: metadataField,
+  event_time: z.string().nullable(),
+  is_temporal: z.boolean(),
+  importance: z.number(),
+  access_count: z.number(),
+  decay_factor: z.number(),
+  related_memories: z.array(z.string()),
+  supersedes: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  source_session: z.string().nullable(),
+  source_type: z.string(),
+  confidence: z.number(),
+  pinned: z.boolean(),
+  embedding_model: z.string().nullable(),
+  created_at: z.string(),
+  last_accessed: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+});
+
+export const memoryIdField = (what: string) => z.string().min(1).max(LIMITS.idChars).describe(what);

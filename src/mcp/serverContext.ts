@@ -1,8 +1,11 @@
 import type { MemoryCore } from '../core/memoryCore.ts';
+import type { CallLog } from './callLog.ts';
 
 /** What a server instance serves: one core, and defaults for calls that omit identity. */
 export interface ServerContext {
   core: MemoryCore;
   /** When set, tools accept calls without user_id and use this one (the editor's user). */
   defaultUserId?: string;
+  /** The server's recent calls and errors, read by get_recent_calls / get_recent_errors. */
+  callLog?: CallLog;
 }

@@ -1,5 +1,6 @@
 import type { MemoryRecord, SourceType } from '../domain/records.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
+import type { Redaction } from '../safety/contentGuard.ts';
 
 /** Inputs and outputs of the long-term memory operations (seed 000 §7.1). */
 
@@ -37,6 +38,10 @@ export interface StoreMemoryOutput {
   similar_existing?: SimilarExisting;
   /** 'embedded', 'pending' (provider unavailable; re-embedded later) or 'none' (no provider configured). */
   embedding_status: 'embedded' | 'pending' | 'none';
+  /** Credentials (and PII when enabled) replaced by [REDACTED:<kind>] before storage, by kind. */
+  redactions: Redaction[];
+  /** A live memory this one contradicted; it is now superseded by this one and its confidence lowered. */
+  contradicts?: { memory_id: string; kind: string; reason: string };
 }
 
 export interface RecallInput {
@@ -129,6 +134,7 @@ export interface UpdateMemoryOutput {
   success: boolean;
   re_embedded: boolean;
   memory: MemoryRecord;
+  redactions: Redaction[];
 }
 
 export interface ForgetMemoryInput {

@@ -1,4 +1,5 @@
 import type { EvictionPolicy, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
+import type { Redaction } from '../safety/contentGuard.ts';
 
 /** Inputs and outputs of the working-memory operations (seed 000 §7.1), shared by MCP tools, CLI and panel. */
 
@@ -51,6 +52,8 @@ export interface AddToWorkingMemoryOutput {
   evicted_items: string[];
   promoted_items: PromotedItem[];
   total_tokens: number;
+  /** Credentials (and PII when enabled) replaced by [REDACTED:<kind>] before the item was kept, by kind. */
+  redactions: Redaction[];
 }
 
 export interface GetWorkingMemoryInput {

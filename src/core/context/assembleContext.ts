@@ -2,6 +2,7 @@ import type { ContextItem, GetRelevantContextInput, GetRelevantContextOutput, Qu
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { AccessLogEntry, WorkingItemRecord } from '../domain/records.ts';
+import { safeContextItem } from '../safety/safeContextItem.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
 import { LruCache } from '../util/lruCache.ts';
@@ -105,7 +106,8 @@ export class ContextAssembler {
       });
     }
 
-    const selected = pack(candidates, budget);
+    // Memory text is data, not instructions: delimited and defused before packing, so the budget counts what is sent (seed 000 §10.4).
+    const selected = pack(candidates.map((candidate) => ({ ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) })), budget);
     const longTermSelected = selected.filter((candidate) => candidate.item.source === 'long_term');
     if (options.logAccess !== false && longTermSelected.length > 0) {
       const at = this.deps.clock.now().toISOString();

@@ -14,6 +14,8 @@ import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
+import { findStoreConflict } from '../lifecycle/contradictionCandidates.ts';
+import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
@@ -40,9 +42,13 @@ export class LongTermMemory {
 
   async store(input: StoreMemoryInput): Promise<StoreMemoryOutput> {
     const userId = requireId(input.user_id, 'user_id');
-    const content = requireContent(input.content);
+    // Secrets are redacted or refused before anything else sees the text (seed 000 §10).
+    const guardedContent = guardText(requireContent(input.content), this.deps.config);
+    const content = guardedContent.content;
     assertValidClassification(input.memory_category, input.memory_subtype);
-    const metadata = requireMetadata(input.metadata);
+    const guardedMetadata = guardJson(requireMetadata(input.metadata), this.deps.config);
+    const metadata = guardedMetadata.value;
+    const redactions = mergeRedactions(guardedContent.redactions, guardedMetadata.redactions);
     const tags = requireStringList(Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined, 'metadata.tags', LIMITS.tags, LIMITS.tagChars);
     const given = requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars);
     const extracted = given.length === 0 ? extractEntities(content).slice(0, LIMITS.entities) : [];
@@ -73,8 +79,15 @@ export class LongTermMemory {
         entities_extracted: extracted,
         similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
         embedding_status: embedding.status,
+        redactions,
       };
     }
+
+    // A new statement that contradicts a live one corrects it, exactly like an explicit `supersedes`.
+    const conflict = superseded
+      ? null
+      : await findStoreConflict(this.deps, { user_id: userId, project_id: projectId, content, memory_category: input.memory_category, metadata });
+    const replaced = superseded ?? conflict?.memory ?? null;
 
     const memory: MemoryRecord = {
       memory_id: newId('mem'),
@@ -93,8 +106,8 @@ export class LongTermMemory {
       importance: requireUnitInterval(input.importance, 'importance', 0.5),
       access_count: 0,
       decay_factor: 1,
-      related_memories: superseded ? [superseded.memory_id] : [],
-      supersedes: superseded?.memory_id ?? null,
+      related_memories: replaced ? [replaced.memory_id] : [],
+      supersedes: replaced?.memory_id ?? null,
       superseded_by: null,
       source_session: input.session_id ? requireId(input.session_id, 'session_id') : null,
       source_type: input.source_type ?? 'explicit',
@@ -107,12 +120,12 @@ export class LongTermMemory {
       deleted_at: null,
     };
     await this.deps.store.insertMemory(memory, stored);
-    if (superseded) {
+    if (replaced) {
       await this.deps.store.updateMemory({
-        ...superseded,
+        ...replaced,
         superseded_by: memory.memory_id,
-        confidence: Math.min(superseded.confidence, 0.5),
-        related_memories: [...new Set([...superseded.related_memories, memory.memory_id])],
+        confidence: Math.min(replaced.confidence, 0.5),
+        related_memories: [...new Set([...replaced.related_memories, memory.memory_id])],
         updated_at: now,
       });
     }
@@ -123,7 +136,9 @@ export class LongTermMemory {
       ...(similar && similar.similarity >= this.deps.config.similarThreshold
         ? { similar_existing: this.describeSimilar(similar.memory, similar.similarity, 'created_new') }
         : {}),
+      ...(conflict ? { contradicts: { memory_id: conflict.memory.memory_id, kind: conflict.contradiction.kind, reason: conflict.contradiction.reason } } : {}),
       embedding_status: embedding.status,
+      redactions,
     };
   }
 
@@ -133,7 +148,9 @@ export class LongTermMemory {
     if (existing.deleted_at) {
       throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is forgotten; restore it before editing.`, { details: { memory_id: existing.memory_id } });
     }
-    const content = input.content === undefined ? existing.content : requireContent(input.content);
+    const guardedContent = input.content === undefined ? null : guardText(requireContent(input.content), this.deps.config);
+    const content = guardedContent ? guardedContent.content : existing.content;
+    const guardedMetadata = input.metadata === undefined ? null : guardJson(requireMetadata(input.metadata), this.deps.config);
     const category = input.memory_category ?? existing.memory_category;
     const subtype = input.memory_subtype ?? (input.memory_category ? '' : existing.memory_subtype);
     assertValidClassification(category, subtype);
@@ -150,7 +167,7 @@ export class LongTermMemory {
       memory_subtype: subtype,
       importance: requireUnitInterval(input.importance, 'importance', existing.importance),
       confidence: requireUnitInterval(input.confidence, 'confidence', existing.confidence),
-      metadata: input.metadata === undefined ? existing.metadata : { ...existing.metadata, ...requireMetadata(input.metadata) },
+      metadata: guardedMetadata ? { ...existing.metadata, ...guardedMetadata.value } : existing.metadata,
       tags: input.tags === undefined ? existing.tags : requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars),
       entities:
         input.entities !== undefined
@@ -166,7 +183,8 @@ export class LongTermMemory {
     };
     await this.deps.store.updateMemory(updated, embedding);
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
-    return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated };
+    const redactions = mergeRedactions(guardedContent?.redactions ?? [], guardedMetadata?.redactions ?? []);
+    return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated, redactions };
   }
 
   async forget(input: ForgetMemoryInput): Promise<{ success: boolean; hard_deleted: boolean }> {

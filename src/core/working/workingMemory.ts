@@ -19,6 +19,7 @@ import { MemoryError } from '../domain/errors.ts';
 import type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
 import { classifyContent, isWorthKeeping } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
+import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
 import { newId } from '../util/ids.ts';
 import { KeyedMutex } from '../util/keyedMutex.ts';
 import { LIMITS, requireContent, requireId, requireMetadata, requirePositiveInt } from '../validation.ts';
@@ -90,11 +91,15 @@ export class WorkingMemory {
   }
 
   async add(input: AddToWorkingMemoryInput): Promise<AddToWorkingMemoryOutput> {
-    const content = requireContent(input.content);
+    // Secrets are redacted or refused before the item is kept or promoted (seed 000 §10).
+    const guarded = guardText(requireContent(input.content), this.deps.config);
+    const content = guarded.content;
     if (!CONTENT_TYPES.includes(input.content_type)) {
       throw new MemoryError('INVALID_INPUT', `content_type must be one of ${CONTENT_TYPES.join(', ')}.`, { details: { field: 'content_type' } });
     }
-    const metadata = requireMetadata(input.metadata);
+    const guardedMetadata = guardJson(requireMetadata(input.metadata), this.deps.config);
+    const metadata = guardedMetadata.value;
+    const redactions = mergeRedactions(guarded.redactions, guardedMetadata.redactions);
     const tokenCount = this.deps.tokens.count(content);
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
       const session = await this.requireSession(input.session_id, input.user_id);
@@ -146,6 +151,7 @@ export class WorkingMemory {
         evicted_items: evicted.map((entry) => entry.item_id),
         promoted_items: promoted,
         total_tokens: updated.total_tokens,
+        redactions,
       };
     });
   }

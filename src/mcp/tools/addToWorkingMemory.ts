@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../defineTool.ts';
-import { metadataField, sessionIdField } from '../schemas.ts';
+import { metadataField, redactionsField, sessionIdField } from '../schemas.ts';
 
 export const addToWorkingMemoryTool = defineTool({
   name: 'add_to_working_memory',
@@ -20,6 +20,7 @@ export const addToWorkingMemoryTool = defineTool({
     evicted_items: z.array(z.string()),
     promoted_items: z.array(z.object({ item_id: z.string(), memory_id: z.string(), action: z.string() })),
     total_tokens: z.number(),
+    redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (context, args) => context.core.working.add({ ...args, ...(context.defaultUserId ? { user_id: context.defaultUserId } : {}) }),

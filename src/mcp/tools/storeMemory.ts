@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
-import { categoryField, subtypeField, userIdField } from '../schemas.ts';
+import { categoryField, redactionsField, subtypeField, userIdField } from '../schemas.ts';
 
 export const storeMemoryTool = defineTool({
   name: 'store_memory',
@@ -32,6 +32,11 @@ export const storeMemoryTool = defineTool({
     entities_extracted: z.array(z.string()),
     similar_existing: z.object({ memory_id: z.string(), similarity: z.number(), content: z.string(), action: z.string() }).optional(),
     embedding_status: z.string(),
+    redactions: redactionsField,
+    contradicts: z
+      .object({ memory_id: z.string(), kind: z.string(), reason: z.string() })
+      .optional()
+      .describe('A live memory this one contradicted; it is now superseded by this one and its confidence lowered.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (context, args) =>

@@ -1,0 +1,177 @@
+import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
+import type { MemoryRecord } from '../domain/records.ts';
+import { listAllMemories } from '../lifecycle/listAll.ts';
+import type { LongTermMemory } from '../longterm/longTermMemory.ts';
+import { guardText, type Redaction } from '../safety/contentGuard.ts';
+import { KeyedMutex } from '../util/keyedMutex.ts';
+import { requireId, requireUnitInterval } from '../validation.ts';
+import {
+  FACT_CLASSIFICATION,
+  FACT_TAG,
+  type Fact,
+  type FactCategory,
+  factContent,
+  factOfMemory,
+  factTag,
+  requireFactCategory,
+  requireFactKey,
+  requireFactValue,
+} from './factModel.ts';
+
+export interface SetFactInput {
+  user_id: string;
+  category: string;
+  key: string;
+  value: string;
+  /** 0..1 (default 1); a value replaces the active one only at equal or higher confidence (seed 002). */
+  confidence?: number;
+  importance?: number;
+  session_id?: string;
+}
+
+export interface SetFactOutput {
+  /** 'created' (first value), 'updated' (new value superseded the old), 'unchanged' (same value), 'ignored' (lower confidence). */
+  action: 'created' | 'updated' | 'unchanged' | 'ignored';
+  fact: Fact;
+  /** The value that was replaced, when action is 'updated'. */
+  previous?: Fact;
+  reason: string;
+  redactions: Redaction[];
+}
+
+export interface GetFactsInput {
+  user_id: string;
+  category?: string;
+  key?: string;
+  include_history?: boolean;
+}
+
+export interface FactWithHistory extends Fact {
+  /** Older values of the key, newest first; present when history was asked for. */
+  history?: Fact[];
+}
+
+/** set_fact / get_facts / delete_fact over long-term memory (seed 002 structured facts). */
+export class StructuredFacts {
+  private readonly deps: CoreDeps;
+  private readonly longTerm: LongTermMemory;
+  /** One writer per user and key, so two concurrent sets never leave two active values. */
+  private readonly locks = new KeyedMutex();
+
+  constructor(deps: CoreDeps, longTerm: LongTermMemory) {
+    this.deps = deps;
+    this.longTerm = longTerm;
+  }
+
+  async set(input: SetFactInput): Promise<SetFactOutput> {
+    const userId = requireId(input.user_id, 'user_id');
+    const category = requireFactCategory(input.category);
+    const key = requireFactKey(input.key);
+    // The value is guarded here too: it is kept verbatim in metadata.fact, not only in the content.
+    const guarded = guardText(requireFactValue(input.value), this.deps.config, 'value');
+    const value = guarded.content;
+    const confidence = requireUnitInterval(input.confidence, 'confidence', 1);
+    const importance = requireUnitInterval(input.importance, 'importance', 0.8);
+    return this.locks.run(`${userId}\u0000${category}/${key}`, async () => {
+      const active = await this.active(userId, category, key);
+      if (active && active.value === value) {
+        return { action: 'unchanged', fact: active, reason: 'The active value is already this one.', redactions: guarded.redactions };
+      }
+      if (active && confidence < active.confidence) {
+        return {
+          action: 'ignored',
+          fact: active,
+          reason: `The active value has confidence ${active.confidence}; a new value needs at least that (got ${confidence}).`,
+          redactions: guarded.redactions,
+        };
+      }
+      const classification = FACT_CLASSIFICATION[category];
+      const stored = await this.longTerm.store({
+        user_id: userId,
+        content: factContent({ category, key, value }),
+        memory_category: classification.category,
+        memory_subtype: classification.subtype,
+        importance,
+        confidence,
+        entities: [],
+        metadata: { fact: { category, key, value }, tags: [FACT_TAG, factTag(category, key)] },
+        source_type: 'explicit',
+        project_id: null,
+        ...(active ? { supersedes: active.memory_id } : {}),
+        ...(input.session_id ? { session_id: input.session_id } : {}),
+      });
+      const fact = await this.factById(userId, stored.memory_id);
+      if (!fact || fact.key !== key || fact.category !== category) {
+        // Dedup merged the fact into an older memory with the same text; that memory now carries it.
+        throw new MemoryError('PROVIDER_ERROR', `Storing fact ${category}/${key} did not produce a fact memory.`, { details: { memory_id: stored.memory_id } });
+      }
+      const previous = active ? await this.factById(userId, active.memory_id) : null;
+      return {
+        action: active ? 'updated' : 'created',
+        fact,
+        ...(previous ? { previous } : {}),
+        reason: active ? `Replaced "${active.value}" (confidence ${active.confidence}); the old value is kept as history.` : 'First value for this key.',
+        redactions: guarded.redactions,
+      };
+    });
+  }
+
+  async get(input: GetFactsInput): Promise<{ facts: FactWithHistory[] }> {
+    const userId = requireId(input.user_id, 'user_id');
+    const category = input.category === undefined ? undefined : requireFactCategory(input.category);
+    const key = input.key === undefined ? undefined : requireFactKey(input.key);
+    if (key !== undefined && category === undefined) {
+      throw new MemoryError('INVALID_INPUT', 'A fact key is looked up within a category: pass category with key.', { details: { field: 'category' } });
+    }
+    const tag = category && key ? factTag(category, key) : FACT_TAG;
+    const all = await this.factsTagged(userId, tag, input.include_history === true);
+    const wanted = all.filter((fact) => category === undefined || fact.category === category);
+    const active = wanted.filter((fact) => fact.active).sort((a, b) => b.importance - a.importance || a.key.localeCompare(b.key));
+    if (!input.include_history) return { facts: active };
+    return {
+      facts: active.map((fact) => ({
+        ...fact,
+        history: wanted
+          .filter((old) => !old.active && old.category === fact.category && old.key === fact.key)
+          .sort((a, b) => b.created_at.localeCompare(a.created_at)),
+      })),
+    };
+  }
+
+  async delete(input: { user_id: string; category: string; key: string }): Promise<{ deleted: boolean; memory_id: string }> {
+    const userId = requireId(input.user_id, 'user_id');
+    const category = requireFactCategory(input.category);
+    const key = requireFactKey(input.key);
+    return this.locks.run(`${userId}\u0000${category}/${key}`, async () => {
+      const active = await this.active(userId, category, key);
+      if (!active) {
+        throw new MemoryError('MEMORY_NOT_FOUND', `No active fact ${category}/${key} exists for user ${userId}.`, { details: { category, key } });
+      }
+      // Soft delete: the value and its history stay restorable and exportable.
+      await this.longTerm.forget({ user_id: userId, memory_id: active.memory_id });
+      return { deleted: true, memory_id: active.memory_id };
+    });
+  }
+
+  private async active(userId: string, category: FactCategory, key: string): Promise<Fact | null> {
+    const facts = await this.factsTagged(userId, factTag(category, key), false);
+    // More than one can only appear through an import or a manual edit; the newest wins.
+    return facts.filter((fact) => fact.active).sort((a, b) => b.created_at.localeCompare(a.created_at))[0] ?? null;
+  }
+
+  private async factsTagged(userId: string, tag: string, withHistory: boolean): Promise<Fact[]> {
+    const { items } = await listAllMemories(this.deps.store, {
+      user_id: userId,
+      tags: [tag],
+      state: withHistory ? 'all' : 'live',
+      include_superseded: withHistory,
+    });
+    return items.map(factOfMemory).filter((fact): fact is Fact => fact !== null);
+  }
+
+  private async factById(userId: string, memoryId: string): Promise<Fact | null> {
+    const [memory]: MemoryRecord[] = await this.deps.store.getMemories(userId, [memoryId]);
+    return memory ? factOfMemory(memory) : null;
+  }
+}

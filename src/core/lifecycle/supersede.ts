@@ -1,0 +1,55 @@
+import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
+import { requireId } from '../validation.ts';
+import { requireLiveMemories } from './requireMemories.ts';
+
+export interface SupersedeInput {
+  user_id: string;
+  /** The memory that is now wrong or outdated. */
+  memory_id: string;
+  /** The memory that replaces it. */
+  superseded_by: string;
+  reason?: string;
+}
+
+export interface SupersedeOutput {
+  memory_id: string;
+  superseded_by: string;
+  previous_confidence: number;
+  confidence: number;
+}
+
+/** Lowered confidence of a superseded memory: it stays in history but loses to what replaced it. */
+const SUPERSEDED_CONFIDENCE_CAP = 0.5;
+
+/** Explicit correction: A is superseded by B (supersede_memory). Both must be live memories of the user. */
+export async function supersedeMemory(deps: CoreDeps, input: SupersedeInput): Promise<SupersedeOutput> {
+  const userId = requireId(input.user_id, 'user_id');
+  if (input.memory_id === input.superseded_by) {
+    throw new MemoryError('INVALID_INPUT', 'A memory cannot supersede itself; pass two different ids.', { details: { field: 'superseded_by' } });
+  }
+  const [older, newer] = await requireLiveMemories(deps, userId, [input.memory_id, input.superseded_by], ['memory_id', 'superseded_by']);
+  if (newer.superseded_by) {
+    throw new MemoryError('INVALID_INPUT', `Memory ${newer.memory_id} is itself superseded by ${newer.superseded_by}; supersede with the current one.`, {
+      details: { field: 'superseded_by' },
+    });
+  }
+  const now = deps.clock.now().toISOString();
+  const confidence = Math.min(older.confidence, SUPERSEDED_CONFIDENCE_CAP);
+  await deps.store.updateMemory({
+    ...older,
+    superseded_by: newer.memory_id,
+    confidence,
+    related_memories: [...new Set([...older.related_memories, newer.memory_id])],
+    metadata: input.reason ? { ...older.metadata, superseded_reason: input.reason } : older.metadata,
+    updated_at: now,
+  });
+  await deps.store.updateMemory({
+    ...newer,
+    supersedes: older.memory_id,
+    related_memories: [...new Set([...newer.related_memories, older.memory_id])],
+    updated_at: now,
+  });
+  deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [older.memory_id, newer.memory_id], change: 'updated' });
+  return { memory_id: older.memory_id, superseded_by: newer.memory_id, previous_confidence: older.confidence, confidence };
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MemoryError } from '../../../src/core/domain/errors.ts';
+import { activeFactsForContext } from '../../../src/core/facts/factsForContext.ts';
+import { factsOf } from '../../../src/core/facts/factsOf.ts';
+import { createTestCore, type TestCore } from '../../support/testCore.ts';
+
+describe('structured facts', () => {
+  let test: TestCore;
+  before(async () => {
+    test = await createTestCore();
+  });
+  after(async () => {
+    await test.cleanup();
+  });
+
+  it('keeps one active value per key, updated only at equal or higher confidence, with history', async () => {
+    const facts = factsOf(test.core);
+    const first = await facts.set({ user_id: 'u1', category: 'identity', key: 'Name', value: 'Alex', confidence: 1 });
+    assert.equal(first.action, 'created');
+    assert.equal(first.fact.key, 'name');
+    const lower = await facts.set({ user_id: 'u1', category: 'identity', key: 'name', value: 'Al', confidence: 0.6 });
+    assert.equal(lower.action, 'ignored');
+    assert.equal(lower.fact.value, 'Alex');
+    const same = await facts.set({ user_id: 'u1', category: 'identity', key: 'name', value: 'Alex' });
+    assert.equal(same.action, 'unchanged');
+    const updated = await facts.set({ user_id: 'u1', category: 'identity', key: 'name', value: 'Alexander', confidence: 1 });
+    assert.equal(updated.action, 'updated');
+    assert.equal(updated.previous?.value, 'Alex');
+    assert.equal(updated.previous?.superseded_by, updated.fact.memory_id);
+
+    const { facts: active } = await facts.get({ user_id: 'u1', category: 'identity', key: 'name', include_history: true });
+    assert.equal(active.length, 1);
+    assert.equal(active[0].value, 'Alexander');
+    assert.deepEqual(active[0].history?.map((fact) => fact.value), ['Alex']);
+    const memory = await test.core.longTerm.get('u1', active[0].memory_id);
+    assert.ok(memory.tags.includes('fact:identity/name'));
+    assert.deepEqual(memory.metadata.fact, { category: 'identity', key: 'name', value: 'Alexander' });
+  });
+
+  it('lists all active facts and feeds them to context, and another user sees none', async () => {
+    const facts = factsOf(test.core);
+    await facts.set({ user_id: 'u2', category: 'preference', key: 'timezone', value: 'Europe/Berlin', importance: 0.9 });
+    await facts.set({ user_id: 'u2', category: 'constraint', key: 'availability', value: 'no meetings on Fridays', importance: 0.6 });
+    const all = await facts.get({ user_id: 'u2' });
+    assert.deepEqual(all.facts.map((fact) => fact.key), ['timezone', 'availability']);
+    assert.deepEqual((await facts.get({ user_id: 'stranger' })).facts, []);
+    const items = await activeFactsForContext(test.core.coreDeps, 'u2', null);
+    assert.equal(items.length, 2);
+    assert.equal(items[0].content, 'preference/timezone: Europe/Berlin');
+    assert.ok(items.every((item) => item.relevance_score === 1 && item.token_count > 0 && item.why_included.includes('Structured fact')));
+  });
+
+  it('deletes the active value softly and rejects bad input', async () => {
+    const facts = factsOf(test.core);
+    await facts.set({ user_id: 'u3', category: 'instruction', key: 'tests', value: 'always run the full suite' });
+    const deleted = await facts.delete({ user_id: 'u3', category: 'instruction', key: 'tests' });
+    assert.equal(deleted.deleted, true);
+    assert.deepEqual((await facts.get({ user_id: 'u3' })).facts, []);
+    assert.ok((await test.core.longTerm.get('u3', deleted.memory_id)).deleted_at);
+    await assert.rejects(facts.delete({ user_id: 'u3', category: 'instruction', key: 'tests' }), (error) => MemoryError.is(error, 'MEMORY_NOT_FOUND'));
+    await assert.rejects(facts.set({ user_id: 'u3', category: 'mood', key: 'x', value: 'y' }), (error) => MemoryError.is(error, 'INVALID_INPUT'));
+    await assert.rejects(facts.set({ user_id: 'u3', category: 'identity', key: 'bad key!', value: 'y' }), (error) => MemoryError.is(error, 'INVALID_INPUT'));
+    await assert.rejects(facts.get({ user_id: 'u3', key: 'name' }), (error) => MemoryError.is(error, 'INVALID_INPUT'));
+  });
+
+  it('keeps one active value when sets race', async () => {
+    const facts = factsOf(test.core);
+    await Promise.all(['vim', 'emacs', 'vscode', 'helix'].map((value) => facts.set({ user_id: 'u4', category: 'preference', key: 'editor', value })));
+    const { facts: active } = await facts.get({ user_id: 'u4', include_history: true });
+    assert.equal(active.length, 1);
+    assert.equal(active[0].history?.length, 3);
+  });
+});
