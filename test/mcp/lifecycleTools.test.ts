@@ -21,6 +21,21 @@ describe('memory lifecycle tools over MCP', () => {
     await t.cleanup();
   });
 
+  it('puts active facts first in get_relevant_context, within the budget, never twice', async () => {
+    const user = 'fact-context';
+    await callOk(client, 'set_fact', { user_id: user, category: 'preference', key: 'indentation', value: 'tabs' });
+    await store(user, 'The billing service retries webhooks three times with exponential backoff');
+    const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: user });
+    const context = await callOk<{ context_items: Array<{ content: string; why_included: string }>; total_tokens: number }>(client, 'get_relevant_context', {
+      user_id: user, session_id, query: 'how do billing webhooks retry, and tabs or spaces?', token_budget: 400,
+    });
+    assert.match(context.context_items[0]?.content ?? '', /preference\/indentation: tabs/);
+    assert.match(context.context_items[0].why_included, /Structured fact/);
+    assert.equal(context.context_items.filter((item) => item.content.includes('indentation')).length, 1);
+    assert.ok(context.context_items.some((item) => item.content.includes('webhooks')));
+    assert.ok(context.total_tokens <= 400);
+  });
+
   it('sets, reads with history and deletes facts, isolated per user', async () => {
     const created = await callOk<{ action: string; fact: { memory_id: string } }>(client, 'set_fact', { user_id: 'alice', category: 'identity', key: 'name', value: 'Alex' });
     assert.equal(created.action, 'created');

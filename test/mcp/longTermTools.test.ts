@@ -109,7 +109,7 @@ for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP ($
     const user = 'editor';
     const { memory_id } = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content: 'Lint with eslint flat config', memory_category: 'procedural', memory_subtype: 'pattern', metadata: { source: 'chat' } });
     const updated = await callOk<{ success: boolean; re_embedded: boolean }>(client, 'update_memory', { user_id: user, memory_id, content: 'Lint with biome instead of eslint', importance: 0.9, metadata: { reviewed: true } });
-    assert.deepEqual(updated, { success: true, re_embedded: false });
+    assert.deepEqual(updated, { success: true, re_embedded: false, redactions: [] });
     const memory = await test.core.longTerm.get(user, memory_id);
     assert.equal(memory.content, 'Lint with biome instead of eslint');
     assert.deepEqual(memory.metadata, { source: 'chat', reviewed: true });

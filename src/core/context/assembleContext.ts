@@ -9,6 +9,7 @@ import { LruCache } from '../util/lruCache.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validation.ts';
 import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
 import { detectIntent } from '../retrieval/queryIntent.ts';
+import { activeFactsForContext } from '../facts/factsForContext.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
 import { typeMultiplier, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
 
@@ -58,7 +59,8 @@ export class ContextAssembler {
     const weights = input.context_weights ?? {};
     const projectId = session.project_id ?? options.defaultProjectId;
 
-    const [workingItems, recalled, pinned] = await Promise.all([
+    const [facts, workingItems, recalled, pinned] = await Promise.all([
+      activeFactsForContext(this.deps, userId, projectId),
       this.deps.store.listWorkingItems(sessionId),
       this.recall.recall(
         { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
@@ -79,13 +81,14 @@ export class ContextAssembler {
       }),
     ]);
 
+    const factIds = new Set(facts.map((fact) => fact.memory_id));
     const candidates: Candidate[] = [
       ...this.workingCandidates(workingItems, query, weights),
-      ...recalled.scored.map((entry) => this.longTermCandidate(entry, intent)),
+      ...recalled.scored.filter((entry) => !factIds.has(entry.memory.memory_id)).map((entry) => this.longTermCandidate(entry, intent)),
     ];
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
-      if (recalledIds.has(memory.memory_id)) continue;
+      if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id)) continue;
       const multiplier = typeMultiplier(memory.memory_category, memory.memory_subtype, intent, weights);
       candidates.push({
         typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
@@ -107,7 +110,11 @@ export class ContextAssembler {
     }
 
     // Memory text is data, not instructions: delimited and defused before packing, so the budget counts what is sent (seed 000 §10.4).
-    const selected = pack(candidates.map((candidate) => ({ ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) })), budget);
+    const safe = (candidate: Candidate): Candidate => ({ ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) });
+    // Structured facts come first and are packed before anything searched (seed 002); the rest fills what is left.
+    const factsSelected = packInOrder(facts.map((item) => safe({ item, typeKey: 'fact', score: 1 })), budget);
+    const factTokens = factsSelected.reduce((total, candidate) => total + candidate.item.token_count, 0);
+    const selected = [...factsSelected, ...pack(candidates.map(safe), budget - factTokens)];
     const longTermSelected = selected.filter((candidate) => candidate.item.source === 'long_term');
     if (options.logAccess !== false && longTermSelected.length > 0) {
       const at = this.deps.clock.now().toISOString();
@@ -204,6 +211,18 @@ export class ContextAssembler {
       },
     };
   }
+}
+
+/** Takes candidates in the given order while they fit. */
+function packInOrder(candidates: readonly Candidate[], budget: number): Candidate[] {
+  const selected: Candidate[] = [];
+  let used = 0;
+  for (const candidate of candidates) {
+    if (used + candidate.item.token_count > budget) continue;
+    selected.push(candidate);
+    used += candidate.item.token_count;
+  }
+  return selected;
 }
 
 /** Greedy packing by score with a same-type discount; items that do not fit are skipped, not truncated. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
-import { metadataField, userIdField } from '../schemas.ts';
+import { metadataField, redactionsField, userIdField } from '../schemas.ts';
 
 export const updateMemoryTool = defineTool({
   name: 'update_memory',
@@ -13,10 +13,10 @@ export const updateMemoryTool = defineTool({
     importance: z.number().min(0).max(1).optional().describe('New importance, 0..1.'),
     metadata: metadataField.optional().describe('Keys to merge into the existing metadata.'),
   },
-  output: { success: z.boolean(), re_embedded: z.boolean() },
+  output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (context, args) => {
-    const { success, re_embedded } = await context.core.longTerm.update({ ...args, user_id: resolveUser(context, args.user_id) });
-    return { success, re_embedded };
+    const { success, re_embedded, redactions } = await context.core.longTerm.update({ ...args, user_id: resolveUser(context, args.user_id) });
+    return { success, re_embedded, redactions };
   },
 });
