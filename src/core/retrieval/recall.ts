@@ -69,7 +69,7 @@ export class Recall {
     const [lexical, vector] = await Promise.all([
       terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
       embedding.vector && this.deps.embeddings.model
-        ? this.deps.store.searchVector({ filter, vector: embedding.vector, model: this.deps.embeddings.model, limit: candidateLimit })
+        ? this.deps.store.searchVector({ filter, vector: embedding.vector, model: this.deps.embeddings.model, limit: Math.min(candidateLimit, Math.max(limit, 20)) })
         : Promise.resolve([]),
     ]);
 
