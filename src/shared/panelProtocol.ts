@@ -1,6 +1,7 @@
 import type { GetRelevantContextOutput } from '../core/api/contextApi.ts';
 import type { RecalledMemory, RetrievalBreakdown } from '../core/api/longTermApi.ts';
 import type { WorkingMemoryState } from '../core/api/workingMemoryApi.ts';
+import type { MemoryErrorCode } from '../core/domain/errors.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
 
 /**
@@ -169,26 +170,7 @@ export type ParamsOf<M extends PanelMethod> = PanelRequests[M]['params'];
 export type ResultOf<M extends PanelMethod> = PanelRequests[M]['result'];
 
 /** Core error codes plus the ones only the panel boundary produces. */
-export type PanelErrorCode =
-  | 'INVALID_INPUT'
-  | 'INVALID_LAYER'
-  | 'MISSING_IDENTIFIER'
-  | 'MEMORY_NOT_FOUND'
-  | 'SESSION_NOT_FOUND'
-  | 'CONTENT_TOO_LONG'
-  | 'QUERY_TOO_LONG'
-  | 'CONFIRMATION_REQUIRED'
-  | 'EMBEDDING_FAILED'
-  | 'PROVIDER_ERROR'
-  | 'STORAGE_FULL'
-  | 'STORAGE_READ_ONLY'
-  | 'RATE_LIMITED'
-  | 'UNAUTHORIZED'
-  | 'CONFIGURATION_ERROR'
-  | 'UNKNOWN_METHOD'
-  | 'INVALID_REQUEST'
-  | 'TRANSPORT_ERROR'
-  | 'INTERNAL_ERROR';
+export type PanelErrorCode = MemoryErrorCode | 'UNKNOWN_METHOD' | 'INVALID_REQUEST' | 'TRANSPORT_ERROR' | 'INTERNAL_ERROR';
 
 export interface PanelError {
   code: PanelErrorCode;

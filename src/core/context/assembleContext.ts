@@ -1,7 +1,7 @@
 import type { ContextItem, GetRelevantContextInput, GetRelevantContextOutput, QueryIntent } from '../api/contextApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import type { AccessLogEntry, WorkingItemRecord } from '../domain/records.ts';
+import type { AccessLogEntry, MemoryRecord, WorkingItemRecord } from '../domain/records.ts';
 import { safeContextItem } from '../safety/safeContextItem.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
@@ -89,24 +89,8 @@ export class ContextAssembler {
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
       if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id)) continue;
-      const multiplier = typeMultiplier(memory.memory_category, memory.memory_subtype, intent, weights);
-      candidates.push({
-        typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
-        score: 0.4 * multiplier,
-        item: {
-          source: 'long_term',
-          memory_id: memory.memory_id,
-          memory_category: memory.memory_category,
-          memory_subtype: memory.memory_subtype,
-          content: memory.content,
-          relevance_score: round(0.4 * multiplier),
-          token_count: this.deps.tokens.count(memory.content),
-          entities: memory.entities,
-          confidence: memory.confidence,
-          source_type: memory.source_type,
-          why_included: `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`,
-        },
-      });
+      const score = 0.4 * typeMultiplier(memory.memory_category, memory.memory_subtype, intent, weights);
+      candidates.push(this.memoryCandidate(memory, score, `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`));
     }
 
     // Memory text is data, not instructions: delimited and defused before packing, so the budget counts what is sent (seed 000 §10.4).
@@ -192,22 +176,26 @@ export class ContextAssembler {
 
   private longTermCandidate(entry: ScoredMemory, intent: QueryIntent): Candidate {
     const { memory } = entry;
+    const why = `${memory.memory_category}.${memory.memory_subtype} memory for a ${intent} query: ${explainMatch(entry.breakdown)}.`;
+    return { ...this.memoryCandidate(memory, entry.score, why), scored: entry };
+  }
+
+  private memoryCandidate(memory: MemoryRecord, score: number, why: string): Candidate {
     return {
       typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
-      score: entry.score,
-      scored: entry,
+      score,
       item: {
         source: 'long_term',
         memory_id: memory.memory_id,
         memory_category: memory.memory_category,
         memory_subtype: memory.memory_subtype,
         content: memory.content,
-        relevance_score: round(entry.score),
+        relevance_score: round(score),
         token_count: this.deps.tokens.count(memory.content),
         entities: memory.entities,
         confidence: memory.confidence,
         source_type: memory.source_type,
-        why_included: `${memory.memory_category}.${memory.memory_subtype} memory for a ${intent} query: ${explainMatch(entry.breakdown)}.`,
+        why_included: why,
       },
     };
   }
