@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import { createEmbeddings } from '../src/runtime/createRuntime.ts';
 import { embeddingConfigFromEnv } from '../src/runtime/runtimeConfig.ts';
-import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
+import { benchBackendArgs, openBenchStore } from './benchBackend.ts';
 import { callOk, connectClient } from '../test/support/testCore.ts';
 import { formatTurn, KS, loadSamples, recallAtKs, sessionsOf } from './locomo/locomoData.ts';
 import { detailTable, meanRecall, type RecallRow } from './locomo/recallTable.ts';
@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   const embeddings = createEmbeddings(embeddingConfigFromEnv());
   // --no-neighbours measures the contribution of neighbour expansion (the ablation in the README).
   const neighbourRadius = process.argv.includes('--no-neighbours') ? 0 : 2;
-  const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings, config: { neighbourRadius } });
+  const bench = await openBenchStore(benchBackendArgs(process.argv.slice(2)), dataDir);
+  console.log(`store: ${bench.description}`);
+  const core = new MemoryCore({ store: bench.store, embeddings, config: { neighbourRadius } });
   await core.open();
   const { client, close } = await connectClient({ core });
   const samples = loadSamples();
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
   } finally {
     await close();
     await core.close();
+    await bench.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
   }
 

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import type { EmbeddingProvider } from '../src/core/ports/embeddingProvider.ts';
 import { HashingTestEmbeddings } from '../src/embeddings/hashingTestEmbeddings.ts';
-import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
+import { benchBackendArgs, openBenchStore } from './benchBackend.ts';
 import { latencySummary, ms } from './stats.ts';
 import { SeededRandom, syntheticMemory, syntheticSentence } from './syntheticCorpus.ts';
 
@@ -27,7 +27,10 @@ const TARGETS: Record<string, [number, number, number]> = {
 };
 const ISSUE_P99: Record<string, number> = { recall_memories: 50, get_relevant_context: 50, store_memory: 20, init_session: 5, add_to_working_memory: 5, get_working_memory: 5 };
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, ops: { type: 'string', default: '300' }, 'vectors-only': { type: 'boolean' }, 'text-only': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '10000' }, ops: { type: 'string', default: '300' }, 'vectors-only': { type: 'boolean' }, 'text-only': { type: 'boolean' }, backend: { type: 'string' }, 'firebolt-url': { type: 'string' } },
+});
+const backendArgs = benchBackendArgs(process.argv.slice(2));
 const size = Number(values.size);
 const ops = Number(values.ops);
 
@@ -57,7 +60,9 @@ function dirSize(dir: string): number {
 async function runMode(label: string, withVectors: boolean): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-bench-'));
   const embeddings = withVectors ? new TimedEmbeddings(new HashingTestEmbeddings(1536)) : null;
-  const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings });
+  const bench = await openBenchStore(backendArgs, dataDir);
+  console.log(`\nstore: ${bench.description}`);
+  const core = new MemoryCore({ store: bench.store, embeddings });
   await core.open();
   const random = new SeededRandom(42);
   const user = 'bench-user';
@@ -113,6 +118,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     console.log(`embedding time (hashing test provider, excluded above only where noted): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`);
   }
   await core.close();
+  await bench.cleanup();
   rmSync(dataDir, { recursive: true, force: true });
 }
 

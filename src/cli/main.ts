@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { MemoryError } from '../core/domain/errors.ts';
 import { createMcpServer } from '../mcp/createMcpServer.ts';
 import { startHttpServer } from '../mcp/httpServer.ts';
+import { startPanelOverHttp } from '../panel/servePanel.ts';
+import { runMigrate } from './migrateCommand.ts';
+import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
 import { defaultDataDir, embeddingConfigFromEnv, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { loadOrCreateToken } from '../runtime/serverToken.ts';
@@ -12,6 +15,9 @@ const USAGE = `fml — Firebolt Memory Layer
 Usage:
   fml serve --http  [--port N] [--data-dir DIR] [--user ID] [--project ID] [--rotate-token] [--rate-limit N]
   fml serve --stdio [--data-dir DIR] [--user ID] [--project ID]
+  (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
+  fml migrate --to firebolt [--backend firebolt-core|firebolt-cloud] [--data-dir DIR]
+      copies the embedded store into Firebolt; resumable, idempotent, verifies counts per user
 
 Environment:
   FML_DATA_DIR               data directory (default ~/.firebolt-memory)
@@ -21,6 +27,16 @@ Environment:
   FML_EMBEDDING_MODEL        default text-embedding-3-small
   FML_EMBEDDING_DIMENSIONS   requested vector size
   FML_TOKEN                  bearer token for --http (default: kept in DATA_DIR/http-token)
+  FML_BACKEND                sqlite | firebolt-core | firebolt-cloud (--backend wins)
+  FIREBOLT_CORE_URL          Firebolt Core endpoint (default http://localhost:3473)
+  FIREBOLT_DATABASE          Firebolt database (default fml_memory)
+  FIREBOLT_CLIENT_ID         Firebolt Cloud service account id
+  FIREBOLT_CLIENT_SECRET     Firebolt Cloud service account secret (environment only)
+  FIREBOLT_ACCOUNT           Firebolt Cloud account name
+  FIREBOLT_ENGINE            Firebolt Cloud engine name
+  FIREBOLT_API_ENDPOINT      Firebolt Cloud API endpoint (default https://api.app.firebolt.io)
+  With a Firebolt backend, a local replica and outbox in DATA_DIR/firebolt-replica keep every
+  write while Firebolt is unreachable and replay them in order when it returns.
 `;
 
 const DEFAULT_PORT = 7077;
@@ -38,6 +54,8 @@ async function main(argv: string[]): Promise<void> {
       project: { type: 'string' },
       'rotate-token': { type: 'boolean' },
       'rate-limit': { type: 'string' },
+      backend: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -46,13 +64,17 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (command === 'migrate') {
+    process.exitCode = await runMigrate({ to: values.to, dataDir: values['data-dir'] ?? defaultDataDir(), backend: values.backend, write: (line) => console.log(line) });
+    return;
+  }
   if (command !== 'serve') throw new MemoryError('INVALID_INPUT', `Unknown command "${command}".\n\n${USAGE}`);
   if (values.http === values.stdio) throw new MemoryError('INVALID_INPUT', `Pass exactly one of --http or --stdio.\n\n${USAGE}`);
 
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const config: RuntimeConfig = {
     dataDir,
-    backend: { kind: 'sqlite', dataDir },
+    backend: backendConfigFromEnv(dataDir, values.backend),
     embeddings: embeddingConfigFromEnv(),
     ...(values.user ? { defaultUserId: values.user } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
@@ -69,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.stdio) {
     // stdout belongs to the protocol; everything human goes to stderr.
     await createMcpServer(context).connect(new StdioServerTransport());
-    console.error(`[fml] MCP server on stdio; data in ${dataDir}; store ${core.store.kind}; embeddings ${core.embeddings.model ?? 'none (full-text ranking)'}`);
+    console.error(`[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddings.model ?? 'none (full-text ranking)'}`);
     return;
   }
 
@@ -77,11 +99,13 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError('INVALID_INPUT', `--port must be a whole number from 0 to 65535; got "${values.port}".`);
   const perMinute = values['rate-limit'] === undefined ? 6000 : Number(values['rate-limit']);
   const token = process.env.FML_TOKEN ?? loadOrCreateToken(dataDir, values['rotate-token'] ?? false);
-  const server = await startHttpServer(context, { port, token, rateLimit: { perMinute, burst: Math.max(20, Math.ceil(perMinute / 10)) } });
+  const panel = startPanelOverHttp(core, { token, userId: config.defaultUserId, entryFile: process.argv[1] });
+  const server = await startHttpServer(context, { port, token, rateLimit: { perMinute, burst: Math.max(20, Math.ceil(perMinute / 10)) }, extraRoutes: panel.routes.handle });
   console.log(`Firebolt Memory Layer MCP server (Streamable HTTP)
   endpoint:   ${server.mcpUrl}
+  panel:      ${server.url}/?token=${token}  (memories of user "${panel.userId}")
   token:      ${token}
-  data:       ${dataDir} (store: ${core.store.kind})
+  data:       ${dataDir} (store: ${describeBackend(config.backend)})
   embeddings: ${core.embeddings.model ?? 'none — full-text ranking (set FML_EMBEDDING_API_KEY to add semantic recall)'}
 
 Connect a client with the header "Authorization: Bearer <token>", for example in an MCP client config:

@@ -3,24 +3,52 @@ import type { EmbeddingProvider } from '../core/ports/embeddingProvider.ts';
 import type { MemoryStore } from '../core/ports/memoryStore.ts';
 import { HashingTestEmbeddings } from '../embeddings/hashingTestEmbeddings.ts';
 import { OpenAiEmbeddings } from '../embeddings/openAiEmbeddings.ts';
+import type { FireboltConfig } from '../stores/firebolt/fireboltConfig.ts';
+import { FireboltStore } from '../stores/firebolt/fireboltStore.ts';
+import { createResilientFireboltStore } from '../stores/resilient/createResilientStore.ts';
 import { SqliteMemoryStore } from '../stores/sqlite/sqliteStore.ts';
 import type { BackendConfig, EmbeddingConfig, RuntimeConfig } from './runtimeConfig.ts';
 
-/** The composition root shared by the CLI and the extension: config in, an opened core out. */
+/**
+ * The composition root shared by the CLI and the extension: config in, an opened core out.
+ * A Firebolt backend is wrapped in the resilient store: a local replica and outbox in
+ * `config.dataDir` keep every acknowledged write while Firebolt is unreachable.
+ */
 export async function createRuntime(config: RuntimeConfig): Promise<MemoryCore> {
   const core = new MemoryCore({
-    store: createStore(config.backend),
+    store: createStore(config.backend, { localReplicaDir: config.dataDir }),
     embeddings: createEmbeddings(config.embeddings),
     ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
   });
   await core.open();
+  core.startEmbeddingBackfill();
   return core;
 }
 
-export function createStore(backend: BackendConfig): MemoryStore {
+export interface CreateStoreOptions {
+  /**
+   * For the Firebolt kinds: keep a local replica and outbox in this directory (what
+   * createRuntime does). Absent: the bare Firebolt store, which is what a connection check or
+   * a copy into Firebolt wants (it must fail when Firebolt is away, not queue).
+   */
+  localReplicaDir?: string;
+}
+
+export function createStore(backend: BackendConfig, options: CreateStoreOptions = {}): MemoryStore {
+  if (backend.kind === 'sqlite') return new SqliteMemoryStore({ dataDir: backend.dataDir });
+  const firebolt = fireboltConfigOf(backend);
+  return options.localReplicaDir === undefined ? new FireboltStore(firebolt) : createResilientFireboltStore(firebolt, options.localReplicaDir);
+}
+
+/** The store-level Firebolt config for a runtime backend. */
+export function fireboltConfigOf(backend: Exclude<BackendConfig, { kind: 'sqlite' }>): FireboltConfig {
   switch (backend.kind) {
-    case 'sqlite':
-      return new SqliteMemoryStore({ dataDir: backend.dataDir });
+    case 'firebolt-core':
+      return { kind: 'core', url: backend.url, database: backend.database };
+    case 'firebolt-cloud': {
+      const { kind: _kind, ...cloud } = backend;
+      return { kind: 'cloud', ...cloud };
+    }
   }
 }
 

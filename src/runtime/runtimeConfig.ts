@@ -2,7 +2,17 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 
-export type BackendConfig = { kind: 'sqlite'; dataDir: string };
+/**
+ * Where memories live. A stable shape: the CLI builds it from flags and environment
+ * (backendConfigFromEnv), the VS Code extension from its settings (backendConfigFromSettings).
+ * The Firebolt kinds carry the client secret in memory only; nothing here logs it.
+ */
+export type BackendConfig =
+  | { kind: 'sqlite'; dataDir: string }
+  | { kind: 'firebolt-core'; url: string; database: string }
+  | { kind: 'firebolt-cloud'; clientId: string; clientSecret: string; account: string; database: string; engine: string; apiEndpoint?: string };
+
+export type BackendKind = BackendConfig['kind'];
 
 export type EmbeddingConfig =
   | { kind: 'none' }

@@ -567,6 +567,23 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(byAccess, [memory.memory_id, untouched.memory_id]);
       });
 
+      it('listAccessLog pages the user\'s rows oldest first, every field intact', async () => {
+        const user = newUserId();
+        const memory = makeMemory(user);
+        await store().insertMemory(memory, null);
+        const entries = [
+          makeAccess(memory, { accessed_at: iso(8), session_id: 'sess_x', similarity_score: 0.25 }),
+          makeAccess(memory, { accessed_at: iso(6), query_text: null, similarity_score: null }),
+          makeAccess(memory, { accessed_at: iso(7) }),
+        ];
+        await store().recordAccess(entries);
+        const expected = [entries[1], entries[2], entries[0]].map((entry) => ({ ...entry, accessed_at: new Date(entry.accessed_at).toISOString() }));
+        const normalise = (page: readonly typeof entries[number][]) => page.map((entry) => ({ ...entry, accessed_at: new Date(entry.accessed_at).toISOString() }));
+        assert.deepEqual(normalise(await store().listAccessLog(user, 0, 10)), expected);
+        assert.deepEqual(normalise(await store().listAccessLog(user, 1, 1)), [expected[1]]);
+        assert.deepEqual(await store().listAccessLog(newUserId(), 0, 10), []);
+      });
+
       it("recordAccess ignores another user's memory", async () => {
         const owner = newUserId();
         const intruder = newUserId();

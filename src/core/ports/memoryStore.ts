@@ -54,6 +54,8 @@ export interface MemoryStore {
 
   /** Appends access-log rows and bumps access_count / last_accessed of the memories read. */
   recordAccess(entries: readonly AccessLogEntry[]): Promise<void>;
+  /** A page of the user's access log, oldest first (accessed_at, then access_id); for copying a store. */
+  listAccessLog(userId: string, offset: number, limit: number): Promise<AccessLogEntry[]>;
   stats(userId: string): Promise<StoreUserStats>;
   /** Changes when any process commits to the store; cheap to poll. */
   changeToken(): Promise<string>;

@@ -23,7 +23,7 @@ import { memoryFilterSql } from './memoryFilterSql.ts';
 import { migrate } from './migrations.ts';
 import { FireboltQueryClient } from './queryClient.ts';
 import type { QueryClientOptions, TransactionScope } from './queryClient.ts';
-import { recordAccessRows } from './accessRecording.ts';
+import { readAccessLog, recordAccessRows } from './accessRecording.ts';
 import { readAdjacentMemories } from './adjacentMemories.ts';
 import { upsertSql } from './mergeSql.ts';
 import {
@@ -311,6 +311,10 @@ export class FireboltStore implements MemoryStore {
 
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
     await recordAccessRows(this.#client, (work) => this.#write(work), entries);
+  }
+
+  listAccessLog(userId: string, offset: number, limit: number): Promise<AccessLogEntry[]> {
+    return readAccessLog(this.#client, userId, offset, limit);
   }
 
   async stats(userId: string): Promise<StoreUserStats> {

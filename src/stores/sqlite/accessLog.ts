@@ -41,3 +41,27 @@ export function recordAccessRows(sql: StatementCache, entries: readonly AccessLo
   }
   return [...bumped.values()];
 }
+
+export function readAccessLog(sql: StatementCache, userId: string, offset: number, limit: number): AccessLogEntry[] {
+  const rows = sql
+    .get('SELECT access_id, memory_id, session_id, user_id, query_text, similarity_score, tool, accessed_at FROM memory_access_log WHERE user_id = ? ORDER BY accessed_at ASC, access_id ASC LIMIT ? OFFSET ?')
+    .all(userId, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset))) as Array<Record<string, unknown>>;
+  return rows.map((row) => ({
+    access_id: row.access_id as string,
+    memory_id: row.memory_id as string,
+    session_id: (row.session_id as string | null) ?? null,
+    user_id: row.user_id as string,
+    query_text: (row.query_text as string | null) ?? null,
+    similarity_score: row.similarity_score === null ? null : Number(row.similarity_score),
+    tool: row.tool as string,
+    accessed_at: row.accessed_at as string,
+  }));
+}
+
+/** Users with memories, sessions or access-log rows. */
+export function readUserIds(sql: StatementCache): string[] {
+  const rows = sql
+    .get('SELECT user_id FROM long_term_memories UNION SELECT user_id FROM session_contexts UNION SELECT user_id FROM memory_access_log ORDER BY user_id')
+    .all() as Array<{ user_id: string }>;
+  return rows.map((row) => row.user_id);
+}

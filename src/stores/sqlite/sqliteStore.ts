@@ -41,7 +41,7 @@ import {
 import { LATEST_SCHEMA_VERSION, runMigrations } from './migrations.ts';
 import { iterateLexicalSources, saveReanalyzed, writeLexicalDocument } from './lexicalDocuments.ts';
 import type { LexicalSource } from './lexicalDocuments.ts';
-import { recordAccessRows } from './accessLog.ts';
+import { readAccessLog, readUserIds, recordAccessRows } from './accessLog.ts';
 import { deleteUserRows } from './userDeletion.ts';
 import { isDirectoryWritable, toMemoryError } from './sqliteErrors.ts';
 import { loadNodeSqlite } from './sqliteModule.ts';
@@ -297,6 +297,15 @@ export class SqliteMemoryStore implements MemoryStore {
       return touched;
     });
     this.applyTouches(bumped);
+  }
+
+  async listAccessLog(userId: string, offset: number, limit: number): Promise<AccessLogEntry[]> {
+    return this.read('listAccessLog', ({ sql }) => readAccessLog(sql, userId, offset, limit));
+  }
+
+  /** Every user with anything in this store; what `fml migrate` copies. Not on the port: only a source store needs it. */
+  async listUserIds(): Promise<string[]> {
+    return this.read('listUserIds', ({ sql }) => readUserIds(sql));
   }
 
   async stats(userId: string): Promise<StoreUserStats> {
