@@ -23,6 +23,8 @@ export interface ConsolidatedCluster {
   consolidated_from: string[];
   content: string;
   method: 'deterministic' | 'summarize';
+  /** Why the summarizer was not used when it failed; the deterministic merge stood in. */
+  summarize_error?: string;
 }
 
 export interface ConsolidateOutput {
@@ -58,7 +60,7 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     const members = group.map((position) => candidates[position]);
     const merged = await mergeCluster(deps, members);
     if (input.dry_run) {
-      clusters.push({ memory_id: null, consolidated_from: members.map((memory) => memory.memory_id), content: merged.record.content, method: merged.method });
+      clusters.push({ memory_id: null, consolidated_from: members.map((memory) => memory.memory_id), content: merged.record.content, method: merged.method, ...summarizeNote(merged) });
       continue;
     }
     await deps.store.insertMemory(merged.record, merged.embedding);
@@ -69,19 +71,30 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     }
     deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.record.memory_id], change: 'created' });
     deps.events.emit({ type: 'memory', user_id: userId, memory_ids: members.map((member) => member.memory_id), change: 'deleted' });
-    clusters.push({ memory_id: merged.record.memory_id, consolidated_from: members.map((memory) => memory.memory_id), content: merged.record.content, method: merged.method });
+    clusters.push({ memory_id: merged.record.memory_id, consolidated_from: members.map((memory) => memory.memory_id), content: merged.record.content, method: merged.method, ...summarizeNote(merged) });
   }
   return { clusters, archived_count: archived, memories_considered: candidates.length, dry_run: input.dry_run === true };
 }
 
-async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ record: MemoryRecord; embedding: StoredEmbedding | null; method: ConsolidatedCluster['method'] }> {
+function summarizeNote(merged: { summarizeError?: string }): { summarize_error?: string } {
+  return merged.summarizeError ? { summarize_error: merged.summarizeError } : {};
+}
+
+async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ record: MemoryRecord; embedding: StoredEmbedding | null; method: ConsolidatedCluster['method']; summarizeError?: string }> {
   const richest = [...members].sort((a, b) => b.content.length - a.content.length || b.created_at.localeCompare(a.created_at))[0];
   let content = richest.content;
   let method: ConsolidatedCluster['method'] = 'deterministic';
+  let summarizeError: string | undefined;
   if (deps.summarize) {
-    // A summary is new text: it passes the same secret gate and limits as anything stored.
-    content = guardText(requireContent(await deps.summarize(members.map((member) => member.content)), 'summary'), deps.config, 'summary').content;
-    method = 'summarize';
+    try {
+      // A summary is new text: it passes the same secret gate and limits as anything stored.
+      content = guardText(requireContent(await deps.summarize(members.map((member) => member.content)), 'summary'), deps.config, 'summary').content;
+      method = 'summarize';
+    } catch (error) {
+      // The summarizer (an LLM) is optional: when it fails, maintenance still runs with the
+      // deterministic merge and says why, instead of failing the whole run.
+      summarizeError = error instanceof Error ? error.message : String(error);
+    }
   }
   const ids = new Set(members.map((member) => member.memory_id));
   const now = deps.clock.now().toISOString();
@@ -117,5 +130,5 @@ async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ 
     updated_at: now,
     deleted_at: null,
   };
-  return { record, embedding, method };
+  return { record, embedding, method, ...(summarizeError ? { summarizeError } : {}) };
 }
