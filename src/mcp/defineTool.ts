@@ -61,6 +61,10 @@ function toMemoryError(error: unknown, operation: string): MemoryError {
 
 /** The user a call acts for: the given one, or the server's default user, or a clear error. */
 export function resolveUser(context: ServerContext, userId: string | undefined): string {
+  // A server bound to one user (the editor, `fml serve --user`) serves that user only.
+  if (context.defaultUserId !== undefined && userId !== undefined && userId !== context.defaultUserId) {
+    throw new MemoryError('UNAUTHORIZED', `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`, { details: { field: 'user_id' } });
+  }
   const resolved = userId ?? context.defaultUserId;
   if (!resolved) throw new MemoryError('MISSING_IDENTIFIER', 'user_id is required: pass the id of the user whose memory this is.', { details: { field: 'user_id' } });
   return resolved;

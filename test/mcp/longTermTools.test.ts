@@ -148,6 +148,19 @@ for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP ($
     assert.equal((await callError(client, 'update_memory', { user_id: 'x', memory_id: 'mem_1', importance: 2 })).code, 'INVALID_INPUT');
   });
 
+  it('a server bound to a user refuses calls naming another user', async () => {
+    const bound = await connectClient({ core: test.core, defaultUserId: 'bound-owner' }, transport);
+    try {
+      const stored = await callOk<{ memory_id: string }>(bound.client, 'store_memory', { content: 'Bound servers act for one user', memory_category: 'semantic', memory_subtype: 'project' });
+      assert.equal((await test.core.longTerm.get('bound-owner', stored.memory_id)).content, 'Bound servers act for one user');
+      assert.equal((await callError(bound.client, 'recall_memories', { user_id: 'someone-else', query: 'bound' })).code, 'UNAUTHORIZED');
+      assert.equal((await callError(bound.client, 'forget_all_user_memories', { user_id: 'someone-else', confirmation: 'CONFIRM_DELETE_ALL' })).code, 'UNAUTHORIZED');
+      assert.equal((await callOk<Recalled>(bound.client, 'recall_memories', { user_id: 'bound-owner', query: 'bound servers' })).memories.length, 1);
+    } finally {
+      await bound.close();
+    }
+  });
+
   it('never shows, changes or deletes another user\'s memory', async () => {
     const secret = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: 'owner', content: 'The deploy key rotates every Friday', memory_category: 'semantic', memory_subtype: 'project' });
     assert.equal((await callOk<Recalled>(client, 'recall_memories', { user_id: 'intruder', query: 'deploy key rotates Friday' })).memories.length, 0);
