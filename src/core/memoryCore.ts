@@ -4,6 +4,8 @@ import { AccessRecorder } from './accessRecorder.ts';
 import { ContextAssembler } from './context/assembleContext.ts';
 import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } from './coreDeps.ts';
 import { EmbeddingGate } from './embeddingGate.ts';
+import { ExtractionQueue, type ExtractionQueueOptions, type ExtractionStats } from './extraction/extractionQueue.ts';
+import type { MemoryExtractor } from './extraction/extractor.ts';
 import { LongTermMemory } from './longterm/longTermMemory.ts';
 import { MemoryEvents } from './memoryEvents.ts';
 import { type Clock, systemClock } from './ports/clock.ts';
@@ -33,6 +35,8 @@ export interface UserStats extends StoreUserStats {
   user_id: string;
   backend: { kind: string; status: string; detail: string; latency_ms: number };
   embeddings: { provider: string; model: string | null; failures: number; last_error: { message: string; at: string } | null };
+  /** Present while background extraction runs (startExtraction). */
+  extraction?: ExtractionStats;
 }
 
 /**
@@ -50,6 +54,7 @@ export class MemoryCore {
   private readonly assembler: ContextAssembler;
   private readonly deps: CoreDeps;
   private backfillTimer: NodeJS.Timeout | undefined;
+  private extractionQueue: ExtractionQueue | null = null;
 
   constructor(options: MemoryCoreOptions) {
     this.events = new MemoryEvents();
@@ -111,7 +116,27 @@ export class MemoryCore {
     void tick();
   }
 
+  /**
+   * Background extraction of promoted working-memory content (seed 000 §8.3, seed 003): from now on
+   * checkpoint and eviction store content raw, tagged extraction:pending, and this queue replaces it
+   * with extracted memories off the request path. Replaces a queue started earlier.
+   */
+  async startExtraction(extractor: MemoryExtractor, options?: ExtractionQueueOptions): Promise<ExtractionQueue> {
+    const previous = this.extractionQueue;
+    const queue = new ExtractionQueue(this.deps, this.longTerm, extractor, options);
+    this.extractionQueue = queue;
+    this.working.extractionSink = queue;
+    await previous?.close();
+    return queue;
+  }
+
+  get extraction(): ExtractionQueue | null {
+    return this.extractionQueue;
+  }
+
   async close(): Promise<void> {
+    // Before the store closes: running extractions finish, queued ones stay pending in the store.
+    await this.extractionQueue?.close();
     if (this.backfillTimer) clearInterval(this.backfillTimer);
     this.backfillTimer = undefined;
     await this.deps.access.flush();
@@ -154,6 +179,7 @@ export class MemoryCore {
         failures: this.embeddings.failures,
         last_error: this.embeddings.lastError,
       },
+      ...(this.extractionQueue ? { extraction: this.extractionQueue.stats() } : {}),
     };
   }
 

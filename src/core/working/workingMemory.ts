@@ -16,6 +16,7 @@ import type {
 } from '../api/workingMemoryApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
+import { type ExtractionSink, pendingExtractionMetadata } from '../extraction/pendingExtraction.ts';
 import type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
 import { classifyContent, isWorthKeeping } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
@@ -35,6 +36,11 @@ export class WorkingMemory {
   private readonly deps: CoreDeps;
   private readonly longTerm: LongTermMemory;
   private readonly locks = new KeyedMutex();
+  /**
+   * Extraction hook (set by MemoryCore.startExtraction): promoted content is stored raw and tagged
+   * pending first, then handed over for extraction off the request path. Null: promotion as before.
+   */
+  extractionSink: ExtractionSink | null = null;
 
   constructor(deps: CoreDeps, longTerm: LongTermMemory) {
     this.deps = deps;
@@ -248,6 +254,8 @@ export class WorkingMemory {
     for (const item of items) {
       if (NOT_PROMOTED.has(item.content_type) || !isWorthKeeping(item.content, item.token_count)) continue;
       const classification = classifyContent(item.content, item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined);
+      // Captured editor context is never sent to an extraction model: it is machine-made and may name private files.
+      const extraction = item.content_type === 'editor_context' ? null : this.extractionSink;
       const result = await this.longTerm.store({
         user_id: session.user_id,
         content: item.content,
@@ -255,13 +263,20 @@ export class WorkingMemory {
         memory_subtype: classification.memory_subtype,
         importance: item.pinned ? Math.max(0.8, classification.importance) : classification.importance,
         ...(classification.entities.length > 0 ? { entities: classification.entities } : {}),
-        metadata: { ...item.metadata, working_item_id: item.item_id, content_type: item.content_type, classified_by: `rules:${classification.rule}` },
+        metadata: {
+          ...item.metadata,
+          working_item_id: item.item_id,
+          content_type: item.content_type,
+          classified_by: `rules:${classification.rule}`,
+          ...(extraction ? pendingExtractionMetadata(item.metadata) : {}),
+        },
         project_id: session.project_id,
         session_id: session.session_id,
         source_type: item.content_type === 'editor_context' ? 'editor' : 'working_memory',
         confidence: 0.9,
       });
       promoted.push({ item_id: item.item_id, memory_id: result.memory_id, action: result.similar_existing?.action ?? 'created_new' });
+      extraction?.enqueue({ user_id: session.user_id, memory_id: result.memory_id });
     }
     return promoted;
   }
