@@ -6,6 +6,7 @@ import { startHttpServer } from '../mcp/httpServer.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
 import { runMigrate } from './migrateCommand.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
+import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
 import { defaultDataDir, embeddingConfigFromEnv, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { loadOrCreateToken } from '../runtime/serverToken.ts';
@@ -26,6 +27,8 @@ Environment:
   FML_EMBEDDING_BASE_URL     any OpenAI-compatible base URL (Ollama, LM Studio, ...)
   FML_EMBEDDING_MODEL        default text-embedding-3-small
   FML_EMBEDDING_DIMENSIONS   requested vector size
+  FML_EXTRACTION_PROVIDER    rules (default) | openai: how promoted working memory is split into memories
+  FML_EXTRACTION_MODEL / FML_EXTRACTION_BASE_URL / FML_EXTRACTION_API_KEY   the chat model for openai
   FML_TOKEN                  bearer token for --http (default: kept in DATA_DIR/http-token)
   FML_BACKEND                sqlite | firebolt-core | firebolt-cloud (--backend wins)
   FIREBOLT_CORE_URL          Firebolt Core endpoint (default http://localhost:3473)
@@ -80,6 +83,11 @@ async function main(argv: string[]): Promise<void> {
     ...(values.project ? { defaultProjectId: values.project } : {}),
   };
   const core = await createRuntime(config);
+  // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).
+  const extraction = await core.startExtraction(extractorFromEnv(process.env));
+  if (config.defaultUserId) {
+    extraction.resumePending(config.defaultUserId).catch((error: unknown) => console.error('[fml] resuming pending extraction failed:', error instanceof Error ? error.message : String(error)));
+  }
   const context = { core, ...(config.defaultUserId ? { defaultUserId: config.defaultUserId } : {}) };
   const shutdown = async (): Promise<void> => {
     await core.close();
