@@ -88,6 +88,8 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
       if (!isInitializeRequest(body)) return sendError(response, 400, 'INVALID_INPUT', 'The first request of an MCP session must be initialize.');
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // Plain JSON answers: cheaper than an SSE stream per request, and every tool answers at once.
+        enableJsonResponse: true,
         onsessioninitialized: (id) => {
           sessions.set(id, transport);
         },
