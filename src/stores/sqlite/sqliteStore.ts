@@ -203,7 +203,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async listMemories(query: ListQuery): Promise<ListResult> {
     return this.read('listMemories', ({ sql }) => {
       const state = this.userState(query.filter.user_id);
-      const { ids, total } = pageOfMatches(state.metas.values(), compileMemoryFilter(query.filter), query);
+      const { ids, total } = pageOfMatches(state.candidatesFor(query.filter), compileMemoryFilter(query.filter), query);
       const byId = new Map(readMemories(sql, query.filter.user_id, ids).map((m) => [m.memory_id, m]));
       return { items: ids.flatMap((id) => byId.get(id) ?? []), total };
     });

@@ -20,6 +20,9 @@ export class UserMemoryState {
   lexical: LexicalIndex | null = null;
   readonly vectorIndexes = new Map<string, BinaryVectorIndex<MemoryMeta>>();
   private readonly vectorModels = new Map<string, string>();
+  /** Pinned and tagged memories, so listings filtered by them (context assembly asks on every call) skip the rest. */
+  private readonly pinned = new Set<string>();
+  private readonly byTag = new Map<string, Set<string>>();
   /** Ids in the order they were stored (rowid order at load, then appended), for neighbour lookups. */
   private readonly order: string[] = [];
   private readonly position = new Map<string, number>();
@@ -33,8 +36,10 @@ export class UserMemoryState {
       this.metas.set(memory.memory_id, meta);
       this.append(memory.memory_id);
     } else {
+      this.unindex(meta);
       Object.assign(meta, next);
     }
+    this.index(meta);
     const live = !meta.deleted;
     if (this.lexical !== null) {
       if (live) this.lexical.upsert(memory.memory_id, analyzeDocument(memory));
@@ -49,8 +54,40 @@ export class UserMemoryState {
 
   /** Bulk load: filter metadata only; search indexes are built later, on first use. */
   addMeta(source: MetaSource): void {
-    this.metas.set(source.memory_id, metaOf(source));
+    const meta = metaOf(source);
+    this.metas.set(source.memory_id, meta);
+    this.index(meta);
     this.append(source.memory_id);
+  }
+
+  /**
+   * The metas a listing must look at: the pinned or tagged subset when the filter requires it,
+   * else every meta. The caller still applies the whole filter to each.
+   */
+  candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): Iterable<MemoryMeta> {
+    const ids = filter.pinned === true ? this.pinned : filter.tags && filter.tags.length > 0 ? this.taggedAny(filter.tags) : null;
+    if (ids === null) return this.metas.values();
+    return [...ids].flatMap((id) => this.metas.get(id) ?? []);
+  }
+
+  private taggedAny(tags: readonly string[]): Set<string> {
+    const ids = new Set<string>();
+    for (const tag of tags) for (const id of this.byTag.get(tag) ?? []) ids.add(id);
+    return ids;
+  }
+
+  private index(meta: MemoryMeta): void {
+    if (meta.pinned) this.pinned.add(meta.memory_id);
+    for (const tag of meta.tags) {
+      let ids = this.byTag.get(tag);
+      if (ids === undefined) this.byTag.set(tag, (ids = new Set()));
+      ids.add(meta.memory_id);
+    }
+  }
+
+  private unindex(meta: MemoryMeta): void {
+    this.pinned.delete(meta.memory_id);
+    for (const tag of meta.tags) this.byTag.get(tag)?.delete(meta.memory_id);
   }
 
   /**
@@ -92,6 +129,8 @@ export class UserMemoryState {
   }
 
   forget(memoryId: string): void {
+    const meta = this.metas.get(memoryId);
+    if (meta !== undefined) this.unindex(meta);
     this.metas.delete(memoryId);
     this.lexical?.remove(memoryId);
     for (const index of this.vectorIndexes.values()) index.remove(memoryId);
