@@ -19,8 +19,11 @@ const PINNED_CANDIDATES = 20;
 /** Each further pick from the same memory type is worth a little less, so the budget holds a mix. */
 const SAME_TYPE_DISCOUNT = 0.92;
 
+/** A context item before it is made safe and measured (token counting is the costly part). */
+type DraftItem = Omit<ContextItem, 'token_count'>;
+
 interface Candidate {
-  item: ContextItem;
+  item: DraftItem;
   typeKey: string;
   score: number;
   scored?: ScoredMemory;
@@ -94,11 +97,16 @@ export class ContextAssembler {
     }
 
     // Memory text is data, not instructions: delimited and defused before packing, so the budget counts what is sent (seed 000 §10.4).
-    const safe = (candidate: Candidate): Candidate => ({ ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) });
+    const measured = new Map<Candidate, Measured>();
+    const measure = (candidate: Candidate): Measured => {
+      let result = measured.get(candidate);
+      if (!result) measured.set(candidate, (result = { ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) }));
+      return result;
+    };
     // Structured facts come first and are packed before anything searched (seed 002); the rest fills what is left.
-    const factsSelected = packInOrder(facts.map((item) => safe({ item, typeKey: 'fact', score: 1 })), budget);
+    const factsSelected = packInOrder(facts.map((item) => measure({ item, typeKey: 'fact', score: 1 })), budget);
     const factTokens = factsSelected.reduce((total, candidate) => total + candidate.item.token_count, 0);
-    const selected = [...factsSelected, ...pack(candidates.map(safe), budget - factTokens)];
+    const selected = [...factsSelected, ...pack(candidates, budget - factTokens, measure)];
     const longTermSelected = selected.filter((candidate) => candidate.item.source === 'long_term');
     if (options.logAccess !== false && longTermSelected.length > 0) {
       const at = this.deps.clock.now().toISOString();
@@ -191,7 +199,6 @@ export class ContextAssembler {
         memory_subtype: memory.memory_subtype,
         content: memory.content,
         relevance_score: round(score),
-        token_count: this.deps.tokens.count(memory.content),
         entities: memory.entities,
         confidence: memory.confidence,
         source_type: memory.source_type,
@@ -201,9 +208,13 @@ export class ContextAssembler {
   }
 }
 
+interface Measured extends Candidate {
+  item: ContextItem;
+}
+
 /** Takes candidates in the given order while they fit. */
-function packInOrder(candidates: readonly Candidate[], budget: number): Candidate[] {
-  const selected: Candidate[] = [];
+function packInOrder(candidates: readonly Measured[], budget: number): Measured[] {
+  const selected: Measured[] = [];
   let used = 0;
   for (const candidate of candidates) {
     if (used + candidate.item.token_count > budget) continue;
@@ -213,10 +224,14 @@ function packInOrder(candidates: readonly Candidate[], budget: number): Candidat
   return selected;
 }
 
-/** Greedy packing by score with a same-type discount; items that do not fit are skipped, not truncated. */
-function pack(candidates: Candidate[], budget: number): Candidate[] {
-  const remaining = [...candidates];
-  const selected: Candidate[] = [];
+/**
+ * Greedy packing by score with a same-type discount; items that do not fit are skipped, not
+ * truncated. Candidates are visited best first and measured (made safe, tokens counted) only
+ * when they could still be the next pick, so a call counts tokens of a few dozen items, not all.
+ */
+function pack(candidates: readonly Candidate[], budget: number, measure: (candidate: Candidate) => Measured): Measured[] {
+  const remaining = [...candidates].sort((a, b) => b.score - a.score);
+  const selected: Measured[] = [];
   const perType = new Map<string, number>();
   let used = 0;
   while (remaining.length > 0) {
@@ -224,17 +239,18 @@ function pack(candidates: Candidate[], budget: number): Candidate[] {
     let bestScore = -1;
     for (let index = 0; index < remaining.length; index++) {
       const candidate = remaining[index];
-      if (used + candidate.item.token_count > budget) continue;
+      // The discount only lowers scores: nothing after this can beat the best found so far.
+      if (candidate.score <= bestScore) break;
       const adjusted = candidate.score * SAME_TYPE_DISCOUNT ** (perType.get(candidate.typeKey) ?? 0);
-      if (adjusted > bestScore) {
-        bestScore = adjusted;
-        bestIndex = index;
-      }
+      if (adjusted <= bestScore || used + measure(candidate).item.token_count > budget) continue;
+      bestScore = adjusted;
+      bestIndex = index;
     }
     if (bestIndex < 0) break;
     const [chosen] = remaining.splice(bestIndex, 1);
-    selected.push(chosen);
-    used += chosen.item.token_count;
+    const item = measure(chosen);
+    selected.push(item);
+    used += item.item.token_count;
     perType.set(chosen.typeKey, (perType.get(chosen.typeKey) ?? 0) + 1);
   }
   return selected;
