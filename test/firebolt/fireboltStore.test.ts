@@ -8,7 +8,7 @@ import { LexicalIndex } from '../../src/core/retrieval/lexicalIndex.ts';
 import { analyzeDocument, analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
-import { MODEL, embedding, iso, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
+import { MODEL, embedding, iso, makeAccess, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServerOptions } from '../support/firebolt-server/server.ts';
 
@@ -27,6 +27,20 @@ async function withStore(options: FireboltTestServerOptions, work: (store: Fireb
 }
 
 describe('FireboltStore specifics', () => {
+  test('recordAccess bumps a recall\'s memories in one UPDATE, not one per memory', async () => {
+    await withStore({}, async (store, server) => {
+      const user = newUserId();
+      const memories = Array.from({ length: 10 }, (_, i) => makeMemory(user, { content: `memory ${i}` }));
+      for (const memory of memories) await store.insertMemory(memory, null);
+      const before = server.requests.length;
+      await store.recordAccess([...memories, memories[0]].map((memory) => makeAccess(memory, { accessed_at: iso(5) })));
+      const updates = server.requests.slice(before).filter((request) => request.body.trimStart().startsWith('UPDATE'));
+      assert.equal(updates.length, 2, 'one UPDATE for the nine memories read once, one for the memory read twice');
+      const after = await store.getMemories(user, memories.map((memory) => memory.memory_id));
+      assert.deepEqual(after.map((memory) => memory.access_count).sort(), [1, 1, 1, 1, 1, 1, 1, 1, 1, 2]);
+    });
+  });
+
   test('searchVector reports the HNSW index when VECTOR_SEARCH answers, exact otherwise', async () => {
     for (const vectorSearch of [true, false]) {
       await withStore({ vectorSearch }, async (store) => {

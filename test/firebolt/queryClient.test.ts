@@ -117,6 +117,62 @@ describe('FireboltQueryClient against Core', () => {
     );
     assert.deepEqual((await client.query("SELECT COUNT(*) AS c FROM t WHERE id LIKE 'p%'")).rows, [{ c: 12 }]);
   });
+
+  test('a transaction refused for a write conflict with another process is replayed whole after backoff', async () => {
+    // Two clients are two processes: each serialises its own writes, nothing serialises them together.
+    let inserted!: () => void;
+    const otherHasWritten = new Promise<void>((resolve) => (inserted = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const other = new FireboltQueryClient({ kind: 'core', url: server.url, database: 'client_db' }, { retry: fastRetry });
+    const otherDone = other.transaction(async (tx) => {
+      await tx.query("INSERT INTO t (id, n, ok, at, v) VALUES ('other', 1, TRUE, CURRENT_TIMESTAMP, [1])");
+      inserted();
+      await released;
+    });
+    await otherHasWritten;
+    const backoffs: number[] = [];
+    // The backoff is where the other process finishes; no clock is involved.
+    const mine = new FireboltQueryClient({ kind: 'core', url: server.url, database: 'client_db' }, {
+      retry: fastRetry,
+      sleep: async (ms) => {
+        backoffs.push(ms);
+        release();
+        await otherDone;
+      },
+    });
+    let runs = 0;
+    const before = server.requests.length;
+    await mine.transaction(async (tx) => {
+      runs += 1;
+      await tx.query("INSERT INTO t (id, n, ok, at, v) VALUES ('mine', 1, TRUE, CURRENT_TIMESTAMP, [1])");
+      await tx.query("INSERT INTO t (id, n, ok, at, v) VALUES ('mine2', 1, TRUE, CURRENT_TIMESTAMP, [1])");
+    });
+    const traffic = server.requests.slice(before).filter((request) => request.params.transaction_id || request.body.startsWith('BEGIN'));
+    assert.equal(runs, 2);
+    assert.equal(backoffs.length, 1);
+    // The lone COMMIT is the other process's, made while this one backed off.
+    assert.deepEqual(traffic.map((request) => request.body.split(' ')[0]), ['BEGIN', 'INSERT', 'ROLLBACK', 'COMMIT', 'BEGIN', 'INSERT', 'INSERT', 'COMMIT']);
+    assert.deepEqual((await client.query("SELECT id FROM t WHERE id IN ('other', 'mine', 'mine2') ORDER BY id")).rows, [{ id: 'mine' }, { id: 'mine2' }, { id: 'other' }]);
+    other.close();
+    mine.close();
+  });
+
+  test('write conflicts are retried even for a non-idempotent statement, and only up to the bound', async () => {
+    server.failNextQueries([409]);
+    await client.query("INSERT INTO t (id, n, ok, at, v) VALUES ('once', 1, TRUE, CURRENT_TIMESTAMP, [1])");
+    assert.deepEqual((await client.query("SELECT COUNT(*) AS c FROM t WHERE id = 'once'")).rows, [{ c: 1 }]);
+
+    server.failNextQueries([409, 409, 409, 409]);
+    const error = await client.query("INSERT INTO t (id, n, ok, at, v) VALUES ('never', 1, TRUE, CURRENT_TIMESTAMP, [1])").then(
+      () => assert.fail('four conflicts exhaust four attempts'),
+      (failure: unknown) => failure,
+    );
+    assert.ok(error instanceof MemoryError);
+    assert.equal(error.details?.status, 409);
+    assert.equal(error.details?.conflict, true);
+    assert.equal(error.details?.retryable, true, 'the resilient store keeps a conflicted write queued instead of rejecting it');
+  });
 });
 
 describe('FireboltQueryClient against Cloud', () => {

@@ -36,13 +36,27 @@ export async function recordAccessRows(
       const rows = batch.map((entry) => `(${valuePlaceholders(ACCESS_LOG_COLUMNS, entry, (v) => params.add(v))})`);
       await tx.query(`INSERT INTO fml_access_log (${columnNames(ACCESS_LOG_COLUMNS)}) VALUES ${rows.join(', ')}`, params.values);
     }
+    // One UPDATE per (user, count, latest) instead of one per memory: a recall logs every returned
+    // memory once at the same instant, so its whole batch is a single statement.
+    const groups = new Map<string, { user_id: string; count: number; latest: string; ids: string[] }>();
     for (const bump of bumps.values()) {
-      await tx.query(
-        `UPDATE fml_memories SET access_count = access_count + $1,
-           last_accessed = CASE WHEN last_accessed < $2::TIMESTAMPTZ THEN $2::TIMESTAMPTZ ELSE last_accessed END
-         WHERE user_id = $3 AND memory_id = $4`,
-        [bump.count, bump.latest, bump.user_id, bump.memory_id],
-      );
+      const key = JSON.stringify([bump.user_id, bump.count, bump.latest]);
+      const group = groups.get(key) ?? { user_id: bump.user_id, count: bump.count, latest: bump.latest, ids: [] };
+      group.ids.push(bump.memory_id);
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) {
+      for (const batch of chunks(group.ids, IDS_PER_QUERY)) {
+        const params = new SqlParams();
+        const count = params.add(group.count);
+        const latest = params.add(group.latest);
+        await tx.query(
+          `UPDATE fml_memories SET access_count = access_count + ${count},
+             last_accessed = CASE WHEN last_accessed < ${latest}::TIMESTAMPTZ THEN ${latest}::TIMESTAMPTZ ELSE last_accessed END
+           WHERE user_id = ${params.add(group.user_id)} AND memory_id IN (${params.list(batch)})`,
+          params.values,
+        );
+      }
     }
   });
 }

@@ -19,6 +19,8 @@ export interface FireboltErrorDetails {
   status: number;
   delivered: boolean;
   retryable: boolean;
+  /** The engine refused the statement or transaction because a concurrent one wrote first: nothing was applied. */
+  conflict?: boolean;
   firebolt_errors?: FireboltErrorEntry[];
   transport_code?: string;
   [key: string]: unknown;
@@ -34,6 +36,17 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
+/**
+ * A write conflict under snapshot isolation (firebolt.md §2.5: concurrent writers to the same rows
+ * fail with a conflict). Firebolt's exact status and code for it are unknown (§2.4), so both the
+ * test server's 409 and an error that names a conflict count. A conflict is a refusal: the
+ * statement, or the transaction it belonged to, did not take effect and can be run again whole.
+ */
+export function isConflictResponse(status: number, entries: readonly FireboltErrorEntry[] | undefined): boolean {
+  if (status === 409) return true;
+  return status >= 400 && (entries ?? []).some((entry) => /conflict/iu.test(`${entry.name ?? ''} ${entry.description ?? ''}`));
+}
+
 export function errorFromResponse(response: HttpResponse, operation: string): MemoryError {
   let entries: FireboltErrorEntry[] | undefined;
   try {
@@ -45,9 +58,16 @@ export function errorFromResponse(response: HttpResponse, operation: string): Me
   }
   const description = entries?.map((entry) => entry.description ?? entry.name ?? 'unknown error').join('; ') ?? `HTTP ${response.status}`;
   const retryAfter = Number(response.headers['retry-after']);
+  const conflict = isConflictResponse(response.status, entries);
   const error = new MemoryError(codeForStatus(response.status), `Firebolt ${operation} failed (HTTP ${response.status}): ${description}`, {
     operation,
-    details: { status: response.status, delivered: true, retryable: isRetryableStatus(response.status), firebolt_errors: entries } satisfies FireboltErrorDetails,
+    details: {
+      status: response.status,
+      delivered: true,
+      retryable: conflict || isRetryableStatus(response.status),
+      ...(conflict ? { conflict } : {}),
+      firebolt_errors: entries,
+    } satisfies FireboltErrorDetails,
   });
   return Number.isFinite(retryAfter) && retryAfter > 0 ? Object.assign(error, { retryAfterMs: retryAfter * 1000 }) : error;
 }
@@ -66,12 +86,13 @@ export function fireboltDetails(error: unknown): FireboltErrorDetails | undefine
 }
 
 /**
- * Retry rule: 429, 5xx and transport failures; but a request that may have been applied is
- * retried only when the statement is idempotent.
+ * Retry rule: 429, 5xx, write conflicts and transport failures; but a request that may have been
+ * applied is retried only when the statement is idempotent (a conflict was not applied).
  */
 export function shouldRetry(error: unknown, idempotent: boolean): boolean {
   const details = fireboltDetails(error);
   if (!details?.retryable) return false;
+  if (details.conflict) return true;
   if (details.status !== 0) return details.status === 429 || details.status === 503 || idempotent;
   return !details.delivered || idempotent;
 }

@@ -103,7 +103,10 @@ export class FireboltQueryClient {
 
   /**
    * Runs `work` in BEGIN … COMMIT while holding the write lock. Failures roll back; a failure
-   * that happened before COMMIT and is retryable reruns the whole transaction.
+   * that happened before COMMIT and is retryable reruns the whole transaction, `work` included,
+   * with backoff and the policy's attempt bound. A write conflict (another process committed
+   * first under snapshot isolation; this process's own writes are serialised by the lock) is
+   * retryable at any statement, COMMIT too, since the engine refused the transaction whole.
    */
   async transaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
     await this.connect();
@@ -136,8 +139,9 @@ export class FireboltQueryClient {
     try {
       await this.#request('COMMIT', [], once, state);
     } catch (error) {
-      // A COMMIT that may have landed must not be replayed.
-      throw Object.assign(error as object, { afterCommit: fireboltDetails(error)?.delivered !== false });
+      // A COMMIT that may have landed must not be replayed; one refused for a conflict did not land.
+      const details = fireboltDetails(error);
+      throw Object.assign(error as object, { afterCommit: details?.delivered !== false && details?.conflict !== true });
     }
     return result;
   }

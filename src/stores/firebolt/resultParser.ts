@@ -39,7 +39,8 @@ export function resultFromDocument(document: JsonCompactDocument): FireboltResul
   const rows = (document.data ?? []).map((row) => {
     const record: Record<string, FireboltValue> = {};
     columns.forEach((column, index) => {
-      record[column.name] = decoders[index](row[index]);
+      // Defined, not assigned: a column may be called "__proto__" and must read back as a column.
+      Object.defineProperty(record, column.name, { value: decoders[index](row[index]), enumerable: true, writable: true, configurable: true });
     });
     return record;
   });

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { castValue, isStorageValid, parseTypeName } from './fireboltTypes.ts';
+import { canonicalTimestamp, castValue, isStorageValid, parseTypeName } from './fireboltTypes.ts';
 
 /**
  * Firebolt functions the engine has and SQLite lacks, registered as SQLite functions.
@@ -47,6 +47,27 @@ export function registerFireboltFunctions(db: DatabaseSync, computedTypes: Map<s
   db.function('array_contains', deterministic, contains);
   db.function('contains', deterministic, contains);
   db.function('json_pointer_extract_text', deterministic, (json: unknown, pointer: unknown) => extractText(json, pointer));
+  db.function('date_diff', deterministic, (unit: unknown, start: unknown, end: unknown) => dateDiff(unit, start, end));
+}
+
+/** Microseconds per DATE_DIFF unit this server implements (calendar units are not needed by the store). */
+const DATE_DIFF_UNITS: Record<string, number> = { microsecond: 1, millisecond: 1_000, second: 1_000_000, minute: 60_000_000, hour: 3_600_000_000, day: 86_400_000_000 };
+
+/**
+ * DATE_DIFF(unit, start, end): how many unit boundaries lie between two timestamps (end minus
+ * start, so negative when end is earlier). Values are the server's stored timestamp text.
+ */
+function dateDiff(unit: unknown, start: unknown, end: unknown): bigint | null {
+  if (unit === null || start === null || end === null) return null;
+  const size = DATE_DIFF_UNITS[String(unit).toLowerCase()];
+  if (size === undefined) throw new Error(`DATE_DIFF: unit "${String(unit)}" is not supported by the test server (${Object.keys(DATE_DIFF_UNITS).join(', ')})`);
+  const micros = (value: unknown): bigint => {
+    const canonical = canonicalTimestamp(String(value), 'timestamptz');
+    return BigInt(Date.parse(`${canonical.slice(0, 10)}T${canonical.slice(11, 19)}Z`)) * 1000n + BigInt(canonical.slice(20, 26));
+  };
+  const floorDiv = (value: bigint, divisor: bigint): bigint => (value >= 0n ? value / divisor : -((-value + divisor - 1n) / divisor));
+  const divisor = BigInt(size);
+  return floorDiv(micros(end), divisor) - floorDiv(micros(start), divisor);
 }
 
 /** Firebolt types an array literal by its elements: numbers make array(double), text array(text). */
