@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import { type DiagnosticEntry, describeDiagnostics } from '../../core/editor/contextItems.ts';
+import { describeResolvedError, type ObservedError, type ResolvedError, ResolvedErrorTracker } from '../../core/editor/resolvedErrorTracker.ts';
+import { containsSecret } from '../../core/safety/secretDetector.ts';
+import type { CaptureContext, CaptureSource } from './captureContext.ts';
+
+/**
+ * Errors and warnings as a working-memory item, and errors that the developer's edits made
+ * disappear as long-term outcome memories.
+ */
+export class DiagnosticsCapture implements CaptureSource {
+  private readonly context: CaptureContext;
+  private readonly tracker = new ResolvedErrorTracker();
+  private readonly subscriptions: vscode.Disposable[];
+  /** Outcomes stored this window, so a flapping error is remembered once. */
+  private readonly remembered = new Set<string>();
+
+  constructor(context: CaptureContext) {
+    this.context = context;
+    this.subscriptions = [
+      vscode.languages.onDidChangeDiagnostics((event) => {
+        this.refreshSummary();
+        this.trackResolved(event.uris);
+      }),
+      vscode.workspace.onDidChangeTextDocument((event) => this.recordEdits(event)),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        const path = this.context.capturablePath(document.uri);
+        if (path !== null) this.tracker.forget(path);
+      }),
+    ];
+  }
+
+  refresh(): void {
+    this.refreshSummary();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private refreshSummary(): void {
+    if (!this.context.enabled('memory.capture.diagnostics')) return this.context.sink.submit('diagnostics', null);
+    const entries: DiagnosticEntry[] = [];
+    for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
+      const path = this.context.capturablePath(uri);
+      if (path === null) continue;
+      for (const diagnostic of diagnostics) {
+        if (diagnostic.severity !== vscode.DiagnosticSeverity.Error && diagnostic.severity !== vscode.DiagnosticSeverity.Warning) continue;
+        entries.push({
+          path,
+          line: diagnostic.range.start.line + 1,
+          severity: diagnostic.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning',
+          message: diagnostic.message,
+          ...(diagnostic.source ? { source: diagnostic.source } : {}),
+          ...(codeOf(diagnostic) ? { code: codeOf(diagnostic) } : {}),
+        });
+      }
+    }
+    this.context.sink.submit('diagnostics', describeDiagnostics(entries));
+  }
+
+  private recordEdits(event: vscode.TextDocumentChangeEvent): void {
+    if (!this.context.enabled('memory.capture.resolvedErrors') || event.contentChanges.length === 0) return;
+    const path = this.context.capturablePath(event.document.uri);
+    if (path === null) return;
+    const now = Date.now();
+    for (const change of event.contentChanges) {
+      this.tracker.recordEdit({ file: path, line: change.range.start.line + 1, inserted: change.text.slice(0, 500), removed: change.rangeLength }, now);
+    }
+  }
+
+  private trackResolved(uris: readonly vscode.Uri[]): void {
+    if (!this.context.enabled('memory.capture.resolvedErrors')) return;
+    const now = Date.now();
+    for (const uri of uris) {
+      const path = this.context.capturablePath(uri);
+      if (path === null) continue;
+      const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+      const errors: ObservedError[] = vscode.languages
+        .getDiagnostics(uri)
+        .filter((diagnostic) => diagnostic.severity === vscode.DiagnosticSeverity.Error)
+        .map((diagnostic) => ({
+          file: path,
+          line: diagnostic.range.start.line + 1,
+          message: diagnostic.message,
+          ...(diagnostic.source ? { source: diagnostic.source } : {}),
+          ...(codeOf(diagnostic) ? { code: codeOf(diagnostic) } : {}),
+          ...(document && diagnostic.range.start.line < document.lineCount ? { lineText: document.lineAt(diagnostic.range.start.line).text.slice(0, 300) } : {}),
+        }));
+      for (const resolved of this.tracker.observe(path, errors, now)) void this.remember(resolved);
+    }
+  }
+
+  private async remember(resolved: ResolvedError): Promise<void> {
+    const content = describeResolvedError(resolved);
+    const key = `${resolved.error.file}\u0000${resolved.error.message}`;
+    if (this.remembered.has(key) || containsSecret(content)) return;
+    this.remembered.add(key);
+    try {
+      const { core, identity } = await this.context.host.ready();
+      const stored = await core.longTerm.store({
+        user_id: identity.userId,
+        content,
+        memory_category: 'episodic',
+        memory_subtype: 'outcome',
+        importance: 0.6,
+        source_type: 'editor',
+        session_id: identity.sessionId,
+        ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
+        entities: [resolved.error.file, ...(resolved.error.code ? [`${resolved.error.source ?? 'error'} ${resolved.error.code}`] : [])],
+        metadata: { source: 'editor', tags: ['resolved-error'], file: resolved.error.file, error: resolved.error.message },
+      });
+      this.context.log.info(`Remembered how an error was resolved (${stored.memory_id}): ${resolved.error.file}:${resolved.error.line}`);
+    } catch (error) {
+      this.remembered.delete(key);
+      this.context.log.error('Cannot remember a resolved error', error);
+    }
+  }
+}
+
+function codeOf(diagnostic: vscode.Diagnostic): string | undefined {
+  const code = diagnostic.code;
+  if (code === undefined) return undefined;
+  return String(typeof code === 'object' ? code.value : code);
+}

@@ -1,0 +1,16 @@
+import type * as vscode from 'vscode';
+import type { CaptureController } from '../capture/captureController.ts';
+import type { Log } from '../log.ts';
+import type { MemoryEndpoint } from '../mcp/memoryEndpoint.ts';
+import type { MemoryHost } from '../runtime/memoryHost.ts';
+import type { ActivationTimes } from '../activationTimes.ts';
+
+/** What command bodies may use; built once in activate(). */
+export interface CommandDeps {
+  context: vscode.ExtensionContext;
+  host: MemoryHost;
+  log: Log;
+  capture: CaptureController;
+  endpoint: MemoryEndpoint;
+  activation: ActivationTimes;
+}

@@ -1,0 +1,66 @@
+/**
+ * Every command: id, palette title and argument types in one map. Registration goes through
+ * `registerCommand` (registerCommands.ts) keyed by this map, and package.json's
+ * `contributes.commands` is generated from it and checked by a unit test. Pure: no `vscode` import.
+ */
+
+import type { ClientId } from '../mcp/clientConfigs.ts';
+
+export interface CommandArgs {
+  'memory.rememberSelection': [];
+  'memory.remember': [text?: string];
+  'memory.search': [query?: string];
+  'memory.showPanel': [];
+  'memory.checkpoint': [];
+  'memory.clearWorkingMemory': [];
+  'memory.forget': [memoryId?: string];
+  'memory.forgetAll': [];
+  'memory.export': [targetPath?: string];
+  'memory.import': [sourcePath?: string];
+  'memory.configureStorage': [];
+  'memory.copyToFirebolt': [];
+  'memory.setEmbeddingApiKey': [];
+  'memory.configureMcpClients': [client?: ClientId | 'show'];
+  'memory.showLogs': [];
+  'memory.showActivationTime': [];
+}
+
+export type CommandId = keyof CommandArgs;
+
+interface CommandSpec {
+  title: string;
+  /** Hidden from the command palette (only reachable from UI elements). */
+  hidden?: boolean;
+  icon?: string;
+}
+
+export const COMMANDS: Record<CommandId, CommandSpec> = {
+  'memory.rememberSelection': { title: 'Remember Selection' },
+  'memory.remember': { title: 'Remember…' },
+  'memory.search': { title: 'Search Memories', icon: '$(search)' },
+  'memory.showPanel': { title: 'Show Memory Panel' },
+  'memory.checkpoint': { title: 'Checkpoint Working Memory' },
+  'memory.clearWorkingMemory': { title: 'Clear Working Memory' },
+  'memory.forget': { title: 'Forget Memory…' },
+  'memory.forgetAll': { title: 'Forget All My Memories' },
+  'memory.export': { title: 'Export Memories (JSON)' },
+  'memory.import': { title: 'Import Memories' },
+  'memory.configureStorage': { title: 'Configure Storage' },
+  'memory.copyToFirebolt': { title: 'Copy Local Memories to Firebolt' },
+  'memory.setEmbeddingApiKey': { title: 'Set Embedding API Key' },
+  'memory.configureMcpClients': { title: 'Configure MCP for Other Clients' },
+  'memory.showLogs': { title: 'Show Logs' },
+  'memory.showActivationTime': { title: 'Show Activation Time' },
+};
+
+export const COMMAND_CATEGORY = 'Memory';
+
+/** The `contributes.commands` array package.json must contain. */
+export function manifestCommands(): Array<Record<string, string>> {
+  return (Object.keys(COMMANDS) as CommandId[]).map((command) => ({
+    command,
+    title: COMMANDS[command].title,
+    category: COMMAND_CATEGORY,
+    ...(COMMANDS[command].icon ? { icon: COMMANDS[command].icon as string } : {}),
+  }));
+}

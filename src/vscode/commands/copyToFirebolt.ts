@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import { createStore } from '../../runtime/createRuntime.ts';
+import { type CopyResult, copyStore } from '../../stores/copy/copyStore.ts';
+import { backendFor, storageChoiceFromSettings } from '../storage/storageConfig.ts';
+import type { CommandDeps } from './commandDeps.ts';
+
+/**
+ * Copies this user's memories, sessions and access log from the embedded store into the configured
+ * Firebolt store with the runtime's copyStore (idempotent by id, so a cancelled copy resumes by
+ * running it again), then reports the per-user count check.
+ */
+export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResult | undefined> {
+  const choice = await storageChoiceFromSettings(deps.context.secrets);
+  if (choice.kind === 'embedded') {
+    const action = await vscode.window.showInformationMessage('Configure a Firebolt store first; the copy goes from the embedded store to it.', 'Configure Storage');
+    if (action) await vscode.commands.executeCommand('memory.configureStorage');
+    return undefined;
+  }
+  const { identity, dataDir } = await deps.host.ready();
+  // Editor capture waits while the copy runs: its writes would compete with the copy's transactions.
+  const releaseCapture = deps.capture.sink.hold();
+  const source = createStore({ kind: 'sqlite', dataDir });
+  // The bare Firebolt store: a copy must fail when Firebolt is away, not queue in an outbox.
+  const target = createStore(backendFor(choice, dataDir));
+  await source.open();
+  try {
+    await target.open();
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Copying memories to Firebolt', cancellable: true },
+        async (progress, token) => {
+          const abort = new AbortController();
+          const cancellation = token.onCancellationRequested(() => abort.abort());
+          let reported = 0;
+          try {
+            const result = await copyStore(source, target, {
+              users: [identity.userId],
+              signal: abort.signal,
+              onProgress: ({ phase, done, total }) => {
+                const percent = phase === 'memories' && total > 0 ? (done / total) * 90 : phase === 'verify' ? 100 : reported;
+                progress.report({ message: `${phase}: ${done} of ${total}`, increment: Math.max(0, percent - reported) });
+                reported = Math.max(reported, percent);
+              },
+            });
+            const user = result.users[0];
+            const counts = user ? `${user.memories_copied} copied, ${user.memories_skipped} already there` : 'nothing to copy';
+            const message = result.cancelled
+              ? `Copy cancelled (${counts}); run it again to resume.`
+              : result.verified
+                ? `Copy finished and verified: ${counts}.`
+                : `Copy finished but the counts differ: ${JSON.stringify(user?.mismatches ?? [])}. Run it again; it only copies what is missing.`;
+            deps.log.info(message);
+            if (result.cancelled || result.verified) void vscode.window.showInformationMessage(message);
+            else void vscode.window.showWarningMessage(message);
+            return result;
+          } finally {
+            cancellation.dispose();
+          }
+        },
+      );
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+    releaseCapture();
+  }
+}

@@ -1,0 +1,52 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { MemoryError } from '../../core/domain/errors.ts';
+import { buildExport, parseExport } from '../storage/exportFormat.ts';
+import type { CommandDeps } from './commandDeps.ts';
+
+export async function exportCommand(deps: CommandDeps, targetPath?: string): Promise<{ path: string; count: number } | undefined> {
+  const { core, identity } = await deps.host.ready();
+  const path =
+    targetPath ??
+    (await vscode.window.showSaveDialog({ title: 'Export Memories', saveLabel: 'Export', filters: { JSON: ['json'] }, defaultUri: vscode.Uri.file(`memories-${new Date().toISOString().slice(0, 10)}.json`) }))?.fsPath;
+  if (!path) return undefined;
+  const memories = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await core.listMemories({ filter: { user_id: identity.userId }, sort: 'created', offset, limit: 500 });
+    memories.push(...page.items);
+    if (page.items.length < 500) break;
+  }
+  await writeFile(path, `${JSON.stringify(buildExport(identity.userId, memories), null, 2)}\n`, { mode: 0o600 });
+  deps.log.info(`Exported ${memories.length} memories to ${path}.`);
+  void vscode.window.showInformationMessage(`Exported ${memories.length} memories.`);
+  return { path, count: memories.length };
+}
+
+export async function importCommand(deps: CommandDeps, sourcePath?: string): Promise<{ created: number; updated: number; skipped: number } | undefined> {
+  const path = sourcePath ?? (await vscode.window.showOpenDialog({ title: 'Import Memories', openLabel: 'Import', canSelectMany: false, filters: { JSON: ['json'] } }))?.[0]?.fsPath;
+  if (!path) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (cause) {
+    throw new MemoryError('INVALID_INPUT', `${path} is not a JSON file.`, { cause });
+  }
+  const memories = parseExport(parsed);
+  const { core, identity } = await deps.host.ready();
+  const counts = { created: 0, updated: 0, skipped: 0 };
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Importing memories', cancellable: true }, async (progress, token) => {
+    for (const [index, memory] of memories.entries()) {
+      if (token.isCancellationRequested) break;
+      // Stored through the core, so classification checks and duplicate detection apply: importing a file twice adds nothing.
+      const result = await core.longTerm.store({ ...memory, user_id: identity.userId });
+      const action = result.similar_existing?.action;
+      if (action === 'skipped_duplicate') counts.skipped++;
+      else if (action === 'updated_existing') counts.updated++;
+      else counts.created++;
+      progress.report({ message: `${index + 1} of ${memories.length}`, increment: 100 / memories.length });
+    }
+  });
+  deps.log.info(`Imported from ${path}: ${JSON.stringify(counts)}`);
+  void vscode.window.showInformationMessage(`Imported memories: ${counts.created} new, ${counts.updated} updated, ${counts.skipped} already present.`);
+  return counts;
+}

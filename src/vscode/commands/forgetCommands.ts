@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { FORGET_ALL_CONFIRMATION, type ForgetAllOutput } from '../../core/api/longTermApi.ts';
+import type { CommandDeps } from './commandDeps.ts';
+import { pickMemory } from './pickMemory.ts';
+
+export async function forgetCommand(deps: CommandDeps, memoryId?: string): Promise<boolean> {
+  const { core, identity } = await deps.host.ready();
+  const id = memoryId ?? (await pickMemory(deps, 'Forget which memory?'))?.memory_id;
+  if (!id) return false;
+  await core.longTerm.forget({ memory_id: id, user_id: identity.userId });
+  deps.log.info(`Forgot ${id}.`);
+  void vscode.window.showInformationMessage('Memory forgotten.', 'Undo').then(async (choice) => {
+    if (choice !== 'Undo') return;
+    try {
+      await core.longTerm.restore(identity.userId, id);
+      deps.log.info(`Restored ${id}.`);
+    } catch (error) {
+      deps.log.error('Cannot restore the memory', error);
+    }
+  });
+  return true;
+}
+
+export async function forgetAllCommand(deps: CommandDeps): Promise<ForgetAllOutput | undefined> {
+  const { core, identity } = await deps.host.ready();
+  const stats = await core.stats(identity.userId);
+  const choice = await vscode.window.showWarningMessage(
+    `Forget all ${stats.memories} memories of user "${identity.userId}" in ${stats.backend.kind === 'sqlite' ? 'the embedded store' : stats.backend.kind}?`,
+    { modal: true, detail: 'This deletes every memory, session and working-memory item of this user, in every project. It cannot be undone. Export first if you may want them back.' },
+    'Forget All',
+  );
+  if (choice !== 'Forget All') return undefined;
+  const result = await core.longTerm.forgetAll({ user_id: identity.userId, confirmation: FORGET_ALL_CONFIRMATION });
+  deps.log.info(`Forgot everything: ${JSON.stringify(result)}`);
+  void vscode.window.showInformationMessage(`Forgot ${result.memories_deleted} memories.`);
+  // The window's session went with everything else; start it again so capture keeps working.
+  await deps.host.applySessionSettings();
+  deps.capture.resend();
+  return result;
+}

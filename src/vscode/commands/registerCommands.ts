@@ -1,0 +1,59 @@
+import * as vscode from 'vscode';
+import type { Log } from '../log.ts';
+import { checkpointCommand, clearWorkingMemoryCommand } from './workingMemoryCommands.ts';
+import type { CommandDeps } from './commandDeps.ts';
+import type { CommandArgs, CommandId } from './commandIds.ts';
+import { configureMcpClientsCommand } from './configureMcpClients.ts';
+import { configureStorageCommand } from './configureStorage.ts';
+import { copyToFireboltCommand } from './copyToFirebolt.ts';
+import { exportCommand, importCommand } from './exportImport.ts';
+import { forgetAllCommand, forgetCommand } from './forgetCommands.ts';
+import { rememberCommand, rememberSelectionCommand } from './rememberCommands.ts';
+import { searchCommand } from './searchCommand.ts';
+import { setEmbeddingApiKeyCommand } from './setEmbeddingApiKey.ts';
+import { PANEL_FOCUS_COMMAND } from '../panelIds.ts';
+
+type Handler<K extends CommandId> = (deps: CommandDeps, ...args: CommandArgs[K]) => Promise<unknown> | unknown;
+
+const HANDLERS: { [K in CommandId]: Handler<K> } = {
+  'memory.rememberSelection': rememberSelectionCommand,
+  'memory.remember': rememberCommand,
+  'memory.search': searchCommand,
+  'memory.showPanel': () => vscode.commands.executeCommand(PANEL_FOCUS_COMMAND),
+  'memory.checkpoint': checkpointCommand,
+  'memory.clearWorkingMemory': clearWorkingMemoryCommand,
+  'memory.forget': forgetCommand,
+  'memory.forgetAll': forgetAllCommand,
+  'memory.export': exportCommand,
+  'memory.import': importCommand,
+  'memory.configureStorage': configureStorageCommand,
+  'memory.copyToFirebolt': copyToFireboltCommand,
+  'memory.setEmbeddingApiKey': setEmbeddingApiKeyCommand,
+  'memory.configureMcpClients': configureMcpClientsCommand,
+  'memory.showLogs': (deps) => deps.log.channel.show(),
+  'memory.showActivationTime': (deps) => {
+    const message = deps.activation.describe();
+    deps.log.info(message);
+    void vscode.window.showInformationMessage(message);
+    return deps.activation.snapshot();
+  },
+};
+
+/**
+ * Registers every command of the typed map. Errors are caught here once: logged with the
+ * command's name and shown once; command bodies only throw.
+ */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  return (Object.keys(HANDLERS) as CommandId[]).map((id) => registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log));
+}
+
+function registerCommand<K extends CommandId>(id: K, handler: Handler<K>, deps: CommandDeps, log: Log): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await handler(deps, ...(args as CommandArgs[K]));
+    } catch (error) {
+      log.error(`${id} failed`, error);
+      return undefined;
+    }
+  });
+}

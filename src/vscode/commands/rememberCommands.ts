@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { classifyContent } from '../../core/longterm/classifyContent.ts';
+import type { StoreMemoryOutput } from '../../core/api/longTermApi.ts';
+import { MemoryError } from '../../core/domain/errors.ts';
+import { isSensitivePath } from '../../core/editor/pathPrivacy.ts';
+import { findSecrets } from '../../core/safety/secretDetector.ts';
+import type { CommandDeps } from './commandDeps.ts';
+
+export async function rememberCommand(deps: CommandDeps, text?: string): Promise<StoreMemoryOutput | undefined> {
+  const content =
+    text ??
+    (await vscode.window.showInputBox({
+      title: 'Remember',
+      prompt: 'A decision, fact, convention or preference worth keeping',
+      placeHolder: 'e.g. We use pnpm, not npm, in this repository',
+      ignoreFocusOut: true,
+    }));
+  if (!content || content.trim() === '') return undefined;
+  return store(deps, content.trim(), { source: 'command' });
+}
+
+export async function rememberSelectionCommand(deps: CommandDeps): Promise<StoreMemoryOutput | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) {
+    void vscode.window.showInformationMessage('Select some text first, then run "Memory: Remember Selection".');
+    return undefined;
+  }
+  if (isSensitivePath(editor.document.uri.fsPath)) {
+    throw new MemoryError('INVALID_INPUT', `${vscode.workspace.asRelativePath(editor.document.uri)} usually holds credentials; it is never stored.`);
+  }
+  const file = vscode.workspace.asRelativePath(editor.document.uri, false);
+  const start = editor.selection.start.line + 1;
+  const end = editor.selection.end.line + 1;
+  const selected = editor.document.getText(editor.selection);
+  const content = `From ${file}:${start}-${end} (${editor.document.languageId}):\n${selected}`;
+  return store(deps, content, { source: 'selection', file, lines: `${start}-${end}` });
+}
+
+async function store(deps: CommandDeps, content: string, metadata: Record<string, unknown>): Promise<StoreMemoryOutput> {
+  const secrets = findSecrets(content);
+  if (secrets.length > 0) {
+    throw new MemoryError('INVALID_INPUT', `This text looks like it contains a credential (${[...new Set(secrets.map((s) => s.kind))].join(', ')}); memories are never allowed to hold secrets.`);
+  }
+  const { core, identity } = await deps.host.ready();
+  const classification = classifyContent(content, { category: 'semantic', subtype: 'project' });
+  const result = await core.longTerm.store({
+    user_id: identity.userId,
+    content,
+    memory_category: classification.memory_category,
+    memory_subtype: classification.memory_subtype,
+    importance: Math.max(0.6, classification.importance),
+    source_type: 'explicit',
+    session_id: identity.sessionId,
+    ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
+    metadata,
+  });
+  const verb = result.similar_existing?.action === 'skipped_duplicate' ? 'Already remembered' : result.similar_existing?.action === 'updated_existing' ? 'Updated an existing memory' : 'Remembered';
+  deps.log.info(`${verb}: ${result.memory_id} (${classification.memory_category}/${classification.memory_subtype})`);
+  void vscode.window.showInformationMessage(`${verb} as ${classification.memory_category}/${classification.memory_subtype}.`);
+  return result;
+}

@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import type { CheckpointOutput, ClearWorkingMemoryOutput } from '../../core/api/workingMemoryApi.ts';
+import type { CommandDeps } from './commandDeps.ts';
+
+export async function checkpointCommand(deps: CommandDeps): Promise<CheckpointOutput> {
+  // Include the latest editor context, which may still be waiting for its debounce.
+  await deps.capture.sink.flush();
+  const { core, identity } = await deps.host.ready();
+  const result = await core.working.checkpoint({ session_id: identity.sessionId, user_id: identity.userId, force: true });
+  const message = result.skipped_reason
+    ? `Checkpoint: nothing saved (${result.skipped_reason}).`
+    : `Checkpoint: ${result.memories_created} new and ${result.memories_updated} updated memories.`;
+  deps.log.info(message);
+  void vscode.window.showInformationMessage(message);
+  return result;
+}
+
+export async function clearWorkingMemoryCommand(deps: CommandDeps): Promise<ClearWorkingMemoryOutput> {
+  const { core, identity } = await deps.host.ready();
+  const result = await core.working.clear({ session_id: identity.sessionId, user_id: identity.userId, checkpoint_first: false });
+  deps.log.info(`Working memory cleared: ${result.items_removed} items removed.`);
+  void vscode.window.showInformationMessage(`Working memory cleared (${result.items_removed} items).`);
+  // The editor context is still true; it comes back on the next capture.
+  deps.capture.resend();
+  return result;
+}

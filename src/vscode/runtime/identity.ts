@@ -1,0 +1,74 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import * as vscode from 'vscode';
+import { remoteUrlFromGitConfig } from '../../core/editor/gitConfig.ts';
+import { projectIdFromFolder, projectIdFromGitRemote } from '../../core/editor/projectIdentity.ts';
+import { setting } from '../config/vscodeSettings.ts';
+
+/** Who is working (user), on what (project scope, or none with scope "all") and in which window (session). */
+export interface Identity {
+  userId: string;
+  /** Project id of the workspace, whatever the scope setting; null without a folder. */
+  workspaceProjectId: string | null;
+  /** The scope memories are stored and recalled in: the workspace project, or undefined for "all". */
+  scopeProjectId: string | undefined;
+  sessionId: string;
+}
+
+const GENERATED_USER_KEY = 'memory.generatedUserId';
+
+export async function resolveIdentity(context: vscode.ExtensionContext): Promise<Identity> {
+  const userId = resolveUserId(context);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const workspaceProjectId = folder && folder.uri.scheme === 'file' ? await projectIdOf(folder.uri.fsPath) : null;
+  const scopeProjectId = setting('memory.scope') === 'project' && workspaceProjectId ? workspaceProjectId : undefined;
+  // One session per window: env.sessionId is new each time the window starts.
+  const sessionId = `win_${createHash('sha256').update(`${vscode.env.sessionId}|${workspaceProjectId ?? ''}`).digest('hex').slice(0, 24)}`;
+  return { userId, workspaceProjectId, scopeProjectId, sessionId };
+}
+
+function resolveUserId(context: vscode.ExtensionContext): string {
+  const configured = setting('memory.user.id').trim();
+  if (configured !== '') return configured;
+  let generated = context.globalState.get<string>(GENERATED_USER_KEY);
+  if (!generated) {
+    generated = `user_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    void context.globalState.update(GENERATED_USER_KEY, generated);
+  }
+  // Settings Sync carries the id to the user's other machines, so they share one identity.
+  context.globalState.setKeysForSync([GENERATED_USER_KEY]);
+  return generated;
+}
+
+async function projectIdOf(folderPath: string): Promise<string> {
+  const remote = await gitRemoteOf(folderPath);
+  return (remote ? projectIdFromGitRemote(remote) : null) ?? projectIdFromFolder(folderPath);
+}
+
+/** Reads `.git/config`, following a `.git` file (worktrees, submodules) to the common git dir. */
+async function gitRemoteOf(folderPath: string): Promise<string | null> {
+  let gitDir = join(folderPath, '.git');
+  const pointer = await readOptional(gitDir);
+  if (pointer !== null && pointer.startsWith('gitdir:')) {
+    const target = pointer.slice('gitdir:'.length).trim();
+    gitDir = isAbsolute(target) ? target : join(folderPath, target);
+    const common = await readOptional(join(gitDir, 'commondir'));
+    if (common !== null) gitDir = isAbsolute(common.trim()) ? common.trim() : join(gitDir, common.trim());
+  }
+  const config = await readOptional(join(gitDir, 'config'));
+  if (config === null) return null;
+  return remoteUrlFromGitConfig(config);
+}
+
+/** A missing file or a directory reads as null: "no git here" is an expected answer, not an error. */
+async function readOptional(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+

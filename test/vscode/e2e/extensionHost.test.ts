@@ -1,0 +1,314 @@
+// The extension inside a real VS Code (code-server 4.139 = Code 1.139), installed from its .vsix and
+// driven through the workbench UI with playwright-core in Debian's chromium. Skips itself, saying
+// why, when code-server or chromium are not installed (scripts/setup-code-server.sh installs both).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, type Dirs, installExtension, missingPrerequisite, ROOT, type RunningCodeServer, startCodeServer } from './codeServer.ts';
+import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
+import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
+import { Workbench } from './workbench.ts';
+
+const skip = missingPrerequisite();
+const REMOTE = 'git@github.com:fml-e2e/demo-app.git';
+
+describe('extension in a real VS Code (code-server + chromium)', { skip: skip ?? false, timeout: 300_000 }, () => {
+  let tmp: string;
+  let workspace: string;
+  let probeDir: string;
+  let dirs: Dirs;
+  let server: RunningCodeServer;
+  let browser: BrowserContext;
+  let page: Page;
+  let bench: Workbench;
+  let state: ExtensionState;
+  let mcp: Awaited<ReturnType<typeof connectMcp>>;
+  let firebolt: FireboltTestServer | undefined;
+
+  /** After the store reopened (new endpoint, new token), connect the MCP client again. */
+  const reconnect = async (accept: (current: ExtensionState) => boolean): Promise<ExtensionState> => {
+    const previous = state.mcpUrl;
+    const next = await waitFor('the store to reopen', () => {
+      const current = readState(probeDir);
+      return current?.mcpUrl && current.mcpUrl !== previous && accept(current) ? current : null;
+    }, 60_000);
+    await mcp.close();
+    state = next;
+    mcp = await connectMcp(next);
+    return next;
+  };
+
+  const working = async (): Promise<Array<{ content: string; content_type: string; item_id: string }>> =>
+    ((await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: Array<{ content: string; content_type: string; item_id: string }> }).items;
+  const editorItem = async (pattern: RegExp): Promise<string | null> => (await working()).find((item) => item.content_type === 'editor_context' && pattern.test(item.content))?.content ?? null;
+  const recall = async (query: string): Promise<Array<{ memory_id: string; content: string }>> => ((await mcp.call('recall_memories', { query, min_similarity: 0 })) as { memories: Array<{ memory_id: string; content: string }> }).memories;
+  const userSettings = (): string => join(dirs.userData, 'User', 'settings.json');
+
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'fml-e2e-'));
+    workspace = join(tmp, 'demo-app');
+    probeDir = join(tmp, 'probe');
+    dirs = { userData: join(tmp, 'user-data'), extensions: join(tmp, 'extensions') };
+    for (const dir of [workspace, probeDir, join(dirs.userData, 'User')]) mkdirSync(dir, { recursive: true });
+
+    // A workspace with a git remote (the project scope), a file with a JSON error, and a .env that must never be captured.
+    spawnSync('git', ['init', '-q', '-b', 'main', workspace]);
+    spawnSync('git', ['-C', workspace, 'remote', 'add', 'origin', REMOTE]);
+    writeFileSync(join(workspace, 'broken.json'), '{\n  "name": "demo",\n  "version": 1,,\n}\n');
+    writeFileSync(join(workspace, 'notes.md'), '# Notes\n\nWe release from the main branch every Tuesday.\n');
+    writeFileSync(join(workspace, '.env'), `OPENAI_API_KEY=sk-${'a1B2'.repeat(8)}\n`);
+    writeFileSync(
+      userSettings(),
+      JSON.stringify({
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'security.workspace.trust.enabled': false,
+        'terminal.integrated.shellIntegration.enabled': true,
+        'terminal.integrated.defaultProfile.linux': 'bash',
+        'git.openRepositoryInParentFolders': 'never',
+        'memory.workingMemory.maxTokens': 6000,
+      }),
+    );
+
+    const vsix = join(tmp, 'extension.vsix');
+    const packaged = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+    installExtension(vsix, dirs);
+
+    server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir, SHELL: '/bin/bash' });
+    const { chromium } = await import('playwright-core');
+    // A fresh profile per run; playwright takes it as the persistent context's directory.
+    browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    bench = new Workbench(page);
+    await bench.waitReady();
+    state = await waitFor('the extension to activate and open its store', () => {
+      const current = readState(probeDir);
+      return current?.mcpUrl && current.sessionId ? current : null;
+    }, 90_000);
+    mcp = await connectMcp(state);
+  });
+
+  // With FML_E2E_KEEP=1 every test leaves a screenshot of the workbench next to the kept user-data dir.
+  let shot = 0;
+  afterEach(async () => {
+    if (process.env.FML_E2E_KEEP === '1' && page) await page.screenshot({ path: join(tmp, `shot-${++shot}.png`) });
+  });
+
+  after(async () => {
+    await mcp?.close().catch((error: unknown) => console.error('[e2e] closing the MCP client:', error));
+    await browser?.close();
+    await server?.stop();
+    await firebolt?.close();
+    if (process.env.FML_E2E_KEEP !== '1') rmSync(tmp, { recursive: true, force: true });
+    else console.log(`[e2e] kept ${tmp}`);
+  });
+
+  it('activates on startup, quickly, with the workspace as project and the window as session', () => {
+    assert.equal(state.projectId, 'git:github.com/fml-e2e/demo-app');
+    assert.match(state.sessionId, /^win_[0-9a-f]{24}$/);
+    assert.match(state.userId, /^user_[0-9a-f]{16}$/);
+    assert.ok(state.dataDir.startsWith(dirs.userData), `store in global storage: ${state.dataDir}`);
+    assert.ok(state.activateMs < 500, `activate() took ${state.activateMs} ms`);
+    console.log(`[e2e] activate() ${state.activateMs} ms; store ready ${state.storeReadyMs} ms after activation start`);
+  });
+
+  it('serves the MCP tools over its HTTP endpoint: list and a call round-trip', async () => {
+    const { tools } = await mcp.client.listTools();
+    assert.ok(tools.some((tool) => tool.name === 'store_memory') && tools.some((tool) => tool.name === 'get_relevant_context'));
+    const context = (await mcp.call('get_relevant_context', { session_id: state.sessionId, query: 'what is the user working on', token_budget: 2000 })) as { retrieval_stats: { working_memory_items: number } };
+    assert.ok(context.retrieval_stats.working_memory_items >= 0);
+    const session = (await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: unknown[] };
+    assert.ok(Array.isArray(session.items));
+    const unauthorised = await fetch(state.mcpUrl as string, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    assert.equal(unauthorised.status, 401);
+  });
+
+  it('the editor itself resolves the MCP server definition (MCP: List Servers → Start)', async () => {
+    await bench.runCommand('MCP: List Servers');
+    await bench.pickItem(/Firebolt Memory/);
+    // The server's action list: starting it makes the editor call resolveMcpServerDefinition.
+    await bench.pickItem(/Start Server|Restart Server/);
+    const resolved = await waitFor('resolveMcpServerDefinition', () => readState(probeDir)?.resolvedByEditor ?? null, 30_000);
+    assert.ok(resolved >= 1);
+    await bench.dismissQuickInput();
+  });
+
+  it('captures the active file and its diagnostics as working memory, never the .env file', async () => {
+    await bench.openFile('broken.json');
+    const active = await waitFor('the active-file item', () => editorItem(/^Active file: broken\.json \(json/));
+    assert.match(active, /cursor at line \d+/);
+    const problems = await waitFor('the diagnostics item', () => editorItem(/^Problems: [1-9]\d* error/), 45_000);
+    assert.match(problems, /- error broken\.json:\d+/);
+    assert.equal(await waitFor('the git branch item', () => editorItem(/^Git branch:/)), 'Git branch: main.');
+    await bench.openFile('.env');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const items = await working();
+    assert.ok(!items.some((item) => item.content.includes('.env') || item.content.includes('sk-')), 'the .env file was captured');
+  });
+
+  it('captures a failed terminal command with its exit code', async () => {
+    await bench.runCommand('Terminal: Create New Terminal');
+    const terminal = page.locator('.terminal-wrapper.active .xterm').first();
+    await terminal.waitFor({ timeout: 20_000 });
+    // Shell integration must be injected before the command runs, or no exit code is reported.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await terminal.click();
+    await page.keyboard.type('ls /fml-e2e-missing-dir\n');
+    const item = await waitFor('the failed-command item', () => editorItem(/Recent failed terminal commands/), 30_000);
+    assert.match(item, /`ls \/fml-e2e-missing-dir` exited with code 2/);
+  });
+
+  it('remembers how an error was resolved when the developer\'s edit makes it disappear', async () => {
+    await bench.openFile('broken.json');
+    // Line 3 is `  "version": 1,,`: delete the two commas.
+    await bench.runCommand('Go to Line/Column...');
+    await bench.answer(':3');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await waitFor('the JSON error to disappear', async () => (await editorItem(/^Problems: [1-9]/)) === null, 30_000);
+    const outcome = await waitFor('the outcome memory', async () => (await recall('error resolved broken.json')).find((memory) => memory.content.startsWith('Error resolved:')) ?? null, 30_000);
+    assert.match(outcome.content, /in broken\.json:3\./);
+    assert.match(outcome.content, /Resolved by: deleted 1 characters at broken\.json:3/);
+  });
+
+  it('runs the Memory commands from the command palette', async () => {
+    await bench.openFile('notes.md');
+    // Remember…
+    await bench.runCommand('Memory: Remember…');
+    await bench.answer('We decided to deploy the demo app with blue-green releases');
+    await bench.notification(/Remembered as|Already remembered|Updated an existing memory/);
+    await waitFor('the remembered text to be recalled', async () => (await recall('blue-green releases')).length > 0, 10_000);
+
+    // Remember Selection
+    await bench.focusEditor();
+    await page.keyboard.press('Control+A');
+    await bench.runCommand('Memory: Remember Selection');
+    await bench.notification(/Remembered as|Updated an existing memory/);
+    await waitFor('the selection to be recalled', async () => (await recall('release Tuesday main branch')).some((memory) => memory.content.startsWith('From notes.md:1-')), 10_000);
+
+    // Search Memories: results appear as you type; accepting opens a preview.
+    await bench.runCommand('Memory: Search Memories');
+    await bench.quickInput.locator('input.input').fill('blue-green');
+    await bench.pickItem(/blue-green/);
+    await page.locator('.tab', { hasText: /Untitled/ }).first().waitFor({ timeout: 10_000 });
+
+    // Checkpoint Working Memory
+    await bench.runCommand('Memory: Checkpoint Working Memory');
+    await bench.notification(/^Checkpoint:/m);
+
+    // Show Activation Time
+    await bench.runCommand('Memory: Show Activation Time');
+    assert.match(await bench.notification(/activated in/), /activated in [\d.]+ ms/);
+
+    // Show Logs
+    await bench.runCommand('Memory: Show Logs');
+    await page.locator('.part.panel', { hasText: /Firebolt\sMemory\sactivated\sin/ }).first().waitFor({ timeout: 10_000 });
+
+    // Export, then Import (idempotent: everything is already there)
+    const exportPath = join(tmp, 'export.json');
+    await bench.runCommand('Memory: Export Memories (JSON)');
+    await bench.fileDialog(exportPath);
+    await bench.notification(/Exported \d+ memories/);
+    const exported = JSON.parse(readFileSync(exportPath, 'utf8')) as { memories: unknown[] };
+    assert.ok(exported.memories.length >= 3);
+    await bench.runCommand('Memory: Import Memories');
+    await bench.fileDialog(exportPath);
+    assert.match(await bench.notification(/Imported memories/), /0 new/);
+
+    // Forget Memory…
+    await bench.runCommand('Memory: Forget Memory…');
+    await bench.pickItem(/blue-green/);
+    await bench.notification(/Memory forgotten/);
+    assert.ok(!(await recall('blue-green releases')).some((memory) => memory.content.includes('blue-green')));
+
+    // Configure MCP for Other Clients → show the JSON
+    await bench.runCommand('Memory: Configure MCP for Other Clients');
+    await bench.pickItem(/Other client/);
+    await page.locator('.editor-group-container.active .monaco-editor', { hasText: /firebolt-memory/ }).first().waitFor({ timeout: 10_000 });
+    assert.ok(existsSync(join(state.dataDir, 'bridge', 'fml-cli.cjs')), 'the stdio bridge is copied into global storage');
+
+    // Copy Local Memories to Firebolt needs a Firebolt store first, and says so.
+    await bench.runCommand('Memory: Copy Local Memories to Firebolt');
+    await bench.notification(/Configure a Firebolt store first/);
+
+    // Configure Storage → Firebolt Core (a Firebolt-protocol test server): checked, saved, store reopened.
+    firebolt = await startFireboltTestServer({ port: 0 });
+    await bench.runCommand('Memory: Configure Storage');
+    await bench.pickItem(/^Firebolt Core/);
+    await bench.answer(firebolt.url);
+    await bench.answer('fml_memory');
+    await bench.notification(/Memory storage: Firebolt Core/, 60_000);
+    state = await reconnect((current) => current.backend !== 'sqlite');
+    assert.match(state.backend, /firebolt/);
+
+    // Copy Local Memories to Firebolt: the embedded store's memories land in Firebolt, verified.
+    await bench.runCommand('Memory: Copy Local Memories to Firebolt');
+    assert.match(await bench.notification(/Copy finished/, 60_000), /verified: [1-9]\d* copied/);
+
+    // Configure Storage → Embedded again.
+    await bench.runCommand('Memory: Configure Storage');
+    await bench.pickItem(/^Embedded/);
+    await bench.notification(/Memory storage: Embedded/);
+    state = await reconnect((current) => current.backend === 'sqlite');
+
+    // Set Embedding API Key: the password box opens; cancelled here (no embedding server offline).
+    await bench.runCommand('Memory: Set Embedding API Key');
+    await bench.quickInput.locator('input[type="password"]').waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+
+    // Clear Working Memory: emptied, then the editor context comes back.
+    await bench.runCommand('Memory: Clear Working Memory');
+    await bench.notification(/Working memory cleared/);
+    await waitFor('editor context to be captured again', () => editorItem(/^(Active file|Open editors|Problems|Git branch)/));
+
+    // Show Memory Panel: the activity-bar container opens.
+    await bench.runCommand('Memory: Show Memory Panel');
+    await page.locator('.sidebar .composite.title', { hasText: /memory/i }).first().waitFor({ timeout: 10_000 });
+    // The panel's provider (registered per open store) fills the view with its webview.
+    await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 });
+    const panelText = await page.frameLocator('iframe.webview').first().frameLocator('#active-frame').locator('body').innerText({ timeout: 15_000 }).catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`);
+    console.log(`[e2e] memory panel shows: ${panelText.replace(/\s+/g, ' ').slice(0, 200)}`);
+
+    // Forget All My Memories (modal confirmation)
+    await bench.runCommand('Memory: Forget All My Memories');
+    await bench.dialogButton('Forget All');
+    await bench.notification(/Forgot \d+ memories/);
+    assert.deepEqual(await recall('pnpm decision Tuesday'), []);
+  });
+
+  it('applies settings changes: budget and a capture source switched off', async () => {
+    await bench.setSetting('memory.workingMemory.maxTokens', '4000');
+    await bench.setSetting('memory.capture.terminal', false);
+    await waitFor('the new budget', async () => (await readSessionBudget()) === 4000);
+    await waitFor('the terminal item to be removed', async () => (await editorItem(/Recent failed terminal commands/)) === null);
+  });
+
+  it('shows backend, count and working-memory use in the status bar; clicking it opens the panel', async () => {
+    const item = page.locator('.statusbar-item', { hasText: /WM \d/ }).first();
+    await item.waitFor({ timeout: 15_000 });
+    assert.match(await item.innerText(), /\d+ · WM [\d.]+k?\/4k/);
+    await bench.runCommand('View: Close Primary Side Bar');
+    await item.click();
+    await page.locator('.sidebar .composite.title', { hasText: /memory/i }).first().waitFor({ timeout: 10_000 });
+  });
+
+  async function readSessionBudget(): Promise<number> {
+    const result = await mcp.client.readResource({ uri: `memory://${state.sessionId}/info` });
+    const first = result.contents[0] as { text?: string };
+    return (JSON.parse(first.text ?? '{}') as { max_tokens: number }).max_tokens;
+  }
+});
+
+if (skip) console.log(`[e2e] VS Code extension suite skipped: ${skip}`);

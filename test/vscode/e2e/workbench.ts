@@ -1,0 +1,140 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** Small helpers that drive the real workbench the way a person would: palette, quick input, notifications. */
+export class Workbench {
+  readonly page: Page;
+
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async waitReady(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await this.page.locator('.statusbar').waitFor({ timeout: 60_000 });
+  }
+
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /** Runs a command from the command palette by its full title, e.g. "Memory: Remember…". */
+  async runCommand(title: string): Promise<void> {
+    const input = this.quickInput.locator('input.input');
+    // A closing quick input can swallow the first F1: retry a few times before failing.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.dismissQuickInput();
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        const row = this.quickInput.locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: exactly(title) }) }).first();
+        await row.waitFor({ timeout: 10_000 });
+        await row.click();
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.waitForTimeout(500);
+      }
+    }
+  }
+
+  /** Answers the editor's own (simple) file dialog with a path. */
+  async fileDialog(path: string): Promise<void> {
+    const input = this.quickInput.locator('input.input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    // The dialog fills in its start folder asynchronously; typing before that is overwritten.
+    for (let waited = 0; waited < 10_000 && !(await input.inputValue()).endsWith('/'); waited += 100) await this.page.waitForTimeout(100);
+    await this.page.waitForTimeout(300);
+    await input.fill(path);
+    await this.page.waitForTimeout(500);
+    await this.quickInput.locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ }).first().click();
+  }
+
+  /** Types into the open quick input (input box or quick pick) and submits. */
+  async answer(text: string): Promise<void> {
+    const input = this.quickInput.locator('input.input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  async pickItem(label: string | RegExp): Promise<void> {
+    const row = this.quickInput.locator('.monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+  }
+
+  async dismissQuickInput(): Promise<void> {
+    if (await this.quickInput.isVisible()) await this.page.keyboard.press('Escape');
+  }
+
+  /** Waits for a notification toast whose text matches, and returns its text. */
+  async notification(text: RegExp, timeout = 20_000): Promise<string> {
+    const toast = this.page.locator('.notification-toast', { hasText: text }).first();
+    await toast.waitFor({ timeout });
+    return (await toast.innerText()).trim();
+  }
+
+  async clearNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Clear All Notifications');
+  }
+
+  /** Clicks a button of a modal dialog (the workbench's custom dialog in the browser). */
+  async dialogButton(label: string): Promise<void> {
+    const button = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: label }).first();
+    await button.waitFor({ timeout: 10_000 });
+    await button.click();
+  }
+
+  async openFile(name: string): Promise<void> {
+    await this.runCommand('Go to File...');
+    const input = this.quickInput.locator('input.input');
+    await input.fill(name);
+    // File results arrive asynchronously; Enter before they do opens nothing.
+    await this.pickItem(new RegExp(`^\\W*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    await this.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  }
+
+  /** Focuses the text of the active editor. */
+  async focusEditor(): Promise<void> {
+    await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  }
+
+  /** Sets a setting through the Settings editor, as a user would. */
+  async setSetting(id: string, value: string | boolean): Promise<void> {
+    await this.runCommand('Preferences: Open User Settings');
+    const editor = this.page.locator('.settings-editor').first();
+    await editor.waitFor({ timeout: 15_000 });
+    // The search box is a small Monaco editor: focus it and type.
+    await editor.locator('.search-container .monaco-editor, .suggest-input-container').first().click();
+    await this.page.keyboard.press('Control+A');
+    await this.page.keyboard.type(id);
+    const row = editor.locator('.setting-item', { hasText: settingTitle(id) }).first();
+    await row.waitFor({ timeout: 15_000 });
+    if (typeof value === 'boolean') {
+      const checkbox = row.locator('.setting-value-checkbox').first();
+      if (((await checkbox.getAttribute('aria-checked')) === 'true') !== value) await checkbox.click();
+    } else {
+      const input = row.locator('input').first();
+      await input.fill(value);
+      await input.press('Tab');
+    }
+    // The settings editor writes after a short debounce; closing before it would drop the change.
+    await this.page.waitForTimeout(1_500);
+    // The settings editor opens as a modal in 1.139 and keeps the keyboard: close it with its own X.
+    const close = editor.locator('xpath=ancestor::*[.//*[contains(@class,"codicon-close")]][1]').locator('.codicon-close').first();
+    await close.click();
+    await editor.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+}
+
+/** "memory.workingMemory.maxTokens" is shown as "Max Tokens" under "Memory › Working Memory". */
+function settingTitle(id: string): RegExp {
+  const last = id.split('.').pop() ?? id;
+  const words = last.replace(/([a-z])([A-Z])/g, '$1 $2');
+  return new RegExp(words.replace(/ /g, '\\s*'), 'i');
+}
+
+function exactly(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { COMMANDS } from '../../../src/vscode/commands/commandIds.ts';
+import { readSetting, SETTING_KEYS, SETTINGS } from '../../../src/vscode/config/settings.ts';
+import { MCP_PROVIDER_ID } from '../../../src/vscode/mcp/mcpIds.ts';
+import { extensionManifest } from '../tools/manifest.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as Record<string, any>;
+const FIX = 'run: node_modules/.bin/node test/vscode/tools/syncManifest.ts';
+
+test('package.json carries the manifest generated from the code registries', () => {
+  const expected = extensionManifest(pkg.contributes);
+  for (const [key, value] of Object.entries(expected)) assert.deepEqual(pkg[key], value, `package.json "${key}" is out of date; ${FIX}`);
+});
+
+test('every setting is declared once in code and in package.json, with the same default', () => {
+  const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
+  assert.deepEqual(Object.keys(properties).sort(), [...SETTING_KEYS].sort());
+  for (const key of SETTING_KEYS) assert.deepEqual(properties[key].default, SETTINGS[key].default, key);
+});
+
+test('no secret is a setting', () => {
+  for (const key of SETTING_KEYS) assert.doesNotMatch(key, /secret|apikey|api_key|password|\.token$|bearer/i, `${key} must live in SecretStorage`);
+});
+
+test('every command of the typed map is contributed under the Memory category', () => {
+  const contributed = (pkg.contributes.commands as Array<{ command: string; category: string }>).map((entry) => entry.command).sort();
+  assert.deepEqual(contributed, Object.keys(COMMANDS).sort());
+  assert.ok((pkg.contributes.commands as Array<{ category: string }>).every((entry) => entry.category === 'Memory'));
+});
+
+test('the MCP provider, the panel view and a light activation are declared', () => {
+  assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders, [{ id: MCP_PROVIDER_ID, label: 'Firebolt Memory' }]);
+  assert.match(pkg.engines.vscode, /^\^1\.(1\d\d|10[1-9])/);
+  assert.deepEqual(pkg.activationEvents, ['onStartupFinished']);
+  assert.equal(pkg.contributes.views.memory[0].id, 'memory.panel');
+  assert.equal(pkg.main, './dist/extension.js');
+});
+
+test('walkthrough media files exist', () => {
+  for (const step of pkg.contributes.walkthroughs[0].steps as Array<{ media: { markdown: string } }>) {
+    assert.ok(readFileSync(new URL(`../../../${step.media.markdown}`, import.meta.url), 'utf8').length > 100, step.media.markdown);
+  }
+});
+
+test('readSetting falls back to the declared default on a wrongly typed value and clamps numbers', () => {
+  const values: Record<string, unknown> = { 'memory.scope': 'galaxy', 'memory.workingMemory.maxTokens': 10, 'memory.capture.exclude': ['a', 3], 'memory.capture.git': 'yes' };
+  const get = (key: string): unknown => values[key];
+  assert.equal(readSetting('memory.scope', get), 'project');
+  assert.equal(readSetting('memory.workingMemory.maxTokens', get), 500);
+  assert.deepEqual(readSetting('memory.capture.exclude', get), ['a']);
+  assert.equal(readSetting('memory.capture.git', get), true);
+  assert.equal(readSetting('memory.user.id', get), '');
+});

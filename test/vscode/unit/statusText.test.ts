@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeStatus } from '../../../src/vscode/status/statusText.ts';
+
+const ready = { state: 'ready' as const, backend: 'sqlite', health: 'healthy', healthDetail: '', memories: 12, workingTokens: 1234, workingBudget: 8000, project: 'git:github.com/a/b' };
+
+test('ready: memory count and working memory of the budget; tooltip names backend, health and scope', () => {
+  const view = describeStatus(ready);
+  assert.equal(view.text, '$(database) 12 · WM 1.2k/8k');
+  assert.match(view.tooltip, /embedded, connected/);
+  assert.match(view.tooltip, /1234 of 8000 tokens/);
+  assert.match(view.tooltip, /Scope: git:github.com\/a\/b/);
+  assert.equal(view.severity, 'ok');
+});
+
+test('degraded and offline backends are flagged', () => {
+  assert.deepEqual([describeStatus({ ...ready, health: 'degraded' }).severity, describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).severity], ['warning', 'error']);
+  assert.match(describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).tooltip, /firebolt-core, offline/);
+});
+
+test('starting and failed states', () => {
+  assert.match(describeStatus({ state: 'starting' }).text, /Memory/);
+  assert.equal(describeStatus({ state: 'error', message: 'disk full' }).severity, 'error');
+  assert.match(describeStatus({ state: 'error', message: 'disk full' }).tooltip, /disk full/);
+});
