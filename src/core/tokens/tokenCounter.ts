@@ -1,4 +1,6 @@
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
+// The lite build plus one rank table: the full package bundles every encoding (megabytes).
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { LruCache } from '../util/lruCache.ts';
 
 export interface TokenCounter {
@@ -18,7 +20,7 @@ export class TiktokenCounter implements TokenCounter {
     if (text.length === 0) return 0;
     const cached = this.cache.get(text);
     if (cached !== undefined) return cached;
-    this.encoder ??= getEncoding('cl100k_base');
+    this.encoder ??= new Tiktoken(cl100kBase);
     const count = this.encoder.encode(text, [], []).length;
     if (text.length <= 8_192) this.cache.set(text, count);
     return count;

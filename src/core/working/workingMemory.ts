@@ -28,8 +28,12 @@ import { chooseEvictions, selectWithinBudget } from './eviction.ts';
 
 const CONTENT_TYPES: readonly WorkingContentType[] = ['message', 'task_state', 'scratchpad', 'system', 'retrieved_memory', 'editor_context'];
 const EVICTION_POLICIES: readonly EvictionPolicy[] = ['lru', 'relevance', 'hybrid'];
-/** Content types that already live elsewhere and are never promoted. */
-const NOT_PROMOTED: ReadonlySet<WorkingContentType> = new Set(['system', 'retrieved_memory']);
+/**
+ * Content types never promoted: system text and retrieved memories live elsewhere already, and
+ * editor context is a live view of the editor, re-captured whenever it changes (what is worth
+ * keeping from it, an error and its fix, the capture stores as an outcome memory itself).
+ */
+const NOT_PROMOTED: ReadonlySet<WorkingContentType> = new Set(['system', 'retrieved_memory', 'editor_context']);
 
 /** Sessions and their token-budgeted working memory (seed 000 §6.1, §7.1, §8.2). */
 export class WorkingMemory {
@@ -254,8 +258,7 @@ export class WorkingMemory {
     for (const item of items) {
       if (NOT_PROMOTED.has(item.content_type) || !isWorthKeeping(item.content, item.token_count)) continue;
       const classification = classifyContent(item.content, item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined);
-      // Captured editor context is never sent to an extraction model: it is machine-made and may name private files.
-      const extraction = item.content_type === 'editor_context' ? null : this.extractionSink;
+      const extraction = this.extractionSink;
       const result = await this.longTerm.store({
         user_id: session.user_id,
         content: item.content,
@@ -272,7 +275,7 @@ export class WorkingMemory {
         },
         project_id: session.project_id,
         session_id: session.session_id,
-        source_type: item.content_type === 'editor_context' ? 'editor' : 'working_memory',
+        source_type: 'working_memory',
         confidence: 0.9,
       });
       promoted.push({ item_id: item.item_id, memory_id: result.memory_id, action: result.similar_existing?.action ?? 'created_new' });
