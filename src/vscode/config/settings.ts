@@ -75,6 +75,14 @@ export const SETTINGS = {
     type: 'array', items: { type: 'string' }, default: [], order: 47,
     description: 'Glob patterns of files never captured, in addition to files.exclude, .env files and key files.',
   }),
+  'memory.extraction.useLanguageModel': spec<boolean>({
+    type: 'boolean', default: false, restricted: true, order: 60,
+    description: 'Extract memories from checkpointed working memory with a Copilot language model (VS Code asks for consent the first time). Off: the offline rule-based extractor.',
+  }),
+  'memory.extraction.languageModelFamily': spec<string>({
+    type: 'string', default: '', restricted: true, order: 61,
+    description: 'Language model family for extraction, e.g. gpt-4o-mini. Empty: the first Copilot chat model.',
+  }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { MemoryCore } from '../../core/memoryCore.ts';
+import { RuleBasedExtractor } from '../../core/extraction/ruleBasedExtractor.ts';
 import { createRuntime } from '../../runtime/createRuntime.ts';
+import { createVscodeLmExtractor } from '../extraction/vscodeLmExtractor.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { runtimeConfigFromSettings } from '../storage/storageConfig.ts';
@@ -87,6 +89,10 @@ export class MemoryHost implements vscode.Disposable {
       const config = await runtimeConfigFromSettings(this.context.secrets, dataDir, identity);
       const core = await createRuntime(config);
       await core.working.initSession(sessionInput(identity));
+      // Extraction runs in the background: a Copilot model when the user allowed it, else offline rules.
+      const languageModel = createVscodeLmExtractor(vscode, vscode.workspace.getConfiguration('memory'));
+      const extraction = await core.startExtraction(languageModel ?? new RuleBasedExtractor());
+      extraction.resumePending(identity.userId).catch((error: unknown) => this.log.warn(`Resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
       const ready: ReadyMemory = { core, identity, dataDir, openMs: Math.round(performance.now() - started) };
       this.log.info(
         `Memory store open in ${ready.openMs} ms: ${core.store.kind} in ${dataDir}; user ${identity.userId}; project ${identity.scopeProjectId ?? '(all projects)'}; session ${identity.sessionId}`,
