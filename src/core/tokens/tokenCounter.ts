@@ -8,21 +8,28 @@ export interface TokenCounter {
 }
 
 /**
- * cl100k_base counts (seed 000 §13.1). The encoder's rank table is loaded on first use,
- * not at import, so activation and CLI start stay fast.
+ * cl100k_base counts (seed 000 §13.1). tiktoken splits text with the encoding's pattern and runs
+ * byte-pair merging on each piece on its own, so a text's count is the sum of its pieces' counts:
+ * pieces (mostly words) recur across memories, and caching them makes counting a context of new
+ * memories cheap while staying exact. The rank table is loaded on first use, not at import.
  */
 export class TiktokenCounter implements TokenCounter {
   private encoder: Tiktoken | undefined;
-  // Context assembly counts the same memories on every call; BPE on each would dominate its cost.
-  private readonly cache = new LruCache<string, number>(20_000);
+  private readonly pieces = new LruCache<string, number>(100_000);
+  private readonly pattern = new RegExp(cl100kBase.pat_str, 'gu');
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    const cached = this.cache.get(text);
-    if (cached !== undefined) return cached;
-    this.encoder ??= new Tiktoken(cl100kBase);
-    const count = this.encoder.encode(text, [], []).length;
-    if (text.length <= 8_192) this.cache.set(text, count);
-    return count;
+    let total = 0;
+    for (const [piece] of text.matchAll(this.pattern)) {
+      let count = this.pieces.get(piece);
+      if (count === undefined) {
+        this.encoder ??= new Tiktoken(cl100kBase);
+        count = this.encoder.encode(piece, [], []).length;
+        if (piece.length <= 256) this.pieces.set(piece, count);
+      }
+      total += count;
+    }
+    return total;
   }
 }

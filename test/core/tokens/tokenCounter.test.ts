@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { TiktokenCounter } from '../../../src/core/tokens/tokenCounter.ts';
+
+const reference = new Tiktoken(cl100kBase);
+
+const SAMPLES = [
+  'hello world',
+  'Plan: 1) migrate the users table 2) backfill emails 3) flip the feature flag',
+  "We decided to use PostgreSQL — it's JSONB support we'll need; don't switch.",
+  'function getUserById(id: string) {\n  return db.users.find((u) => u.id === id);\n}\n\n\n',
+  '   leading and trailing spaces   \r\n\r\n tabs\tand 12345678 digits',
+  'ünïcödé, 日本語のテキスト, emoji 🚀🔥 and <|endoftext|> as plain text',
+  'C:\\Users\\me\\project\\src\\index.ts:42:7 error TS2322',
+  '',
+];
+
+describe('TiktokenCounter', () => {
+  it('counts exactly what cl100k_base encodes, piece cache or not', () => {
+    const counter = new TiktokenCounter();
+    for (const round of [1, 2]) {
+      for (const text of SAMPLES) {
+        assert.equal(counter.count(text), reference.encode(text, [], []).length, `round ${round}: ${JSON.stringify(text)}`);
+      }
+    }
+  });
+
+  it('matches the reference on generated text with repeated pieces', () => {
+    const counter = new TiktokenCounter();
+    const words = ['deploy', 'the', 'gateway', 'kadoti', '42', 'x', '::', '\n', '  ', 'Ω', 'naïve'];
+    let seed = 7;
+    for (let sample = 0; sample < 200; sample++) {
+      let text = '';
+      for (let index = 0; index < 30; index++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        text += words[seed % words.length] + (seed % 3 === 0 ? '' : ' ');
+      }
+      assert.equal(counter.count(text), reference.encode(text, [], []).length, JSON.stringify(text));
+    }
+  });
+});
