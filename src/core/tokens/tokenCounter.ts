@@ -1,7 +1,8 @@
 // The lite build plus one rank table: the full package bundles every encoding (megabytes).
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
-import { LruCache } from '../util/lruCache.ts';
+
+const MAX_CACHED_PIECES = 200_000;
 
 export interface TokenCounter {
   count(text: string): number;
@@ -15,7 +16,8 @@ export interface TokenCounter {
  */
 export class TiktokenCounter implements TokenCounter {
   private encoder: Tiktoken | undefined;
-  private readonly pieces = new LruCache<string, number>(100_000);
+  // A plain map, emptied when full: pieces recur so much that LRU bookkeeping on every hit costs more than it saves.
+  private readonly pieces = new Map<string, number>();
   private readonly pattern = new RegExp(cl100kBase.pat_str, 'gu');
 
   count(text: string): number {
@@ -26,7 +28,10 @@ export class TiktokenCounter implements TokenCounter {
       if (count === undefined) {
         this.encoder ??= new Tiktoken(cl100kBase);
         count = this.encoder.encode(piece, [], []).length;
-        if (piece.length <= 256) this.pieces.set(piece, count);
+        if (piece.length <= 256) {
+          if (this.pieces.size >= MAX_CACHED_PIECES) this.pieces.clear();
+          this.pieces.set(piece, count);
+        }
       }
       total += count;
     }
