@@ -19,13 +19,22 @@ import { SeededRandom, syntheticMemory, syntheticSentence } from './syntheticCor
 
 const TARGETS: Record<string, [number, number, number]> = {
   init_session: [20, 50, 100],
-  add_to_working_memory: [10, 30, 50],
+  'add_to_working_memory (within budget)': [10, 30, 50],
+  'add_to_working_memory (evicts and promotes)': [10, 30, 50],
   get_working_memory: [15, 40, 80],
   store_memory: [100, 200, 400],
   recall_memories: [50, 100, 200],
   get_relevant_context: [80, 150, 300],
 };
-const ISSUE_P99: Record<string, number> = { recall_memories: 50, get_relevant_context: 50, store_memory: 20, init_session: 5, add_to_working_memory: 5, get_working_memory: 5 };
+const ISSUE_P99: Record<string, number> = {
+  recall_memories: 50,
+  get_relevant_context: 50,
+  store_memory: 20,
+  init_session: 5,
+  'add_to_working_memory (within budget)': 5,
+  'add_to_working_memory (evicts and promotes)': 5,
+  get_working_memory: 5,
+};
 
 const { values } = parseArgs({
   options: { size: { type: 'string', default: '10000' }, ops: { type: 'string', default: '300' }, 'vectors-only': { type: 'boolean' }, 'text-only': { type: 'boolean' }, backend: { type: 'string' }, 'firebolt-url': { type: 'string' } },
@@ -39,6 +48,7 @@ class TimedEmbeddings implements EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;
   readonly samples: number[] = [];
+  total = 0;
   private readonly inner: EmbeddingProvider;
   constructor(inner: EmbeddingProvider) {
     this.inner = inner;
@@ -48,7 +58,9 @@ class TimedEmbeddings implements EmbeddingProvider {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const started = performance.now();
     const vectors = await this.inner.embed(texts);
-    this.samples.push(performance.now() - started);
+    const elapsed = performance.now() - started;
+    this.samples.push(elapsed);
+    this.total += elapsed;
     return vectors;
   }
 }
@@ -86,16 +98,23 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   const warmMs = performance.now() - warmStarted;
 
   const timings: Record<string, number[]> = Object.fromEntries(Object.keys(TARGETS).map((name) => [name, []]));
-  const time = async (name: string, work: () => Promise<unknown>) => {
+  // Embedding time is measured apart (the provider is outside the store); it is taken out of each tool's time.
+  const time = async <T>(name: string | ((result: T) => string), work: () => Promise<T>): Promise<T> => {
+    const embeddedBefore = embeddings ? embeddings.total : 0;
     const started = performance.now();
-    await work();
-    timings[name].push(performance.now() - started);
+    const result = await work();
+    const elapsed = performance.now() - started - (embeddings ? embeddings.total - embeddedBefore : 0);
+    timings[typeof name === 'string' ? name : name(result)].push(elapsed);
+    return result;
   };
   const { session_id } = await core.working.initSession({ user_id: user, config: { max_tokens: 4000 } });
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
     await time('init_session', () => core.working.initSession({ user_id: user, session_id }));
-    await time('add_to_working_memory', () => core.working.add({ session_id, content: syntheticSentence(random, 30), content_type: 'message' }));
+    await time(
+      (added) => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)'),
+      () => core.working.add({ session_id, content: syntheticSentence(random, 30), content_type: 'message' }),
+    );
     await time('get_working_memory', () => core.working.get({ session_id, token_budget: 2000 }));
     await time('store_memory', () => core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
@@ -108,6 +127,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   console.log('| tool | p50 ms | p95 ms | p99 ms | spec target p50/p95/p99 | issue p99 target |');
   console.log('|---|---|---|---|---|---|');
   for (const [name, samples] of Object.entries(timings)) {
+    if (samples.length === 0) continue;
     const summary = latencySummary(samples);
     const [t50, t95, t99] = TARGETS[name];
     const verdict = summary.p99 <= ISSUE_P99[name] ? 'met' : 'MISSED';
@@ -115,7 +135,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   }
   if (embeddings) {
     const embed = latencySummary(embeddings.samples);
-    console.log(`embedding time (hashing test provider, excluded above only where noted): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`);
+    console.log(`embedding time (hashing test provider, 1,536 dimensions; excluded from the tool times above): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`);
   }
   await core.close();
   await bench.cleanup();
