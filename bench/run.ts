@@ -95,6 +95,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   // First search builds the in-memory indexes; measured apart as warm-up.
   const warmStarted = performance.now();
   await core.recall({ user_id: user, query: 'warm up the index', limit: 10 }, { logAccess: false });
+  core.tokens.count('warm up the tokenizer');
   const warmMs = performance.now() - warmStarted;
 
   const timings: Record<string, number[]> = Object.fromEntries(Object.keys(TARGETS).map((name) => [name, []]));
