@@ -67,6 +67,9 @@ async function main(): Promise<void> {
         }
       }
       for (const qa of sample.qa) {
+        // A real client's transport (stdio, HTTP) hands control back to the event loop between
+        // calls; the in-memory one does not, so the loop yields here as the server would see it.
+        await new Promise((resolve) => setImmediate(resolve));
         const started = performance.now();
         const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', { user_id: user, query: qa.question, limit: 50 });
         recallMs.push(performance.now() - started);

@@ -2,7 +2,8 @@ import type { AccessLogEntry } from './domain/records.ts';
 import type { MemoryStore } from './ports/memoryStore.ts';
 
 const FLUSH_DELAY_MS = 20;
-const MAX_BATCH = 2_000;
+/** Past this many waiting entries the flush runs at the next turn of the event loop instead of after the delay. */
+const MAX_BATCH = 500;
 
 /**
  * Writes the access log (seed 000 §6.2) off the request path: recalls queue their entries and
@@ -14,6 +15,7 @@ export class AccessRecorder {
   private readonly store: MemoryStore;
   private queue: AccessLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private inFlight: Promise<void> = Promise.resolve();
   lastError: { message: string; at: string } | null = null;
 
@@ -24,11 +26,15 @@ export class AccessRecorder {
   record(entries: readonly AccessLogEntry[]): void {
     if (entries.length === 0) return;
     this.queue.push(...entries);
+    // Never written inside the call that queued it: the write waits for the event loop to come
+    // round, which is between requests on a real transport.
     if (this.queue.length >= MAX_BATCH) {
-      void this.flush();
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.immediate === undefined) this.immediate = setImmediate(() => void this.flush());
       return;
     }
-    if (this.timer === undefined) {
+    if (this.timer === undefined && this.immediate === undefined) {
       this.timer = setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
       this.timer.unref();
     }
@@ -36,10 +42,10 @@ export class AccessRecorder {
 
   /** Writes everything queued so far; resolves when it is stored. */
   flush(): Promise<void> {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
     const batch = this.queue;
     this.queue = [];
     this.inFlight = this.inFlight.then(async () => {

@@ -30,7 +30,11 @@ import {
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 
 const DEDUP_CANDIDATES = 5;
-const DEDUP_QUERY_TERMS = 32;
+/**
+ * A near-duplicate shares almost every term, so a dozen of them find it; long terms are the rare
+ * ones, and short common ones would make the search walk most of the store.
+ */
+const DEDUP_QUERY_TERMS = 12;
 
 /** Storing, correcting and forgetting long-term memories (seed 000 §7.1 long-term tools). */
 export class LongTermMemory {
@@ -244,7 +248,7 @@ export class LongTermMemory {
   ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
     const filter = { user_id: userId, project_id: projectId };
     const terms = analyzeQuery(content)
-      .sort((a, b) => b.weight - a.weight)
+      .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
       .slice(0, DEDUP_QUERY_TERMS);
     // Duplicates share their words, so full-text finds the candidates; vectors only refine the
     // similarity of those few, which spares a vector scan on every store.
