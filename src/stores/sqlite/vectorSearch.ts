@@ -12,9 +12,13 @@ import { cosine, norm } from './vectorMath.ts';
  */
 export const EXACT_SCAN_LIMIT = 2_000;
 
-/** Candidates the Hamming scan hands to the exact rerank. */
+/**
+ * Candidates the Hamming scan hands to the exact rerank. Each costs a float32 vector read from
+ * SQLite (6 KB at 1,536 dimensions), so the pool is what a recall's latency at scale is made of;
+ * planted near-duplicates are still found first at this size (test/stores/sqliteStore.test.ts).
+ */
 export function rerankPoolSize(limit: number): number {
-  return Math.max(limit * 10, 200);
+  return Math.max(limit * 5, 100);
 }
 
 export interface VectorSearchInput {
