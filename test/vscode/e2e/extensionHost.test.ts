@@ -304,6 +304,27 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await page.locator('.sidebar .composite.title', { hasText: /memory/i }).first().waitFor({ timeout: 10_000 });
   });
 
+  it('the panel finds a memory the agent stored over MCP, pins it and forgets it', async () => {
+    const stored = (await mcp.call('store_memory', {
+      content: 'The staging cluster runs k3s on three Hetzner machines',
+      memory_category: 'semantic',
+      memory_subtype: 'environment',
+    })) as { memory_id: string };
+    const pinnedInStore = async (): Promise<boolean | undefined> =>
+      ((await mcp.call('recall_memories', { query: 'staging cluster Hetzner', min_similarity: 0 })) as { memories: Array<{ memory_id: string; pinned: boolean }> }).memories.find(
+        (memory) => memory.memory_id === stored.memory_id,
+      )?.pinned;
+    await bench.runCommand('Memory: Show Memory Panel');
+    const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+    await panel.getByRole('searchbox', { name: 'Search memories' }).fill('staging cluster Hetzner');
+    await panel.locator('.memory-row:not(.loading-row)').filter({ hasText: 'Hetzner' }).first().click({ timeout: 15_000 });
+    await panel.locator('.detail-toolbar').getByRole('button', { name: 'Pin' }).click();
+    await panel.locator('.detail-toolbar').getByRole('button', { name: 'Unpin' }).waitFor({ timeout: 10_000 });
+    await waitFor('the pin to reach the store', async () => (await pinnedInStore()) === true, 10_000);
+    await panel.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).click();
+    await waitFor('the forget to reach the store', async () => !(await recall('staging cluster Hetzner')).some((memory) => memory.memory_id === stored.memory_id), 10_000);
+  });
+
   async function readSessionBudget(): Promise<number> {
     const result = await mcp.client.readResource({ uri: `memory://${state.sessionId}/info` });
     const first = result.contents[0] as { text?: string };
