@@ -135,7 +135,9 @@ export class MemoryCore {
   }
 
   async close(): Promise<void> {
-    // Before the store closes: running extractions finish, queued ones stay pending in the store.
+    // Before the store closes: evicted working memory is promoted, running extractions finish
+    // (queued ones stay pending in the store).
+    await this.working.drainPromotions();
     await this.extractionQueue?.close();
     if (this.backfillTimer) clearInterval(this.backfillTimer);
     this.backfillTimer = undefined;

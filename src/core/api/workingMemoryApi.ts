@@ -42,8 +42,9 @@ export interface AddToWorkingMemoryInput {
 
 export interface PromotedItem {
   item_id: string;
-  memory_id: string;
-  action: 'created_new' | 'updated_existing' | 'skipped_duplicate';
+  /** The long-term memory it became; null while an item evicted by add_to_working_memory is queued for promotion. */
+  memory_id: string | null;
+  action: 'created_new' | 'updated_existing' | 'skipped_duplicate' | 'queued';
 }
 
 export interface AddToWorkingMemoryOutput {

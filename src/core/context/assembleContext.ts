@@ -10,6 +10,7 @@ import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validati
 import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
 import { detectIntent } from '../retrieval/queryIntent.ts';
 import { activeFactsForContext } from '../facts/factsForContext.ts';
+import { isAwaitingPromotion } from '../working/workingMemory.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
 import { typeMultiplier, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
 
@@ -64,7 +65,7 @@ export class ContextAssembler {
 
     const [facts, workingItems, recalled, pinned] = await Promise.all([
       activeFactsForContext(this.deps, userId, projectId),
-      this.deps.store.listWorkingItems(sessionId),
+      this.deps.store.listWorkingItems(sessionId).then((items) => items.filter((item) => !isAwaitingPromotion(item))),
       this.recall.recall(
         { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
         {

@@ -40,6 +40,7 @@ export class WorkingMemory {
   private readonly deps: CoreDeps;
   private readonly longTerm: LongTermMemory;
   private readonly locks = new KeyedMutex();
+  private readonly promotions = new Set<Promise<void>>();
   /**
    * Extraction hook (set by MemoryCore.startExtraction): promoted content is stored raw and tagged
    * pending first, then handed over for extraction off the request path. Null: promotion as before.
@@ -85,7 +86,7 @@ export class WorkingMemory {
             expires_at: null,
             config: {},
           };
-      let items = existing ? await this.deps.store.listWorkingItems(sessionId) : [];
+      let items = existing ? await this.liveItems(sessionId) : [];
       let evicted: WorkingItemRecord[] = [];
       if (existing && session.max_tokens < existing.total_tokens) {
         // A smaller budget on resume applies at once, through the normal eviction path.
@@ -95,6 +96,8 @@ export class WorkingMemory {
       }
       session.total_tokens = sum(items);
       await this.deps.store.commitWorking({ session, upsert: [], delete: evicted.map((item) => item.item_id) });
+      // Items evicted before a crash and never promoted are promoted now.
+      if (existing) this.schedulePromotion(sessionId);
       this.emit(session);
       return { session_id: sessionId, created: !existing, working_memory: state(session, items) };
     });
@@ -120,7 +123,7 @@ export class WorkingMemory {
       }
       const now = this.deps.clock.now();
       const nowIso = now.toISOString();
-      const items = await this.deps.store.listWorkingItems(session.session_id);
+      const items = await this.liveItems(session.session_id);
       const replaced = input.item_id ? items.find((item) => item.item_id === input.item_id) : undefined;
       if (input.item_id && !replaced) requireId(input.item_id, 'item_id');
       const others = items.filter((item) => item !== replaced);
@@ -131,7 +134,11 @@ export class WorkingMemory {
           details: { token_count: tokenCount, max_tokens: session.max_tokens },
         });
       }
-      const promoted = await this.promote(session, evicted);
+      // Promotion (classify, deduplicate, store) happens right after this call, off its path: the
+      // evicted items stay in the store, marked, until they are promoted, so a crash loses none.
+      const toPromote = evicted.filter((entry) => isPromotable(entry));
+      const pendingPromotion = toPromote.map((entry) => ({ ...entry, metadata: { ...entry.metadata, [EVICTED_AT]: nowIso } }));
+      const promoted: PromotedItem[] = toPromote.map((entry) => ({ item_id: entry.item_id, memory_id: null, action: 'queued' }));
       const item: WorkingItemRecord = {
         item_id: replaced?.item_id ?? input.item_id ?? newId('wmi'),
         session_id: session.session_id,
@@ -153,7 +160,12 @@ export class WorkingMemory {
         next_sequence: replaced ? session.next_sequence : session.next_sequence + 1,
         last_activity: nowIso,
       };
-      await this.deps.store.commitWorking({ session: updated, upsert: [item], delete: evicted.map((entry) => entry.item_id) });
+      await this.deps.store.commitWorking({
+        session: updated,
+        upsert: [item, ...pendingPromotion],
+        delete: evicted.filter((entry) => !toPromote.includes(entry)).map((entry) => entry.item_id),
+      });
+      if (pendingPromotion.length > 0) this.schedulePromotion(session.session_id);
       this.emit(updated);
       return {
         item_id: item.item_id,
@@ -173,7 +185,7 @@ export class WorkingMemory {
     if (types && types.some((type) => !CONTENT_TYPES.includes(type as WorkingContentType))) {
       throw new MemoryError('INVALID_INPUT', `include_types may contain only ${CONTENT_TYPES.join(', ')}.`, { details: { field: 'include_types' } });
     }
-    const all = await this.deps.store.listWorkingItems(session.session_id);
+    const all = await this.liveItems(session.session_id);
     const wanted = types && types.length > 0 ? all.filter((item) => types.includes(item.content_type)) : all;
     const { items, truncated } = selectWithinBudget(wanted, budget);
     return { items, total_tokens: sum(items), truncated: truncated || wanted.length < all.length };
@@ -181,13 +193,13 @@ export class WorkingMemory {
 
   async state(sessionId: string, userId?: string): Promise<WorkingMemoryState> {
     const session = await this.requireSession(sessionId, userId);
-    return state(session, await this.deps.store.listWorkingItems(session.session_id));
+    return state(session, await this.liveItems(session.session_id));
   }
 
   async checkpoint(input: CheckpointInput): Promise<CheckpointOutput> {
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
       const session = await this.requireSession(input.session_id, input.user_id);
-      const items = await this.deps.store.listWorkingItems(session.session_id);
+      const items = await this.liveItems(session.session_id);
       if (!input.force && session.total_tokens < this.deps.config.checkpointThresholdTokens) {
         return {
           memories_created: 0,
@@ -208,7 +220,7 @@ export class WorkingMemory {
         memories_created: promoted.filter((entry) => entry.action === 'created_new').length,
         memories_updated: promoted.filter((entry) => entry.action !== 'created_new').length,
         working_memory_tokens_freed: sum(freedItems),
-        memory_ids: [...new Set(promoted.map((entry) => entry.memory_id))],
+        memory_ids: [...new Set(promoted.flatMap((entry) => entry.memory_id ?? []))],
       };
     });
   }
@@ -217,7 +229,7 @@ export class WorkingMemory {
     const checkpointed = input.checkpoint_first === false ? null : await this.checkpoint({ session_id: input.session_id, user_id: input.user_id, force: true });
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
       const session = await this.requireSession(input.session_id, input.user_id);
-      const items = await this.deps.store.listWorkingItems(session.session_id);
+      const items = await this.liveItems(session.session_id);
       const updated = { ...session, total_tokens: 0, last_activity: this.deps.clock.now().toISOString() };
       await this.deps.store.commitWorking({ session: updated, upsert: [], delete: items.map((item) => item.item_id) });
       this.emit(updated);
@@ -256,7 +268,7 @@ export class WorkingMemory {
   private async promote(session: SessionRecord, items: readonly WorkingItemRecord[]): Promise<PromotedItem[]> {
     const promoted: PromotedItem[] = [];
     for (const item of items) {
-      if (NOT_PROMOTED.has(item.content_type) || !isWorthKeeping(item.content, item.token_count)) continue;
+      if (!isPromotable(item)) continue;
       const classification = classifyContent(item.content, item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined);
       const extraction = this.extractionSink;
       const result = await this.longTerm.store({
@@ -284,6 +296,37 @@ export class WorkingMemory {
     return promoted;
   }
 
+  /** Waits for every scheduled promotion of evicted items (tests, shutdown). */
+  async drainPromotions(): Promise<void> {
+    while (this.promotions.size > 0) await Promise.all([...this.promotions]);
+  }
+
+  /** The session's items, without evicted ones still waiting for their promotion. */
+  private async liveItems(sessionId: string): Promise<WorkingItemRecord[]> {
+    return (await this.deps.store.listWorkingItems(sessionId)).filter((item) => !isAwaitingPromotion(item));
+  }
+
+  private schedulePromotion(sessionId: string): void {
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.locks.run(sessionId, () => this.promoteEvicted(sessionId)))
+      .catch((error: unknown) => {
+        // The items stay marked in the store; the next touch of the session retries them.
+        console.error(`[fml] promoting evicted working memory of ${sessionId} failed; will retry:`, error instanceof Error ? error.message : String(error));
+      })
+      .finally(() => this.promotions.delete(run));
+    this.promotions.add(run);
+  }
+
+  /** Stores the session's evicted items as long-term memories, then removes them from working memory. */
+  private async promoteEvicted(sessionId: string): Promise<void> {
+    const session = await this.deps.store.getSession(sessionId);
+    if (!session) return;
+    const waiting = (await this.deps.store.listWorkingItems(sessionId)).filter(isAwaitingPromotion);
+    if (waiting.length === 0) return;
+    await this.promote(session, waiting);
+    await this.deps.store.commitWorking({ session, upsert: [], delete: waiting.map((item) => item.item_id) });
+  }
+
   private async requireSession(sessionId: string, userId: string | undefined): Promise<SessionRecord> {
     const session = await this.deps.store.getSession(requireId(sessionId, 'session_id'));
     if (!session || (userId !== undefined && session.user_id !== requireId(userId, 'user_id'))) throw sessionNotFound(sessionId);
@@ -291,7 +334,7 @@ export class WorkingMemory {
   }
 
   private async requireItem(session: SessionRecord, itemId: string): Promise<WorkingItemRecord> {
-    const items = await this.deps.store.listWorkingItems(session.session_id);
+    const items = await this.liveItems(session.session_id);
     const item = items.find((entry) => entry.item_id === requireId(itemId, 'item_id'));
     if (!item) throw new MemoryError('MEMORY_NOT_FOUND', `No working-memory item ${itemId} in session ${session.session_id}.`, { details: { item_id: itemId } });
     return item;
@@ -300,6 +343,17 @@ export class WorkingMemory {
   private emit(session: SessionRecord): void {
     this.deps.events.emit({ type: 'working', user_id: session.user_id, session_id: session.session_id });
   }
+}
+
+/** Metadata key marking an evicted item that is kept only until it is promoted. */
+const EVICTED_AT = 'evicted_at';
+
+export function isAwaitingPromotion(item: WorkingItemRecord): boolean {
+  return typeof item.metadata[EVICTED_AT] === 'string';
+}
+
+function isPromotable(item: WorkingItemRecord): boolean {
+  return !NOT_PROMOTED.has(item.content_type) && isWorthKeeping(item.content, item.token_count);
 }
 
 function sessionNotFound(sessionId: string): MemoryError {

@@ -18,7 +18,9 @@ export const addToWorkingMemoryTool = defineTool({
     item_id: z.string(),
     token_count: z.number(),
     evicted_items: z.array(z.string()),
-    promoted_items: z.array(z.object({ item_id: z.string(), memory_id: z.string(), action: z.string() })),
+    promoted_items: z
+      .array(z.object({ item_id: z.string(), memory_id: z.string().nullable(), action: z.string() }))
+      .describe('Evicted items worth keeping, queued for promotion to long-term memory right after this call (memory_id null until then).'),
     total_tokens: z.number(),
     redactions: redactionsField,
   },
