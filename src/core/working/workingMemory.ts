@@ -41,6 +41,7 @@ export class WorkingMemory {
   private readonly longTerm: LongTermMemory;
   private readonly locks = new KeyedMutex();
   private readonly promotions = new Set<Promise<void>>();
+  private readonly promotionLocks = new KeyedMutex();
   /**
    * Extraction hook (set by MemoryCore.startExtraction): promoted content is stored raw and tagged
    * pending first, then handed over for extraction off the request path. Null: promotion as before.
@@ -308,7 +309,7 @@ export class WorkingMemory {
 
   private schedulePromotion(sessionId: string): void {
     const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.locks.run(sessionId, () => this.promoteEvicted(sessionId)))
+      .then(() => this.promotionLocks.run(sessionId, () => this.promoteEvicted(sessionId)))
       .catch((error: unknown) => {
         // The items stay marked in the store; the next touch of the session retries them.
         console.error(`[fml] promoting evicted working memory of ${sessionId} failed; will retry:`, error instanceof Error ? error.message : String(error));
@@ -317,14 +318,21 @@ export class WorkingMemory {
     this.promotions.add(run);
   }
 
-  /** Stores the session's evicted items as long-term memories, then removes them from working memory. */
+  /**
+   * Stores the session's evicted items as long-term memories, then removes them from working
+   * memory. Only the removal takes the session's lock, so calls on the session are not held up
+   * by the long-term writes; promotions of one session run one at a time.
+   */
   private async promoteEvicted(sessionId: string): Promise<void> {
     const session = await this.deps.store.getSession(sessionId);
     if (!session) return;
     const waiting = (await this.deps.store.listWorkingItems(sessionId)).filter(isAwaitingPromotion);
     if (waiting.length === 0) return;
     await this.promote(session, waiting);
-    await this.deps.store.commitWorking({ session, upsert: [], delete: waiting.map((item) => item.item_id) });
+    await this.locks.run(sessionId, async () => {
+      const current = await this.deps.store.getSession(sessionId);
+      if (current) await this.deps.store.commitWorking({ session: current, upsert: [], delete: waiting.map((item) => item.item_id) });
+    });
   }
 
   private async requireSession(sessionId: string, userId: string | undefined): Promise<SessionRecord> {
