@@ -1,4 +1,5 @@
 import type { MemoryRecord } from '../src/core/domain/records.ts';
+import { makeMemory } from '../test/contract/fixtures.ts';
 import { TAXONOMY, type MemoryCategory } from '../src/core/domain/taxonomy.ts';
 
 /**
@@ -67,34 +68,19 @@ export function syntheticMemory(random: SeededRandom, userId: string, index: num
   const category = random.pick(CATEGORIES);
   const subtype = random.pick(TAXONOMY[category]);
   const iso = createdAt.toISOString();
-  return {
+  return makeMemory(userId, {
     memory_id: `mem_bench_${userId}_${index}`,
-    user_id: userId,
-    org_id: null,
-    project_id: null,
     memory_category: category,
     memory_subtype: subtype,
     content: `${syntheticSentence(random)} (#${index})`,
-    summary: null,
     entities: random.next() < 0.3 ? [`file:${random.pick(FILES)}`] : [],
     tags: random.next() < 0.2 ? [random.pick(['infra', 'frontend', 'backend', 'ci'])] : [],
     metadata: { source: 'bench' },
-    event_time: null,
     is_temporal: category === 'episodic',
     importance: Math.round(random.next() * 100) / 100,
     access_count: Math.floor(random.next() * 5),
-    decay_factor: 1,
-    related_memories: [],
-    supersedes: null,
-    superseded_by: null,
-    source_session: null,
-    source_type: 'explicit',
-    confidence: 1,
-    pinned: false,
-    embedding_model: null,
     created_at: iso,
     last_accessed: iso,
     updated_at: iso,
-    deleted_at: null,
-  };
+  });
 }
