@@ -38,6 +38,8 @@ export interface RecallOptions {
 }
 
 const TIME_BOOST = 1.15;
+/** Half-width of the window boosted around a point in time such as "two weeks ago". */
+const AROUND_MS = 3.5 * 86_400_000;
 /** The fewest top hits that lend score to their neighbours. */
 const NEIGHBOUR_MIN_SEEDS = 20;
 /** Memories further apart in time than this are not one conversation, even when stored one after another. */
@@ -61,7 +63,11 @@ export class Recall {
     const filter = this.buildFilter(userId, input, options);
     const intent = options.intent ?? detectIntent(query);
     const timeHint = parseTimeExpressions(query, now);
-    const hasTimeHint = timeHint.after !== undefined || timeHint.before !== undefined;
+    // "two weeks ago" names a point, not an interval: memories within a few days of it are boosted.
+    const around = timeHint.boostAround ? Date.parse(timeHint.boostAround) : null;
+    const hintAfter = timeHint.after ?? (around !== null ? new Date(around - AROUND_MS).toISOString() : undefined);
+    const hintBefore = timeHint.before ?? (around !== null ? new Date(around + AROUND_MS).toISOString() : undefined);
+    const hasTimeHint = hintAfter !== undefined || hintBefore !== undefined;
     const candidateLimit = options.candidateLimit ?? Math.max(limit * 2, 50);
 
     const terms = analyzeQuery(query);
@@ -114,7 +120,7 @@ export class Recall {
         now,
       );
       if (lexicalHit && lexicalHit.matched_terms.length === 0 && expanded.lentTo.has(memory.memory_id)) breakdown.signals.push('neighbour');
-      const inTimeHint = hasTimeHint && withinHint(memory, timeHint.after, timeHint.before);
+      const inTimeHint = hasTimeHint && withinHint(memory, hintAfter, hintBefore);
       scored.push({ memory, score: Math.min(1, inTimeHint ? score * TIME_BOOST : score), similarity: semantic ?? text, breakdown });
     }
     scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
@@ -151,7 +157,7 @@ export class Recall {
       mode,
       vector_method: vector[0]?.method ?? null,
       embedding_model: this.deps.embeddings.model,
-      time_filter: hasTimeHint ? { after: timeHint.after, before: timeHint.before, matched: timeHint.matched } : null,
+      time_filter: hasTimeHint ? { after: hintAfter, before: hintBefore, matched: timeHint.matched } : null,
     };
     return { memories: top.map(toRecalled), retrieval_breakdown: breakdown, scored: top, intent };
   }

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Clock } from '../../../src/core/ports/clock.ts';
+import { createTestCore, type TestCore } from '../../support/testCore.ts';
+
+/** Time expressions in a query boost memories of that time; they never hide the others. */
+describe('time expressions in recall', () => {
+  // A second passes per reading, so memories stored one after another have distinct creation times.
+  let tick = 0;
+  const clock: Clock = { now: () => new Date(Date.parse('2026-06-15T12:00:00Z') + 1000 * tick++) };
+  let test: TestCore;
+  const ids: Record<string, string> = {};
+  const recall = (query: string) => test.core.recall({ user_id: 't', query }, { logAccess: false });
+
+  before(async () => {
+    test = await createTestCore({ clock });
+    // Same words and length, so full text ties; the last stored wins a tie.
+    for (const [label, eventTime] of [['may', '2026-05-05T10:00:00Z'], ['june', '2026-06-01T10:00:00Z'], ['jan', '2026-01-10T10:00:00Z']] as const) {
+      ids[label] = (await test.core.longTerm.store({ user_id: 't', content: `Deployed the billing service (${label})`, memory_category: 'episodic', memory_subtype: 'event', event_time: eventTime })).memory_id;
+    }
+  });
+  after(() => test.cleanup());
+
+  it('without a time expression the last stored memory wins the tie', async () => {
+    const result = await recall('deployed billing service');
+    assert.equal(result.retrieval_breakdown.time_filter, null);
+    assert.equal(result.memories[0].memory_id, ids.jan);
+  });
+
+  it('a calendar phrase becomes an interval that lifts the memories inside it', async () => {
+    const result = await recall('deployed billing service in May');
+    assert.ok(result.retrieval_breakdown.time_filter && result.retrieval_breakdown.time_filter.matched.length > 0);
+    assert.equal(result.memories[0].memory_id, ids.may);
+    assert.equal(result.memories.length, 3, 'the other memories are still returned');
+  });
+
+  it('"two weeks ago" boosts the memories around that point', async () => {
+    const result = await recall('deployed billing service two weeks ago');
+    const filter = result.retrieval_breakdown.time_filter;
+    assert.ok(filter?.after && filter.before && filter.after < '2026-06-01T10:00:00.000Z' && filter.before > '2026-06-01T10:00:00.000Z');
+    assert.equal(result.memories[0].memory_id, ids.june);
+  });
+});
