@@ -45,6 +45,7 @@ const ops = Number(values.ops);
 
 /** Wraps the embedding provider so its time is measured apart from the store's. */
 class TimedEmbeddings implements EmbeddingProvider {
+  readonly kind: string;
   readonly model: string;
   readonly dimensions: number;
   readonly samples: number[] = [];
@@ -52,6 +53,7 @@ class TimedEmbeddings implements EmbeddingProvider {
   private readonly inner: EmbeddingProvider;
   constructor(inner: EmbeddingProvider) {
     this.inner = inner;
+    this.kind = inner.kind;
     this.model = inner.model;
     this.dimensions = inner.dimensions;
   }

@@ -176,7 +176,7 @@ export class MemoryCore {
       ...stats,
       backend: { kind: this.store.kind, status: health.status, detail: health.detail, latency_ms: health.latency_ms },
       embeddings: {
-        provider: this.embeddings.provider ? 'openai-compatible' : 'none',
+        provider: this.embeddings.provider?.kind ?? 'none',
         model: this.embeddings.model,
         failures: this.embeddings.failures,
         last_error: this.embeddings.lastError,

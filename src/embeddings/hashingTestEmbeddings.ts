@@ -6,6 +6,7 @@ import type { EmbeddingProvider } from '../core/ports/embeddingProvider.ts';
  * knows no synonyms) and is never used unless asked for by name ("hashing-test").
  */
 export class HashingTestEmbeddings implements EmbeddingProvider {
+  readonly kind = 'hashing-test (not a semantic model)';
   readonly model: string;
   readonly dimensions: number;
   /** Artificial latency and failure switch, so tests can exercise slow and failing providers. */

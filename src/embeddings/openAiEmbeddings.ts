@@ -15,6 +15,7 @@ const BATCH = 96;
 
 /** Embeddings through the `openai` client; the model name travels with each stored vector. */
 export class OpenAiEmbeddings implements EmbeddingProvider {
+  readonly kind = 'openai-compatible';
   readonly model: string;
   readonly dimensions: number;
   private readonly client: OpenAI;

@@ -1,5 +1,7 @@
 /** Turns text into vectors. Implementations: OpenAI-compatible HTTP, and a deterministic test provider. */
 export interface EmbeddingProvider {
+  /** What kind of provider this is, shown in stats and the panel (e.g. "openai-compatible"). */
+  readonly kind: string;
   /** Model identifier stored with each vector; vectors of different models are never compared. */
   readonly model: string;
   readonly dimensions: number;
