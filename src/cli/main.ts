@@ -86,6 +86,9 @@ async function main(argv: string[]): Promise<void> {
   // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).
   const extraction = await core.startExtraction(extractorFromEnv(process.env));
   if (config.defaultUserId) {
+    const userId = config.defaultUserId;
+    // Daily decay, consolidation and pruning of the bound user's memories (run_daily_maintenance on demand).
+    core.startMaintenance({ users: () => [userId] });
     extraction.resumePending(config.defaultUserId).catch((error: unknown) => console.error('[fml] resuming pending extraction failed:', error instanceof Error ? error.message : String(error)));
   }
   const context = { core, ...(config.defaultUserId ? { defaultUserId: config.defaultUserId } : {}) };

@@ -1,6 +1,7 @@
 import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
 import { AccessRecorder } from './accessRecorder.ts';
+import { MaintenanceScheduler, type MaintenanceSchedulerOptions } from './lifecycle/maintenanceScheduler.ts';
 import { ContextAssembler } from './context/assembleContext.ts';
 import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } from './coreDeps.ts';
 import { EmbeddingGate } from './embeddingGate.ts';
@@ -54,6 +55,7 @@ export class MemoryCore {
   private readonly assembler: ContextAssembler;
   private readonly deps: CoreDeps;
   private backfillTimer: NodeJS.Timeout | undefined;
+  private maintenance: MaintenanceScheduler | undefined;
   private extractionQueue: ExtractionQueue | null = null;
 
   constructor(options: MemoryCoreOptions) {
@@ -134,7 +136,16 @@ export class MemoryCore {
     return this.extractionQueue;
   }
 
+  /** Runs daily maintenance (decay, consolidation, prune) on a timer until close; replaces a running schedule. */
+  startMaintenance(options: MaintenanceSchedulerOptions): MaintenanceScheduler {
+    this.maintenance?.stop();
+    this.maintenance = new MaintenanceScheduler(this.deps, options);
+    this.maintenance.start();
+    return this.maintenance;
+  }
+
   async close(): Promise<void> {
+    this.maintenance?.stop();
     // Before the store closes: evicted working memory is promoted, running extractions finish
     // (queued ones stay pending in the store).
     await this.working.drainPromotions();

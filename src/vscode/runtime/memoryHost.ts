@@ -92,6 +92,11 @@ export class MemoryHost implements vscode.Disposable {
       // Extraction runs in the background: a Copilot model when the user allowed it, else offline rules.
       const languageModel = createVscodeLmExtractor(vscode, vscode.workspace.getConfiguration('memory'));
       const extraction = await core.startExtraction(languageModel ?? new RuleBasedExtractor());
+      core.startMaintenance({
+        users: () => [identity.userId],
+        onReport: (report) => this.log.info(`Daily maintenance: ${JSON.stringify(report)}`),
+        onError: (error) => this.log.warn(`Daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
+      });
       extraction.resumePending(identity.userId).catch((error: unknown) => this.log.warn(`Resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
       const ready: ReadyMemory = { core, identity, dataDir, openMs: Math.round(performance.now() - started) };
       this.log.info(
