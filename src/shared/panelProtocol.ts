@@ -2,6 +2,7 @@ import type { GetRelevantContextOutput } from '../core/api/contextApi.ts';
 import type { RecalledMemory, RetrievalBreakdown } from '../core/api/longTermApi.ts';
 import type { WorkingMemoryState } from '../core/api/workingMemoryApi.ts';
 import type { MemoryErrorCode } from '../core/domain/errors.ts';
+import type { StoreUserStats } from '../core/ports/memoryStore.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
 
 /**
@@ -105,18 +106,9 @@ export interface PanelErrorEntry {
   message: string;
 }
 
-export interface Overview {
+/** The store's own counts for the user, plus what the panel charts and reports. */
+export interface Overview extends Omit<StoreUserStats, 'oldest' | 'newest'> {
   user_id: string;
-  memories: number;
-  deleted: number;
-  pinned: number;
-  embedded: number;
-  by_category: Record<string, number>;
-  by_subtype: Record<string, number>;
-  sessions: number;
-  working_items: number;
-  access_log_entries: number;
-  storage_bytes: number | null;
   /** Cumulative live memories at the end of each week, oldest first. */
   growth: CountPoint[];
   /** Recalls served by this process per hour over the last day, oldest first. */

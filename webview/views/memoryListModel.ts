@@ -135,7 +135,12 @@ export class MemoryListModel {
   }
 }
 
-function fromRecord(memory: MemoryRecord): ListRow {
+type RowSource = Pick<MemoryRecord, 'memory_id' | 'content' | 'pinned' | 'importance' | 'access_count' | 'created_at' | 'entities' | 'tags'> & {
+  memory_category: string;
+  memory_subtype: string;
+};
+
+function rowOf(memory: RowSource, deleted: boolean, recalled?: RecalledMemory): ListRow {
   return {
     memory_id: memory.memory_id,
     content: memory.content,
@@ -147,23 +152,15 @@ function fromRecord(memory: MemoryRecord): ListRow {
     created_at: memory.created_at,
     entities: memory.entities,
     tags: memory.tags,
-    deleted: memory.deleted_at !== null,
+    deleted,
+    ...(recalled ? { recalled } : {}),
   };
 }
 
+function fromRecord(memory: MemoryRecord): ListRow {
+  return rowOf(memory, memory.deleted_at !== null);
+}
+
 function fromRecalled(memory: RecalledMemory): ListRow {
-  return {
-    memory_id: memory.memory_id,
-    content: memory.content,
-    memory_category: memory.memory_category,
-    memory_subtype: memory.memory_subtype,
-    pinned: memory.pinned,
-    importance: memory.importance,
-    access_count: memory.access_count,
-    created_at: memory.created_at,
-    entities: memory.entities,
-    tags: memory.tags,
-    deleted: false,
-    recalled: memory,
-  };
+  return rowOf(memory, false, memory);
 }
