@@ -1,3 +1,4 @@
+import type { LayerIdentifiers } from './domain/layers.ts';
 import type { EvictionPolicy } from './domain/records.ts';
 import type { Clock } from './ports/clock.ts';
 import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
@@ -24,7 +25,14 @@ export interface CoreConfig {
   secretPolicy: 'redact' | 'refuse';
   /** Also redact e-mail addresses and phone numbers before storage (seed 000 §10.2 PII handling). */
   piiRedaction: boolean;
+  /**
+   * Layer identifiers applied when a call names none (seed 001): the editor's team, org and
+   * company from its settings, the agent the server speaks for. Empty: only the caller's own layers.
+   */
+  layerDefaults: LayerDefaults;
 }
+
+export type LayerDefaults = Pick<LayerIdentifiers, 'agent_id' | 'team_id' | 'org_id' | 'company_id'>;
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
   defaultMaxTokens: 8000,
@@ -36,6 +44,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   neighbourRadius: 2,
   secretPolicy: 'redact',
   piiRedaction: false,
+  layerDefaults: {},
 };
 
 /** Optional LLM hook: one summary for a cluster of near-duplicate memories (consolidation, seed 003). */

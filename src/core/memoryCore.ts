@@ -8,6 +8,7 @@ import { EmbeddingGate } from './embeddingGate.ts';
 import { ExtractionQueue, type ExtractionQueueOptions, type ExtractionStats } from './extraction/extractionQueue.ts';
 import type { MemoryExtractor } from './extraction/extractor.ts';
 import { LongTermMemory } from './longterm/longTermMemory.ts';
+import { promoteMemory, type PromoteMemoryInput, type PromoteMemoryOutput } from './layers/promotion.ts';
 import { MemoryEvents } from './memoryEvents.ts';
 import { type Clock, systemClock } from './ports/clock.ts';
 import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
@@ -173,6 +174,11 @@ export class MemoryCore {
 
   async getRelevantContext(input: GetRelevantContextInput, options: { logAccess?: boolean } = {}): Promise<GetRelevantContextOutput> {
     return this.assembler.assemble(input, { defaultProjectId: this.defaultProjectId, ...options });
+  }
+
+  /** Copies a memory into another layer, recording who promoted it and when (seed 001; never implicit). */
+  promoteMemory(input: PromoteMemoryInput): Promise<PromoteMemoryOutput> {
+    return promoteMemory(this.deps, this.longTerm, input);
   }
 
   async listMemories(query: ListQuery): Promise<ListResult> {

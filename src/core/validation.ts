@@ -28,8 +28,14 @@ export function requireId(value: unknown, field: string): string {
       { details: { field } },
     );
   }
+  if (field === 'user_id' && RESERVED_PARTITION.test(value)) {
+    throw new MemoryError('INVALID_INPUT', `user_id may not start with "${value.split(':')[0]}:"; that prefix names a shared memory layer.`, { details: { field } });
+  }
   return value;
 }
+
+/** Shared layers' partitions (layerScope.ts); a user id spelled like one would read that layer as its own. */
+const RESERVED_PARTITION = /^(?:project|team|org|company):/;
 
 export function requireContent(value: unknown, field = 'content'): string {
   if (typeof value !== 'string' || value.trim().length === 0) {

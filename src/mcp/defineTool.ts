@@ -69,3 +69,43 @@ export function resolveUser(context: ServerContext, userId: string | undefined):
   if (!resolved) throw new MemoryError('MISSING_IDENTIFIER', 'user_id is required: pass the id of the user whose memory this is.', { details: { field: 'user_id' } });
   return resolved;
 }
+
+type LayerArgs = { project_id?: string | null; team_id?: string; org_id?: string; company_id?: string; agent_id?: string };
+
+/**
+ * Shared-layer identifiers a call may use. A server bound to one user (the editor) grants the
+ * team, org and company it was configured with and no others, so a client cannot read or write
+ * another team's memory by naming it; an unbound server (a user's own `fml serve`) takes any.
+ */
+export function authorizeLayers<T extends LayerArgs>(context: ServerContext, args: T): T {
+  if (context.defaultUserId === undefined) return args;
+  const granted = context.core.coreDeps.config.layerDefaults;
+  for (const field of ['team_id', 'org_id', 'company_id'] as const) {
+    const asked = args[field];
+    if (asked !== undefined && asked !== granted[field]) {
+      throw new MemoryError(
+        'UNAUTHORIZED',
+        granted[field]
+          ? `This server is configured for ${field} "${granted[field]}"; "${asked}" is not open to it. Omit ${field} to use the configured one.`
+          : `This server has no ${field} configured, so that layer is closed to it. Set it in the editor settings (memory.layers) to share memories there.`,
+        { details: { field } },
+      );
+    }
+  }
+  return args;
+}
+
+/**
+ * Layer arguments of a call that names one memory's place: authorised, and completed with the
+ * server's own identifiers (workspace project, configured team, org, company, agent) where the
+ * call leaves them out.
+ */
+export function resolveLayerArgs<T extends LayerArgs>(context: ServerContext, args: T): T {
+  const resolved = { ...authorizeLayers(context, args) };
+  const defaults = context.core.coreDeps.config.layerDefaults;
+  if (resolved.project_id === undefined && context.core.defaultProjectId) resolved.project_id = context.core.defaultProjectId;
+  for (const field of ['agent_id', 'team_id', 'org_id', 'company_id'] as const) {
+    if (resolved[field] === undefined && defaults[field]) resolved[field] = defaults[field];
+  }
+  return resolved;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEMORY_LAYERS } from '../core/domain/layers.ts';
 import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../core/domain/taxonomy.ts';
 import { LIMITS } from '../core/validation.ts';
 
@@ -20,6 +21,29 @@ export const subtypeField = z
   .describe(`Subtype valid for the category. episodic: event, decision, conversation, outcome; semantic: user, project, environment, domain, entity; procedural: workflow, pattern, tool_usage, debugging; preference: communication, style, tools, boundaries.`);
 
 export const metadataField = z.record(z.string(), z.unknown());
+
+export const layerField = z
+  .enum(MEMORY_LAYERS)
+  .describe(
+    'Memory layer (seed 001), most specific first: agent (needs agent_id), user, session (needs session_id), project (project_id), team (team_id), org (org_id), company (company_id). Project, team, org and company are shared with everyone who has the id.',
+  );
+
+const idField = (what: string) => z.string().min(1).max(LIMITS.idChars).optional().describe(what);
+
+/** The identifiers that open layers; each tool that reads or writes a layer takes these. */
+export const layerIdentifierFields = {
+  agent_id: idField('Agent id (e.g. copilot, claude-code); with user_id it opens the agent layer.'),
+  session_id: idField('Session id; with user_id it opens the session layer.'),
+  project_id: idField('Project id; opens the shared project layer. The editor passes its workspace project when omitted.'),
+  team_id: idField('Team id; opens the shared team layer. The editor passes its configured team when omitted.'),
+  org_id: idField('Organisation id; opens the shared org layer. The editor passes its configured org when omitted.'),
+  company_id: idField('Company id; opens the shared company layer. The editor passes its configured company when omitted.'),
+};
+
+export const overridesField = z
+  .array(z.object({ memory_id: z.string(), layer: z.string(), content: z.string(), reason: z.string() }))
+  .optional()
+  .describe('Conflicting memories of less specific layers this one overrides; they were left out of the results.');
 
 export const workingItemSchema = z.object({
   item_id: z.string(),
@@ -76,6 +100,8 @@ export const factSchema = z.object({
   key: z.string(),
   value: z.string(),
   memory_id: z.string(),
+  layer: z.string().describe('Layer the value was set in; for one key the most specific layer wins.'),
+  scope_id: z.string(),
   confidence: z.number(),
   importance: z.number(),
   active: z.boolean(),
@@ -88,7 +114,9 @@ export const factSchema = z.object({
 
 export const memoryRecordSchema = z.object({
   memory_id: z.string(),
-  user_id: z.string(),
+  user_id: z.string().describe("The memory's partition: the owner's user id, or <layer>:<id> for a shared layer."),
+  layer: z.string(),
+  scope_id: z.string(),
   org_id: z.string().nullable(),
   project_id: z.string().nullable(),
   memory_category: z.string(),
@@ -118,3 +146,12 @@ export const memoryRecordSchema = z.object({
 });
 
 export const memoryIdField = (what: string) => z.string().min(1).max(LIMITS.idChars).describe(what);
+
+/** Where a memory of a shared layer lives; personal-layer memories (agent, user, session) need none of it. */
+export const memoryLocationFields = {
+  layer: layerField.optional().describe('Layer of the memory when it is in a shared layer (project, team, org, company); omit for your own memories.'),
+  project_id: layerIdentifierFields.project_id,
+  team_id: layerIdentifierFields.team_id,
+  org_id: layerIdentifierFields.org_id,
+  company_id: layerIdentifierFields.company_id,
+};

@@ -27,6 +27,7 @@ import { getRecentCallsTool } from './tools/getRecentCalls.ts';
 import { getRecentErrorsTool } from './tools/getRecentErrors.ts';
 import { exportMemoriesTool } from './tools/exportMemories.ts';
 import { importMemoriesTool } from './tools/importMemories.ts';
+import { promoteMemoryTool } from './tools/promoteMemory.ts';
 
 /** Every tool the server exposes; its names feed the tool-set version the editor sees. */
 export const TOOLS = [
@@ -58,6 +59,7 @@ export const TOOLS = [
   getRecentErrorsTool,
   exportMemoriesTool,
   importMemoriesTool,
+  promoteMemoryTool,
 ] as const;
 
 export const TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);

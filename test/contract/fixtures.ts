@@ -24,6 +24,8 @@ export function makeMemory(userId: string, overrides: Partial<MemoryRecord> = {}
   return {
     memory_id: newId('mem'),
     user_id: userId,
+    layer: 'user',
+    scope_id: userId,
     org_id: null,
     project_id: null,
     memory_category: 'semantic',

@@ -297,6 +297,51 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
     });
 
+    describe('layer scopes', () => {
+      const user = newUserId();
+      const agent = makeMemory(user, { layer: 'agent', scope_id: 'copilot', content: 'The heron agent formats with prettier.', embedding_model: MODEL, created_at: iso(1) });
+      const own = makeMemory(user, { content: 'The heron service deploys on Fridays.', embedding_model: MODEL, created_at: iso(2) });
+      const session = makeMemory(user, { layer: 'session', scope_id: 'sess_1', content: 'The heron bug is being bisected now.', embedding_model: MODEL, created_at: iso(3) });
+      const otherAgent = makeMemory(user, { layer: 'agent', scope_id: 'claude', content: 'The heron agent prefers tabs.', embedding_model: MODEL, created_at: iso(4) });
+      const team = makeMemory(`team:${user}`, { layer: 'team', scope_id: user, content: 'The heron team reviews every migration.', embedding_model: MODEL, created_at: iso(5) });
+      const vector = randomUnitVector(8, seededRandom(7));
+      const scopes = (...refs: Array<[MemoryRecord['layer'], string]>) => refs.map(([layer, scope_id]) => ({ layer, scope_id }));
+
+      before(async () => {
+        for (const memory of [agent, own, session, otherAgent, team]) await store().insertMemory(memory, embedding(vector));
+      });
+
+      it('round-trips layer and scope_id, also in a shared partition', async () => {
+        const [back] = await store().getMemories(user, [agent.memory_id]);
+        assert.equal(back.layer, 'agent');
+        assert.equal(back.scope_id, 'copilot');
+        const [shared] = await store().getMemories(`team:${user}`, [team.memory_id]);
+        assert.deepEqual([shared.layer, shared.scope_id, shared.user_id], ['team', user, `team:${user}`]);
+        assert.deepEqual(await store().getMemories(user, [team.memory_id]), []);
+      });
+
+      it('without scopes a filter sees every layer of the partition', async () => {
+        assert.deepEqual(sorted(await listIds({ user_id: user })), sorted([agent, own, session, otherAgent].map((m) => m.memory_id)));
+      });
+
+      it('scopes restrict listing, lexical and vector search alike', async () => {
+        const filter = { user_id: user, scopes: scopes(['user', user], ['agent', 'copilot']) };
+        const expected = sorted([own.memory_id, agent.memory_id]);
+        assert.deepEqual(sorted(await listIds(filter)), expected);
+        const lexical = await store().searchLexical({ filter, terms: analyzeQuery('heron'), limit: 10 });
+        assert.deepEqual(sorted(lexical.map((hit) => hit.memory_id)), expected);
+        const vectorHits = await store().searchVector({ filter, vector, model: MODEL, limit: 10 });
+        assert.deepEqual(sorted(vectorHits.map((hit) => hit.memory_id)), expected);
+        assert.deepEqual(await listIds({ user_id: user, scopes: scopes(['session', 'sess_2']) }), []);
+        assert.deepEqual(await listIds({ user_id: user, scopes: [] }), []);
+      });
+
+      it('neighbour windows only walk through memories of the filter scopes', async () => {
+        const windows = await store().adjacentMemories({ user_id: user, scopes: scopes(['user', user], ['session', 'sess_1']) }, [own.memory_id], 2, 365 * 86_400_000);
+        assert.deepEqual(windows.get(own.memory_id), { before: [], after: [session.memory_id] });
+      });
+    });
+
     describe('listMemories sorting and paging', () => {
       it('sorts by created, importance, access_count and recency (descending)', async () => {
         const user = newUserId();

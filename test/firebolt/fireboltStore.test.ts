@@ -8,6 +8,7 @@ import { LexicalIndex } from '../../src/core/retrieval/lexicalIndex.ts';
 import { analyzeDocument, analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
+import { MIGRATIONS, SCHEMA_VERSION_TABLE } from '../../src/stores/firebolt/schema.ts';
 import { MODEL, embedding, iso, makeAccess, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServerOptions } from '../support/firebolt-server/server.ts';
@@ -107,10 +108,42 @@ describe('FireboltStore specifics', () => {
       await again.open();
       await again.close();
       const client = new FireboltQueryClient({ kind: 'core', url: server.url, database: 'store_tests' });
-      const { rows } = await client.query('SELECT version, COUNT(*) AS n FROM fml_schema_version GROUP BY version');
+      const { rows } = await client.query('SELECT version, COUNT(*) AS n FROM fml_schema_version GROUP BY version ORDER BY version');
       client.close();
-      assert.deepEqual(rows, [{ version: 1, n: 1 }]);
+      assert.deepEqual(rows, [{ version: 1, n: 1 }, { version: 2, n: 1 }]);
     });
+  });
+
+  test('upgrades a database from before memory layers: existing memories become the user layer of their user', async () => {
+    const server = await startFireboltTestServer({});
+    const config = { kind: 'core' as const, url: server.url, database: 'layer_upgrade' };
+    try {
+      // Schema version 1 exactly as the first release created it, with one memory in it.
+      const client = new FireboltQueryClient(config);
+      await client.connect();
+      await client.query(SCHEMA_VERSION_TABLE, [], { write: true });
+      for (const statement of MIGRATIONS[0].statements) await client.query(statement, [], { write: true });
+      await client.query('INSERT INTO fml_schema_version (version, description, applied_at) VALUES (1, $1, CURRENT_TIMESTAMP)', [MIGRATIONS[0].description], { write: true });
+      const user = newUserId();
+      await client.query(
+        `INSERT INTO fml_memories (user_id, memory_id, memory_category, memory_subtype, content, entities, tags, metadata, is_temporal, importance, access_count,
+           decay_factor, related_memories, source_type, confidence, pinned, created_at, last_accessed, updated_at, doc_length, analyzer_version, stored_seq)
+         VALUES ($1, 'mem_old', 'semantic', 'project', 'Written before layers existed.', $2::ARRAY(TEXT), $2::ARRAY(TEXT), '{}', FALSE, 0.5, 0,
+           1, $2::ARRAY(TEXT), 'explicit', 1, FALSE, $3::TIMESTAMPTZ, $3::TIMESTAMPTZ, $3::TIMESTAMPTZ, 4, 1, 1)`,
+        [user, [], iso(1)],
+        { write: true },
+      );
+      client.close();
+      const store = new FireboltStore(config, fastRetry);
+      await store.open();
+      const [memory] = await store.getMemories(user, ['mem_old']);
+      await store.close();
+      assert.equal(memory.layer, 'user');
+      assert.equal(memory.scope_id, user);
+      assert.equal(memory.content, 'Written before layers existed.');
+    } finally {
+      await server.close();
+    }
   });
 
   test('429 and 503 answers are retried and the write lands exactly once', async () => {

@@ -29,7 +29,7 @@ for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP ($
       'add_to_working_memory', 'auto_link_similar', 'checkpoint_working_memory', 'clear_working_memory', 'delete_fact', 'export_memories',
       'find_memory_contradictions', 'forget_all_user_memories', 'forget_memory', 'get_facts', 'get_memory_analytics', 'get_recent_calls',
       'get_recent_errors', 'get_related_memories', 'get_relevant_context', 'get_working_memory', 'import_memories', 'init_session',
-      'link_memories', 'memory_prune', 'memory_quality_report', 'recall_memories', 'run_daily_maintenance', 'set_fact', 'store_memory',
+      'link_memories', 'memory_prune', 'memory_quality_report', 'promote_memory', 'recall_memories', 'run_daily_maintenance', 'set_fact', 'store_memory',
       'supersede_memory', 'unlink_memories', 'update_memory',
     ]);
     for (const tool of tools) {

@@ -80,6 +80,10 @@ describe('isolation across users, sessions and projects through every tool', () 
       get_recent_errors: [{ ...a, limit: 200 }],
       export_memories: [{ ...a }],
       import_memories: [{ ...a, data: { format: 'fml-export', format_version: 1, memories: [{ memory_id: v.memory, user_id: 'victim', content: 'overwritten', memory_category: 'semantic', memory_subtype: 'project' }] } }],
+      promote_memory: [
+        { ...a, memory_id: v.memory, to_layer: 'team', team_id: 'attackers', move: true },
+        { ...a, memory_id: v.memory, to_layer: 'agent', agent_id: 'mallory' },
+      ],
     };
     assert.deepEqual(Object.keys(attempts).sort(), TOOLS.map((tool) => tool.name).sort(), 'every tool is tried');
     const before = victimState();

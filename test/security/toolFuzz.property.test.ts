@@ -91,6 +91,7 @@ describe('fuzzing every MCP tool with hostile input', () => {
       get_recent_errors: {},
       export_memories: {},
       import_memories: { data: { format: 'fml-export', format_version: 1, memories: [] } },
+      promote_memory: { memory_id: m, to_layer: 'agent', agent_id: 'fuzz-agent' },
     });
   });
   after(async () => {

@@ -80,6 +80,26 @@ describe('SqliteMemoryStore', () => {
     });
   });
 
+  it('upgrades a file from before memory layers: existing memories become the user layer of their user', async () => {
+    await withTempDir(async (dataDir) => {
+      const user = newUserId();
+      const memory = makeMemory(user, { content: 'Written before layers existed.' });
+      const first = await opened(dataDir);
+      await first.insertMemory(memory, null);
+      await first.close();
+      // Back to schema 2, as an older build left the file.
+      const db = new DatabaseSync(join(dataDir, 'memory.db'));
+      db.exec('ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id; DELETE FROM schema_version WHERE version = 3;');
+      db.close();
+      const upgraded = await opened(dataDir);
+      const [back] = await upgraded.getMemories(user, [memory.memory_id]);
+      assert.equal(back.layer, 'user');
+      assert.equal(back.scope_id, user);
+      assert.deepEqual(back, memory);
+      await upgraded.close();
+    });
+  });
+
   it('honours a custom file name', async () => {
     await withTempDir(async (dataDir) => {
       const store = new SqliteMemoryStore({ dataDir, fileName: 'other.sqlite' });

@@ -1,3 +1,4 @@
+import type { MemoryLayer } from '../domain/layers.ts';
 export type QueryIntent = 'how_to' | 'what_happened' | 'what_is' | 'debug' | 'general';
 
 /** Keys of seed 000 §7.1 `context_weights`. */
@@ -21,6 +22,13 @@ export interface GetRelevantContextInput {
   query_intent?: QueryIntent;
   context_weights?: Partial<Record<ContextWeightKey, number>>;
   focus_entities?: string[];
+  /** Layers to draw long-term memories and facts from (seed 001); default every layer the identifiers open. */
+  layers?: MemoryLayer[];
+  agent_id?: string;
+  project_id?: string;
+  team_id?: string;
+  org_id?: string;
+  company_id?: string;
 }
 
 export interface ContextItem {
@@ -29,6 +37,8 @@ export interface ContextItem {
   item_id?: string;
   memory_category?: string;
   memory_subtype?: string;
+  /** Layer of a long-term memory. */
+  layer?: MemoryLayer;
   content: string;
   relevance_score: number;
   token_count: number;
@@ -50,5 +60,7 @@ export interface GetRelevantContextOutput {
     by_category: Record<string, number>;
     entity_boost_applied: boolean;
     mode: string;
+    /** The layers long-term memories and facts came from, most specific first. */
+    searched_layers: MemoryLayer[];
   };
 }

@@ -1,5 +1,7 @@
 import type { MemoryRecord, SourceType } from '../domain/records.ts';
+import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
+import type { OverriddenMemory } from '../layers/precedenceMerge.ts';
 import type { Redaction } from '../safety/contentGuard.ts';
 
 /** Inputs and outputs of the long-term memory operations (seed 000 §7.1). */
@@ -18,6 +20,11 @@ export interface StoreMemoryInput {
   project_id?: string | null;
   org_id?: string;
   session_id?: string;
+  /** Layer to store in (seed 001; default 'user'); its identifiers must be given. */
+  layer?: MemoryLayer;
+  agent_id?: string;
+  team_id?: string;
+  company_id?: string;
   source_type?: SourceType;
   confidence?: number;
   pinned?: boolean;
@@ -59,6 +66,12 @@ export interface RecallInput {
   session_id?: string;
   /** Boost memories carrying these entities (seed 000 §13.2). */
   focus_entities?: string[];
+  /** Layers to search (seed 001); default: every layer the identifiers open. */
+  layers?: MemoryLayer[];
+  agent_id?: string;
+  team_id?: string;
+  org_id?: string;
+  company_id?: string;
 }
 
 /** Contribution of each signal to a result's score, all in [0, 1] except the multipliers. */
@@ -78,6 +91,8 @@ export interface ScoreBreakdown {
 
 export interface RecalledMemory {
   memory_id: string;
+  layer: MemoryLayer;
+  scope_id: string;
   content: string;
   memory_category: string;
   memory_subtype: string;
@@ -95,6 +110,8 @@ export interface RecalledMemory {
   tags: string[];
   score_breakdown: ScoreBreakdown;
   why_matched: string;
+  /** Conflicting memories of less specific layers this one overrides (seed 001 precedence). */
+  overrides?: OverriddenMemory[];
 }
 
 export interface RetrievalBreakdown {
@@ -109,6 +126,10 @@ export interface RetrievalBreakdown {
   vector_method: string | null;
   embedding_model: string | null;
   time_filter: { after?: string; before?: string; matched: string[] } | null;
+  /** The layers searched, most specific first. */
+  searched_layers: MemoryLayer[];
+  /** Results of less specific layers hidden by a conflicting more specific one. */
+  overridden: number;
 }
 
 export interface RecallOutput {
@@ -116,7 +137,16 @@ export interface RecallOutput {
   retrieval_breakdown: RetrievalBreakdown;
 }
 
-export interface UpdateMemoryInput {
+/** Names the shared layer a memory lives in; agent and session memories are found without it. */
+export interface MemoryLocation {
+  layer?: MemoryLayer;
+  project_id?: string | null;
+  team_id?: string;
+  org_id?: string;
+  company_id?: string;
+}
+
+export interface UpdateMemoryInput extends MemoryLocation {
   memory_id: string;
   user_id: string;
   content?: string;
@@ -137,7 +167,7 @@ export interface UpdateMemoryOutput {
   redactions: Redaction[];
 }
 
-export interface ForgetMemoryInput {
+export interface ForgetMemoryInput extends MemoryLocation {
   memory_id: string;
   user_id: string;
   hard_delete?: boolean;

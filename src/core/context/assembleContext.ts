@@ -10,6 +10,8 @@ import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validati
 import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
 import { detectIntent } from '../retrieval/queryIntent.ts';
 import { activeFactsForContext } from '../facts/factsForContext.ts';
+import type { OverriddenMemory } from '../layers/precedenceMerge.ts';
+import { callScopes } from '../layers/readScopes.ts';
 import { isAwaitingPromotion } from '../working/workingMemory.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
 import { typeMultiplier, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
@@ -61,13 +63,18 @@ export class ContextAssembler {
     }
     const intent = input.query_intent ?? detectIntent(query);
     const weights = input.context_weights ?? {};
-    const projectId = session.project_id ?? options.defaultProjectId;
+    const projectId = input.project_id ?? session.project_id ?? options.defaultProjectId;
+    const layerInput = {
+      ...(input.layers ? { layers: input.layers } : {}),
+      ...pickDefined({ agent_id: input.agent_id, team_id: input.team_id, org_id: input.org_id, company_id: input.company_id }),
+    };
+    const scopes = callScopes({ ...layerInput, session_id: sessionId }, userId, projectId, this.deps.config.layerDefaults);
 
     const [facts, workingItems, recalled, pinned] = await Promise.all([
-      activeFactsForContext(this.deps, userId, projectId),
+      activeFactsForContext(this.deps, scopes, userId, projectId),
       this.deps.store.listWorkingItems(sessionId).then((items) => items.filter((item) => !isAwaitingPromotion(item))),
       this.recall.recall(
-        { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
+        { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...layerInput, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
         {
           tool: 'get_relevant_context',
           intent,
@@ -86,9 +93,10 @@ export class ContextAssembler {
     ]);
 
     const factIds = new Set(facts.map((fact) => fact.memory_id));
+    const overrides = new Map(recalled.memories.filter((memory) => memory.overrides).map((memory) => [memory.memory_id, memory.overrides!]));
     const candidates: Candidate[] = [
       ...this.workingCandidates(workingItems, query, weights),
-      ...recalled.scored.filter((entry) => !factIds.has(entry.memory.memory_id)).map((entry) => this.longTermCandidate(entry, intent)),
+      ...recalled.scored.filter((entry) => !factIds.has(entry.memory.memory_id)).map((entry) => this.longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
     ];
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
@@ -115,7 +123,7 @@ export class ContextAssembler {
         access_id: newId('acc'),
         memory_id: candidate.item.memory_id as string,
         session_id: sessionId,
-        user_id: userId,
+        user_id: candidate.scored?.memory.user_id ?? userId,
         query_text: query,
         similarity_score: candidate.scored?.similarity ?? null,
         tool: 'get_relevant_context',
@@ -142,6 +150,7 @@ export class ContextAssembler {
         by_category: byCategory,
         entity_boost_applied: recalled.scored.some((entry) => entry.breakdown.matched_entities.length > 0),
         mode: recalled.retrieval_breakdown.mode,
+        searched_layers: recalled.retrieval_breakdown.searched_layers,
       },
     };
   }
@@ -183,9 +192,11 @@ export class ContextAssembler {
     });
   }
 
-  private longTermCandidate(entry: ScoredMemory, intent: QueryIntent): Candidate {
+  private longTermCandidate(entry: ScoredMemory, intent: QueryIntent, overrides: readonly OverriddenMemory[] | undefined): Candidate {
     const { memory } = entry;
-    const why = `${memory.memory_category}.${memory.memory_subtype} memory for a ${intent} query: ${explainMatch(entry.breakdown)}.`;
+    const layer = memory.layer === 'user' ? '' : ` (${memory.layer} layer)`;
+    const overriding = overrides?.length ? ` It overrides ${overrides.map((other) => `a conflicting ${other.layer}-layer memory`).join(' and ')}: the more specific layer wins.` : '';
+    const why = `${memory.memory_category}.${memory.memory_subtype} memory${layer} for a ${intent} query: ${explainMatch(entry.breakdown)}.${overriding}`;
     return { ...this.memoryCandidate(memory, entry.score, why), scored: entry };
   }
 
@@ -198,6 +209,7 @@ export class ContextAssembler {
         memory_id: memory.memory_id,
         memory_category: memory.memory_category,
         memory_subtype: memory.memory_subtype,
+        layer: memory.layer,
         content: memory.content,
         relevance_score: round(score),
         entities: memory.entities,
@@ -259,4 +271,8 @@ function pack(candidates: readonly Candidate[], budget: number, measure: (candid
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+function pickDefined<T extends Record<string, string | undefined>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

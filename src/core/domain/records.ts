@@ -1,3 +1,4 @@
+import type { MemoryLayer } from './layers.ts';
 import type { MemoryCategory, MemorySubtype } from './taxonomy.ts';
 
 /**
@@ -44,7 +45,16 @@ export interface WorkingItemRecord {
 
 export interface MemoryRecord {
   memory_id: string;
+  /**
+   * The partition the memory lives in: the owner's user id for the personal layers (agent, user,
+   * session), `<layer>:<id>` for the shared ones (project, team, org, company). Every store
+   * operation is scoped by it (layerScope.ts).
+   */
   user_id: string;
+  /** Seed 001 layer; personal layers share the user's partition and differ by layer and scope_id. */
+  layer: MemoryLayer;
+  /** The identifier of the layer's scope: the user, agent, session, project, team, org or company id. */
+  scope_id: string;
   org_id: string | null;
   /** Project scope; null means the memory belongs to the user across projects. */
   project_id: string | null;

@@ -1,3 +1,4 @@
+import type { MemoryLayer } from '../domain/layers.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { MemoryCategory, MemorySubtype } from '../domain/taxonomy.ts';
@@ -30,6 +31,9 @@ export interface FactValue {
 
 export interface Fact extends FactValue {
   memory_id: string;
+  /** Layer the value was set in (seed 001); a more specific layer's value of the same key wins. */
+  layer: MemoryLayer;
+  scope_id: string;
   confidence: number;
   importance: number;
   active: boolean;
@@ -84,6 +88,8 @@ export function factOfMemory(memory: MemoryRecord): Fact | null {
     key: raw.key,
     value: raw.value,
     memory_id: memory.memory_id,
+    layer: memory.layer,
+    scope_id: memory.scope_id,
     confidence: memory.confidence,
     importance: memory.importance,
     active: memory.deleted_at === null && memory.superseded_by === null,

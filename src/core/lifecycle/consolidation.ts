@@ -52,8 +52,11 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     candidates.map((memory) => memory.content),
     candidates.map((memory) => embeddings.get(memory.memory_id)),
   );
-  // Only memories of one category merge: a decision and a workflow that read alike are still different things.
-  const groups = index.clusters(threshold, (i, j) => candidates[i].memory_category === candidates[j].memory_category && candidates[i].project_id === candidates[j].project_id);
+  // Only memories of one category and one layer scope merge: a decision and a workflow that read
+  // alike are still different things, and moving a memory between layers is promotion's job alone.
+  const mergeable = (a: MemoryRecord, b: MemoryRecord): boolean =>
+    a.memory_category === b.memory_category && a.project_id === b.project_id && a.layer === b.layer && a.scope_id === b.scope_id;
+  const groups = index.clusters(threshold, (i, j) => mergeable(candidates[i], candidates[j]));
   const clusters: ConsolidatedCluster[] = [];
   let archived = 0;
   for (const group of groups) {

@@ -19,6 +19,8 @@ type Comparable = Pick<MemoryRecord, 'content' | 'metadata' | 'memory_category'>
 
 const NEGATION = /\b(?:not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|shouldn'?t|mustn'?t|can'?t|cannot|won'?t|avoid|stop(?:ped)? using)\b/gi;
 const STATEMENT = /^(?<subject>[\w .'/@:-]{2,80}?)\s+(?<verb>is set to|is now|is|are|was|were|uses|use|prefers|prefer|runs on|run on|defaults to|=|:)\s+(?<value>[^.;\n]{1,80})$/i;
+/** "Use tabs for indentation": an instruction names its subject last. */
+const INSTRUCTION = /^(?:always\s+)?(?<verb>use|prefer)\s+(?<value>[^.;\n]{1,60}?)\s+(?:for|in|as)\s+(?<subject>[\w .'/@:-]{2,80})$/i;
 const SUBJECT_NOISE = /\b(?:the|our|my|we|a|an|this|that|project|current(?:ly)?)\b/gi;
 /** Subjects that name a single-valued setting, where two different values cannot both hold. */
 const SETTING_NOUNS = new Set([
@@ -96,7 +98,7 @@ function parseStatement(content: string): Statement | null {
   const text = content.trim().replace(/[.!]+$/, '');
   // Only single short statements: in a paragraph the "subject" a regex finds is rarely the real one.
   if (text.length > 200 || /[.;!?]\s/.test(text)) return null;
-  const match = STATEMENT.exec(text);
+  const match = STATEMENT.exec(text) ?? INSTRUCTION.exec(text);
   if (!match?.groups) return null;
   let value = match.groups.value.trim().toLowerCase();
   const negated = /^(?:not|no longer|never)\b/.test(value);

@@ -14,6 +14,8 @@ import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
+import { requireLayer } from '../domain/layers.ts';
+import { identifiersFrom, isSharedLayer, type LayerScope, partitionForCall, scopeFor, scopeRef } from '../layers/layerScope.ts';
 import { findStoreConflict } from '../lifecycle/contradictionCandidates.ts';
 import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
@@ -57,14 +59,16 @@ export class LongTermMemory {
     const given = requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars);
     const extracted = given.length === 0 ? extractEntities(content).slice(0, LIMITS.entities) : [];
     const entities = given.length > 0 ? normaliseEntities(given) : extracted;
-    const projectId = input.project_id === undefined || input.project_id === null ? null : requireId(input.project_id, 'project_id');
+    const scope = scopeFor(input.layer === undefined ? 'user' : requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId, project_id: input.project_id ?? undefined }));
+    const partition = scope.partition;
+    const projectId = scope.layer === 'project' ? scope.scope_id : input.project_id === undefined || input.project_id === null ? null : requireId(input.project_id, 'project_id');
     const now = this.deps.clock.now().toISOString();
 
-    const superseded = input.supersedes ? await this.requireMemory(userId, requireId(input.supersedes, 'supersedes')) : null;
+    const superseded = input.supersedes ? await this.requireMemory(partition, requireId(input.supersedes, 'supersedes')) : null;
     const embedding = await this.deps.embeddings.embed(content);
     const stored: StoredEmbedding | null = embedding.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: embedding.vector } : null;
 
-    const similar = superseded ? null : await this.findMostSimilar(userId, projectId, content, stored);
+    const similar = superseded ? null : await this.findMostSimilar(scope, projectId, content, stored);
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
       const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
       const merged: MemoryRecord = {
@@ -77,7 +81,7 @@ export class LongTermMemory {
         updated_at: now,
       };
       await this.deps.store.updateMemory(merged, action === 'updated_existing' ? stored : undefined);
-      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.memory_id], change: 'updated' });
+      this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [merged.memory_id], change: 'updated' });
       return {
         memory_id: merged.memory_id,
         entities_extracted: extracted,
@@ -90,12 +94,14 @@ export class LongTermMemory {
     // A new statement that contradicts a live one corrects it, exactly like an explicit `supersedes`.
     const conflict = superseded
       ? null
-      : await findStoreConflict(this.deps, { user_id: userId, project_id: projectId, content, memory_category: input.memory_category, metadata });
+      : await findStoreConflict(this.deps, { user_id: partition, scopes: [scopeRef(scope)], project_id: projectId, content, memory_category: input.memory_category, metadata });
     const replaced = superseded ?? conflict?.memory ?? null;
 
     const memory: MemoryRecord = {
       memory_id: newId('mem'),
-      user_id: userId,
+      user_id: partition,
+      layer: scope.layer,
+      scope_id: scope.scope_id,
       org_id: input.org_id ? requireId(input.org_id, 'org_id') : null,
       project_id: projectId,
       memory_category: input.memory_category,
@@ -104,7 +110,8 @@ export class LongTermMemory {
       summary: null,
       entities,
       tags,
-      metadata,
+      // A shared layer's memory names who wrote it; a personal layer's partition already does.
+      metadata: isSharedLayer(scope.layer) ? { ...metadata, created_by: userId } : metadata,
       event_time: input.event_time ? parseIsoTimestamp(input.event_time, 'event_time') : null,
       is_temporal: input.event_time !== undefined || input.memory_category === 'episodic',
       importance: requireUnitInterval(input.importance, 'importance', 0.5),
@@ -133,7 +140,7 @@ export class LongTermMemory {
         updated_at: now,
       });
     }
-    this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'created' });
+    this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [memory.memory_id], change: 'created' });
     return {
       memory_id: memory.memory_id,
       entities_extracted: extracted,
@@ -147,7 +154,7 @@ export class LongTermMemory {
   }
 
   async update(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
-    const userId = requireId(input.user_id, 'user_id');
+    const userId = partitionForCall(input);
     const existing = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
     if (existing.deleted_at) {
       throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is forgotten; restore it before editing.`, { details: { memory_id: existing.memory_id } });
@@ -192,7 +199,7 @@ export class LongTermMemory {
   }
 
   async forget(input: ForgetMemoryInput): Promise<{ success: boolean; hard_deleted: boolean }> {
-    const userId = requireId(input.user_id, 'user_id');
+    const userId = partitionForCall(input);
     const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
     if (input.hard_delete) {
       await this.deps.store.hardDeleteMemory(userId, memory.memory_id);
@@ -240,13 +247,15 @@ export class LongTermMemory {
     return memory;
   }
 
+  /** The closest live memory in the same layer scope: a duplicate in another layer is not one here. */
   private async findMostSimilar(
-    userId: string,
+    scope: LayerScope,
     projectId: string | null,
     content: string,
     embedding: StoredEmbedding | null,
   ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
-    const filter = { user_id: userId, project_id: projectId };
+    const userId = scope.partition;
+    const filter = { user_id: userId, project_id: projectId, scopes: [scopeRef(scope)] };
     const terms = analyzeQuery(content)
       .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
       .slice(0, DEDUP_QUERY_TERMS);

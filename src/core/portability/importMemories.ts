@@ -54,6 +54,8 @@ export async function importMemories(deps: CoreDeps, userId: string, data: unkno
       ...memory,
       memory_id: id,
       user_id: user,
+      // The user layer is scoped by the user id, which is the importing user's now.
+      scope_id: memory.layer === 'user' ? user : memory.scope_id,
       content: content.content,
       metadata: metadata.value,
       related_memories: memory.related_memories.map(idFor),
@@ -161,9 +163,15 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
   const sourceType = raw.source_type === undefined ? 'explicit' : raw.source_type;
   if (!SOURCE_TYPES.includes(sourceType as SourceType)) throw invalid(`${at}.source_type must be one of ${SOURCE_TYPES.join(', ')}.`, `${at}.source_type`);
   if (raw.metadata !== undefined && !isObject(raw.metadata)) throw invalid(`${at}.metadata must be an object.`, `${at}.metadata`);
+  // An export holds one user's partition: the personal layers. Files from before layers are user layer.
+  const layer = raw.layer === undefined ? 'user' : raw.layer;
+  if (layer !== 'user' && layer !== 'agent' && layer !== 'session') throw invalid(`${at}.layer must be user, agent or session; shared layers are not part of a user's export.`, `${at}.layer`);
+  const scopeId = layer === 'user' ? '' : requireId(raw.scope_id, `${at}.scope_id`);
   return {
     memory_id: raw.memory_id as string,
     user_id: '',
+    layer,
+    scope_id: scopeId,
     org_id: optionalId(raw.org_id, 'org_id'),
     project_id: optionalId(raw.project_id, 'project_id'),
     memory_category: raw.memory_category as MemoryRecord['memory_category'],

@@ -1,4 +1,5 @@
 import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../domain/records.ts';
+import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 
 /**
@@ -78,6 +79,8 @@ export interface MemoryFilter {
   user_id: string;
   /** When set, only memories of this project or of no project (user-wide). */
   project_id?: string | null;
+  /** When set, only memories in one of these layer scopes; absent means every layer of the partition. */
+  scopes?: readonly ScopeRef[];
   categories?: readonly MemoryCategory[];
   subtypes?: readonly string[];
   /** Any-of, exact. */
@@ -94,6 +97,12 @@ export interface MemoryFilter {
   state?: 'live' | 'deleted' | 'all';
   /** Memories superseded by another are hidden unless true. */
   include_superseded?: boolean;
+}
+
+/** One layer scope inside a partition, e.g. { layer: 'agent', scope_id: 'copilot' }. */
+export interface ScopeRef {
+  layer: MemoryLayer;
+  scope_id: string;
 }
 
 export interface ListQuery {

@@ -10,6 +10,9 @@ import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery, requireStringList, requireUnitInterval } from '../validation.ts';
+import { groupByPartition, scopeRef } from '../layers/layerScope.ts';
+import { mergeByPrecedence } from '../layers/precedenceMerge.ts';
+import { callScopes } from '../layers/readScopes.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
 import { explainMatch, scoreMemory } from './relevance.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
@@ -21,6 +24,21 @@ export interface ScoredMemory {
   score: number;
   similarity: number;
   breakdown: ScoreBreakdown;
+}
+
+/** What one partition's search needs from the query; computed once per recall. */
+interface PartitionSearch {
+  query: string;
+  terms: ReturnType<typeof analyzeQuery>;
+  embedding: Float32Array | null;
+  limit: number;
+  minSimilarity: number;
+  now: Date;
+  intent: QueryIntent;
+  hint: { after: string | undefined; before: string | undefined } | null;
+  candidateLimit: number;
+  queryEntities: ReadonlySet<string>;
+  typeWeight: (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
 }
 
 export interface RecallOptions {
@@ -42,6 +60,8 @@ const TIME_BOOST = 1.15;
 const AROUND_MS = 3.5 * 86_400_000;
 /** The fewest top hits that lend score to their neighbours. */
 const NEIGHBOUR_MIN_SEEDS = 20;
+/** How many results past the limit the layer merge looks at, as a multiple of the limit. */
+const MERGE_WINDOW = 3;
 /** Memories further apart in time than this are not one conversation, even when stored one after another. */
 const CONVERSATION_GAP_MS = 2 * 60 * 60 * 1000;
 
@@ -61,70 +81,46 @@ export class Recall {
     const minSimilarity = requireUnitInterval(input.min_similarity, 'min_similarity', this.deps.config.minSimilarity);
     const now = this.deps.clock.now();
     const filter = this.buildFilter(userId, input, options);
+    const scopes = callScopes(input, userId, filter.project_id, this.deps.config.layerDefaults);
     const intent = options.intent ?? detectIntent(query);
     const timeHint = parseTimeExpressions(query, now);
     // "two weeks ago" names a point, not an interval: memories within a few days of it are boosted.
     const around = timeHint.boostAround ? Date.parse(timeHint.boostAround) : null;
     const hintAfter = timeHint.after ?? (around !== null ? new Date(around - AROUND_MS).toISOString() : undefined);
     const hintBefore = timeHint.before ?? (around !== null ? new Date(around + AROUND_MS).toISOString() : undefined);
-    const hasTimeHint = hintAfter !== undefined || hintBefore !== undefined;
-    const candidateLimit = options.candidateLimit ?? Math.max(limit * 2, 50);
-
     const terms = analyzeQuery(query);
     const embedding = await this.deps.embeddings.embed(query);
-    const [lexical, vector] = await Promise.all([
-      terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
-      embedding.vector && this.deps.embeddings.model
-        ? this.deps.store.searchVector({ filter, vector: embedding.vector, model: this.deps.embeddings.model, limit: Math.min(candidateLimit, Math.max(limit, 20)) })
-        : Promise.resolve([]),
-    ]);
+    const search: PartitionSearch = {
+      query,
+      terms,
+      embedding: embedding.vector,
+      limit,
+      minSimilarity,
+      now,
+      intent,
+      hint: hintAfter !== undefined || hintBefore !== undefined ? { after: hintAfter, before: hintBefore } : null,
+      candidateLimit: options.candidateLimit ?? Math.max(limit * 2, 50),
+      queryEntities: new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase())),
+      typeWeight: options.typeWeight ?? (() => 1),
+    };
 
-    const expanded = this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(userId, filter, lexical, limit) : { hits: [...lexical], lentTo: new Set<string>() };
-    // Expansion can add several neighbours per hit; only the best of them are worth fetching.
-    const lexicalHits = expanded.hits.slice(0, candidateLimit);
-    const topLexical = lexicalHits.reduce((max, hit) => Math.max(max, hit.score), 0);
-    const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
-    const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
-    // Text scores are relative to the best hit; how much of the query that best hit covers says how
-    // much the whole lexical signal is worth, so a lone weak match is not rated a perfect one.
-    // One factor per query: it changes what scores mean, not the lexical order (which the LoCoMo
-    // tuning split showed is best left to BM25 and neighbours alone).
-    const bestHit = lexicalHits.find((hit) => hit.score === topLexical);
-    const lexicalConfidence = bestHit ? 0.5 + 0.5 * coverage(bestHit.matched_terms, queryWeight, totalQueryWeight) : 0;
-    const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
-    const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
-    const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
-    const memories = ids.length > 0 ? await this.deps.store.getMemories(userId, ids) : [];
-
-    const queryEntities = new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase()));
-    const typeWeight = options.typeWeight ?? (() => 1);
+    // One search per partition: the user's own (user, agent and session layers) and each shared layer's.
     const scored: ScoredMemory[] = [];
-    for (const memory of memories) {
-      const lexicalHit = lexicalById.get(memory.memory_id);
-      const vectorHit = vectorById.get(memory.memory_id);
-      const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
-      const text = lexicalHit && topLexical > 0 ? (lexicalHit.score / topLexical) * lexicalConfidence : 0;
-      // min_similarity governs the semantic signal; a lexical match stands on its own.
-      if (text === 0 && (semantic === null || semantic < minSimilarity)) continue;
-      const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
-      const { score, breakdown } = scoreMemory(
-        memory,
-        {
-          text,
-          semantic,
-          matched_terms: lexicalHit?.matched_terms ?? [],
-          matched_entities: matchedEntities,
-          entity_share: queryEntities.size > 0 ? Math.min(1, matchedEntities.length / queryEntities.size) : 0,
-        },
-        typeWeight(memory.memory_category, memory.memory_subtype, intent),
-        now,
-      );
-      if (lexicalHit && lexicalHit.matched_terms.length === 0 && expanded.lentTo.has(memory.memory_id)) breakdown.signals.push('neighbour');
-      const inTimeHint = hasTimeHint && withinHint(memory, hintAfter, hintBefore);
-      scored.push({ memory, score: Math.min(1, inTimeHint ? score * TIME_BOOST : score), similarity: semantic ?? text, breakdown });
+    let considered = 0;
+    let vectorMethod: string | null = null;
+    for (const [partition, group] of groupByPartition(scopes)) {
+      const { project_id: _project, ...sharedFilter } = filter;
+      const scoped: MemoryFilter = { ...(partition === userId ? filter : sharedFilter), user_id: partition, scopes: group.map(scopeRef) };
+      const found = await this.searchPartition(scoped, search);
+      scored.push(...found.scored);
+      considered += found.considered;
+      vectorMethod ??= found.vectorMethod;
     }
     scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
-    const top = scored.slice(0, limit);
+    // More specific layers override conflicting less specific ones (seed 001); a window past the
+    // limit leaves room for the results an override removes.
+    const { kept, overrides } = mergeByPrecedence(scored.slice(0, limit * MERGE_WINDOW), this.deps.config.dedupThreshold);
+    const top = kept.slice(0, limit);
 
     if (options.logAccess !== false && top.length > 0) {
       const at = now.toISOString();
@@ -132,7 +128,7 @@ export class Recall {
         access_id: newId('acc'),
         memory_id: entry.memory.memory_id,
         session_id: input.session_id ?? null,
-        user_id: userId,
+        user_id: entry.memory.user_id,
         query_text: query,
         similarity_score: entry.similarity,
         tool: options.tool,
@@ -153,13 +149,77 @@ export class Recall {
       entity_matches: top.filter((entry) => entry.breakdown.matched_entities.length > 0).length,
       semantic_matches: top.filter((entry) => entry.breakdown.semantic !== null && entry.breakdown.semantic >= minSimilarity).length,
       text_matches: top.filter((entry) => entry.breakdown.text_match > 0).length,
-      candidates_considered: memories.length,
+      candidates_considered: considered,
       mode,
-      vector_method: vector[0]?.method ?? null,
+      vector_method: vectorMethod,
       embedding_model: this.deps.embeddings.model,
-      time_filter: hasTimeHint ? { after: hintAfter, before: hintBefore, matched: timeHint.matched } : null,
+      time_filter: search.hint ? { ...search.hint, matched: timeHint.matched } : null,
+      searched_layers: scopes.map((scope) => scope.layer),
+      overridden: [...overrides.values()].reduce((sum, list) => sum + list.length, 0),
     };
-    return { memories: top.map(toRecalled), retrieval_breakdown: breakdown, scored: top, intent };
+    const memories = top.map((entry) => {
+      const recalled = toRecalled(entry);
+      const overridden = overrides.get(entry.memory.memory_id);
+      return overridden ? { ...recalled, overrides: overridden } : recalled;
+    });
+    return { memories, retrieval_breakdown: breakdown, scored: top, intent };
+  }
+
+  /** Candidates of one partition from every signal, scored; min_similarity already applied. */
+  private async searchPartition(filter: MemoryFilter, search: PartitionSearch): Promise<{ scored: ScoredMemory[]; considered: number; vectorMethod: string | null }> {
+    const partition = filter.user_id;
+    const { terms, candidateLimit, limit } = search;
+    const [lexical, vector] = await Promise.all([
+      terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
+      search.embedding && this.deps.embeddings.model
+        ? this.deps.store.searchVector({ filter, vector: search.embedding, model: this.deps.embeddings.model, limit: Math.min(candidateLimit, Math.max(limit, 20)) })
+        : Promise.resolve([]),
+    ]);
+
+    const expanded = this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(filter, lexical, limit) : { hits: [...lexical], lentTo: new Set<string>() };
+    // Expansion can add several neighbours per hit; only the best of them are worth fetching.
+    const lexicalHits = expanded.hits.slice(0, candidateLimit);
+    const topLexical = lexicalHits.reduce((max, hit) => Math.max(max, hit.score), 0);
+    const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
+    const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
+    // Text scores are relative to the best hit; how much of the query that best hit covers says how
+    // much the whole lexical signal is worth, so a lone weak match is not rated a perfect one.
+    // One factor per query: it changes what scores mean, not the lexical order (which the LoCoMo
+    // tuning split showed is best left to BM25 and neighbours alone).
+    const bestHit = lexicalHits.find((hit) => hit.score === topLexical);
+    const lexicalConfidence = bestHit ? 0.5 + 0.5 * coverage(bestHit.matched_terms, queryWeight, totalQueryWeight) : 0;
+    const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
+    const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
+    const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
+    const memories = ids.length > 0 ? await this.deps.store.getMemories(partition, ids) : [];
+
+    const { queryEntities, hint } = search;
+    const scored: ScoredMemory[] = [];
+    for (const memory of memories) {
+      const lexicalHit = lexicalById.get(memory.memory_id);
+      const vectorHit = vectorById.get(memory.memory_id);
+      const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
+      const text = lexicalHit && topLexical > 0 ? (lexicalHit.score / topLexical) * lexicalConfidence : 0;
+      // min_similarity governs the semantic signal; a lexical match stands on its own.
+      if (text === 0 && (semantic === null || semantic < search.minSimilarity)) continue;
+      const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
+      const { score, breakdown } = scoreMemory(
+        memory,
+        {
+          text,
+          semantic,
+          matched_terms: lexicalHit?.matched_terms ?? [],
+          matched_entities: matchedEntities,
+          entity_share: queryEntities.size > 0 ? Math.min(1, matchedEntities.length / queryEntities.size) : 0,
+        },
+        search.typeWeight(memory.memory_category, memory.memory_subtype, search.intent),
+        search.now,
+      );
+      if (lexicalHit && lexicalHit.matched_terms.length === 0 && expanded.lentTo.has(memory.memory_id)) breakdown.signals.push('neighbour');
+      const inTimeHint = hint !== null && withinHint(memory, hint.after, hint.before);
+      scored.push({ memory, score: Math.min(1, inTimeHint ? score * TIME_BOOST : score), similarity: semantic ?? text, breakdown });
+    }
+    return { scored, considered: memories.length, vectorMethod: vector[0]?.method ?? null };
   }
 
   /**
@@ -168,7 +228,6 @@ export class Recall {
    * in the turn next to the one that shares the question's words (neighbourExpansion.ts).
    */
   private async withNeighbours(
-    userId: string,
     filter: MemoryFilter,
     lexical: readonly LexicalHit[],
     limit: number,
@@ -254,6 +313,8 @@ export function toRecalled(entry: ScoredMemory): RecalledMemory {
   const { memory } = entry;
   return {
     memory_id: memory.memory_id,
+    layer: memory.layer,
+    scope_id: memory.scope_id,
     content: memory.content,
     memory_category: memory.memory_category,
     memory_subtype: memory.memory_subtype,

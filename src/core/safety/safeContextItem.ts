@@ -8,6 +8,7 @@ export function safeContextItem(item: Omit<ContextItem, 'token_count'>, tokens: 
     source: item.source,
     ...(item.memory_id ? { memoryId: item.memory_id } : item.item_id ? { memoryId: item.item_id } : {}),
     ...(item.source_type ? { sourceType: item.source_type } : {}),
+    ...(item.layer ? { layer: item.layer } : {}),
     ...(item.confidence !== undefined ? { confidence: item.confidence } : {}),
   });
   return { ...item, content, token_count: tokens.count(content) };

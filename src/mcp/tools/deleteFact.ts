@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factsOf } from '../../core/facts/factsOf.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { factCategoryField, factKeyField, userIdField } from '../schemas.ts';
+import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { factCategoryField, factKeyField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const deleteFactTool = defineTool({
   name: 'delete_fact',
@@ -11,8 +11,10 @@ export const deleteFactTool = defineTool({
     user_id: userIdField,
     category: factCategoryField,
     key: factKeyField,
+    layer: layerField.optional().describe('Layer the fact was set in (default user).'),
+    ...layerIdentifierFields,
   },
   output: { deleted: z.boolean(), memory_id: z.string().describe('The memory that held the value.') },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => factsOf(context.core).delete({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => factsOf(context.core).delete({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

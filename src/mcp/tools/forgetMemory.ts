@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { userIdField } from '../schemas.ts';
+import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { memoryLocationFields, userIdField } from '../schemas.ts';
 
 export const forgetMemoryTool = defineTool({
   name: 'forget_memory',
@@ -9,9 +9,10 @@ export const forgetMemoryTool = defineTool({
   input: {
     memory_id: z.string().describe('Id of the memory to forget.'),
     user_id: userIdField,
+    ...memoryLocationFields,
     hard_delete: z.boolean().optional().describe('Remove permanently (default false).'),
   },
   output: { success: z.boolean(), hard_deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.longTerm.forget({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.longTerm.forget({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

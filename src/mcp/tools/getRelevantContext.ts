@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { sessionIdField, userIdField } from '../schemas.ts';
+import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
+import { layerField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
 
 const weight = (what: string, fallback: number) => z.number().min(0).max(1).optional().describe(`Weight of ${what} (default ${fallback}).`);
 
@@ -31,6 +31,12 @@ export const getRelevantContextTool = defineTool({
       .optional()
       .describe('Override the weight of each source; smart defaults otherwise.'),
     focus_entities: z.array(z.string()).optional().describe('Boost memories carrying these entities, e.g. table:users.'),
+    layers: z.array(layerField).optional().describe('Layers to draw long-term memories and facts from; default every layer the identifiers open (the session\'s user, session and project, plus the configured team, org and company).'),
+    agent_id: layerIdentifierFields.agent_id,
+    project_id: layerIdentifierFields.project_id,
+    team_id: layerIdentifierFields.team_id,
+    org_id: layerIdentifierFields.org_id,
+    company_id: layerIdentifierFields.company_id,
   },
   output: {
     context_items: z.array(
@@ -40,6 +46,7 @@ export const getRelevantContextTool = defineTool({
         item_id: z.string().optional(),
         memory_category: z.string().optional(),
         memory_subtype: z.string().optional(),
+        layer: z.string().optional(),
         content: z.string(),
         relevance_score: z.number(),
         token_count: z.number(),
@@ -59,8 +66,9 @@ export const getRelevantContextTool = defineTool({
       by_category: z.record(z.string(), z.number()),
       entity_boost_applied: z.boolean(),
       mode: z.string(),
+      searched_layers: z.array(z.string()),
     }),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.getRelevantContext({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.getRelevantContext({ ...authorizeLayers(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { categoryField, metadataField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
+import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
+import { categoryField, layerField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
 
 export const recallMemoriesTool = defineTool({
   name: 'recall_memories',
@@ -22,11 +22,18 @@ export const recallMemoriesTool = defineTool({
       .describe('Only memories whose event time (or creation time) falls in the range.'),
     tags: z.array(z.string()).optional().describe('Only memories with at least one of these tags.'),
     include_low_confidence: z.boolean().optional().describe('Include memories with confidence below 0.8 (default false).'),
+    layers: z
+      .array(layerField)
+      .optional()
+      .describe('Layers to search; default every layer the identifiers open. On a conflict the more specific layer wins and the other is reported in overrides.'),
+    ...layerIdentifierFields,
   },
   output: {
     memories: z.array(
       z.object({
         memory_id: z.string(),
+        layer: z.string(),
+        scope_id: z.string(),
         content: z.string(),
         memory_category: z.string(),
         memory_subtype: z.string(),
@@ -44,6 +51,7 @@ export const recallMemoriesTool = defineTool({
         tags: z.array(z.string()),
         score_breakdown: scoreBreakdownSchema,
         why_matched: z.string(),
+        overrides: overridesField,
       }),
     ),
     retrieval_breakdown: z.object({
@@ -57,9 +65,11 @@ export const recallMemoriesTool = defineTool({
       vector_method: z.string().nullable(),
       embedding_model: z.string().nullable(),
       time_filter: z.object({ after: z.string().optional(), before: z.string().optional(), matched: z.array(z.string()) }).nullable(),
+      searched_layers: z.array(z.string()),
+      overridden: z.number(),
     }),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (context, args) =>
-    context.core.recall({ ...args, memory_categories: args.memory_categories as MemoryCategory[] | undefined, user_id: resolveUser(context, args.user_id) }),
+    context.core.recall({ ...authorizeLayers(context, args), memory_categories: args.memory_categories as MemoryCategory[] | undefined, user_id: resolveUser(context, args.user_id) }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factsOf } from '../../core/facts/factsOf.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { factCategoryField, factKeyField, factSchema, redactionsField, userIdField } from '../schemas.ts';
+import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { factCategoryField, factKeyField, factSchema, redactionsField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const setFactTool = defineTool({
   name: 'set_fact',
@@ -15,6 +15,8 @@ export const setFactTool = defineTool({
     value: z.string().min(1).max(2000).describe('The value, e.g. "Alex", "Europe/Berlin", "black with 100-column lines".'),
     confidence: z.number().min(0).max(1).optional().describe('0..1 (default 1). A lower confidence than the active value is ignored.'),
     importance: z.number().min(0).max(1).optional().describe('0..1 (default 0.8); facts are listed most important first.'),
+    layer: layerField.optional().describe('Layer to set the fact in (default user). A project or team value applies to everyone with that id; a more specific layer\'s value of the same key overrides it.'),
+    ...layerIdentifierFields,
   },
   output: {
     action: z.enum(['created', 'updated', 'unchanged', 'ignored']).describe('What happened to the key.'),
@@ -24,5 +26,5 @@ export const setFactTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => factsOf(context.core).set({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => factsOf(context.core).set({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { categoryField, redactionsField, subtypeField, userIdField } from '../schemas.ts';
+import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
 
 export const storeMemoryTool = defineTool({
   name: 'store_memory',
@@ -26,6 +26,8 @@ export const storeMemoryTool = defineTool({
       .optional()
       .describe('Free-form JSON; tags, source and reasoning are understood.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects; the old one is marked superseded and stops being recalled.'),
+    layer: layerField.optional().describe('Layer to store in (default user). Shared layers (project, team, org, company) are visible to everyone with their id; to share an existing memory use promote_memory.'),
+    ...layerIdentifierFields,
   },
   output: {
     memory_id: z.string(),
@@ -41,9 +43,8 @@ export const storeMemoryTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (context, args) =>
     context.core.longTerm.store({
-      ...args,
+      ...resolveLayerArgs(context, args),
       memory_category: args.memory_category as MemoryCategory,
       user_id: resolveUser(context, args.user_id),
-      ...(context.core.defaultProjectId ? { project_id: context.core.defaultProjectId } : {}),
     }),
 });

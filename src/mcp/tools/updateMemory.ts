@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
-import { metadataField, redactionsField, userIdField } from '../schemas.ts';
+import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { metadataField, redactionsField, memoryLocationFields, userIdField } from '../schemas.ts';
 
 export const updateMemoryTool = defineTool({
   name: 'update_memory',
@@ -9,6 +9,7 @@ export const updateMemoryTool = defineTool({
   input: {
     memory_id: z.string().describe('Id of the memory to change.'),
     user_id: userIdField,
+    ...memoryLocationFields,
     content: z.string().optional().describe('New content.'),
     importance: z.number().min(0).max(1).optional().describe('New importance, 0..1.'),
     metadata: metadataField.optional().describe('Keys to merge into the existing metadata.'),
@@ -16,7 +17,7 @@ export const updateMemoryTool = defineTool({
   output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (context, args) => {
-    const { success, re_embedded, redactions } = await context.core.longTerm.update({ ...args, user_id: resolveUser(context, args.user_id) });
+    const { success, re_embedded, redactions } = await context.core.longTerm.update({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) });
     return { success, re_embedded, redactions };
   },
 });

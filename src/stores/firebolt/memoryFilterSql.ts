@@ -16,6 +16,10 @@ export function memoryFilterSql(filter: MemoryFilter, params: SqlParams, alias =
   if (filter.project_id !== undefined) {
     conditions.push(filter.project_id === null ? `${col('project_id')} IS NULL` : `(${col('project_id')} IS NULL OR ${col('project_id')} = ${params.add(filter.project_id)})`);
   }
+  if (filter.scopes !== undefined) {
+    const scopes = filter.scopes.map((scope) => `(${col('layer')} = ${params.add(scope.layer)} AND ${col('scope_id')} = ${params.add(scope.scope_id)})`);
+    conditions.push(scopes.length === 0 ? 'FALSE' : `(${scopes.join(' OR ')})`);
+  }
   const inList = (column: string, values: readonly string[] | undefined): void => {
     if (values === undefined) return;
     conditions.push(values.length === 0 ? 'FALSE' : `${col(column)} IN (${params.list(values)})`);

@@ -51,6 +51,8 @@ export const MEMORY_COLUMNS: readonly ColumnSpec<MemoryRecord>[] = [
   time('last_accessed'),
   time('updated_at'),
   time('deleted_at'),
+  plain('layer'),
+  plain('scope_id'),
 ];
 
 export const SESSION_COLUMNS: readonly ColumnSpec<SessionRecord>[] = [
@@ -113,6 +115,8 @@ export function memoryFromRow(row: Row): MemoryRecord {
   return {
     memory_id: asText(row.memory_id),
     user_id: asText(row.user_id),
+    layer: asText(row.layer) as MemoryRecord['layer'],
+    scope_id: asText(row.scope_id),
     org_id: asNullableText(row.org_id),
     project_id: asNullableText(row.project_id),
     memory_category: asText(row.memory_category) as MemoryRecord['memory_category'],

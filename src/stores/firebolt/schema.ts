@@ -114,6 +114,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ) PRIMARY INDEX change_id`,
     ],
   },
+  {
+    version: 2,
+    description: 'memory layers (seed 001)',
+    // Memories written before layers existed are the user's own: user layer, scoped by the user id.
+    statements: [
+      `ALTER TABLE fml_memories ADD COLUMN IF NOT EXISTS layer TEXT NOT NULL DEFAULT 'user'`,
+      `ALTER TABLE fml_memories ADD COLUMN IF NOT EXISTS scope_id TEXT NULL`,
+      `UPDATE fml_memories SET scope_id = user_id WHERE scope_id IS NULL`,
+    ],
+  },
 ];
 
 export function vectorTableName(dimension: number): string {

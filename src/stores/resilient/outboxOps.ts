@@ -36,6 +36,10 @@ export function serializeOp(op: OutboxOp): string {
 
 export function deserializeOp(text: string): OutboxOp {
   const parsed = JSON.parse(text) as OutboxOp & { embedding?: EmbeddingJson | null | 'keep' };
+  // An outbox written before memory layers existed holds user-layer memories without the fields.
+  if ((parsed.op === 'insertMemory' || parsed.op === 'updateMemory') && parsed.memory.layer === undefined) {
+    parsed.memory = { ...parsed.memory, layer: 'user', scope_id: parsed.memory.user_id };
+  }
   // serializeOp always writes the embedding field; null (remove) and 'keep' are distinct values.
   if (parsed.op === 'insertMemory') return { ...parsed, embedding: embeddingFromJson(parsed.embedding as EmbeddingJson | null) as StoredEmbedding | null };
   if (parsed.op === 'updateMemory') return { ...parsed, embedding: embeddingFromJson(parsed.embedding as EmbeddingJson | null | 'keep') };

@@ -19,6 +19,11 @@ export function compileMemoryFilter(filter: MemoryFilter): MemoryPredicate {
     const project = filter.project_id;
     tests.push((m) => m.project_id === null || m.project_id === project);
   }
+  if (filter.scopes) {
+    // A handful of scopes at most (seed 001 has seven layers): a scan beats building keys per candidate.
+    const scopes = filter.scopes;
+    tests.push((m) => scopes.some((scope) => scope.layer === m.layer && scope.scope_id === m.scope_id));
+  }
   if (filter.categories) tests.push(memberOf(filter.categories, (m) => m.category));
   if (filter.subtypes) tests.push(memberOf(filter.subtypes, (m) => m.subtype));
   if (filter.source_types) tests.push(memberOf(filter.source_types, (m) => m.source_type));

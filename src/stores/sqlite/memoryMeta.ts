@@ -7,6 +7,8 @@ import type { MemoryRecord } from '../../core/domain/records.ts';
  */
 export interface MemoryMeta {
   memory_id: string;
+  layer: string;
+  scope_id: string;
   project_id: string | null;
   category: string;
   subtype: string;
@@ -29,7 +31,7 @@ export interface MemoryMeta {
 
 /** The columns a MemoryMeta is built from; loading a user reads only these. */
 export const META_FIELDS = [
-  'memory_id', 'project_id', 'memory_category', 'memory_subtype', 'entities', 'tags', 'event_time', 'confidence', 'pinned',
+  'memory_id', 'layer', 'scope_id', 'project_id', 'memory_category', 'memory_subtype', 'entities', 'tags', 'event_time', 'confidence', 'pinned',
   'source_type', 'source_session', 'deleted_at', 'superseded_by', 'importance', 'access_count', 'last_accessed', 'created_at',
 ] as const;
 
@@ -39,6 +41,8 @@ export function metaOf(memory: MetaSource): MemoryMeta {
   const created_ms = Date.parse(memory.created_at);
   return {
     memory_id: memory.memory_id,
+    layer: memory.layer,
+    scope_id: memory.scope_id,
     project_id: memory.project_id,
     category: memory.memory_category,
     subtype: memory.memory_subtype,

@@ -61,6 +61,8 @@ export function* iterateMetaSources(sql: StatementCache, userId: string): Genera
   for (const row of rows) {
     yield {
       memory_id: row.memory_id as string,
+      layer: row.layer as MetaSource['layer'],
+      scope_id: row.scope_id as string,
       project_id: row.project_id as string | null,
       memory_category: row.memory_category as MetaSource['memory_category'],
       memory_subtype: row.memory_subtype as MetaSource['memory_subtype'],

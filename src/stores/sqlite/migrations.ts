@@ -137,6 +137,16 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idx_lexical_documents_user ON lexical_documents (user_id);
     `,
   },
+  {
+    version: 3,
+    description: 'memory layers (seed 001)',
+    // Memories written before layers existed are the user's own: user layer, scoped by the user id.
+    sql: `
+      ALTER TABLE long_term_memories ADD COLUMN layer TEXT NOT NULL DEFAULT 'user';
+      ALTER TABLE long_term_memories ADD COLUMN scope_id TEXT;
+      UPDATE long_term_memories SET scope_id = user_id WHERE scope_id IS NULL;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -7,7 +7,7 @@ export const MEMORY_COLUMNS = [
   'memory_id', 'user_id', 'org_id', 'project_id', 'memory_category', 'memory_subtype', 'content', 'summary',
   'entities', 'tags', 'metadata', 'event_time', 'is_temporal', 'importance', 'access_count', 'decay_factor',
   'related_memories', 'supersedes', 'superseded_by', 'source_session', 'source_type', 'confidence', 'pinned',
-  'embedding_model', 'created_at', 'last_accessed', 'updated_at', 'deleted_at',
+  'embedding_model', 'created_at', 'last_accessed', 'updated_at', 'deleted_at', 'layer', 'scope_id',
 ] as const;
 
 export const SESSION_COLUMNS = [
@@ -27,7 +27,7 @@ export function memoryToParams(memory: MemoryRecord): SQLInputValue[] {
     memory.event_time, memory.is_temporal ? 1 : 0, memory.importance, memory.access_count, memory.decay_factor,
     JSON.stringify(memory.related_memories), memory.supersedes, memory.superseded_by, memory.source_session, memory.source_type,
     memory.confidence, memory.pinned ? 1 : 0, memory.embedding_model, memory.created_at, memory.last_accessed, memory.updated_at,
-    memory.deleted_at,
+    memory.deleted_at, memory.layer, memory.scope_id,
   ];
 }
 
@@ -35,6 +35,8 @@ export function rowToMemory(row: Row): MemoryRecord {
   return {
     memory_id: row.memory_id as string,
     user_id: row.user_id as string,
+    layer: row.layer as MemoryRecord['layer'],
+    scope_id: row.scope_id as string,
     org_id: row.org_id as string | null,
     project_id: row.project_id as string | null,
     memory_category: row.memory_category as MemoryRecord['memory_category'],

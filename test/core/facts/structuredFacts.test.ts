@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../../src/core/domain/errors.ts';
 import { activeFactsForContext } from '../../../src/core/facts/factsForContext.ts';
 import { factsOf } from '../../../src/core/facts/factsOf.ts';
+import { scopeFor } from '../../../src/core/layers/layerScope.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
 describe('structured facts', () => {
@@ -45,7 +46,7 @@ describe('structured facts', () => {
     const all = await facts.get({ user_id: 'u2' });
     assert.deepEqual(all.facts.map((fact) => fact.key), ['timezone', 'availability']);
     assert.deepEqual((await facts.get({ user_id: 'stranger' })).facts, []);
-    const items = await activeFactsForContext(test.core.coreDeps, 'u2', null);
+    const items = await activeFactsForContext(test.core.coreDeps, [scopeFor('user', { user_id: 'u2' })], 'u2', null);
     assert.equal(items.length, 2);
     assert.equal(items[0].content, 'preference/timezone: Europe/Berlin');
     assert.ok(items.every((item) => item.relevance_score === 1 && item.token_count > 0 && item.why_included.includes('Structured fact')));

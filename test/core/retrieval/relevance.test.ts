@@ -8,7 +8,7 @@ const now = new Date('2026-06-01T00:00:00Z');
 function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   const at = now.toISOString();
   return {
-    memory_id: 'm', user_id: 'u', org_id: null, project_id: null, memory_category: 'semantic', memory_subtype: 'project', content: 'x', summary: null,
+    memory_id: 'm', user_id: 'u', layer: 'user', scope_id: 'u', org_id: null, project_id: null, memory_category: 'semantic', memory_subtype: 'project', content: 'x', summary: null,
     entities: [], tags: [], metadata: {}, event_time: null, is_temporal: false, importance: 0.5, access_count: 0, decay_factor: 1, related_memories: [],
     supersedes: null, superseded_by: null, source_session: null, source_type: 'explicit', confidence: 1, pinned: false, embedding_model: null,
     created_at: at, last_accessed: at, updated_at: at, deleted_at: null, ...overrides,

@@ -35,6 +35,17 @@ export function recordTable(db: DatabaseSync, table: string, columns: ReadonlyAr
   columns.forEach((column, position) => insert.run(table, column.name, position, typeName(column.type), column.nullable ? 1 : 0));
 }
 
+export function recordColumn(db: DatabaseSync, table: string, column: { name: string; type: FireboltType; nullable: boolean }): void {
+  const row = db.prepare('SELECT COALESCE(MAX(position), -1) + 1 AS next FROM __fb_columns WHERE table_name = ?').get(table) as { next: bigint | number };
+  db.prepare('INSERT INTO __fb_columns (table_name, column_name, position, type_name, nullable) VALUES (?, ?, ?, ?, ?)').run(
+    table,
+    column.name,
+    Number(row.next),
+    typeName(column.type),
+    column.nullable ? 1 : 0,
+  );
+}
+
 export function forgetTable(db: DatabaseSync, table: string): void {
   for (const sql of ['DELETE FROM __fb_tables WHERE table_name = ?', 'DELETE FROM __fb_columns WHERE table_name = ?', 'DELETE FROM __fb_vector_indexes WHERE table_name = ?']) {
     db.prepare(sql).run(table);

@@ -44,6 +44,7 @@ export function translateStatement(sql: string, context: RewriteContext): Statem
     const ifExists = isWord(third, 'if');
     return { kind: 'dropTable', table: nameOf(words[ifExists ? 4 : 2]), ifExists };
   }
+  if (isWord(first, 'alter') && isWord(second, 'table')) return translateAlterTable(words, context);
   if (isWord(first, 'create') && isWord(second, 'index')) return translateCreateIndex(words);
   if (isWord(first, 'create') && isWord(second, 'aggregating')) throw new FireboltServerError(400, 'UnsupportedSyntax', 'aggregating indexes are not supported by the Firebolt test server');
   if (isWord(first, 'drop') && isWord(second, 'index')) {
@@ -83,6 +84,18 @@ function translateCreateTable(words: Node[], context: RewriteContext): Statement
     }
   }
   return { kind: 'createTable', table, ifNotExists, columns, primaryIndex };
+}
+
+/** ALTER TABLE t ADD COLUMN [IF NOT EXISTS] name type [NULL | NOT NULL] [DEFAULT expr]: the one form the store's migrations use. */
+function translateAlterTable(words: Node[], context: RewriteContext): StatementPlan {
+  const table = nameOf(words[2]);
+  if (!isWord(words[3], 'add') || !isWord(words[4], 'column')) {
+    throw new FireboltServerError(400, 'UnsupportedSyntax', 'the Firebolt test server supports ALTER TABLE … ADD COLUMN only');
+  }
+  const ifNotExists = isWord(words[5], 'if');
+  const definition = words.slice(ifNotExists ? 8 : 5);
+  if (definition.length < 2) throw syntax('ADD COLUMN needs a name and a type');
+  return { kind: 'addColumn', table, ifNotExists, column: parseColumn(definition, context) };
 }
 
 function parseColumn(part: readonly Node[], context: RewriteContext): ColumnDefinition {

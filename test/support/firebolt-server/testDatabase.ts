@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
-import { CATALOG_DDL, columnType, forgetTable, recordTable, tableExists, vectorIndex } from './catalog.ts';
+import { CATALOG_DDL, columnType, forgetTable, recordColumn, recordTable, tableExists, vectorIndex } from './catalog.ts';
 import { inferType, parseTypeName, sqliteType, typeName } from './fireboltTypes.ts';
 import type { QueryResult, ResultColumn, StatementOutcome } from './queryResult.ts';
 import { FireboltServerError } from './serverErrors.ts';
@@ -119,6 +119,8 @@ export class FireboltTestDatabase {
     switch (plan.kind) {
       case 'createTable':
         return this.#createTable(db, plan);
+      case 'addColumn':
+        return this.#addColumn(db, plan);
       case 'dropTable':
         if (!tableExists(db, plan.table)) {
           if (plan.ifExists) return null;
@@ -167,6 +169,26 @@ export class FireboltTestDatabase {
       db.exec(`CREATE INDEX ${quoteIdentifier(`__fb_primary_${plan.table}`)} ON ${quoteIdentifier(plan.table)} (${plan.primaryIndex.map(quoteIdentifier).join(', ')})`);
     }
     recordTable(db, plan.table, plan.columns, plan.primaryIndex);
+    return null;
+  }
+
+  #addColumn(db: DatabaseSync, plan: Extract<StatementPlan, { kind: 'addColumn' }>): null {
+    if (!tableExists(db, plan.table)) throw new FireboltServerError(400, 'UnknownTable', `table "${plan.table}" does not exist`);
+    const { column } = plan;
+    if (columnType(db, plan.table, column.name)) {
+      if (plan.ifNotExists) return null;
+      throw new FireboltServerError(400, 'ColumnExists', `column "${column.name}" of table "${plan.table}" already exists`);
+    }
+    if (!column.nullable && column.defaultSql === null) {
+      throw new FireboltServerError(400, 'InvalidColumn', `a NOT NULL column added to a table needs a DEFAULT`);
+    }
+    const name = quoteIdentifier(column.name);
+    const parts = [name, sqliteType(column.type)];
+    if (!column.nullable) parts.push('NOT NULL');
+    if (column.defaultSql !== null) parts.push(`DEFAULT (${column.defaultSql})`);
+    parts.push(`CHECK (fb_check(${name}, ${quoteString(typeName(column.type))}))`);
+    db.exec(`ALTER TABLE ${quoteIdentifier(plan.table)} ADD COLUMN ${parts.join(' ')}`);
+    recordColumn(db, plan.table, column);
     return null;
   }
 
