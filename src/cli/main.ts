@@ -1,6 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseArgs } from 'node:util';
+import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
+import { requireId } from '../core/validation.ts';
 import { createMcpServer } from '../mcp/createMcpServer.ts';
 import { startHttpServer } from '../mcp/httpServer.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
@@ -17,6 +19,8 @@ Usage:
   fml serve --http  [--port N] [--data-dir DIR] [--user ID] [--project ID] [--rotate-token] [--rate-limit N]
   fml serve --stdio [--data-dir DIR] [--user ID] [--project ID]
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
+  (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
+   with --user, no other team, org or company can be named by a client)
   fml migrate --to firebolt [--backend firebolt-core|firebolt-cloud] [--data-dir DIR]
       copies the embedded store into Firebolt; resumable, idempotent, verifies counts per user
 
@@ -29,6 +33,7 @@ Environment:
   FML_EMBEDDING_DIMENSIONS   requested vector size
   FML_EXTRACTION_PROVIDER    rules (default) | openai: how promoted working memory is split into memories
   FML_EXTRACTION_MODEL / FML_EXTRACTION_BASE_URL / FML_EXTRACTION_API_KEY   the chat model for openai
+  FML_AGENT_ID / FML_TEAM_ID / FML_ORG_ID / FML_COMPANY_ID   the same layer identifiers (flags win)
   FML_TOKEN                  bearer token for --http (default: kept in DATA_DIR/http-token)
   FML_BACKEND                sqlite | firebolt-core | firebolt-cloud (--backend wins)
   FIREBOLT_CORE_URL          Firebolt Core endpoint (default http://localhost:3473)
@@ -44,6 +49,11 @@ Environment:
 
 const DEFAULT_PORT = 7077;
 
+/** Only the identifiers actually given; each is validated like any id. */
+function layerDefaultsOf(values: LayerDefaults): LayerDefaults {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value).map(([field, value]) => [field, requireId(value, field)]));
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -55,6 +65,10 @@ async function main(argv: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       user: { type: 'string' },
       project: { type: 'string' },
+      agent: { type: 'string' },
+      team: { type: 'string' },
+      org: { type: 'string' },
+      company: { type: 'string' },
       'rotate-token': { type: 'boolean' },
       'rate-limit': { type: 'string' },
       backend: { type: 'string' },
@@ -81,6 +95,7 @@ async function main(argv: string[]): Promise<void> {
     embeddings: embeddingConfigFromEnv(),
     ...(values.user ? { defaultUserId: values.user } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
+    layerDefaults: layerDefaultsOf({ agent_id: values.agent ?? process.env.FML_AGENT_ID, team_id: values.team ?? process.env.FML_TEAM_ID, org_id: values.org ?? process.env.FML_ORG_ID, company_id: values.company ?? process.env.FML_COMPANY_ID }),
   };
   const core = await createRuntime(config);
   // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).

@@ -19,6 +19,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<MemoryCore> 
     store: createStore(config.backend, { localReplicaDir: config.dataDir }),
     embeddings: createEmbeddings(config.embeddings),
     ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
+    ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
   });
   await core.open();
   core.startEmbeddingBackfill();

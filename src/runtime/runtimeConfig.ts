@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface RuntimeConfig {
   embeddings: EmbeddingConfig;
   defaultUserId?: string;
   defaultProjectId?: string;
+  /** Team, org, company and agent the server acts in (seed 001 layers); a bound server opens no others. */
+  layerDefaults?: LayerDefaults;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {

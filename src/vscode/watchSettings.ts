@@ -5,7 +5,7 @@ import type { MemoryHost } from './runtime/memoryHost.ts';
 import { SECRET_KEYS } from './storage/secretKeys.ts';
 
 /** Settings whose change needs a reopened store (new backend, embeddings or identity). */
-const REOPEN_SECTIONS = ['memory.storage', 'memory.firebolt', 'memory.embeddings', 'memory.user', 'memory.scope'];
+const REOPEN_SECTIONS = ['memory.storage', 'memory.firebolt', 'memory.embeddings', 'memory.user', 'memory.scope', 'memory.layers'];
 
 /** Settings writes from one command land up to about a second apart (code-server); one reopen for them. */
 const REOPEN_DELAY_MS = 1_000;

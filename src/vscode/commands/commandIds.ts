@@ -4,6 +4,7 @@
  * `contributes.commands` is generated from it and checked by a unit test. Pure: no `vscode` import.
  */
 
+import type { MemoryLayer } from '../../core/domain/layers.ts';
 import type { ClientId } from '../mcp/clientConfigs.ts';
 
 export interface CommandArgs {
@@ -14,6 +15,7 @@ export interface CommandArgs {
   'memory.checkpoint': [];
   'memory.clearWorkingMemory': [];
   'memory.forget': [memoryId?: string];
+  'memory.promote': [memoryId?: string, toLayer?: MemoryLayer];
   'memory.forgetAll': [];
   'memory.export': [targetPath?: string];
   'memory.import': [sourcePath?: string];
@@ -42,6 +44,7 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.checkpoint': { title: 'Checkpoint Working Memory' },
   'memory.clearWorkingMemory': { title: 'Clear Working Memory' },
   'memory.forget': { title: 'Forget Memory…' },
+  'memory.promote': { title: 'Promote Memory to Layer…' },
   'memory.forgetAll': { title: 'Forget All My Memories' },
   'memory.export': { title: 'Export Memories (JSON)' },
   'memory.import': { title: 'Import Memories' },

@@ -8,6 +8,7 @@ import { configureStorageCommand } from './configureStorage.ts';
 import { copyToFireboltCommand } from './copyToFirebolt.ts';
 import { exportCommand, importCommand } from './exportImport.ts';
 import { forgetAllCommand, forgetCommand } from './forgetCommands.ts';
+import { promoteCommand } from './promoteCommand.ts';
 import { rememberCommand, rememberSelectionCommand } from './rememberCommands.ts';
 import { searchCommand } from './searchCommand.ts';
 import { setEmbeddingApiKeyCommand } from './setEmbeddingApiKey.ts';
@@ -23,6 +24,7 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.checkpoint': checkpointCommand,
   'memory.clearWorkingMemory': clearWorkingMemoryCommand,
   'memory.forget': forgetCommand,
+  'memory.promote': promoteCommand,
   'memory.forgetAll': forgetAllCommand,
   'memory.export': exportCommand,
   'memory.import': importCommand,

@@ -35,6 +35,16 @@ export const SETTINGS = {
     ],
     description: 'Which memories agents see in this window.',
   }),
+  'memory.layers.teamId': spec<string>({
+    type: 'string', default: '', restricted: true, order: 3,
+    description: 'Team id: opens the shared team layer (seed 001) for recall, context and promotion. Empty: no team layer. Shared layers are meant for a Firebolt store several people use.',
+  }),
+  'memory.layers.orgId': spec<string>({ type: 'string', default: '', restricted: true, order: 4, description: 'Organisation id: opens the shared org layer. Empty: no org layer.' }),
+  'memory.layers.companyId': spec<string>({ type: 'string', default: '', restricted: true, order: 5, description: 'Company id: opens the shared company layer (least specific). Empty: no company layer.' }),
+  'memory.layers.agentId': spec<string>({
+    type: 'string', default: '', order: 6,
+    description: 'Agent id for the agent layer (the most specific): memories only this agent sees, e.g. "copilot". Empty: clients name their agent themselves.',
+  }),
   'memory.storage.backend': spec<'embedded' | 'firebolt-core' | 'firebolt-cloud'>({
     type: 'string', default: 'embedded', enum: ['embedded', 'firebolt-core', 'firebolt-cloud'], restricted: true, order: 10,
     enumDescriptions: ['SQLite in the editor\'s global storage, shared by all windows.', 'A Firebolt Core server (self-hosted).', 'Firebolt Cloud through a service account.'],

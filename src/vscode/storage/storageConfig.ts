@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
+import type { LayerDefaults } from '../../core/coreDeps.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
+import { requireId } from '../../core/validation.ts';
 import { backendConfigFromSettings } from '../../runtime/backendSelection.ts';
 import type { BackendConfig, EmbeddingConfig, RuntimeConfig } from '../../runtime/runtimeConfig.ts';
 import { setting } from '../config/vscodeSettings.ts';
@@ -73,5 +75,17 @@ export async function runtimeConfigFromSettings(secrets: vscode.SecretStorage, d
     embeddings: await embeddingsFromSettings(secrets),
     defaultUserId: identity.userId,
     ...(identity.scopeProjectId ? { defaultProjectId: identity.scopeProjectId } : {}),
+    layerDefaults: layerDefaultsFromSettings(),
   };
+}
+
+/** The shared layers this window opens; the in-editor MCP server refuses any other team, org or company. */
+export function layerDefaultsFromSettings(): LayerDefaults {
+  const entries: Array<[keyof LayerDefaults, string]> = [
+    ['team_id', setting('memory.layers.teamId').trim()],
+    ['org_id', setting('memory.layers.orgId').trim()],
+    ['company_id', setting('memory.layers.companyId').trim()],
+    ['agent_id', setting('memory.layers.agentId').trim()],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== '').map(([field, value]) => [field, requireId(value, `memory.layers.${field}`)]));
 }

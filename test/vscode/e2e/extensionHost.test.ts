@@ -204,6 +204,19 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await bench.pickItem(/blue-green/);
     await page.locator('.tab', { hasText: /Untitled/ }).first().waitFor({ timeout: 10_000 });
 
+    // Promote Memory to Layer… → the project layer, where everyone on this repository finds it.
+    await bench.runCommand('Memory: Promote Memory to Layer…');
+    await bench.pickItem(/blue-green/);
+    await bench.pickItem(/Everyone working on/);
+    await bench.answer('release convention of the demo app');
+    await bench.notification(/promoted to the project layer/);
+    const shared = (await mcp.call('recall_memories', { query: 'blue-green releases', layers: ['project'] })) as {
+      memories: Array<{ layer: string; content: string; metadata: { promotion?: { promoted_by: string; reason: string } } }>;
+    };
+    assert.equal(shared.memories[0]?.layer, 'project');
+    assert.match(shared.memories[0].content, /blue-green/);
+    assert.deepEqual([shared.memories[0].metadata.promotion?.promoted_by, shared.memories[0].metadata.promotion?.reason], [state.userId, 'release convention of the demo app']);
+
     // Checkpoint Working Memory
     await bench.runCommand('Memory: Checkpoint Working Memory');
     await bench.notification(/^Checkpoint:/m);
@@ -231,7 +244,9 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await bench.runCommand('Memory: Forget Memory…');
     await bench.pickItem(/blue-green/);
     await bench.notification(/Memory forgotten/);
-    assert.ok(!(await recall('blue-green releases')).some((memory) => memory.content.includes('blue-green')));
+    // Forgotten from the user's own layer; the promoted project copy stays until forgotten there.
+    const own = (await mcp.call('recall_memories', { query: 'blue-green releases', layers: ['user'], min_similarity: 0 })) as { memories: Array<{ content: string }> };
+    assert.ok(!own.memories.some((memory) => memory.content.includes('blue-green')));
 
     // Configure MCP for Other Clients → show the JSON
     await bench.runCommand('Memory: Configure MCP for Other Clients');
