@@ -1,9 +1,11 @@
 import { MemoryError } from '../core/domain/errors.ts';
+import { type MemoryLayer, SCOPE_IDENTIFIER } from '../core/domain/layers.ts';
+import type { PromoteMemoryOutput } from '../core/api/layersApi.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
 import type { MemoryCategory } from '../core/domain/taxonomy.ts';
 import type { ListQuery } from '../core/ports/memoryStore.ts';
 import { LIMITS } from '../core/validation.ts';
-import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
+import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, PromotionTarget, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import { type ScopeContext, toMemoryFilter } from './panelFilter.ts';
 
@@ -46,6 +48,10 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
       ...(filter.after || filter.before ? { time_range: { ...(filter.after ? { after: filter.after } : {}), ...(filter.before ? { before: filter.before } : {}) } } : {}),
       // Without a project filter recall applies the core's default project, as it does for the agent.
       ...(filter.project_id !== undefined ? { project_id: filter.project_id } : {}),
+      // The panel browses the user's own memories, as its listing does; shared layers are the agents' to search.
+      layers: personalLayers(deps, scope),
+      ...(scope.sessionId ? { session_id: scope.sessionId } : {}),
+      ...(deps.core.coreDeps.config.layerDefaults.agent_id ? { agent_id: deps.core.coreDeps.config.layerDefaults.agent_id } : {}),
       include_low_confidence: true,
     },
     // Browsing in the panel is not the agent using a memory: it must not bump access counts.
@@ -60,6 +66,32 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
   }
   if (params.sort !== 'relevance') items = [...items].sort(SEARCH_SORTS[params.sort]);
   return { items, breakdown: retrieval_breakdown, elapsed_ms: Math.round(performance.now() - started) };
+}
+
+function personalLayers(deps: PanelDeps, scope: ScopeContext): MemoryLayer[] {
+  return [...(deps.core.coreDeps.config.layerDefaults.agent_id ? ['agent' as const] : []), 'user', ...(scope.sessionId ? ['session' as const] : [])];
+}
+
+/** Where this panel may promote to: the project it works in and the layers the host configured. */
+export function promotionTargets(deps: PanelDeps, scope: ScopeContext): PromotionTarget[] {
+  const layers = deps.core.coreDeps.config.layerDefaults;
+  const targets: PromotionTarget[] = [];
+  if (scope.projectId) targets.push({ layer: 'project', scope_id: scope.projectId, label: `Project ${scope.projectId}` });
+  if (layers.team_id) targets.push({ layer: 'team', scope_id: layers.team_id, label: `Team ${layers.team_id}` });
+  if (layers.org_id) targets.push({ layer: 'org', scope_id: layers.org_id, label: `Org ${layers.org_id}` });
+  if (layers.company_id) targets.push({ layer: 'company', scope_id: layers.company_id, label: `Company ${layers.company_id}` });
+  if (layers.agent_id) targets.push({ layer: 'agent', scope_id: layers.agent_id, label: `Agent ${layers.agent_id}` });
+  return targets;
+}
+
+export async function promoteFromPanel(deps: PanelDeps, scope: ScopeContext, memoryId: string, toLayer: string): Promise<PromoteMemoryOutput> {
+  const target = promotionTargets(deps, scope).find((candidate) => candidate.layer === toLayer);
+  if (!target) {
+    throw new MemoryError('INVALID_LAYER', `This panel cannot promote to the ${toLayer} layer; it offers ${promotionTargets(deps, scope).map((t) => t.layer).join(', ') || 'none (set a project or the memory.layers settings)'}.`, {
+      details: { field: 'to_layer' },
+    });
+  }
+  return deps.core.promoteMemory({ user_id: deps.userId(), memory_id: memoryId, to_layer: target.layer, [SCOPE_IDENTIFIER[target.layer]]: target.scope_id });
 }
 
 /** Recall does not filter on pinned or source; the panel does, on the returned results. */

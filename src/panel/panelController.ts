@@ -3,7 +3,7 @@ import { TAXONOMY } from '../core/domain/taxonomy.ts';
 import { LIMITS } from '../core/validation.ts';
 import type { PanelError, PanelErrorCode, PanelErrorEntry, PanelMethod, PanelNotification, ResponseMessage } from '../shared/panelProtocol.ts';
 import { type Disposable, DEFAULT_POLL_MS, watchChanges } from './changeWatcher.ts';
-import { forEachMemory, getMemory, listMemories, searchMemories, updateMemory } from './memoryRequests.ts';
+import { forEachMemory, getMemory, listMemories, promoteFromPanel, promotionTargets, searchMemories, updateMemory } from './memoryRequests.ts';
 import { overview } from './overviewRequest.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import { type ScopeContext, SCOPES, SOURCE_TYPES, readPanelFilter } from './panelFilter.ts';
@@ -80,6 +80,7 @@ export class PanelController {
         }
         return forEachMemory(p.stringList('memory_ids'), (id) => deps.core.longTerm.forget({ memory_id: id, user_id: deps.userId(), hard_delete: true }));
       },
+      'memory/promote': async (p) => promoteFromPanel(deps, await this.scope(), p.string('memory_id'), p.string('to_layer')),
       'working/state': async () => workingView(deps),
       'working/pin': async (p) => {
         const itemId = p.string('item_id');
@@ -171,6 +172,7 @@ export class PanelController {
       taxonomy: Object.fromEntries(Object.entries(TAXONOMY).map(([category, subtypes]) => [category, [...subtypes]])),
       source_types: [...SOURCE_TYPES],
       scopes: SCOPES.filter((scopeName) => (scopeName === 'project' ? scope.projectId !== null : scopeName === 'session' ? scope.sessionId !== null : true)),
+      promotion_targets: promotionTargets(this.deps, scope),
       host: this.deps.host,
     };
   }

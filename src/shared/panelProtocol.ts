@@ -4,6 +4,8 @@ import type { WorkingMemoryState } from '../core/api/workingMemoryApi.ts';
 import type { MemoryErrorCode } from '../core/domain/errors.ts';
 import type { StoreUserStats } from '../core/ports/memoryStore.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
+import type { MemoryLayer } from '../core/domain/layers.ts';
+import type { PromoteMemoryOutput } from '../core/api/layersApi.ts';
 
 /**
  * The one protocol between the memory panel (webview or browser page) and its host (the VS Code
@@ -132,8 +134,17 @@ export interface PanelInit {
   taxonomy: Record<string, string[]>;
   source_types: string[];
   scopes: Scope[];
+  /** Layers a memory can be promoted to from here (seed 001): the project, configured team / org / company / agent. */
+  promotion_targets: PromotionTarget[];
   /** Where the panel runs: the host picks it so the panel never sniffs its environment. */
   host: 'vscode' | 'browser';
+}
+
+export interface PromotionTarget {
+  layer: MemoryLayer;
+  scope_id: string;
+  /** What the user reads, e.g. "Team platform". */
+  label: string;
 }
 
 export interface PanelRequests {
@@ -146,6 +157,8 @@ export interface PanelRequests {
   'memory/restore': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
   /** Permanent; `confirm` must be true so a stray call cannot purge. */
   'memory/purge': { params: { memory_ids: string[]; confirm: true }; result: { memory_ids: string[] } };
+  /** Copies the memory into one of the init's promotion targets, recording who and when. */
+  'memory/promote': { params: { memory_id: string; to_layer: MemoryLayer }; result: PromoteMemoryOutput };
   'working/state': { params: Record<string, never>; result: WorkingView };
   'working/pin': { params: { item_id: string; pinned: boolean }; result: WorkingView };
   'working/evict': { params: { item_id: string }; result: WorkingView };

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { createTestCore } from '../support/testCore.ts';
 import { ASSETS_DIR, type PanelHarness, seedMemories, startPanelHarness, USER } from './panelHarness.ts';
 import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, UNLABELLED_CONTROLS } from './pageScripts.ts';
 import { THEME_BODY_CLASS, THEMES, type ThemeName } from './vscodeThemes.ts';
@@ -33,7 +34,8 @@ describe('memory panel in a real browser', { skip }, () => {
 
   before(async () => {
     const { chromium } = await import('playwright-core');
-    harness = await startPanelHarness({ pollMs: 200 });
+    // A configured team opens the team layer, so the detail pane offers promotion to it.
+    harness = await startPanelHarness({ pollMs: 200, testCore: await createTestCore({ config: { layerDefaults: { team_id: 'panel-team' } } }) });
     ids = await seedMemories(harness.core);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
     page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
@@ -97,6 +99,20 @@ describe('memory panel in a real browser', { skip }, () => {
     const saved = await memory(ids.kafka);
     assert.equal(saved.content, 'Event ingestion uses Kafka with 48 partitions per topic.');
     assert.deepEqual(saved.tags, ['infra', 'streaming']);
+  });
+
+  it('promotes a memory to the team layer only after confirmation, and records who did it', async () => {
+    await page.getByRole('combobox', { name: 'Promote to layer' }).selectOption({ label: 'Team panel-team' });
+    const dialog = page.getByRole('dialog', { name: 'Promote to Team panel-team?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Promote' }).click();
+    await page.locator('.toast').filter({ hasText: 'Promoted to the team layer' }).waitFor();
+    const promoted = (await harness.core.store.listMemories({ filter: { user_id: 'team:panel-team' }, sort: 'created', offset: 0, limit: 10 })).items;
+    assert.equal(promoted.length, 1);
+    assert.equal(promoted[0].layer, 'team');
+    assert.match(promoted[0].content, /48 partitions/);
+    assert.equal((promoted[0].metadata.promotion as { promoted_by: string }).promoted_by, USER);
+    assert.equal((await memory(ids.kafka)).deleted_at, null, 'the original stays in the user layer');
   });
 
   it('forgets with Undo, and the trash restores', async () => {

@@ -318,7 +318,7 @@ export class MemoriesTab {
     const focusedAction = this.detailHost.contains(document.activeElement) ? document.activeElement?.getAttribute('data-action') : null;
     replaceChildren(
       this.detailHost,
-      renderMemoryDetail(detail, recalled, {
+      renderMemoryDetail(detail, recalled, this.context.init.promotion_targets, {
         togglePin: () => void this.actions.setPinned(memory.memory_id, !memory.pinned),
         edit: () => this.startEdit(),
         forget: () => void this.actions.forget([memory.memory_id]),
@@ -328,6 +328,7 @@ export class MemoriesTab {
         open: (memoryId) => void this.open(memoryId, true),
         filterEntity: (entity) => this.addToFilter('entities', entity),
         filterTag: (tag) => this.addToFilter('tags', tag),
+        promote: (target) => void this.actions.promote(memory.memory_id, target),
       }),
     );
     if (focusedAction) this.detailHost.querySelector<HTMLElement>(`[data-action="${focusedAction}"]`)?.focus();

@@ -1,4 +1,4 @@
-import type { UpdateParams } from '../../src/shared/panelProtocol.ts';
+import type { PromotionTarget, UpdateParams } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { confirmDialog } from '../ui/confirmDialog.ts';
@@ -75,6 +75,22 @@ export class MemoryActions {
       (result) => {
         this.hooks.removed(result.memory_ids);
         this.context.toasts.show(`Deleted ${count(result.memory_ids)} permanently.`);
+      },
+    );
+  }
+
+  async promote(memoryId: string, target: PromotionTarget): Promise<void> {
+    const confirmed = await confirmDialog(
+      `Promote to ${target.label}?`,
+      `A copy goes into the ${target.layer} layer, where everyone with that id can recall it. It records that you promoted it, and when; this memory stays where it is.`,
+      'Promote',
+    );
+    if (!confirmed) return;
+    await this.run(
+      () => this.context.client.request('memory/promote', { memory_id: memoryId, to_layer: target.layer }),
+      (result) => {
+        this.context.toasts.show(result.action === 'already_promoted' ? `Already in the ${target.layer} layer.` : `Promoted to the ${target.layer} layer.`);
+        this.hooks.changed();
       },
     );
   }

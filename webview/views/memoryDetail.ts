@@ -1,5 +1,5 @@
 import type { RecalledMemory } from '../../src/core/api/longTermApi.ts';
-import type { MemoryDetail, MemorySummary } from '../../src/shared/panelProtocol.ts';
+import type { MemoryDetail, MemorySummary, PromotionTarget } from '../../src/shared/panelProtocol.ts';
 import { formatDate, h, icon, iconButton } from '../ui/dom.ts';
 import { renderScoreBreakdown } from './scoreBreakdown.ts';
 
@@ -13,12 +13,14 @@ export interface DetailActions {
   open(memoryId: string): void;
   filterEntity(entity: string): void;
   filterTag(tag: string): void;
+  promote(target: PromotionTarget): void;
 }
 
 /** The opened memory: content, classification, chips, metadata, supersedes chain and related memories. */
-export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemory | undefined, actions: DetailActions): HTMLElement {
+export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemory | undefined, targets: readonly PromotionTarget[], actions: DetailActions): HTMLElement {
   const { memory } = detail;
   const deleted = memory.deleted_at !== null;
+  const promotable = targets.filter((target) => !(target.layer === memory.layer && target.scope_id === memory.scope_id));
   const toolbar = h(
     'div',
     { class: 'detail-toolbar', role: 'toolbar', 'aria-label': 'Memory actions' },
@@ -32,6 +34,7 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
           h('button', { type: 'button', 'data-action': 'edit', onclick: actions.edit }, icon('edit'), ' Edit'),
           h('button', { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget }, icon('trash'), ' Forget'),
           h('button', { type: 'button', 'data-action': 'purge', class: 'secondary danger-text', onclick: actions.purge }, 'Delete permanently'),
+          promotable.length > 0 ? renderPromoteSelect(promotable, actions.promote) : null,
         ],
     h('span', { class: 'spacer' }),
     iconButton('close', 'Close memory (Escape)', actions.close, { 'data-action': 'close' }),
@@ -49,6 +52,7 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
     ['Confidence', memory.confidence.toFixed(2)],
     ['Access count', String(memory.access_count)],
     ['Source', memory.source_type],
+    ['Layer', memory.layer === 'user' ? 'user (your own)' : `${memory.layer} ${memory.scope_id}`],
     ['Scope', memory.project_id ? `project ${memory.project_id}` : 'user'],
     ['Session', memory.source_session ?? '—'],
     ['Created', formatDate(memory.created_at)],
@@ -84,6 +88,26 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
     detail.chain.length > 0 ? [h('h3', null, 'Supersedes chain (oldest first)'), summaryList(detail.chain, memory.memory_id, actions.open)] : null,
     detail.related.length > 0 ? [h('h3', null, 'Related memories'), summaryList(detail.related, memory.memory_id, actions.open)] : null,
   );
+}
+
+/** Promotion is explicit (seed 001): picking a layer here asks for confirmation before anything is copied. */
+function renderPromoteSelect(targets: readonly PromotionTarget[], promote: (target: PromotionTarget) => void): HTMLElement {
+  const select = h(
+    'select',
+    {
+      'data-action': 'promote',
+      'aria-label': 'Promote to layer',
+      title: 'Copy this memory into a shared layer; the copy records who promoted it and when',
+      onchange: () => {
+        const target = targets[Number(select.value)];
+        select.value = '';
+        if (target) promote(target);
+      },
+    },
+    h('option', { value: '' }, 'Promote to…'),
+    targets.map((target, index) => h('option', { value: String(index) }, target.label)),
+  ) as HTMLSelectElement;
+  return select;
 }
 
 function summaryList(items: MemorySummary[], currentId: string, open: (memoryId: string) => void): HTMLElement {

@@ -9,6 +9,8 @@ export interface ListRow {
   content: string;
   memory_category: string;
   memory_subtype: string;
+  /** Seed 001 layer; the list badges the ones that are not the user's own. */
+  layer: string;
   pinned: boolean;
   importance: number;
   access_count: number;
@@ -135,7 +137,7 @@ export class MemoryListModel {
   }
 }
 
-type RowSource = Pick<MemoryRecord, 'memory_id' | 'content' | 'pinned' | 'importance' | 'access_count' | 'created_at' | 'entities' | 'tags'> & {
+type RowSource = Pick<MemoryRecord, 'memory_id' | 'content' | 'layer' | 'pinned' | 'importance' | 'access_count' | 'created_at' | 'entities' | 'tags'> & {
   memory_category: string;
   memory_subtype: string;
 };
@@ -146,6 +148,7 @@ function rowOf(memory: RowSource, deleted: boolean, recalled?: RecalledMemory): 
     content: memory.content,
     memory_category: memory.memory_category,
     memory_subtype: memory.memory_subtype,
+    layer: memory.layer,
     pinned: memory.pinned,
     importance: memory.importance,
     access_count: memory.access_count,

@@ -35,6 +35,7 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         'div',
         { class: 'row-meta' },
         h('span', { class: `badge category-${row.memory_category}` }, `${row.memory_category}/${row.memory_subtype}`),
+        row.layer !== 'user' ? h('span', { class: 'badge layer', title: 'Memory layer' }, row.layer) : null,
         row.recalled ? h('span', { class: 'score', title: 'Relevance score' }, scoreLabel(row.recalled)) : null,
         h('span', null, `imp ${row.importance.toFixed(2)}`),
         h('span', null, `${row.access_count}×`),
@@ -48,5 +49,6 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
 
 function rowLabel(row: ListRow): string {
   const score = row.recalled ? `, relevance ${scoreLabel(row.recalled)} (${row.recalled.why_matched})` : '';
-  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${score}: ${row.content.slice(0, 140)}`;
+  const layer = row.layer !== 'user' ? `, ${row.layer} layer` : '';
+  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${score}: ${row.content.slice(0, 140)}`;
 }

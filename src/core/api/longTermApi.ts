@@ -1,7 +1,7 @@
 import type { MemoryRecord, SourceType } from '../domain/records.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
-import type { OverriddenMemory } from '../layers/precedenceMerge.ts';
+import type { OverriddenMemory } from './layersApi.ts';
 import type { Redaction } from '../safety/contentGuard.ts';
 
 /** Inputs and outputs of the long-term memory operations (seed 000 §7.1). */

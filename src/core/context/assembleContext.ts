@@ -10,7 +10,7 @@ import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validati
 import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
 import { detectIntent } from '../retrieval/queryIntent.ts';
 import { activeFactsForContext } from '../facts/factsForContext.ts';
-import type { OverriddenMemory } from '../layers/precedenceMerge.ts';
+import type { OverriddenMemory } from '../api/layersApi.ts';
 import { callScopes } from '../layers/readScopes.ts';
 import { isAwaitingPromotion } from '../working/workingMemory.ts';
 import { explainMatch } from '../retrieval/relevance.ts';

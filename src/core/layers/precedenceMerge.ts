@@ -1,15 +1,8 @@
-import { layerPrecedence, type MemoryLayer } from '../domain/layers.ts';
+import type { OverriddenMemory } from '../api/layersApi.ts';
+import { layerPrecedence } from '../domain/layers.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import { detectContradiction } from '../lifecycle/contradictions.ts';
 import { textSimilarity } from '../longterm/textSimilarity.ts';
-
-/** A memory of a less specific layer hidden by a more specific one. */
-export interface OverriddenMemory {
-  memory_id: string;
-  layer: MemoryLayer;
-  content: string;
-  reason: string;
-}
 
 /**
  * Why `general` gives way to `specific` (seed 001 Override Behavior), or null when both can stand.

@@ -1,44 +1,11 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import { type LayerIdentifiers, type MemoryLayer, requireLayer } from '../domain/layers.ts';
+import type { PromoteMemoryInput, PromoteMemoryOutput, PromotionRecord } from '../api/layersApi.ts';
+import { requireLayer } from '../domain/layers.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { requireId } from '../validation.ts';
 import { identifiersFrom, partitionForCall, scopeFor } from './layerScope.ts';
-
-export interface PromoteMemoryInput extends Partial<Record<keyof LayerIdentifiers, string>> {
-  user_id: string;
-  memory_id: string;
-  /** Layer to copy the memory into. */
-  to_layer: MemoryLayer;
-  /** Layer the memory is in now, when that is a shared one (its identifier among the others). */
-  from_layer?: MemoryLayer;
-  /** Why, kept with the promotion record. */
-  reason?: string;
-  /** Forget the original once the copy exists (default false: the original stays where it was). */
-  move?: boolean;
-}
-
-/** The record a promoted memory carries in metadata.promotion; the source lists it in metadata.promoted_to. */
-export interface PromotionRecord {
-  from_memory_id: string;
-  from_layer: MemoryLayer;
-  from_scope_id: string;
-  to_memory_id: string;
-  to_layer: MemoryLayer;
-  to_scope_id: string;
-  promoted_by: string;
-  promoted_at: string;
-  reason: string | null;
-}
-
-export interface PromoteMemoryOutput {
-  /** 'promoted' (new memory), 'merged' (the target layer already had a near-duplicate, which now carries the promotion) or 'already_promoted'. */
-  action: 'promoted' | 'merged' | 'already_promoted';
-  memory_id: string;
-  promotion: PromotionRecord;
-  source_removed: boolean;
-}
 
 const MAX_REASON_CHARS = 500;
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { MemoryLayer } from '../../core/domain/layers.ts';
 import { isSharedLayer } from '../../core/layers/layerScope.ts';
-import type { PromoteMemoryOutput } from '../../core/layers/promotion.ts';
+import type { PromoteMemoryOutput } from '../../core/api/layersApi.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import { firstLine, pickMemory } from './pickMemory.ts';
 
