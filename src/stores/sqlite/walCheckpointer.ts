@@ -11,6 +11,11 @@ export const COMMITS_PER_CHECKPOINT = 16;
  * 10–100 ms inside whichever call committed it.
  */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
+/**
+ * After a bulk load drove the WAL up to the backstop, the first commit after the WAL starts over
+ * truncates the file back to this size (about what SQLite's default checkpoints left on disk).
+ */
+const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** SQLite's default, restored if the worker cannot run. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 /** Passes per request: each copies what was committed during the previous one, so they shorten. */
@@ -77,6 +82,7 @@ export class WalCheckpointer {
     this.db = db;
     this.path = path;
     db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+    db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   }
 
   /** After every commit of this connection. */
