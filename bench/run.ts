@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import type { EmbeddingProvider } from '../src/core/ports/embeddingProvider.ts';
 import { HashingTestEmbeddings } from '../src/embeddings/hashingTestEmbeddings.ts';
@@ -67,6 +68,12 @@ class TimedEmbeddings implements EmbeddingProvider {
   }
 }
 
+/** GC pauses, recorded so a slow percentile can be told apart from a collector pause landing in a call. */
+const gcPauses: Array<{ start: number; end: number }> = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+}).observe({ entryTypes: ['gc'] });
+
 function dirSize(dir: string): number {
   return readdirSync(dir).reduce((total, name) => total + statSync(join(dir, name)).size, 0);
 }
@@ -101,6 +108,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   const warmMs = performance.now() - warmStarted;
 
   const timings: Record<string, number[]> = Object.fromEntries(Object.keys(TARGETS).map((name) => [name, []]));
+  const callSpans: Array<{ start: number; end: number }> = [];
   // Embedding time is measured apart (the provider is outside the store); it is taken out of each tool's time.
   const time = async <T>(name: string | ((result: T) => string), work: () => Promise<T>): Promise<T> => {
     // Calls reach a server through a transport (stdio, HTTP) that hands control back to the event
@@ -109,7 +117,9 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     const embeddedBefore = embeddings ? embeddings.total : 0;
     const started = performance.now();
     const result = await work();
-    const elapsed = performance.now() - started - (embeddings ? embeddings.total - embeddedBefore : 0);
+    const ended = performance.now();
+    callSpans.push({ start: started, end: ended });
+    const elapsed = ended - started - (embeddings ? embeddings.total - embeddedBefore : 0);
     timings[typeof name === 'string' ? name : name(result)].push(elapsed);
     return result;
   };
@@ -119,6 +129,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   await core.working.get({ session_id, token_budget: 2000 });
   await core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} warm-up`, memory_category: 'semantic', memory_subtype: 'project' });
   await core.getRelevantContext({ user_id: user, session_id, query: 'warm up the context', token_budget: 2000 });
+  const timedStarted = performance.now();
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
     await time('init_session', () => core.working.initSession({ user_id: user, session_id }));
@@ -131,6 +142,13 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
     await time('get_relevant_context', () => core.getRelevantContext({ user_id: user, session_id, query, token_budget: 2000 }));
   }
+  const timedEnded = performance.now();
+  // GC entries reach the observer asynchronously.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const pauses = gcPauses.filter((pause) => pause.start >= timedStarted && pause.start < timedEnded);
+  const inCalls = pauses.filter((pause) => callSpans.some((call) => pause.start < call.end && pause.end > call.start));
+  const pauseMs = (list: typeof pauses): number => list.reduce((total, pause) => total + pause.end - pause.start, 0);
+  const longest = pauses.reduce((max, pause) => Math.max(max, pause.end - pause.start), 0);
   const rssMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
   const diskMb = dirSize(dataDir) / 1024 / 1024;
   console.log(`\n## ${label}: ${size.toLocaleString('en')} memories of one user, ${ops} operations per tool`);
@@ -144,6 +162,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     const verdict = summary.p99 <= ISSUE_P99[name] ? 'met' : 'MISSED';
     console.log(`| ${name} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${t50}/${t95}/${t99} | < ${ISSUE_P99[name]} (${verdict}) |`);
   }
+  console.log(`GC while timing: ${pauses.length} pauses, ${ms(pauseMs(pauses))} ms in all, longest ${ms(longest)} ms; ${inCalls.length} inside a timed call (${ms(pauseMs(inCalls))} ms)`);
   if (embeddings) {
     const embed = latencySummary(embeddings.samples);
     console.log(`embedding time (hashing test provider, 1,536 dimensions; excluded from the tool times above): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`);

@@ -50,6 +50,7 @@ import { StatementCache } from './statementCache.ts';
 import { readUserStats } from './storeStats.ts';
 import { UserMemoryState, vectorIndexKey } from './userMemoryState.ts';
 import { searchVectorIndex } from './vectorSearch.ts';
+import { WalCheckpointer } from './walCheckpointer.ts';
 import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
 
 export interface SqliteMemoryStoreOptions {
@@ -64,6 +65,7 @@ interface Connection {
   db: Database;
   sql: StatementCache;
   feed: ChangeFeed;
+  checkpointer: WalCheckpointer;
 }
 
 /**
@@ -105,7 +107,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const sql = new StatementCache(opened);
       const feed = new ChangeFeed(opened, sql, this.retention);
       feed.start();
-      this.connection = { db: opened, sql, feed };
+      this.connection = { db: opened, sql, feed, checkpointer: new WalCheckpointer(opened, this.path) };
     } catch (error) {
       db?.close();
       throw toMemoryError(error, 'open', this.dataDir);
@@ -116,6 +118,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const connection = this.connection;
     this.connection = null;
     this.users.clear();
+    await connection?.checkpointer.close();
     connection?.db.close();
   }
 
@@ -355,6 +358,7 @@ export class SqliteMemoryStore implements MemoryStore {
           return value;
         });
         this.localCommits++;
+        connection.checkpointer.noteCommit();
         if (appliedThrough !== null) connection.feed.markApplied(appliedThrough);
         try {
           afterCommit?.();
