@@ -206,7 +206,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
 
     // Promote Memory to Layer… → the project layer, where everyone on this repository finds it.
     await bench.runCommand('Memory: Promote Memory to Layer…');
-    await bench.pickItem(/blue-green/);
+    await bench.pickItem(/blue-green/, { title: /^Promote which memory/, filter: 'blue-green' });
     await bench.pickItem(/Everyone working on/);
     await bench.answer('release convention of the demo app');
     await bench.notification(/promoted to the project layer/);
@@ -242,7 +242,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
 
     // Forget Memory…
     await bench.runCommand('Memory: Forget Memory…');
-    await bench.pickItem(/blue-green/);
+    await bench.pickItem(/blue-green/, { title: /^Forget which memory/, filter: 'blue-green' });
     await bench.notification(/Memory forgotten/);
     // Forgotten from the user's own layer; the promoted project copy stays until forgotten there.
     const own = (await mcp.call('recall_memories', { query: 'blue-green releases', layers: ['user'], min_similarity: 0 })) as { memories: Array<{ content: string }> };

@@ -58,7 +58,15 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  async pickItem(label: string | RegExp): Promise<void> {
+  /**
+   * Clicks the first row matching label. With a title, waits for that quick pick first and types
+   * filter into it: rows of a list still filling in move under the pointer, a filtered list does not.
+   */
+  async pickItem(label: string | RegExp, within?: { title: string | RegExp; filter: string }): Promise<void> {
+    if (within) {
+      await this.quickInput.locator('.quick-input-title', { hasText: within.title }).first().waitFor({ timeout: 15_000 });
+      await this.quickInput.locator('input.input').fill(within.filter);
+    }
     const row = this.quickInput.locator('.monaco-list-row', { hasText: label }).first();
     await row.waitFor({ timeout: 15_000 });
     await row.click();
