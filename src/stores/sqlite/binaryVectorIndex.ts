@@ -1,33 +1,39 @@
-import { codeWords, popcount32, writeSignCode } from './vectorMath.ts';
+import { createHammingKernel, type HammingKernel, PAGE_BYTES } from './hammingKernel.ts';
+import { writeSignCode } from './vectorMath.ts';
 
 /**
  * One model's vectors of one user as 1-bit sign codes (dims/8 bytes each), scanned by Hamming
  * distance to shortlist candidates for an exact cosine rerank. Float32 vectors are also kept
  * while they fit FLOAT_CACHE_BYTES, so small and mid-sized users rerank without reading SQLite.
+ *
+ * Codes live in the Hamming kernel's memory: the query code at byte 0, then one code per slot
+ * (`lanes` 128-bit lanes each), then the distance scratch, which moves when the capacity grows.
  */
 export class BinaryVectorIndex<Payload> {
   static readonly FLOAT_CACHE_BYTES = 64 * 1024 * 1024;
 
   readonly dims: number;
-  private readonly words: number;
-  private codes: Uint32Array;
+  /** 128-bit lanes per code; a code is padded with zero bits to whole lanes. */
+  private readonly lanes: number;
+  private readonly strideWords: number;
+  private readonly kernel: HammingKernel;
+  private capacity = 64;
   private ids: string[] = [];
   private payloads: Payload[] = [];
   private floats: (Float32Array | null)[] = [];
   private readonly slotById = new Map<string, number>();
   private cachingFloats = true;
   /** Scratch for nearestByHamming, reused so a scan allocates nothing in proportion to the index. */
-  private readonly queryCode: Uint32Array;
-  private distances = new Uint32Array(0);
   private order = new Uint32Array(0);
   /** One cell per possible distance (0..dims) plus one: counts, then where each distance's slots start. */
   private readonly bucketStart: Uint32Array;
 
-  constructor(dims: number) {
+  /** `simd: false` forces the JavaScript scan (tests compare the two). */
+  constructor(dims: number, options: { simd?: boolean } = {}) {
     this.dims = dims;
-    this.words = codeWords(dims);
-    this.codes = new Uint32Array(this.words * 64);
-    this.queryCode = new Uint32Array(this.words);
+    this.lanes = Math.ceil(dims / 128);
+    this.strideWords = this.lanes * 4;
+    this.kernel = createHammingKernel(this.bytesFor(this.capacity), options);
     this.bucketStart = new Uint32Array(dims + 2);
   }
 
@@ -50,7 +56,7 @@ export class BinaryVectorIndex<Payload> {
       this.slotById.set(id, slot);
     }
     this.payloads[slot] = payload;
-    writeSignCode(vector, this.codes, slot * this.words);
+    writeSignCode(vector, this.memoryWords(), this.codeWord(slot));
     if (this.cachingFloats && this.ids.length * this.dims * 4 > BinaryVectorIndex.FLOAT_CACHE_BYTES) {
       this.cachingFloats = false;
       this.floats.fill(null);
@@ -68,7 +74,7 @@ export class BinaryVectorIndex<Payload> {
       this.ids[slot] = movedId;
       this.payloads[slot] = this.payloads[last];
       this.floats[slot] = this.floats[last];
-      this.codes.copyWithin(slot * this.words, last * this.words, (last + 1) * this.words);
+      this.memoryWords().copyWithin(this.codeWord(slot), this.codeWord(last), this.codeWord(last + 1));
       this.slotById.set(movedId, slot);
     }
     this.ids.pop();
@@ -100,24 +106,15 @@ export class BinaryVectorIndex<Payload> {
   nearestByHamming(query: Float32Array, count: number, accept: (payload: Payload) => boolean): string[] {
     const size = this.ids.length;
     if (count <= 0 || size === 0) return [];
-    const words = this.words;
-    const codes = this.codes;
-    const queryCode = this.queryCode;
-    writeSignCode(query, queryCode, 0);
-    if (this.distances.length < size) {
-      this.distances = new Uint32Array(this.codes.length / words);
-      this.order = new Uint32Array(this.codes.length / words);
-    }
-    const distances = this.distances;
+    const stride = this.strideWords * 4;
+    writeSignCode(query, this.memoryWords(), 0);
+    const out = this.distanceOffset();
+    this.kernel.distances(stride, size, this.lanes, 0, out);
+    const distances = new Uint32Array(this.kernel.memory.buffer, out, size);
+    if (this.order.length < size) this.order = new Uint32Array(this.capacity);
     const bucketStart = this.bucketStart;
     bucketStart.fill(0);
-    for (let slot = 0; slot < size; slot++) {
-      let distance = 0;
-      const base = slot * words;
-      for (let w = 0; w < words; w++) distance += popcount32(codes[base + w] ^ queryCode[w]);
-      distances[slot] = distance;
-      bucketStart[distance + 1]++;
-    }
+    for (let slot = 0; slot < size; slot++) bucketStart[distances[slot] + 1]++;
     for (let distance = 1; distance < bucketStart.length; distance++) bucketStart[distance] += bucketStart[distance - 1];
     const order = this.order;
     for (let slot = 0; slot < size; slot++) order[bucketStart[distances[slot]]++] = slot;
@@ -130,10 +127,29 @@ export class BinaryVectorIndex<Payload> {
     return chosen.map((slot) => this.ids[slot]);
   }
 
+  /** Bytes of kernel memory for `slots` codes: the query code, the codes, the distance scratch. */
+  private bytesFor(slots: number): number {
+    return (slots + 1) * this.strideWords * 4 + slots * 4;
+  }
+
+  private codeWord(slot: number): number {
+    return (slot + 1) * this.strideWords;
+  }
+
+  private distanceOffset(): number {
+    return (this.capacity + 1) * this.strideWords * 4;
+  }
+
+  /** A view of the kernel memory; growing the memory detaches earlier views. */
+  private memoryWords(): Uint32Array {
+    return new Uint32Array(this.kernel.memory.buffer);
+  }
+
   private ensureCapacity(slots: number): void {
-    if (slots * this.words <= this.codes.length) return;
-    const grown = new Uint32Array(Math.max(slots * this.words, this.codes.length * 2));
-    grown.set(this.codes);
-    this.codes = grown;
+    if (slots <= this.capacity) return;
+    const capacity = Math.max(slots, this.capacity * 2);
+    const missing = this.bytesFor(capacity) - this.kernel.memory.buffer.byteLength;
+    if (missing > 0) this.kernel.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    this.capacity = capacity;
   }
 }
