@@ -21,12 +21,6 @@ export interface LexicalSearchHit {
   matched_terms: string[];
 }
 
-/** Doc slots and frequencies of one term, in parallel typed arrays that grow by doubling. */
-interface Posting {
-  slots: Int32Array;
-  tfs: Float32Array;
-  size: number;
-}
 
 /** Lucene's BM25 idf: always positive, so a term in most documents still helps a little. */
 export function bm25Idf(documents: number, documentFrequency: number): number {
@@ -37,14 +31,34 @@ export function bm25Idf(documents: number, documentFrequency: number): number {
  * In-memory incremental BM25 index over one user's documents. Removal is eager, so
  * document frequencies, counts and lengths are always exact and match what a SQL
  * backend computes from the same rows.
+ *
+ * Terms are interned to ids, and every document's term ids and frequencies sit back to back in
+ * two typed arrays (the arena) rather than in a Map per document: at 100,000 documents the Maps
+ * were half the process heap and half of every full garbage collection, which lands inside calls.
  */
 export class LexicalIndex {
   readonly options: Bm25Options;
-  readonly #postings = new Map<string, Posting>();
+  readonly #termIdOf = new Map<string, number>();
+  readonly #termNames: string[] = [];
+  /**
+   * By term id: the term's documents as (slot, tf) pairs in one typed array that grows by
+   * doubling, and how many pairs are in use. One object per term, not three: most terms are rare,
+   * and at 100,000 documents there are over 100,000 of them. A term whose last document went
+   * keeps its id with an empty posting.
+   */
+  #postings: Float64Array[] = [];
+  #postingSizes = new Int32Array(1024);
   readonly #slotOf = new Map<string, number>();
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
-  #terms: Array<Map<string, number> | null> = [];
+  #arenaTerms = new Int32Array(1024);
+  #arenaTfs = new Float32Array(1024);
+  #arenaUsed = 0;
+  /** Arena cells of removed or replaced documents; compacted away once they are half of it. */
+  #arenaWaste = 0;
+  /** Per slot: where its terms start in the arena, and how many (0 for a free slot). */
+  #docStart = new Int32Array(16);
+  #docTermCount = new Int32Array(16);
   #lengths = new Float64Array(16);
   /** Insertion sequence per slot: the deterministic tie-break (earlier first). */
   #orders = new Float64Array(16);
@@ -73,26 +87,36 @@ export class LexicalIndex {
   }
 
   documentFrequency(term: string): number {
-    return this.#postings.get(term)?.size ?? 0;
+    const id = this.#termIdOf.get(term);
+    return id === undefined ? 0 : this.#postingSizes[id];
   }
 
   /** The analysed terms of a stored document (for query expansion); undefined when absent. */
   documentTerms(docId: string): ReadonlyMap<string, number> | undefined {
     const slot = this.#slotOf.get(docId);
-    return slot === undefined ? undefined : (this.#terms[slot] ?? undefined);
+    if (slot === undefined) return undefined;
+    const terms = new Map<string, number>();
+    const start = this.#docStart[slot];
+    for (let i = start; i < start + this.#docTermCount[slot]; i++) terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i]);
+    return terms;
   }
 
   upsert(docId: string, doc: AnalyzedDocument): void {
     this.remove(docId);
     const slot = this.#allocateSlot();
-    const terms = new Map<string, number>();
+    this.#reserveArena(doc.terms.size);
+    const start = this.#arenaUsed;
     for (const [term, tf] of doc.terms) {
       if (tf <= 0) continue;
-      terms.set(term, tf);
-      this.#appendPosting(term, slot, tf);
+      const id = this.#internTerm(term);
+      this.#arenaTerms[this.#arenaUsed] = id;
+      this.#arenaTfs[this.#arenaUsed] = tf;
+      this.#arenaUsed++;
+      this.#appendPosting(id, slot, tf);
     }
+    this.#docStart[slot] = start;
+    this.#docTermCount[slot] = this.#arenaUsed - start;
     this.#ids[slot] = docId;
-    this.#terms[slot] = terms;
     this.#lengths[slot] = doc.length;
     this.#orders[slot] = this.#nextOrder++;
     this.#totalLength += doc.length;
@@ -102,9 +126,12 @@ export class LexicalIndex {
   remove(docId: string): void {
     const slot = this.#slotOf.get(docId);
     if (slot === undefined) return;
-    for (const term of this.#terms[slot]!.keys()) this.#removePosting(term, slot);
+    const start = this.#docStart[slot];
+    const count = this.#docTermCount[slot];
+    for (let i = start; i < start + count; i++) this.#removePosting(this.#arenaTerms[i], slot);
+    this.#arenaWaste += count;
+    this.#docTermCount[slot] = 0;
     this.#totalLength -= this.#lengths[slot];
-    this.#terms[slot] = null;
     this.#slotOf.delete(docId);
     this.#freeSlots.push(slot);
     if (this.#slotOf.size === 0) this.#totalLength = 0; // drop accumulated float drift
@@ -124,13 +151,14 @@ export class LexicalIndex {
     const touched = this.#touched;
     let touchedCount = 0;
     for (const { term, weight } of terms) {
-      const posting = this.#postings.get(term);
-      if (posting === undefined || weight <= 0) continue;
-      const idfWeight = weight * bm25Idf(documents, posting.size) * (k1 + 1);
-      const { slots, tfs, size } = posting;
-      for (let i = 0; i < size; i++) {
-        const slot = slots[i];
-        const tf = tfs[i];
+      const id = this.#termIdOf.get(term);
+      const size = id === undefined ? 0 : this.#postingSizes[id];
+      if (size === 0 || weight <= 0) continue;
+      const posting = this.#postings[id!];
+      const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
+      for (let i = 0; i < 2 * size; i += 2) {
+        const slot = posting[i];
+        const tf = posting[i + 1];
         const norm = k1 * (1 - b + (b * lengths[slot]) / averageLength);
         if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot] += (idfWeight * tf) / (tf + norm);
@@ -153,8 +181,59 @@ export class LexicalIndex {
   }
 
   #matchedTerms(slot: number, terms: readonly WeightedTerm[]): string[] {
-    const docTerms = this.#terms[slot]!;
-    return terms.filter(({ term, weight }) => weight > 0 && docTerms.has(term)).map(({ term }) => term);
+    const start = this.#docStart[slot];
+    const docTerms = this.#arenaTerms.subarray(start, start + this.#docTermCount[slot]);
+    return terms
+      .filter(({ term, weight }) => {
+        const id = this.#termIdOf.get(term);
+        return weight > 0 && id !== undefined && docTerms.includes(id);
+      })
+      .map(({ term }) => term);
+  }
+
+  #internTerm(term: string): number {
+    let id = this.#termIdOf.get(term);
+    if (id === undefined) {
+      id = this.#termNames.length;
+      this.#termNames.push(term);
+      this.#termIdOf.set(term, id);
+      this.#postings.push(new Float64Array(4));
+      if (id === this.#postingSizes.length) this.#postingSizes = growInt(this.#postingSizes, id * 2);
+    }
+    return id;
+  }
+
+  /** Room for `cells` more terms at the arena's end: compacts when most of it is waste, else grows. */
+  #reserveArena(cells: number): void {
+    if (this.#arenaUsed + cells <= this.#arenaTerms.length) return;
+    if (this.#arenaWaste * 2 > this.#arenaUsed) this.#compactArena();
+    if (this.#arenaUsed + cells <= this.#arenaTerms.length) return;
+    const capacity = Math.max(this.#arenaTerms.length * 2, this.#arenaUsed + cells);
+    const terms = new Int32Array(capacity);
+    terms.set(this.#arenaTerms.subarray(0, this.#arenaUsed));
+    const tfs = new Float32Array(capacity);
+    tfs.set(this.#arenaTfs.subarray(0, this.#arenaUsed));
+    this.#arenaTerms = terms;
+    this.#arenaTfs = tfs;
+  }
+
+  /** Moves every live document's terms to the front, keeping their order in the arena. */
+  #compactArena(): void {
+    const live: number[] = [];
+    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#docTermCount[slot] > 0) live.push(slot);
+    // Slots are reused, so arena order is not slot order; in arena order every run moves only towards the front.
+    live.sort((a, b) => this.#docStart[a] - this.#docStart[b]);
+    let used = 0;
+    for (const slot of live) {
+      const start = this.#docStart[slot];
+      const count = this.#docTermCount[slot];
+      this.#arenaTerms.copyWithin(used, start, start + count);
+      this.#arenaTfs.copyWithin(used, start, start + count);
+      this.#docStart[slot] = used;
+      used += count;
+    }
+    this.#arenaUsed = used;
+    this.#arenaWaste = 0;
   }
 
   #allocateSlot(): number {
@@ -162,12 +241,13 @@ export class LexicalIndex {
     if (reused !== undefined) return reused;
     const slot = this.#ids.length;
     this.#ids.push('');
-    this.#terms.push(null);
     if (slot >= this.#lengths.length) {
       const capacity = this.#lengths.length * 2;
       this.#lengths = grow(this.#lengths, capacity);
       this.#orders = grow(this.#orders, capacity);
       this.#scores = grow(this.#scores, capacity);
+      this.#docStart = growInt(this.#docStart, capacity);
+      this.#docTermCount = growInt(this.#docTermCount, capacity);
       const touched = new Int32Array(capacity);
       touched.set(this.#touched);
       this.#touched = touched;
@@ -175,39 +255,40 @@ export class LexicalIndex {
     return slot;
   }
 
-  #appendPosting(term: string, slot: number, tf: number): void {
-    let posting = this.#postings.get(term);
-    if (posting === undefined) {
-      posting = { slots: new Int32Array(4), tfs: new Float32Array(4), size: 0 };
-      this.#postings.set(term, posting);
+  #appendPosting(termId: number, slot: number, tf: number): void {
+    let posting = this.#postings[termId];
+    const size = this.#postingSizes[termId];
+    if (2 * size === posting.length) {
+      const grown = new Float64Array(posting.length * 2);
+      grown.set(posting);
+      this.#postings[termId] = posting = grown;
     }
-    if (posting.size === posting.slots.length) {
-      const slots = new Int32Array(posting.size * 2);
-      slots.set(posting.slots);
-      const tfs = new Float32Array(posting.size * 2);
-      tfs.set(posting.tfs);
-      posting.slots = slots;
-      posting.tfs = tfs;
-    }
-    posting.slots[posting.size] = slot;
-    posting.tfs[posting.size] = tf;
-    posting.size++;
+    posting[2 * size] = slot;
+    posting[2 * size + 1] = tf;
+    this.#postingSizes[termId] = size + 1;
   }
 
   /** Swap-with-last removal: postings are unordered, scoring does not need order. */
-  #removePosting(term: string, slot: number): void {
-    const posting = this.#postings.get(term)!;
-    const index = posting.slots.subarray(0, posting.size).indexOf(slot);
-    const last = posting.size - 1;
-    posting.slots[index] = posting.slots[last];
-    posting.tfs[index] = posting.tfs[last];
-    posting.size = last;
-    if (last === 0) this.#postings.delete(term);
+  #removePosting(termId: number, slot: number): void {
+    const posting = this.#postings[termId];
+    const last = this.#postingSizes[termId] - 1;
+    let index = 0;
+    while (index <= last && posting[2 * index] !== slot) index++;
+    if (index > last) throw new Error(`Lexical index out of step: document slot ${slot} is missing from the posting of "${this.#termNames[termId]}".`);
+    posting[2 * index] = posting[2 * last];
+    posting[2 * index + 1] = posting[2 * last + 1];
+    this.#postingSizes[termId] = last;
   }
 }
 
 function grow(array: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {
   const grown = new Float64Array(capacity);
+  grown.set(array);
+  return grown;
+}
+
+function growInt(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(capacity);
   grown.set(array);
   return grown;
 }

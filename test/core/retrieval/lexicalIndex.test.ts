@@ -152,3 +152,42 @@ test('matches a brute-force BM25 on a random corpus', () => {
   assert.equal(hits.length, 10);
   for (let i = 0; i < 10; i++) assert.ok(Math.abs(hits[i].score - expected[i].score) < 1e-9, `rank ${i}`);
 });
+
+test('keeps every document’s terms exact through slot reuse and arena compaction', () => {
+  const vocabulary = Array.from({ length: 60 }, (_, i) => `term${i}`);
+  let seed = 99;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const index = new LexicalIndex();
+  const docs = new Map<string, Map<string, number>>();
+  // Thousands of replacements and removals of 400 ids: freed slots are reused out of arena order
+  // and the arena (1,024 cells at first) grows and compacts many times.
+  for (let i = 0; i < 6000; i++) {
+    const id = `d${Math.floor(random() * 400)}`;
+    if (random() < 0.15) {
+      index.remove(id);
+      docs.delete(id);
+      continue;
+    }
+    const terms = new Map<string, number>();
+    const count = 1 + Math.floor(random() * 12);
+    for (let j = 0; j < count; j++) {
+      const term = vocabulary[Math.floor(random() * vocabulary.length)];
+      terms.set(term, (terms.get(term) ?? 0) + 1);
+    }
+    index.upsert(id, { terms, length: count });
+    docs.set(id, terms);
+  }
+  assert.equal(index.size, docs.size);
+  for (const [id, terms] of docs) assert.deepEqual(new Map([...(index.documentTerms(id) ?? [])].sort()), new Map([...terms].sort()), id);
+  for (const term of vocabulary) assert.equal(index.documentFrequency(term), [...docs.values()].filter((terms) => terms.has(term)).length, term);
+  const query = [{ term: 'term3', weight: 1 }, { term: 'term41', weight: 1 }, { term: 'unknown', weight: 1 }];
+  const hits = index.search(query, 500);
+  assert.equal(hits.length, [...docs.values()].filter((terms) => terms.has('term3') || terms.has('term41')).length);
+  for (const hit of hits) {
+    const terms = docs.get(hit.memory_id)!;
+    assert.deepEqual(hit.matched_terms, ['term3', 'term41'].filter((term) => terms.has(term)), hit.memory_id);
+  }
+  for (const id of [...docs.keys()]) index.remove(id);
+  assert.equal(index.size, 0);
+  assert.deepEqual(index.search(query, 10), []);
+});
