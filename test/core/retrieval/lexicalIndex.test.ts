@@ -13,6 +13,33 @@ function build(contents: Record<string, string>, options?: { k1?: number; b?: nu
   return index;
 }
 
+/** Random upserts and removals applied to the index; returns the documents it should now hold. */
+function randomEdits(
+  index: LexicalIndex,
+  options: { seed: number; vocabulary: string[]; steps: number; ids: number; removeShare: number; maxTerms: number },
+): Map<string, Map<string, number>> {
+  let seed = options.seed;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const docs = new Map<string, Map<string, number>>();
+  for (let i = 0; i < options.steps; i++) {
+    const id = `d${Math.floor(random() * options.ids)}`;
+    if (random() < options.removeShare) {
+      index.remove(id);
+      docs.delete(id);
+      continue;
+    }
+    const terms = new Map<string, number>();
+    const count = 1 + Math.floor(random() * options.maxTerms);
+    for (let j = 0; j < count; j++) {
+      const term = options.vocabulary[Math.floor(random() * options.vocabulary.length)];
+      terms.set(term, (terms.get(term) ?? 0) + 1);
+    }
+    index.upsert(id, { terms, length: count });
+    docs.set(id, terms);
+  }
+  return docs;
+}
+
 const CORPUS = {
   a: 'Postgres connection pool exhausted under load',
   b: 'Use pnpm instead of npm for this repository',
@@ -110,27 +137,8 @@ test('limit and unknown terms', () => {
 });
 
 test('matches a brute-force BM25 on a random corpus', () => {
-  const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
-  let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const index = new LexicalIndex({ k1: 0.9, b: 0.4 });
-  const docs = new Map<string, Map<string, number>>();
-  for (let i = 0; i < 300; i++) {
-    const id = `d${Math.floor(random() * 120)}`;
-    if (random() < 0.2) {
-      index.remove(id);
-      docs.delete(id);
-      continue;
-    }
-    const terms = new Map<string, number>();
-    const count = 1 + Math.floor(random() * 6);
-    for (let j = 0; j < count; j++) {
-      const term = vocabulary[Math.floor(random() * vocabulary.length)];
-      terms.set(term, (terms.get(term) ?? 0) + 1);
-    }
-    index.upsert(id, { terms, length: count });
-    docs.set(id, terms);
-  }
+  const docs = randomEdits(index, { seed: 7, vocabulary: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'], steps: 300, ids: 120, removeShare: 0.2, maxTerms: 6 });
   const query = [{ term: 'alpha', weight: 1 }, { term: 'theta', weight: 0.5 }];
   const n = docs.size;
   const avg = [...docs.values()].reduce((sum, terms) => sum + [...terms.values()].reduce((x, y) => x + y, 0), 0) / n;
@@ -155,28 +163,10 @@ test('matches a brute-force BM25 on a random corpus', () => {
 
 test('keeps every document’s terms exact through slot reuse and arena compaction', () => {
   const vocabulary = Array.from({ length: 60 }, (_, i) => `term${i}`);
-  let seed = 99;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const index = new LexicalIndex();
-  const docs = new Map<string, Map<string, number>>();
   // Thousands of replacements and removals of 400 ids: freed slots are reused out of arena order
   // and the arena (1,024 cells at first) grows and compacts many times.
-  for (let i = 0; i < 6000; i++) {
-    const id = `d${Math.floor(random() * 400)}`;
-    if (random() < 0.15) {
-      index.remove(id);
-      docs.delete(id);
-      continue;
-    }
-    const terms = new Map<string, number>();
-    const count = 1 + Math.floor(random() * 12);
-    for (let j = 0; j < count; j++) {
-      const term = vocabulary[Math.floor(random() * vocabulary.length)];
-      terms.set(term, (terms.get(term) ?? 0) + 1);
-    }
-    index.upsert(id, { terms, length: count });
-    docs.set(id, terms);
-  }
+  const docs = randomEdits(index, { seed: 99, vocabulary, steps: 6000, ids: 400, removeShare: 0.15, maxTerms: 12 });
   assert.equal(index.size, docs.size);
   for (const [id, terms] of docs) assert.deepEqual(new Map([...(index.documentTerms(id) ?? [])].sort()), new Map([...terms].sort()), id);
   for (const term of vocabulary) assert.equal(index.documentFrequency(term), [...docs.values()].filter((terms) => terms.has(term)).length, term);
