@@ -3,13 +3,14 @@ import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Self time per function from a V8 `.cpuprofile` (node --cpu-prof), restricted to a time window so
- * the load phase is not mixed with start-up and session opening. Frames of the bundled CLI are
- * mapped back to their source file and line through the bundle's source map.
+ * Self and total (inclusive) time per function from a V8 `.cpuprofile` (node --cpu-prof),
+ * restricted to a time window so the load phase is not mixed with start-up and session opening.
+ * Frames of the bundled CLI are mapped back to their source file and line through its source map.
  */
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  children?: number[];
 }
 
 interface CpuProfile {
@@ -30,7 +31,10 @@ export interface SelfTimeRow {
 export interface ProfileSummary {
   windowMs: number;
   sampledMs: number;
+  /** Time spent in the function itself, most first. */
   rows: SelfTimeRow[];
+  /** Time spent in the function and everything it called (a recursive function counted once). */
+  totals: SelfTimeRow[];
 }
 
 /**
@@ -62,19 +66,43 @@ export function summarizeProfile(file: string, window: { fromUs: number; toUs: n
     windowUs = profile.endTime - profile.startTime;
   }
   const mapper = new FrameMapper();
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const keyOf = new Map<number, { key: string; name: string; where: string }>();
+  const describe = (nodeId: number) => {
+    let described = keyOf.get(nodeId);
+    if (described === undefined) {
+      const frame = byId.get(nodeId)!.callFrame;
+      const name = frame.functionName || '(anonymous)';
+      const where = mapper.locate(frame.url, frame.lineNumber, frame.columnNumber);
+      described = { key: `${name}@${where}`, name, where };
+      keyOf.set(nodeId, described);
+    }
+    return described;
+  };
   const rows = new Map<string, SelfTimeRow>();
-  for (const [nodeId, us] of selfUs) {
-    const frame = byId.get(nodeId)!.callFrame;
-    const name = frame.functionName || '(anonymous)';
-    const where = mapper.locate(frame.url, frame.lineNumber, frame.columnNumber);
-    const key = `${name}@${where}`;
-    const row = rows.get(key) ?? { name, where, ms: 0, share: 0 };
+  const totals = new Map<string, SelfTimeRow>();
+  const add = (into: Map<string, SelfTimeRow>, described: { key: string; name: string; where: string }, us: number) => {
+    const row = into.get(described.key) ?? { name: described.name, where: described.where, ms: 0, share: 0 };
     row.ms += us / 1000;
-    rows.set(key, row);
+    into.set(described.key, row);
+  };
+  for (const [nodeId, us] of selfUs) {
+    add(rows, describe(nodeId), us);
+    const seen = new Set<string>();
+    for (let at: number | undefined = nodeId; at !== undefined; at = parent.get(at)) {
+      const described = describe(at);
+      if (described.name === '(root)' || seen.has(described.key)) continue;
+      seen.add(described.key);
+      add(totals, described, us);
+    }
   }
-  const sorted = [...rows.values()].sort((a, b) => b.ms - a.ms).slice(0, top);
-  for (const row of sorted) row.share = totalUs > 0 ? (row.ms * 1000) / totalUs : 0;
-  return { windowMs: windowUs / 1000, sampledMs: totalUs / 1000, rows: sorted };
+  const ranked = (from: Map<string, SelfTimeRow>) => {
+    const sorted = [...from.values()].sort((a, b) => b.ms - a.ms).slice(0, top);
+    for (const row of sorted) row.share = totalUs > 0 ? (row.ms * 1000) / totalUs : 0;
+    return sorted;
+  };
+  return { windowMs: windowUs / 1000, sampledMs: totalUs / 1000, rows: ranked(rows), totals: ranked(totals) };
 }
 
 /** Maps bundle positions to source positions, loading each bundle's `.map` once. */

@@ -138,6 +138,7 @@ async function main(): Promise<void> {
 
   // Phase 2: the mixed load for a fixed duration.
   const samples: Record<string, number[]> = Object.fromEntries(MIX.map(([name]) => [name, []]));
+  const responseBytes: Record<string, number> = Object.fromEntries(MIX.map(([name]) => [name, 0]));
   const errors: Array<{ tool: string; error: RawCallResult['error'] }> = [];
   const acknowledged: Array<{ userId: string; memoryId: string; content: string }> = [];
   let sequence = 0;
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       const result = await session.mcp.callTool(tool, args);
       samples[tool].push(performance.now() - started);
+      responseBytes[tool] += result.bytes;
       if (!result.ok) errors.push({ tool, error: result.error });
       else if (tool === 'store_memory') acknowledged.push({ userId: session.userId, memoryId: String(result.output!.memory_id), content: String(args.content) });
     }
@@ -187,13 +189,14 @@ async function main(): Promise<void> {
 
   console.log(`\n## ${total.toLocaleString('en')} operations in ${loadSeconds.toFixed(1)} s = ${Math.round(total / loadSeconds).toLocaleString('en')} memory operations/s (target 5,000/s); errors ${errors.length}`);
   console.log(`server RSS ${rssAfterOpen.toFixed(0)} MB after opening, ${rssAfter.toFixed(0)} MB at the end; CPU per operation: server ${(serverCpu / total).toFixed(2)} ms (${(serverCpu / 1000 / loadSeconds * 100).toFixed(0)} % of a core), load generator ${(generatorCpu / total).toFixed(2)} ms (${(generatorCpu / 1000 / loadSeconds * 100).toFixed(0)} % of a core)`);
-  console.log('| tool | calls | p50 ms | p95 ms | p99 ms | max ms |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| tool | calls | p50 ms | p95 ms | p99 ms | max ms | mean response bytes |');
+  console.log('|---|---|---|---|---|---|---|');
   const init = latencySummary(initSamples);
-  console.log(`| init_session (open phase) | ${init.n} | ${ms(init.p50)} | ${ms(init.p95)} | ${ms(init.p99)} | ${ms(init.max)} |`);
+  console.log(`| init_session (open phase) | ${init.n} | ${ms(init.p50)} | ${ms(init.p95)} | ${ms(init.p99)} | ${ms(init.max)} | - |`);
   for (const [name, list] of Object.entries(samples)) {
     const summary = latencySummary(list);
-    console.log(`| ${name} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${ms(summary.max)} |`);
+    const meanBytes = list.length > 0 ? Math.round(responseBytes[name] / list.length).toLocaleString('en') : '-';
+    console.log(`| ${name} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${ms(summary.max)} | ${meanBytes} |`);
   }
   for (const failure of errors.slice(0, 5)) console.log(`error: ${failure.tool}: ${JSON.stringify(failure.error)}`);
 
@@ -234,11 +237,15 @@ function printProfiles(directory: string, window: { fromUs: number; toUs: number
   for (const file of readdirSync(directory).filter((name) => name.endsWith('.cpuprofile')).sort()) {
     // Node names profiles CPU.<date>.<time>.<pid>.<thread>.<seq>: thread 0 is the main thread, others are workers (WAL checkpoints).
     const mainThread = file.split('.')[4] === '0';
-    const summary = summarizeProfile(join(directory, file), window, mainThread ? 30 : 5);
+    const summary = summarizeProfile(join(directory, file), window, mainThread ? 40 : 5);
     console.log(`\n### server CPU profile ${file} (${mainThread ? 'main thread' : 'worker thread'}): ${summary.sampledMs.toFixed(0)} ms sampled in a ${summary.windowMs.toFixed(0)} ms window (self time)`);
     console.log('| self ms | share | function | where |');
     console.log('|---|---|---|---|');
     for (const row of summary.rows) console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
+    if (!mainThread) continue;
+    console.log('\n| total ms (with callees) | share | function | where |');
+    console.log('|---|---|---|---|');
+    for (const row of summary.totals) console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
   }
 }
 
