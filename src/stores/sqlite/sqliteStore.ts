@@ -22,7 +22,7 @@ import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { ChangeFeed } from './changeFeed.ts';
 import type { ChangeEntry, ChangeLogRetention } from './changeFeed.ts';
-import { inWriteTransaction, openDatabase, retryWhileBusy } from './database.ts';
+import { inReadTransaction, openDatabase, retryWhileBusy } from './database.ts';
 import { GroupCommit, type GroupCommitHooks } from './groupCommit.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
@@ -332,14 +332,19 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.connection;
   }
 
-  /** Reads see other processes' memory writes: the change log is applied first. */
+  /**
+   * Reads see other processes' memory writes: the change log is applied first, in the same read
+   * transaction as the read itself, so both see one snapshot of the file.
+   */
   private async read<T>(operation: string, work: (connection: Connection) => T): Promise<T> {
     const connection = this.requireConnection(operation);
     try {
-      return await retryWhileBusy(() => {
-        this.applyOtherProcessChanges(connection);
-        return work(connection);
-      });
+      return await retryWhileBusy(() =>
+        inReadTransaction(connection.db, () => {
+          this.applyOtherProcessChanges(connection);
+          return work(connection);
+        }),
+      );
     } catch (error) {
       throw toMemoryError(error, operation, this.dataDir);
     }
@@ -458,7 +463,13 @@ export class SqliteMemoryStore implements MemoryStore {
       if (source.reanalyzed) reanalyzed.push(source);
     }
     state.lexical = index;
-    if (reanalyzed.length > 0) inWriteTransaction(this.requireConnection('saveAnalysis').db, () => saveReanalyzed(sql, userId, reanalyzed));
+    if (reanalyzed.length > 0) {
+      // Reads run in a read transaction, so the analyses are saved by the next group commit. They
+      // only spare the next process the work: if saving fails, that process analyses again.
+      this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed)).catch((error: unknown) => {
+        console.error('[fml] saving lexical analyses failed; they will be redone when the index is next built:', error instanceof Error ? error.message : String(error));
+      });
+    }
     return index;
   }
 
