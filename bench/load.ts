@@ -7,20 +7,37 @@
  *
  *   npm run bench:load                                  # 2,000 sessions, 30 s, 32 in flight
  *   npm run bench:load -- --sessions 10000 --duration 60 --concurrency 64
+ *   npm run bench:load -- --servers 2 --server-cpu-prof  # two processes on one data directory; profile
+ *
+ * Besides throughput it reports CPU per operation of the servers and of the load generator (from
+ * /proc and process.cpuUsage over the load phase), which stays meaningful on a shared box where
+ * throughput moves with whatever else is running.
  *
  * The load generator runs on the same cores as the server; on a 2-core box it takes roughly
  * half the CPU, so the figures are a floor for the server alone.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
+import { summarizeProfile } from './cpuProfile.ts';
 import { RawMcpSession, type RawCallResult } from './rawMcpClient.ts';
+import { cpuMsOf, rssMbOf, startServer, stopServer, type ServerProcess } from './serverProcess.ts';
 import { latencySummary, ms } from './stats.ts';
 import { SeededRandom, syntheticSentence } from './syntheticCorpus.ts';
+
+const USAGE = `node bench/load.ts [options]
+  --sessions N          MCP sessions to open (default 2000)
+  --users N             users the sessions are spread over (default 200)
+  --duration S          seconds of mixed load (default 30)
+  --concurrency N       requests in flight during the load (default 32)
+  --open-concurrency N  sessions opened at once (default 16)
+  --servers N           server processes on the same data directory, sessions spread over them (default 1)
+  --server-cpu-prof     run the servers with --cpu-prof and print the top self-time functions of the load phase
+  --cli PATH            the built CLI to run (default dist/cli.js), e.g. a copy of an earlier build for an A/B run
+`;
 
 const { values } = parseArgs({
   options: {
@@ -29,15 +46,32 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '30' },
     concurrency: { type: 'string', default: '32' },
     'open-concurrency': { type: 'string', default: '16' },
+    servers: { type: 'string', default: '1' },
+    'server-cpu-prof': { type: 'boolean', default: false },
+    cli: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const SESSIONS = Number(values.sessions);
 const USERS = Math.min(Number(values.users), SESSIONS);
 const DURATION_S = Number(values.duration);
 const CONCURRENCY = Number(values.concurrency);
 const OPEN_CONCURRENCY = Number(values['open-concurrency']);
+const SERVERS = Number(values.servers);
+const CPU_PROF = values['server-cpu-prof'];
 const TOKEN = `load-token-${Date.now()}-0123456789abcdef0123456789`;
 const root = new URL('..', import.meta.url).pathname;
+const CLI = values.cli ?? join(root, 'dist', 'cli.js');
+for (const [name, value] of [['sessions', SESSIONS], ['users', USERS], ['duration', DURATION_S], ['concurrency', CONCURRENCY], ['open-concurrency', OPEN_CONCURRENCY], ['servers', SERVERS]] as const) {
+  if (!Number.isFinite(value) || value < 1) {
+    process.stderr.write(`--${name} must be a positive number\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
 
 /** The operation mix: weights sum to 100. Stores are a third, as an agent stores about as often as it reads. */
 const MIX: Array<[string, number]> = [
@@ -54,31 +88,8 @@ interface LoadSession {
   workingSessionId: string;
 }
 
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; mcpUrl: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'serve', '--http', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, FML_TOKEN: TOKEN, FML_EMBEDDING_PROVIDER: 'none' },
-  });
-  let out = '';
-  const mcpUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server printed no endpoint in 20 s: ${out}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /endpoint:\s+(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  return { child, mcpUrl };
-}
-
-function rssMbOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
+const sum = (list: readonly number[]): number => list.reduce((total, value) => total + value, 0);
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /** Runs `work` over the items with at most `limit` in flight. */
 async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -90,18 +101,29 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-load-'));
-  const { child, mcpUrl } = await startServer(dataDir);
+  const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'fml-load-prof-')) : null;
+  const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // One after the other: the first opens and migrates the store, the others find it ready.
+  const servers: ServerProcess[] = [];
+  for (let index = 0; index < SERVERS; index++) servers.push(await startServer({ cliPath: CLI, dataDir, token: TOKEN, nodeFlags }));
   const agent = new Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, OPEN_CONCURRENCY) });
   const random = new SeededRandom(7);
-  console.log(`Firebolt Memory Layer load test — node ${process.version}, ${cpus().length} cores (shared by server and load generator), server pid ${child.pid}`);
-  console.log(`${SESSIONS.toLocaleString('en')} MCP sessions over ${USERS} users, ${CONCURRENCY} requests in flight, ${DURATION_S} s, rate limit off, no embedding provider`);
+  const rssMb = (): number => sum(servers.map((server) => rssMbOf(server.pid)));
+  const serverCpuMs = (): number => sum(servers.map((server) => cpuMsOf(server.pid)));
+  const generatorCpuMs = (): number => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  console.log(`Firebolt Memory Layer load test — node ${process.version}, ${cpus().length} cores (shared by servers and load generator), ${SERVERS} server process(es) ${servers.map((server) => server.pid).join(', ')} running ${CLI}`);
+  console.log(`${SESSIONS.toLocaleString('en')} MCP sessions over ${USERS} users, ${CONCURRENCY} requests in flight, ${DURATION_S} s, rate limit off, no embedding provider${CPU_PROF ? ', servers under --cpu-prof' : ''}`);
 
   // Phase 1: open every session (MCP initialize + init_session), as clients connecting.
   const sessions: LoadSession[] = [];
   const openStarted = performance.now();
   const initSamples: number[] = [];
   await pool(Array.from({ length: SESSIONS }, (_, index) => index), OPEN_CONCURRENCY, async (index) => {
-    const mcp = new RawMcpSession(mcpUrl, TOKEN, agent);
+    // Session i talks to server i mod N, as clients spread by a load balancer would.
+    const mcp = new RawMcpSession(servers[index % SERVERS].mcpUrl, TOKEN, agent);
     await mcp.open();
     const userId = `load-user-${index % USERS}`;
     const started = performance.now();
@@ -111,15 +133,20 @@ async function main(): Promise<void> {
     sessions.push({ mcp, userId, workingSessionId: String(init.output!.session_id) });
   });
   const openSeconds = (performance.now() - openStarted) / 1000;
-  console.log(`opened ${sessions.length.toLocaleString('en')} sessions in ${openSeconds.toFixed(1)} s; server RSS ${rssMbOf(child.pid!).toFixed(0)} MB`);
+  const rssAfterOpen = rssMb();
+  console.log(`opened ${sessions.length.toLocaleString('en')} sessions in ${openSeconds.toFixed(1)} s; server RSS ${rssAfterOpen.toFixed(0)} MB`);
 
   // Phase 2: the mixed load for a fixed duration.
   const samples: Record<string, number[]> = Object.fromEntries(MIX.map(([name]) => [name, []]));
+  const responseBytes: Record<string, number> = Object.fromEntries(MIX.map(([name]) => [name, 0]));
   const errors: Array<{ tool: string; error: RawCallResult['error'] }> = [];
   const acknowledged: Array<{ userId: string; memoryId: string; content: string }> = [];
   let sequence = 0;
   const deadline = performance.now() + DURATION_S * 1000;
   const loadStarted = performance.now();
+  const loadStartedUs = monotonicUs();
+  const serverCpuBefore = serverCpuMs();
+  const generatorCpuBefore = generatorCpuMs();
   const pick = (): string => {
     let roll = random.next() * 100;
     for (const [name, weight] of MIX) if ((roll -= weight) < 0) return name;
@@ -148,30 +175,39 @@ async function main(): Promise<void> {
       const started = performance.now();
       const result = await session.mcp.callTool(tool, args);
       samples[tool].push(performance.now() - started);
+      responseBytes[tool] += result.bytes;
       if (!result.ok) errors.push({ tool, error: result.error });
       else if (tool === 'store_memory') acknowledged.push({ userId: session.userId, memoryId: String(result.output!.memory_id), content: String(args.content) });
     }
   }));
   const loadSeconds = (performance.now() - loadStarted) / 1000;
-  const rssAfter = rssMbOf(child.pid!);
-  const total = Object.values(samples).reduce((sum, list) => sum + list.length, 0);
+  const loadEndedUs = monotonicUs();
+  const serverCpu = serverCpuMs() - serverCpuBefore;
+  const generatorCpu = generatorCpuMs() - generatorCpuBefore;
+  const rssAfter = rssMb();
+  const total = sum(Object.values(samples).map((list) => list.length));
 
-  console.log(`\n## ${total.toLocaleString('en')} operations in ${loadSeconds.toFixed(1)} s = ${Math.round(total / loadSeconds).toLocaleString('en')} memory operations/s (target 5,000/s); errors ${errors.length}; server RSS ${rssAfter.toFixed(0)} MB`);
-  console.log('| tool | calls | p50 ms | p95 ms | p99 ms | max ms |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(`\n## ${total.toLocaleString('en')} operations in ${loadSeconds.toFixed(1)} s = ${Math.round(total / loadSeconds).toLocaleString('en')} memory operations/s (target 5,000/s); errors ${errors.length}`);
+  console.log(`server RSS ${rssAfterOpen.toFixed(0)} MB after opening, ${rssAfter.toFixed(0)} MB at the end; CPU per operation: server ${(serverCpu / total).toFixed(2)} ms (${(serverCpu / 1000 / loadSeconds * 100).toFixed(0)} % of a core), load generator ${(generatorCpu / total).toFixed(2)} ms (${(generatorCpu / 1000 / loadSeconds * 100).toFixed(0)} % of a core)`);
+  console.log('| tool | calls | p50 ms | p95 ms | p99 ms | max ms | mean response bytes |');
+  console.log('|---|---|---|---|---|---|---|');
   const init = latencySummary(initSamples);
-  console.log(`| init_session (open phase) | ${init.n} | ${ms(init.p50)} | ${ms(init.p95)} | ${ms(init.p99)} | ${ms(init.max)} |`);
+  console.log(`| init_session (open phase) | ${init.n} | ${ms(init.p50)} | ${ms(init.p95)} | ${ms(init.p99)} | ${ms(init.max)} | - |`);
   for (const [name, list] of Object.entries(samples)) {
     const summary = latencySummary(list);
-    console.log(`| ${name} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${ms(summary.max)} |`);
+    const meanBytes = list.length > 0 ? Math.round(responseBytes[name] / list.length).toLocaleString('en') : '-';
+    console.log(`| ${name} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${ms(summary.max)} | ${meanBytes} |`);
   }
   for (const failure of errors.slice(0, 5)) console.log(`error: ${failure.tool}: ${JSON.stringify(failure.error)}`);
 
   // Phase 3: close the sessions, stop the server, then check every acknowledged write on disk.
   await pool(sessions, OPEN_CONCURRENCY, (session) => session.mcp.close());
   agent.destroy();
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  for (const server of servers) await stopServer(server);
+  if (profileDir) {
+    printProfiles(profileDir, { fromUs: loadStartedUs, toUs: loadEndedUs });
+    rmSync(profileDir, { recursive: true, force: true });
+  }
   const store = new SqliteMemoryStore({ dataDir });
   await store.open();
   let lost = 0;
@@ -194,6 +230,23 @@ async function main(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   console.log(`\nverification: ${acknowledged.length.toLocaleString('en')} acknowledged stores, ${lost} lost, ${mismatched} with other content; ${storedTotal.toLocaleString('en')} memories on disk (duplicates: ${storedTotal - acknowledged.length})`);
   if (errors.length > 0 || lost > 0 || mismatched > 0 || storedTotal !== acknowledged.length) process.exitCode = 1;
+}
+
+/** Top self-time functions of each server during the load phase. */
+function printProfiles(directory: string, window: { fromUs: number; toUs: number }): void {
+  for (const file of readdirSync(directory).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+    // Node names profiles CPU.<date>.<time>.<pid>.<thread>.<seq>: thread 0 is the main thread, others are workers (WAL checkpoints).
+    const mainThread = file.split('.')[4] === '0';
+    const summary = summarizeProfile(join(directory, file), window, mainThread ? 40 : 5);
+    console.log(`\n### server CPU profile ${file} (${mainThread ? 'main thread' : 'worker thread'}): ${summary.sampledMs.toFixed(0)} ms sampled in a ${summary.windowMs.toFixed(0)} ms window (self time)`);
+    console.log('| self ms | share | function | where |');
+    console.log('|---|---|---|---|');
+    for (const row of summary.rows) console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
+    if (!mainThread) continue;
+    console.log('\n| total ms (with callees) | share | function | where |');
+    console.log('|---|---|---|---|');
+    for (const row of summary.totals) console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
+  }
 }
 
 await main();

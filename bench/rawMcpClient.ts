@@ -12,6 +12,8 @@ export interface RawCallResult {
   /** The typed tool error, or the HTTP/JSON-RPC error, on failure. */
   error?: { code: string; message: string };
   status: number;
+  /** Size of the response body, to see what a tool's answers cost on the wire. */
+  bytes: number;
 }
 
 export class RawMcpSession {
@@ -38,14 +40,15 @@ export class RawMcpSession {
 
   async callTool(name: string, args: Record<string, unknown>): Promise<RawCallResult> {
     const response = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'tools/call', params: { name, arguments: args } });
-    if (response.status !== 200) return { ok: false, status: response.status, error: parseHttpError(response.body) };
+    const bytes = Buffer.byteLength(response.body);
+    if (response.status !== 200) return { ok: false, status: response.status, bytes, error: parseHttpError(response.body) };
     const message = parseRpcMessage(response.body) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text?: string }> }; error?: { code: number; message: string } };
-    if (message.error) return { ok: false, status: 200, error: { code: `JSONRPC_${message.error.code}`, message: message.error.message } };
+    if (message.error) return { ok: false, status: 200, bytes, error: { code: `JSONRPC_${message.error.code}`, message: message.error.message } };
     const result = message.result ?? {};
     if (result.isError) {
-      return { ok: false, status: 200, error: parseToolError(result.content?.[0]?.text ?? '') };
+      return { ok: false, status: 200, bytes, error: parseToolError(result.content?.[0]?.text ?? '') };
     }
-    return { ok: true, status: 200, output: result.structuredContent ?? {} };
+    return { ok: true, status: 200, bytes, output: result.structuredContent ?? {} };
   }
 
   /** DELETE the MCP session so the server frees its per-session state. */

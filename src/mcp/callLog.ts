@@ -9,24 +9,48 @@ export interface CallRecord {
   user_id?: string;
 }
 
+interface Slot {
+  call: CallRecord;
+  atMs: number;
+}
+
+/**
+ * A ring of the last `capacity` calls. Every tool call is recorded and few are ever read, so
+ * recording only stores the call and the clock; the ISO time and the rounding happen on reading.
+ */
 export class CallLog {
-  private readonly calls: CallRecord[] = [];
+  private readonly slots: Array<Slot | undefined>;
   private readonly capacity: number;
+  /** Calls recorded so far; the newest is at (written - 1) % capacity. */
+  private written = 0;
 
   constructor(capacity = 200) {
     this.capacity = capacity;
+    this.slots = new Array<Slot | undefined>(capacity);
   }
 
   record(call: CallRecord): void {
-    this.calls.push({ ...call, at: new Date().toISOString(), ms: Math.round(call.ms * 100) / 100 });
-    if (this.calls.length > this.capacity) this.calls.shift();
+    this.slots[this.written % this.capacity] = { call, atMs: Date.now() };
+    this.written++;
   }
 
+  /** The newest calls first. */
   recent(limit = 50): CallRecord[] {
-    return this.calls.slice(-limit).reverse();
+    return this.newestFirst(limit, () => true);
   }
 
   recentErrors(limit = 20): CallRecord[] {
-    return this.calls.filter((call) => !call.ok).slice(-limit).reverse();
+    return this.newestFirst(limit, (call) => !call.ok);
+  }
+
+  private newestFirst(limit: number, keep: (call: CallRecord) => boolean): CallRecord[] {
+    const out: CallRecord[] = [];
+    const held = Math.min(this.written, this.capacity);
+    for (let back = 1; back <= held && out.length < limit; back++) {
+      const slot = this.slots[(this.written - back) % this.capacity]!;
+      if (!keep(slot.call)) continue;
+      out.push({ ...slot.call, at: new Date(slot.atMs).toISOString(), ms: Math.round(slot.call.ms * 100) / 100 });
+    }
+    return out;
   }
 }

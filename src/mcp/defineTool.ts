@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { ServerContext } from './serverContext.ts';
 import type { CallLog } from './callLog.ts';
+import { schemasOf } from './toolSchemas.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
@@ -26,9 +27,10 @@ export function registerTool<Input extends z.ZodRawShape, Output extends z.ZodRa
   tool: ToolDefinition<Input, Output>,
   log: CallLog,
 ): void {
+  const schemas = schemasOf(tool);
   server.registerTool(
     tool.name,
-    { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
+    { title: tool.title, description: tool.description, inputSchema: schemas.input, outputSchema: schemas.output, annotations: { title: tool.title, ...tool.annotations } },
     (async (args: z.infer<z.ZodObject<Input>>): Promise<CallToolResult> => {
       const started = performance.now();
       const user = (args as { user_id?: unknown }).user_id ?? context.defaultUserId;

@@ -1,12 +1,11 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryError } from '../core/domain/errors.ts';
 import { CallLog } from './callLog.ts';
 import { createMcpServer } from './createMcpServer.ts';
 import { checkBearer, checkHostAndOrigin } from './httpGuards.ts';
+import { JsonHttpTransport } from './jsonHttpTransport.ts';
 import { RateLimiter } from './rateLimiter.ts';
 import type { ServerContext } from './serverContext.ts';
 
@@ -32,11 +31,12 @@ const DEFAULT_MAX_BODY = 1024 * 1024;
 
 /**
  * Streamable HTTP MCP endpoint at /mcp on 127.0.0.1 only, behind a bearer token, Host/Origin
- * checks, a body size limit and per-client rate limiting. One MCP server per MCP session.
+ * checks, a body size limit and per-client rate limiting. One MCP server per MCP session, over
+ * a transport that answers every POST with plain JSON (jsonHttpTransport.ts).
  */
 export async function startHttpServer(context: ServerContext, options: HttpServerOptions): Promise<RunningHttpServer> {
   const callLog = new CallLog();
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, JsonHttpTransport>();
   const limiter = options.rateLimit && options.rateLimit.perMinute > 0 ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst) : null;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   let port = options.port;
@@ -83,28 +83,23 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
         }
         return sendError(response, 400, 'INVALID_INPUT', error instanceof Error ? error.message : String(error));
       }
-      if (existing) return existing.handleRequest(request, response, body);
+      if (existing) return existing.handlePost(request, response, body);
       if (sessionId !== undefined) return sendError(response, 404, 'SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.');
       if (!isInitializeRequest(body)) return sendError(response, 400, 'INVALID_INPUT', 'The first request of an MCP session must be initialize.');
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        // Plain JSON answers: cheaper than an SSE stream per request, and every tool answers at once.
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          sessions.set(id, transport);
-        },
-      });
+      const transport: JsonHttpTransport = new JsonHttpTransport({ onsessioninitialized: (id) => sessions.set(id, transport) });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await createMcpServer(context, callLog).connect(transport);
-      return transport.handleRequest(request, response, body);
+      return transport.handlePost(request, response, body);
     }
-    if (request.method === 'GET' || request.method === 'DELETE') {
+    if (request.method === 'DELETE') {
       if (!existing) return sendError(response, 404, 'SESSION_NOT_FOUND', 'Unknown or missing MCP session id.');
-      return existing.handleRequest(request, response);
+      return existing.handleDelete(request, response);
     }
-    response.setHeader('Allow', 'GET, POST, DELETE');
+    // GET would open a server-to-client SSE stream; this server sends nothing unasked, and the
+    // spec's answer for a server without that stream is 405 (clients then carry on with POSTs).
+    response.setHeader('Allow', 'POST, DELETE');
     return sendError(response, 405, 'INVALID_INPUT', `Method ${request.method} is not allowed on /mcp.`);
   }
 

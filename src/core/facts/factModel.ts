@@ -80,6 +80,17 @@ export function factContent(fact: FactValue): string {
   return `${fact.category} ${fact.key.replaceAll('_', ' ')}: ${fact.value}`;
 }
 
+/**
+ * Which fact a memory's metadata holds, as "category/key", or null for a memory that is not a
+ * fact. Near-duplicate merging compares it: "editor 0: vim" and "editor 1: vim" read alike but
+ * are two facts, and merging one into the other would lose a value.
+ */
+export function factIdentity(metadata: Record<string, unknown>): string | null {
+  const raw = metadata.fact as Partial<FactValue> | undefined;
+  if (!raw || typeof raw.key !== 'string' || typeof raw.category !== 'string') return null;
+  return `${raw.category}/${raw.key}`;
+}
+
 export function factOfMemory(memory: MemoryRecord): Fact | null {
   const raw = memory.metadata.fact as Partial<FactValue> | undefined;
   if (!raw || typeof raw.key !== 'string' || typeof raw.value !== 'string' || !(FACT_CATEGORIES as readonly string[]).includes(raw.category as string)) return null;

@@ -17,6 +17,7 @@ import { extractEntities, normaliseEntities } from '../entities/extractEntities.
 import { requireLayer } from '../domain/layers.ts';
 import { identifiersFrom, isSharedLayer, type LayerScope, partitionForCall, scopeFor, scopeRef } from '../layers/layerScope.ts';
 import { findStoreConflict } from '../lifecycle/contradictionCandidates.ts';
+import { factIdentity } from '../facts/factModel.ts';
 import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
@@ -68,7 +69,7 @@ export class LongTermMemory {
     const embedding = await this.deps.embeddings.embed(content);
     const stored: StoredEmbedding | null = embedding.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: embedding.vector } : null;
 
-    const similar = superseded ? null : await this.findMostSimilar(scope, projectId, content, stored);
+    const similar = superseded ? null : await this.findMostSimilar(scope, projectId, content, stored, factIdentity(metadata));
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
       const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
       const merged: MemoryRecord = {
@@ -247,12 +248,17 @@ export class LongTermMemory {
     return memory;
   }
 
-  /** The closest live memory in the same layer scope: a duplicate in another layer is not one here. */
+  /**
+   * The closest live memory in the same layer scope (a duplicate in another layer is not one here)
+   * that holds the same fact, or like the new memory no fact at all: a merge rewrites the older
+   * memory's metadata, so merging across facts would replace one fact's value with another's.
+   */
   private async findMostSimilar(
     scope: LayerScope,
     projectId: string | null,
     content: string,
     embedding: StoredEmbedding | null,
+    fact: string | null,
   ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
     const userId = scope.partition;
     const filter = { user_id: userId, project_id: projectId, scopes: [scopeRef(scope)] };
@@ -270,7 +276,7 @@ export class LongTermMemory {
     ]);
     let best: { memory: MemoryRecord; similarity: number } | null = null;
     for (const memory of candidates) {
-      if (memory.deleted_at || memory.superseded_by) continue;
+      if (memory.deleted_at || memory.superseded_by || factIdentity(memory.metadata) !== fact) continue;
       const stored = vectors.get(memory.memory_id);
       const vectorSimilarity = embedding && stored && stored.model === embedding.model ? cosineSimilarity(embedding.vector, stored.vector) : 0;
       const similarity = Math.max(textSimilarity(content, memory.content), vectorSimilarity);

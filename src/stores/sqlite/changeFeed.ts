@@ -1,4 +1,5 @@
 import type { Database } from './sqliteModule.ts';
+import { inReadTransaction } from './database.ts';
 import type { StatementCache } from './statementCache.ts';
 
 /**
@@ -62,12 +63,15 @@ export class ChangeFeed {
     return Number(row.seq);
   }
 
+  /**
+   * The change log rows other processes committed since the last catch-up. The version and the
+   * rows are read in one read transaction (the caller's, when it has one open), so a concurrent
+   * trim cannot delete rows between the two reads and both describe the same snapshot.
+   */
   catchUp(): CatchUp {
-    const version = this.dataVersion();
-    if (version === this.lastDataVersion) return { kind: 'current' };
-    // One read transaction: a concurrent trim cannot delete rows between the two reads.
-    this.db.exec('BEGIN');
-    try {
+    return inReadTransaction(this.db, () => {
+      const version = this.dataVersion();
+      if (version === this.lastDataVersion) return { kind: 'current' };
       const trimmedThrough = this.trimmedThrough();
       if (this.lastSeq < trimmedThrough) {
         this.lastSeq = this.maxSeq();
@@ -81,9 +85,7 @@ export class ChangeFeed {
       if (changes.length > 0) this.lastSeq = changes[changes.length - 1].seq;
       this.lastDataVersion = version;
       return { kind: 'changes', changes };
-    } finally {
-      this.db.exec('COMMIT');
-    }
+    });
   }
 
   /**

@@ -48,6 +48,24 @@ export function inWriteTransaction<T>(db: Database, work: () => T): T {
   }
 }
 
+/**
+ * One read transaction around a synchronous read: every statement in it sees the same snapshot,
+ * and the WAL read lock (a pair of fcntl calls on the shared-memory file) is taken once rather
+ * than once per statement. Writing inside it is not possible; nested calls join the open one.
+ */
+export function inReadTransaction<T>(db: Database, work: () => T): T {
+  if (db.isTransaction) return work();
+  db.exec('BEGIN');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 export async function retryWhileBusy<T>(attempt: () => T): Promise<T> {
   const deadline = Date.now() + WRITE_DEADLINE_MS;
   let delayMs = 5;

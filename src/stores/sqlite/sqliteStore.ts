@@ -22,7 +22,8 @@ import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { ChangeFeed } from './changeFeed.ts';
 import type { ChangeEntry, ChangeLogRetention } from './changeFeed.ts';
-import { inWriteTransaction, openDatabase, retryWhileBusy } from './database.ts';
+import { inReadTransaction, openDatabase, retryWhileBusy } from './database.ts';
+import { GroupCommit, type GroupCommitHooks } from './groupCommit.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import { pageOfMatches } from './memoryListing.ts';
@@ -82,6 +83,7 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly users = new Map<string, UserMemoryState>();
   /** Commits of this process; other processes' commits move PRAGMA data_version instead. */
   private localCommits = 0;
+  private readonly commits = new GroupCommit(() => this.requireConnection('commit').db, this.groupCommitHooks());
 
   constructor(options: SqliteMemoryStoreOptions) {
     this.dataDir = options.dataDir;
@@ -115,6 +117,8 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async close(): Promise<void> {
+    // Writes already queued were asked for before the close: they commit (or fail) first.
+    if (this.connection !== null) await this.commits.drain();
     const connection = this.connection;
     this.connection = null;
     this.users.clear();
@@ -328,51 +332,63 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.connection;
   }
 
-  /** Reads see other processes' memory writes: the change log is applied first. */
+  /**
+   * Reads see other processes' memory writes: the change log is applied first, in the same read
+   * transaction as the read itself, so both see one snapshot of the file.
+   */
   private async read<T>(operation: string, work: (connection: Connection) => T): Promise<T> {
     const connection = this.requireConnection(operation);
     try {
-      return await retryWhileBusy(() => {
-        this.applyOtherProcessChanges(connection);
-        return work(connection);
-      });
+      return await retryWhileBusy(() =>
+        inReadTransaction(connection.db, () => {
+          this.applyOtherProcessChanges(connection);
+          return work(connection);
+        }),
+      );
     } catch (error) {
       throw toMemoryError(error, operation, this.dataDir);
     }
   }
 
   /**
-   * One write transaction, then `afterCommit` updates this process's caches. Both run in the same
-   * synchronous turn, so no read of this process can observe the file and caches out of step.
+   * Queues a write for the next group commit (groupCommit.ts); `afterCommit` then updates this
+   * process's caches. Commit and cache updates run in the same synchronous turn, so no read of
+   * this process can observe the file and caches out of step.
    */
-  private async write<T>(operation: string, work: (connection: Connection) => T, afterCommit?: () => void): Promise<T> {
-    const connection = this.requireConnection(operation);
+  private write<T>(operation: string, work: (connection: Connection) => T, afterCommit?: () => void): Promise<T> {
+    let connection: Connection;
     try {
-      return await retryWhileBusy(() => {
-        let appliedThrough: number | null = null;
-        const result = inWriteTransaction(connection.db, () => {
-          const inStep = connection.feed.inStepWithFile();
-          const value = work(connection);
-          // Under the write lock the newest log row is this transaction's own.
-          if (inStep) appliedThrough = connection.feed.maxSeq();
-          return value;
-        });
+      connection = this.requireConnection(operation);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.commits.write(operation, () => work(connection), afterCommit);
+  }
+
+  /** How the group commit's transactions keep the change feed and caches in step with the file. */
+  private groupCommitHooks(): GroupCommitHooks {
+    let inStep = false;
+    let appliedThrough: number | null = null;
+    return {
+      begin: () => {
+        inStep = this.requireConnection('commit').feed.inStepWithFile();
+        appliedThrough = null;
+      },
+      end: () => {
+        // Under the write lock the newest log rows are this transaction's own.
+        if (inStep) appliedThrough = this.requireConnection('commit').feed.maxSeq();
+      },
+      committed: () => {
+        const connection = this.requireConnection('commit');
         this.localCommits++;
         connection.checkpointer.noteCommit();
         if (appliedThrough !== null) connection.feed.markApplied(appliedThrough);
-        try {
-          afterCommit?.();
-        } catch (error) {
-          // The commit stands, so this must not be retried; caches that may have missed it are
-          // dropped and rebuilt from SQLite on next use.
-          this.users.clear();
-          throw toMemoryError(error, operation, this.dataDir);
-        }
-        return result;
-      });
-    } catch (error) {
-      throw toMemoryError(error, operation, this.dataDir);
-    }
+      },
+      // The commit stands, so the write must not be retried; caches that may have missed it are
+      // dropped and rebuilt from SQLite on next use.
+      afterCommitFailed: () => this.users.clear(),
+      mapError: (error, operation) => toMemoryError(error, operation, this.dataDir),
+    };
   }
 
   private applyOtherProcessChanges({ feed }: Connection): void {
@@ -447,7 +463,13 @@ export class SqliteMemoryStore implements MemoryStore {
       if (source.reanalyzed) reanalyzed.push(source);
     }
     state.lexical = index;
-    if (reanalyzed.length > 0) inWriteTransaction(this.requireConnection('saveAnalysis').db, () => saveReanalyzed(sql, userId, reanalyzed));
+    if (reanalyzed.length > 0) {
+      // Reads run in a read transaction, so the analyses are saved by the next group commit. They
+      // only spare the next process the work: if saving fails, that process analyses again.
+      this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed)).catch((error: unknown) => {
+        console.error('[fml] saving lexical analyses failed; they will be redone when the index is next built:', error instanceof Error ? error.message : String(error));
+      });
+    }
     return index;
   }
 

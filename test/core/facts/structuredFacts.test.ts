@@ -72,4 +72,24 @@ describe('structured facts', () => {
     assert.equal(active.length, 1);
     assert.equal(active[0].history?.length, 3);
   });
+
+  // Regression: "editor 0: X" and "editor 1: X" read as near-duplicates, and the second set_fact
+  // was merged into the first key's memory, rewriting its metadata: one fact silently vanished, and
+  // with two processes setting the two keys at once, set_fact failed with "did not produce a fact memory".
+  it('never merges a fact into a near-identical memory of another key', async () => {
+    const facts = factsOf(test.core);
+    const value = 'neovim with the lazy plugin manager, telescope for fuzzy finding, treesitter highlighting and the gruvbox colour scheme';
+    const first = await facts.set({ user_id: 'u5', category: 'preference', key: 'editor_0', value });
+    const second = await facts.set({ user_id: 'u5', category: 'preference', key: 'editor_1', value });
+    assert.equal(second.action, 'created');
+    assert.notEqual(second.fact.memory_id, first.fact.memory_id);
+    const racing = await Promise.all([2, 3, 4].map((index) => facts.set({ user_id: 'u5', category: 'preference', key: `editor_${index}`, value })));
+    assert.deepEqual(racing.map((result) => result.action), ['created', 'created', 'created']);
+    const { facts: active } = await facts.get({ user_id: 'u5', category: 'preference' });
+    assert.deepEqual(active.map((fact) => `${fact.key}=${fact.value === value}`).sort(), [0, 1, 2, 3, 4].map((index) => `editor_${index}=true`));
+    assert.equal(new Set(active.map((fact) => fact.memory_id)).size, 5, 'five memories, one per key');
+    assert.deepEqual((await test.core.longTerm.get('u5', first.fact.memory_id)).metadata.fact, { category: 'preference', key: 'editor_0', value });
+    // A fact's own key still deduplicates: the same value again is reported unchanged, not stored twice.
+    assert.equal((await facts.set({ user_id: 'u5', category: 'preference', key: 'editor_0', value })).action, 'unchanged');
+  });
 });

@@ -1,0 +1,59 @@
+import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { MemoryError } from '../core/domain/errors.ts';
+
+/** JSON-RPC 2.0 error codes the HTTP transport answers with. */
+export const RPC_INVALID_REQUEST = -32600;
+export const RPC_PARSE_ERROR = -32700;
+/** Server errors of the MCP transport (the SDK uses the same two). */
+export const RPC_SERVER_ERROR = -32000;
+export const RPC_SESSION_NOT_FOUND = -32001;
+
+/** The SDK transport's limit: a batch is answered in one response, so it cannot grow without bound. */
+export const MAX_BATCH_MESSAGES = 100;
+
+export interface ParsedPost {
+  messages: JSONRPCMessage[];
+  /** A JSON array was posted: the answer is an array too (JSON-RPC 2.0 §6), even of one. */
+  batch: boolean;
+}
+
+/**
+ * The messages of one POSTed body. Validated with the SDK's own message schema, so a message this
+ * transport takes for a request is one the SDK's protocol layer answers; a looser check would let
+ * through a message the protocol drops as unknown, and its POST would never be answered.
+ */
+export function parsePostedMessages(body: unknown): ParsedPost {
+  const batch = Array.isArray(body);
+  const raw: unknown[] = batch ? body : [body];
+  if (raw.length === 0) throw new MemoryError('INVALID_INPUT', 'An empty JSON-RPC batch is not a valid request.', { details: { rpc_code: RPC_INVALID_REQUEST } });
+  if (raw.length > MAX_BATCH_MESSAGES) {
+    throw new MemoryError('INVALID_INPUT', `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages; got ${raw.length}.`, { details: { rpc_code: RPC_INVALID_REQUEST } });
+  }
+  const messages = raw.map((item, index) => {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) {
+      throw new MemoryError('INVALID_INPUT', `Message ${index} is not a JSON-RPC 2.0 request, notification or response.`, { details: { rpc_code: RPC_INVALID_REQUEST } });
+    }
+    return parsed.data;
+  });
+  return { messages, batch };
+}
+
+/** A request expects an answer: it has a method and an id (the schema has already checked both). */
+export function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } {
+  return 'method' in message && 'id' in message;
+}
+
+/** A result or an error answering an earlier request. */
+export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id?: RequestId } {
+  return 'result' in message || 'error' in message;
+}
+
+export function isInitialize(message: JSONRPCMessage): boolean {
+  return isRequest(message) && message.method === 'initialize';
+}
+
+/** A JSON-RPC error body that also carries the typed error, for programs that branch on codes. */
+export function rpcErrorBody(error: MemoryError, rpcCode: number, id: RequestId | null = null): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: rpcCode, message: error.message, data: error.toJSON() } });
+}
