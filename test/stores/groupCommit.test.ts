@@ -57,6 +57,35 @@ describe('GroupCommit', () => {
     });
   });
 
+  it('commits background writes in their own transaction, after the requests of the same turn', async () => {
+    await withGroupCommit(async ({ db, commits, log, rows }) => {
+      const order: string[] = [];
+      const track = (body: string, lane: 'request' | 'background') => commits.write('insert', insert(db, body), () => order.push(body), lane);
+      await Promise.all([track('access log', 'background'), track('request 1', 'request'), track('request 2', 'request')]);
+      assert.deepEqual(order, ['request 1', 'request 2', 'access log'], 'requests are acknowledged first');
+      assert.deepEqual(log, ['begin', 'end', 'commit', 'begin', 'end', 'commit'], 'two transactions');
+      assert.deepEqual(rows(), ['request 1', 'request 2', 'access log']);
+    });
+  });
+
+  it('does not let a steady stream of requests starve background writes', async () => {
+    await withGroupCommit(async ({ db, commits }) => {
+      let requestTurns = 0;
+      let stop = false;
+      // One request write per turn, for as long as the background write waits.
+      const requests = (async () => {
+        while (!stop && requestTurns < 50) {
+          await commits.write('insert', insert(db, `request ${requestTurns++}`));
+        }
+      })();
+      await new Promise((resolve) => setImmediate(resolve));
+      await commits.write('insert', insert(db, 'background'), undefined, 'background');
+      stop = true;
+      await requests;
+      assert.ok(requestTurns <= 10, `the background write waited ${requestTurns} request transactions`);
+    });
+  });
+
   it('settles nothing before the COMMIT returned, and runs afterCommit once committed', async () => {
     await withGroupCommit(async ({ db, commits, rows }) => {
       const seen: string[][] = [];

@@ -26,6 +26,10 @@ export interface GroupCommitHooks {
 
 const SAVEPOINT = 'fml_group_write';
 
+export type WriteLane = 'request' | 'background';
+
+const MAX_BACKGROUND_PASSED_OVER = 8;
+
 /**
  * Group commit: the writes of every request that arrived in one turn of the event loop share one
  * SQLite transaction. A commit costs the same few syscalls and WAL frame writes whether it holds
@@ -37,7 +41,12 @@ const SAVEPOINT = 'fml_group_write';
 export class GroupCommit {
   private readonly db: () => Database;
   private readonly hooks: GroupCommitHooks;
+  /** Writes of requests, whose answers wait for the commit. */
   private pending: QueuedWrite[] = [];
+  /** Bookkeeping no caller waits on (access log, cached analyses). */
+  private background: QueuedWrite[] = [];
+  /** Request transactions committed in a row while background writes waited. */
+  private backgroundPassedOver = 0;
   private scheduled = false;
   private flushing: Promise<void> | null = null;
 
@@ -46,17 +55,17 @@ export class GroupCommit {
     this.hooks = hooks;
   }
 
-  /** Queues `work` for the next transaction; resolves with its result once that transaction committed. */
-  write<T>(operation: string, work: () => T, afterCommit?: () => void): Promise<T> {
+  /** Queues `work` for the next transaction of its lane; resolves with its result once that transaction committed. */
+  write<T>(operation: string, work: () => T, afterCommit?: () => void, lane: WriteLane = 'request'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ operation, work, afterCommit, resolve: resolve as (value: unknown) => void, reject });
+      this.queue(lane).push({ operation, work, afterCommit, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
 
   /** Commits everything queued so far (store close). */
   async drain(): Promise<void> {
-    while (this.flushing !== null || this.pending.length > 0) {
+    while (this.flushing !== null || this.waiting()) {
       if (this.flushing === null) this.startFlush();
       await this.flushing;
     }
@@ -69,20 +78,42 @@ export class GroupCommit {
     // queued its write by then. A lone write waits for no more than the rest of the turn.
     setImmediate(() => {
       this.scheduled = false;
-      if (this.flushing === null && this.pending.length > 0) this.startFlush();
+      if (this.flushing === null && this.waiting()) this.startFlush();
     });
   }
 
+  private queue(lane: WriteLane): QueuedWrite[] {
+    return lane === 'request' ? this.pending : this.background;
+  }
+
+  private waiting(): boolean {
+    return this.pending.length > 0 || this.background.length > 0;
+  }
+
+  /**
+   * A request's answer waits for its commit, so request writes never share a transaction with
+   * background bookkeeping (an access-log batch touches dozens of rows) and go first when both
+   * lanes are waiting; background writes go at the latest after MAX_BACKGROUND_PASSED_OVER request
+   * transactions, so they cannot starve under load.
+   */
   private startFlush(): void {
-    const batch = this.pending;
-    this.pending = [];
-    this.flushing = this.flush(batch).finally(() => {
+    const backgroundDue = this.background.length > 0 && (this.pending.length === 0 || this.backgroundPassedOver >= MAX_BACKGROUND_PASSED_OVER);
+    const lane: WriteLane = backgroundDue ? 'background' : 'request';
+    const batch = this.queue(lane);
+    if (lane === 'request') {
+      this.pending = [];
+      if (this.background.length > 0) this.backgroundPassedOver++;
+    } else {
+      this.background = [];
+      this.backgroundPassedOver = 0;
+    }
+    this.flushing = this.flush(batch, lane).finally(() => {
       this.flushing = null;
-      if (this.pending.length > 0) this.schedule();
+      if (this.waiting()) this.schedule();
     });
   }
 
-  private async flush(batch: QueuedWrite[]): Promise<void> {
+  private async flush(batch: QueuedWrite[], lane: WriteLane): Promise<void> {
     let outcome: BatchOutcome;
     try {
       outcome = await retryWhileBusy(() => this.runBatch(batch));
@@ -95,7 +126,8 @@ export class GroupCommit {
     if (outcome.undone.length > 0) {
       // SQLite rolled the whole transaction back on one write's error: the others were undone with
       // it and run again in the next transaction, ahead of anything queued since.
-      this.pending = [...outcome.undone, ...this.pending];
+      if (lane === 'request') this.pending = [...outcome.undone, ...this.pending];
+      else this.background = [...outcome.undone, ...this.background];
       return;
     }
     for (const { item, value } of outcome.done) {

@@ -23,7 +23,7 @@ import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { ChangeFeed } from './changeFeed.ts';
 import type { ChangeEntry, ChangeLogRetention } from './changeFeed.ts';
 import { inReadTransaction, openDatabase, retryWhileBusy } from './database.ts';
-import { GroupCommit, type GroupCommitHooks } from './groupCommit.ts';
+import { GroupCommit, type GroupCommitHooks, type WriteLane } from './groupCommit.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import { pageOfMatches } from './memoryListing.ts';
@@ -298,11 +298,16 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const bumped = await this.write('recordAccess', ({ sql, feed }) => {
-      const touched = recordAccessRows(sql, entries);
-      for (const { user_id, memory_id } of touched) feed.append(user_id, memory_id, 'touch');
-      return touched;
-    });
+    const bumped = await this.write(
+      'recordAccess',
+      ({ sql, feed }) => {
+        const touched = recordAccessRows(sql, entries);
+        for (const { user_id, memory_id } of touched) feed.append(user_id, memory_id, 'touch');
+        return touched;
+      },
+      undefined,
+      'background',
+    );
     this.applyTouches(bumped);
   }
 
@@ -355,14 +360,14 @@ export class SqliteMemoryStore implements MemoryStore {
    * process's caches. Commit and cache updates run in the same synchronous turn, so no read of
    * this process can observe the file and caches out of step.
    */
-  private write<T>(operation: string, work: (connection: Connection) => T, afterCommit?: () => void): Promise<T> {
+  private write<T>(operation: string, work: (connection: Connection) => T, afterCommit?: () => void, lane: WriteLane = 'request'): Promise<T> {
     let connection: Connection;
     try {
       connection = this.requireConnection(operation);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.commits.write(operation, () => work(connection), afterCommit);
+    return this.commits.write(operation, () => work(connection), afterCommit, lane);
   }
 
   /** How the group commit's transactions keep the change feed and caches in step with the file. */
@@ -466,7 +471,7 @@ export class SqliteMemoryStore implements MemoryStore {
     if (reanalyzed.length > 0) {
       // Reads run in a read transaction, so the analyses are saved by the next group commit. They
       // only spare the next process the work: if saving fails, that process analyses again.
-      this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed)).catch((error: unknown) => {
+      this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed), undefined, 'background').catch((error: unknown) => {
         console.error('[fml] saving lexical analyses failed; they will be redone when the index is next built:', error instanceof Error ? error.message : String(error));
       });
     }
