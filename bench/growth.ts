@@ -48,6 +48,8 @@ for (const size of sizes) {
   await core.recall({ user_id: user, query: 'warm up', limit: 10 }, { logAccess: false });
   const samples: Record<string, number[]> = Object.fromEntries(TOOLS.map((tool) => [tool, []]));
   const time = async (tool: string, work: () => Promise<unknown>): Promise<void> => {
+    // A transport (stdio, HTTP) hands control back to the event loop between calls, as bench/run.ts does.
+    await new Promise((resolve) => setImmediate(resolve));
     const begun = performance.now();
     await work();
     samples[tool].push(performance.now() - begun);
