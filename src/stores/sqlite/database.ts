@@ -35,17 +35,7 @@ export function openDatabase(sqlite: SqliteModule, path: string): Database {
  * writes later can fail with SQLITE_BUSY without waiting when another process committed between.
  */
 export function inWriteTransaction<T>(db: Database, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = work();
-    db.exec('COMMIT');
-    return result;
-  } catch (error) {
-    // SQLite rolls back by itself on some errors (SQLITE_FULL, for one); a second ROLLBACK would
-    // then fail and hide the original error.
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
+  return inTransaction(db, 'BEGIN IMMEDIATE', work);
 }
 
 /**
@@ -54,13 +44,18 @@ export function inWriteTransaction<T>(db: Database, work: () => T): T {
  * than once per statement. Writing inside it is not possible; nested calls join the open one.
  */
 export function inReadTransaction<T>(db: Database, work: () => T): T {
-  if (db.isTransaction) return work();
-  db.exec('BEGIN');
+  return db.isTransaction ? work() : inTransaction(db, 'BEGIN', work);
+}
+
+function inTransaction<T>(db: Database, begin: 'BEGIN' | 'BEGIN IMMEDIATE', work: () => T): T {
+  db.exec(begin);
   try {
     const result = work();
     db.exec('COMMIT');
     return result;
   } catch (error) {
+    // SQLite rolls back by itself on some errors (SQLITE_FULL, for one); a second ROLLBACK would
+    // then fail and hide the original error.
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
