@@ -199,7 +199,7 @@ describe('JSON HTTP transport on its own', () => {
       received.push(message);
       // Answer initialize at once; other requests are answered by each test.
       if ('method' in message && message.method === 'initialize' && 'id' in message) {
-        void transport.send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: VERSION, capabilities: {}, serverInfo: { name: 'stub', version: '1' } } });
+        void transport.send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: VERSION, capabilities: {}, serverInfo: { name: 'echo-server', version: '1' } } });
       }
     };
     await transport.start();
