@@ -106,10 +106,9 @@ export class BinaryVectorIndex<Payload> {
   nearestByHamming(query: Float32Array, count: number, accept: (payload: Payload) => boolean): string[] {
     const size = this.ids.length;
     if (count <= 0 || size === 0) return [];
-    const stride = this.strideWords * 4;
     writeSignCode(query, this.memoryWords(), 0);
     const out = this.distanceOffset();
-    this.kernel.distances(stride, size, this.lanes, 0, out);
+    this.kernel.distances(this.codeWord(0) * 4, size, this.lanes, 0, out);
     const distances = new Uint32Array(this.kernel.memory.buffer, out, size);
     if (this.order.length < size) this.order = new Uint32Array(this.capacity);
     const bucketStart = this.bucketStart;
