@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
-import { BACKSTOP_AUTOCHECKPOINT_PAGES, COMMITS_PER_CHECKPOINT, WalCheckpointer } from '../../src/stores/sqlite/walCheckpointer.ts';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, COMMITS_PER_CHECKPOINT, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from '../../src/stores/sqlite/walCheckpointer.ts';
 
 async function withWalDatabase(work: (db: DatabaseSync, path: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fml-wal-'));
@@ -58,6 +58,33 @@ describe('WalCheckpointer', () => {
       const reopened = new DatabaseSync(path);
       assert.equal((reopened.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n, 2 * COMMITS_PER_CHECKPOINT);
       reopened.close();
+    });
+  });
+
+  it('starts a grown WAL over in place instead of truncating it', async () => {
+    await withWalDatabase(async (db, path) => {
+      const checkpointer = new WalCheckpointer(db, path);
+      try {
+        const pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+        assert.ok(BACKSTOP_AUTOCHECKPOINT_PAGES * pageSize < WAL_SIZE_LIMIT_BYTES, 'the backstop checkpoints before the limit trims');
+        // One transaction of about 10 MB: more than the 4 MB the WAL used to be cut back to.
+        db.exec('BEGIN');
+        const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
+        for (let i = 0; i < 2_500; i++) insert.run('y'.repeat(3_000));
+        db.exec('COMMIT');
+        const grown = (await stat(`${path}-wal`)).size;
+        assert.ok(grown > 8 * 1024 * 1024, `WAL grew to ${grown} bytes`);
+        commit(db, checkpointer, COMMITS_PER_CHECKPOINT);
+        await until(() => checkpointer.completed >= 1 && checkpointer.lastReport!.checkpointed === checkpointer.lastReport!.log, 'a complete checkpoint');
+        const beforeRestart = (await stat(`${path}-wal`)).size;
+        // This commit finds every frame checkpointed and writes from the start of the WAL again.
+        commit(db, checkpointer, 1);
+        const frames = Number((db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number }).log);
+        assert.ok(frames < 10, `the WAL started over (${frames} frames)`);
+        assert.equal((await stat(`${path}-wal`)).size, beforeRestart, 'the file keeps its blocks');
+      } finally {
+        await checkpointer.close();
+      }
     });
   });
 

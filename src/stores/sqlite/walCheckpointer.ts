@@ -12,10 +12,13 @@ export const COMMITS_PER_CHECKPOINT = 16;
  */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
 /**
- * After a bulk load drove the WAL up to the backstop, the first commit after the WAL starts over
- * truncates the file back to this size (about what SQLite's default checkpoints left on disk).
+ * SQLite truncates the WAL to this size when a commit starts it over. Above the backstop, so it only
+ * trims a WAL that outgrew it (checkpoints held back by a long reader). A smaller limit cost the
+ * working-memory tools their p99: the truncate took up to 20 ms inside a commit on this project's
+ * VM, and every commit after it wrote into freshly allocated blocks, 1–3 ms per write, where a WAL
+ * left at its size is rewritten in place. The file goes when the last connection closes.
  */
-const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** SQLite's default, restored if the worker cannot run. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 /** Passes per request: each copies what was committed during the previous one, so they shorten. */
