@@ -5,6 +5,8 @@
  *   npm run bench                       # 10,000 memories
  *   npm run bench -- --size 100000      # 100,000 memories
  *   npm run bench -- --vectors-only / --text-only
+ *
+ * Every tool is timed `--ops` times (300 by default), adds that fit and adds that evict apart.
  */
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +110,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   const warmMs = performance.now() - warmStarted;
 
   const timings: Record<string, number[]> = Object.fromEntries(Object.keys(TARGETS).map((name) => [name, []]));
-  const callSpans: Array<{ start: number; end: number }> = [];
+  const callSpans: Array<{ tool: string; start: number; end: number; elapsed: number }> = [];
   // Embedding time is measured apart (the provider is outside the store); it is taken out of each tool's time.
   const time = async <T>(name: string | ((result: T) => string), work: () => Promise<T>): Promise<T> => {
     // Calls reach a server through a transport (stdio, HTTP) that hands control back to the event
@@ -118,14 +120,22 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     const started = performance.now();
     const result = await work();
     const ended = performance.now();
-    callSpans.push({ start: started, end: ended });
     const elapsed = ended - started - (embeddings ? embeddings.total - embeddedBefore : 0);
-    timings[typeof name === 'string' ? name : name(result)].push(elapsed);
+    const tool = typeof name === 'string' ? name : name(result);
+    callSpans.push({ tool, start: started, end: ended, elapsed });
+    timings[tool].push(elapsed);
     return result;
   };
-  const { session_id } = await core.working.initSession({ user_id: user, config: { max_tokens: 4000 } });
-  // One untimed call of each tool first: regexes, caches and JIT warm up once per process, not per call.
-  await core.working.add({ session_id, content: syntheticSentence(random, 30), content_type: 'message' });
+  const maxTokens = 4000;
+  const { session_id } = await core.working.initSession({ user_id: user, config: { max_tokens: maxTokens } });
+  // A second session takes the adds that fit, and is emptied (untimed) before it fills up, so that
+  // both kinds of add get `ops` samples: with one session, the adds before it first filled up would
+  // be the only ones within budget, about a third of them, and their p99 would be their maximum.
+  const roomy = await core.working.initSession({ user_id: user, config: { max_tokens: maxTokens } });
+  const addSentence = (): string => syntheticSentence(random, 30);
+  // Untimed: the first session is filled until adds to it evict, and each tool is called once, so
+  // regexes, caches and JIT warm up once per process, not per call.
+  while ((await core.working.add({ session_id, content: addSentence(), content_type: 'message' })).evicted_items.length === 0);
   await core.working.get({ session_id, token_budget: 2000 });
   await core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} warm-up`, memory_category: 'semantic', memory_subtype: 'project' });
   await core.getRelevantContext({ user_id: user, session_id, query: 'warm up the context', token_budget: 2000 });
@@ -133,10 +143,10 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
     await time('init_session', () => core.working.initSession({ user_id: user, session_id }));
-    await time(
-      (added) => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)'),
-      () => core.working.add({ session_id, content: syntheticSentence(random, 30), content_type: 'message' }),
-    );
+    const addKind = (added: { evicted_items: string[] }): string => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)');
+    await time(addKind, () => core.working.add({ session_id, content: addSentence(), content_type: 'message' }));
+    const fitting = await time(addKind, () => core.working.add({ session_id: roomy.session_id, content: addSentence(), content_type: 'message' }));
+    if (fitting.total_tokens > maxTokens - 200) await core.working.clear({ session_id: roomy.session_id, checkpoint_first: false });
     await time('get_working_memory', () => core.working.get({ session_id, token_budget: 2000 }));
     await time('store_memory', () => core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
@@ -146,21 +156,25 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   // GC entries reach the observer asynchronously.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const pauses = gcPauses.filter((pause) => pause.start >= timedStarted && pause.start < timedEnded);
-  const inCalls = pauses.filter((pause) => callSpans.some((call) => pause.start < call.end && pause.end > call.start));
+  const overlaps = (pause: { start: number; end: number }, call: { start: number; end: number }): boolean => pause.start < call.end && pause.end > call.start;
+  const inCalls = pauses.filter((pause) => callSpans.some((call) => overlaps(pause, call)));
   const pauseMs = (list: typeof pauses): number => list.reduce((total, pause) => total + pause.end - pause.start, 0);
   const longest = pauses.reduce((max, pause) => Math.max(max, pause.end - pause.start), 0);
   const rssMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
   const diskMb = dirSize(dataDir) / 1024 / 1024;
   console.log(`\n## ${label}: ${size.toLocaleString('en')} memories of one user, ${ops} operations per tool`);
   console.log(`load ${loadSeconds.toFixed(1)} s (${Math.round(size / loadSeconds).toLocaleString('en')}/s), first-search index build ${ms(warmMs)} ms, RSS +${rssMb.toFixed(0)} MB, on disk ${diskMb.toFixed(1)} MB`);
-  console.log('| tool | p50 ms | p95 ms | p99 ms | spec target p50/p95/p99 | issue p99 target |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| tool | p50 ms | p95 ms | p99 ms | spec target p50/p95/p99 | issue p99 target | calls over it (in a GC pause) |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const [name, samples] of Object.entries(timings)) {
     if (samples.length === 0) continue;
     const summary = latencySummary(samples);
     const [t50, t95, t99] = TARGETS[name];
     const verdict = summary.p99 <= ISSUE_P99[name] ? 'met' : 'MISSED';
-    console.log(`| ${name} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${t50}/${t95}/${t99} | < ${ISSUE_P99[name]} (${verdict}) |`);
+    // Which slow calls a collector pause explains, and which need another explanation.
+    const over = callSpans.filter((call) => call.tool === name && call.elapsed > ISSUE_P99[name]);
+    const inGc = over.filter((call) => pauses.some((pause) => overlaps(pause, call)));
+    console.log(`| ${name} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${t50}/${t95}/${t99} | < ${ISSUE_P99[name]} (${verdict}) | ${over.length} (${inGc.length}) |`);
   }
   console.log(`GC while timing: ${pauses.length} pauses, ${ms(pauseMs(pauses))} ms in all, longest ${ms(longest)} ms; ${inCalls.length} inside a timed call (${ms(pauseMs(inCalls))} ms)`);
   if (embeddings) {
