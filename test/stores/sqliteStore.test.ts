@@ -9,7 +9,7 @@ import { MemoryError } from '../../src/core/domain/errors.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { LATEST_SCHEMA_VERSION } from '../../src/stores/sqlite/migrations.ts';
-import { MODEL, embedding, iso, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
+import { MODEL, embedding, iso, makeMemory, makeSession, makeWorkingItem, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
 
 const WORKER = new URL('./support/storeWorker.ts', import.meta.url).pathname;
 
@@ -206,6 +206,49 @@ describe('SqliteMemoryStore', () => {
       assert.deepEqual(await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('lynx'), limit: 5 }), []);
       await writer.close();
       await reader.close();
+    });
+  });
+
+  it("serves a session's working items from memory and still sees another process's working-memory writes", async () => {
+    await withTempDir(async (dataDir) => {
+      const user = newUserId();
+      const mine = await opened(dataDir);
+      const theirs = await opened(dataDir);
+      const session = makeSession(user);
+      const first = makeWorkingItem(session, 1, { content: 'first' });
+      const second = makeWorkingItem(session, 2, { content: 'second' });
+      await mine.commitWorking({ session, upsert: [second, first], delete: [] });
+      const ids = async (store: SqliteMemoryStore) => (await store.listWorkingItems(session.session_id)).map((item) => item.content);
+      assert.deepEqual(await ids(mine), ['first', 'second']);
+
+      // Own commits update the cached list in place, in the store's order.
+      const third = makeWorkingItem(session, 3, { content: 'third' });
+      await mine.commitWorking({ session, upsert: [third, { ...first, content: 'first, edited' }], delete: [second.item_id] });
+      assert.deepEqual(await ids(mine), ['first, edited', 'third']);
+
+      // Another process's commit is seen although this process has the session cached.
+      assert.deepEqual(await ids(theirs), ['first, edited', 'third']);
+      await theirs.commitWorking({ session, upsert: [makeWorkingItem(session, 4, { content: 'fourth' })], delete: [third.item_id] });
+      assert.deepEqual(await ids(mine), ['first, edited', 'fourth']);
+
+      // Records are shared between callers, so they cannot be changed in place; each caller gets its own array.
+      const listed = await mine.listWorkingItems(session.session_id);
+      assert.throws(() => {
+        (listed[0] as { content: string }).content = 'changed';
+      }, TypeError);
+      assert.throws(() => {
+        (listed[0].metadata as Record<string, unknown>).note = 'changed';
+      }, TypeError);
+      listed.pop();
+      assert.deepEqual(await ids(mine), ['first, edited', 'fourth']);
+
+      await mine.deleteUser(user);
+      assert.deepEqual(await ids(mine), []);
+      await theirs.close();
+      await mine.close();
+      const reopened = await opened(dataDir);
+      assert.deepEqual(await ids(reopened), []);
+      await reopened.close();
     });
   });
 

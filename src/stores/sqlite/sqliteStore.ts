@@ -53,6 +53,7 @@ import { UserMemoryState, vectorIndexKey } from './userMemoryState.ts';
 import { searchVectorIndex } from './vectorSearch.ts';
 import { WalCheckpointer } from './walCheckpointer.ts';
 import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
+import { WorkingItemCache } from './workingItemCache.ts';
 
 export interface SqliteMemoryStoreOptions {
   dataDir: string;
@@ -81,6 +82,7 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly retention: ChangeLogRetention | undefined;
   private connection: Connection | null = null;
   private readonly users = new Map<string, UserMemoryState>();
+  private readonly workingItems = new WorkingItemCache();
   /** Commits of this process; other processes' commits move PRAGMA data_version instead. */
   private localCommits = 0;
   private readonly commits = new GroupCommit(() => this.requireConnection('commit').db, this.groupCommitHooks());
@@ -122,6 +124,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const connection = this.connection;
     this.connection = null;
     this.users.clear();
+    this.workingItems.clear();
     await connection?.checkpointer.close();
     connection?.db.close();
   }
@@ -148,11 +151,11 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async commitWorking(change: WorkingChange): Promise<void> {
-    await this.write('commitWorking', ({ sql }) => applyWorkingChange(sql, change));
+    await this.write('commitWorking', ({ sql }) => applyWorkingChange(sql, change), () => this.workingItems.apply(change));
   }
 
   async listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
-    return this.read('listWorkingItems', ({ sql }) => readWorkingItems(sql, sessionId));
+    return this.read('listWorkingItems', ({ sql }) => this.workingItems.get(sessionId) ?? this.workingItems.remember(sessionId, readWorkingItems(sql, sessionId)));
   }
 
   async listSessions(userId: string): Promise<SessionRecord[]> {
@@ -236,7 +239,11 @@ export class SqliteMemoryStore implements MemoryStore {
         feed.append(userId, null, 'drop_user');
         return receipt;
       },
-      () => this.users.delete(userId),
+      () => {
+        this.users.delete(userId);
+        // Sessions are keyed by id, not user: the user's are somewhere among them.
+        this.workingItems.clear();
+      },
     );
   }
 
@@ -391,7 +398,10 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       // The commit stands, so the write must not be retried; caches that may have missed it are
       // dropped and rebuilt from SQLite on next use.
-      afterCommitFailed: () => this.users.clear(),
+      afterCommitFailed: () => {
+        this.users.clear();
+        this.workingItems.clear();
+      },
       mapError: (error, operation) => toMemoryError(error, operation, this.dataDir),
     };
   }
@@ -399,6 +409,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private applyOtherProcessChanges({ feed }: Connection): void {
     const update = feed.catchUp();
     if (update.kind === 'current') return;
+    // Working-memory writes leave no change-log rows: any commit of another process may hold one.
+    this.workingItems.clear();
     if (update.kind === 'reset') {
       this.users.clear();
       return;

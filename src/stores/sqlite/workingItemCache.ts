@@ -1,0 +1,69 @@
+import type { WorkingItemRecord } from '../../core/domain/records.ts';
+import type { WorkingChange } from '../../core/ports/memoryStore.ts';
+
+/** Sessions whose items are kept; a session beyond it is read from SQLite again on next use. */
+const MAX_SESSIONS = 256;
+
+/**
+ * The items of recently used sessions, in the store's order (sequence_num, item_id). Every
+ * working-memory call reads its whole session: without this, each call turned every row back
+ * into an object and parsed its metadata, some 100–200 KB of garbage per call at the default
+ * budget. Records are frozen because every caller shares them; callers get their own array.
+ *
+ * Kept in step by the store: its own commits are applied here after they commit, and any commit
+ * of another process (PRAGMA data_version moved) empties the cache before the next read.
+ */
+export class WorkingItemCache {
+  private readonly sessions = new Map<string, readonly WorkingItemRecord[]>();
+
+  get(sessionId: string): WorkingItemRecord[] | undefined {
+    const items = this.sessions.get(sessionId);
+    if (items === undefined) return undefined;
+    // Map keeps insertion order: re-inserting marks the session as most recently used.
+    this.sessions.delete(sessionId);
+    this.sessions.set(sessionId, items);
+    return items.slice();
+  }
+
+  /** Items as read from SQLite inside the read transaction that saw them. */
+  remember(sessionId: string, items: WorkingItemRecord[]): WorkingItemRecord[] {
+    // Fresh from their rows, so nobody else holds them yet.
+    for (const item of items) Object.freeze(Object.freeze(item).metadata);
+    this.put(sessionId, items);
+    return items.slice();
+  }
+
+  /** After `change` committed. A session not held stays unheld: its next read sees the file. */
+  apply(change: WorkingChange): void {
+    const sessionId = change.session.session_id;
+    const items = this.sessions.get(sessionId);
+    if (items === undefined) return;
+    const replaced = new Set([...change.delete, ...change.upsert.map((item) => item.item_id)]);
+    // Copies: the committed records still belong to the caller.
+    const next = [...items.filter((item) => !replaced.has(item.item_id)), ...change.upsert.map(frozenCopy)];
+    next.sort(storeOrder);
+    this.put(sessionId, next);
+  }
+
+  clear(): void {
+    this.sessions.clear();
+  }
+
+  private put(sessionId: string, items: readonly WorkingItemRecord[]): void {
+    this.sessions.delete(sessionId);
+    this.sessions.set(sessionId, items);
+    for (const [oldest] of this.sessions) {
+      if (this.sessions.size <= MAX_SESSIONS) break;
+      this.sessions.delete(oldest);
+    }
+  }
+}
+
+function frozenCopy(item: WorkingItemRecord): WorkingItemRecord {
+  return Object.freeze({ ...item, metadata: Object.freeze({ ...item.metadata }) });
+}
+
+/** ORDER BY sequence_num, item_id, as readWorkingItems sorts them; items of a session do not share a sequence number. */
+function storeOrder(a: WorkingItemRecord, b: WorkingItemRecord): number {
+  return a.sequence_num - b.sequence_num || (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0);
+}
