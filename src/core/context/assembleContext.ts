@@ -14,7 +14,7 @@ import type { OverriddenMemory } from '../api/layersApi.ts';
 import { callScopes } from '../layers/readScopes.ts';
 import { isAwaitingPromotion } from '../working/workingMemory.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
-import { typeMultiplier, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
+import { typeWeigher, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
 
 const INTENTS: readonly QueryIntent[] = ['how_to', 'what_happened', 'what_is', 'debug', 'general'];
 const LONG_TERM_CANDIDATES = 40;
@@ -63,6 +63,7 @@ export class ContextAssembler {
     }
     const intent = input.query_intent ?? detectIntent(query);
     const weights = input.context_weights ?? {};
+    const weigh = typeWeigher(weights);
     const projectId = input.project_id ?? session.project_id ?? options.defaultProjectId;
     const layerInput = {
       ...(input.layers ? { layers: input.layers } : {}),
@@ -78,7 +79,7 @@ export class ContextAssembler {
         {
           tool: 'get_relevant_context',
           intent,
-          typeWeight: (category, subtype, queryIntent) => typeMultiplier(category, subtype, queryIntent, weights),
+          typeWeight: weigh,
           defaultProjectId: projectId,
           logAccess: false,
           candidateLimit: LONG_TERM_CANDIDATES + 20,
@@ -101,7 +102,7 @@ export class ContextAssembler {
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
       if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id)) continue;
-      const score = 0.4 * typeMultiplier(memory.memory_category, memory.memory_subtype, intent, weights);
+      const score = 0.4 * weigh(memory.memory_category, memory.memory_subtype, intent);
       candidates.push(this.memoryCandidate(memory, score, `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`));
     }
 

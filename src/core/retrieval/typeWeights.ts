@@ -63,13 +63,22 @@ export function typeMultiplier(
   intent: QueryIntent,
   overrides: Partial<Record<ContextWeightKey, number>> = {},
 ): number {
+  return typeWeigher(overrides)(category, subtype, intent);
+}
+
+export type TypeWeigher = (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
+
+/** typeMultiplier with the overrides merged once, for weighing every candidate of one call. */
+export function typeWeigher(overrides: Partial<Record<ContextWeightKey, number>> = {}): TypeWeigher {
   const weights = { ...DEFAULT_CONTEXT_WEIGHTS, ...overrides };
   const longTermMax = Math.max(...Object.entries(weights).filter(([key]) => key !== 'working_memory').map(([, value]) => value), 1e-9);
-  const base = weights[weightKeyOf(category, subtype)] / longTermMax;
-  const profile = PROFILES[intent];
-  const lift = profile.high.includes(subtype) ? HIGH : profile.medium.includes(subtype) ? MEDIUM : 1;
-  const raw = Math.min(1, base * lift);
-  return 0.5 + 0.5 * raw;
+  return (category, subtype, intent) => {
+    const base = weights[weightKeyOf(category, subtype)] / longTermMax;
+    const profile = PROFILES[intent];
+    const lift = profile.high.includes(subtype) ? HIGH : profile.medium.includes(subtype) ? MEDIUM : 1;
+    const raw = Math.min(1, base * lift);
+    return 0.5 + 0.5 * raw;
+  };
 }
 
 export function workingMemoryMultiplier(overrides: Partial<Record<ContextWeightKey, number>> = {}): number {

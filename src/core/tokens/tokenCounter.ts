@@ -36,7 +36,8 @@ export class TiktokenCounter implements TokenCounter {
 
   private countPieces(text: string): number {
     let total = 0;
-    for (const [piece] of text.matchAll(this.pattern)) {
+    // match() gives the pieces alone; matchAll would build a match object (index, input, groups) per piece.
+    for (const piece of text.match(this.pattern) ?? []) {
       let count = this.pieces.get(piece);
       if (count === undefined) {
         this.encoder ??= new Tiktoken(cl100kBase);
