@@ -2,7 +2,7 @@ import type { WorkingItemRecord } from '../../core/domain/records.ts';
 import type { WorkingChange } from '../../core/ports/memoryStore.ts';
 
 /** Sessions whose items are kept; a session beyond it is read from SQLite again on next use. */
-const MAX_SESSIONS = 256;
+export const MAX_SESSIONS = 256;
 
 /**
  * The items of recently used sessions, in the store's order (sequence_num, item_id). Every
