@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_SESSIONS, WorkingItemCache } from '../../src/stores/sqlite/workingItemCache.ts';
+import { MAX_SESSIONS, MAX_TOKENS_HELD, WorkingItemCache } from '../../src/stores/sqlite/workingItemCache.ts';
 import { makeSession, makeWorkingItem, newUserId } from '../contract/fixtures.ts';
 
 describe('WorkingItemCache', () => {
@@ -42,5 +42,18 @@ describe('WorkingItemCache', () => {
     assert.equal(cache.get(sessions[1].session_id), undefined, 'least recently used, dropped');
     cache.clear();
     assert.equal(cache.get(sessions[0].session_id), undefined);
+  });
+
+  it(`holds at most ${MAX_TOKENS_HELD.toLocaleString('en')} tokens of items`, () => {
+    const cache = new WorkingItemCache();
+    const third = Math.floor(MAX_TOKENS_HELD / 3);
+    const sessions = Array.from({ length: 4 }, () => makeSession(newUserId()));
+    for (const session of sessions) cache.remember(session.session_id, [makeWorkingItem(session, 1, { token_count: third })]);
+    assert.equal(cache.get(sessions[0].session_id), undefined, 'the oldest went when the fourth came');
+    for (const session of sessions.slice(1)) assert.equal(cache.get(session.session_id)?.length, 1);
+    // A commit that grows a session counts too.
+    cache.apply({ session: sessions[1], upsert: [makeWorkingItem(sessions[1], 2, { token_count: third })], delete: [] });
+    assert.equal(cache.get(sessions[2].session_id), undefined, 'least recently used after the growth');
+    assert.equal(cache.get(sessions[1].session_id)?.length, 2);
   });
 });

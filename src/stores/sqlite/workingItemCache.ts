@@ -1,8 +1,14 @@
 import type { WorkingItemRecord } from '../../core/domain/records.ts';
 import type { WorkingChange } from '../../core/ports/memoryStore.ts';
 
-/** Sessions whose items are kept; a session beyond it is read from SQLite again on next use. */
-export const MAX_SESSIONS = 256;
+/**
+ * What is kept, least recently used session dropped first; a dropped session is read from SQLite
+ * again on next use. A server may hold thousands of small sessions at once (one per agent
+ * conversation), while a full session holds 8,000 tokens by default: the token bound keeps the
+ * text held to about 16 MB either way.
+ */
+export const MAX_SESSIONS = 10_000;
+export const MAX_TOKENS_HELD = 4_000_000;
 
 /**
  * The items of recently used sessions, in the store's order (sequence_num, item_id). Every
@@ -15,6 +21,7 @@ export const MAX_SESSIONS = 256;
  */
 export class WorkingItemCache {
   private readonly sessions = new Map<string, readonly WorkingItemRecord[]>();
+  private tokensHeld = 0;
 
   get(sessionId: string): WorkingItemRecord[] | undefined {
     const items = this.sessions.get(sessionId);
@@ -47,16 +54,31 @@ export class WorkingItemCache {
 
   clear(): void {
     this.sessions.clear();
+    this.tokensHeld = 0;
   }
 
   private put(sessionId: string, items: readonly WorkingItemRecord[]): void {
-    this.sessions.delete(sessionId);
+    this.drop(sessionId);
     this.sessions.set(sessionId, items);
+    this.tokensHeld += tokensOf(items);
     for (const [oldest] of this.sessions) {
-      if (this.sessions.size <= MAX_SESSIONS) break;
-      this.sessions.delete(oldest);
+      if (this.sessions.size <= MAX_SESSIONS && this.tokensHeld <= MAX_TOKENS_HELD) break;
+      this.drop(oldest);
     }
   }
+
+  private drop(sessionId: string): void {
+    const items = this.sessions.get(sessionId);
+    if (items === undefined) return;
+    this.sessions.delete(sessionId);
+    this.tokensHeld -= tokensOf(items);
+  }
+}
+
+function tokensOf(items: readonly WorkingItemRecord[]): number {
+  let total = 0;
+  for (const item of items) total += item.token_count;
+  return total;
 }
 
 function frozenCopy(item: WorkingItemRecord): WorkingItemRecord {
