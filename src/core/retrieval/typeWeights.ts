@@ -52,23 +52,14 @@ export function weightKeyOf(category: MemoryCategory, subtype: string): ContextW
   return SUBTYPE_WEIGHT_KEY[subtype] ?? (category === 'preference' ? 'preference' : 'semantic_project');
 }
 
+export type TypeWeigher = (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
+
 /**
  * Multiplier in [0.5, 1.0] for a memory type under an intent: the base weight sets the order
  * among types, the profile raises the types the intent asks for. Bounded so a strong text
- * match of a low-weight type can still outrank a weak match of a favoured one.
+ * match of a low-weight type can still outrank a weak match of a favoured one. The overrides are
+ * merged once, and the weigher is applied to every candidate of a call.
  */
-export function typeMultiplier(
-  category: MemoryCategory,
-  subtype: string,
-  intent: QueryIntent,
-  overrides: Partial<Record<ContextWeightKey, number>> = {},
-): number {
-  return typeWeigher(overrides)(category, subtype, intent);
-}
-
-export type TypeWeigher = (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
-
-/** typeMultiplier with the overrides merged once, for weighing every candidate of one call. */
 export function typeWeigher(overrides: Partial<Record<ContextWeightKey, number>> = {}): TypeWeigher {
   const weights = { ...DEFAULT_CONTEXT_WEIGHTS, ...overrides };
   const longTermMax = Math.max(...Object.entries(weights).filter(([key]) => key !== 'working_memory').map(([, value]) => value), 1e-9);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
 import { scoreMemory } from '../../../src/core/retrieval/relevance.ts';
-import { intentMultiplier, typeMultiplier } from '../../../src/core/retrieval/typeWeights.ts';
+import { intentMultiplier, typeWeigher } from '../../../src/core/retrieval/typeWeights.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');
 function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
@@ -47,13 +47,14 @@ describe('composite relevance', () => {
   });
 
   it('weights types by intent (seed 000 §4.3) within bounds', () => {
-    assert.ok(typeMultiplier('procedural', 'workflow', 'how_to') > typeMultiplier('procedural', 'workflow', 'general'));
-    assert.ok(typeMultiplier('episodic', 'decision', 'what_happened') > typeMultiplier('preference', 'style', 'what_happened'));
+    const weigh = typeWeigher();
+    assert.ok(weigh('procedural', 'workflow', 'how_to') > weigh('procedural', 'workflow', 'general'));
+    assert.ok(weigh('episodic', 'decision', 'what_happened') > weigh('preference', 'style', 'what_happened'));
     for (const subtype of ['workflow', 'style', 'decision', 'entity']) {
-      const value = typeMultiplier('semantic', subtype, 'debug');
+      const value = weigh('semantic', subtype, 'debug');
       assert.ok(value >= 0.5 && value <= 1);
     }
-    assert.equal(typeMultiplier('episodic', 'event', 'general', { episodic_events: 1 }), 1);
+    assert.equal(typeWeigher({ episodic_events: 1 })('episodic', 'event', 'general'), 1);
     assert.equal(intentMultiplier('workflow', 'general'), 1);
     assert.ok(intentMultiplier('debugging', 'debug') > intentMultiplier('style', 'debug'));
   });
