@@ -139,11 +139,11 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   await core.working.get({ session_id, token_budget: 2000 });
   await core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} warm-up`, memory_category: 'semantic', memory_subtype: 'project' });
   await core.getRelevantContext({ user_id: user, session_id, query: 'warm up the context', token_budget: 2000 });
+  const addKind = (added: { evicted_items: string[] }): string => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)');
   const timedStarted = performance.now();
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
     await time('init_session', () => core.working.initSession({ user_id: user, session_id }));
-    const addKind = (added: { evicted_items: string[] }): string => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)');
     await time(addKind, () => core.working.add({ session_id, content: addSentence(), content_type: 'message' }));
     const fitting = await time(addKind, () => core.working.add({ session_id: roomy.session_id, content: addSentence(), content_type: 'message' }));
     if (fitting.total_tokens > maxTokens - 200) await core.working.clear({ session_id: roomy.session_id, checkpoint_first: false });

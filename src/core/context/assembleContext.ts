@@ -37,7 +37,7 @@ export class ContextAssembler {
   private readonly deps: CoreDeps;
   private readonly recall: Recall;
   /** Analysed terms of working-memory items, which are re-read on every call. */
-  private readonly itemTerms = new LruCache<string, Set<string>>(5_000);
+  private readonly itemTerms = new LruCache<string, Set<string>>({ maxEntries: 5_000 });
 
   constructor(deps: CoreDeps, recall: Recall) {
     this.deps = deps;

@@ -1,5 +1,6 @@
 import type { WorkingItemRecord } from '../../core/domain/records.ts';
 import type { WorkingChange } from '../../core/ports/memoryStore.ts';
+import { LruCache } from '../../core/util/lruCache.ts';
 
 /**
  * What is kept, least recently used session dropped first; a dropped session is read from SQLite
@@ -20,23 +21,21 @@ export const MAX_TOKENS_HELD = 4_000_000;
  * of another process (PRAGMA data_version moved) empties the cache before the next read.
  */
 export class WorkingItemCache {
-  private readonly sessions = new Map<string, readonly WorkingItemRecord[]>();
-  private tokensHeld = 0;
+  private readonly sessions = new LruCache<string, readonly WorkingItemRecord[]>({
+    maxEntries: MAX_SESSIONS,
+    maxWeight: MAX_TOKENS_HELD,
+    weigh: (_sessionId, items) => tokensOf(items),
+  });
 
   get(sessionId: string): WorkingItemRecord[] | undefined {
-    const items = this.sessions.get(sessionId);
-    if (items === undefined) return undefined;
-    // Map keeps insertion order: re-inserting marks the session as most recently used.
-    this.sessions.delete(sessionId);
-    this.sessions.set(sessionId, items);
-    return items.slice();
+    return this.sessions.get(sessionId)?.slice();
   }
 
   /** Items as read from SQLite inside the read transaction that saw them. */
   remember(sessionId: string, items: WorkingItemRecord[]): WorkingItemRecord[] {
     // Fresh from their rows, so nobody else holds them yet.
     for (const item of items) Object.freeze(Object.freeze(item).metadata);
-    this.put(sessionId, items);
+    this.sessions.set(sessionId, items);
     return items.slice();
   }
 
@@ -49,29 +48,11 @@ export class WorkingItemCache {
     // Copies: the committed records still belong to the caller.
     const next = [...items.filter((item) => !replaced.has(item.item_id)), ...change.upsert.map(frozenCopy)];
     next.sort(storeOrder);
-    this.put(sessionId, next);
+    this.sessions.set(sessionId, next);
   }
 
   clear(): void {
     this.sessions.clear();
-    this.tokensHeld = 0;
-  }
-
-  private put(sessionId: string, items: readonly WorkingItemRecord[]): void {
-    this.drop(sessionId);
-    this.sessions.set(sessionId, items);
-    this.tokensHeld += tokensOf(items);
-    for (const [oldest] of this.sessions) {
-      if (this.sessions.size <= MAX_SESSIONS && this.tokensHeld <= MAX_TOKENS_HELD) break;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(sessionId: string): void {
-    const items = this.sessions.get(sessionId);
-    if (items === undefined) return;
-    this.sessions.delete(sessionId);
-    this.tokensHeld -= tokensOf(items);
   }
 }
 
