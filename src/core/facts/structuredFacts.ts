@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord } from '../domain/records.ts';
-import { layerPrecedence, type MemoryLayer, requireLayer } from '../domain/layers.ts';
+import { type LayerName, layerPrecedence, type MemoryLayer, requireLayer } from '../domain/layers.ts';
 import { identifiersFrom, type LayerScope, scopeFor, scopeRef } from '../layers/layerScope.ts';
 import { callScopes } from '../layers/readScopes.ts';
 import { listAllMemories } from '../lifecycle/listAll.ts';
@@ -25,7 +25,7 @@ import {
 
 /** The layer a fact is set in or read from (seed 001), with its identifiers; default the user layer. */
 export interface FactLayerInput {
-  layer?: MemoryLayer;
+  layer?: LayerName;
   agent_id?: string;
   session_id?: string;
   project_id?: string;
@@ -60,7 +60,7 @@ export interface GetFactsInput extends Omit<FactLayerInput, 'layer'> {
   key?: string;
   include_history?: boolean;
   /** Layers to read; default every layer the identifiers open. */
-  layers?: MemoryLayer[];
+  layers?: LayerName[];
 }
 
 export interface FactWithHistory extends Fact {
@@ -180,7 +180,10 @@ export class StructuredFacts {
         throw new MemoryError('MEMORY_NOT_FOUND', `No active fact ${category}/${key} exists in the ${scope.layer} layer for user ${userId}.`, { details: { category, key, layer: scope.layer } });
       }
       // Soft delete: the value and its history stay restorable and exportable.
-      await this.longTerm.forget({ user_id: userId, memory_id: active.memory_id, ...layerIdentifiers(input), layer: scope.layer });
+      // The project layer is named by project_id, which layerIdentifiers leaves out (it is not an
+      // identifier of a user-layer fact's memory); forgetting a project fact needs it back.
+      const projectId = scope.layer === 'project' ? { project_id: scope.scope_id } : {};
+      await this.longTerm.forget({ user_id: userId, memory_id: active.memory_id, ...layerIdentifiers(input), ...projectId, layer: scope.layer });
       return { deleted: true, memory_id: active.memory_id };
     });
   }
