@@ -56,7 +56,7 @@ export function errorResult(error: MemoryError): CallToolResult {
 
 /** Anything that is not already a MemoryError is a backend failure: reported, never a crash. */
 function toMemoryError(error: unknown, operation: string): MemoryError {
-  if (MemoryError.is(error)) return error;
+  if (MemoryError.is(error)) return error.inOperation(operation);
   const message = error instanceof Error ? error.message : String(error);
   return new MemoryError('PROVIDER_ERROR', `The memory backend failed: ${message}`, { cause: error, operation });
 }

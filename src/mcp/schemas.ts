@@ -22,10 +22,14 @@ export const subtypeField = z
 
 export const metadataField = z.record(z.string(), z.unknown());
 
+/**
+ * A plain string, not an enum: an unknown layer must reach the core and fail there with seed
+ * 001's INVALID_LAYER, not be turned into a generic validation error before the tool runs.
+ */
 export const layerField = z
-  .enum(MEMORY_LAYERS)
+  .string()
   .describe(
-    'Memory layer (seed 001), most specific first: agent (needs agent_id), user, session (needs session_id), project (project_id), team (team_id), org (org_id), company (company_id). Project, team, org and company are shared with everyone who has the id.',
+    `Memory layer (seed 001): one of ${MEMORY_LAYERS.join(', ')}, most specific first. agent (needs agent_id), user, session (needs session_id), project (project_id), team (team_id), org (org_id), company (company_id). Project, team, org and company are shared with everyone who has the id.`,
   );
 
 const idField = (what: string) => z.string().min(1).max(LIMITS.idChars).optional().describe(what);

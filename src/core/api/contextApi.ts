@@ -1,4 +1,4 @@
-import type { MemoryLayer } from '../domain/layers.ts';
+import type { LayerName, MemoryLayer } from '../domain/layers.ts';
 export type QueryIntent = 'how_to' | 'what_happened' | 'what_is' | 'debug' | 'general';
 
 /** Keys of seed 000 §7.1 `context_weights`. */
@@ -23,7 +23,7 @@ export interface GetRelevantContextInput {
   context_weights?: Partial<Record<ContextWeightKey, number>>;
   focus_entities?: string[];
   /** Layers to draw long-term memories and facts from (seed 001); default every layer the identifiers open. */
-  layers?: MemoryLayer[];
+  layers?: LayerName[];
   agent_id?: string;
   project_id?: string;
   team_id?: string;

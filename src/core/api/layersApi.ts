@@ -1,4 +1,4 @@
-import type { LayerIdentifiers, MemoryLayer } from '../domain/layers.ts';
+import type { LayerIdentifiers, LayerName, MemoryLayer } from '../domain/layers.ts';
 
 /** Inputs and outputs of promotion between memory layers (seed 001); shared with the panel. */
 
@@ -6,9 +6,9 @@ export interface PromoteMemoryInput extends Partial<Record<keyof LayerIdentifier
   user_id: string;
   memory_id: string;
   /** Layer to copy the memory into. */
-  to_layer: MemoryLayer;
+  to_layer: LayerName;
   /** Layer the memory is in now, when that is a shared one (its identifier among the others). */
-  from_layer?: MemoryLayer;
+  from_layer?: LayerName;
   /** Why, kept with the promotion record. */
   reason?: string;
   /** Forget the original once the copy exists (default false: the original stays where it was). */

@@ -1,5 +1,5 @@
 import type { MemoryRecord, SourceType } from '../domain/records.ts';
-import type { MemoryLayer } from '../domain/layers.ts';
+import type { LayerName, MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import type { OverriddenMemory } from './layersApi.ts';
 import type { Redaction } from '../safety/contentGuard.ts';
@@ -21,7 +21,7 @@ export interface StoreMemoryInput {
   org_id?: string;
   session_id?: string;
   /** Layer to store in (seed 001; default 'user'); its identifiers must be given. */
-  layer?: MemoryLayer;
+  layer?: LayerName;
   agent_id?: string;
   team_id?: string;
   company_id?: string;
@@ -67,7 +67,7 @@ export interface RecallInput {
   /** Boost memories carrying these entities (seed 000 §13.2). */
   focus_entities?: string[];
   /** Layers to search (seed 001); default: every layer the identifiers open. */
-  layers?: MemoryLayer[];
+  layers?: LayerName[];
   agent_id?: string;
   team_id?: string;
   org_id?: string;
@@ -139,7 +139,7 @@ export interface RecallOutput {
 
 /** Names the shared layer a memory lives in; agent and session memories are found without it. */
 export interface MemoryLocation {
-  layer?: MemoryLayer;
+  layer?: LayerName;
   project_id?: string | null;
   team_id?: string;
   org_id?: string;

@@ -41,6 +41,17 @@ export class MemoryError extends Error {
     this.operation = options.operation;
   }
 
+  /**
+   * This error as seen by `operation` (seed 001: every error names the operation that failed).
+   * An operation already named is kept: it is the innermost, most precise one.
+   */
+  inOperation(operation: string): MemoryError {
+    if (this.operation !== undefined) return this;
+    const named = new MemoryError(this.code, this.message, { details: this.details, cause: this.cause, operation });
+    named.stack = this.stack;
+    return named;
+  }
+
   get retryable(): boolean {
     return RETRYABLE.has(this.code);
   }

@@ -7,6 +7,12 @@ import { MemoryError } from './errors.ts';
 export const MEMORY_LAYERS = ['agent', 'user', 'session', 'project', 'team', 'org', 'company'] as const;
 export type MemoryLayer = (typeof MEMORY_LAYERS)[number];
 
+/**
+ * A layer as a caller names it (a tool argument, an HTTP body): any string, checked by the core
+ * with requireLayer so an unknown one fails with seed 001's INVALID_LAYER wherever it arrives.
+ */
+export type LayerName = string;
+
 /** Layers shared between users; they live in a partition of their own, not in a user's. */
 export const SHARED_LAYERS: readonly MemoryLayer[] = ['project', 'team', 'org', 'company'];
 
