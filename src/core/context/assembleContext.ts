@@ -14,7 +14,8 @@ import type { OverriddenMemory } from '../api/layersApi.ts';
 import { callScopes } from '../layers/readScopes.ts';
 import { isAwaitingPromotion } from '../working/workingMemory.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
-import { typeWeigher, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
+import { typeWeigher, weightKeyOf, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
+import { excludedSources } from './excludedSources.ts';
 
 const INTENTS: readonly QueryIntent[] = ['how_to', 'what_happened', 'what_is', 'debug', 'general'];
 const LONG_TERM_CANDIDATES = 40;
@@ -64,6 +65,8 @@ export class ContextAssembler {
     const intent = input.query_intent ?? detectIntent(query);
     const weights = input.context_weights ?? {};
     const weigh = typeWeigher(weights);
+    const excluded = excludedSources(weights);
+    const keep = (memory: Pick<MemoryRecord, 'memory_category' | 'memory_subtype'>) => !excluded.has(weightKeyOf(memory.memory_category, memory.memory_subtype));
     const projectId = input.project_id ?? session.project_id ?? options.defaultProjectId;
     const layerInput = {
       ...(input.layers ? { layers: input.layers } : {}),
@@ -96,12 +99,12 @@ export class ContextAssembler {
     const factIds = new Set(facts.map((fact) => fact.memory_id));
     const overrides = new Map(recalled.memories.filter((memory) => memory.overrides).map((memory) => [memory.memory_id, memory.overrides!]));
     const candidates: Candidate[] = [
-      ...this.workingCandidates(workingItems, query, weights),
-      ...recalled.scored.filter((entry) => !factIds.has(entry.memory.memory_id)).map((entry) => this.longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
+      ...(excluded.has('working_memory') ? [] : this.workingCandidates(workingItems, query, weights)),
+      ...recalled.scored.filter((entry) => !factIds.has(entry.memory.memory_id) && keep(entry.memory)).map((entry) => this.longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
     ];
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
-      if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id)) continue;
+      if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id) || !keep(memory)) continue;
       const score = 0.4 * weigh(memory.memory_category, memory.memory_subtype, intent);
       candidates.push(this.memoryCandidate(memory, score, `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`));
     }
