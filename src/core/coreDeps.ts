@@ -15,7 +15,7 @@ export interface CoreConfig {
   checkpointThresholdTokens: number;
   /** Similarity at or above which a new memory is a duplicate of an existing one (seed 000 §12.1 T5). */
   dedupThreshold: number;
-  /** Similarity at or above which an existing memory is reported as similar. */
+  /** Similarity at or above which an existing memory is reported as similar (similar_existing, action created_new; below dedupThreshold). */
   similarThreshold: number;
   /** Default for recall_memories min_similarity (seed 000 §7.1). */
   minSimilarity: number;
@@ -39,7 +39,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   defaultEvictionPolicy: 'hybrid',
   checkpointThresholdTokens: 6000,
   dedupThreshold: 0.95,
-  similarThreshold: 0.85,
+  similarThreshold: 0.8,
   minSimilarity: 0.7,
   neighbourRadius: 2,
   secretPolicy: 'redact',
