@@ -34,6 +34,8 @@ interface Statement {
   verb: string;
   value: string;
   negated: boolean;
+  /** The value the statement explicitly rules out ("is not 60 seconds, it is 300 seconds" denies "60 seconds"). */
+  denied: string | null;
 }
 
 export function detectContradiction(older: Comparable, newer: Comparable): Contradiction | null {
@@ -47,18 +49,26 @@ export function detectContradiction(older: Comparable, newer: Comparable): Contr
   // Events are records of what happened; two different events never contradict each other.
   if (older.memory_category === 'episodic' || newer.memory_category === 'episodic') return null;
 
+  const a = parseStatement(older.content);
+  const b = parseStatement(newer.content);
+  const sameSubject = a !== null && b !== null && a.subject === b.subject && a.subject.length > 0;
+  if (sameSubject && (a.denied !== null || b.denied !== null)) {
+    // A correction says exactly what it rules out, so it decides alone: "is 60 seconds, not 300"
+    // agrees with "is 60 seconds" however alike the words of a "not 300 seconds" statement look.
+    const denial = deniedValue(a, b) ?? deniedValue(b, a);
+    if (denial) return { kind: 'negation', strength: 'strong', reason: denial };
+    if (a.value === b.value) return null;
+  }
   const negatedA = hasNegation(older.content);
   const negatedB = hasNegation(newer.content);
-  if (negatedA !== negatedB) {
+  if (negatedA !== negatedB && !(sameSubject && (a.denied !== null || b.denied !== null))) {
     const similarity = textSimilarity(stripNegation(older.content), stripNegation(newer.content));
     if (similarity >= 0.85) {
       return { kind: 'negation', strength: 'strong', reason: `Same statement, but one of them negates it (similarity ${similarity.toFixed(2)} without the negation).` };
     }
   }
 
-  const a = parseStatement(older.content);
-  const b = parseStatement(newer.content);
-  if (!a || !b || a.subject !== b.subject || a.subject.length === 0) return null;
+  if (!sameSubject) return null;
   if (a.negated !== b.negated && a.value === b.value) {
     return { kind: 'negation', strength: 'strong', reason: `"${a.subject}" ${a.verb} "${a.value}" in one and is negated in the other.` };
   }
@@ -95,7 +105,7 @@ function stripNegation(content: string): string {
 }
 
 function parseStatement(content: string): Statement | null {
-  const text = content.trim().replace(/[.!]+$/, '');
+  const text = expandContractions(content.trim().replace(/[.!]+$/, ''));
   // Only single short statements: in a paragraph the "subject" a regex finds is rarely the real one.
   if (text.length > 200 || /[.;!?]\s/.test(text)) return null;
   const match = STATEMENT.exec(text) ?? INSTRUCTION.exec(text);
@@ -104,7 +114,33 @@ function parseStatement(content: string): Statement | null {
   const negated = /^(?:not|no longer|never)\b/.test(value);
   if (negated) value = value.replace(/^(?:not|no longer|never)\s+/, '');
   const subject = match.groups.subject.toLowerCase().replace(SUBJECT_NOISE, ' ').replace(/\s+/g, ' ').trim();
-  return { subject, verb: match.groups.verb.toLowerCase(), value, negated };
+  const verb = match.groups.verb.toLowerCase();
+  // "is not A, it is B" and "is B, not A" assert B and deny A: a correction, not a bare negation.
+  const corrected = negated ? NEGATED_THEN_CORRECTED.exec(value) : null;
+  if (corrected?.groups) return { subject, verb, value: cleanValue(corrected.groups.value), negated: false, denied: cleanValue(corrected.groups.denied) };
+  const contrasted = negated ? null : CORRECTED_THEN_NEGATED.exec(value);
+  if (contrasted?.groups) return { subject, verb, value: cleanValue(contrasted.groups.value), negated: false, denied: cleanValue(contrasted.groups.denied) };
+  return { subject, verb, value, negated, denied: null };
+}
+
+/** After a leading "not": "A, it is B", "A but B", "A, rather B", "A, B" (the value is already lower-case). */
+const NEGATED_THEN_CORRECTED = /^(?<denied>.+?)(?:,\s+|\s+(?=but\b))(?:but\s+)?(?:(?:it|this|that|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+|rather\s+|instead\s+)?(?<value>.+)$/;
+/** "B, not A" and "B rather than A" / "B instead of A". */
+const CORRECTED_THEN_NEGATED = /^(?<value>.+?)(?:,\s+(?:and\s+)?not\s+|\s+(?:rather than|instead of)\s+)(?<denied>.+)$/;
+
+/** "isn't" → "is not", "it's" → "it is": the statement patterns name the long forms only. */
+function expandContractions(text: string): string {
+  return text.replace(/\b(is|are|was|were)n['’]t\b/gi, '$1 not').replace(/\b(it|that|this)['’]s\b/gi, '$1 is').replace(/\bthey['’]re\b/gi, 'they are');
+}
+
+function cleanValue(value: string | undefined): string {
+  return (value ?? '').replace(/\s+(?:instead|anymore|any more)$/, '').trim();
+}
+
+/** A reason when `denier` rules out exactly the value `stated` asserts about the same subject. */
+function deniedValue(stated: Statement, denier: Statement): string | null {
+  if (stated.negated || denier.denied === null || denier.denied !== stated.value) return null;
+  return `"${stated.subject}" ${stated.verb} "${stated.value}" in one; the other says it is not "${denier.denied}" but "${denier.value}".`;
 }
 
 function factOf(memory: Comparable): { category: string; key: string; value: string } | null {
