@@ -2,9 +2,9 @@ import type { RecallInput, RecallOutput } from '../api/longTermApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord } from '../domain/records.ts';
-import { cosineSimilarity, textSimilarity } from '../longterm/textSimilarity.ts';
 import { LIMITS, requireId, requirePositiveInt, requireUnitInterval } from '../validation.ts';
 import { requireLiveMemories } from './requireMemories.ts';
+import { DEFAULT_LINK_THRESHOLD, relatedness } from './relatedness.ts';
 
 /** Memory graph over related_memories (seed 003 /related): links are symmetric and user-scoped. */
 
@@ -111,9 +111,14 @@ export interface AutoLinkHost {
   recall(input: RecallInput, options?: { logAccess?: boolean }): Promise<RecallOutput>;
 }
 
+/** Default and largest number of links one auto_link_similar call adds. */
+export const DEFAULT_MAX_AUTO_LINKS = 20;
+const MAX_AUTO_LINKS = 50;
+
 /**
- * Links a memory to its most similar others: recall proposes candidates (hybrid search), and the
- * link is made when their content similarity (vectors when both have them, else words) reaches the threshold.
+ * Links a memory to the memories related to it: recall proposes candidates (hybrid search on the
+ * memory's own text), and each is linked when its relatedness (relatedness.ts: embeddings when
+ * both have them, else index terms) reaches the threshold, most related first.
  */
 export async function autoLinkSimilar(
   host: AutoLinkHost,
@@ -121,25 +126,26 @@ export async function autoLinkSimilar(
 ): Promise<{ memory_id: string; linked: Array<{ memory_id: string; similarity: number }>; candidates_considered: number }> {
   const deps = host.coreDeps;
   const user = requireId(input.user_id, 'user_id');
-  const threshold = requireUnitInterval(input.threshold, 'threshold', 0.5);
-  const maxLinks = requirePositiveInt(input.max_links, 'max_links', 5, 50);
+  const threshold = requireUnitInterval(input.threshold, 'threshold', DEFAULT_LINK_THRESHOLD);
+  const maxLinks = requirePositiveInt(input.max_links, 'max_links', DEFAULT_MAX_AUTO_LINKS, MAX_AUTO_LINKS);
   const [memory] = await requireLiveMemories(deps, user, [input.memory_id], ['memory_id']);
   const recalled = await host.recall(
     { user_id: user, query: memory.content.slice(0, LIMITS.queryChars), limit: Math.min(LIMITS.recallLimit, maxLinks * 4), min_similarity: 0, include_low_confidence: true },
     { logAccess: false },
   );
-  const candidates = recalled.memories.filter((entry) => entry.memory_id !== memory.memory_id);
-  const vectors = await deps.store.getEmbeddings(user, [memory.memory_id, ...candidates.map((entry) => entry.memory_id)]);
+  const candidateIds = recalled.memories.map((entry) => entry.memory_id).filter((id) => id !== memory.memory_id);
+  // Full records: relatedness weighs entities and tags, which recall's answer does not carry whole.
+  const [candidates, vectors] = await Promise.all([deps.store.getMemories(user, candidateIds), deps.store.getEmbeddings(user, [memory.memory_id, ...candidateIds])]);
   const own = vectors.get(memory.memory_id);
   const scored = candidates
-    .map((entry) => {
-      const other = vectors.get(entry.memory_id);
-      const vector = own && other && own.model === other.model ? cosineSimilarity(own.vector, other.vector) : 0;
-      return { memory_id: entry.memory_id, similarity: Math.round(Math.max(vector, textSimilarity(memory.content, entry.content)) * 1000) / 1000 };
-    })
+    .filter((candidate) => !candidate.deleted_at)
+    .map((candidate) => ({
+      memory_id: candidate.memory_id,
+      similarity: Math.round(relatedness(memory, candidate, { a: own, b: vectors.get(candidate.memory_id) }) * 1000) / 1000,
+    }))
     .filter((entry) => entry.similarity >= threshold)
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, maxLinks);
   for (const entry of scored) await linkMemories(deps, user, memory.memory_id, entry.memory_id);
-  return { memory_id: memory.memory_id, linked: scored, candidates_considered: candidates.length };
+  return { memory_id: memory.memory_id, linked: scored, candidates_considered: candidateIds.length };
 }

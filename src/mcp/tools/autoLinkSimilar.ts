@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { autoLinkSimilar } from '../../core/lifecycle/links.ts';
+import { autoLinkSimilar, DEFAULT_MAX_AUTO_LINKS } from '../../core/lifecycle/links.ts';
+import { DEFAULT_LINK_THRESHOLD } from '../../core/lifecycle/relatedness.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 
 export const autoLinkSimilarTool = defineTool({
   name: 'auto_link_similar',
   title: 'Link a memory to similar ones',
-  description: 'Find the memories most similar to one memory (hybrid recall, then content similarity: vectors when present, else words) and link those at or above the threshold.',
+  description: 'Link a memory to the memories related to it (same topic): hybrid recall finds candidates, and those whose relatedness (embeddings when present, else shared index terms) reaches the threshold are linked.',
   input: {
     user_id: userIdField,
     memory_id: memoryIdField('Id of the memory to link.'),
-    threshold: z.number().min(0).max(1).optional().describe('Minimum similarity 0..1 for a link (default 0.5).'),
-    max_links: z.number().int().min(1).max(50).optional().describe('Most links to add (default 5).'),
+    threshold: z.number().min(0).max(1).optional().describe(`Minimum relatedness 0..1 for a link (default ${DEFAULT_LINK_THRESHOLD}).`),
+    max_links: z.number().int().min(1).max(50).optional().describe(`Most links to add (default ${DEFAULT_MAX_AUTO_LINKS}).`),
   },
   output: {
     memory_id: z.string(),
