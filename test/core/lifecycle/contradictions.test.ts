@@ -16,6 +16,24 @@ test('detects negation, a setting with two values, and fact values', () => {
   assert.equal(detectContradiction(fact('Alex'), fact('Sam'))?.kind, 'fact_value');
 });
 
+test('a correction contradicts the value it rules out, in each phrasing, and agrees with the value it keeps', () => {
+  const stated = m('The cache TTL is 60 seconds');
+  for (const correction of [
+    'The cache TTL is not 60 seconds, it is 300 seconds',
+    "The cache TTL isn't 60 seconds, it's 300 seconds",
+    'The cache TTL is not 60 seconds but 300 seconds',
+    'The cache TTL is 300 seconds, not 60 seconds',
+    'The cache TTL is 300 seconds rather than 60 seconds',
+  ]) {
+    const found = detectContradiction(stated, m(correction));
+    assert.deepEqual([found?.kind, found?.strength], ['negation', 'strong'], correction);
+    assert.deepEqual([detectContradiction(m(correction), stated)?.kind], ['negation'], `${correction} (stored first)`);
+  }
+  assert.equal(detectContradiction(stated, m('The cache TTL is 60 seconds, not 300 seconds')), null);
+  assert.equal(detectContradiction(stated, m('The cache TTL is not 300 seconds, it is 60 seconds')), null);
+  assert.equal(detectContradiction(stated, m('The session TTL is not 60 seconds, it is 300 seconds')), null);
+});
+
 test('does not flag compatible or unrelated statements', () => {
   assert.equal(detectContradiction(m('The API is written in Go'), m('The API is deployed on Fly.io')), null);
   assert.equal(detectContradiction(m('Deployed v1 today', 'episodic'), m('Did not deploy v1 today', 'episodic')), null);
