@@ -6,6 +6,7 @@ import { CallLog } from './callLog.ts';
 import { createMcpServer } from './createMcpServer.ts';
 import { checkBearer, checkHostAndOrigin } from './httpGuards.ts';
 import { JsonHttpTransport } from './jsonHttpTransport.ts';
+import { createOpenSpecRoutes, isOpenSpecPath } from '../openspec/openSpecRoutes.ts';
 import { RateLimiter } from './rateLimiter.ts';
 import type { ServerContext } from './serverContext.ts';
 
@@ -39,6 +40,8 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
   const sessions = new Map<string, JsonHttpTransport>();
   const limiter = options.rateLimit && options.rateLimit.perMinute > 0 ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst) : null;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  // Seed 001 OpenSpec endpoints: same core, token, Host/Origin checks and rate limit as /mcp.
+  const openSpec = createOpenSpecRoutes(context);
   let port = options.port;
 
   const server: Server = createServer((request, response) => {
@@ -54,8 +57,9 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
     if (guard) return sendError(response, guard.status, guard.code, guard.message);
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     const bodyReader = once(() => readJsonBody(request, maxBody));
-    if (options.extraRoutes && url.pathname !== '/mcp' && (await options.extraRoutes(request, response, bodyReader))) return;
-    if (url.pathname !== '/mcp') return sendError(response, 404, 'NOT_FOUND', 'Not found. The MCP endpoint is /mcp.');
+    const openSpecPath = isOpenSpecPath(url.pathname);
+    if (options.extraRoutes && url.pathname !== '/mcp' && !openSpecPath && (await options.extraRoutes(request, response, bodyReader))) return;
+    if (url.pathname !== '/mcp' && !openSpecPath) return sendError(response, 404, 'NOT_FOUND', 'Not found. The MCP endpoint is /mcp.');
     const auth = checkBearer(request, options.token);
     if (auth) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="fml"');
@@ -68,6 +72,7 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
         return sendError(response, 429, 'RATE_LIMITED', `Too many requests; retry after ${wait} s.`);
       }
     }
+    if (openSpecPath) return openSpec.handle(request, response, url, bodyReader);
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (request.method === 'POST') {
@@ -121,6 +126,7 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
     port,
     callLog,
     close: async () => {
+      openSpec.dispose();
       for (const transport of sessions.values()) await transport.close();
       sessions.clear();
       server.closeAllConnections();
