@@ -15,6 +15,7 @@ import { type Clock, systemClock } from './ports/clock.ts';
 import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
 import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
 import { Recall } from './retrieval/recall.ts';
+import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
 import { requireId } from './validation.ts';
@@ -51,6 +52,8 @@ export class MemoryCore {
   readonly store: MemoryStore;
   readonly longTerm: LongTermMemory;
   readonly working: WorkingMemory;
+  /** Seed 002 episodic summaries of every 20 conversation turns. */
+  readonly episodes: ConversationEpisodes;
   readonly embeddings: EmbeddingGate;
   readonly defaultProjectId: string | null | undefined;
   private readonly recaller: Recall;
@@ -77,6 +80,9 @@ export class MemoryCore {
     };
     this.longTerm = new LongTermMemory(this.deps);
     this.working = new WorkingMemory(this.deps, this.longTerm);
+    // Summaries use the extractor the server runs (a model only when one is configured), else the offline rules.
+    this.episodes = new ConversationEpisodes(this.deps, this.longTerm, () => this.extractionQueue?.extractor ?? null);
+    this.working.episodeSink = this.episodes;
     this.recaller = new Recall(this.deps);
     this.assembler = new ContextAssembler(this.deps, this.recaller);
   }
@@ -151,6 +157,7 @@ export class MemoryCore {
     // Before the store closes: evicted working memory is promoted, running extractions finish
     // (queued ones stay pending in the store).
     await this.working.drainPromotions();
+    await this.episodes.drain();
     await this.extractionQueue?.close();
     if (this.backfillTimer) clearInterval(this.backfillTimer);
     this.backfillTimer = undefined;

@@ -99,6 +99,20 @@ for (const transport of TRANSPORTS) {
       );
     });
 
+    it('stores an episodic summary after 20 conversation turns added through add_to_working_memory', async () => {
+      const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: 'ep' });
+      for (let n = 1; n <= 20; n++) {
+        const content = n === 9 ? 'We decided the wren service moves to Fly.io next sprint.' : `Turn ${n} about the wren service rollout plan, step ${n}.`;
+        await callOk(client, 'add_to_working_memory', { session_id, content, content_type: 'message' });
+      }
+      await t.core.episodes.drain();
+      const listed = await t.core.store.listMemories({ filter: { user_id: 'ep', tags: ['episode-summary'] }, sort: 'created', offset: 0, limit: 10 });
+      assert.equal(listed.items.length, 1);
+      assert.match(listed.items[0].content, /^Conversation turns 1–20: .*wren service moves to Fly\.io/);
+      const working = await callOk<{ items: unknown[] }>(client, 'get_working_memory', { session_id });
+      assert.equal(working.items.length, 20, 'the turns stay in working memory');
+    });
+
     it('auto-links the related memories of a topic, with the default threshold', async () => {
       const target = (await store({ user_id: 'al', content: LINK_TARGET })).memory_id;
       const related: string[] = [];

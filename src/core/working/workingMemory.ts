@@ -17,6 +17,8 @@ import type {
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import { type ExtractionSink, pendingExtractionMetadata } from '../extraction/pendingExtraction.ts';
+import type { EpisodeSink } from '../episodes/conversationEpisodes.ts';
+import { advanceTurn, completesEpisode, CONVERSATION_TURN, countsAsTurn, episodeStartedAt } from '../episodes/conversationTurns.ts';
 import type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
 import { classifyContent, isWorthKeeping } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
@@ -47,6 +49,8 @@ export class WorkingMemory {
    * pending first, then handed over for extraction off the request path. Null: promotion as before.
    */
   extractionSink: ExtractionSink | null = null;
+  /** Seed 002 episodic summaries (set by MemoryCore): told each time a session completes a run of turns. */
+  episodeSink: EpisodeSink | null = null;
 
   constructor(deps: CoreDeps, longTerm: LongTermMemory) {
     this.deps = deps;
@@ -127,6 +131,7 @@ export class WorkingMemory {
       const items = await this.liveItems(session.session_id);
       const replaced = input.item_id ? items.find((item) => item.item_id === input.item_id) : undefined;
       if (input.item_id && !replaced) requireId(input.item_id, 'item_id');
+      const turn = countsAsTurn(input.content_type, replaced !== undefined) ? advanceTurn(session, nowIso) : null;
       const others = items.filter((item) => item !== replaced);
       const needed = sum(others) + tokenCount - session.max_tokens;
       const { evicted, freed } = needed > 0 ? chooseEvictions(others, needed, session.eviction_policy, now) : { evicted: [], freed: 0 };
@@ -152,7 +157,8 @@ export class WorkingMemory {
         sequence_num: replaced?.sequence_num ?? session.next_sequence,
         created_at: replaced?.created_at ?? nowIso,
         last_accessed: nowIso,
-        metadata,
+        // The turn number travels with the item into long-term memory when it is promoted.
+        metadata: turn ? { ...metadata, [CONVERSATION_TURN]: turn.turn } : metadata,
       };
       const remaining = [...others.filter((other) => !evicted.includes(other)), item];
       const updated: SessionRecord = {
@@ -160,6 +166,7 @@ export class WorkingMemory {
         total_tokens: sum(remaining),
         next_sequence: replaced ? session.next_sequence : session.next_sequence + 1,
         last_activity: nowIso,
+        ...(turn ? { config: turn.config } : {}),
       };
       await this.deps.store.commitWorking({
         session: updated,
@@ -167,6 +174,8 @@ export class WorkingMemory {
         delete: evicted.filter((entry) => !toPromote.includes(entry)).map((entry) => entry.item_id),
       });
       if (pendingPromotion.length > 0) this.schedulePromotion(session.session_id);
+      if (evicted.length > 0) this.episodeSink?.turnsEvicted(session.session_id, evicted);
+      if (turn && completesEpisode(turn.turn)) this.episodeSink?.episodeCompleted({ session: updated, turn_end: turn.turn, started_at: episodeStartedAt(updated) });
       this.emit(updated);
       return {
         item_id: item.item_id,
@@ -260,6 +269,7 @@ export class WorkingMemory {
       const promoted = input.promote === false ? [] : await this.promote(session, [item]);
       const updated = { ...session, total_tokens: Math.max(0, session.total_tokens - item.token_count) };
       await this.deps.store.commitWorking({ session: updated, upsert: [], delete: [item.item_id] });
+      this.episodeSink?.turnsEvicted(session.session_id, [item]);
       this.emit(updated);
       return { evicted: item.item_id, promoted };
     });
