@@ -5,6 +5,7 @@ import { MemoryError } from '../core/domain/errors.ts';
 import { requireId } from '../core/validation.ts';
 import { createMcpServer } from '../mcp/createMcpServer.ts';
 import { startHttpServer } from '../mcp/httpServer.ts';
+import { OPENSPEC_BASE } from '../openspec/discovery.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
 import { runMigrate } from './migrateCommand.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
@@ -130,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
   console.log(`Firebolt Memory Layer MCP server (Streamable HTTP)
   endpoint:   ${server.mcpUrl}
   panel:      ${server.url}/?token=${token}  (memories of user "${panel.userId}")
+  openspec:   ${server.url}${OPENSPEC_BASE}  (seed 001 knowledge-provider endpoints, same token)
   token:      ${token}
   data:       ${dataDir} (store: ${describeBackend(config.backend)})
   embeddings: ${core.embeddings.model ?? 'none — full-text ranking (set FML_EMBEDDING_API_KEY to add semantic recall)'}

@@ -61,6 +61,14 @@ describe('the built fml CLI', () => {
     const port = Number(/127\.0\.0\.1:(\d+)\/mcp/.exec(out)?.[1]);
     assert.ok(port > 0);
     assert.match(out, /Authorization: Bearer/);
+    // The printed OpenSpec address answers discovery with the printed token, and nothing without it.
+    const openSpec = /openspec:\s+(\S+)/.exec(out)?.[1] as string;
+    const token = /token:\s+(\S+)/.exec(out)?.[1] as string;
+    assert.equal(openSpec, `http://127.0.0.1:${port}/openspec/v1/knowledge`);
+    const discovery = await fetch(openSpec, { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(discovery.status, 200);
+    assert.equal(((await discovery.json()) as { protocolVersion: string }).protocolVersion, '1.0.0');
+    assert.equal((await fetch(openSpec)).status, 401);
     const second = spawn(process.execPath, [cli, 'serve', '--http', '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     second.stderr.on('data', (chunk) => (err += chunk));
