@@ -1,4 +1,5 @@
 import { MemoryError } from '../domain/errors.ts';
+import { type LabelledSpan, replaceSpans } from './replaceSpans.ts';
 import { findSecrets } from './secretDetector.ts';
 
 /**
@@ -25,12 +26,6 @@ export interface GuardedText {
   redactions: Redaction[];
 }
 
-interface Span {
-  kind: string;
-  index: number;
-  length: number;
-}
-
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 // International or North-American shapes with separators; bare digit runs (ids, ports, hashes) are left alone.
 const PHONE = /(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\d{2,4}[\s.-])\d{3,4}[\s.-]\d{3,4}(?![\w])/g;
@@ -46,24 +41,14 @@ export function guardText(text: string, policy: GuardPolicy, field = 'content'):
       { details: { field, secret_kinds: kinds } },
     );
   }
-  const spans: Span[] = secrets.map((finding) => ({ kind: finding.kind, index: finding.index, length: finding.length }));
+  const spans: LabelledSpan[] = [...secrets];
   if (policy.piiRedaction) {
     for (const match of text.matchAll(EMAIL)) spans.push({ kind: 'email', index: match.index ?? 0, length: match[0].length });
     for (const match of text.matchAll(PHONE)) spans.push({ kind: 'phone', index: match.index ?? 0, length: match[0].length });
   }
   if (spans.length === 0) return { content: text, redactions: [] };
-  spans.sort((a, b) => a.index - b.index || b.length - a.length);
-  let content = '';
-  let cursor = 0;
-  const counts = new Map<string, number>();
-  for (const span of spans) {
-    // Overlapping findings (a password inside a connection string) are one redaction.
-    if (span.index < cursor) continue;
-    content += text.slice(cursor, span.index) + `[REDACTED:${span.kind}]`;
-    cursor = span.index + span.length;
-    counts.set(span.kind, (counts.get(span.kind) ?? 0) + 1);
-  }
-  content += text.slice(cursor);
+  // Overlapping findings (a password inside a connection string) are one redaction.
+  const { content, counts } = replaceSpans(text, spans);
   return { content, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
 }
 

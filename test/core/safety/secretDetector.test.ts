@@ -14,13 +14,13 @@ const POSITIVES: Array<[SecretKind, string]> = [
   ['aws-access-key', j('aws_access_key_id = AKIA', 'IOSFODNN7EXAMPLE')],
   ['slack-token', j('xox', 'b-1234567890-abcdefghij')],
   ['google-api-key', j('AIza', 'SyA', '1'.repeat(32))],
-  ['stripe-live-key', j('sk_', 'live_', '4eC39HqLyjWDarjtT1zdp7dc')],
+  ['stripe-key', j('sk_', 'live_', '4eC39HqLyjWDarjtT1zdp7dc')],
   ['jwt', j('Authorization: Bearer eyJ', 'hbGciOiJIUzI1NiJ9', '.eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')],
   ['private-key-block', j('-----BEGIN ', 'RSA PRIVATE KEY-----\nMIIEow...')],
   ['private-key-block', j('-----BEGIN ', 'OPENSSH PRIVATE KEY-----')],
   ['password-assignment', 'DB_PASSWORD=hunter2hunter2'],
   ['password-assignment', 'password: "s3cr3t!"'],
-  ['password-assignment', "client_secret = 'abcd1234efgh'"],
+  ['secret-assignment', "client_secret = 'abcd1234efgh'"],
   ['connection-string-credentials', j('postgres://admin:', 'Pa55word', '@db.example.com:5432/app')],
   ['connection-string-credentials', j('mongodb+srv://user:', 'pw12345', '@cluster0.mongodb.net')],
 ];
@@ -50,6 +50,19 @@ for (const text of NEGATIVES) {
     assert.equal(containsSecret(text), false);
   });
 }
+
+test('overlapping findings are one redaction covering all of them, labelled by the first', () => {
+  // The connection-string password and the JWT overlap; no character of either may survive.
+  const token = j('eyJ', 'hbGciOiJIUzI1NiJ9', '.eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U');
+  assert.equal(redactSecrets(`https://bot:${token}@hooks.example.com/x`), 'https://bot:[REDACTED:jwt]@hooks.example.com/x');
+  assert.equal(redactSecrets(j('A=AKIA', 'IOSFODNN7EXAMPLE ', 'AKIA', 'IOSFODNN7EXAMPLF')), 'A=[REDACTED:aws-access-key] [REDACTED:aws-access-key]');
+});
+
+test('an Anthropic key is labelled anthropic-key, not openai-key', () => {
+  const key = j('sk-', 'ant-', 'api03-', 'a'.repeat(40), 'B7');
+  assert.deepEqual(findSecrets(`ANTHROPIC_API_KEY=${key}`).map((finding) => finding.kind), ['anthropic-key', 'secret-assignment']);
+  assert.equal(redactSecrets(`ANTHROPIC_API_KEY=${key}`), 'ANTHROPIC_API_KEY=[REDACTED:anthropic-key]');
+});
 
 test('redactSecrets keeps the surrounding text and names the kind', () => {
   const text = j('connect with sk-', 'abcdefghijklmnopqrstuvwxyz0123 then AKIA', 'IOSFODNN7EXAMPLE done');

@@ -1,0 +1,77 @@
+import { classifyCredentialName } from './credentialName.ts';
+import { isNonSecretValue, looksObscured, unquote } from './secretValue.ts';
+import type { SecretSpan } from './secretSpan.ts';
+
+/**
+ * Credentials written as a setting: `DB_PASSWORD=…`, `password: "…"`, `"api_key": "…"`,
+ * `SECRET_KEY = '…'`, `GITLAB_TOKEN="…"`, `spring.datasource.password=…`, `--password=…`,
+ * `<password>…</password>`, and passwords said in prose ("the staging password is …").
+ * Only the value is reported, so the redacted text still says which setting held a secret.
+ */
+
+// The name must not continue an ARN or URL (`…:secret:prod/db`, `/api/token/x`), hence the look-behind.
+const ASSIGNMENT =
+  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|[^\s'"`,;(){}[\]<>&|]+)/dg;
+
+const XML_ELEMENT = /<(?<name>[A-Za-z_][\w.-]{0,60})>(?<value>[^<\n]{1,400})<\/\k<name>>/dg;
+
+// "the password for staging is hunter2!", "my passphrase: 'correct horse'", "password Tr0ub4dor&3".
+const PROSE_VERB = String.raw`(?:is now|is set to|is|was|set to|will be|would be|becomes|=)`;
+const PROSE_VALUE = String.raw`(?<value>"[^"\n]{1,200}"|'[^'\n]{1,200}'|“[^”\n]{1,200}”|[^\s"'“]+)`;
+// With "for <something>" a verb must follow, so "password for the admin console is X" yields X, not "the".
+const PROSE = new RegExp(
+  String.raw`\b(?:password|passwd|passphrase|passcode)\b(?:\s+(?:for|of|on|to)\s+[^\n.:;!?]{1,40}?\s+${PROSE_VERB}|(?:\s+${PROSE_VERB}|\s*:)?)\s+${PROSE_VALUE}`,
+  'dgi',
+);
+
+const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
+
+export function findCredentialAssignments(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const match of text.matchAll(ASSIGNMENT)) {
+    const groups = match.groups as { name: string; sep: string; value: string };
+    const nameClass = classifyCredentialName(groups.name);
+    if (nameClass === null) continue;
+    const [valueStart, valueEnd] = match.indices?.groups?.value ?? [0, 0];
+    const rest = text.slice(valueEnd, text.indexOf('\n', valueEnd) === -1 ? text.length : text.indexOf('\n', valueEnd));
+    const { value, quoted } = unquote(groups.value);
+    // A call or an index (`getPassword()`, `form['password']`) reads the secret at run time.
+    if (!quoted && /^\s*[([]/.test(rest)) continue;
+    if (!acceptsValue(value, quoted, nameClass, groups.sep, rest)) continue;
+    const offset = quoted ? 1 : 0;
+    spans.push({ kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment', index: valueStart + offset, length: valueEnd - valueStart - 2 * offset });
+  }
+  for (const match of text.matchAll(XML_ELEMENT)) {
+    const groups = match.groups as { name: string; value: string };
+    const nameClass = classifyCredentialName(groups.name);
+    if (nameClass === null || isNonSecretValue(groups.value) || groups.value.trim().length < 4) continue;
+    const [start, end] = match.indices?.groups?.value ?? [0, 0];
+    spans.push({ kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment', index: start, length: end - start });
+  }
+  for (const match of text.matchAll(PROSE)) {
+    const raw = (match.groups as { value: string }).value;
+    const { value, quoted } = unquote(raw);
+    const bare = quoted ? value : value.replace(TRAILING_PUNCTUATION, '');
+    if (isNonSecretValue(bare)) continue;
+    if (quoted ? bare.trim().length < 4 : !looksObscured(bare)) continue;
+    const [start] = match.indices?.groups?.value ?? [0, 0];
+    const offset = quoted ? 1 : 0;
+    spans.push({ kind: 'password-in-prose', index: start + offset, length: bare.length });
+  }
+  return spans;
+}
+
+function acceptsValue(value: string, quoted: boolean, nameClass: 'password' | 'secret', separator: string, rest: string): boolean {
+  if (isNonSecretValue(value)) return false;
+  if (nameClass === 'password') {
+    if (value.length < (quoted ? 4 : 6)) return false;
+  } else if (value.length < 8 || /\s/.test(value)) {
+    return false;
+  }
+  // `password: create the new secret in Vault` is a sentence, `password: hunter2` a setting:
+  // a bare value after a colon with more words behind it must look like a generated secret.
+  if (!quoted && separator === ':' && /^[ \t]+[A-Za-z]/.test(rest)) return looksObscured(value);
+  // Secrets named "token" or "key" are generated strings; a plain word there is a label.
+  if (nameClass === 'secret' && !quoted && !looksObscured(value) && value.length < 20) return false;
+  return true;
+}
