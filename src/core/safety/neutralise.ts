@@ -1,3 +1,5 @@
+import { isInstructionLike } from './injectionPhrasing.ts';
+
 /**
  * Context-injection safety (seed 000 §10.4). Memory content is data a user or a tool once wrote,
  * and it is pasted into a model's prompt. This wraps each piece in a delimited block that says
@@ -39,19 +41,12 @@ const REWRITES: ReadonlyArray<[RegExp, (match: string) => string]> = [
 /** A line that opens with a role name, as transcripts and prompt-injection payloads do. */
 const ROLE_LINE = /^(\s*(?:#{1,6}\s*)?)(system|assistant|user|developer|human|tool)(\s*:)/gim;
 
-const INSTRUCTION_LIKE = [
-  /\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|all|system)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules?|messages?)\b/i,
-  /\byou are now\b/i,
-  /\bnew (?:system )?instructions?\s*:/i,
-  /\b(?:reveal|print|show|exfiltrate)\b[^.\n]{0,30}\b(?:system prompt|api key|secrets?|credentials?)\b/i,
-];
-
 export function neutralise(text: string, options: NeutraliseOptions): Neutralised {
   let body = text;
   for (const [pattern, rewrite] of REWRITES) body = body.replace(pattern, rewrite);
   // A role marker at a line start becomes quoted text: "user:" → "(quoted) user:".
   body = body.replace(ROLE_LINE, (_match, lead: string, role: string, colon: string) => `${lead}(quoted) ${role}${colon}`);
-  const suspicious = INSTRUCTION_LIKE.some((pattern) => pattern.test(text));
+  const suspicious = isInstructionLike(text);
   const attributes = [
     `source="${attribute(options.source)}"`,
     options.memoryId ? `id="${attribute(options.memoryId)}"` : null,
