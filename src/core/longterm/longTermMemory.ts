@@ -55,9 +55,11 @@ export class LongTermMemory {
     assertValidClassification(input.memory_category, input.memory_subtype);
     const guardedMetadata = guardJson(requireMetadata(input.metadata), this.deps.config);
     const metadata = guardedMetadata.value;
-    const redactions = mergeRedactions(guardedContent.redactions, guardedMetadata.redactions);
     const tags = requireStringList(Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined, 'metadata.tags', LIMITS.tags, LIMITS.tagChars);
-    const given = requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars);
+    // Entities given by the caller are stored and searched like content, so they pass the same gate.
+    const guardedEntities = guardJson(requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars), this.deps.config, 'entities');
+    const given = guardedEntities.value;
+    const redactions = mergeRedactions(guardedContent.redactions, guardedMetadata.redactions, guardedEntities.redactions);
     const extracted = given.length === 0 ? extractEntities(content).slice(0, LIMITS.entities) : [];
     const entities = given.length > 0 ? normaliseEntities(given) : extracted;
     const scope = scopeFor(input.layer === undefined ? 'user' : requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId, project_id: input.project_id ?? undefined }));
@@ -163,6 +165,8 @@ export class LongTermMemory {
     const guardedContent = input.content === undefined ? null : guardText(requireContent(input.content), this.deps.config);
     const content = guardedContent ? guardedContent.content : existing.content;
     const guardedMetadata = input.metadata === undefined ? null : guardJson(requireMetadata(input.metadata), this.deps.config);
+    const guardedTags = input.tags === undefined ? null : guardJson(requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars), this.deps.config, 'tags');
+    const guardedEntities = input.entities === undefined ? null : guardJson(requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars), this.deps.config, 'entities');
     const category = input.memory_category ?? existing.memory_category;
     const subtype = input.memory_subtype ?? (input.memory_category ? '' : existing.memory_subtype);
     assertValidClassification(category, subtype);
@@ -180,10 +184,10 @@ export class LongTermMemory {
       importance: requireUnitInterval(input.importance, 'importance', existing.importance),
       confidence: requireUnitInterval(input.confidence, 'confidence', existing.confidence),
       metadata: guardedMetadata ? { ...existing.metadata, ...guardedMetadata.value } : existing.metadata,
-      tags: input.tags === undefined ? existing.tags : requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars),
+      tags: guardedTags ? guardedTags.value : existing.tags,
       entities:
-        input.entities !== undefined
-          ? normaliseEntities(requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars))
+        guardedEntities
+          ? normaliseEntities(guardedEntities.value)
           : contentChanged
             ? normaliseEntities([...existing.entities, ...extractEntities(content)]).slice(0, LIMITS.entities)
             : existing.entities,
@@ -195,7 +199,7 @@ export class LongTermMemory {
     };
     await this.deps.store.updateMemory(updated, embedding);
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
-    const redactions = mergeRedactions(guardedContent?.redactions ?? [], guardedMetadata?.redactions ?? []);
+    const redactions = mergeRedactions(guardedContent?.redactions ?? [], guardedMetadata?.redactions ?? [], guardedTags?.redactions ?? [], guardedEntities?.redactions ?? []);
     return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated, redactions };
   }
 

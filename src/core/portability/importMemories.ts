@@ -86,10 +86,14 @@ export async function importMemories(deps: CoreDeps, userId: string, data: unkno
       .filter((item) => item.session_id === session.session_id)
       .map((item): WorkingItemRecord => {
         const guarded = guardText(requireContent(item.content), deps.config);
-        redactions.push(guarded.redactions);
-        return { ...item, session_id: sessionId, user_id: user, content: guarded.content, item_id: derivedId('wmi', user, `${sessionId}/${item.item_id}`) };
+        const metadata = guardJson(item.metadata, deps.config);
+        redactions.push(guarded.redactions, metadata.redactions);
+        return { ...item, session_id: sessionId, user_id: user, content: guarded.content, metadata: metadata.value, item_id: derivedId('wmi', user, `${sessionId}/${item.item_id}`) };
       });
-    const record: SessionRecord = { ...session, session_id: sessionId, user_id: user, total_tokens: items.reduce((total, item) => total + item.token_count, 0) };
+    // A session's config is free-form JSON from the file: it passes the same gate as metadata.
+    const config = guardJson(session.config, deps.config, 'config');
+    redactions.push(config.redactions);
+    const record: SessionRecord = { ...session, config: config.value, session_id: sessionId, user_id: user, total_tokens: items.reduce((total, item) => total + item.token_count, 0) };
     await deps.store.commitWorking({ session: record, upsert: items, delete: [] });
     sessionsImported++;
     itemsImported += items.length;
