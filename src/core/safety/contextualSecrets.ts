@@ -1,4 +1,4 @@
-import { isNonSecretValue, looksObscured } from './secretValue.ts';
+import { isNonSecretValue } from './secretValue.ts';
 import type { SecretSpan } from './secretSpan.ts';
 
 /**
@@ -26,7 +26,8 @@ export function findContextualSecrets(text: string): SecretSpan[] {
   }
   for (const match of text.matchAll(BEARER)) {
     const value = match.groups?.secret ?? '';
-    if (looksObscured(value) || value.length >= 32) spans.push(secretGroup('bearer-token', match));
+    // Generated tokens mix letters and digits; "Bearer authorization_uri=…" (a challenge header) does not.
+    if ((/\d/.test(value) && /[A-Za-z]/.test(value)) || value.length >= 32) spans.push(secretGroup('bearer-token', match));
   }
   for (const match of text.matchAll(BASIC)) {
     if (/Authorization\s*:\s*$|["']\s*$/i.test(text.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) spans.push(secretGroup('basic-auth', match));

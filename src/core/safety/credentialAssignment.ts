@@ -11,13 +11,13 @@ import type { SecretSpan } from './secretSpan.ts';
 
 // The name must not continue an ARN or URL (`…:secret:prod/db`, `/api/token/x`), hence the look-behind.
 const ASSIGNMENT =
-  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|[^\s'"`,;(){}[\]<>&|]+)/dg;
+  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|(?:[^\s'"`,;(){}[\]<>&|]|&(?![\w.-]+=))+)/dg;
 
 const XML_ELEMENT = /<(?<name>[A-Za-z_][\w.-]{0,60})>(?<value>[^<\n]{1,400})<\/\k<name>>/dg;
 
 // "the password for staging is hunter2!", "my passphrase: 'correct horse'", "password Tr0ub4dor&3".
 const PROSE_VERB = String.raw`(?:is now|is set to|is|was|set to|will be|would be|becomes|=)`;
-const PROSE_VALUE = String.raw`(?<value>"[^"\n]{1,200}"|'[^'\n]{1,200}'|“[^”\n]{1,200}”|[^\s"'“]+)`;
+const PROSE_VALUE = String.raw`(?<value>"[^"\n]{1,200}"|'[^'\n]{1,200}'|“[^”\n]{1,200}”|[^\s"'“()[\]<>{}]+(?![(\[<{]))`;
 // With "for <something>" a verb must follow, so "password for the admin console is X" yields X, not "the".
 const PROSE = new RegExp(
   String.raw`\b(?:password|passwd|passphrase|passcode)\b(?:\s+(?:for|of|on|to)\s+[^\n.:;!?]{1,40}?\s+${PROSE_VERB}|(?:\s+${PROSE_VERB}|\s*:)?)\s+${PROSE_VALUE}`,
@@ -25,6 +25,20 @@ const PROSE = new RegExp(
 );
 
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
+
+/**
+ * In code a bare identifier or number after `=` / `:` is a variable, a type or a constant, never a
+ * literal secret: `token: CancellationToken;`, `type Pass = IsEmpty<{}>;`, `PASS_DEPTH = 0x0B95;`.
+ * A quoted literal in a union (`type AuthResult = 'AUTHORIZED' | 'REDIRECT'`) is a type too.
+ */
+function isCodeOperand(raw: string, quoted: boolean, rest: string, spacedSeparator: boolean): boolean {
+  if (quoted) return /^\s*\|/.test(rest);
+  if (!/^(?:[A-Za-z_$][\w$]*|0x[0-9A-Fa-f]+|\d+(?:\.\d+)?)$/.test(raw)) return false;
+  // A generic, a union or intersection (not `&key=` of a query string), an argument list end, an array type.
+  if (/^(?:\s*(?:[<|,)\]]|&(?![\w.-]+=))|\[\])/.test(rest)) return true;
+  // A statement end, when the separator is spaced as in code (`x = y;`), not `Password=x;` of a connection string.
+  return spacedSeparator && /^;(?:\s|$)/.test(rest);
+}
 
 export function findCredentialAssignments(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
@@ -37,6 +51,7 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
     const { value, quoted } = unquote(groups.value);
     // A call or an index (`getPassword()`, `form['password']`) reads the secret at run time.
     if (!quoted && /^\s*[([]/.test(rest)) continue;
+    if (isCodeOperand(groups.value, quoted, rest, /\s(?::=|=>|=|:)|(?::=|=>|=|:)\s/.test(match[0]))) continue;
     if (!acceptsValue(value, quoted, nameClass, groups.sep, rest)) continue;
     const offset = quoted ? 1 : 0;
     spans.push({ kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment', index: valueStart + offset, length: valueEnd - valueStart - 2 * offset });

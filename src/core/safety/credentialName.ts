@@ -7,7 +7,9 @@
 
 export type CredentialNameClass = 'password' | 'secret';
 
-const PASSWORD_WORDS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'passcode', 'pw']);
+const PASSWORD_WORDS = new Set(['password', 'passwd', 'pwd', 'passphrase', 'passcode', 'pw']);
+/** "pass" names a password only as the last word (`DB_PASS`); elsewhere it is a pass of a test or a render pass. */
+const LAST_WORD_PASSWORD = 'pass';
 const SECRET_WORDS = new Set(['secret', 'token', 'apikey', 'credential', 'credentials', 'creds', 'auth', 'authtoken', 'accesstoken', 'secretkey', 'privatekey', 'accesskey', 'accountkey', 'bearer']);
 /** "key" holds a credential only next to one of these: `api_key`, `SECRET_KEY`, `private-key`. */
 const KEY_QUALIFIERS = new Set(['api', 'secret', 'private', 'access', 'auth', 'signing', 'encryption', 'master', 'account', 'app', 'client', 'license', 'service', 'shared', 'sas', 'subscription', 'admin', 'write', 'deploy']);
@@ -18,6 +20,9 @@ const DESCRIPTORS = new Set([
   'expiration', 'ttl', 'timeout', 'header', 'env', 'var', 'regex', 'pattern', 'format', 'mode', 'strategy', 'provider', 'algorithm', 'algo', 'version',
   'ref', 'reference', 'limit', 'limits', 'tokens', 'location', 'store', 'manager', 'arn', 'prefix', 'suffix', 'hint', 'reset', 'changed', 'used',
   'usage', 'source', 'kind', 'scope', 'scopes', 'lifetime', 'age', 'at', 'date', 'time', 'placeholder', 'input', 'mask', 'visible', 'strength',
+  'hash', 'hashed', 'digest', 'encoding', 'options', 'config', 'client', 'handler', 'callback', 'factory', 'params', 'parameters', 'request',
+  'response', 'result', 'state', 'control', 'module', 'status', 'error', 'errors', 'message', 'validator', 'validation', 'model', 'class', 'schema',
+  'success', 'failure', 'failed', 'start', 'end', 'event', 'events',
 ]);
 
 /** Splits `dbPassword`, `DB_PASSWORD`, `spring.datasource.password`, `x-api-key` into lower-case words. */
@@ -34,8 +39,9 @@ export function classifyCredentialName(name: string): CredentialNameClass | null
   const words = nameWords(name);
   if (words.length === 0) return null;
   if (DESCRIPTORS.has(words[words.length - 1]) && words.length > 1) return null;
-  if (words.some((word) => PASSWORD_WORDS.has(word) || word.endsWith('password'))) return 'password';
-  if (words.some((word) => SECRET_WORDS.has(word) || word.endsWith('secret') || word.endsWith('token') || word.endsWith('apikey'))) return 'secret';
+  if (words.some((word) => PASSWORD_WORDS.has(word) || word.endsWith('password')) || words[words.length - 1] === LAST_WORD_PASSWORD) return 'password';
+  // Joined spellings (`clientsecret`, `openaiapikey`) count; "token" inside a longer word (`tiktoken`) does not.
+  if (words.some((word) => SECRET_WORDS.has(word) || word.endsWith('secret') || word.endsWith('apikey'))) return 'secret';
   for (let index = 1; index < words.length; index++) {
     if (words[index] === 'key' && KEY_QUALIFIERS.has(words[index - 1])) return 'secret';
   }

@@ -19,14 +19,24 @@ const PLACEHOLDER_WORDS = new Set([
 /** Runs of one masking character (`xxxx`, `****`, `....`, `####`) and "your…" / "my…" stand-ins (`your-api-key`, `<YOUR_TOKEN>`). */
 const MASK = /^(?:x{3,}|X{3,}|\*{3,}|\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-]?[A-Za-z_-]*$|^(?:your|insert|enter|put)[ _-]/i;
 
-/** `a.b.c` or `self.password` or `args.token`: a path in code, read at run time. */
-const CODE_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/** `a.b.c`, `self.password`, `match.groups?.secret`, `this.#config.clientSecret`: a path in code, read at run time. */
+const CODE_PATH = /^[A-Za-z_$#][\w$]*(?:(?:\?\.|!\.|\.)[A-Za-z_$#][\w$]*)+[!?]?$/;
 
-/** `db_password`, `GITHUB_TOKEN`, `apiKey`: an identifier naming a secret, i.e. a variable holding it. */
-const NAMED_IDENTIFIER = /^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+(?:[A-Z][a-z0-9]*)+)$/;
+/** `db_password`, `GITHUB_TOKEN`, `apiKey`, `db-password`: an identifier naming a secret, i.e. a variable or a secret's name. */
+const NAMED_IDENTIFIER = /^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$/;
 const SECRET_WORD = /pass|pwd|secret|token|key|auth|cred/i;
 
 const VERSION = /^v?\d+(?:\.\d+)+[\w.-]*$/;
+/** A path or a URL: where something is, not a secret (URLs with credentials have their own rule). */
+const LOCATION = /^(?:\/|\.{1,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/)/i;
+/** `user:password`, `username:pass`: the documentation stand-in for a credential pair. */
+const PAIR_PLACEHOLDER = /^[A-Za-z_]+:(?:password|pass|pwd|secret|token)$/i;
+/** Only letters, and one of them a credential word: `SuperSecretToken`, `MySecretPassword`, `supersecret`. */
+const WORDS_NAMING_A_SECRET = /^[A-Za-z]+$/;
+const CREDENTIAL_WORD = /password|passwd|secret|token|apikey/i;
+/** `FlowPasswordRequiredResultV2`: capitalised words, three with a credential word or four of any; a constant's name. */
+const PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){3,}(?:V\d+)?$/;
+const LONG_PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){4,}(?:V\d+)?$/;
 
 /** The quotes around a value and trailing sentence punctuation are not part of it. */
 export function unquote(raw: string): { value: string; quoted: boolean } {
@@ -44,7 +54,9 @@ export function isNonSecretValue(value: string): boolean {
   if (trimmed === '') return true;
   if (REFERENCE.test(trimmed) || MASK.test(trimmed) || VERSION.test(trimmed)) return true;
   if (PLACEHOLDER_WORDS.has(trimmed.toLowerCase())) return true;
-  if (CODE_PATH.test(trimmed)) return true;
+  if (CODE_PATH.test(trimmed) || LOCATION.test(trimmed) || PAIR_PLACEHOLDER.test(trimmed)) return true;
+  if ((WORDS_NAMING_A_SECRET.test(trimmed) || PASCAL_NAME.test(trimmed)) && CREDENTIAL_WORD.test(trimmed)) return true;
+  if (LONG_PASCAL_NAME.test(trimmed)) return true;
   return NAMED_IDENTIFIER.test(trimmed) && SECRET_WORD.test(trimmed);
 }
 
