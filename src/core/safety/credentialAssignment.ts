@@ -47,7 +47,8 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
     const nameClass = classifyCredentialName(groups.name);
     if (nameClass === null) continue;
     const [valueStart, valueEnd] = match.indices?.groups?.value ?? [0, 0];
-    const rest = text.slice(valueEnd, text.indexOf('\n', valueEnd) === -1 ? text.length : text.indexOf('\n', valueEnd));
+    // What follows the value on its line; a bounded look keeps long single-line texts linear.
+    const rest = text.slice(valueEnd, valueEnd + 80).split('\n', 1)[0];
     const { value, quoted } = unquote(groups.value);
     // A call or an index (`getPassword()`, `form['password']`) reads the secret at run time.
     if (!quoted && /^\s*[([]/.test(rest)) continue;
