@@ -63,7 +63,14 @@ export function guardJson<T>(value: T, policy: GuardPolicy, field = 'metadata'):
     }
     if (Array.isArray(node)) return node.map((entry, index) => walk(entry, `${path}[${index}]`));
     if (node !== null && typeof node === 'object') {
-      return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([key, entry]) => [key, walk(entry, `${path}.${key}`)]));
+      // A key is text too: a credential pasted as a key must not ride along either.
+      return Object.fromEntries(
+        Object.entries(node as Record<string, unknown>).map(([key, entry]) => {
+          const guardedKey = guardText(key, policy, `${path} key`);
+          redactions.push(...guardedKey.redactions);
+          return [guardedKey.content, walk(entry, `${path}.${guardedKey.content}`)];
+        }),
+      );
     }
     return node;
   };

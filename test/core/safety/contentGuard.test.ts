@@ -44,3 +44,23 @@ test('guards every string nested in metadata', () => {
   assert.equal(value.n, 3);
   assert.deepEqual(redactions, [{ kind: 'openai-key', count: 2 }]);
 });
+
+test('guards metadata keys as well as values', () => {
+  const { value, redactions } = guardJson({ [key]: 'pasted as a key', plain: 1 }, redact);
+  assert.deepEqual(value, { '[REDACTED:openai-key]': 'pasted as a key', plain: 1 });
+  assert.deepEqual(redactions, [{ kind: 'openai-key', count: 1 }]);
+});
+
+test('a refusal names the metadata path, never the secret', () => {
+  assert.throws(
+    () => guardJson({ nested: { list: ['ok', key] } }, { secretPolicy: 'refuse', piiRedaction: false }),
+    (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && error.message.startsWith('metadata.nested.list[1] contains') && !error.message.includes(key),
+  );
+});
+
+test('PII and a credential in one text are separate redactions; an e-mail inside a URL password is one', () => {
+  const text = ['Mail ops@example.com, token ', key, '; db redis://:hunter2x@cache:6379'].join('');
+  const result = guardText(text, { secretPolicy: 'redact', piiRedaction: true });
+  assert.equal(result.content, 'Mail [REDACTED:email], token [REDACTED:openai-key]; db redis://:[REDACTED:connection-string-credentials]@cache:6379');
+  assert.deepEqual(result.redactions, [{ kind: 'email', count: 1 }, { kind: 'openai-key', count: 1 }, { kind: 'connection-string-credentials', count: 1 }]);
+});
