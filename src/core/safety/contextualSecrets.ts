@@ -14,7 +14,8 @@ const BEARER = /\bBearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgi;
 const BASIC = /\bBasic\s+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg;
 const CURL_USER = /(?:^|\s)(?:-u|--user)\s+['"]?[^\s:'"]+:(?<secret>[^\s'"]{4,})/dg;
 /** scheme://user:password@host, user possibly empty (`redis://:pw@host`). */
-const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@'"`]*):(?<secret>[^\s@/'"`]+)@[^\s'"`]+/dgi;
+// Brackets are not in the user or password (URLs percent-encode them), so `https://[REDACTED:…]@host` is not taken again.
+const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@'"`[\]]*):(?<secret>[^\s@/'"`[\]]+)@[^\s'"`]+/dgi;
 /** Passwords that documentation writes into example URLs. */
 const EXAMPLE_URL_PASSWORD = /^(?:pass|password|pwd|secret|changeme|example|\*+|x+)$/i;
 

@@ -52,6 +52,9 @@ export function unquote(raw: string): { value: string; quoted: boolean } {
 export function isNonSecretValue(value: string): boolean {
   const trimmed = value.trim();
   if (trimmed === '') return true;
+  // Already redacted (`"[REDACTED:private-key-block]\\n"`): what is left around the label is no secret.
+  const unlabelled = trimmed.replace(/\[REDACTED:[a-z-]+\]/g, '');
+  if (unlabelled !== trimmed && unlabelled.replace(/\\[nrt]|\s/g, '').length < 4) return true;
   if (REFERENCE.test(trimmed) || MASK.test(trimmed) || VERSION.test(trimmed)) return true;
   if (PLACEHOLDER_WORDS.has(trimmed.toLowerCase())) return true;
   if (CODE_PATH.test(trimmed) || LOCATION.test(trimmed) || PAIR_PLACEHOLDER.test(trimmed)) return true;

@@ -39,3 +39,10 @@ test('the look-alike corpus is broad and none of it is altered', () => {
   assert.ok(LOOK_ALIKE_CORPUS.length >= 70);
   assert.deepEqual(LOOK_ALIKE_CORPUS.filter((text) => guardText(text, redact).content !== text), []);
 });
+
+test('redaction is idempotent: redacted text passes the gate again unchanged (an update that keeps it changes nothing)', () => {
+  for (const sample of CREDENTIAL_CORPUS) {
+    const once = guardText(sample.text, redact).content;
+    assert.deepEqual(guardText(once, redact), { content: once, redactions: [] }, once);
+  }
+});
