@@ -33,8 +33,8 @@ export const INSTRUCTION_LIKE: readonly RegExp[] = [
   /\b(?:pretend|act) (?:to be|as if you|that you are|you are)\b/i,
   /\b(?:DAN|jailbreak|jailbroken|god)\s+mode\b/i,
   // Leaking.
-  // Advice such as "never leak secrets in logs" is not a request to leak, hence the negation guard.
-  /(?<!\b(?:not|never|n't|avoid|no|without)\s+(?:to\s+)?)\b(?:reveal|leak|exfiltrate|dump)\b[^.\n]{0,30}\b(?:(?:the|your) system prompt|(?:your|hidden|secret) instructions|api keys?|secrets?|credentials?|passwords?)\b/i,
+  // Advice ("never leak secrets in logs") and warnings ("this will leak passwords") are not requests to leak.
+  /(?<!\b(?:not|never|n't|avoid|no|without|will|would|could|may|might|can)\**\s+(?:to\s+)?)\b(?:reveal|leak|exfiltrate|dump)\b[^.\n]{0,30}\b(?:(?:the|your) system prompt|(?:your|hidden|secret) instructions|api keys?|secrets?|credentials?|passwords?)\b/i,
   /\b(?:print|show|output|repeat|send|display)\b[^.\n]{0,20}\b(?:(?:the|your) system prompt|your (?:instructions|api keys?|secrets?|credentials?|passwords?))\b/i,
   /\bdo not (?:tell|inform|alert|mention (?:this )?to) the user\b|\bwithout (?:telling|informing|asking) the user\b/i,
 ];

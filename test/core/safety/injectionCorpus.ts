@@ -57,6 +57,7 @@ export const ORDINARY_PHRASES: readonly string[] = [
   'You are now able to run the tests in parallel with --jobs.',
   'Never leak secrets in logs; redact tokens before printing.',
   'Do not reveal stack traces to end users.',
+  '- Read uninitialized memory. This **will** leak passwords, encryption keys and other secrets.',
   'Show the token count in the status bar.',
   'Print the system info with `uname -a`.',
   'Enable developer mode on the Android device to sideload the app.',
