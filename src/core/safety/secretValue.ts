@@ -38,7 +38,7 @@ const CREDENTIAL_WORD = /password|passwd|secret|token|apikey/i;
 const PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){3,}(?:V\d+)?$/;
 const LONG_PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){4,}(?:V\d+)?$/;
 
-/** The quotes around a value and trailing sentence punctuation are not part of it. */
+/** The quotes around a value are not part of it. */
 export function unquote(raw: string): { value: string; quoted: boolean } {
   const first = raw[0];
   const last = raw[raw.length - 1];
