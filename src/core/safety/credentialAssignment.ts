@@ -11,12 +11,17 @@ import type { SecretSpan } from './secretSpan.ts';
 
 // The name must not continue an ARN or URL (`…:secret:prod/db`, `/api/token/x`), hence the look-behind.
 const ASSIGNMENT =
-  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|(?:[^\s'"`,;(){}[\]<>&|]|&(?![\w.-]+=))+)/dg;
+  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\]?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|(?:[^\s'"`,;(){}[\]<>&|]|&(?![\w.-]+=))+)/dg;
+
+/** A typed declaration with a quoted literal: `const API_KEY: &str = "…"`, `val token: String = "…"`, `API_KEY: str = "…"`. */
+const TYPED_DECLARATION =
+  /(?<![\w.])(?<name>[A-Za-z_][\w]{0,80})\s*:\s*&?(?:'[a-z]+\s+)?[A-Za-z_][\w<>[\]., ]{0,40}?\s*(?<sep>=)\s*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}')/dg;
 
 const XML_ELEMENT = /<(?<name>[A-Za-z_][\w.-]{0,60})>(?<value>[^<\n]{1,400})<\/\k<name>>/dg;
 
 // "the password for staging is hunter2!", "my passphrase: 'correct horse'", "password Tr0ub4dor&3".
-const PROSE_VERB = String.raw`(?:is now|is set to|is|was|set to|will be|would be|becomes|=)`;
+// Longest first: the first alternative that lets the pattern match is the one used.
+const PROSE_VERB = String.raw`(?:(?:(?:was|has been|have been|is|got|were)\s+)?(?:changed|set|reset|updated|rotated)\s+to|is now|is still|is|was|will be|would be|becomes|=)`;
 const PROSE_VALUE = String.raw`(?<value>"[^"\n]{1,200}"|'[^'\n]{1,200}'|“[^”\n]{1,200}”|[^\s"'“()[\]<>{}]+(?![(\[<{]))`;
 // With "for <something>" a verb must follow, so "password for the admin console is X" yields X, not "the".
 const PROSE = new RegExp(
@@ -42,7 +47,7 @@ function isCodeOperand(raw: string, quoted: boolean, rest: string, spacedSeparat
 
 export function findCredentialAssignments(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  for (const match of text.matchAll(ASSIGNMENT)) {
+  for (const match of [...text.matchAll(ASSIGNMENT), ...text.matchAll(TYPED_DECLARATION)]) {
     const groups = match.groups as { name: string; sep: string; value: string };
     const nameClass = classifyCredentialName(groups.name);
     if (nameClass === null) continue;

@@ -35,8 +35,8 @@ const PAIR_PLACEHOLDER = /^[A-Za-z_]+:(?:password|pass|pwd|secret|token)$/i;
 const WORDS_NAMING_A_SECRET = /^[A-Za-z]+$/;
 const CREDENTIAL_WORD = /password|passwd|secret|token|apikey/i;
 /** `FlowPasswordRequiredResultV2`: capitalised words, three with a credential word or four of any; a constant's name. */
-const PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){3,}(?:V\d+)?$/;
-const LONG_PASCAL_NAME = /^(?:[A-Z][a-z]{2,}){4,}(?:V\d+)?$/;
+const PASCAL_NAME = /^(?:[A-Z][a-z]+){3,}(?:V\d+)?$/;
+const LONG_PASCAL_NAME = /^(?:[A-Z][a-z]+){4,}(?:V\d+)?$/;
 
 /** The quotes around a value are not part of it. */
 export function unquote(raw: string): { value: string; quoted: boolean } {

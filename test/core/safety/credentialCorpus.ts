@@ -160,6 +160,43 @@ export const CREDENTIAL_CORPUS: readonly CredentialSample[] = [
   sample('secret-assignment', j(random(20, B64), '='), (s) => `{"auths": {"registry.example.com": {"auth": "${s}"}}}`),
   sample('secret-assignment', random(48), (s) => `SESSION_SECRET: ${s}`),
 
+  // Whole files and snippets as they are pasted, several secrets at once.
+  (() => {
+    const id = j('AKIA', random(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'));
+    const secret = j(random(19, B64), 'Qx7/', random(17, B64));
+    return { kind: 'aws-secret-key', text: `~/.aws/credentials\n[default]\naws_access_key_id = ${id}\naws_secret_access_key = ${secret}\nregion = eu-west-1`, secrets: [id, secret] } satisfies CredentialSample;
+  })(),
+  (() => {
+    const db = j('pg', random(14));
+    const stripe = j('sk_', 'live_', random(24));
+    const jwtSecret = random(40, HEX);
+    return { kind: 'password-assignment', text: `# .env\nDB_HOST=db\nDB_PASSWORD=${db}\nSTRIPE_SECRET_KEY=${stripe}\nJWT_SECRET=${jwtSecret}\nLOG_LEVEL=debug`, secrets: [db, stripe, jwtSecret] } satisfies CredentialSample;
+  })(),
+  (() => {
+    const password = j('Kube', random(12));
+    const token = random(40);
+    return { kind: 'password-assignment', text: `apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  DB_PASSWORD: "${password}"\n  API_TOKEN: "${token}"`, secrets: [password, token] } satisfies CredentialSample;
+  })(),
+  (() => {
+    const password = j('Compose', random(10));
+    return { kind: 'password-assignment', text: `services:\n  db:\n    image: postgres:16\n    environment:\n      - POSTGRES_PASSWORD=${password}\n      - POSTGRES_USER=app`, secrets: [password] } satisfies CredentialSample;
+  })(),
+  sample('connection-string-credentials', j('Az', random(14)), (s) => `{"ConnectionStrings": {"Default": "postgresql://app:${s}@acme.postgres.database.azure.com/app?sslmode=require"}}`),
+  sample('password-assignment', j('Jdbc', random(10)), (s) => `spring:\n  datasource:\n    url: jdbc:postgresql://db:5432/app\n    username: app\n    password: ${s}`),
+  sample('secret-assignment', random(32, HEX), (s) => `$config['encryption_key'] = '${s}';`),
+  sample('secret-assignment', random(40), (s) => `const API_KEY: &str = "${s}";`),
+  sample('secret-assignment', random(40), (s) => `apiKey := "${s}"`),
+  sample('secret-assignment', random(40), (s) => `env:\n  SONAR_TOKEN: ${s}\n  NODE_ENV: test`),
+  sample('secret-assignment', j(random(20, B64), 'Ab1='), (s) => `variable "db_password" {}\nclient_secret = "${s}"`),
+  sample('npm-token', j('npm', '_', random(36)), (s) => `# .npmrc\n//registry.npmjs.org/:_authToken=${s}\nalways-auth=true`),
+  sample('password-assignment', j('Pypi', random(10)), (s) => `[distutils]\nindex-servers = private\n[private]\nrepository = https://pypi.example.com\nusername = ci\npassword = ${s}`),
+  sample('jwt', jwt, (s) => `Cookie: session=${s}; theme=dark`),
+  sample('slack-webhook', j('https://hooks.slack.com/services/', 'T0', random(8, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), '/B0', random(8, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), '/', random(24)), (s) => `{"channel": "#alerts", "webhook_url": "${s}"}`),
+  sample('github-token', j('gh', 'p_', random(36)), (s) => `echo ${s} | docker login ghcr.io -u octocat --password-stdin`),
+  sample('openai-key', j('sk-', 'proj-', random(60, URLSAFE)), (s) => `I set the key to ${s} in my shell and it still says 401`),
+  sample('password-in-prose', j('Winter', '2024!'), (s) => `FYI the VPN password was changed to ${s} yesterday`),
+  sample('private-key-block', j(begin('OPENSSH PRIVATE KEY'), ' ', random(70, B64), ' ', random(70, B64), ' ', end('OPENSSH PRIVATE KEY')), (s) => `SSH_PRIVATE_KEY="${s}"`),
+
   // Passwords said in prose.
   sample('password-in-prose', j('Tr0ub4dor', '&3'), (s) => `The staging DB password is ${s} until Friday.`),
   sample('password-in-prose', 'hunter2', (s) => `my password is ${s}`),

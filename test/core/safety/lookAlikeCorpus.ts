@@ -84,6 +84,7 @@ export const LOOK_ALIKE_CORPUS: readonly string[] = [
   'export declare const RESET_PASSWORD_V2_START = 100201;',
   'export declare const RESET_PWD_CHALLENGE = "/resetpassword/v1.0/challenge";',
   'export declare const FLOW_PASSWORD_REQUIRED_V2 = "FlowPasswordRequiredResultV2";',
+  'export declare const FLOW_SIGN_UP_PASSWORD_REQUIRED_V2 = "FlowSignUpPasswordRequiredResultV2";',
   'readonly ACQUIRE_TOKEN_SUCCESS: "msal:acquireTokenSuccess";',
   'privateKeyEncoding: BasePrivateKeyEncodingOptions<PrivF> & {',
   'passwordHash: \'hide\',',
