@@ -11,11 +11,11 @@ import type { SecretSpan } from './secretSpan.ts';
 
 // The name must not continue an ARN or URL (`…:secret:prod/db`, `/api/token/x`), hence the look-behind.
 const ASSIGNMENT =
-  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\]?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|(?:[^\s'"`,;(){}[\]<>&|]|&(?![\w.-]+=))+)/dg;
+  /(?<![\w.:/@$%{}\\-])(?<name>-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,80}?)["']?\]?\s*(?<sep>:=|=>|=|:)[ \t]*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}'|`[^`\n]{1,400}`|(?:[^\s'"`,;(){}[\]<>&|]|&(?![\w.-]+=))+)/g;
 
 /** A typed declaration with a quoted literal: `const API_KEY: &str = "…"`, `val token: String = "…"`, `API_KEY: str = "…"`. */
 const TYPED_DECLARATION =
-  /(?<![\w.])(?<name>[A-Za-z_][\w]{0,80})\s*:\s*&?(?:'[a-z]+\s+)?[A-Za-z_][\w<>[\]., ]{0,40}?\s*(?<sep>=)\s*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}')/dg;
+  /(?<![\w.])(?<name>[A-Za-z_][\w]{0,80})\s*:\s*&?(?:'[a-z]+\s+)?[A-Za-z_][\w<>[\]., ]{0,40}?\s*(?<sep>=)\s*(?<value>"[^"\n]{1,400}"|'[^'\n]{1,400}')/g;
 
 const XML_ELEMENT = /<(?<name>[A-Za-z_][\w.-]{0,60})>(?<value>[^<\n]{1,400})<\/\k<name>>/dg;
 
@@ -51,7 +51,9 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
     const groups = match.groups as { name: string; sep: string; value: string };
     const nameClass = classifyCredentialName(groups.name);
     if (nameClass === null) continue;
-    const [valueStart, valueEnd] = match.indices?.groups?.value ?? [0, 0];
+    // The value ends the match; computing its place is cheaper than asking the engine for indices.
+    const valueEnd = (match.index ?? 0) + match[0].length;
+    const valueStart = valueEnd - groups.value.length;
     // What follows the value on its line; a bounded look keeps long single-line texts linear.
     const rest = text.slice(valueEnd, valueEnd + 80).split('\n', 1)[0];
     const { value, quoted } = unquote(groups.value);

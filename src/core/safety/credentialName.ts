@@ -35,7 +35,11 @@ export function nameWords(name: string): string[] {
     .filter((word) => word !== '');
 }
 
+/** Every credential word contains one of these; most names do not, and skip the word split. */
+const CANDIDATE = /pass|pwd|pw|secret|token|key|auth|cred|bearer/i;
+
 export function classifyCredentialName(name: string): CredentialNameClass | null {
+  if (!CANDIDATE.test(name)) return null;
   const words = nameWords(name);
   if (words.length === 0) return null;
   if (DESCRIPTORS.has(words[words.length - 1]) && words.length > 1) return null;
