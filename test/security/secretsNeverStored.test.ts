@@ -20,8 +20,9 @@ const PRIVATE_KEY = j('-----BEGIN ', 'RSA PRIVATE KEY-----\n', KEY_BODY.join('\n
 const AWS_SECRET = j('wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCY7q2Zk9Lm4W');
 const GITLAB = j('gl', 'pat-', 'Zq8Lm3Nx7Vb2Kc9Rt4Wy');
 const DJANGO = j('django-insecure-', 'k2!x9@m7#q4zL8');
+const FIELD_PASSWORD = j('Pw-metadata-', '9xQ');
 /** Strings that must appear nowhere: the key body lines, not just its BEGIN line. */
-const SECRETS = [KEY_BODY[0], KEY_BODY[1], AWS_SECRET, GITLAB, DJANGO];
+const SECRETS = [KEY_BODY[0], KEY_BODY[1], AWS_SECRET, GITLAB, DJANGO, FIELD_PASSWORD];
 const PAYLOAD = `deploy key:\n${PRIVATE_KEY}\nMy AWS secret key is ${AWS_SECRET} and GITLAB_TOKEN=${GITLAB}; SECRET_KEY='${DJANGO}'`;
 
 function assertNoSecret(value: unknown, where: string): void {
@@ -44,10 +45,10 @@ describe('no entry point stores a credential', () => {
     const { client } = connection;
     const user = 'carol';
     const stored = await callOk<{ memory_id: string; redactions: Array<{ kind: string; count: number }> }>(client, 'store_memory', {
-      user_id: user, content: PAYLOAD, memory_category: 'semantic', memory_subtype: 'environment', metadata: { note: PAYLOAD }, entities: [j('token:', GITLAB)],
+      user_id: user, content: PAYLOAD, memory_category: 'semantic', memory_subtype: 'environment', metadata: { note: PAYLOAD, db: { password: FIELD_PASSWORD } }, entities: [j('token:', GITLAB)],
     });
     const kinds = stored.redactions.map((entry) => entry.kind).sort();
-    assert.deepEqual(kinds, ['aws-secret-key', 'gitlab-token', 'private-key-block', 'secret-assignment']);
+    assert.deepEqual(kinds, ['aws-secret-key', 'gitlab-token', 'password-assignment', 'private-key-block', 'secret-assignment']);
 
     const updatable = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content: 'Staging runs on k8s', memory_category: 'semantic', memory_subtype: 'environment' });
     await callOk(client, 'update_memory', { user_id: user, memory_id: updatable.memory_id, content: PAYLOAD, metadata: { why: PAYLOAD }, tags: [GITLAB], entities: [AWS_SECRET] });

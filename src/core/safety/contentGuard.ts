@@ -1,5 +1,6 @@
 import { MemoryError } from '../domain/errors.ts';
 import { type LabelledSpan, replaceSpans } from './replaceSpans.ts';
+import { credentialFieldKind } from './credentialAssignment.ts';
 import { findSecrets } from './secretDetector.ts';
 
 /**
@@ -30,17 +31,18 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}
 // International or North-American shapes with separators; bare digit runs (ids, ports, hashes) are left alone.
 const PHONE = /(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\d{2,4}[\s.-])\d{3,4}[\s.-]\d{3,4}(?![\w])/g;
 
+function refusal(field: string, kinds: readonly string[]): MemoryError {
+  return new MemoryError(
+    'INVALID_INPUT',
+    `${field} contains what looks like a credential (${kinds.join(', ')}); it was not stored. Remove the secret or reference it by name (e.g. "the DB password in the vault").`,
+    { details: { field, secret_kinds: [...kinds] } },
+  );
+}
+
 /** Redacts or refuses one text; `field` names it in the refusal message. */
 export function guardText(text: string, policy: GuardPolicy, field = 'content'): GuardedText {
   const secrets = findSecrets(text);
-  if (secrets.length > 0 && policy.secretPolicy === 'refuse') {
-    const kinds = [...new Set(secrets.map((finding) => finding.kind))];
-    throw new MemoryError(
-      'INVALID_INPUT',
-      `${field} contains what looks like a credential (${kinds.join(', ')}); it was not stored. Remove the secret or reference it by name (e.g. "the DB password in the vault").`,
-      { details: { field, secret_kinds: kinds } },
-    );
-  }
+  if (secrets.length > 0 && policy.secretPolicy === 'refuse') throw refusal(field, [...new Set(secrets.map((finding) => finding.kind))]);
   const spans: LabelledSpan[] = [...secrets];
   if (policy.piiRedaction) {
     for (const match of text.matchAll(EMAIL)) spans.push({ kind: 'email', index: match.index ?? 0, length: match[0].length });
@@ -68,7 +70,14 @@ export function guardJson<T>(value: T, policy: GuardPolicy, field = 'metadata'):
         Object.entries(node as Record<string, unknown>).map(([key, entry]) => {
           const guardedKey = guardText(key, policy, `${path} key`);
           redactions.push(...guardedKey.redactions);
-          return [guardedKey.content, walk(entry, `${path}.${guardedKey.content}`)];
+          const entryPath = `${path}.${guardedKey.content}`;
+          const guardedEntry = walk(entry, entryPath);
+          // The key is the context the value lacks: {"db_password": "hunter2x"} is a setting like DB_PASSWORD=hunter2x.
+          const fieldKind = typeof guardedEntry === 'string' ? credentialFieldKind(key, guardedEntry) : null;
+          if (fieldKind === null) return [guardedKey.content, guardedEntry];
+          if (policy.secretPolicy === 'refuse') throw refusal(entryPath, [fieldKind]);
+          redactions.push({ kind: fieldKind, count: 1 });
+          return [guardedKey.content, `[REDACTED:${fieldKind}]`];
         }),
       );
     }

@@ -1,5 +1,6 @@
 import { classifyCredentialName } from './credentialName.ts';
 import { isNonSecretValue, looksObscured, unquote } from './secretValue.ts';
+import type { SecretKind } from './secretKinds.ts';
 import type { SecretSpan } from './secretSpan.ts';
 
 /**
@@ -82,6 +83,16 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
     spans.push({ kind: 'password-in-prose', index: start + offset, length: bare.length });
   }
   return spans;
+}
+
+/**
+ * The kind of credential a JSON field holds when its key names one (`{"db_password": "hunter2x"}`
+ * in metadata), judged like a quoted setting; null when the key or the value says it is none.
+ */
+export function credentialFieldKind(key: string, value: string): SecretKind | null {
+  const nameClass = classifyCredentialName(key);
+  if (nameClass === null || !acceptsValue(value, true, nameClass, '=', '')) return null;
+  return nameClass === 'password' ? 'password-assignment' : 'secret-assignment';
 }
 
 function acceptsValue(value: string, quoted: boolean, nameClass: 'password' | 'secret', separator: string, rest: string): boolean {

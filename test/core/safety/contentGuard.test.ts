@@ -64,3 +64,15 @@ test('PII and a credential in one text are separate redactions; an e-mail inside
   assert.equal(result.content, 'Mail [REDACTED:email], token [REDACTED:openai-key]; db redis://:[REDACTED:connection-string-credentials]@cache:6379');
   assert.deepEqual(result.redactions, [{ kind: 'email', count: 1 }, { kind: 'openai-key', count: 1 }, { kind: 'connection-string-credentials', count: 1 }]);
 });
+
+test('a metadata field named like a credential has its value redacted whole, with the key kept', () => {
+  const { value, redactions } = guardJson({ db_password: 'hunter2x', apiToken: 'Zk29dkQmA0pLq7Xw', token_count: '1523', secret: 'staging', password_hint: 'pet name' }, redact);
+  assert.deepEqual(value, { db_password: '[REDACTED:password-assignment]', apiToken: '[REDACTED:secret-assignment]', token_count: '1523', secret: 'staging', password_hint: 'pet name' });
+  assert.deepEqual(redactions, [{ kind: 'password-assignment', count: 1 }, { kind: 'secret-assignment', count: 1 }]);
+  // A value already redacted by its own shape keeps its specific label.
+  assert.deepEqual(guardJson({ token: key }, redact).value, { token: '[REDACTED:openai-key]' });
+  assert.throws(
+    () => guardJson({ nested: { db_password: 'hunter2x' } }, { secretPolicy: 'refuse', piiRedaction: false }),
+    (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && error.message.startsWith('metadata.nested.db_password contains') && !error.message.includes('hunter2x'),
+  );
+});
