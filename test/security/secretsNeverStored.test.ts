@@ -21,8 +21,9 @@ const AWS_SECRET = j('wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCY7q2Zk9Lm4W');
 const GITLAB = j('gl', 'pat-', 'Zq8Lm3Nx7Vb2Kc9Rt4Wy');
 const DJANGO = j('django-insecure-', 'k2!x9@m7#q4zL8');
 const FIELD_PASSWORD = j('Pw-metadata-', '9xQ');
+const FACT_PASSWORD = j('Fact-pw-', '7Qz');
 /** Strings that must appear nowhere: the key body lines, not just its BEGIN line. */
-const SECRETS = [KEY_BODY[0], KEY_BODY[1], AWS_SECRET, GITLAB, DJANGO, FIELD_PASSWORD];
+const SECRETS = [KEY_BODY[0], KEY_BODY[1], AWS_SECRET, GITLAB, DJANGO, FIELD_PASSWORD, FACT_PASSWORD];
 const PAYLOAD = `deploy key:\n${PRIVATE_KEY}\nMy AWS secret key is ${AWS_SECRET} and GITLAB_TOKEN=${GITLAB}; SECRET_KEY='${DJANGO}'`;
 
 function assertNoSecret(value: unknown, where: string): void {
@@ -56,6 +57,9 @@ describe('no entry point stores a credential', () => {
     const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: user });
     await callOk(client, 'add_to_working_memory', { session_id, user_id: user, content: PAYLOAD, content_type: 'scratchpad', metadata: { pasted: PAYLOAD } });
     await callOk(client, 'set_fact', { user_id: user, category: 'constraint', key: 'gitlab_token', value: `the token is ${GITLAB}` });
+    // A bare value is a secret by the fact's key, as a metadata field is by its key.
+    const fact = await callOk<{ redactions: Array<{ kind: string; count: number }> }>(client, 'set_fact', { user_id: user, category: 'constraint', key: 'staging_db_password', value: FACT_PASSWORD });
+    assert.deepEqual(fact.redactions, [{ kind: 'password-assignment', count: 1 }]);
 
     const now = new Date().toISOString();
     await callOk(client, 'import_memories', {

@@ -7,7 +7,7 @@ import { callScopes } from '../layers/readScopes.ts';
 import { listAllMemories } from '../lifecycle/listAll.ts';
 import { effectiveFacts } from './factPrecedence.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
-import { guardText, type Redaction } from '../safety/contentGuard.ts';
+import { guardNamedText, type Redaction } from '../safety/contentGuard.ts';
 import { KeyedMutex } from '../util/keyedMutex.ts';
 import { requireId, requireUnitInterval } from '../validation.ts';
 import {
@@ -88,7 +88,7 @@ export class StructuredFacts {
     const category = requireFactCategory(input.category);
     const key = requireFactKey(input.key);
     // The value is guarded here too: it is kept verbatim in metadata.fact, not only in the content.
-    const guarded = guardText(requireFactValue(input.value), this.deps.config, 'value');
+    const guarded = guardNamedText(key, requireFactValue(input.value), this.deps.config, 'value');
     const value = guarded.content;
     const confidence = requireUnitInterval(input.confidence, 'confidence', 1);
     const importance = requireUnitInterval(input.importance, 'importance', 0.8);

@@ -54,6 +54,18 @@ export function guardText(text: string, policy: GuardPolicy, field = 'content'):
   return { content, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
 }
 
+/**
+ * Guards a value kept under a name (a metadata field, a fact): the name is the context a bare value
+ * lacks, so {"db_password": "hunter2x"} is redacted or refused like DB_PASSWORD=hunter2x.
+ */
+export function guardNamedText(name: string, text: string, policy: GuardPolicy, field: string): GuardedText {
+  const guarded = guardText(text, policy, field);
+  const kind = credentialFieldKind(name, guarded.content);
+  if (kind === null) return guarded;
+  if (policy.secretPolicy === 'refuse') throw refusal(field, [kind]);
+  return { content: `[REDACTED:${kind}]`, redactions: mergeRedactions(guarded.redactions, [{ kind, count: 1 }]) };
+}
+
 /** Guards every string inside a JSON value (metadata), so a secret cannot ride along beside the content. */
 export function guardJson<T>(value: T, policy: GuardPolicy, field = 'metadata'): { value: T; redactions: Redaction[] } {
   const redactions: Redaction[] = [];
@@ -71,13 +83,10 @@ export function guardJson<T>(value: T, policy: GuardPolicy, field = 'metadata'):
           const guardedKey = guardText(key, policy, `${path} key`);
           redactions.push(...guardedKey.redactions);
           const entryPath = `${path}.${guardedKey.content}`;
-          const guardedEntry = walk(entry, entryPath);
-          // The key is the context the value lacks: {"db_password": "hunter2x"} is a setting like DB_PASSWORD=hunter2x.
-          const fieldKind = typeof guardedEntry === 'string' ? credentialFieldKind(key, guardedEntry) : null;
-          if (fieldKind === null) return [guardedKey.content, guardedEntry];
-          if (policy.secretPolicy === 'refuse') throw refusal(entryPath, [fieldKind]);
-          redactions.push({ kind: fieldKind, count: 1 });
-          return [guardedKey.content, `[REDACTED:${fieldKind}]`];
+          if (typeof entry !== 'string') return [guardedKey.content, walk(entry, entryPath)];
+          const guardedEntry = guardNamedText(key, entry, policy, entryPath);
+          redactions.push(...guardedEntry.redactions);
+          return [guardedKey.content, guardedEntry.content];
         }),
       );
     }
