@@ -17,7 +17,8 @@ const PLACEHOLDER_WORDS = new Set([
 ]);
 
 /** Runs of one masking character (`xxxx`, `****`, `....`, `####`) and "your…" / "my…" stand-ins (`your-api-key`, `<YOUR_TOKEN>`). */
-const MASK = /^(?:x{3,}|X{3,}|\*{3,}|\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-]?[A-Za-z_-]*$|^(?:your|insert|enter|put)[ _-]/i;
+// "yourpassword" needs no entry here: a letters-only value holding a credential word is a stand-in already.
+const MASK = /^(?:x{3,}|X{3,}|\*{3,}|\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$|^(?:your|insert|enter|put)[ _-]/i;
 
 /** `a.b.c`, `self.password`, `match.groups?.secret`, `this.#config.clientSecret`: a path in code, read at run time. */
 const CODE_PATH = /^[A-Za-z_$#][\w$]*(?:(?:\?\.|!\.|\.)[A-Za-z_$#][\w$]*)+[!?]?$/;

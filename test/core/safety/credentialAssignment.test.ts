@@ -82,10 +82,10 @@ test('credential names: what holds a credential and what only describes one', ()
 });
 
 test('credential values: references and stand-ins are not secrets; obscured means letters with digits or symbols', () => {
-  for (const value of ['$DB_PASSWORD', '${DB_PASSWORD}', '$(vault read x)', '%PASSWORD%', '{{ .Values.password }}', '<password>', '[REDACTED:jwt]', 'process.env.TOKEN', 'xxxx', '****', 'your-api-key', 'changeme', 'string', 'self.password', 'dbPassword', 'GITHUB_TOKEN', '1.2.3', 'SuperSecretToken', 'FlowPasswordRequiredResultV2', 'user:password', '/run/secrets/db', 'https://example.com/x', '']) {
+  for (const value of ['$DB_PASSWORD', '${DB_PASSWORD}', '$(vault read x)', '%PASSWORD%', '{{ .Values.password }}', '<password>', '[REDACTED:jwt]', 'process.env.TOKEN', 'xxxx', '****', 'your-api-key', 'changeme', 'string', 'self.password', 'dbPassword', 'GITHUB_TOKEN', '1.2.3', 'SuperSecretToken', 'yourpassword', 'my_api_key', 'FlowPasswordRequiredResultV2', 'user:password', '/run/secrets/db', 'https://example.com/x', '']) {
     assert.equal(isNonSecretValue(value), true, value);
   }
-  for (const value of ['hunter2', 'Tr0ub4dor&3', 'SuperSecret1', 'swordfish', 'Zq9xk2mLp']) assert.equal(isNonSecretValue(value), false, value);
+  for (const value of ['hunter2', 'Tr0ub4dor&3', 'SuperSecret1', 'swordfish', 'Zq9xk2mLp', 'theodore', 'mydog2']) assert.equal(isNonSecretValue(value), false, value);
   assert.equal(looksObscured('hunter2'), true);
   assert.equal(looksObscured('P@ssword'), true);
   assert.equal(looksObscured('create'), false);

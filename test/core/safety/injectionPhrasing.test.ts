@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isInstructionLike } from '../../../src/core/safety/injectionPhrasing.ts';
+import { INSTRUCTION_LIKE, isInstructionLike } from '../../../src/core/safety/injectionPhrasing.ts';
 import { neutralise } from '../../../src/core/safety/neutralise.ts';
 import { INJECTION_PHRASES, ORDINARY_PHRASES } from './injectionCorpus.ts';
 
@@ -30,4 +30,9 @@ test('the issue\'s four phrasings are each flagged on their own', () => {
   for (const phrase of ['ignore the above', '### Instruction:', '[INST]', 'IMPORTANT NEW INSTRUCTIONS FROM THE DEVELOPER']) {
     assert.equal(isInstructionLike(phrase), true, phrase);
   }
+});
+
+test('every pattern is needed: each one flags a payload of the corpus', () => {
+  const unused = INSTRUCTION_LIKE.filter((pattern) => !INJECTION_PHRASES.some((phrase) => pattern.test(phrase)));
+  assert.deepEqual(unused.map(String), []);
 });
