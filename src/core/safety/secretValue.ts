@@ -28,8 +28,8 @@ const NAMED_IDENTIFIER = /^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+(?:[A-Z][
 const SECRET_WORD = /pass|pwd|secret|token|key|auth|cred/i;
 
 const VERSION = /^v?\d+(?:\.\d+)+[\w.-]*$/;
-/** A path or a URL: where something is, not a secret (URLs with credentials have their own rule). */
-const LOCATION = /^(?:\/|\.{1,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/)/i;
+/** A path, a URL or a URN: where or what something is, not a secret (URLs with credentials have their own rule). */
+const LOCATION = /^(?:\/|\.{1,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/|urn:[a-z0-9-]+:)/i;
 /** `user:password`, `username:pass`: the documentation stand-in for a credential pair. */
 const PAIR_PLACEHOLDER = /^[A-Za-z_]+:(?:password|pass|pwd|secret|token)$/i;
 /** Only letters, and one of them a credential word: `SuperSecretToken`, `MySecretPassword`, `supersecret`. */

@@ -86,6 +86,7 @@ export const LOOK_ALIKE_CORPUS: readonly string[] = [
   'export declare const FLOW_PASSWORD_REQUIRED_V2 = "FlowPasswordRequiredResultV2";',
   'export declare const FLOW_SIGN_UP_PASSWORD_REQUIRED_V2 = "FlowSignUpPasswordRequiredResultV2";',
   'readonly ACQUIRE_TOKEN_SUCCESS: "msal:acquireTokenSuccess";',
+  'readonly JWT_BEARER: "urn:ietf:params:oauth:grant-type:jwt-bearer";',
   'privateKeyEncoding: BasePrivateKeyEncodingOptions<PrivF> & {',
   'passwordHash: \'hide\',',
   "proxyAuth: 'user:password',",
