@@ -24,8 +24,11 @@ function newestIn(dir) {
 
 const installedStamp = join(root, 'node_modules', '.package-lock.json');
 if (!existsSync(installedStamp) || mtime(join(root, 'package-lock.json')) > mtime(installedStamp)) {
-  console.error('[fml] installing dependencies (npm ci)…');
-  run('npm ci --no-audit --no-fund');
+  // First run on a fresh clone: one line says what happens; npm's own warnings (the system Node is
+  // older than the pinned one it is about to install, install scripts not yet approved) are not
+  // failures and would be the first thing a newcomer reads, so only npm's errors are shown.
+  console.error('[fml] first run: installing the locked dependencies and the pinned Node 24 (npm ci, about a minute)…');
+  run('npm ci --no-audit --no-fund --loglevel=error');
 }
 
 const builtStamp = join(root, 'dist', '.build-stamp');

@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
@@ -17,7 +18,9 @@ import { loadOrCreateToken } from '../runtime/serverToken.ts';
 const USAGE = `fml — Firebolt Memory Layer
 
 Usage:
-  fml serve --http  [--port N] [--data-dir DIR] [--user ID] [--project ID] [--rotate-token] [--rate-limit N]
+  fml serve --http  [--port N] [--data-dir DIR] [--user ID | --any-user] [--project ID] [--rotate-token] [--rate-limit N]
+      bound to one user: --user, else FML_USER, else your OS account name, so the printed client
+      config works as printed; --any-user serves every user (clients then name user_id themselves)
   fml serve --stdio [--data-dir DIR] [--user ID] [--project ID]
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
@@ -50,6 +53,11 @@ Environment:
 
 const DEFAULT_PORT = 7077;
 
+/** The user an HTTP server shows in its panel and, unless --any-user, is bound to. */
+function defaultHttpUser(): string {
+  return process.env.FML_USER || userInfo().username;
+}
+
 /** Only the identifiers actually given; each is validated like any id. */
 function layerDefaultsOf(values: LayerDefaults): LayerDefaults {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value).map(([field, value]) => [field, requireId(value, field)]));
@@ -65,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       user: { type: 'string' },
+      'any-user': { type: 'boolean' },
       project: { type: 'string' },
       agent: { type: 'string' },
       team: { type: 'string' },
@@ -89,12 +98,16 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'serve') throw new MemoryError('INVALID_INPUT', `Unknown command "${command}".\n\n${USAGE}`);
   if (values.http === values.stdio) throw new MemoryError('INVALID_INPUT', `Pass exactly one of --http or --stdio.\n\n${USAGE}`);
 
+  if (values['any-user'] && (values.user !== undefined || values.stdio)) {
+    throw new MemoryError('INVALID_INPUT', `--any-user goes with --http and without --user.\n\n${USAGE}`);
+  }
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  const boundUser = values.user ?? (values.http && !values['any-user'] ? defaultHttpUser() : undefined);
   const config: RuntimeConfig = {
     dataDir,
     backend: backendConfigFromEnv(dataDir, values.backend),
     embeddings: embeddingConfigFromEnv(),
-    ...(values.user ? { defaultUserId: values.user } : {}),
+    ...(boundUser ? { defaultUserId: requireId(boundUser, 'user') } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
     layerDefaults: layerDefaultsOf({ agent_id: values.agent ?? process.env.FML_AGENT_ID, team_id: values.team ?? process.env.FML_TEAM_ID, org_id: values.org ?? process.env.FML_ORG_ID, company_id: values.company ?? process.env.FML_COMPANY_ID }),
   };
@@ -126,12 +139,13 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError('INVALID_INPUT', `--port must be a whole number from 0 to 65535; got "${values.port}".`);
   const perMinute = values['rate-limit'] === undefined ? 6000 : Number(values['rate-limit']);
   const token = process.env.FML_TOKEN ?? loadOrCreateToken(dataDir, values['rotate-token'] ?? false);
-  const panel = startPanelOverHttp(core, { token, userId: config.defaultUserId, entryFile: process.argv[1] });
+  const panel = startPanelOverHttp(core, { token, userId: config.defaultUserId ?? defaultHttpUser(), entryFile: process.argv[1] });
   const server = await startHttpServer(context, { port, token, rateLimit: { perMinute, burst: Math.max(20, Math.ceil(perMinute / 10)) }, extraRoutes: panel.routes.handle });
   console.log(`Firebolt Memory Layer MCP server (Streamable HTTP)
   endpoint:   ${server.mcpUrl}
   panel:      ${server.url}/?token=${token}  (memories of user "${panel.userId}")
   openspec:   ${server.url}${OPENSPEC_BASE}  (seed 001 knowledge-provider endpoints, same token)
+  user:       ${config.defaultUserId ? `bound to "${config.defaultUserId}": tools may omit user_id (--any-user serves every user)` : 'any: every tool call names its user_id'}
   token:      ${token}
   data:       ${dataDir} (store: ${describeBackend(config.backend)})
   embeddings: ${core.embeddings.model ?? 'none — full-text ranking (set FML_EMBEDDING_API_KEY to add semantic recall)'}

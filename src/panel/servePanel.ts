@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import { createPanelRoutes, type PanelRoutes } from './httpPanelRoutes.ts';
 import { defaultAssetCandidates, locatePanelAssets } from './panelAssets.ts';
@@ -6,15 +5,15 @@ import { PanelController } from './panelController.ts';
 
 export interface ServePanelOptions {
   token: string;
-  /** The user whose memories the page shows; defaults to FML_USER, then the OS account name. */
-  userId?: string;
+  /** The user whose memories the page shows. */
+  userId: string;
   /** process.argv[1]: the bundled CLI finds dist/webview next to itself. */
   entryFile?: string;
 }
 
 /** Wires the panel for `fml serve --http`: one controller, its HTTP routes, and the user it shows. */
 export function startPanelOverHttp(core: MemoryCore, options: ServePanelOptions): { routes: PanelRoutes; controller: PanelController; userId: string } {
-  const userId = options.userId ?? process.env.FML_USER ?? userInfo().username;
+  const userId = options.userId;
   const controller = new PanelController({
     core,
     userId: () => userId,
