@@ -2,7 +2,7 @@ import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/co
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
 import { AccessRecorder } from './accessRecorder.ts';
 import { MaintenanceScheduler, type MaintenanceSchedulerOptions } from './lifecycle/maintenanceScheduler.ts';
-import { ContextAssembler } from './context/assembleContext.ts';
+import { ContextAssembler, type ContextOptions } from './context/assembleContext.ts';
 import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } from './coreDeps.ts';
 import { EmbeddingGate } from './embeddingGate.ts';
 import { ExtractionQueue, type ExtractionQueueOptions, type ExtractionStats } from './extraction/extractionQueue.ts';
@@ -180,7 +180,7 @@ export class MemoryCore {
     return { memories, retrieval_breakdown };
   }
 
-  async getRelevantContext(input: GetRelevantContextInput, options: { logAccess?: boolean } = {}): Promise<GetRelevantContextOutput> {
+  async getRelevantContext(input: GetRelevantContextInput, options: Omit<ContextOptions, 'defaultProjectId'> = {}): Promise<GetRelevantContextOutput> {
     return this.assembler.assemble(input, { defaultProjectId: this.defaultProjectId, ...options });
   }
 

@@ -107,9 +107,13 @@ export class PanelController {
       'context/preview': async (p) => {
         const query = p.string('query');
         const budget = p.integer('token_budget', 1, LIMITS.tokenBudget);
-        const sessionId = (await resolveSessionId(deps)) ?? 'panel-preview';
+        const sessionId = await resolveSessionId(deps);
         // A preview shows what the agent would get; it must not count as the agent reading memories.
-        return deps.core.getRelevantContext({ session_id: sessionId, user_id: deps.userId(), query, token_budget: budget }, { logAccess: false });
+        // Before any session exists (a browser panel, a fresh store) it previews long-term memory alone.
+        return deps.core.getRelevantContext(
+          { session_id: sessionId ?? 'panel-preview', user_id: deps.userId(), query, token_budget: budget },
+          { logAccess: false, allowMissingSession: sessionId === null },
+        );
       },
       'editor/selection': async () => ({ text: deps.selection?.() || null }),
     };

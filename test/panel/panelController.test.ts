@@ -127,6 +127,24 @@ describe('PanelController', () => {
     assert.equal(record.access_count, 0);
   });
 
+  it('previews context in a browser before any session exists, from long-term memory alone', async () => {
+    const stranger = 'user_without_sessions';
+    const stored = await testCore.core.longTerm.store({ user_id: stranger, content: 'Deploy the web app with make deploy-web after the smoke tests pass.', memory_category: 'procedural', memory_subtype: 'workflow' });
+    const browser = new PanelController({ core: testCore.core, userId: () => stranger, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
+    try {
+      const response = await browser.handle({ kind: 'request', id: 1, method: 'context/preview', params: { query: 'how do I deploy the web app', token_budget: 500 } });
+      assert.ok(response.ok, JSON.stringify(response));
+      const preview = response.result as ResultOf<'context/preview'>;
+      assert.deepEqual(preview.context_items.map((item) => item.memory_id), [stored.memory_id], "only the stranger's own memory, no working items");
+      assert.deepEqual(await testCore.core.store.listSessions(stranger), [], 'a preview creates no session');
+      // Another user's session id never lends its working items to a preview.
+      const borrowed = await testCore.core.getRelevantContext({ session_id: SESSION, user_id: stranger, query: 'deploy', token_budget: 500 }, { allowMissingSession: true });
+      assert.ok(borrowed.context_items.every((item) => item.source !== 'working_memory'));
+    } finally {
+      browser.dispose();
+    }
+  });
+
   it('reports the overview with growth and recall activity', async () => {
     const overview = await call('overview/get', {});
     assert.equal(overview.backend.kind, 'sqlite');

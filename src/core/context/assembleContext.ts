@@ -34,6 +34,14 @@ interface Candidate {
 }
 
 /** get_relevant_context (seed 000 §8.4): working memory and long-term memory packed into one budget. */
+export interface ContextOptions {
+  defaultProjectId?: string | null;
+  /** false: the call does not count as the agent reading these memories (a preview). */
+  logAccess?: boolean;
+  /** A preview outside any session (the browser panel before the first agent call): long-term memory and facts only. */
+  allowMissingSession?: boolean;
+}
+
 export class ContextAssembler {
   private readonly deps: CoreDeps;
   private readonly recall: Recall;
@@ -45,7 +53,7 @@ export class ContextAssembler {
     this.recall = recall;
   }
 
-  async assemble(input: GetRelevantContextInput, options: { defaultProjectId?: string | null; logAccess?: boolean } = {}): Promise<GetRelevantContextOutput> {
+  async assemble(input: GetRelevantContextInput, options: ContextOptions = {}): Promise<GetRelevantContextOutput> {
     const userId = requireId(input.user_id, 'user_id');
     const sessionId = requireId(input.session_id, 'session_id');
     const query = requireQuery(input.query);
@@ -58,8 +66,10 @@ export class ContextAssembler {
         throw new MemoryError('INVALID_INPUT', `context_weights.${key} must be a number between 0 and 1.`, { details: { field: `context_weights.${key}` } });
       }
     }
-    const session = await this.deps.store.getSession(sessionId);
-    if (!session || session.user_id !== userId) {
+    const stored = await this.deps.store.getSession(sessionId);
+    // Another user's session is treated exactly like one that does not exist.
+    const session = stored && stored.user_id === userId ? stored : null;
+    if (!session && !options.allowMissingSession) {
       throw new MemoryError('SESSION_NOT_FOUND', `No session ${sessionId} exists for user ${userId}; call init_session first.`, { details: { session_id: sessionId } });
     }
     const intent = input.query_intent ?? detectIntent(query);
@@ -67,7 +77,7 @@ export class ContextAssembler {
     const weigh = typeWeigher(weights);
     const excluded = excludedSources(weights);
     const keep = (memory: Pick<MemoryRecord, 'memory_category' | 'memory_subtype'>) => !excluded.has(weightKeyOf(memory.memory_category, memory.memory_subtype));
-    const projectId = input.project_id ?? session.project_id ?? options.defaultProjectId;
+    const projectId = input.project_id ?? session?.project_id ?? options.defaultProjectId;
     const layerInput = {
       ...(input.layers ? { layers: input.layers } : {}),
       ...pickDefined({ agent_id: input.agent_id, team_id: input.team_id, org_id: input.org_id, company_id: input.company_id }),
@@ -76,7 +86,7 @@ export class ContextAssembler {
 
     const [facts, workingItems, recalled, pinned] = await Promise.all([
       activeFactsForContext(this.deps, scopes, userId, projectId),
-      this.deps.store.listWorkingItems(sessionId).then((items) => items.filter((item) => !isAwaitingPromotion(item))),
+      session ? this.deps.store.listWorkingItems(sessionId).then((items) => items.filter((item) => !isAwaitingPromotion(item))) : Promise.resolve([]),
       this.recall.recall(
         { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...layerInput, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
         {
