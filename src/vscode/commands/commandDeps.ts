@@ -4,6 +4,7 @@ import type { Log } from '../log.ts';
 import type { MemoryEndpoint } from '../mcp/memoryEndpoint.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
 import type { ActivationTimes } from '../activationTimes.ts';
+import type { MemoryDocuments } from './memoryDocuments.ts';
 
 /** What command bodies may use; built once in activate(). */
 export interface CommandDeps {
@@ -13,4 +14,6 @@ export interface CommandDeps {
   capture: CaptureController;
   endpoint: MemoryEndpoint;
   activation: ActivationTimes;
+  /** Read-only memory documents; made by registerCommands. */
+  documents: MemoryDocuments;
 }

@@ -10,6 +10,7 @@ import { exportCommand, importCommand } from './exportImport.ts';
 import { forgetAllCommand, forgetCommand } from './forgetCommands.ts';
 import { promoteCommand } from './promoteCommand.ts';
 import { rememberCommand, rememberSelectionCommand } from './rememberCommands.ts';
+import { MemoryDocuments } from './memoryDocuments.ts';
 import { searchCommand } from './searchCommand.ts';
 import { setEmbeddingApiKeyCommand } from './setEmbeddingApiKey.ts';
 import { PANEL_FOCUS_COMMAND } from '../panelIds.ts';
@@ -45,8 +46,10 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
  * Registers every command of the typed map. Errors are caught here once: logged with the
  * command's name and shown once; command bodies only throw.
  */
-export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  return (Object.keys(HANDLERS) as CommandId[]).map((id) => registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log));
+export function registerCommands(base: Omit<CommandDeps, 'documents'>): vscode.Disposable[] {
+  const documents = new MemoryDocuments(base.host);
+  const deps: CommandDeps = { ...base, documents };
+  return [documents, ...(Object.keys(HANDLERS) as CommandId[]).map((id) => registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log))];
 }
 
 function registerCommand<K extends CommandId>(id: K, handler: Handler<K>, deps: CommandDeps, log: Log): vscode.Disposable {

@@ -69,7 +69,7 @@ export async function searchCommand(deps: CommandDeps, query?: string): Promise<
     pick.onDidAccept(async () => {
       const chosen = pick.selectedItems[0];
       pick.hide();
-      if (chosen) await showPreview(chosen.memory);
+      if (chosen) await deps.documents.open(chosen.memory, chosen.memory.why_matched);
     });
     pick.onDidHide(() => {
       if (timer) clearTimeout(timer);
@@ -94,22 +94,4 @@ function toItem(memory: RecalledMemory): MemoryItem {
     buttons: [COPY, PIN, FORGET],
     memory,
   };
-}
-
-async function showPreview(memory: RecalledMemory): Promise<void> {
-  const lines = [
-    `# ${memory.memory_category}/${memory.memory_subtype}`,
-    '',
-    memory.content,
-    '',
-    '---',
-    `- id: \`${memory.memory_id}\``,
-    `- created: ${memory.created_at}`,
-    `- importance: ${memory.importance}, confidence: ${memory.confidence}, accessed ${memory.access_count} times`,
-    ...(memory.entities.length ? [`- entities: ${memory.entities.join(', ')}`] : []),
-    ...(memory.tags.length ? [`- tags: ${memory.tags.join(', ')}`] : []),
-    `- why it matched: ${memory.why_matched}`,
-  ];
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
-  await vscode.window.showTextDocument(document, { preview: true });
 }

@@ -198,11 +198,16 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await bench.notification(/Remembered as|Updated an existing memory/);
     await waitFor('the selection to be recalled', async () => (await recall('release Tuesday main branch')).some((memory) => memory.content.startsWith('From notes.md:1-')), 10_000);
 
-    // Search Memories: results appear as you type; accepting opens a preview.
+    // Search Memories: results appear as you type; accepting opens the memory read-only (a virtual document, never an Untitled buffer).
     await bench.runCommand('Memory: Search Memories');
     await bench.quickInput.locator('input.input').fill('blue-green');
     await bench.pickItem(/blue-green/);
-    await page.locator('.tab', { hasText: /Untitled/ }).first().waitFor({ timeout: 10_000 });
+    const memoryTab = page.locator('.tab', { hasText: /\.md/ }).filter({ hasText: /release|blue/i }).first();
+    await memoryTab.waitFor({ timeout: 10_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: /why it matched/ }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.type('x');
+    assert.equal(await memoryTab.evaluate((tab) => tab.classList.contains('dirty')), false, 'typing does not change a memory document');
+    assert.equal(await page.locator('.tab', { hasText: /Untitled/ }).count(), 0);
 
     // Promote Memory to Layer… → the project layer, where everyone on this repository finds it.
     await bench.runCommand('Memory: Promote Memory to Layer…');
