@@ -188,7 +188,12 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.locator('.stat-grid').waitFor();
     assert.equal(await page.locator('svg.chart').count(), 2);
-    assert.match(await page.locator('.overview-tab').innerText(), /sqlite[\s\S]*healthy/);
+    const overviewText = await page.locator('.overview-tab').innerText();
+    assert.match(overviewText, /sqlite[\s\S]*healthy · answered in (< 0\.1|\d+(\.\d)?) ms/);
+    assert.doesNotMatch(overviewText, /\d\.\d{3,} ms/, 'latency is rounded');
+    // Every recall-activity point names its day: the last 24 hours cross midnight.
+    const activity = await page.locator('svg.chart').nth(1).getAttribute('aria-label');
+    assert.match(activity ?? '', /^Recalls per hour: [A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}/);
   });
 
   it('is usable with the keyboard alone', async () => {

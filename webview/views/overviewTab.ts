@@ -29,7 +29,8 @@ export class OverviewTab {
   private render(data: Overview): void {
     const card = (label: string, value: string): HTMLElement => h('div', { class: 'stat-card' }, h('div', { class: 'stat-value' }, value), h('div', { class: 'stat-label' }, label));
     const day = (iso: string): string => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-    const hour = (iso: string): string => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    // Hours of the last 24 span two dates, so each label says which day it is.
+    const hour = (iso: string): string => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
     const health = data.backend.status;
     replaceChildren(
       this.element,
@@ -59,7 +60,7 @@ export class OverviewTab {
         h('dt', null, 'Store'),
         h('dd', null, data.backend.kind),
         h('dt', null, 'Health'),
-        h('dd', null, h('span', { class: `health health-${health}` }, health), ` · ${data.backend.latency_ms} ms · ${data.backend.detail}`),
+        h('dd', null, h('span', { class: `health health-${health}` }, health), ` · answered in ${formatLatency(data.backend.latency_ms)} · ${data.backend.detail}`),
         h('dt', null, 'Embeddings'),
         h('dd', null, data.embeddings.model ? `${data.embeddings.provider} · ${data.embeddings.model}` : 'none (full-text ranking)'),
         h('dt', null, 'Embedding failures'),
@@ -77,6 +78,14 @@ export class OverviewTab {
           ),
     );
   }
+}
+
+/** A health-check latency as a person reads it: "< 0.1 ms", "0.8 ms", "12 ms", not "0.007600999990245327 ms". */
+export function formatLatency(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return 'n/a';
+  if (ms < 0.1) return '< 0.1 ms';
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  return `${Math.round(ms).toLocaleString()} ms`;
 }
 
 function formatBytes(bytes: number): string {

@@ -204,7 +204,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await bench.pickItem(/blue-green/);
     const memoryTab = page.locator('.tab', { hasText: /\.md/ }).filter({ hasText: /release|blue/i }).first();
     await memoryTab.waitFor({ timeout: 10_000 });
-    await page.locator('.monaco-editor .view-lines', { hasText: /why it matched/ }).first().waitFor({ timeout: 10_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: /why\sit\smatched/ }).first().waitFor({ timeout: 10_000 });
     await page.keyboard.type('x');
     assert.equal(await memoryTab.evaluate((tab) => tab.classList.contains('dirty')), false, 'typing does not change a memory document');
     assert.equal(await page.locator('.tab', { hasText: /Untitled/ }).count(), 0);
