@@ -91,6 +91,9 @@ describe('PanelController', () => {
     assert.equal(edited.memory_subtype, 'environment');
     assert.deepEqual(edited.tags, ['infra']);
     assert.equal(edited.importance, 0.8);
+    assert.deepEqual(edited.entities, ['Kafka'], 'an entity the text still names is kept');
+    const rewritten = await call('memory/update', { memory_id: ids.kafka, content: 'Event ingestion moved from the old broker to `NatsJetStream` in services/ingest/.' });
+    assert.deepEqual(rewritten.entities, ['path:services/ingest/', 'symbol:NatsJetStream'], 'an edit re-extracts entities and drops those of text that is gone');
     const wrong = await callError('memory/update', { memory_id: ids.kafka, memory_category: 'semantic', memory_subtype: 'style' });
     assert.equal(wrong.code, 'INVALID_INPUT');
   });

@@ -21,6 +21,8 @@ const PACKAGE_COMMAND_PATTERN =
 const IMPORT_PATTERN = /\b(?:from|require\(|import\()\s*['"]((?:@[\w.-]+\/)?[\w.-]+)(?:\/[\w./-]*)?['"]/g;
 const SCOPED_PACKAGE_PATTERN = /(?<![\w/])(@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*)/g;
 
+const LINE_REFERENCE = /^\d+(?:[-:]\d+)*$/;
+
 /** Kinds that look like `kind:name` but are not entities. */
 const IGNORED_KINDS = new Set(['http', 'https', 'file', 'mailto', 'data', 'javascript', 'vscode', 'localhost', 'note', 'todo', 'e.g', 'i.e']);
 
@@ -36,7 +38,8 @@ export function extractEntities(text: string): string[] {
   });
 
   for (const [, kind, name] of withoutUrls.matchAll(KIND_NAME_PATTERN)) {
-    if (!IGNORED_KINDS.has(kind) && !/^\d+$/.test(name)) add(kind, name);
+    // `notes.ts:2-2`, `app.py:14:3`: a file's line and column, not a `kind:name` entity (the path is found below).
+    if (!IGNORED_KINDS.has(kind) && !LINE_REFERENCE.test(name)) add(kind, name);
   }
   for (const [, path] of withoutUrls.matchAll(PATH_PATTERN)) add('file', path);
   for (const [, dir] of withoutUrls.matchAll(DIR_PATTERN)) {
@@ -62,4 +65,14 @@ export function extractEntities(text: string): string[] {
 /** Normalises caller-supplied entities: trimmed, no empties, no duplicates, `kind:name` kept as given. */
 export function normaliseEntities(entities: readonly string[]): string[] {
   return [...new Set(entities.map((entity) => entity.trim()).filter((entity) => entity.length > 0))];
+}
+
+/**
+ * The entities of edited content: those it still names (whoever added them) and those found in the
+ * new text, so an edit drops entities of text that is gone instead of keeping them forever.
+ */
+export function entitiesAfterEdit(previous: readonly string[], content: string): string[] {
+  const lower = content.toLowerCase();
+  const stillNamed = previous.filter((entity) => lower.includes(entity.slice(entity.indexOf(':') + 1).toLowerCase()));
+  return normaliseEntities([...stillNamed, ...extractEntities(content)]);
 }

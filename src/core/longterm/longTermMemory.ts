@@ -13,7 +13,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
-import { extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
+import { entitiesAfterEdit, extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
 import { requireLayer } from '../domain/layers.ts';
 import { identifiersFrom, isSharedLayer, type LayerScope, partitionForCall, scopeFor, scopeRef } from '../layers/layerScope.ts';
 import { findStoreConflict } from '../lifecycle/contradictionCandidates.ts';
@@ -189,7 +189,7 @@ export class LongTermMemory {
         guardedEntities
           ? normaliseEntities(guardedEntities.value)
           : contentChanged
-            ? normaliseEntities([...existing.entities, ...extractEntities(content)]).slice(0, LIMITS.entities)
+            ? entitiesAfterEdit(existing.entities, content).slice(0, LIMITS.entities)
             : existing.entities,
       pinned: input.pinned ?? existing.pinned,
       // A pinned memory never decays (issue: pinned memories resist decay).

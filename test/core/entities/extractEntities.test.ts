@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractEntities, normaliseEntities } from '../../../src/core/entities/extractEntities.ts';
+import { entitiesAfterEdit, extractEntities, normaliseEntities } from '../../../src/core/entities/extractEntities.ts';
 
 describe('extractEntities', () => {
   it('finds files, symbols and URLs without splitting a file into a path', () => {
@@ -23,5 +23,17 @@ describe('extractEntities', () => {
 
   it('normalises caller entities', () => {
     assert.deepEqual(normaliseEntities([' table:users ', '', 'table:users', 'file:a.ts']), ['table:users', 'file:a.ts']);
+  });
+
+  it('reads file:line references as the file, never as a kind:name entity', () => {
+    assert.deepEqual(extractEntities('From notes.ts:2-2: release on Tuesday'), ['file:notes.ts']);
+    assert.deepEqual(extractEntities('Crash at app.py:14:3 and src/main.rs:7'), ['file:app.py', 'file:src/main.rs']);
+    assert.deepEqual(extractEntities('table:users and issue:1234'), ['table:users']);
+  });
+
+  it('after an edit keeps the entities the text still names and drops the others', () => {
+    const before = ['table:users', 'symbol:OldCache', 'team:Payments'];
+    assert.deepEqual(entitiesAfterEdit(before, 'The users table moved to RedisCache; ask the payments team.'), ['table:users', 'team:Payments', 'symbol:RedisCache']);
+    assert.deepEqual(entitiesAfterEdit(before, 'Nothing named here.'), []);
   });
 });
