@@ -37,13 +37,13 @@ export const SETTINGS = {
   }),
   'memory.layers.teamId': spec<string>({
     type: 'string', default: '', restricted: true, order: 3,
-    description: 'Team id: opens the shared team layer (seed 001) for recall, context and promotion. Empty: no team layer. Shared layers are meant for a Firebolt store several people use.',
+    description: 'Your team\'s id. Set it to share memories with your team: agents then also see what was promoted to the team, and you can promote memories to it. Empty: nothing is shared with a team. Sharing needs a Firebolt store your team uses.',
   }),
-  'memory.layers.orgId': spec<string>({ type: 'string', default: '', restricted: true, order: 4, description: 'Organisation id: opens the shared org layer. Empty: no org layer.' }),
-  'memory.layers.companyId': spec<string>({ type: 'string', default: '', restricted: true, order: 5, description: 'Company id: opens the shared company layer (least specific). Empty: no company layer.' }),
+  'memory.layers.orgId': spec<string>({ type: 'string', default: '', restricted: true, order: 4, description: 'Your organisation\'s id, to share memories organisation-wide (as for the team). Empty: nothing is shared organisation-wide.' }),
+  'memory.layers.companyId': spec<string>({ type: 'string', default: '', restricted: true, order: 5, description: 'Your company\'s id, to share memories company-wide; team and project memories take precedence over them. Empty: nothing is shared company-wide.' }),
   'memory.layers.agentId': spec<string>({
     type: 'string', default: '', order: 6,
-    description: 'Agent id for the agent layer (the most specific): memories only this agent sees, e.g. "copilot". Empty: clients name their agent themselves.',
+    description: 'An agent name, e.g. "copilot", to give that agent memories of its own that other agents do not see; they take precedence over all others. Empty: each client names its agent itself.',
   }),
   'memory.storage.backend': spec<'embedded' | 'firebolt-core' | 'firebolt-cloud'>({
     type: 'string', default: 'embedded', enum: ['embedded', 'firebolt-core', 'firebolt-cloud'], restricted: true, order: 10,

@@ -32,19 +32,22 @@ export function describeStatus(snapshot: StatusSnapshot): StatusView {
       const icon = health === 'connected' ? '$(database)' : health === 'degraded' ? '$(warning)' : '$(debug-disconnect)';
       const backend = snapshot.backend === 'sqlite' ? 'embedded' : snapshot.backend;
       return {
-        text: `${icon} ${snapshot.memories} · WM ${compact(snapshot.workingTokens)}/${compact(snapshot.workingBudget)}`,
+        text: `${icon} ${plural(snapshot.memories, 'memory', 'memories')} · working ${compact(snapshot.workingTokens)}/${compact(snapshot.workingBudget)} tokens`,
+        // The tooltip is Markdown, where a single newline is no line break: each line is its own paragraph.
         tooltip: [
-          `**Firebolt Memory** — ${backend}, ${health}${snapshot.healthDetail ? ` (${snapshot.healthDetail})` : ''}`,
-          '',
-          `${snapshot.memories} memories · working memory ${snapshot.workingTokens} of ${snapshot.workingBudget} tokens`,
-          `Scope: ${snapshot.project ?? 'all projects'}`,
-          '',
+          `**Firebolt Memory**: ${backend} store, ${health}${snapshot.healthDetail ? ` (${snapshot.healthDetail})` : ''}`,
+          `${plural(snapshot.memories, 'long-term memory', 'long-term memories')} in ${snapshot.project ? `project ${snapshot.project}` : 'all projects'}`,
+          `Working memory of this window: ${snapshot.workingTokens.toLocaleString('en-US')} of ${snapshot.workingBudget.toLocaleString('en-US')} tokens`,
           'Click to open the memory panel.',
-        ].join('\n'),
+        ].join('\n\n'),
         severity: health === 'connected' ? 'ok' : health === 'degraded' ? 'warning' : 'error',
       };
     }
   }
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
 function compact(tokens: number): string {

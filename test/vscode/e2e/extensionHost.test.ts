@@ -316,9 +316,9 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
   });
 
   it('shows backend, count and working-memory use in the status bar; clicking it opens the panel', async () => {
-    const item = page.locator('.statusbar-item', { hasText: /WM \d/ }).first();
+    const item = page.locator('.statusbar-item', { hasText: /working \d/ }).first();
     await item.waitFor({ timeout: 15_000 });
-    assert.match(await item.innerText(), /\d+ · WM [\d.]+k?\/4k/);
+    assert.match(await item.innerText(), /\d+ memor(y|ies) · working [\d.]+k?\/4k tokens/);
     await bench.runCommand('View: Close Primary Side Bar');
     await item.click();
     await page.locator('.sidebar .composite.title', { hasText: /memory/i }).first().waitFor({ timeout: 10_000 });

@@ -6,16 +6,20 @@ const ready = { state: 'ready' as const, backend: 'sqlite', health: 'healthy', h
 
 test('ready: memory count and working memory of the budget; tooltip names backend, health and scope', () => {
   const view = describeStatus(ready);
-  assert.equal(view.text, '$(database) 12 · WM 1.2k/8k');
-  assert.match(view.tooltip, /embedded, connected/);
-  assert.match(view.tooltip, /1234 of 8000 tokens/);
-  assert.match(view.tooltip, /Scope: git:github.com\/a\/b/);
+  assert.equal(view.text, '$(database) 12 memories · working 1.2k/8k tokens');
+  assert.equal(describeStatus({ ...ready, memories: 1 }).text, '$(database) 1 memory · working 1.2k/8k tokens');
+  assert.match(view.tooltip, /embedded store, connected/);
+  assert.match(view.tooltip, /12 long-term memories in project git:github.com\/a\/b/);
+  assert.match(view.tooltip, /this window: 1,234 of 8,000 tokens/);
+  assert.match(describeStatus({ ...ready, project: null }).tooltip, /in all projects/);
+  // Markdown joins single newlines into one line: every line must be its own paragraph.
+  assert.doesNotMatch(view.tooltip, /[^\n]\n[^\n]/);
   assert.equal(view.severity, 'ok');
 });
 
 test('degraded and offline backends are flagged', () => {
   assert.deepEqual([describeStatus({ ...ready, health: 'degraded' }).severity, describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).severity], ['warning', 'error']);
-  assert.match(describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).tooltip, /firebolt-core, offline/);
+  assert.match(describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).tooltip, /firebolt-core store, offline/);
 });
 
 test('starting and failed states', () => {
