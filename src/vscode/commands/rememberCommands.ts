@@ -5,6 +5,13 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import { isSensitivePath } from '../../core/editor/pathPrivacy.ts';
 import { findSecrets } from '../../core/safety/secretDetector.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirmRemembered } from './rememberConfirmation.ts';
+
+/** Why a text cannot be remembered as it is, or null: memories never hold credentials. */
+function secretWarning(text: string): string | null {
+  const kinds = [...new Set(findSecrets(text).map((secret) => secret.kind))];
+  return kinds.length > 0 ? `This text looks like it contains a credential (${kinds.join(', ')}); remove it first: memories never hold secrets.` : null;
+}
 
 export async function rememberCommand(deps: CommandDeps, text?: string): Promise<StoreMemoryOutput | undefined> {
   const content =
@@ -14,6 +21,8 @@ export async function rememberCommand(deps: CommandDeps, text?: string): Promise
       prompt: 'A decision, fact, convention or preference worth keeping',
       placeHolder: 'e.g. We use pnpm, not npm, in this repository',
       ignoreFocusOut: true,
+      // Flagged while typing, so a refused secret never costs the user the rest of what they wrote.
+      validateInput: (value) => secretWarning(value),
     }));
   if (!content || content.trim() === '') return undefined;
   return store(deps, content.trim(), { source: 'command' });
@@ -37,10 +46,8 @@ export async function rememberSelectionCommand(deps: CommandDeps): Promise<Store
 }
 
 async function store(deps: CommandDeps, content: string, metadata: Record<string, unknown>): Promise<StoreMemoryOutput> {
-  const secrets = findSecrets(content);
-  if (secrets.length > 0) {
-    throw new MemoryError('INVALID_INPUT', `This text looks like it contains a credential (${[...new Set(secrets.map((s) => s.kind))].join(', ')}); memories are never allowed to hold secrets.`);
-  }
+  const warning = secretWarning(content);
+  if (warning) throw new MemoryError('INVALID_INPUT', warning);
   const { core, identity } = await deps.host.ready();
   const classification = classifyContent(content, { category: 'semantic', subtype: 'project' });
   const result = await core.longTerm.store({
@@ -54,8 +61,7 @@ async function store(deps: CommandDeps, content: string, metadata: Record<string
     ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
     metadata,
   });
-  const verb = result.similar_existing?.action === 'skipped_duplicate' ? 'Already remembered' : result.similar_existing?.action === 'updated_existing' ? 'Updated an existing memory' : 'Remembered';
-  deps.log.info(`${verb}: ${result.memory_id} (${classification.memory_category}/${classification.memory_subtype})`);
-  void vscode.window.showInformationMessage(`${verb} as ${classification.memory_category}/${classification.memory_subtype}.`);
+  deps.log.info(`Stored ${result.memory_id} (${classification.memory_category}/${classification.memory_subtype}; ${result.similar_existing?.action ?? 'new'})`);
+  confirmRemembered(deps, identity.userId, result, classification);
   return result;
 }

@@ -45,7 +45,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
   const working = async (): Promise<Array<{ content: string; content_type: string; item_id: string }>> =>
     ((await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: Array<{ content: string; content_type: string; item_id: string }> }).items;
   const editorItem = async (pattern: RegExp): Promise<string | null> => (await working()).find((item) => item.content_type === 'editor_context' && pattern.test(item.content))?.content ?? null;
-  const recall = async (query: string): Promise<Array<{ memory_id: string; content: string }>> => ((await mcp.call('recall_memories', { query, min_similarity: 0 })) as { memories: Array<{ memory_id: string; content: string }> }).memories;
+  const recall = async (query: string): Promise<Array<{ memory_id: string; content: string; memory_subtype: string }>> => ((await mcp.call('recall_memories', { query, min_similarity: 0 })) as { memories: Array<{ memory_id: string; content: string; memory_subtype: string }> }).memories;
   const userSettings = (): string => join(dirs.userData, 'User', 'settings.json');
 
   before(async () => {
@@ -190,6 +190,24 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await bench.answer('We decided to deploy the demo app with blue-green releases');
     await bench.notification(/Remembered as|Already remembered|Updated an existing memory/);
     await waitFor('the remembered text to be recalled', async () => (await recall('blue-green releases')).length > 0, 10_000);
+
+    // Remember… flags a credential while typing and keeps what was typed; the confirmation can correct the category.
+    await bench.clearNotifications();
+    await bench.runCommand('Memory: Remember…');
+    const input = bench.quickInput.locator('input.input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    const withSecret = 'The staging deploy token is ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    await input.fill(withSecret);
+    await bench.quickInput.locator('.quick-input-message', { hasText: /credential/ }).waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), withSecret, 'a refused secret does not lose the text');
+    await input.fill('The billing service uses PostgreSQL 16 in staging');
+    await input.press('Enter');
+    const toast = page.locator('.notification-toast', { hasText: /Remembered as/ }).first();
+    await toast.waitFor({ timeout: 20_000 });
+    await toast.locator('.monaco-button', { hasText: 'Change Category…' }).click();
+    await bench.pickItem(/semantic\/environment/, { title: /category/, filter: 'semantic/environment' });
+    await waitFor('the new category', async () => (await recall('billing service PostgreSQL')).find((memory) => memory.memory_subtype === 'environment') ?? null, 10_000);
 
     // Remember Selection
     await bench.focusEditor();
