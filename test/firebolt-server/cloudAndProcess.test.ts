@@ -35,7 +35,9 @@ describe('Firebolt test server: Cloud endpoints', () => {
       const use = await post(server.url, 'USE DATABASE "clouddb"', {}, undefined, '/query', auth);
       assert.equal(use.headers.get('firebolt-update-parameters'), 'database=clouddb');
       const engine = await post(server.url, 'USE ENGINE "eng1"', { database: 'clouddb' }, undefined, '/query', auth);
-      const endpoint = new URL(engine.headers.get('firebolt-update-endpoint') ?? '');
+      const header = engine.headers.get('firebolt-update-endpoint') ?? '';
+      assert.match(header, /^127\.0\.0\.1:\d+\/engines\/eng1\?/u, 'a host without a scheme, as real Cloud sends it');
+      const endpoint = new URL(`http://${header}`);
       assert.equal(endpoint.pathname, '/engines/eng1');
       assert.equal(endpoint.searchParams.get('engine'), 'eng1');
       const systemDml = await post(server.url, 'SELECT 1', { database: 'clouddb' }, undefined, '/query', auth);

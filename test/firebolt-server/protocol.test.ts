@@ -132,11 +132,12 @@ describe('Firebolt test server: query protocol', () => {
       'CREATE INDEX vecs_hnsw ON vecs USING HNSW (e vector_cosine_ops) WITH (dimension = 2, m = 16, ef_construction = 128)',
       "INSERT INTO vecs (user_id, id, e) VALUES ('other', 'o1', [1, 0]), ('other', 'o2', [0.99, 0.01]), ('me', 'm1', [0.9, 0.1]), ('me', 'm2', [0, 1])",
     ];
-    for (const sql of setup) assert.equal((await post(server.url, sql, db)).status, 200, sql);
+    const vectorDb = { ...db, advanced_mode: '1', enable_vector_search_index_creation: '1', enable_vector_search_tvf: '1' };
+    for (const sql of setup) assert.equal((await post(server.url, sql, vectorDb)).status, 200, sql);
     const wrongDimension = await post(server.url, "INSERT INTO vecs (user_id, id, e) VALUES ('me', 'bad', [1, 0, 0])", db);
     assert.equal(wrongDimension.status, 400);
     const search = (topK: number) =>
-      post(server.url, `SELECT v.id FROM VECTOR_SEARCH(INDEX vecs_hnsw, target_vector => [1, 0]::ARRAY(DOUBLE), top_k => ${topK}, ef_search => 64) AS v WHERE v.user_id = 'me'`, db);
+      post(server.url, `SELECT v.id FROM VECTOR_SEARCH(INDEX vecs_hnsw, target_vector => [1, 0]::ARRAY(DOUBLE), top_k => ${topK}, ef_search => 64) AS v WHERE v.user_id = 'me'`, vectorDb);
     assert.deepEqual((await search(2)).json().data, [], 'the two nearest rows belong to another user');
     assert.deepEqual((await search(3)).json().data, [['m1']]);
     const similarity = await post(server.url, 'SELECT VECTOR_COSINE_SIMILARITY([1, 2], [3, 4]) AS s', db);

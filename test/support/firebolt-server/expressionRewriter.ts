@@ -15,6 +15,11 @@ export interface RewriteContext {
   vectorIndex(name: string): VectorIndexInfo | undefined;
   /** False emulates an engine without the VECTOR_SEARCH table function. */
   vectorSearchEnabled: boolean;
+  /**
+   * Called for every VECTOR_SEARCH with the indexed table; throws when the engine would refuse
+   * it (Core without advanced_mode / enable_vector_search_tvf, an empty table).
+   */
+  checkVectorSearch(table: string): void;
 }
 
 const word = (text: string): Token => ({ kind: 'word', text, value: text.toLowerCase() });
@@ -153,6 +158,7 @@ function rewriteVectorSearch(group: Group, context: RewriteContext): Group {
   const indexName = first[1].kind === 'quoted' || first[1].kind === 'word' ? (first[1] as Token).value! : '';
   const index = context.vectorIndex(indexName);
   if (index === undefined) throw new FireboltServerError(400, 'UnknownIndex', `index "${indexName}" does not exist`);
+  context.checkVectorSearch(index.table);
   const named = new Map<string, Node[]>();
   const positional = ['target_vector', 'top_k', 'ef_search'];
   args.slice(1).forEach((arg, position) => {

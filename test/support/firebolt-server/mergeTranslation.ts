@@ -1,5 +1,5 @@
 import { FireboltServerError } from './serverErrors.ts';
-import { findWord, isWord, nameOf, quoteIdentifier, render, significant } from './sqlTokens.ts';
+import { findWord, isWord, nameOf, quoteIdentifier, quoteString, render, significant } from './sqlTokens.ts';
 import type { Node } from './sqlTokens.ts';
 
 const syntax = (message: string): FireboltServerError => new FireboltServerError(400, 'SyntaxError', `syntax error in MERGE: ${message}`);
@@ -42,6 +42,10 @@ export function translateMerge(rewritten: readonly Node[]): string[] {
     `DROP TABLE IF EXISTS ${SOURCE_TABLE}`,
     `CREATE TEMP TABLE __fb_merge_source AS SELECT ${s}.*, EXISTS (SELECT 1 FROM ${quoteIdentifier(target)} AS ${t} WHERE ${condition}) AS __fb_matched FROM ${sourceSql} AS ${s}`,
   ];
+  // Firebolt, like Postgres, refuses a MERGE whose source matches one target row twice.
+  statements.push(
+    `SELECT fb_merge_duplicate(${quoteString(target)}) FROM (SELECT ${t}.rowid FROM ${quoteIdentifier(target)} AS ${t} JOIN ${SOURCE_TABLE} AS ${s} ON ${condition} GROUP BY ${t}.rowid HAVING COUNT(*) > 1 LIMIT 1)`,
+  );
   const clauses: Node[][] = [];
   for (let start = firstWhen; start < words.length; ) {
     const end = findWord(words, ['when'], start + 1);

@@ -16,6 +16,11 @@ function parseExact(text: string): unknown {
  * booleans as 1/0 (SQLite has no boolean type).
  */
 export function parseQueryParameters(raw: string | undefined): unknown[] {
+  return parseRawParameters(raw).map(toBindValue);
+}
+
+/** The JSON values as sent (arrays stay arrays, null stays null), indexed by n-1. */
+export function parseRawParameters(raw: string | undefined): unknown[] {
   if (raw === undefined || raw === '') return [];
   let parsed: unknown;
   try {
@@ -29,7 +34,7 @@ export function parseQueryParameters(raw: string | undefined): unknown[] {
     const { name, value } = (entry ?? {}) as { name?: unknown; value?: unknown };
     const match = typeof name === 'string' ? /^\$(\d+)$/u.exec(name) : null;
     if (!match || Number(match[1]) < 1) throw new FireboltServerError(400, 'InvalidSetting', `query parameter name ${JSON.stringify(name)} is not $1, $2, …`);
-    values[Number(match[1]) - 1] = toBindValue(value);
+    values[Number(match[1]) - 1] = value ?? null;
   }
   for (let i = 0; i < values.length; i++) if (!(i in values)) values[i] = null;
   return values;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { cloudRoute, revokeTokens } from './cloudEndpoints.ts';
 import type { CloudAccount } from './cloudEndpoints.ts';
 import { renderResult } from './outputFormats.ts';
-import { parseQueryParameters } from './queryParameters.ts';
+import { checkParameterTypes } from './parameterTyping.ts';
+import { parseQueryParameters, parseRawParameters } from './queryParameters.ts';
 import { FireboltServerError } from './serverErrors.ts';
 import { translateStatement } from './statementTranslator.ts';
 import { FireboltTestDatabase } from './testDatabase.ts';
@@ -38,12 +39,37 @@ export interface FireboltTestServer {
   /** Stops listening and drops open connections: clients see connection refused until resume(). */
   pause(): Promise<void>;
   resume(): Promise<void>;
-  /** The next query requests are answered with these HTTP statuses (429, 503, …) before normal service resumes. */
-  failNextQueries(statuses: readonly number[]): void;
+  /**
+   * The next query requests are answered with these HTTP statuses (429, 503, …) before normal
+   * service resumes; with `matching`, only requests whose SQL matches it count.
+   */
+  failNextQueries(statuses: readonly number[], matching?: RegExp): void;
   /** Cloud mode: every issued access token stops working (clients must re-authenticate). */
   revokeTokens(): void;
+  /** The next COMMITs fail with these statuses (409: a conflict); each such transaction stays open and aborted until ROLLBACK. */
+  failNextCommits(statuses: readonly number[]): void;
+  /** Explicit transactions still open in every database (a client that forgets ROLLBACK leaves one here). */
+  openTransactions(): number;
   /** Every request received, in order, for protocol assertions. */
   readonly requests: RecordedRequest[];
+}
+
+/**
+ * Longest request target (path and query string) accepted, in bytes. Firebolt documents none;
+ * gateways in front of it commonly stop at 8–16 KB (nginx: 8 KB large_client_header_buffers),
+ * so the server refuses more than 8 KB with 414 as such a gateway would.
+ */
+export const REQUEST_TARGET_LIMIT = 8192;
+
+/** What Firebolt Core needs in the query string before it creates an HNSW index or runs VECTOR_SEARCH (firebolt-memory-layer src/db/client.py). */
+const INDEX_CREATION_SETTINGS = ['advanced_mode', 'enable_vector_search_index_creation'];
+const VECTOR_SEARCH_SETTINGS = ['advanced_mode', 'enable_vector_search_tvf'];
+
+function requireSettings(params: Record<string, string>, names: readonly string[], what: string): void {
+  const missing = names.filter((name) => params[name] !== '1' && params[name]?.toLowerCase() !== 'true');
+  if (missing.length > 0) {
+    throw new FireboltServerError(400, 'FeatureDisabled', `${what} is disabled on this engine; enable it with ${missing.map((name) => `${name}=1`).join(', ')}`);
+  }
 }
 
 const DEFAULT_DATABASE = 'firebolt';
@@ -61,7 +87,8 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'firebolt-test-server-'));
   mkdirSync(dataDir, { recursive: true });
   const databases = new Map<string, FireboltTestDatabase>();
-  const faults: number[] = [];
+  const faults: { status: number; matching: RegExp | undefined }[] = [];
+  const commitFaults: number[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const vectorSearchEnabled = options.vectorSearch ?? true;
@@ -88,10 +115,22 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
     if (sql.trim() === '') throw new FireboltServerError(400, 'SyntaxError', 'empty query');
     const databaseName = request.params.database ?? (enginePath === 'core' ? DEFAULT_DATABASE : undefined);
     const database = databaseName === undefined ? undefined : knownDatabase(databaseName);
+    // Cloud engines have vector search on; Core gates it behind settings.
+    const coreGate = (names: readonly string[], what: string) => (): void => {
+      if (enginePath === 'core') requireSettings(request.params, names, what);
+    };
     const plan = translateStatement(sql, {
       vectorSearchEnabled,
       vectorIndex: (name) => database?.vectorIndex(name),
+      checkVectorSearch: (table) => {
+        coreGate(VECTOR_SEARCH_SETTINGS, 'VECTOR_SEARCH')();
+        // Firebolt 4.28 fails VECTOR_SEARCH on an empty table (firebolt-memory-layer checks for rows first); a runtime error, so 500.
+        if (database && !database.hasRows(table, request.params.transaction_id)) {
+          throw new FireboltServerError(500, 'VectorSearchError', `vector_search cannot run on table "${table}": the table is empty`);
+        }
+      },
     });
+    if (plan.kind === 'createVectorIndex') coreGate(INDEX_CREATION_SETTINGS, 'vector search index creation')();
     const headers: Record<string, string> = {};
     if (plan.kind === 'createDatabase' || plan.kind === 'dropDatabase') {
       if (!DATABASE_NAME.test(plan.name)) throw new FireboltServerError(400, 'InvalidName', `invalid database name "${plan.name}"`);
@@ -114,7 +153,8 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
     if (plan.kind === 'useEngine') {
       if (!options.cloud) throw new FireboltServerError(400, 'UnsupportedSyntax', 'USE ENGINE is not available on Firebolt Core');
       if (plan.name !== options.cloud.engine) throw new FireboltServerError(400, 'UnknownEngine', `engine "${plan.name}" does not exist`);
-      const endpoint = `${baseUrl}/engines/${encodeURIComponent(plan.name)}?engine=${encodeURIComponent(plan.name)}&account_id=${encodeURIComponent(options.cloud.accountId)}`;
+      // Real Cloud sends a host without a scheme (the JDBC driver: "server never returns it").
+      const endpoint = `${new URL(baseUrl).host}/engines/${encodeURIComponent(plan.name)}?engine=${encodeURIComponent(plan.name)}&account_id=${encodeURIComponent(options.cloud.accountId)}`;
       return { status: 200, headers: { 'Firebolt-Update-Endpoint': endpoint }, body: '' };
     }
     if (enginePath === 'system') {
@@ -123,8 +163,10 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
     if (!database) {
       throw new FireboltServerError(400, 'UnknownDatabase', databaseName === undefined ? 'no database selected' : `database "${databaseName}" does not exist`);
     }
+    const raw = parseRawParameters(request.params.query_parameters);
+    if (plan.kind === 'sql') checkParameterTypes(sql, raw);
     const params = parseQueryParameters(request.params.query_parameters);
-    const outcome = database.execute(plan, params, request.params.transaction_id);
+    const outcome = database.execute(plan, params, request.params.transaction_id, plan.kind === 'commit' ? commitFaults.shift() : undefined);
     Object.assign(headers, outcome.headers);
     if (!outcome.result) return { status: 200, headers, body: '' };
     const rendered = renderResult(request.params.output_format ?? 'TabSeparatedWithNamesAndTypes', outcome.result, {
@@ -163,8 +205,13 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
       const enginePath = !options.cloud ? 'core' : request.path === '/query' ? 'system' : 'engine';
       const pathOk = options.cloud ? enginePath === 'system' || request.path === `/engines/${encodeURIComponent(options.cloud.engine)}` : request.path === '/';
       if (request.method !== 'POST' || !pathOk) throw new FireboltServerError(404, 'NotFound', `no endpoint ${request.method} ${request.path}`);
-      const fault = faults.shift();
-      if (fault !== undefined) throw new FireboltServerError(fault, 'InjectedFault', FAULT_MESSAGES[fault] ?? `HTTP ${fault}`);
+      const target = Buffer.byteLength(incoming.url ?? '');
+      if (target > REQUEST_TARGET_LIMIT) throw new FireboltServerError(414, 'UriTooLong', `request target of ${target} bytes exceeds ${REQUEST_TARGET_LIMIT}; send large values in the body`);
+      const faultAt = faults.findIndex((fault) => fault.matching === undefined || fault.matching.test(request.body));
+      if (faultAt >= 0) {
+        const [{ status }] = faults.splice(faultAt, 1);
+        throw new FireboltServerError(status, 'InjectedFault', FAULT_MESSAGES[status] ?? `HTTP ${status}`);
+      }
       const answer = handleQuery(request, enginePath);
       send(answer.status, answer.body, answer.headers, answer.contentType);
     } catch (error) {
@@ -173,7 +220,7 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
     }
   };
 
-  // Parameters travel in the query string; 64 KB of request line and headers is this server's limit (real Firebolt's is unknown).
+  // Node's own header limit stays generous so the 414 above, not a dropped socket, reports a long request target.
   const server: Server = createServer({ maxHeaderSize: 64 * 1024 }, (incoming, response) => void handle(incoming, response));
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -200,8 +247,16 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
   return {
     url: baseUrl,
     requests,
-    failNextQueries(statuses) {
-      faults.push(...statuses);
+    failNextQueries(statuses, matching) {
+      faults.push(...statuses.map((status) => ({ status, matching })));
+    },
+    failNextCommits(statuses) {
+      commitFaults.push(...statuses);
+    },
+    openTransactions() {
+      let open = 0;
+      for (const database of databases.values()) open += database.openTransactions;
+      return open;
     },
     revokeTokens() {
       if (options.cloud) revokeTokens(options.cloud);

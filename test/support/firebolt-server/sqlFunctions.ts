@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { canonicalTimestamp, castValue, isStorageValid, parseTypeName } from './fireboltTypes.ts';
+import { FireboltServerError } from './serverErrors.ts';
 
 /**
  * Firebolt functions the engine has and SQLite lacks, registered as SQLite functions.
@@ -24,6 +25,11 @@ export function registerFireboltFunctions(db: DatabaseSync, computedTypes: Map<s
   db.function('fb_now', { ...deterministic, deterministic: false }, () => {
     const iso = new Date().toISOString();
     return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00`;
+  });
+
+  // Raises a Firebolt-shaped error from inside a translated statement (the MERGE duplicate-key check).
+  db.function('fb_merge_duplicate', deterministic, (target: unknown) => {
+    throw new FireboltServerError(400, 'MergeCardinality', `MERGE matched a row of "${String(target)}" more than once: the source has duplicate keys`);
   });
 
   db.function('vector_cosine_similarity', deterministic, (a: unknown, b: unknown) => cosineSimilarity(vector(a), vector(b)));

@@ -16,7 +16,13 @@ interface OpenTransaction {
   db: DatabaseSync;
   sequence: number;
   timer: NodeJS.Timeout;
+  /** Why the transaction failed; an aborted transaction refuses everything but ROLLBACK, as Firebolt's does. */
+  aborted: string | null;
 }
+
+const ABORTED = 'current transaction is aborted, commands will be ignored until execution of ROLLBACK';
+/** Cloud's wording for a COMMIT refused by a conflict (JDBC TransactionTest). */
+const COMMIT_CONFLICT = "Failed to commit transaction, error: 'detected 1 conflicts with 1 transactions on transaction commit'";
 
 function openConnection(file: string, computedTypes: Map<string, string>): DatabaseSync {
   const db = new DatabaseSync(file, { readBigInts: true });
@@ -52,7 +58,22 @@ export class FireboltTestDatabase {
     this.#main.close();
   }
 
-  execute(plan: StatementPlan, params: readonly unknown[], transactionId: string | undefined): StatementOutcome {
+  /** Whether the table has a row, as the given transaction (or autocommit) sees it. */
+  hasRows(table: string, transactionId: string | undefined): boolean {
+    const db = (transactionId === undefined ? undefined : this.#transactions.get(transactionId)?.db) ?? this.#main;
+    return tableExists(db, table) && db.prepare(`SELECT 1 FROM ${quoteIdentifier(table)} LIMIT 1`).get() !== undefined;
+  }
+
+  /** Explicit transactions still open (committed, rolled back and timed-out ones are gone). */
+  get openTransactions(): number {
+    return this.#transactions.size;
+  }
+
+  /**
+   * Runs a plan. `commitFault` (a status such as 409) makes a COMMIT fail as a conflict would:
+   * the transaction stays open and aborted until ROLLBACK.
+   */
+  execute(plan: StatementPlan, params: readonly unknown[], transactionId: string | undefined, commitFault?: number): StatementOutcome {
     const transaction = transactionId === undefined ? undefined : this.#transactions.get(transactionId);
     if (transactionId !== undefined && transaction === undefined) {
       throw new FireboltServerError(400, 'TransactionError', `transaction ${transactionId} does not exist (it was committed, rolled back or timed out)`);
@@ -63,12 +84,38 @@ export class FireboltTestDatabase {
     }
     if (plan.kind === 'commit' || plan.kind === 'rollback') {
       if (!transaction) throw new FireboltServerError(400, 'TransactionError', `cannot ${plan.kind.toUpperCase()}: no transaction in progress`);
-      this.#endTransaction(transactionId!, transaction, plan.kind === 'commit' ? 'COMMIT' : 'ROLLBACK');
-      return { result: null, headers: { 'Firebolt-Remove-Parameters': 'transaction_id,transaction_sequence_id' }, rowsRead: 0 };
+      const removed = { 'Firebolt-Remove-Parameters': 'transaction_id,transaction_sequence_id' };
+      if (plan.kind === 'rollback') {
+        this.#endTransaction(transactionId!, transaction, 'ROLLBACK');
+        return { result: null, headers: removed, rowsRead: 0 };
+      }
+      if (transaction.aborted !== null) throw new FireboltServerError(400, 'TransactionAborted', `${ABORTED} (${transaction.aborted})`);
+      if (commitFault !== undefined) {
+        transaction.aborted = COMMIT_CONFLICT;
+        throw new FireboltServerError(commitFault, 'TransactionConflict', COMMIT_CONFLICT);
+      }
+      try {
+        transaction.db.exec('COMMIT');
+      } catch (error) {
+        // The engine keeps a transaction whose COMMIT failed open (aborted) until the client sends ROLLBACK.
+        const mapped = mapSqliteError(error);
+        transaction.aborted = mapped instanceof Error ? mapped.message : String(mapped);
+        throw mapped;
+      }
+      this.#endTransaction(transactionId!, transaction, null);
+      return { result: null, headers: removed, rowsRead: 0 };
     }
+    if (transaction?.aborted) throw new FireboltServerError(400, 'TransactionAborted', `${ABORTED} (${transaction.aborted})`);
     const db = transaction ? transaction.db : this.#main;
     this.#computedTypes.clear();
-    const result = this.#inSavepoint(db, () => this.#run(db, plan, params));
+    let result: QueryResult | null;
+    try {
+      result = this.#inSavepoint(db, () => this.#run(db, plan, params));
+    } catch (error) {
+      // A failed statement aborts the whole explicit transaction (Firebolt, like Postgres).
+      if (transaction) transaction.aborted = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
     const headers: Record<string, string> = {};
     if (transaction) {
       transaction.sequence += 1;
@@ -87,15 +134,16 @@ export class FireboltTestDatabase {
       if (open) this.#endTransaction(id, open, 'ROLLBACK');
     }, TRANSACTION_IDLE_MS);
     timer.unref();
-    this.#transactions.set(id, { db, sequence: 0, timer });
+    this.#transactions.set(id, { db, sequence: 0, timer, aborted: null });
     return { result: null, headers: { 'Firebolt-Update-Parameters': `transaction_id=${id},transaction_sequence_id=0` }, rowsRead: 0 };
   }
 
-  #endTransaction(id: string, transaction: OpenTransaction, how: 'COMMIT' | 'ROLLBACK'): void {
+  /** `how` null: the caller already committed on the transaction's connection. */
+  #endTransaction(id: string, transaction: OpenTransaction, how: 'ROLLBACK' | null): void {
     clearTimeout(transaction.timer);
     this.#transactions.delete(id);
     try {
-      transaction.db.exec(how);
+      if (how) transaction.db.exec(how);
     } catch (error) {
       throw mapSqliteError(error);
     } finally {
@@ -225,12 +273,15 @@ export class FireboltTestDatabase {
 
   #runSql(db: DatabaseSync, statements: readonly string[], params: readonly unknown[]): QueryResult | null {
     let result: QueryResult | null = null;
-    for (const sql of statements) {
+    for (const [position, sql] of statements.entries()) {
       const statement = db.prepare(sql);
       const count = parameterCount(sql);
       if (count > params.length) throw new FireboltServerError(400, 'MissingParameter', `query parameter $${count} was not provided in query_parameters`);
       const args = params.slice(0, count) as never[];
-      if (statement.columns().length > 0) {
+      // Only the last statement of a plan answers; earlier row-returning ones are checks (MERGE's duplicate-key test).
+      if (statement.columns().length > 0 && position < statements.length - 1) {
+        statement.all(...args);
+      } else if (statement.columns().length > 0) {
         statement.setReturnArrays(true);
         result = describe(db, statement, statement.all(...args) as unknown as unknown[][], this.#computedTypes);
       } else {
