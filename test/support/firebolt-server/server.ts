@@ -28,6 +28,8 @@ export interface FireboltTestServerOptions {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The raw request target (path and query string) as it was on the request line. */
+  target: string;
   params: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
   body: string;
@@ -186,6 +188,7 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
     const request: RecordedRequest = {
       method: incoming.method ?? 'GET',
       path: url.pathname,
+      target: incoming.url ?? '/',
       params: Object.fromEntries(url.searchParams),
       headers: { ...incoming.headers },
       body: Buffer.concat(chunks).toString('utf8'),
@@ -205,7 +208,7 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
       const enginePath = !options.cloud ? 'core' : request.path === '/query' ? 'system' : 'engine';
       const pathOk = options.cloud ? enginePath === 'system' || request.path === `/engines/${encodeURIComponent(options.cloud.engine)}` : request.path === '/';
       if (request.method !== 'POST' || !pathOk) throw new FireboltServerError(404, 'NotFound', `no endpoint ${request.method} ${request.path}`);
-      const target = Buffer.byteLength(incoming.url ?? '');
+      const target = Buffer.byteLength(request.target);
       if (target > REQUEST_TARGET_LIMIT) throw new FireboltServerError(414, 'UriTooLong', `request target of ${target} bytes exceeds ${REQUEST_TARGET_LIMIT}; send large values in the body`);
       const faultAt = faults.findIndex((fault) => fault.matching === undefined || fault.matching.test(request.body));
       if (faultAt >= 0) {
