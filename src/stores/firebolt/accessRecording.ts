@@ -3,6 +3,7 @@ import type { FireboltQueryClient, TransactionScope } from './queryClient.ts';
 import { ACCESS_LOG_COLUMNS, columnNames, valuePlaceholders } from './recordRows.ts';
 import { sqlLiteral } from './sqlLiteral.ts';
 import { chunks } from './chunks.ts';
+import { batchesByEncodedSize } from './requestTarget.ts';
 import { SqlParams } from './sqlParams.ts';
 
 const IDS_PER_QUERY = 200;
@@ -31,7 +32,7 @@ export async function recordAccessRows(
     bumps.set(key, bump);
   }
   await write(async (tx) => {
-    for (const batch of chunks(accepted, ROWS_PER_INSERT)) {
+    for (const batch of batchesByEncodedSize(accepted, (entry) => ACCESS_LOG_COLUMNS.map((column) => column.encode(entry)), ROWS_PER_INSERT)) {
       const params = new SqlParams();
       const rows = batch.map((entry) => `(${valuePlaceholders(ACCESS_LOG_COLUMNS, entry, (v) => params.add(v))})`);
       await tx.query(`INSERT INTO fml_access_log (${columnNames(ACCESS_LOG_COLUMNS)}) VALUES ${rows.join(', ')}`, params.values);
@@ -51,7 +52,7 @@ export async function recordAccessRows(
         const count = params.add(group.count);
         const latest = params.add(group.latest);
         await tx.query(
-          `UPDATE fml_memories SET access_count = access_count + ${count},
+          `UPDATE fml_memories SET access_count = access_count + ${count}::BIGINT,
              last_accessed = CASE WHEN last_accessed < ${latest}::TIMESTAMPTZ THEN ${latest}::TIMESTAMPTZ ELSE last_accessed END
            WHERE user_id = ${params.add(group.user_id)} AND memory_id IN (${params.list(batch)})`,
           params.values,

@@ -25,7 +25,8 @@ import { FireboltQueryClient } from './queryClient.ts';
 import type { QueryClientOptions, TransactionScope } from './queryClient.ts';
 import { readAccessLog, recordAccessRows } from './accessRecording.ts';
 import { readAdjacentMemories } from './adjacentMemories.ts';
-import { upsertSql } from './mergeSql.ts';
+import { lastPerKey, upsertSql } from './mergeSql.ts';
+import { batchesByEncodedSize } from './requestTarget.ts';
 import {
   MEMORY_COLUMNS,
   SESSION_COLUMNS,
@@ -42,11 +43,12 @@ import { SqlParams } from './sqlParams.ts';
 import { StorageSequence } from './storageSequence.ts';
 import { readUserStats } from './userStats.ts';
 import { searchVectorSql } from './vectorSearch.ts';
-import { VectorTables } from './vectorTables.ts';
+import { VECTOR_SEARCH_RETRY_MS, VectorTables } from './vectorTables.ts';
 
 /** IN lists are chunked so the parameters in the query string stay small. */
 const IDS_PER_QUERY = 200;
 const REINDEX_BATCH = 100;
+const WORKING_ITEM_KEYS = ['user_id', 'session_id', 'item_id'];
 
 const SORT_ORDER: Record<ListQuery['sort'], string> = {
   created: 'm.created_at DESC, m.memory_id ASC',
@@ -89,8 +91,15 @@ export class FireboltStore implements MemoryStore {
     const where = this.#client.config.kind === 'core' ? this.#client.config.url : `account ${this.#client.config.account}`;
     try {
       await this.#client.query('SELECT 1 AS ok');
-      const exactOnly = this.#vectors.all().filter((table) => table.index === null);
-      const vectors = exactOnly.length === 0 ? 'HNSW vector search' : `exact vector search for dimension ${exactOnly.map((t) => t.dimension).join(', ')}: ${exactOnly[0].indexError ?? ''}`;
+      // A dimension without an index, or whose VECTOR_SEARCH was refused recently, is searched exactly.
+      const exact = this.#vectors.all().flatMap((table) => {
+        const reason = table.index === null ? table.indexError : this.#vectors.searchFailure(table.dimension);
+        return table.index === null || reason !== null ? [{ dimension: table.dimension, reason: reason ?? '' }] : [];
+      });
+      const vectors =
+        exact.length === 0
+          ? 'HNSW vector search'
+          : `exact vector search for dimension ${exact.map((entry) => entry.dimension).join(', ')}: ${exact[0].reason} (an index refused at search time is retried after the next insert or ${VECTOR_SEARCH_RETRY_MS / 1000} s)`;
       return {
         status: 'healthy',
         latency_ms: performance.now() - started,
@@ -105,7 +114,7 @@ export class FireboltStore implements MemoryStore {
   #write<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     return this.#client.transaction(async (tx) => {
       const value = await work(tx);
-      await tx.query('INSERT INTO fml_changes (change_id, changed_at) VALUES ($1, CURRENT_TIMESTAMP)', [randomUUID()]);
+      await tx.query('INSERT INTO fml_changes (change_id, changed_at) VALUES ($1::TEXT, CURRENT_TIMESTAMP)', [randomUUID()]);
       return value;
     });
   }
@@ -122,9 +131,11 @@ export class FireboltStore implements MemoryStore {
     await this.#write(async (tx) => {
       const sessionParams = new SqlParams();
       await tx.query(upsertSql('fml_sessions', SESSION_COLUMNS, [session], ['user_id', 'session_id'], sessionParams), sessionParams.values);
-      for (const batch of chunks(change.upsert, 50)) {
+      // Deduplicated first so a batch boundary cannot split an item's versions; batches sized by their encoded parameters.
+      const items = lastPerKey(change.upsert, WORKING_ITEM_COLUMNS, WORKING_ITEM_KEYS);
+      for (const batch of batchesByEncodedSize(items, (item) => WORKING_ITEM_COLUMNS.map((column) => column.encode(item)), 50)) {
         const params = new SqlParams();
-        await tx.query(upsertSql('fml_working_items', WORKING_ITEM_COLUMNS, batch, ['user_id', 'session_id', 'item_id'], params), params.values);
+        await tx.query(upsertSql('fml_working_items', WORKING_ITEM_COLUMNS, batch, WORKING_ITEM_KEYS, params), params.values);
       }
       for (const batch of chunks(change.delete, IDS_PER_QUERY)) {
         const params = new SqlParams();
@@ -161,11 +172,12 @@ export class FireboltStore implements MemoryStore {
       const params = new SqlParams();
       await tx.query(
         `INSERT INTO fml_memories (${columnNames(MEMORY_COLUMNS)}, doc_length, analyzer_version, stored_seq)
-         VALUES (${valuePlaceholders(MEMORY_COLUMNS, memory, (v) => params.add(v))}, ${params.add(length)}, ${params.add(ANALYZER_VERSION)}, ${params.add(this.#sequence.next())})`,
+         VALUES (${valuePlaceholders(MEMORY_COLUMNS, memory, (v) => params.add(v))}, ${params.add(length)}::DOUBLE PRECISION, ${params.add(ANALYZER_VERSION)}::INT, ${params.add(this.#sequence.next())}::BIGINT)`,
         params.values,
       );
       if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
     });
+    if (table) this.#vectors.noteVectorWritten(table.dimension);
   }
 
   async updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
@@ -180,7 +192,7 @@ export class FireboltStore implements MemoryStore {
       const assignments = MEMORY_COLUMNS.filter((column) => column.name !== 'user_id' && column.name !== 'memory_id').map(
         (column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`,
       );
-      assignments.push(`doc_length = ${params.add(length)}`, `analyzer_version = ${params.add(ANALYZER_VERSION)}`);
+      assignments.push(`doc_length = ${params.add(length)}::DOUBLE PRECISION`, `analyzer_version = ${params.add(ANALYZER_VERSION)}::INT`);
       await tx.query(
         `UPDATE fml_memories SET ${assignments.join(', ')} WHERE user_id = ${params.add(memory.user_id)} AND memory_id = ${params.add(memory.memory_id)}`,
         params.values,
@@ -190,12 +202,13 @@ export class FireboltStore implements MemoryStore {
       }
       if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
     });
+    if (table) this.#vectors.noteVectorWritten(table.dimension);
   }
 
   /** The vector is a literal (numbers only, via sqlLiteral) to keep a 1,536-float array out of the URL. */
   async #insertVector(tx: TransactionScope, table: string, memory: MemoryRecord, embedding: StoredEmbedding): Promise<void> {
     await tx.query(
-      `INSERT INTO ${sqlIdentifier(table)} (user_id, memory_id, model, embedding) VALUES ($1, $2, $3, ${sqlLiteral(embedding.vector)}::ARRAY(REAL))`,
+      `INSERT INTO ${sqlIdentifier(table)} (user_id, memory_id, model, embedding) VALUES ($1::TEXT, $2::TEXT, $3::TEXT, ${sqlLiteral(embedding.vector)}::ARRAY(REAL))`,
       [memory.user_id, memory.memory_id, embedding.model],
     );
   }

@@ -4,10 +4,11 @@ import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { memoryFilterSql } from './memoryFilterSql.ts';
 import type { TransactionScope } from './queryClient.ts';
 import type { FireboltQueryClient } from './queryClient.ts';
+import { batchesByEncodedSize } from './requestTarget.ts';
 import { sqlLiteral } from './sqlLiteral.ts';
 import { SqlParams } from './sqlParams.ts';
 
-/** Rows per INSERT: keeps the query string (which carries the parameters) a few KB. */
+/** Rows per INSERT at most; batches are also cut by their encoded size (requestTarget.ts). */
 const TERMS_PER_INSERT = 150;
 
 export interface LexicalSource {
@@ -27,11 +28,11 @@ export async function writeTerms(tx: TransactionScope, source: LexicalSource): P
   await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', [source.user_id, source.memory_id]);
   const analyzed = analyzeDocument(source);
   const entries = [...analyzed.terms].filter(([, tf]) => tf > 0);
-  for (let start = 0; start < entries.length; start += TERMS_PER_INSERT) {
+  for (const batch of batchesByEncodedSize(entries, ([term, tf]) => [term, tf], TERMS_PER_INSERT)) {
     const params = new SqlParams();
     const user = params.add(source.user_id);
     const memory = params.add(source.memory_id);
-    const rows = entries.slice(start, start + TERMS_PER_INSERT).map(([term, tf]) => `(${user}, ${params.add(term)}, ${memory}, ${params.add(tf)})`);
+    const rows = batch.map(([term, tf]) => `(${user}::TEXT, ${params.add(term)}::TEXT, ${memory}::TEXT, ${params.add(tf)}::DOUBLE PRECISION)`);
     await tx.query(`INSERT INTO fml_memory_terms (user_id, term, memory_id, tf) VALUES ${rows.join(', ')}`, params.values);
   }
   return analyzed.length;
@@ -68,7 +69,7 @@ export async function searchLexicalSql(client: FireboltQueryClient, query: Lexic
       CROSS JOIN stats s
     WHERE ${filter}
     GROUP BY p.memory_id
-    ORDER BY score DESC, memory_id ASC
+    ORDER BY score DESC, p.memory_id ASC
     LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
   const { rows } = await client.query(sql, params.values);
   if (rows.length === 0) return [];

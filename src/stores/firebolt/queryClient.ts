@@ -2,11 +2,15 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import { CloudTokenSource, resolveSystemEngine } from './cloudAuth.ts';
 import type { FireboltConfig } from './fireboltConfig.ts';
 import { validateFireboltConfig } from './fireboltConfig.ts';
+import { endpointFromHeader } from './engineEndpoint.ts';
 import { errorFromResponse, errorFromTransport, fireboltDetails, shouldRetry, TransportError } from './fireboltErrors.ts';
+import type { FireboltErrorDetails } from './fireboltErrors.ts';
 import { HttpTransport } from './httpTransport.ts';
 import type { HttpResponse } from './httpTransport.ts';
+import { inlineParameters } from './inlineParameters.ts';
 import { encodeQueryParameters } from './queryParameters.ts';
 import type { QueryParam } from './queryParameters.ts';
+import { MAX_REQUEST_TARGET_BYTES } from './requestTarget.ts';
 import { EMPTY_RESULT, parseJsonCompactDocument, resultFromDocument } from './resultParser.ts';
 import type { FireboltResult } from './resultParser.ts';
 import { DEFAULT_RETRY_POLICY, withRetry } from './retryPolicy.ts';
@@ -26,6 +30,8 @@ export interface QueryOptions {
   write?: boolean;
   /** Safe to repeat if a first attempt may have been applied. Default: true for reads, false for writes. */
   idempotent?: boolean;
+  /** Extra settings for this request's query string only (the Core vector-search switches). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /** Runs statements inside one explicit transaction (BEGIN … COMMIT). */
@@ -38,6 +44,13 @@ const READ_STATEMENT = /^\s*(?:select|with)\b/iu;
 /** Session keys that survive Firebolt-Reset-Session. */
 const SESSION_CORE_KEYS = new Set(['database', 'account_id', 'output_format', 'engine']);
 const TRANSACTION_KEYS = new Set(['transaction_id', 'transaction_sequence_id']);
+
+/**
+ * Settings Firebolt Core needs before it creates an HNSW index or runs VECTOR_SEARCH; Firebolt's
+ * own Core client sends them (firebolt-memory-layer src/db/client.py). Cloud gets none: its
+ * engines have vector search on, and an unknown setting may be refused there.
+ */
+const CORE_VECTOR_SETTINGS: Readonly<Record<string, string>> = { advanced_mode: '1', enable_vector_search_index_creation: '1', enable_vector_search_tvf: '1' };
 
 /**
  * A small client for Firebolt's HTTP query protocol, shared by Core and Cloud: one statement
@@ -63,6 +76,11 @@ export class FireboltQueryClient {
     this.#sleep = options.sleep;
     this.#tokens = config.kind === 'cloud' ? new CloudTokenSource(config, this.#transport, this.#timeoutMs) : null;
     this.#endpoint = config.kind === 'core' ? new URL(config.url) : new URL('http://unresolved.invalid/');
+  }
+
+  /** What to add to CREATE INDEX … HNSW and VECTOR_SEARCH requests on this backend. */
+  get vectorSettings(): Readonly<Record<string, string>> {
+    return this.config.kind === 'core' ? CORE_VECTOR_SETTINGS : {};
   }
 
   /** Core: creates the database if missing. Cloud: token, system engine, database, USE ENGINE. Idempotent. */
@@ -124,26 +142,50 @@ export class FireboltQueryClient {
     const state = new Map<string, string>();
     const once = { write: false, idempotent: false, locked: true } as const;
     await this.#request('BEGIN TRANSACTION', [], once, state);
+    if (!state.has('transaction_id')) {
+      // Without the id every later statement would auto-commit on its own: no atomicity at all.
+      throw new MemoryError('PROVIDER_ERROR', 'Firebolt answered BEGIN TRANSACTION without a transaction id (no Firebolt-Update-Parameters: transaction_id=…); refusing to run the writes outside a transaction.', {
+        operation: 'query "BEGIN TRANSACTION"',
+        details: { status: 200, delivered: true, retryable: false } satisfies FireboltErrorDetails,
+      });
+    }
     let result: T;
     try {
       result = await work({ query: (sql, params = []) => this.#request(sql, params, once, state) });
     } catch (error) {
-      await this.#request('ROLLBACK', [], once, state).catch((rollbackError: unknown) => {
-        throw new MemoryError('PROVIDER_ERROR', `${(error as Error).message}; the rollback failed too: ${(rollbackError as Error).message}`, {
-          cause: error,
-          details: fireboltDetails(error),
-        });
-      });
-      throw error;
+      throw await this.#rollbackAfter(error, state);
     }
     try {
       await this.#request('COMMIT', [], once, state);
     } catch (error) {
+      // Firebolt keeps a transaction whose COMMIT failed open and aborted until ROLLBACK names it.
+      const settled = await this.#rollbackAfter(error, state);
       // A COMMIT that may have landed must not be replayed; one refused for a conflict did not land.
       const details = fireboltDetails(error);
-      throw Object.assign(error as object, { afterCommit: details?.delivered !== false && details?.conflict !== true });
+      throw Object.assign(settled as object, { afterCommit: details?.delivered !== false && details?.conflict !== true });
     }
     return result;
+  }
+
+  /**
+   * Ends a failed transaction with ROLLBACK, unless the server already dropped its id (a
+   * Firebolt-Remove-Parameters on the error response). Returns the error to throw: the original,
+   * or one that also reports a failed rollback.
+   */
+  async #rollbackAfter(error: unknown, state: Map<string, string>): Promise<unknown> {
+    if (!state.has('transaction_id')) return error;
+    try {
+      await this.#request('ROLLBACK', [], { write: false, idempotent: false, locked: true }, state);
+      return error;
+    } catch (rollbackError) {
+      return Object.assign(
+        new MemoryError('PROVIDER_ERROR', `${(error as Error).message}; the rollback failed too: ${(rollbackError as Error).message}`, {
+          cause: error,
+          details: fireboltDetails(error),
+        }),
+        { afterCommit: (error as { afterCommit?: boolean }).afterCommit },
+      );
+    }
   }
 
   async #request(
@@ -154,21 +196,40 @@ export class FireboltQueryClient {
   ): Promise<FireboltResult> {
     const write = options.write ?? !READ_STATEMENT.test(sql);
     const idempotent = options.idempotent ?? !write;
+    const settings = options.settings ?? {};
     const attempt = (): Promise<FireboltResult> =>
       transaction
-        ? this.#post(sql, params, transaction)
-        : withRetry(this.#retry, () => this.#post(sql, params, transaction), (error) => shouldRetry(error, idempotent), this.#sleep);
+        ? this.#post(sql, params, transaction, settings)
+        : withRetry(this.#retry, () => this.#post(sql, params, transaction, settings), (error) => shouldRetry(error, idempotent), this.#sleep);
     return write && !options.locked ? this.#lock.run(attempt) : attempt();
   }
 
-  async #post(sql: string, params: readonly QueryParam[], transaction: Map<string, string> | null): Promise<FireboltResult> {
+  async #post(
+    sql: string,
+    params: readonly QueryParam[],
+    transaction: Map<string, string> | null,
+    settings: Readonly<Record<string, string>>,
+  ): Promise<FireboltResult> {
     const url = new URL(this.#endpoint);
     for (const [key, value] of this.#session) url.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(settings)) url.searchParams.set(key, value);
     for (const [key, value] of transaction ?? []) url.searchParams.set(key, value);
-    if (params.length > 0) url.searchParams.set('query_parameters', encodeQueryParameters(params));
+    let body = sql;
+    if (params.length > 0) {
+      url.searchParams.set('query_parameters', encodeQueryParameters(params));
+      if (Buffer.byteLength(url.pathname + url.search) > MAX_REQUEST_TARGET_BYTES) {
+        // Too long for a request line: the values travel in the body as audited literals instead.
+        url.searchParams.delete('query_parameters');
+        body = inlineParameters(sql, params);
+      }
+    }
     const operation = describe(sql);
-    const response = await this.#send(url, sql, operation, true);
-    if (response.status >= 300) throw errorFromResponse(response, operation);
+    const response = await this.#send(url, body, operation, true);
+    if (response.status >= 300) {
+      // An error can end server-side state too (a transaction the engine dropped): honour removals.
+      this.#applyRemovals(response, transaction);
+      throw errorFromResponse(response, operation);
+    }
     this.#applySessionHeaders(response, transaction);
     if (response.body.trim() === '') return EMPTY_RESULT;
     const document = parseJsonCompactDocument(response.body);
@@ -213,17 +274,22 @@ export class FireboltQueryClient {
       if (TRANSACTION_KEYS.has(key)) transaction?.set(key, value);
       else this.#session.set(key, value);
     }
-    const removals = header('Firebolt-Remove-Parameters');
-    for (const key of removals ? removals.split(',').map((name) => name.trim()) : []) {
-      if (TRANSACTION_KEYS.has(key)) transaction?.delete(key);
-      else this.#session.delete(key);
-    }
+    this.#applyRemovals(response, transaction);
     const endpoint = header('Firebolt-Update-Endpoint');
     if (endpoint) {
-      const next = new URL(endpoint);
+      const next = endpointFromHeader(endpoint, this.#endpoint);
       for (const [key, value] of next.searchParams) this.#session.set(key, value);
       next.search = '';
       this.#endpoint = next;
+    }
+  }
+
+  #applyRemovals(response: HttpResponse, transaction: Map<string, string> | null): void {
+    const value = response.headers['firebolt-remove-parameters'];
+    const removals = Array.isArray(value) ? value.join(',') : value;
+    for (const key of removals ? removals.split(',').map((name) => name.trim()) : []) {
+      if (TRANSACTION_KEYS.has(key)) transaction?.delete(key);
+      else this.#session.delete(key);
     }
   }
 

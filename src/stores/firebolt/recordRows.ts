@@ -8,8 +8,12 @@ import type { FireboltValue } from './resultParser.ts';
  */
 type Row = Record<string, FireboltValue>;
 
-/** How a record field is written: the SQL cast applied to its `$n` parameter. */
-type ColumnCast = '' | '::TIMESTAMPTZ' | '::ARRAY(TEXT)';
+/**
+ * How a record field is written: the SQL cast applied to its `$n` parameter. Every parameter is
+ * cast because Firebolt types a `query_parameters` value from its JSON alone (1 is BIGINT, 0.5
+ * DOUBLE PRECISION, null and [] have no usable type), which breaks MERGE sources and UNION ALL rows.
+ */
+type ColumnCast = '::TEXT' | '::BIGINT' | '::DOUBLE PRECISION' | '::BOOLEAN' | '::TIMESTAMPTZ' | '::ARRAY(TEXT)';
 
 interface ColumnSpec<R> {
   name: string;
@@ -17,53 +21,59 @@ interface ColumnSpec<R> {
   encode(record: R): QueryParam;
 }
 
-const plain = <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast: '', encode: (r) => r[name] as QueryParam });
-const time = <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast: '::TIMESTAMPTZ', encode: (r) => r[name] as QueryParam });
-const list = <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast: '::ARRAY(TEXT)', encode: (r) => r[name] as QueryParam });
-const json = <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast: '', encode: (r) => JSON.stringify(r[name]) });
+const typed =
+  (cast: ColumnCast) =>
+  <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast, encode: (r) => r[name] as QueryParam });
+const text = typed('::TEXT');
+const bigint = typed('::BIGINT');
+const double = typed('::DOUBLE PRECISION');
+const bool = typed('::BOOLEAN');
+const time = typed('::TIMESTAMPTZ');
+const list = typed('::ARRAY(TEXT)');
+const json = <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast: '::TEXT', encode: (r) => JSON.stringify(r[name]) });
 
 export const MEMORY_COLUMNS: readonly ColumnSpec<MemoryRecord>[] = [
-  plain('user_id'),
-  plain('memory_id'),
-  plain('org_id'),
-  plain('project_id'),
-  plain('memory_category'),
-  plain('memory_subtype'),
-  plain('content'),
-  plain('summary'),
+  text('user_id'),
+  text('memory_id'),
+  text('org_id'),
+  text('project_id'),
+  text('memory_category'),
+  text('memory_subtype'),
+  text('content'),
+  text('summary'),
   list('entities'),
   list('tags'),
   json('metadata'),
   time('event_time'),
-  plain('is_temporal'),
-  plain('importance'),
-  plain('access_count'),
-  plain('decay_factor'),
+  bool('is_temporal'),
+  double('importance'),
+  bigint('access_count'),
+  double('decay_factor'),
   list('related_memories'),
-  plain('supersedes'),
-  plain('superseded_by'),
-  plain('source_session'),
-  plain('source_type'),
-  plain('confidence'),
-  plain('pinned'),
-  plain('embedding_model'),
+  text('supersedes'),
+  text('superseded_by'),
+  text('source_session'),
+  text('source_type'),
+  double('confidence'),
+  bool('pinned'),
+  text('embedding_model'),
   time('created_at'),
   time('last_accessed'),
   time('updated_at'),
   time('deleted_at'),
-  plain('layer'),
-  plain('scope_id'),
+  text('layer'),
+  text('scope_id'),
 ];
 
 export const SESSION_COLUMNS: readonly ColumnSpec<SessionRecord>[] = [
-  plain('user_id'),
-  plain('session_id'),
-  plain('org_id'),
-  plain('project_id'),
-  plain('total_tokens'),
-  plain('max_tokens'),
-  plain('eviction_policy'),
-  plain('next_sequence'),
+  text('user_id'),
+  text('session_id'),
+  text('org_id'),
+  text('project_id'),
+  bigint('total_tokens'),
+  bigint('max_tokens'),
+  text('eviction_policy'),
+  bigint('next_sequence'),
   time('created_at'),
   time('last_activity'),
   time('expires_at'),
@@ -71,28 +81,28 @@ export const SESSION_COLUMNS: readonly ColumnSpec<SessionRecord>[] = [
 ];
 
 export const WORKING_ITEM_COLUMNS: readonly ColumnSpec<WorkingItemRecord>[] = [
-  plain('user_id'),
-  plain('session_id'),
-  plain('item_id'),
-  plain('content_type'),
-  plain('content'),
-  plain('token_count'),
-  plain('relevance_score'),
-  plain('pinned'),
-  plain('sequence_num'),
+  text('user_id'),
+  text('session_id'),
+  text('item_id'),
+  text('content_type'),
+  text('content'),
+  bigint('token_count'),
+  double('relevance_score'),
+  bool('pinned'),
+  bigint('sequence_num'),
   time('created_at'),
   time('last_accessed'),
   json('metadata'),
 ];
 
 export const ACCESS_LOG_COLUMNS: readonly ColumnSpec<AccessLogEntry>[] = [
-  plain('user_id'),
-  plain('memory_id'),
-  plain('access_id'),
-  plain('session_id'),
-  plain('query_text'),
-  plain('similarity_score'),
-  plain('tool'),
+  text('user_id'),
+  text('memory_id'),
+  text('access_id'),
+  text('session_id'),
+  text('query_text'),
+  double('similarity_score'),
+  text('tool'),
   time('accessed_at'),
 ];
 

@@ -20,14 +20,16 @@ export async function searchVectorSql(client: FireboltQueryClient, tables: Vecto
   if (query.limit <= 0 || query.vector.length === 0 || !query.vector.some((x) => x !== 0)) return [];
   const table = tables.get(query.vector.length) ?? (await tables.existing()).find((t) => t.dimension === query.vector.length);
   if (!table) return [];
-  if (table.index) {
+  if (table.index && tables.indexUsable(table)) {
     try {
       const hits = await run(client, table, query, table.index);
       if (hits.length >= query.limit) return hits;
     } catch (error) {
       const details = fireboltDetails(error);
-      if (details === undefined || details.status !== 400) throw error;
-      tables.disableIndex(table.dimension, (error as Error).message);
+      // Any HTTP refusal (400 missing setting, 5xx on an empty table on Core) is answered exactly;
+      // a request that got no answer is an outage and fails like every other query.
+      if (details === undefined || details.status === 0) throw error;
+      tables.noteSearchFailure(table.dimension, (error as Error).message);
     }
   }
   return run(client, table, query, null);
@@ -44,9 +46,10 @@ async function run(client: FireboltQueryClient, table: VectorTable, query: Vecto
     FROM ${source} AS v
       JOIN fml_memories m ON m.user_id = v.user_id AND m.memory_id = v.memory_id
     WHERE v.user_id = ${params.add(query.filter.user_id)} AND v.model = ${params.add(query.model)} AND ${memoryFilterSql(query.filter, params, 'm')}
-    ORDER BY similarity DESC, memory_id ASC
+    ORDER BY similarity DESC, v.memory_id ASC
     LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
-  const { rows } = await client.query(sql, params.values);
+  // A 500 from VECTOR_SEARCH is a refusal, not a lost answer: not idempotent-retried (429/503 still are).
+  const { rows } = await client.query(sql, params.values, index ? { idempotent: false, settings: client.vectorSettings } : {});
   const method = index ? `hnsw:${index}` : 'exact';
   return rows
     .filter((row) => row.similarity !== null)

@@ -11,6 +11,9 @@ export interface VectorTable {
   indexError: string | null;
 }
 
+/** After VECTOR_SEARCH fails for a dimension, exact search answers for this long unless a vector of that dimension is written first. */
+export const VECTOR_SEARCH_RETRY_MS = 60_000;
+
 /**
  * The per-dimension embedding tables, as recorded in fml_vector_tables. A table is created
  * with its HNSW index the first time a vector of that dimension is stored.
@@ -18,12 +21,42 @@ export interface VectorTable {
 export class VectorTables {
   readonly #client: FireboltQueryClient;
   #tables = new Map<number, VectorTable>();
-  /** Dimensions whose VECTOR_SEARCH failed in this process, with the reason. */
-  readonly #disabled = new Map<number, string>();
+  /**
+   * The last VECTOR_SEARCH failure per dimension. It pauses the index for that dimension only
+   * until a vector is written or VECTOR_SEARCH_RETRY_MS pass: the usual cause on Core is an empty
+   * table, which the next insert cures, so one failure never switches the index off for good.
+   */
+  readonly #searchFailures = new Map<number, { reason: string; at: number }>();
   readonly #creating = new Map<number, Promise<VectorTable>>();
+  readonly #now: () => number;
 
-  constructor(client: FireboltQueryClient) {
+  constructor(client: FireboltQueryClient, now: () => number = Date.now) {
     this.#client = client;
+    this.#now = now;
+  }
+
+  /** Whether a search of this dimension should try its HNSW index now. */
+  indexUsable(table: VectorTable): boolean {
+    if (table.index === null) return false;
+    const failure = this.#searchFailures.get(table.dimension);
+    return failure === undefined || this.#now() - failure.at >= VECTOR_SEARCH_RETRY_MS;
+  }
+
+  /** VECTOR_SEARCH was refused by the server (any HTTP error): exact search answers meanwhile. */
+  noteSearchFailure(dimension: number, reason: string): void {
+    this.#searchFailures.set(dimension, { reason, at: this.#now() });
+  }
+
+  /** A vector of this dimension was written: the table is no longer empty, so the index is worth trying again. */
+  noteVectorWritten(dimension: number): void {
+    this.#searchFailures.delete(dimension);
+  }
+
+  /** The last VECTOR_SEARCH failure of a dimension still pausing its index, for health. */
+  searchFailure(dimension: number): string | null {
+    const table = this.#tables.get(dimension);
+    if (!table || this.indexUsable(table)) return null;
+    return this.#searchFailures.get(dimension)?.reason ?? null;
   }
 
   all(): VectorTable[] {
@@ -42,12 +75,11 @@ export class VectorTables {
       const known = tables.get(dimension);
       // Two processes may register the same dimension at once; a row with an index wins.
       if (known?.index) continue;
-      const disabled = this.#disabled.get(dimension);
       tables.set(dimension, {
         dimension,
         table: row.table_name as string,
-        index: disabled === undefined ? ((row.index_name as string | null) ?? null) : null,
-        indexError: disabled ?? ((row.index_error as string | null) ?? null),
+        index: (row.index_name as string | null) ?? null,
+        indexError: (row.index_error as string | null) ?? null,
       });
     }
     this.#tables = tables;
@@ -82,11 +114,12 @@ export class VectorTables {
     let index: string | null = vectorIndexName(dimension);
     let indexError: string | null = null;
     try {
-      await this.#client.query(vectorIndexDdl(dimension), [], { write: true, idempotent: true });
+      await this.#client.query(vectorIndexDdl(dimension), [], { write: true, idempotent: true, settings: this.#client.vectorSettings });
     } catch (error) {
       const details = fireboltDetails(error);
-      // A server that rejects the statement (no HNSW support) gets exact search; anything else is an outage.
-      if (details === undefined || details.status < 400 || details.status >= 500) throw error;
+      // Any HTTP answer refusing the index (400 unsupported, 5xx from the engine, a table that
+      // already has rows) means exact search for this dimension; no answer at all is an outage.
+      if (details === undefined || details.status === 0) throw error;
       const message = (error as Error).message;
       if (!/already exists/iu.test(message)) {
         index = null;
@@ -94,19 +127,12 @@ export class VectorTables {
       }
     }
     await this.#client.query(
-      'INSERT INTO fml_vector_tables (dimension, table_name, index_name, index_error) VALUES ($1, $2, $3, $4)',
+      'INSERT INTO fml_vector_tables (dimension, table_name, index_name, index_error) VALUES ($1::INT, $2::TEXT, $3::TEXT, $4::TEXT)',
       [dimension, vectorTableName(dimension), index, indexError],
       { write: true, idempotent: false },
     );
     const table = { dimension, table: vectorTableName(dimension), index, indexError };
     this.#tables.set(dimension, table);
     return table;
-  }
-
-  /** After VECTOR_SEARCH itself fails, this process searches exactly. */
-  disableIndex(dimension: number, reason: string): void {
-    this.#disabled.set(dimension, reason);
-    const table = this.#tables.get(dimension);
-    if (table) this.#tables.set(dimension, { ...table, index: null, indexError: reason });
   }
 }
