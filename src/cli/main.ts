@@ -8,6 +8,7 @@ import { createMcpServer } from '../mcp/createMcpServer.ts';
 import { startHttpServer } from '../mcp/httpServer.ts';
 import { OPENSPEC_BASE } from '../openspec/discovery.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
+import { runFireboltCheck } from './fireboltCheckCommand.ts';
 import { runMigrate } from './migrateCommand.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
 import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
@@ -27,6 +28,9 @@ Usage:
    with --user, no other team, org or company can be named by a client)
   fml migrate --to firebolt [--backend firebolt-core|firebolt-cloud] [--data-dir DIR]
       copies the embedded store into Firebolt; resumable, idempotent, verifies counts per user
+  fml firebolt check [--backend firebolt-core|firebolt-cloud]
+      connects with the configured Firebolt backend and reports server version, HNSW and
+      VECTOR_SEARCH availability and a timed write/read/delete round trip; exit code 0 or 1
 
 Environment:
   FML_DATA_DIR               data directory (default ~/.firebolt-memory)
@@ -93,6 +97,11 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'migrate') {
     process.exitCode = await runMigrate({ to: values.to, dataDir: values['data-dir'] ?? defaultDataDir(), backend: values.backend, write: (line) => console.log(line) });
+    return;
+  }
+  if (command === 'firebolt') {
+    if (positionals[1] !== 'check') throw new MemoryError('INVALID_INPUT', `Unknown firebolt subcommand "${positionals[1] ?? ''}"; did you mean "fml firebolt check"?`);
+    process.exitCode = await runFireboltCheck({ dataDir: values['data-dir'] ?? defaultDataDir(), backend: values.backend, write: (line) => console.log(line) });
     return;
   }
   if (command !== 'serve') throw new MemoryError('INVALID_INPUT', `Unknown command "${command}".\n\n${USAGE}`);

@@ -32,6 +32,8 @@ export function registerFireboltFunctions(db: DatabaseSync, computedTypes: Map<s
     throw new FireboltServerError(400, 'MergeCardinality', `MERGE matched a row of "${String(target)}" more than once: the source has duplicate keys`);
   });
 
+  // Firebolt's VERSION(); this server names itself so a connection check shows what it talked to.
+  db.function('version', deterministic, () => `firebolt-test-server (node:sqlite ${process.versions.sqlite})`);
   db.function('vector_cosine_similarity', deterministic, (a: unknown, b: unknown) => cosineSimilarity(vector(a), vector(b)));
   db.function('vector_cosine_distance', deterministic, (a: unknown, b: unknown) => 1 - cosineSimilarity(vector(a), vector(b)));
   db.function('vector_inner_product', deterministic, (a: unknown, b: unknown) => pairwise(vector(a), vector(b), (x, y) => x * y));
