@@ -21,6 +21,7 @@ export interface CommandArgs {
   'memory.import': [sourcePath?: string];
   'memory.configureStorage': [];
   'memory.copyToFirebolt': [];
+  'memory.checkFireboltConnection': [];
   'memory.setEmbeddingApiKey': [];
   'memory.configureMcpClients': [client?: ClientId | 'show'];
   'memory.showLogs': [];
@@ -50,6 +51,7 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.import': { title: 'Import Memories' },
   'memory.configureStorage': { title: 'Configure Storage' },
   'memory.copyToFirebolt': { title: 'Copy Local Memories to Firebolt' },
+  'memory.checkFireboltConnection': { title: 'Check Firebolt Connection' },
   'memory.setEmbeddingApiKey': { title: 'Set Embedding API Key' },
   'memory.configureMcpClients': { title: 'Configure MCP for Other Clients' },
   'memory.showLogs': { title: 'Show Logs' },

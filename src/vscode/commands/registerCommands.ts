@@ -3,6 +3,7 @@ import type { Log } from '../log.ts';
 import { checkpointCommand, clearWorkingMemoryCommand } from './workingMemoryCommands.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import type { CommandArgs, CommandId } from './commandIds.ts';
+import { checkFireboltConnectionCommand } from './checkFireboltConnection.ts';
 import { configureMcpClientsCommand } from './configureMcpClients.ts';
 import { configureStorageCommand } from './configureStorage.ts';
 import { copyToFireboltCommand } from './copyToFirebolt.ts';
@@ -31,6 +32,7 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.import': importCommand,
   'memory.configureStorage': configureStorageCommand,
   'memory.copyToFirebolt': copyToFireboltCommand,
+  'memory.checkFireboltConnection': checkFireboltConnectionCommand,
   'memory.setEmbeddingApiKey': setEmbeddingApiKeyCommand,
   'memory.configureMcpClients': configureMcpClientsCommand,
   'memory.showLogs': (deps) => deps.log.channel.show(),
