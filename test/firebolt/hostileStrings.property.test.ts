@@ -77,4 +77,24 @@ describe('hostile strings round-trip through every FireboltStore path', () => {
       { numRuns: 25 },
     );
   });
+
+  test('the same strings survive the literal path (values too long for the URL travel in the body)', async () => {
+    const pad = 'é'.repeat(1500);
+    await fc.assert(
+      fc.asyncProperty(hostile, hostile, hostile, async (user, text, key) => {
+        const memory: MemoryRecord = makeMemory(user, { content: `${text}${pad}`, summary: `${pad}${key}`, entities: [text, key], tags: [], metadata: { [key]: `${text}${pad}` } });
+        const before = server.requests.length;
+        await store.insertMemory(memory, null);
+        const inlined = server.requests.slice(before).find((request) => request.body.startsWith('INSERT INTO fml_memories'));
+        assert.equal(inlined?.params.query_parameters, undefined, 'the memory row went through the literal path');
+        assert.deepEqual(await store.getMemories(user, [memory.memory_id]), [memory]);
+        const session = makeSession(user, { config: { [key]: pad } });
+        const item = makeWorkingItem(session, 0, { content: `${pad}${text}`, metadata: { [text]: key } });
+        await store.commitWorking({ session, upsert: [item], delete: [] });
+        assert.deepEqual(await store.listWorkingItems(session.session_id), [item]);
+        await store.deleteUser(user);
+      }),
+      { numRuns: 15 },
+    );
+  });
 });
