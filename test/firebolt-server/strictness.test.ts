@@ -101,6 +101,16 @@ describe('Firebolt test server: as strict as Firebolt', () => {
     assert.deepEqual((await post(server.url, "SELECT COUNT(*) AS c FROM items WHERE id = 'c1'", db)).json().data, [[0]]);
   });
 
+  test('ORDER BY a name that is both an output alias and a column of a joined table is ambiguous', async () => {
+    const query = (orderBy: string) =>
+      post(server.url, `SELECT o.id AS id, o.score AS s FROM items o JOIN items i ON i.user_id = o.user_id ORDER BY s DESC, ${orderBy} LIMIT 5`, db);
+    const ambiguous = await query('id');
+    assert.equal(ambiguous.status, 400);
+    assert.match(ambiguous.json().errors[0].description, /ORDER BY id is ambiguous/u);
+    assert.equal((await query('o.id')).status, 200);
+    assert.equal((await post(server.url, 'SELECT id AS id FROM items ORDER BY id', db)).status, 200, 'no join, nothing ambiguous');
+  });
+
   test('parameters are typed from their JSON: empty arrays, NULL-only MERGE columns and BIGINT vs DOUBLE rows need casts', async () => {
     const insert = "INSERT INTO items (user_id, id, score, tags) VALUES ('u', $1, 1.0, $2)";
     const emptyArray = await post(server.url, insert, db, ['e1', []]);

@@ -20,6 +20,8 @@ export interface RewriteContext {
    * it (Core without advanced_mode / enable_vector_search_tvf, an empty table).
    */
   checkVectorSearch(table: string): void;
+  /** Whether a catalog table has this column (for the ORDER BY ambiguity check). */
+  hasColumn(table: string, column: string): boolean;
 }
 
 const word = (text: string): Token => ({ kind: 'word', text, value: text.toLowerCase() });

@@ -124,6 +124,7 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
     const plan = translateStatement(sql, {
       vectorSearchEnabled,
       vectorIndex: (name) => database?.vectorIndex(name),
+      hasColumn: (table, column) => database?.hasColumn(table, column) ?? false,
       checkVectorSearch: (table) => {
         coreGate(VECTOR_SEARCH_SETTINGS, 'VECTOR_SEARCH')();
         // Firebolt 4.28 fails VECTOR_SEARCH on an empty table (firebolt-memory-layer checks for rows first); a runtime error, so 500.

@@ -2,6 +2,7 @@ import { parseNullability, parseType } from './fireboltTypes.ts';
 import { rewriteExpression } from './expressionRewriter.ts';
 import type { RewriteContext } from './expressionRewriter.ts';
 import { translateMerge } from './mergeTranslation.ts';
+import { checkOrderByAmbiguity } from './orderByCheck.ts';
 import { FireboltServerError } from './serverErrors.ts';
 import type { ColumnDefinition, StatementPlan } from './statementPlan.ts';
 import { buildTree, findWord, isOp, isWord, nameOf, render, significant, splitOnCommas, tokenize } from './sqlTokens.ts';
@@ -53,6 +54,7 @@ export function translateStatement(sql: string, context: RewriteContext): Statem
   }
   if (isWord(first, 'merge')) return { kind: 'sql', statements: translateMerge(rewriteExpression(tree, context)) };
   if (isWord(first, 'select', 'with', 'insert', 'update', 'delete', 'values')) {
+    if (isWord(first, 'select', 'with')) checkOrderByAmbiguity(tree, context.hasColumn);
     const rewritten = render(rewriteExpression(tree, context)).trim();
     return { kind: 'sql', statements: [rewritten] };
   }

@@ -58,6 +58,10 @@ export class FireboltTestDatabase {
     this.#main.close();
   }
 
+  hasColumn(table: string, column: string): boolean {
+    return columnType(this.#main, table, column) !== undefined;
+  }
+
   /** Whether the table has a row, as the given transaction (or autocommit) sees it. */
   hasRows(table: string, transactionId: string | undefined): boolean {
     const db = (transactionId === undefined ? undefined : this.#transactions.get(transactionId)?.db) ?? this.#main;
