@@ -10,6 +10,7 @@ import { OPENSPEC_BASE } from '../openspec/discovery.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
 import { runFireboltCheck } from './fireboltCheckCommand.ts';
 import { runMigrate } from './migrateCommand.ts';
+import { DEFAULT_GRACE_MS, runDaemon } from '../daemon/runDaemon.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
 import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
@@ -26,6 +27,9 @@ Usage:
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
    with --user, no other team, org or company can be named by a client)
+  fml daemon [--data-dir DIR] [--grace-ms N]
+      the background memory process the VS Code extension starts (one per data directory);
+      stops N ms (default 300000) after its last client left
   fml migrate --to firebolt [--backend firebolt-core|firebolt-cloud] [--data-dir DIR]
       copies the embedded store into Firebolt; resumable, idempotent, verifies counts per user
   fml firebolt check [--backend firebolt-core|firebolt-cloud]
@@ -87,6 +91,7 @@ async function main(argv: string[]): Promise<void> {
       'rate-limit': { type: 'string' },
       backend: { type: 'string' },
       to: { type: 'string' },
+      'grace-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,6 +107,12 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'firebolt') {
     if (positionals[1] !== 'check') throw new MemoryError('INVALID_INPUT', `Unknown firebolt subcommand "${positionals[1] ?? ''}"; did you mean "fml firebolt check"?`);
     process.exitCode = await runFireboltCheck({ dataDir: values['data-dir'] ?? defaultDataDir(), backend: values.backend, write: (line) => console.log(line) });
+    return;
+  }
+  if (command === 'daemon') {
+    const graceMs = values['grace-ms'] === undefined ? DEFAULT_GRACE_MS : Number(values['grace-ms']);
+    if (!Number.isInteger(graceMs) || graceMs < 0) throw new MemoryError('INVALID_INPUT', `--grace-ms must be a whole number of milliseconds; got "${values['grace-ms']}".`);
+    await runDaemon({ dataDir: values['data-dir'] ?? defaultDataDir(), graceMs });
     return;
   }
   if (command !== 'serve') throw new MemoryError('INVALID_INPUT', `Unknown command "${command}".\n\n${USAGE}`);

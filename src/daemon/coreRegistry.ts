@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { MemoryCore } from '../core/memoryCore.ts';
+import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
+import { createEmbeddings, createStore } from '../runtime/createRuntime.ts';
+import type { RuntimeConfig } from '../runtime/runtimeConfig.ts';
+import { SharedStore } from './sharedStore.ts';
+
+interface CoreEntry {
+  key: string;
+  core: Promise<MemoryCore>;
+  leases: number;
+  storeKey: string;
+}
+
+export interface CoreRegistryOptions {
+  log: (line: string) => void;
+}
+
+/**
+ * The cores of the daemon. Cores differ by what a window binds (its project, its layers); the
+ * store under them, and so its indexes, is one per backend and embedding model. A core lives
+ * while a client holds a lease on it.
+ */
+export class CoreRegistry {
+  private readonly stores = new Map<string, SharedStore>();
+  private readonly cores = new Map<string, CoreEntry>();
+  private readonly maintainedUsers = new Set<string>();
+
+  private readonly options: CoreRegistryOptions;
+
+  constructor(options: CoreRegistryOptions) {
+    this.options = options;
+  }
+
+  get coreCount(): number {
+    return this.cores.size;
+  }
+
+  get storeCount(): number {
+    return this.stores.size;
+  }
+
+  /** Opens (or reuses) the core of a config and takes a lease on it; release with `release(key)`. */
+  async lease(config: RuntimeConfig, userId: string | undefined): Promise<{ key: string; core: MemoryCore }> {
+    const storeKey = hashOf({ backend: config.backend, embeddings: config.embeddings });
+    const key = hashOf({ storeKey, project: config.defaultProjectId ?? null, layers: config.layerDefaults ?? {} });
+    let entry = this.cores.get(key);
+    if (entry === undefined) {
+      entry = { key, storeKey, leases: 0, core: this.open(config, storeKey) };
+      this.cores.set(key, entry);
+      const opened = entry;
+      opened.core.catch(() => {
+        // A failed open is reported to the client that asked; the next hello tries again.
+        if (this.cores.get(key) === opened) this.cores.delete(key);
+      });
+    }
+    entry.leases++;
+    let core: MemoryCore;
+    try {
+      core = await entry.core;
+    } catch (error) {
+      entry.leases--;
+      throw error;
+    }
+    if (userId !== undefined) this.maintain(key, core, userId);
+    return { key, core };
+  }
+
+  async release(key: string): Promise<void> {
+    const entry = this.cores.get(key);
+    if (entry === undefined) return;
+    entry.leases--;
+    if (entry.leases > 0) return;
+    this.cores.delete(key);
+    for (const marker of [...this.maintainedUsers]) if (marker.startsWith(`${key}\0`)) this.maintainedUsers.delete(marker);
+    const core = await entry.core;
+    await core.close();
+    const shared = this.stores.get(entry.storeKey);
+    if (shared !== undefined && shared.holders === 0) this.stores.delete(entry.storeKey);
+    this.options.log(`core ${key} closed (no client left)`);
+  }
+
+  async closeAll(): Promise<void> {
+    const entries = [...this.cores.values()];
+    this.cores.clear();
+    for (const entry of entries) {
+      let core: MemoryCore;
+      try {
+        core = await entry.core;
+      } catch (error) {
+        this.options.log(`core ${entry.key} had failed to open, nothing to close: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      await core.close();
+    }
+    this.stores.clear();
+  }
+
+  private async open(config: RuntimeConfig, storeKey: string): Promise<MemoryCore> {
+    let shared = this.stores.get(storeKey);
+    if (shared === undefined) {
+      shared = new SharedStore(createStore(config.backend, { localReplicaDir: config.dataDir }));
+      this.stores.set(storeKey, shared);
+    }
+    const core = new MemoryCore({
+      store: shared.view,
+      embeddings: createEmbeddings(config.embeddings),
+      ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
+      ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
+    });
+    await core.open();
+    core.startEmbeddingBackfill();
+    // Extraction of promoted working memory runs here, next to the store: the offline rules, or a model from FML_EXTRACTION_*.
+    await core.startExtraction(extractorFromEnv(process.env));
+    this.options.log(`core opened: store ${core.store.kind}, project ${config.defaultProjectId ?? '(all)'}`);
+    return core;
+  }
+
+  /** Daily maintenance and pending extraction for each user a client named, once per core. */
+  private maintain(key: string, core: MemoryCore, userId: string): void {
+    const marker = `${key}\0${userId}`;
+    if (this.maintainedUsers.has(marker)) return;
+    this.maintainedUsers.add(marker);
+    const users = [...this.maintainedUsers].filter((entry) => entry.startsWith(`${key}\0`)).map((entry) => entry.slice(key.length + 1));
+    core.startMaintenance({
+      users: () => users,
+      onReport: (report) => this.options.log(`daily maintenance: ${JSON.stringify(report)}`),
+      onError: (error) => this.options.log(`daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    core.extraction
+      ?.resumePending(userId)
+      .catch((error: unknown) => this.options.log(`resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
+
+function hashOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,103 @@
+import { createConnection, type Socket } from 'node:net';
+import type { MemoryEvent } from '../core/memoryEvents.ts';
+import { type ClientFrame, DaemonError, type DaemonHello, type DaemonStatus, encodeFrame, FrameReader, fromWireError, type HelloAnswer, type ServerFrame } from './daemonProtocol.ts';
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Request = ClientFrame extends infer F ? (F extends { id: number } ? Omit<F, 'id'> : never) : never;
+
+/** One client connection to the daemon: request/answer by id, events pushed by the daemon. */
+export class DaemonConnection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly eventListeners = new Set<(event: MemoryEvent) => void>();
+  private readonly closeListeners = new Set<(error: DaemonError) => void>();
+  private closedWith: DaemonError | null = null;
+
+  private readonly socket: Socket;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.setEncoding('utf8');
+    const reader = new FrameReader((frame) => this.receive(frame as ServerFrame));
+    socket.on('data', (chunk: string) => reader.push(chunk));
+    socket.on('error', (error) => this.fail(new DaemonError('DAEMON_EXITED', `The memory process connection failed: ${error.message}`, { cause: error })));
+    socket.on('close', () => this.fail(new DaemonError('DAEMON_EXITED', 'The memory process closed the connection.')));
+  }
+
+  static open(socketPath: string): Promise<DaemonConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = createConnection(socketPath);
+      const onError = (error: Error): void => reject(new DaemonError('DAEMON_UNREACHABLE', `No memory process answers on ${socketPath}: ${error.message}`, { cause: error }));
+      socket.once('error', onError);
+      socket.once('connect', () => {
+        socket.off('error', onError);
+        resolve(new DaemonConnection(socket));
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedWith !== null;
+  }
+
+  hello(hello: DaemonHello): Promise<HelloAnswer> {
+    return this.request({ op: 'hello', hello }) as Promise<HelloAnswer>;
+  }
+
+  call(path: string, args: unknown[]): Promise<unknown> {
+    return this.request({ op: 'call', path, args });
+  }
+
+  endpoint(userId: string): Promise<{ mcpUrl: string; port: number; token: string }> {
+    return this.request({ op: 'endpoint', userId }) as Promise<{ mcpUrl: string; port: number; token: string }>;
+  }
+
+  status(): Promise<DaemonStatus> {
+    return this.request({ op: 'status' }) as Promise<DaemonStatus>;
+  }
+
+  onEvent(listener: (event: MemoryEvent) => void): { dispose(): void } {
+    this.eventListeners.add(listener);
+    return { dispose: () => this.eventListeners.delete(listener) };
+  }
+
+  onClose(listener: (error: DaemonError) => void): { dispose(): void } {
+    this.closeListeners.add(listener);
+    return { dispose: () => this.closeListeners.delete(listener) };
+  }
+
+  close(): void {
+    this.socket.end();
+    this.fail(new DaemonError('DAEMON_EXITED', 'The connection was closed by this client.'));
+  }
+
+  private request(request: Request): Promise<unknown> {
+    if (this.closedWith !== null) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.write(encodeFrame({ ...request, id } as ClientFrame));
+    });
+  }
+
+  private receive(frame: ServerFrame): void {
+    if ('event' in frame) {
+      for (const listener of this.eventListeners) listener(frame.event);
+      return;
+    }
+    const pending = this.pending.get(frame.id);
+    if (pending === undefined) return;
+    this.pending.delete(frame.id);
+    if (frame.ok) pending.resolve(frame.value);
+    else pending.reject(fromWireError(frame.error));
+  }
+
+  /** Every call still waiting is rejected: the daemon may or may not have done it, so it is not acknowledged. */
+  private fail(error: DaemonError): void {
+    if (this.closedWith !== null) return;
+    this.closedWith = error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    for (const listener of this.closeListeners) listener(error);
+  }
+}

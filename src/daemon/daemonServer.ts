@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { MemoryError } from '../core/domain/errors.ts';
+import type { MemoryCore } from '../core/memoryCore.ts';
+import { startHttpServer, type RunningHttpServer } from '../mcp/httpServer.ts';
+import { dispatchCall } from './callDispatch.ts';
+import { CoreRegistry } from './coreRegistry.ts';
+import type { CoreSurface } from './coreSurface.ts';
+import type { DaemonAddress } from './daemonAddress.ts';
+import { type ClientFrame, DAEMON_PROTOCOL_VERSION, type DaemonStatus, encodeFrame, FrameReader, type HelloAnswer, type ServerFrame, toWireError } from './daemonProtocol.ts';
+import { localCoreSurface } from './localCore.ts';
+
+export interface DaemonInfo {
+  pid: number;
+  socketPath: string;
+  secret: string;
+  protocol: number;
+  startedAt: string;
+}
+
+export interface DaemonServerOptions {
+  address: DaemonAddress;
+  /** How long the process stays up after its last client left (a window reload reconnects within it). */
+  graceMs: number;
+  log: (line: string) => void;
+  /** Called once the process should end (grace elapsed); the entry point exits. */
+  onIdleExit: () => void;
+}
+
+interface Connection {
+  socket: Socket;
+  coreKey: string | null;
+  surface: CoreSurface | null;
+  core: MemoryCore | null;
+  userId: string | undefined;
+  unsubscribe: (() => void) | null;
+}
+
+/**
+ * The background memory process: one per user and data directory. Windows, the CLI and
+ * benchmarks connect over a local socket (named pipe on Windows), open the core of their config
+ * and call it; the store, its indexes and the MCP endpoints live here, off every editor thread.
+ */
+export class DaemonServer {
+  private readonly registry: CoreRegistry;
+  private readonly connections = new Set<Connection>();
+  private readonly endpoints = new Map<string, Promise<RunningHttpServer & { token: string }>>();
+  private server: Server | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly secret = randomBytes(32).toString('base64url');
+  private readonly started = Date.now();
+
+  private readonly options: DaemonServerOptions;
+
+  constructor(options: DaemonServerOptions) {
+    this.options = options;
+    this.registry = new CoreRegistry({ log: options.log });
+  }
+
+  /** Listens; false when another live process already owns the address (this one should exit). */
+  async listen(): Promise<boolean> {
+    const { socketPath, socketDir, infoFile } = this.options.address;
+    if (socketDir !== null) preparePrivateDir(socketDir);
+    mkdirSync(dirname(infoFile), { recursive: true, mode: 0o700 });
+    const server = createServer((socket) => this.accept(socket));
+    const bound = await tryListen(server, socketPath);
+    if (!bound) {
+      if (await isAlive(socketPath)) return false;
+      // A socket file left by a killed process: nobody answers on it, so it can go.
+      if (socketDir !== null) rmSync(socketPath, { force: true });
+      if (!(await tryListen(server, socketPath))) return false;
+    }
+    if (socketDir !== null) chmodSync(socketPath, 0o600);
+    this.server = server;
+    const info: DaemonInfo = { pid: process.pid, socketPath, secret: this.secret, protocol: DAEMON_PROTOCOL_VERSION, startedAt: new Date(this.started).toISOString() };
+    // Written whole then renamed, so a client never reads half of it.
+    writeFileSync(`${infoFile}.${process.pid}`, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+    renameSync(`${infoFile}.${process.pid}`, infoFile);
+    this.options.log(`listening on ${socketPath} (pid ${process.pid})`);
+    this.armIdleTimer();
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    for (const connection of this.connections) connection.socket.destroy();
+    for (const endpoint of this.endpoints.values()) await (await endpoint).close();
+    this.endpoints.clear();
+    await this.registry.closeAll();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    rmSync(this.options.address.infoFile, { force: true });
+  }
+
+  private accept(socket: Socket): void {
+    const connection: Connection = { socket, coreKey: null, surface: null, core: null, userId: undefined, unsubscribe: null };
+    this.connections.add(connection);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    socket.setEncoding('utf8');
+    const reader = new FrameReader((frame) => void this.handle(connection, frame as ClientFrame));
+    socket.on('data', (chunk: string) => {
+      try {
+        reader.push(chunk);
+      } catch (error) {
+        this.options.log(`dropping a client that sent a malformed frame: ${error instanceof Error ? error.message : String(error)}`);
+        socket.destroy();
+      }
+    });
+    socket.on('error', (error) => this.options.log(`client socket error: ${error.message}`));
+    socket.on('close', () => void this.drop(connection));
+  }
+
+  private async handle(connection: Connection, frame: ClientFrame): Promise<void> {
+    let answer: ServerFrame;
+    try {
+      answer = { id: frame.id, ok: true, value: await this.answer(connection, frame) };
+    } catch (error) {
+      if (!MemoryError.is(error)) this.options.log(`call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      answer = { id: frame.id, ok: false, error: toWireError(error) };
+    }
+    if (!connection.socket.destroyed) connection.socket.write(encodeFrame(answer));
+  }
+
+  private async answer(connection: Connection, frame: ClientFrame): Promise<unknown> {
+    if (frame.op === 'status') return this.status();
+    if (frame.op === 'hello') return this.hello(connection, frame.hello);
+    if (connection.surface === null || connection.core === null || connection.coreKey === null) throw new MemoryError('INVALID_INPUT', 'Say hello (open a core) before calling it.');
+    if (frame.op === 'call') return dispatchCall(connection.surface, frame.path, frame.args);
+    return this.endpoint(connection.coreKey, connection.core, frame.userId);
+  }
+
+  private async hello(connection: Connection, hello: Extract<ClientFrame, { op: 'hello' }>['hello']): Promise<HelloAnswer> {
+    if (hello.secret !== this.secret) {
+      connection.socket.destroy();
+      throw new MemoryError('UNAUTHORIZED', 'Wrong daemon secret.');
+    }
+    if (connection.coreKey !== null) throw new MemoryError('INVALID_INPUT', 'This connection already opened a core.');
+    const { key, core } = await this.registry.lease(hello.config, hello.userId);
+    if (connection.socket.destroyed) {
+      // The client left while the core opened: give the lease back at once.
+      await this.registry.release(key);
+      throw new MemoryError('INVALID_INPUT', 'The client disconnected.');
+    }
+    connection.coreKey = key;
+    connection.core = core;
+    connection.surface = localCoreSurface(core);
+    connection.userId = hello.userId;
+    const subscription = core.events.on((event) => {
+      if (!connection.socket.destroyed) connection.socket.write(encodeFrame({ event }));
+    });
+    connection.unsubscribe = () => subscription.dispose();
+    return {
+      pid: process.pid,
+      coreKey: key,
+      defaultProjectId: core.defaultProjectId ?? null,
+      layerDefaults: { ...core.coreDeps.config.layerDefaults },
+      storeKind: core.store.kind,
+      embeddingModel: core.embeddings.model,
+    };
+  }
+
+  private endpoint(coreKey: string, core: MemoryCore, userId: string): Promise<{ mcpUrl: string; port: number; token: string }> {
+    const key = `${coreKey}\0${userId}`;
+    let running = this.endpoints.get(key);
+    if (running === undefined) {
+      running = (async () => {
+        const token = randomBytes(32).toString('base64url');
+        // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
+        const server = await startHttpServer({ core, defaultUserId: userId }, { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } });
+        this.options.log(`MCP endpoint for user ${userId} on ${server.mcpUrl}`);
+        return Object.assign(server, { token });
+      })();
+      this.endpoints.set(key, running);
+      running.catch(() => this.endpoints.delete(key));
+    }
+    return running.then((server) => ({ mcpUrl: server.mcpUrl, port: server.port, token: server.token }));
+  }
+
+  private status(): DaemonStatus {
+    return {
+      pid: process.pid,
+      clients: this.connections.size,
+      cores: this.registry.coreCount,
+      stores: this.registry.storeCount,
+      rssBytes: process.memoryUsage().rss,
+      uptimeMs: Date.now() - this.started,
+    };
+  }
+
+  private async drop(connection: Connection): Promise<void> {
+    if (!this.connections.delete(connection)) return;
+    connection.unsubscribe?.();
+    const key = connection.coreKey;
+    if (key !== null) {
+      const stillUsed = [...this.connections].some((other) => other.coreKey === key);
+      if (!stillUsed) {
+        for (const [endpointKey, endpoint] of this.endpoints) {
+          if (!endpointKey.startsWith(`${key}\0`)) continue;
+          this.endpoints.delete(endpointKey);
+          await (await endpoint).close();
+        }
+      }
+      await this.registry.release(key);
+    }
+    this.armIdleTimer();
+  }
+
+  private armIdleTimer(): void {
+    if (this.connections.size > 0 || this.idleTimer !== null) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.connections.size > 0) return;
+      this.options.log(`no client for ${this.options.graceMs} ms: stopping`);
+      this.options.onIdleExit();
+    }, this.options.graceMs);
+  }
+}
+
+function tryListen(server: Server, path: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') resolve(false);
+      else reject(error);
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve(true);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(path);
+  });
+}
+
+/** Whether a process answers on the socket (a live daemon) or the file is stale. */
+export function isAlive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createConnection(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+/** The socket directory must be ours and closed to others; a directory planted by someone else is refused. */
+function preparePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stats = statSync(dir);
+  if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) {
+    throw new MemoryError('CONFIGURATION_ERROR', `${dir} belongs to another user; the memory process will not listen there.`);
+  }
+  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}

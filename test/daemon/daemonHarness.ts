@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { openRemoteCore, type OpenedRemoteCore, readInfo } from '../../src/daemon/daemonLauncher.ts';
+import { daemonAddressOf } from '../../src/daemon/daemonAddress.ts';
+import type { RuntimeConfig } from '../../src/runtime/runtimeConfig.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+export const CLI = join(root, 'dist', 'cli.js');
+
+export function sqliteConfig(dataDir: string, extra: Partial<RuntimeConfig> = {}): RuntimeConfig {
+  return { dataDir, backend: { kind: 'sqlite', dataDir }, embeddings: { kind: 'none' }, ...extra };
+}
+
+/** A window's view: connect (starting the daemon if needed) and open the core of `config`. */
+export function openWindow(dataDir: string, options: { graceMs?: number; config?: Partial<RuntimeConfig>; userId?: string } = {}): Promise<OpenedRemoteCore> {
+  return openRemoteCore({
+    dataDir,
+    command: { execPath: process.execPath, cliPath: CLI, graceMs: options.graceMs ?? 60_000, env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } },
+    hello: { config: sqliteConfig(dataDir, options.config), ...(options.userId ? { userId: options.userId } : {}) },
+  });
+}
+
+export function daemonPid(dataDir: string): number | null {
+  return readInfo(daemonAddressOf(dataDir).infoFile)?.pid ?? null;
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** Polls a condition until it holds (no fixed sleep decides a test's outcome). */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { MemoryError } from '../../src/core/domain/errors.ts';
+import { daemonPid, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
+
+const USER = 'daemon-user';
+
+describe('background memory process: one per data directory', () => {
+  const dirs: string[] = [];
+  const fresh = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'fml-daemon-'));
+    dirs.push(dir);
+    return dir;
+  };
+  after(() => {
+    for (const dir of dirs) {
+      const pid = daemonPid(dir);
+      if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the first window starts it, the others reuse it, and they share one store and one index', { timeout: 60_000 }, async () => {
+    const dataDir = fresh();
+    const [a, b, c] = await Promise.all([openWindow(dataDir), openWindow(dataDir), openWindow(dataDir, { config: { defaultProjectId: 'git:example.com/other' } })]);
+    try {
+      assert.equal(a.opened.pid, b.opened.pid);
+      assert.equal(a.opened.pid, c.opened.pid);
+      assert.notEqual(a.opened.pid, process.pid, 'the core runs in another process');
+      assert.equal([a, b, c].filter((window) => window.started).length >= 1, true);
+      const stored = await a.core.longTerm.store({ user_id: USER, content: 'The daemon keeps one index for every window', memory_category: 'episodic', memory_subtype: 'event' });
+      const seen = await b.core.longTerm.get(USER, stored.memory_id);
+      assert.equal(seen?.content, 'The daemon keeps one index for every window');
+      const recalled = await c.core.recall({ user_id: USER, query: 'daemon index windows', project_id: null });
+      assert.ok(recalled.memories.some((memory) => memory.memory_id === stored.memory_id));
+      const status = await a.connection.status();
+      assert.equal(status.clients, 3);
+      assert.equal(status.cores, 2, 'two projects: two cores');
+      assert.equal(status.stores, 1, 'one store (and so one set of indexes) under both cores');
+    } finally {
+      for (const window of [a, b, c]) window.connection.close();
+    }
+  });
+
+  it('answers errors as the core’s typed errors', { timeout: 60_000 }, async () => {
+    const dataDir = fresh();
+    const window = await openWindow(dataDir);
+    try {
+      await assert.rejects(window.core.longTerm.store({ user_id: USER, content: '', memory_category: 'episodic', memory_subtype: 'event' }), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
+      await assert.rejects(window.connection.call('store.close', []), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
+    } finally {
+      window.connection.close();
+    }
+  });
+
+  it('events of one window’s writes reach the other windows', { timeout: 60_000 }, async () => {
+    const dataDir = fresh();
+    const [a, b] = await Promise.all([openWindow(dataDir), openWindow(dataDir)]);
+    try {
+      const events: string[] = [];
+      b.core.events.on((event) => events.push(event.type));
+      await a.core.longTerm.store({ user_id: USER, content: 'An event crosses the process boundary', memory_category: 'episodic', memory_subtype: 'event' });
+      await waitUntil(() => events.includes('memory'), 'the memory event on the second window');
+    } finally {
+      a.connection.close();
+      b.connection.close();
+    }
+  });
+
+  it('stays up through a reload (reconnect within the grace period) and stops when the last client has gone for longer', { timeout: 60_000 }, async () => {
+    const dataDir = fresh();
+    const first = await openWindow(dataDir, { graceMs: 1_500 });
+    const pid = first.opened.pid;
+    const session = await first.core.working.initSession({ user_id: USER, session_id: 'win_reload', config: { max_tokens: 8000 } });
+    await first.core.working.add({ session_id: session.session_id, content: 'captured before the reload', content_type: 'scratchpad' });
+    first.connection.close();
+    // The reloaded window comes back well inside the grace period: same process, same session.
+    const reloaded = await openWindow(dataDir, { graceMs: 1_500 });
+    try {
+      assert.equal(reloaded.opened.pid, pid);
+      const items = await reloaded.core.working.get({ session_id: 'win_reload' });
+      assert.ok(items.items.some((item) => item.content === 'captured before the reload'));
+    } finally {
+      reloaded.connection.close();
+    }
+    await waitUntil(() => !isRunning(pid), 'the idle process to exit after its grace period');
+    assert.equal(daemonPid(dataDir), null, 'the info file is removed on a clean stop');
+  });
+
+  it('is started again when it died, with the data it had acknowledged', { timeout: 60_000 }, async () => {
+    const dataDir = fresh();
+    const window = await openWindow(dataDir);
+    const stored = await window.core.longTerm.store({ user_id: USER, content: 'Survives the memory process being killed', memory_category: 'episodic', memory_subtype: 'event' });
+    const closed = new Promise((resolve) => window.connection.onClose(resolve));
+    process.kill(window.opened.pid, 'SIGKILL');
+    await closed;
+    await assert.rejects(window.core.stats(USER), (error: unknown) => (error as { code?: string }).code === 'DAEMON_EXITED');
+    const again = await openWindow(dataDir);
+    try {
+      assert.notEqual(again.opened.pid, window.opened.pid);
+      assert.ok(again.started, 'this window started the replacement');
+      assert.equal((await again.core.longTerm.get(USER, stored.memory_id))?.content, 'Survives the memory process being killed');
+    } finally {
+      again.connection.close();
+    }
+  });
+});
