@@ -1,4 +1,4 @@
-import type { MemoryCore } from '../core/memoryCore.ts';
+import type { CoreSurface } from '../daemon/coreSurface.ts';
 import type { PanelNotification } from '../shared/panelProtocol.ts';
 
 export interface Disposable {
@@ -13,7 +13,7 @@ export const DEFAULT_POLL_MS = 2000;
  * only move the store's change token, so the token is polled while someone is watching.
  */
 export function watchChanges(
-  core: MemoryCore,
+  core: CoreSurface,
   userId: () => string,
   notify: (notification: PanelNotification) => void,
   log: (message: string) => void,

@@ -51,7 +51,7 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
       // The panel browses the user's own memories, as its listing does; shared layers are the agents' to search.
       layers: personalLayers(deps, scope),
       ...(scope.sessionId ? { session_id: scope.sessionId } : {}),
-      ...(deps.core.coreDeps.config.layerDefaults.agent_id ? { agent_id: deps.core.coreDeps.config.layerDefaults.agent_id } : {}),
+      ...(deps.core.layerDefaults.agent_id ? { agent_id: deps.core.layerDefaults.agent_id } : {}),
       include_low_confidence: true,
     },
     // Browsing in the panel is not the agent using a memory: it must not bump access counts.
@@ -69,12 +69,12 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
 }
 
 function personalLayers(deps: PanelDeps, scope: ScopeContext): MemoryLayer[] {
-  return [...(deps.core.coreDeps.config.layerDefaults.agent_id ? ['agent' as const] : []), 'user', ...(scope.sessionId ? ['session' as const] : [])];
+  return [...(deps.core.layerDefaults.agent_id ? ['agent' as const] : []), 'user', ...(scope.sessionId ? ['session' as const] : [])];
 }
 
 /** Where this panel may promote to: the project it works in and the layers the host configured. */
 export function promotionTargets(deps: PanelDeps, scope: ScopeContext): PromotionTarget[] {
-  const layers = deps.core.coreDeps.config.layerDefaults;
+  const layers = deps.core.layerDefaults;
   const targets: PromotionTarget[] = [];
   if (scope.projectId) targets.push({ layer: 'project', scope_id: scope.projectId, label: `Project ${scope.projectId}` });
   if (layers.team_id) targets.push({ layer: 'team', scope_id: layers.team_id, label: `Team ${layers.team_id}` });

@@ -1,8 +1,9 @@
-import type { MemoryCore } from '../core/memoryCore.ts';
+import type { CoreSurface } from '../daemon/coreSurface.ts';
 
 /** What a panel host hands the controller: the core and who/where the user is right now. */
 export interface PanelDeps {
-  core: MemoryCore;
+  /** In this process (the CLI's panel) or in the background memory process (the editor's). */
+  core: CoreSurface;
   userId: () => string;
   /** The editor's current working-memory session, when it has one. */
   sessionId: () => string | undefined;

@@ -10,6 +10,7 @@ import { registerMcpProvider } from './mcp/registerMcpProvider.ts';
 import { registerPanelWithHost } from './panelRegistration.ts';
 import { MemoryHost } from './runtime/memoryHost.ts';
 import { StatusBar } from './status/statusBar.ts';
+import { loadNodeSqlite, sqliteRuntimeProblem } from './runtimeSupport.ts';
 import { watchSettings } from './watchSettings.ts';
 
 /**
@@ -20,6 +21,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   const activation = new ActivationTimes();
   const log = new Log();
+  const problem = sqliteRuntimeProblem(loadNodeSqlite, { node: process.versions.node, electron: process.versions.electron, editor: vscode.version });
+  if (problem !== null) {
+    // Nothing else is registered: every feature needs the store, and a half-working extension would fail later with a stack trace.
+    context.subscriptions.push(log);
+    log.error('Unsupported editor runtime', problem, [{ title: 'Download VS Code', run: () => vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/download')) }]);
+    return;
+  }
   const probe = E2eProbe.fromEnvironment();
   const host = new MemoryHost(context, log);
   const endpoint = new MemoryEndpoint(host, log);

@@ -6,6 +6,7 @@ import type { PanelMethod, PanelNotification, ParamsOf, ResultOf } from '../../s
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 import { SESSION, USER, seedMemories } from './panelHarness.ts';
+import { localCoreSurface } from '../../src/daemon/localCore.ts';
 
 describe('PanelController', () => {
   let testCore: TestCore;
@@ -28,7 +29,7 @@ describe('PanelController', () => {
   before(async () => {
     testCore = await createTestCore();
     ids = await seedMemories(testCore.core);
-    controller = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined }, { pollMs: 50 });
+    controller = new PanelController({ core: localCoreSurface(testCore.core), userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined }, { pollMs: 50 });
   });
 
   after(async () => {

@@ -20,7 +20,7 @@ export async function promoteCommand(deps: CommandDeps, memoryId?: string, toLay
   const { core, identity } = await deps.host.ready();
   const memory = memoryId ? await core.longTerm.get(identity.userId, memoryId) : await pickMemory(deps, 'Promote which memory?');
   if (!memory) return undefined;
-  const layers = core.coreDeps.config.layerDefaults;
+  const layers = core.layerDefaults;
   const choices: LayerChoice[] = [
     ...(identity.workspaceProjectId ? [{ layer: 'project' as const, id: identity.workspaceProjectId, label: 'Project', detail: `Everyone working on ${identity.workspaceProjectId}` }] : []),
     ...(layers.team_id ? [{ layer: 'team' as const, id: layers.team_id, label: 'Team', detail: `Team ${layers.team_id} (memory.layers.teamId)` }] : []),

@@ -11,14 +11,14 @@ export interface EndpointInfo {
 }
 
 /**
- * The in-process Streamable HTTP MCP endpoint on 127.0.0.1, started on first use with a fresh
- * bearer token. It stops whenever the core is reopened (storage settings changed) and
+ * The Streamable HTTP MCP endpoint on 127.0.0.1 with a fresh bearer token, started on first use:
+ * in the memory process next to the core (normally), or in this window when the core is here. It stops whenever the core is reopened (storage settings changed) and
  * `onDidStop` tells the MCP provider to have the editor resolve, and so restart, it again.
  */
 export class MemoryEndpoint implements vscode.Disposable {
   private readonly host: MemoryHost;
   private readonly log: Log;
-  private running: Promise<{ server: RunningHttpServer; token: string }> | null = null;
+  private running: Promise<{ server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string }> | null = null;
   private readonly stopped = new vscode.EventEmitter<void>();
   readonly onDidStop = this.stopped.event;
   private readonly started = new vscode.EventEmitter<EndpointInfo>();
@@ -61,16 +61,25 @@ export class MemoryEndpoint implements vscode.Disposable {
     this.started.dispose();
   }
 
-  private async start(): Promise<{ server: RunningHttpServer; token: string }> {
+  private async start(): Promise<{ server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string }> {
     const ready = await this.host.ready();
-    const token = randomBytes(32).toString('base64url');
-    const server = await startHttpServer(
-      { core: ready.core, defaultUserId: ready.identity.userId },
-      // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
-      { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
-    );
-    this.log.info(`MCP endpoint listening on ${server.mcpUrl} for user ${ready.identity.userId}.`);
-    this.started.fire({ mcpUrl: server.mcpUrl, port: server.port, token });
-    return { server, token };
+    const runtime = ready.runtime;
+    let running: { server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string };
+    if (runtime.kind === 'daemon') {
+      // The endpoint lives in the memory process with the core; it closes there when the last window using that core leaves.
+      const endpoint = await runtime.connection.endpoint(ready.identity.userId);
+      running = { server: { mcpUrl: endpoint.mcpUrl, port: endpoint.port, close: async () => undefined }, token: endpoint.token };
+    } else {
+      const token = randomBytes(32).toString('base64url');
+      const server = await startHttpServer(
+        { core: runtime.local, defaultUserId: ready.identity.userId },
+        // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
+        { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
+      );
+      running = { server, token };
+    }
+    this.log.info(`MCP endpoint listening on ${running.server.mcpUrl} for user ${ready.identity.userId}.`);
+    this.started.fire({ mcpUrl: running.server.mcpUrl, port: running.server.port, token: running.token });
+    return running;
   }
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { MemoryCore } from '../../core/memoryCore.ts';
+import type { CoreSurface } from '../../daemon/coreSurface.ts';
 import { PanelController } from '../../panel/panelController.ts';
 import { renderPanelHtml } from '../../panel/panelHtml.ts';
 import { connectWebview } from '../../panel/webviewBridge.ts';
 import { PANEL_VIEW_ID } from '../panelIds.ts';
 
 export interface MemoryPanelDeps {
-  core: MemoryCore;
+  core: CoreSurface;
   userId: () => string;
   sessionId: () => string | undefined;
   log: (message: string) => void;

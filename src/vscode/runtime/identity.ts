@@ -17,15 +17,34 @@ export interface Identity {
 }
 
 const GENERATED_USER_KEY = 'memory.generatedUserId';
+const RELOADED_SESSION_KEY = 'memory.sessionBeforeReload';
+/** A window that comes back this soon after it went away is the same window reloaded: it keeps its session. */
+export const RELOAD_WINDOW_MS = 2 * 60_000;
+
+interface SessionBeforeReload {
+  sessionId: string;
+  projectId: string | null;
+  at: number;
+}
 
 export async function resolveIdentity(context: vscode.ExtensionContext): Promise<Identity> {
   const userId = resolveUserId(context);
   const folder = vscode.workspace.workspaceFolders?.[0];
   const workspaceProjectId = folder && folder.uri.scheme === 'file' ? await projectIdOf(folder.uri.fsPath) : null;
   const scopeProjectId = setting('memory.scope') === 'project' && workspaceProjectId ? workspaceProjectId : undefined;
-  // One session per window: env.sessionId is new each time the window starts.
-  const sessionId = `win_${createHash('sha256').update(`${vscode.env.sessionId}|${workspaceProjectId ?? ''}`).digest('hex').slice(0, 24)}`;
+  // One session per window: env.sessionId is new each time the window starts, so a reload would
+  // start a new session; the one the window had before a reload is kept instead.
+  const kept = context.workspaceState.get<SessionBeforeReload>(RELOADED_SESSION_KEY);
+  const reloaded = kept !== undefined && kept.projectId === workspaceProjectId && Date.now() - kept.at < RELOAD_WINDOW_MS;
+  const sessionId = reloaded ? kept.sessionId : `win_${createHash('sha256').update(`${vscode.env.sessionId}|${workspaceProjectId ?? ''}`).digest('hex').slice(0, 24)}`;
+  if (kept !== undefined) await context.workspaceState.update(RELOADED_SESSION_KEY, undefined);
   return { userId, workspaceProjectId, scopeProjectId, sessionId };
+}
+
+/** Called as the window goes away: if it comes back within RELOAD_WINDOW_MS, it continues this session. */
+export async function rememberSessionForReload(context: vscode.ExtensionContext, identity: Identity): Promise<void> {
+  const value: SessionBeforeReload = { sessionId: identity.sessionId, projectId: identity.workspaceProjectId, at: Date.now() };
+  await context.workspaceState.update(RELOADED_SESSION_KEY, value);
 }
 
 function resolveUserId(context: vscode.ExtensionContext): string {

@@ -1,16 +1,17 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { MemoryCore } from '../../core/memoryCore.ts';
-import { RuleBasedExtractor } from '../../core/extraction/ruleBasedExtractor.ts';
-import { createRuntime } from '../../runtime/createRuntime.ts';
-import { createVscodeLmExtractor } from '../extraction/vscodeLmExtractor.ts';
+import type { CoreSurface } from '../../daemon/coreSurface.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { runtimeConfigFromSettings } from '../storage/storageConfig.ts';
-import { type Identity, resolveIdentity } from './identity.ts';
+import { type CoreRuntime, releaseRuntime } from './coreRuntime.ts';
+import { type Identity, rememberSessionForReload, resolveIdentity } from './identity.ts';
+import { openCoreRuntime } from './openCoreRuntime.ts';
 
 export interface ReadyMemory {
-  core: MemoryCore;
+  /** The window's core: in the background memory process (normally) or in this process. */
+  core: CoreSurface;
+  runtime: CoreRuntime;
   identity: Identity;
   /** The embedded store's directory (global storage), also used by the stdio bridge. */
   dataDir: string;
@@ -19,8 +20,9 @@ export interface ReadyMemory {
 }
 
 /**
- * Owns the window's MemoryCore: opened lazily after activation, reopened when storage, embedding,
- * identity or scope settings change, closed on deactivate. Everything else asks `ready()`.
+ * Owns the window's core: opened lazily after activation, reopened when storage, embedding,
+ * identity or scope settings change or when the memory process died (a new one is started),
+ * released on deactivate. Everything else asks `ready()`.
  */
 export class MemoryHost implements vscode.Disposable {
   private readonly context: vscode.ExtensionContext;
@@ -28,6 +30,11 @@ export class MemoryHost implements vscode.Disposable {
   private current: Promise<ReadyMemory> | null = null;
   private settled: ReadyMemory | undefined;
   private readonly changed = new vscode.EventEmitter<ReadyMemory | undefined>();
+  /** Refreshes the "session before reload" mark, so a reload at any time finds a recent one. */
+  private readonly sessionMark = setInterval(() => {
+    const identity = this.settled?.identity;
+    if (identity) rememberSessionForReload(this.context, identity).catch((error: unknown) => this.log.warn(`Cannot keep the session for a reload: ${String(error)}`));
+  }, 30_000);
   /** Fires with the new core after (re)opening, and with undefined when the core closes. */
   readonly onDidChange = this.changed.event;
 
@@ -72,12 +79,26 @@ export class MemoryHost implements vscode.Disposable {
       this.log.info(`Nothing to close: the previous open had failed (${String(error)}).`);
       return;
     }
-    await ready.core.close();
+    await releaseRuntime(ready.runtime);
   }
 
   dispose(): void {
+    // A reload disposes the window and starts it again: the same working-memory session continues.
+    clearInterval(this.sessionMark);
+    const identity = this.settled?.identity;
+    if (identity) rememberSessionForReload(this.context, identity).catch((error: unknown) => this.log.warn(`Cannot keep the session for a reload: ${String(error)}`));
     void this.close();
     this.changed.dispose();
+  }
+
+  /** The memory process went away (killed, crashed): forget the core and open again, which starts a new process. */
+  private lost(attempt: Promise<ReadyMemory>, reason: string): void {
+    if (this.current !== attempt) return;
+    this.log.warn(`The memory process connection ended (${reason}); starting it again.`);
+    this.current = null;
+    this.settled = undefined;
+    this.changed.fire(undefined);
+    this.ready().catch((error: unknown) => this.log.error('Cannot restart the memory process', error));
   }
 
   private open(): Promise<ReadyMemory> {
@@ -87,20 +108,14 @@ export class MemoryHost implements vscode.Disposable {
       await mkdir(dataDir, { recursive: true });
       const identity = await resolveIdentity(this.context);
       const config = await runtimeConfigFromSettings(this.context.secrets, dataDir, identity);
-      const core = await createRuntime(config);
+      const runtime = await openCoreRuntime(this.context, config, identity.userId, this.log);
+      const core = runtime.core;
       await core.working.initSession(sessionInput(identity));
-      // Extraction runs in the background: a Copilot model when the user allowed it, else offline rules.
-      const languageModel = createVscodeLmExtractor(vscode, vscode.workspace.getConfiguration('memory'));
-      const extraction = await core.startExtraction(languageModel ?? new RuleBasedExtractor());
-      core.startMaintenance({
-        users: () => [identity.userId],
-        onReport: (report) => this.log.info(`Daily maintenance: ${JSON.stringify(report)}`),
-        onError: (error) => this.log.warn(`Daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
-      });
-      extraction.resumePending(identity.userId).catch((error: unknown) => this.log.warn(`Resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
-      const ready: ReadyMemory = { core, identity, dataDir, openMs: Math.round(performance.now() - started) };
+      if (runtime.kind === 'daemon') runtime.connection.onClose((error) => this.lost(attempt, error.message));
+      await rememberSessionForReload(this.context, identity);
+      const ready: ReadyMemory = { core, runtime, identity, dataDir, openMs: Math.round(performance.now() - started) };
       this.log.info(
-        `Memory store open in ${ready.openMs} ms: ${core.store.kind} in ${dataDir}; user ${identity.userId}; project ${identity.scopeProjectId ?? '(all projects)'}; session ${identity.sessionId}`,
+        `Memory store open in ${ready.openMs} ms (${runtime.kind === 'daemon' ? `memory process ${runtime.pid}` : 'in this window'}): ${core.store.kind} in ${dataDir}; user ${identity.userId}; project ${identity.scopeProjectId ?? '(all projects)'}; session ${identity.sessionId}`,
       );
       return ready;
     })();

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { openRemoteCore } from '../../daemon/daemonLauncher.ts';
+import { localCoreSurface } from '../../daemon/localCore.ts';
+import { createRuntime } from '../../runtime/createRuntime.ts';
+import type { RuntimeConfig } from '../../runtime/runtimeConfig.ts';
+import { createVscodeLmExtractor } from '../extraction/vscodeLmExtractor.ts';
+import type { Log } from '../log.ts';
+import type { CoreRuntime } from './coreRuntime.ts';
+
+/**
+ * Opens the window's core. Normally in the background memory process, shared by every window
+ * (started here when none runs). With extraction by a Copilot model the core stays in this
+ * process, because only the extension host can call the editor's language models.
+ */
+export async function openCoreRuntime(context: vscode.ExtensionContext, config: RuntimeConfig, userId: string, log: Log): Promise<CoreRuntime> {
+  const languageModel = createVscodeLmExtractor(vscode, vscode.workspace.getConfiguration('memory'));
+  if (languageModel === null) {
+    const opened = await openRemoteCore({
+      dataDir: config.dataDir,
+      command: { execPath: process.execPath, cliPath: join(context.extensionUri.fsPath, 'dist', 'cli.js'), env: process.env },
+      hello: { config, userId },
+    });
+    log.info(`${opened.started ? 'Started' : 'Joined'} the memory process ${opened.opened.pid} (${opened.address.socketPath}); its log: ${opened.address.logFile}`);
+    return { kind: 'daemon', core: opened.core, pid: opened.opened.pid, connection: opened.connection, logFile: opened.address.logFile, started: opened.started };
+  }
+  log.info('Extraction uses a Copilot model: the memory core runs in this window (the language-model API exists only here).');
+  const core = await createRuntime(config);
+  const extraction = await core.startExtraction(languageModel);
+  core.startMaintenance({
+    users: () => [userId],
+    onReport: (report) => log.info(`Daily maintenance: ${JSON.stringify(report)}`),
+    onError: (error) => log.warn(`Daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  extraction.resumePending(userId).catch((error: unknown) => log.warn(`Resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
+  return { kind: 'in-process', core: localCoreSurface(core), local: core };
+}
