@@ -62,7 +62,11 @@ export class CoreRegistry {
       entry.leases--;
       throw error;
     }
-    if (userId !== undefined) this.maintain(key, core, userId);
+    if (userId !== undefined) {
+      this.maintain(key, core, userId);
+      // The first recall then finds the user's index built (in slices, while other calls are served).
+      core.store.warmUp?.(userId).catch((error: unknown) => this.options.log(`warming up the index of ${userId} failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
     return { key, core };
   }
 

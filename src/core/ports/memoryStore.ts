@@ -12,6 +12,11 @@ export interface MemoryStore {
   readonly kind: string;
   /** Opens connections, runs idempotent migrations, builds in-memory indexes. */
   open(): Promise<void>;
+  /**
+   * Optional: loads what the first search of `userId` needs (its in-memory indexes) ahead of it,
+   * in slices that yield, so a long-running process can prepare while nobody waits.
+   */
+  warmUp?(userId: string): Promise<void>;
   close(): Promise<void>;
   health(): Promise<StoreHealth>;
 

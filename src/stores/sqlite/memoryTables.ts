@@ -107,6 +107,20 @@ export function* iterateModelEmbeddings(sql: StatementCache, userId: string, mod
   for (const row of rows) yield [row.memory_id as string, blobToVector(row.vector as Uint8Array)];
 }
 
+/** One page of `iterateModelEmbeddings` in rowid order after `afterRow` (see readLexicalPage for the `+`). */
+export function readModelEmbeddingPage(sql: StatementCache, userId: string, model: string, dims: number, afterRow: number, limit: number): { vectors: [string, Float32Array][]; lastRow: number | null } {
+  const rows = sql
+    .get(
+      `SELECT e.rowid AS row_number, e.memory_id, e.vector FROM embeddings e JOIN long_term_memories m ON m.memory_id = e.memory_id
+       WHERE e.rowid > ? AND +e.user_id = ? AND +e.model = ? AND e.dims = ? AND m.deleted_at IS NULL ORDER BY e.rowid LIMIT ?`,
+    )
+    .all(afterRow, userId, model, dims, limit);
+  return {
+    vectors: rows.map((row) => [row.memory_id as string, blobToVector(row.vector as Uint8Array)]),
+    lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number),
+  };
+}
+
 export function readUnembedded(sql: StatementCache, userId: string | null, model: string, limit: number): MemoryRecord[] {
   const columns = MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ');
   return sql

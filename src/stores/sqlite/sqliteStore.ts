@@ -34,13 +34,14 @@ import {
   readEmbeddings,
   readMemories,
   iterateModelEmbeddings,
+  readModelEmbeddingPage,
   readUnembedded,
   replaceMemoryRow,
   storedEmbeddingModel,
   writeEmbedding,
 } from './memoryTables.ts';
 import { LATEST_SCHEMA_VERSION, runMigrations } from './migrations.ts';
-import { iterateLexicalSources, saveReanalyzed, writeLexicalDocument } from './lexicalDocuments.ts';
+import { iterateLexicalSources, readLexicalPage, saveReanalyzed, writeLexicalDocument } from './lexicalDocuments.ts';
 import type { LexicalSource } from './lexicalDocuments.ts';
 import { readAccessLog, readUserIds, recordAccessRows } from './accessLog.ts';
 import { deleteUserRows } from './userDeletion.ts';
@@ -53,6 +54,13 @@ import { UserMemoryState, vectorIndexKey } from './userMemoryState.ts';
 import { searchVectorIndex } from './vectorSearch.ts';
 import { WalCheckpointer } from './walCheckpointer.ts';
 import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
+
+/** Rows per slice of a sliced index build: a few milliseconds of work between two yields. */
+const INDEX_PAGE_ROWS = 1_000;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 import { WorkingItemCache } from './workingItemCache.ts';
 
 export interface SqliteMemoryStoreOptions {
@@ -250,9 +258,11 @@ export class SqliteMemoryStore implements MemoryStore {
   // Retrieval candidates
 
   async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
+    if (query.limit <= 0 || query.terms.length === 0) return [];
+    await this.prepareLexicalIndex(query.filter.user_id);
     return this.read('searchLexical', ({ sql }) => {
-      if (query.limit <= 0 || query.terms.length === 0) return [];
       const state = this.userState(query.filter.user_id);
+      // Only when the caches were reset during the sliced build (another process rewrote the file): build in one go.
       const index = state.lexical ?? this.buildLexicalIndex(sql, query.filter.user_id, state);
       const accept = compileMemoryFilter(query.filter);
       return index.search(query.terms, query.limit, (id) => {
@@ -263,8 +273,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async searchVector(query: VectorQuery): Promise<VectorHit[]> {
+    if (query.limit <= 0 || query.vector.length === 0) return [];
+    await this.prepareVectorIndex(query.filter.user_id, query.model, query.vector.length);
     return this.read('searchVector', ({ sql }) => {
-      if (query.limit <= 0 || query.vector.length === 0) return [];
       const userId = query.filter.user_id;
       const state = this.userState(userId);
       const index =
@@ -451,7 +462,7 @@ export class SqliteMemoryStore implements MemoryStore {
     if (state === undefined) return;
     const { sql } = this.requireConnection('refresh');
     const rows = new Map(readMemories(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
-    const vectors = state.vectorIndexes.size > 0 ? readEmbeddings(sql, userId, memoryIds) : new Map<string, StoredEmbedding>();
+    const vectors = state.wantsVectors ? readEmbeddings(sql, userId, memoryIds) : new Map<string, StoredEmbedding>();
     for (const id of memoryIds) {
       const row = rows.get(id);
       if (row === undefined) state.forget(id);
@@ -472,6 +483,99 @@ export class SqliteMemoryStore implements MemoryStore {
     return state;
   }
 
+  /**
+   * Loads a user's filter metadata and builds the full-text index in slices of INDEX_PAGE_ROWS
+   * rows, yielding to the event loop between them, so other requests (other windows, MCP calls)
+   * are served during a 100K-memory build. Concurrent callers share one build.
+   */
+  async warmUp(userId: string): Promise<void> {
+    await this.prepareLexicalIndex(userId);
+  }
+
+  private async prepareLexicalIndex(userId: string): Promise<void> {
+    const state = await this.read('loadUser', () => this.userState(userId));
+    if (state.lexical !== null) return;
+    if (state.lexicalBuilding === null) {
+      const index = new LexicalIndex();
+      const building = { index, done: this.buildLexicalInSlices(userId, state, index) };
+      state.lexicalBuilding = building;
+      building.done.catch(() => {
+        // The caller that awaits it reports the failure; the next search starts a new build.
+        if (state.lexicalBuilding === building) state.lexicalBuilding = null;
+      });
+    }
+    await state.lexicalBuilding.done;
+  }
+
+  private async buildLexicalInSlices(userId: string, state: UserMemoryState, index: LexicalIndex): Promise<void> {
+    const reanalyzed: LexicalSource[] = [];
+    let after = 0;
+    for (;;) {
+      // Read and insert in one synchronous turn: no write can land between a page's read and its insertion.
+      const last = await this.read('buildLexicalIndex', ({ sql }) => {
+        const page = readLexicalPage(sql, userId, after, INDEX_PAGE_ROWS);
+        for (const source of page.sources) {
+          index.upsert(source.memory_id, source.analyzed);
+          if (source.reanalyzed) reanalyzed.push(source);
+        }
+        if (page.lastRow === null) {
+          state.lexical = index;
+          state.lexicalBuilding = null;
+        }
+        return page.lastRow;
+      });
+      if (last === null) break;
+      after = last;
+      await yieldToEventLoop();
+    }
+    if (reanalyzed.length > 0) this.saveAnalyses(userId, reanalyzed);
+  }
+
+  private async prepareVectorIndex(userId: string, model: string, dims: number): Promise<void> {
+    const key = vectorIndexKey(model, dims);
+    const state = await this.read('loadUser', () => this.userState(userId));
+    if (state.vectorIndexes.has(key)) return;
+    let building = state.vectorBuilding.get(key);
+    if (building === undefined) {
+      const index = new BinaryVectorIndex<MemoryMeta>(dims);
+      const started = { index, model, done: this.buildVectorInSlices(userId, model, state, index) };
+      state.vectorBuilding.set(key, started);
+      started.done.catch(() => {
+        if (state.vectorBuilding.get(key) === started) state.vectorBuilding.delete(key);
+      });
+      building = started;
+    }
+    await building.done;
+  }
+
+  private async buildVectorInSlices(userId: string, model: string, state: UserMemoryState, index: BinaryVectorIndex<MemoryMeta>): Promise<void> {
+    let after = 0;
+    for (;;) {
+      const last = await this.read('buildVectorIndex', ({ sql }) => {
+        const page = readModelEmbeddingPage(sql, userId, model, index.dims, after, INDEX_PAGE_ROWS);
+        for (const [memoryId, vector] of page.vectors) {
+          const meta = state.metas.get(memoryId);
+          if (meta !== undefined && !meta.deleted) index.upsert(memoryId, vector, meta);
+        }
+        if (page.lastRow === null) {
+          state.vectorBuilding.delete(vectorIndexKey(model, index.dims));
+          state.addVectorIndex(model, index);
+        }
+        return page.lastRow;
+      });
+      if (last === null) break;
+      after = last;
+      await yieldToEventLoop();
+    }
+  }
+
+  private saveAnalyses(userId: string, reanalyzed: LexicalSource[]): void {
+    // Saved by a background group commit. They only spare the next process the work: if saving fails, that process analyses again.
+    this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed), undefined, 'background').catch((error: unknown) => {
+      console.error('[fml] saving lexical analyses failed; they will be redone when the index is next built:', error instanceof Error ? error.message : String(error));
+    });
+  }
+
   private buildLexicalIndex(sql: StatementCache, userId: string, state: UserMemoryState): LexicalIndex {
     const index = new LexicalIndex();
     const reanalyzed: LexicalSource[] = [];
@@ -480,13 +584,7 @@ export class SqliteMemoryStore implements MemoryStore {
       if (source.reanalyzed) reanalyzed.push(source);
     }
     state.lexical = index;
-    if (reanalyzed.length > 0) {
-      // Reads run in a read transaction, so the analyses are saved by the next group commit. They
-      // only spare the next process the work: if saving fails, that process analyses again.
-      this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed), undefined, 'background').catch((error: unknown) => {
-        console.error('[fml] saving lexical analyses failed; they will be redone when the index is next built:', error instanceof Error ? error.message : String(error));
-      });
-    }
+    if (reanalyzed.length > 0) this.saveAnalyses(userId, reanalyzed);
     return index;
   }
 

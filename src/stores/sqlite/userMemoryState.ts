@@ -19,6 +19,12 @@ export class UserMemoryState {
   readonly metas = new Map<string, MemoryMeta>();
   lexical: LexicalIndex | null = null;
   readonly vectorIndexes = new Map<string, BinaryVectorIndex<MemoryMeta>>();
+  /**
+   * Indexes being built in slices (sqliteStore yields between pages). Writes that land meanwhile
+   * are applied to them as to finished ones, so a build ends current whatever committed during it.
+   */
+  lexicalBuilding: { index: LexicalIndex; done: Promise<void> } | null = null;
+  readonly vectorBuilding = new Map<string, { index: BinaryVectorIndex<MemoryMeta>; model: string; done: Promise<void> }>();
   private readonly vectorModels = new Map<string, string>();
   /** Pinned and tagged memories, so listings filtered by them (context assembly asks on every call) skip the rest. */
   private readonly pinned = new Set<string>();
@@ -41,15 +47,28 @@ export class UserMemoryState {
     }
     this.index(meta);
     const live = !meta.deleted;
-    if (this.lexical !== null) {
-      if (live) this.lexical.upsert(memory.memory_id, analyzeDocument(memory));
-      else this.lexical.remove(memory.memory_id);
+    const lexicalIndexes = [this.lexical, this.lexicalBuilding?.index].filter((index) => index != null);
+    if (lexicalIndexes.length > 0) {
+      const analyzed = live ? analyzeDocument(memory) : null;
+      for (const index of lexicalIndexes) {
+        if (analyzed !== null) index.upsert(memory.memory_id, analyzed);
+        else index.remove(memory.memory_id);
+      }
     }
-    for (const [key, index] of this.vectorIndexes) {
-      const matches = live && embedding !== null && embedding.model === this.vectorModels.get(key) && embedding.vector.length === index.dims;
+    const vectorTargets: [BinaryVectorIndex<MemoryMeta>, string | undefined][] = [
+      ...[...this.vectorIndexes].map(([key, index]): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [index, this.vectorModels.get(key)]),
+      ...[...this.vectorBuilding.values()].map((build): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [build.index, build.model]),
+    ];
+    for (const [index, model] of vectorTargets) {
+      const matches = live && embedding !== null && embedding.model === model && embedding.vector.length === index.dims;
       if (matches) index.upsert(memory.memory_id, embedding.vector, meta);
       else index.remove(memory.memory_id);
     }
+  }
+
+  /** Whether a refresh must read vectors: some vector index exists or is being built. */
+  get wantsVectors(): boolean {
+    return this.vectorIndexes.size > 0 || this.vectorBuilding.size > 0;
   }
 
   /** Bulk load: filter metadata only; search indexes are built later, on first use. */
@@ -133,7 +152,9 @@ export class UserMemoryState {
     if (meta !== undefined) this.unindex(meta);
     this.metas.delete(memoryId);
     this.lexical?.remove(memoryId);
+    this.lexicalBuilding?.index.remove(memoryId);
     for (const index of this.vectorIndexes.values()) index.remove(memoryId);
+    for (const build of this.vectorBuilding.values()) build.index.remove(memoryId);
   }
 
   addVectorIndex(model: string, index: BinaryVectorIndex<MemoryMeta>): void {
