@@ -10,10 +10,16 @@ interface CoreEntry {
   core: Promise<MemoryCore>;
   leases: number;
   storeKey: string;
+  /** Set while no client holds the core: it closes when this fires, unless a client comes back. */
+  idleClose: NodeJS.Timeout | null;
 }
 
 export interface CoreRegistryOptions {
   log: (line: string) => void;
+  /** How long a core nobody uses stays open, indexes and all: a reloading window finds it warm. */
+  idleCloseMs: number;
+  /** Before a core closes (its MCP endpoints go with it). */
+  beforeClose: (key: string) => Promise<void>;
 }
 
 /**
@@ -46,7 +52,7 @@ export class CoreRegistry {
     const key = hashOf({ storeKey, project: config.defaultProjectId ?? null, layers: config.layerDefaults ?? {} });
     let entry = this.cores.get(key);
     if (entry === undefined) {
-      entry = { key, storeKey, leases: 0, core: this.open(config, storeKey) };
+      entry = { key, storeKey, leases: 0, core: this.open(config, storeKey), idleClose: null };
       this.cores.set(key, entry);
       const opened = entry;
       opened.core.catch(() => {
@@ -55,6 +61,8 @@ export class CoreRegistry {
       });
     }
     entry.leases++;
+    if (entry.idleClose !== null) clearTimeout(entry.idleClose);
+    entry.idleClose = null;
     let core: MemoryCore;
     try {
       core = await entry.core;
@@ -70,12 +78,24 @@ export class CoreRegistry {
     return { key, core };
   }
 
-  async release(key: string): Promise<void> {
+  /** Gives a lease back; the last one schedules the core's close after `idleCloseMs`. */
+  release(key: string): void {
     const entry = this.cores.get(key);
     if (entry === undefined) return;
     entry.leases--;
     if (entry.leases > 0) return;
+    entry.idleClose = setTimeout(() => {
+      entry.idleClose = null;
+      if (entry.leases === 0 && this.cores.get(key) === entry) {
+        this.closeEntry(entry).catch((error: unknown) => this.options.log(`closing core ${key} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+      }
+    }, this.options.idleCloseMs);
+  }
+
+  private async closeEntry(entry: CoreEntry): Promise<void> {
+    const key = entry.key;
     this.cores.delete(key);
+    await this.options.beforeClose(key);
     for (const marker of [...this.maintainedUsers]) if (marker.startsWith(`${key}\0`)) this.maintainedUsers.delete(marker);
     const core = await entry.core;
     await core.close();
@@ -88,6 +108,7 @@ export class CoreRegistry {
     const entries = [...this.cores.values()];
     this.cores.clear();
     for (const entry of entries) {
+      if (entry.idleClose !== null) clearTimeout(entry.idleClose);
       let core: MemoryCore;
       try {
         core = await entry.core;

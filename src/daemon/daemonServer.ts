@@ -56,7 +56,7 @@ export class DaemonServer {
 
   constructor(options: DaemonServerOptions) {
     this.options = options;
-    this.registry = new CoreRegistry({ log: options.log });
+    this.registry = new CoreRegistry({ log: options.log, idleCloseMs: options.graceMs, beforeClose: (key) => this.closeEndpoints(key) });
   }
 
   /** Listens; false when another live process already owns the address (this one should exit). */
@@ -140,7 +140,7 @@ export class DaemonServer {
     const { key, core } = await this.registry.lease(hello.config, hello.userId);
     if (connection.socket.destroyed) {
       // The client left while the core opened: give the lease back at once.
-      await this.registry.release(key);
+      this.registry.release(key);
       throw new MemoryError('INVALID_INPUT', 'The client disconnected.');
     }
     connection.coreKey = key;
@@ -178,6 +178,14 @@ export class DaemonServer {
     return running.then((server) => ({ mcpUrl: server.mcpUrl, port: server.port, token: server.token }));
   }
 
+  private async closeEndpoints(coreKey: string): Promise<void> {
+    for (const [key, endpoint] of this.endpoints) {
+      if (!key.startsWith(`${coreKey}\0`)) continue;
+      this.endpoints.delete(key);
+      await (await endpoint).close();
+    }
+  }
+
   private status(): DaemonStatus {
     return {
       pid: process.pid,
@@ -192,18 +200,8 @@ export class DaemonServer {
   private async drop(connection: Connection): Promise<void> {
     if (!this.connections.delete(connection)) return;
     connection.unsubscribe?.();
-    const key = connection.coreKey;
-    if (key !== null) {
-      const stillUsed = [...this.connections].some((other) => other.coreKey === key);
-      if (!stillUsed) {
-        for (const [endpointKey, endpoint] of this.endpoints) {
-          if (!endpointKey.startsWith(`${key}\0`)) continue;
-          this.endpoints.delete(endpointKey);
-          await (await endpoint).close();
-        }
-      }
-      await this.registry.release(key);
-    }
+    // The core (and its MCP endpoint, which a reloading window finds again) stays for the grace period.
+    if (connection.coreKey !== null) this.registry.release(connection.coreKey);
     this.armIdleTimer();
   }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
+import { DaemonConnection } from '../../src/daemon/daemonConnection.ts';
 import { daemonPid, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
 
 const USER = 'daemon-user';
@@ -77,6 +78,10 @@ describe('background memory process: one per data directory', () => {
     const session = await first.core.working.initSession({ user_id: USER, session_id: 'win_reload', config: { max_tokens: 8000 } });
     await first.core.working.add({ session_id: session.session_id, content: 'captured before the reload', content_type: 'scratchpad' });
     first.connection.close();
+    const probe = await DaemonConnection.open(first.address.socketPath);
+    await waitUntil(async () => (await probe.status()).clients === 1, 'the daemon to see the window leave');
+    assert.equal((await probe.status()).cores, 1, 'the core and its indexes stay open for the grace period');
+    probe.close();
     // The reloaded window comes back well inside the grace period: same process, same session.
     const reloaded = await openWindow(dataDir, { graceMs: 1_500 });
     try {
