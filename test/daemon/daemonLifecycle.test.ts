@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { DaemonConnection } from '../../src/daemon/daemonConnection.ts';
-import { daemonPid, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
+import { daemonPid, isRunning, openWindow, sqliteConfig, waitUntil } from './daemonHarness.ts';
 
 const USER = 'daemon-user';
 
@@ -43,6 +43,23 @@ describe('background memory process: one per data directory', () => {
       assert.equal(status.stores, 1, 'one store (and so one set of indexes) under both cores');
     } finally {
       for (const window of [a, b, c]) window.connection.close();
+    }
+  });
+
+  it('admits only a process that can read the user’s data directory: private socket, secret checked', { timeout: 60_000 }, async () => {
+    const dataDir = fresh();
+    const window = await openWindow(dataDir);
+    try {
+      if (process.platform !== 'win32') {
+        assert.equal(statSync(window.address.socketDir!).mode & 0o777, 0o700);
+        assert.equal(statSync(window.address.socketPath).mode & 0o777, 0o600);
+      }
+      assert.equal(statSync(window.address.infoFile).mode & 0o777, 0o600);
+      const intruder = await DaemonConnection.open(window.address.socketPath);
+      await assert.rejects(intruder.hello({ secret: 'guessed', config: sqliteConfig(dataDir) }), (error: unknown) => MemoryError.is(error, 'UNAUTHORIZED') || (error as { code?: string }).code === 'DAEMON_EXITED');
+      await assert.rejects(intruder.call('stats', [USER]));
+    } finally {
+      window.connection.close();
     }
   });
 
