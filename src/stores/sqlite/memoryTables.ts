@@ -58,29 +58,37 @@ export function readMemories(sql: StatementCache, userId: string, memoryIds: rea
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */
 export function* iterateMetaSources(sql: StatementCache, userId: string): Generator<MetaSource> {
   const rows = sql.get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`).iterate(userId);
-  for (const row of rows) {
-    yield {
-      memory_id: row.memory_id as string,
-      layer: row.layer as MetaSource['layer'],
-      scope_id: row.scope_id as string,
-      project_id: row.project_id as string | null,
-      memory_category: row.memory_category as MetaSource['memory_category'],
-      memory_subtype: row.memory_subtype as MetaSource['memory_subtype'],
-      entities: JSON.parse(row.entities as string) as string[],
-      tags: JSON.parse(row.tags as string) as string[],
-      event_time: row.event_time as string | null,
-      confidence: Number(row.confidence),
-      pinned: row.pinned === 1,
-      source_type: row.source_type as MetaSource['source_type'],
-      source_session: row.source_session as string | null,
-      deleted_at: row.deleted_at as string | null,
-      superseded_by: row.superseded_by as string | null,
-      importance: Number(row.importance),
-      access_count: Number(row.access_count),
-      last_accessed: row.last_accessed as string,
-      created_at: row.created_at as string,
-    };
-  }
+  for (const row of rows) yield metaSourceOf(row);
+}
+
+/** One page of `iterateMetaSources` in rowid order after `afterRow` (rowid range scan, see readLexicalPage). */
+export function readMetaPage(sql: StatementCache, userId: string, afterRow: number, limit: number): { sources: MetaSource[]; lastRow: number | null } {
+  const rows = sql.get(`SELECT rowid AS row_number, ${META_FIELDS.join(', ')} FROM long_term_memories WHERE rowid > ? AND +user_id = ? ORDER BY rowid LIMIT ?`).all(afterRow, userId, limit);
+  return { sources: rows.map(metaSourceOf), lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number) };
+}
+
+function metaSourceOf(row: Record<string, unknown>): MetaSource {
+  return {
+    memory_id: row.memory_id as string,
+    layer: row.layer as MetaSource['layer'],
+    scope_id: row.scope_id as string,
+    project_id: row.project_id as string | null,
+    memory_category: row.memory_category as MetaSource['memory_category'],
+    memory_subtype: row.memory_subtype as MetaSource['memory_subtype'],
+    entities: JSON.parse(row.entities as string) as string[],
+    tags: JSON.parse(row.tags as string) as string[],
+    event_time: row.event_time as string | null,
+    confidence: Number(row.confidence),
+    pinned: row.pinned === 1,
+    source_type: row.source_type as MetaSource['source_type'],
+    source_session: row.source_session as string | null,
+    deleted_at: row.deleted_at as string | null,
+    superseded_by: row.superseded_by as string | null,
+    importance: Number(row.importance),
+    access_count: Number(row.access_count),
+    last_accessed: row.last_accessed as string,
+    created_at: row.created_at as string,
+  };
 }
 
 export function readEmbeddings(sql: StatementCache, userId: string, memoryIds: readonly string[]): Map<string, StoredEmbedding> {

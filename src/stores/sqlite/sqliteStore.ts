@@ -34,6 +34,7 @@ import {
   readEmbeddings,
   readMemories,
   iterateModelEmbeddings,
+  readMetaPage,
   readModelEmbeddingPage,
   readUnembedded,
   replaceMemoryRow,
@@ -474,13 +475,60 @@ export class SqliteMemoryStore implements MemoryStore {
     for (const entry of touched) this.users.get(entry.user_id)?.touch(entry.memory_id, entry.access_count, entry.last_accessed);
   }
 
+  /**
+   * The user's metadata, loaded now if it is not. A caller that cannot wait for a sliced load in
+   * progress (a write or a listing, inside its transaction) finishes it in one go.
+   */
   private userState(userId: string): UserMemoryState {
     let state = this.users.get(userId);
-    if (state !== undefined) return state;
+    if (state !== undefined) {
+      if (state.loading !== null) this.loadMetaPages(this.requireConnection('load').sql, userId, state, Number.MAX_SAFE_INTEGER);
+      return state;
+    }
     state = new UserMemoryState();
     for (const source of iterateMetaSources(this.requireConnection('load').sql, userId)) state.addMeta(source);
     this.users.set(userId, state);
     return state;
+  }
+
+  /** Loads a user's metadata in slices that yield (first search, warm-up); shares a load in progress. */
+  private async loadUserInSlices(userId: string): Promise<UserMemoryState> {
+    let state = this.users.get(userId);
+    if (state === undefined) {
+      const loading = new UserMemoryState();
+      const progress: { afterRow: number; done: Promise<void> | null } = { afterRow: 0, done: null };
+      loading.loading = progress;
+      this.users.set(userId, loading);
+      const done = (async () => {
+        // Stops when the load finished (here or by a caller that could not wait) or the caches were reset.
+        while (loading.loading !== null && this.users.get(userId) === loading) {
+          await this.read('loadUser', ({ sql }) => {
+            if (loading.loading !== null) this.loadMetaPages(sql, userId, loading, 1);
+          });
+          await yieldToEventLoop();
+        }
+      })();
+      // Set after the fact: a small user is loaded before the first await and `loading` is already null.
+      progress.done = done;
+      done.catch(() => {
+        // The caller that awaits it reports the failure; a cache that may be partial is dropped.
+        if (this.users.get(userId) === loading) this.users.delete(userId);
+      });
+      state = loading;
+    }
+    const pending = state.loading?.done;
+    if (pending) await pending;
+    return this.users.get(userId) ?? (await this.read('loadUser', () => this.userState(userId)));
+  }
+
+  /** Reads up to `pages` pages of metadata into a loading state; clears `loading` at the end of the rows. */
+  private loadMetaPages(sql: StatementCache, userId: string, state: UserMemoryState, pages: number): void {
+    for (let page = 0; page < pages && state.loading !== null; page++) {
+      const next = readMetaPage(sql, userId, state.loading.afterRow, INDEX_PAGE_ROWS);
+      for (const source of next.sources) state.addMeta(source);
+      if (next.lastRow === null) state.loading = null;
+      else state.loading.afterRow = next.lastRow;
+    }
   }
 
   /**
@@ -493,7 +541,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   private async prepareLexicalIndex(userId: string): Promise<void> {
-    const state = await this.read('loadUser', () => this.userState(userId));
+    const state = await this.loadUserInSlices(userId);
     if (state.lexical !== null) return;
     if (state.lexicalBuilding === null) {
       const index = new LexicalIndex();
@@ -533,7 +581,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   private async prepareVectorIndex(userId: string, model: string, dims: number): Promise<void> {
     const key = vectorIndexKey(model, dims);
-    const state = await this.read('loadUser', () => this.userState(userId));
+    const state = await this.loadUserInSlices(userId);
     if (state.vectorIndexes.has(key)) return;
     let building = state.vectorBuilding.get(key);
     if (building === undefined) {

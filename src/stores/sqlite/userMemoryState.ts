@@ -24,6 +24,12 @@ export class UserMemoryState {
    * are applied to them as to finished ones, so a build ends current whatever committed during it.
    */
   lexicalBuilding: { index: LexicalIndex; done: Promise<void> } | null = null;
+  /**
+   * While the metadata is loaded in slices: the rowid read up to, and the load's promise. A write
+   * to a row not read yet is skipped (its page, read later, has the current row), so the id order
+   * stays the rowid order neighbour lookups rely on.
+   */
+  loading: { afterRow: number; done: Promise<void> | null } | null = null;
   readonly vectorBuilding = new Map<string, { index: BinaryVectorIndex<MemoryMeta>; model: string; done: Promise<void> }>();
   private readonly vectorModels = new Map<string, string>();
   /** Pinned and tagged memories, so listings filtered by them (context assembly asks on every call) skip the rest. */
@@ -37,6 +43,7 @@ export class UserMemoryState {
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
     const next = metaOf(memory);
     let meta = this.metas.get(memory.memory_id);
+    if (meta === undefined && this.loading !== null) return;
     if (meta === undefined) {
       meta = next;
       this.metas.set(memory.memory_id, meta);
