@@ -56,7 +56,7 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
   // alike are still different things, and moving a memory between layers is promotion's job alone.
   const mergeable = (a: MemoryRecord, b: MemoryRecord): boolean =>
     a.memory_category === b.memory_category && a.project_id === b.project_id && a.layer === b.layer && a.scope_id === b.scope_id;
-  const groups = index.clusters(threshold, (i, j) => mergeable(candidates[i], candidates[j]));
+  const groups = await index.clusters(threshold, (i, j) => mergeable(candidates[i], candidates[j]));
   const clusters: ConsolidatedCluster[] = [];
   let archived = 0;
   for (const group of groups) {

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import { requireId } from '../validation.ts';
 import { listAllMemories } from './listAll.ts';
+import { YieldEvery } from '../util/yieldEvery.ts';
 
 /**
  * Ebbinghaus forgetting (seed 003): retention R = e^(-t/S), t = days since the memory was last
@@ -53,7 +54,9 @@ export async function applyDecay(deps: CoreDeps, userId: string, options: DecayO
   let unchanged = 0;
   let pinnedReset = 0;
   const changed: string[] = [];
+  const slice = new YieldEvery(256);
   for (const memory of items) {
+    await slice.step();
     const factor = retention(memory, now, base);
     if (Math.abs(factor - memory.decay_factor) < MIN_CHANGE) {
       unchanged++;

@@ -34,7 +34,7 @@ export async function qualityReport(deps: CoreDeps, userId: string): Promise<Qua
   const now = deps.clock.now().getTime();
   const { items, truncated } = await listAllMemories(deps.store, { user_id: user, state: 'live' }, SCAN_CAP);
   const index = new SimilarityIndex(items.map((memory) => memory.content));
-  const duplicateGroups = index.clusters(DUPLICATE_THRESHOLD, (i, j) => items[i].memory_category === items[j].memory_category);
+  const duplicateGroups = await index.clusters(DUPLICATE_THRESHOLD, (i, j) => items[i].memory_category === items[j].memory_category);
   const contradictions = await scanContradictions(deps, user, { limit: 200 });
   const stale = items
     .map((memory) => ({ memory, days: Math.floor((now - Date.parse(memory.last_accessed)) / DAY_MS) }))

@@ -1,5 +1,6 @@
 import type { StoredEmbedding } from '../domain/records.ts';
 import { cosineSimilarity } from '../longterm/textSimilarity.ts';
+import { YieldEvery } from '../util/yieldEvery.ts';
 
 /**
  * Pairwise content similarity for a batch of memories: word-count vectors are built once per
@@ -34,10 +35,13 @@ export class SimilarityIndex {
   }
 
   /** Groups of indexes whose members are each at or above the threshold to the group's first member. */
-  clusters(threshold: number, sameGroup: (i: number, j: number) => boolean = () => true): number[][] {
+  async clusters(threshold: number, sameGroup: (i: number, j: number) => boolean = () => true): Promise<number[][]> {
     const taken = new Set<number>();
     const groups: number[][] = [];
+    // The scan is quadratic (5,000 candidates: 12.5M pairs): a turn for others every 32 rows.
+    const slice = new YieldEvery(32);
     for (let i = 0; i < this.words.length; i++) {
+      await slice.step();
       if (taken.has(i)) continue;
       const group = [i];
       for (let j = i + 1; j < this.words.length; j++) {

@@ -6,6 +6,7 @@ import { assertValidClassification } from '../domain/taxonomy.ts';
 import { guardJson, guardText, mergeRedactions, type Redaction } from '../safety/contentGuard.ts';
 import { requireContent, requireId } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
+import { YieldEvery } from '../util/yieldEvery.ts';
 
 export interface ImportOutput {
   memories_imported: number;
@@ -40,7 +41,9 @@ export async function importMemories(deps: CoreDeps, userId: string, data: unkno
   const redactions: Redaction[][] = [];
   let imported = 0;
   let skipped = 0;
+  const slice = new YieldEvery(100);
   for (const memory of parsed.memories) {
+    await slice.step();
     const id = idFor(memory.memory_id);
     if (existing.has(id)) {
       skipped++;
