@@ -18,7 +18,7 @@ export async function openCoreRuntime(context: vscode.ExtensionContext, config: 
   if (languageModel === null) {
     const opened = await openRemoteCore({
       dataDir: config.dataDir,
-      command: { execPath: process.execPath, cliPath: join(context.extensionUri.fsPath, 'dist', 'cli.js'), env: process.env },
+      command: { execPath: process.execPath, cliPath: join(context.extensionUri.fsPath, 'dist', 'cli.js'), env: process.env, ...graceFromEnvironment() },
       hello: { config, userId },
     });
     log.info(`${opened.started ? 'Started' : 'Joined'} the memory process ${opened.opened.pid} (${opened.address.socketPath}); its log: ${opened.address.logFile}`);
@@ -34,4 +34,10 @@ export async function openCoreRuntime(context: vscode.ExtensionContext, config: 
   });
   extraction.resumePending(userId).catch((error: unknown) => log.warn(`Resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
   return { kind: 'in-process', core: localCoreSurface(core), local: core };
+}
+
+/** Test suites shorten the 5-minute grace period (FML_DAEMON_GRACE_MS) so their processes do not outlive them. */
+function graceFromEnvironment(): { graceMs?: number } {
+  const value = Number(process.env.FML_DAEMON_GRACE_MS);
+  return Number.isInteger(value) && value >= 0 && process.env.FML_DAEMON_GRACE_MS !== undefined ? { graceMs: value } : {};
 }

@@ -79,7 +79,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
     installExtension(vsix, dirs);
 
-    server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir, SHELL: '/bin/bash' });
+    server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir, SHELL: '/bin/bash', FML_DAEMON_GRACE_MS: '3000' });
     const { chromium } = await import('playwright-core');
     // A fresh profile per run; playwright takes it as the persistent context's directory.
     browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {

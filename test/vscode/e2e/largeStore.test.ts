@@ -1,0 +1,100 @@
+// The editor stays responsive while the memory process builds the index of a 100,000-memory store:
+// code-server opens a workspace whose global storage already holds the store, an agent's first recall
+// starts (it waits for the index build in the memory process), and a command palette action — which
+// runs in the extension host — must complete while that recall is still running.
+// FML_E2E_LARGE_SIZE overrides the size (default 100,000). Skips itself like the main e2e suite.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { BrowserContext } from 'playwright-core';
+import { SqliteMemoryStore } from '../../../src/stores/sqlite/sqliteStore.ts';
+import { SeededRandom, syntheticMemory } from '../../../bench/syntheticCorpus.ts';
+import { CHROMIUM, type Dirs, installExtension, missingPrerequisite, ROOT, type RunningCodeServer, startCodeServer } from './codeServer.ts';
+import { connectMcp, readState, waitFor } from './mcpProbe.ts';
+import { Workbench } from './workbench.ts';
+
+const skip = missingPrerequisite();
+const SIZE = Number(process.env.FML_E2E_LARGE_SIZE ?? 100_000);
+const USER = 'e2e-large-user';
+
+describe(`the editor while the memory process builds a ${SIZE.toLocaleString()}-memory index (code-server + chromium)`, { skip: skip ?? false, timeout: 600_000 }, () => {
+  let tmp: string;
+  let server: RunningCodeServer;
+  let browser: BrowserContext;
+  let bench: Workbench;
+  let probeDir: string;
+
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'fml-e2e-large-'));
+    const workspace = join(tmp, 'big-app');
+    probeDir = join(tmp, 'probe');
+    const dirs: Dirs = { userData: join(tmp, 'user-data'), extensions: join(tmp, 'extensions') };
+    for (const dir of [workspace, probeDir, join(dirs.userData, 'User')]) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(workspace, 'README.md'), '# Big app\n');
+    writeFileSync(
+      join(dirs.userData, 'User', 'settings.json'),
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'memory.user.id': USER, 'memory.scope': 'all' }),
+    );
+    // The pre-built store, where the extension keeps it: the profile's global storage.
+    const dataDir = join(dirs.userData, 'User', 'globalStorage', 'firebolt-memory.firebolt-memory-layer');
+    const store = new SqliteMemoryStore({ dataDir });
+    await store.open();
+    const random = new SeededRandom(5);
+    const base = Date.now() - SIZE * 60_000;
+    const batch: Promise<void>[] = [];
+    for (let index = 0; index < SIZE; index++) {
+      batch.push(store.insertMemory(syntheticMemory(random, USER, index, new Date(base + index * 60_000)), null));
+      if (batch.length >= 500) await Promise.all(batch.splice(0));
+    }
+    await Promise.all(batch);
+    await store.close();
+
+    const vsix = join(tmp, 'extension.vsix');
+    const packaged = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+    installExtension(vsix, dirs);
+    server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir, FML_DAEMON_GRACE_MS: '3000' });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    bench = new Workbench(page);
+    await bench.waitReady();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a command palette action completes while the first recall is still running', async () => {
+    const state = await waitFor('the extension to open the store', () => {
+      const current = readState(probeDir);
+      return current?.mcpUrl && current.sessionId ? current : null;
+    }, 120_000);
+    const mcp = await connectMcp(state);
+    try {
+      let recallDone = false;
+      const recall = mcp.call('recall_memories', { query: 'deploy the build server cache', min_similarity: 0 }).then((answer: { memories: unknown[] }) => {
+        recallDone = true;
+        return answer;
+      });
+      await bench.runCommand('Memory: Show Activation Time');
+      assert.match(await bench.notification(/activated in/), /activated in [\d.]+ ms/);
+      assert.equal(recallDone, false, 'the palette action finished while the first recall was still waiting for the index');
+      const answer = await recall;
+      assert.ok(answer.memories.length > 0, 'the first recall then answers from the whole store');
+    } finally {
+      await mcp.close();
+    }
+  });
+});
