@@ -9,7 +9,7 @@ export interface DaemonAddress {
   socketPath: string;
   /** Directory holding the socket on Unix; created 0700 so no other user can even reach it. */
   socketDir: string | null;
-  /** `daemon.json` in the data directory: pid and connection secret, readable by the user only. */
+  /** `daemon/daemon-v<protocol>.json` in the data directory: pid and connection secret, readable by the user only. */
   infoFile: string;
   /** The daemon's log, next to the info file (Memory: Show Logs points to it). */
   logFile: string;
@@ -25,7 +25,8 @@ export function daemonAddressOf(dataDir: string, platform: NodeJS.Platform = pro
   const absolute = resolve(dataDir);
   const user = safeUserName();
   const key = createHash('sha256').update(`${user}\0${absolute}\0${DAEMON_PROTOCOL_VERSION}`).digest('hex').slice(0, 16);
-  const infoFile = join(absolute, 'daemon', 'daemon.json');
+  // Versioned like the socket: an old process still serving old windows keeps its own info file.
+  const infoFile = join(absolute, 'daemon', `daemon-v${DAEMON_PROTOCOL_VERSION}.json`);
   const logFile = join(absolute, 'daemon', 'daemon.log');
   if (platform === 'win32') return { socketPath: `\\\\.\\pipe\\fml-memory-${key}`, socketDir: null, infoFile, logFile };
   const socketDir = join(tmpdir(), `fml-${user}`);
