@@ -5,6 +5,7 @@
 // Export command), a maintenance run. The same steps run once more with the core in the calling
 // process (the model before the daemon) for comparison. Also reports the daemon's RSS with one and
 // three clients (windows), the calling process's RSS, and recall/store latency over the socket.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,11 +120,19 @@ async function latency(core: CoreSurface): Promise<void> {
   show('store_memory', store);
 }
 
+const loadOnly = args.indexOf('--load-into');
+if (loadOnly >= 0) {
+  await load(args[loadOnly + 1]!);
+  process.exit(0);
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-stalls-'));
 try {
   console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}; loading ${SIZE.toLocaleString()} memories…`);
   const loadStarted = performance.now();
-  await load(dataDir);
+  // In a child process, so this one stays what an extension host is: small, holding no corpus.
+  const loaded = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--size', String(SIZE), '--load-into', dataDir], { stdio: 'inherit' });
+  if (loaded.status !== 0) throw new Error(`loading the corpus failed (exit ${loaded.status})`);
   console.log(`loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
   const clientRssBefore = process.memoryUsage().rss;
 
