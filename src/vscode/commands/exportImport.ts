@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/domain/errors.ts';
+import type { MemoryRecord } from '../../core/domain/records.ts';
 import { buildExport, parseExport } from '../storage/exportFormat.ts';
 import type { CommandDeps } from './commandDeps.ts';
 
@@ -10,11 +11,20 @@ export async function exportCommand(deps: CommandDeps, targetPath?: string): Pro
     targetPath ??
     (await vscode.window.showSaveDialog({ title: 'Export Memories', saveLabel: 'Export', filters: { JSON: ['json'] }, defaultUri: vscode.Uri.file(`memories-${new Date().toISOString().slice(0, 10)}.json`) }))?.fsPath;
   if (!path) return undefined;
-  const memories = [];
-  for (let offset = 0; ; offset += 500) {
-    const page = await core.listMemories({ filter: { user_id: identity.userId }, sort: 'created', offset, limit: 500 });
-    memories.push(...page.items);
-    if (page.items.length < 500) break;
+  const memories: MemoryRecord[] = [];
+  // Page by page from the memory process, so no single answer is large; cancellable like the import.
+  const cancelled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Exporting memories', cancellable: true }, async (progress, token) => {
+    for (let offset = 0; ; offset += 500) {
+      if (token.isCancellationRequested) return true;
+      const page = await core.listMemories({ filter: { user_id: identity.userId }, sort: 'created', offset, limit: 500 });
+      memories.push(...page.items);
+      progress.report({ message: `${memories.length} of ${page.total}`, increment: page.total > 0 ? (100 * page.items.length) / page.total : 100 });
+      if (page.items.length < 500) return false;
+    }
+  });
+  if (cancelled) {
+    deps.log.info('Export cancelled; no file written.');
+    return undefined;
   }
   await writeFile(path, `${JSON.stringify(buildExport(identity.userId, memories), null, 2)}\n`, { mode: 0o600 });
   deps.log.info(`Exported ${memories.length} memories to ${path}.`);
