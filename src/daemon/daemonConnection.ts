@@ -1,5 +1,7 @@
 import { createConnection, type Socket } from 'node:net';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
+import type { BackendConfig } from '../runtime/runtimeConfig.ts';
+import type { CopyProgress, CopyResult } from '../stores/copy/copyStore.ts';
 import { type ClientFrame, DaemonError, type DaemonHello, type DaemonStatus, encodeFrame, FrameReader, fromWireError, type HelloAnswer, type ServerFrame } from './daemonProtocol.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
@@ -11,6 +13,7 @@ export class DaemonConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly eventListeners = new Set<(event: MemoryEvent) => void>();
   private readonly closeListeners = new Set<(error: DaemonError) => void>();
+  private readonly progressListeners = new Map<number, (progress: CopyProgress) => void>();
   private closedWith: DaemonError | null = null;
 
   private readonly socket: Socket;
@@ -52,6 +55,30 @@ export class DaemonConnection {
     return this.request({ op: 'endpoint', userId }) as Promise<{ mcpUrl: string; port: number; token: string }>;
   }
 
+  /**
+   * Copies the user's embedded store into `target` inside the memory process, with progress; the
+   * signal cancels it there (the copy stops between batches and reports `cancelled`).
+   */
+  async copy(target: BackendConfig, userId: string, options: { onProgress?: (progress: CopyProgress) => void; signal?: AbortSignal } = {}): Promise<CopyResult> {
+    const id = this.nextId;
+    if (options.onProgress) this.progressListeners.set(id, options.onProgress);
+    const cancel = (): void =>
+      void this.request({ op: 'cancel', request: id }).catch((error: unknown) => {
+        // A lost connection also fails the copy's own request, which reports it; anything else is a bug to see.
+        if (!(error instanceof DaemonError)) console.error('[fml] cancelling the copy failed:', error);
+      });
+    const copied = this.request({ op: 'copy', target, userId });
+    // Sent after the copy frame, so the process knows the copy it cancels (also when already aborted).
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return (await copied) as CopyResult;
+    } finally {
+      options.signal?.removeEventListener('abort', cancel);
+      this.progressListeners.delete(id);
+    }
+  }
+
   status(): Promise<DaemonStatus> {
     return this.request({ op: 'status' }) as Promise<DaemonStatus>;
   }
@@ -83,6 +110,10 @@ export class DaemonConnection {
   private receive(frame: ServerFrame): void {
     if ('event' in frame) {
       for (const listener of this.eventListeners) listener(frame.event);
+      return;
+    }
+    if ('progress' in frame) {
+      this.progressListeners.get(frame.progress.request)?.(frame.progress.value);
       return;
     }
     const pending = this.pending.get(frame.id);

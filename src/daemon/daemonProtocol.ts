@@ -1,6 +1,7 @@
 import { MemoryError, type MemoryErrorCode } from '../core/domain/errors.ts';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
-import type { RuntimeConfig } from '../runtime/runtimeConfig.ts';
+import type { BackendConfig, RuntimeConfig } from '../runtime/runtimeConfig.ts';
+import type { CopyProgress } from '../stores/copy/copyStore.ts';
 
 /**
  * The wire format between a window (or the CLI, or a benchmark) and the background memory
@@ -22,6 +23,9 @@ export type ClientFrame =
   | { id: number; op: 'hello'; hello: DaemonHello }
   | { id: number; op: 'call'; path: string; args: unknown[] }
   | { id: number; op: 'endpoint'; userId: string }
+  /** Copies the user's embedded store into `target`; progress frames carry this request's id. */
+  | { id: number; op: 'copy'; target: BackendConfig; userId: string }
+  | { id: number; op: 'cancel'; request: number }
   | { id: number; op: 'status' };
 
 export interface HelloAnswer {
@@ -45,7 +49,8 @@ export interface DaemonStatus {
 export type ServerFrame =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: WireError }
-  | { event: MemoryEvent };
+  | { event: MemoryEvent }
+  | { progress: { request: number; value: CopyProgress } };
 
 export interface WireError {
   code: MemoryErrorCode | 'DAEMON_PROTOCOL';

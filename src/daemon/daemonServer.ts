@@ -5,6 +5,9 @@ import { dirname } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import { startHttpServer, type RunningHttpServer } from '../mcp/httpServer.ts';
+import { createStore } from '../runtime/createRuntime.ts';
+import type { BackendConfig } from '../runtime/runtimeConfig.ts';
+import { copyStore, type CopyResult } from '../stores/copy/copyStore.ts';
 import { dispatchCall } from './callDispatch.ts';
 import { CoreRegistry } from './coreRegistry.ts';
 import type { CoreSurface } from './coreSurface.ts';
@@ -31,6 +34,9 @@ export interface DaemonServerOptions {
 
 interface Connection {
   socket: Socket;
+  /** Copies this client started, by request id, so a cancel frame can stop them. */
+  copies: Map<number, AbortController>;
+  dataDir: string | null;
   coreKey: string | null;
   surface: CoreSurface | null;
   core: MemoryCore | null;
@@ -94,7 +100,7 @@ export class DaemonServer {
   }
 
   private accept(socket: Socket): void {
-    const connection: Connection = { socket, coreKey: null, surface: null, core: null, userId: undefined, unsubscribe: null };
+    const connection: Connection = { socket, copies: new Map(), dataDir: null, coreKey: null, surface: null, core: null, userId: undefined, unsubscribe: null };
     this.connections.add(connection);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -128,6 +134,11 @@ export class DaemonServer {
     if (frame.op === 'hello') return this.hello(connection, frame.hello);
     if (connection.surface === null || connection.core === null || connection.coreKey === null) throw new MemoryError('INVALID_INPUT', 'Say hello (open a core) before calling it.');
     if (frame.op === 'call') return dispatchCall(connection.surface, frame.path, frame.args);
+    if (frame.op === 'copy') return this.copy(connection, frame.id, frame.target, frame.userId);
+    if (frame.op === 'cancel') {
+      connection.copies.get(frame.request)?.abort();
+      return null;
+    }
     return this.endpoint(connection.coreKey, connection.core, frame.userId);
   }
 
@@ -144,6 +155,7 @@ export class DaemonServer {
       throw new MemoryError('INVALID_INPUT', 'The client disconnected.');
     }
     connection.coreKey = key;
+    connection.dataDir = hello.config.dataDir;
     connection.core = core;
     connection.surface = localCoreSurface(core);
     connection.userId = hello.userId;
@@ -159,6 +171,36 @@ export class DaemonServer {
       storeKind: core.store.kind,
       embeddingModel: core.embeddings.model,
     };
+  }
+
+  /**
+   * Memory: Copy Local Memories to Firebolt, run here: the embedded store (a second connection to
+   * its file) copied into the bare target store (no outbox: the copy must fail when Firebolt is away).
+   */
+  private async copy(connection: Connection, request: number, target: BackendConfig, userId: string): Promise<CopyResult> {
+    if (target.kind === 'sqlite') throw new MemoryError('INVALID_INPUT', 'The copy goes from the embedded store to Firebolt; the target must be a Firebolt backend.');
+    const source = createStore({ kind: 'sqlite', dataDir: connection.dataDir! });
+    const destination = createStore(target);
+    const abort = new AbortController();
+    connection.copies.set(request, abort);
+    await source.open();
+    try {
+      await destination.open();
+      try {
+        return await copyStore(source, destination, {
+          users: [userId],
+          signal: abort.signal,
+          onProgress: (value) => {
+            if (!connection.socket.destroyed) connection.socket.write(encodeFrame({ progress: { request, value } }));
+          },
+        });
+      } finally {
+        await destination.close();
+      }
+    } finally {
+      connection.copies.delete(request);
+      await source.close();
+    }
   }
 
   private endpoint(coreKey: string, core: MemoryCore, userId: string): Promise<{ mcpUrl: string; port: number; token: string }> {
@@ -200,6 +242,8 @@ export class DaemonServer {
   private async drop(connection: Connection): Promise<void> {
     if (!this.connections.delete(connection)) return;
     connection.unsubscribe?.();
+    // A window that went away cannot see its copy finish: stop it (running it again resumes).
+    for (const copy of connection.copies.values()) copy.abort();
     // The core (and its MCP endpoint, which a reloading window finds again) stays for the grace period.
     if (connection.coreKey !== null) this.registry.release(connection.coreKey);
     this.armIdleTimer();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createStore } from '../../runtime/createRuntime.ts';
-import { type CopyResult, copyStore } from '../../stores/copy/copyStore.ts';
+import { type CopyProgress, type CopyResult, copyStore } from '../../stores/copy/copyStore.ts';
+import type { BackendConfig } from '../../runtime/runtimeConfig.ts';
 import { backendFor, storageChoiceFromSettings } from '../storage/storageConfig.ts';
 import type { CommandDeps } from './commandDeps.ts';
 
@@ -16,53 +17,64 @@ export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResu
     if (action) await vscode.commands.executeCommand('memory.configureStorage');
     return undefined;
   }
-  const { identity, dataDir } = await deps.host.ready();
+  const ready = await deps.host.ready();
+  const { identity, dataDir, runtime } = ready;
+  const target = backendFor(choice, dataDir);
   // Editor capture waits while the copy runs: its writes would compete with the copy's transactions.
   const releaseCapture = deps.capture.sink.hold();
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Copying memories to Firebolt', cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const cancellation = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        const onProgress = ({ phase, done, total }: CopyProgress): void => {
+          const percent = phase === 'memories' && total > 0 ? (done / total) * 90 : phase === 'verify' ? 100 : reported;
+          progress.report({ message: `${phase}: ${done} of ${total}`, increment: Math.max(0, percent - reported) });
+          reported = Math.max(reported, percent);
+        };
+        try {
+          // In the memory process when the core is there, so reading the embedded store never blocks this thread.
+          const result =
+            runtime.kind === 'daemon'
+              ? await runtime.connection.copy(target, identity.userId, { onProgress, signal: abort.signal })
+              : await copyHere(dataDir, target, identity.userId, onProgress, abort.signal);
+          const user = result.users[0];
+          const counts = user ? `${user.memories_copied} copied, ${user.memories_skipped} already there` : 'nothing to copy';
+          const message = result.cancelled
+            ? `Copy cancelled (${counts}); run it again to resume.`
+            : result.verified
+              ? `Copy finished and verified: ${counts}.`
+              : `Copy finished but the counts differ: ${JSON.stringify(user?.mismatches ?? [])}. Run it again; it only copies what is missing.`;
+          deps.log.info(message);
+          if (result.cancelled || result.verified) void vscode.window.showInformationMessage(message);
+          else void vscode.window.showWarningMessage(message);
+          return result;
+        } finally {
+          cancellation.dispose();
+        }
+      },
+    );
+  } finally {
+    releaseCapture();
+  }
+}
+
+/** The copy in this window (the core is here when Copilot-model extraction is on). */
+async function copyHere(dataDir: string, backend: BackendConfig, userId: string, onProgress: (progress: CopyProgress) => void, signal: AbortSignal): Promise<CopyResult> {
   const source = createStore({ kind: 'sqlite', dataDir });
   // The bare Firebolt store: a copy must fail when Firebolt is away, not queue in an outbox.
-  const target = createStore(backendFor(choice, dataDir));
+  const target = createStore(backend);
   await source.open();
   try {
     await target.open();
     try {
-      return await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Copying memories to Firebolt', cancellable: true },
-        async (progress, token) => {
-          const abort = new AbortController();
-          const cancellation = token.onCancellationRequested(() => abort.abort());
-          let reported = 0;
-          try {
-            const result = await copyStore(source, target, {
-              users: [identity.userId],
-              signal: abort.signal,
-              onProgress: ({ phase, done, total }) => {
-                const percent = phase === 'memories' && total > 0 ? (done / total) * 90 : phase === 'verify' ? 100 : reported;
-                progress.report({ message: `${phase}: ${done} of ${total}`, increment: Math.max(0, percent - reported) });
-                reported = Math.max(reported, percent);
-              },
-            });
-            const user = result.users[0];
-            const counts = user ? `${user.memories_copied} copied, ${user.memories_skipped} already there` : 'nothing to copy';
-            const message = result.cancelled
-              ? `Copy cancelled (${counts}); run it again to resume.`
-              : result.verified
-                ? `Copy finished and verified: ${counts}.`
-                : `Copy finished but the counts differ: ${JSON.stringify(user?.mismatches ?? [])}. Run it again; it only copies what is missing.`;
-            deps.log.info(message);
-            if (result.cancelled || result.verified) void vscode.window.showInformationMessage(message);
-            else void vscode.window.showWarningMessage(message);
-            return result;
-          } finally {
-            cancellation.dispose();
-          }
-        },
-      );
+      return await copyStore(source, target, { users: [userId], signal, onProgress });
     } finally {
       await target.close();
     }
   } finally {
     await source.close();
-    releaseCapture();
   }
 }
