@@ -27,6 +27,7 @@ describe(`the editor while the memory process builds a ${SIZE.toLocaleString()}-
   let bench: Workbench;
   let probeDir: string;
 
+  // Loading 100,000 memories and starting code-server take longer than npm test's default per-hook timeout on a busy box.
   before(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'fml-e2e-large-'));
     const workspace = join(tmp, 'big-app');
@@ -68,7 +69,7 @@ describe(`the editor while the memory process builds a ${SIZE.toLocaleString()}-
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     bench = new Workbench(page);
     await bench.waitReady();
-  });
+  }, { timeout: 600_000 });
 
   after(async () => {
     await browser?.close();
@@ -76,7 +77,7 @@ describe(`the editor while the memory process builds a ${SIZE.toLocaleString()}-
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('a command palette action completes while the first recall is still running', async () => {
+  it('a command palette action completes while the first recall is still running', { timeout: 600_000 }, async () => {
     const state = await waitFor('the extension to open the store', () => {
       const current = readState(probeDir);
       return current?.mcpUrl && current.sessionId ? current : null;
