@@ -134,7 +134,7 @@ describe('PanelController', () => {
   it('previews context in a browser before any session exists, from long-term memory alone', async () => {
     const stranger = 'user_without_sessions';
     const stored = await testCore.core.longTerm.store({ user_id: stranger, content: 'Deploy the web app with make deploy-web after the smoke tests pass.', memory_category: 'procedural', memory_subtype: 'workflow' });
-    const browser = new PanelController({ core: testCore.core, userId: () => stranger, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
+    const browser = new PanelController({ core: localCoreSurface(testCore.core), userId: () => stranger, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
     try {
       const response = await browser.handle({ kind: 'request', id: 1, method: 'context/preview', params: { query: 'how do I deploy the web app', token_budget: 500 } });
       assert.ok(response.ok, JSON.stringify(response));
