@@ -64,9 +64,25 @@ export function classifyContent(content: string, fallback: { category: MemoryCat
   };
 }
 
+/** An explicit request to remember something: always kept, however short. */
+const EXPLICIT_REMEMBER = /\b(remember|don'?t forget|do not forget|keep in mind|make a note|note that|for future reference)\b/i;
+/** Acknowledgements that carry nothing to remember. */
+const TRIVIAL = /^\s*(\w+:\s*)?(ok(ay)?|thanks?( you)?|thx|sure|yes|no|yep|nope|got it|done|cool|great|nice|sounds good|lgtm|hi|hello|hey)[.!]*\s*$/i;
+
 /** Whether evicted or checkpointed working-memory content deserves a long-term memory. */
 export function isWorthKeeping(content: string, tokenCount: number): boolean {
+  if (TRIVIAL.test(content)) return false;
+  if (EXPLICIT_REMEMBER.test(content) && tokenCount >= 3) return true;
   if (tokenCount < 6) return false;
-  if (/^\s*(ok(ay)?|thanks?( you)?|sure|yes|no|got it|done)[.!]?\s*$/i.test(content)) return false;
   return RULES.some((rule) => rule.pattern.test(content)) || tokenCount >= 20;
+}
+
+/**
+ * Whether content is kept when its session is cleared. A clear ends the session, so this is the
+ * last chance to keep what was said: everything but acknowledgements and fragments is kept, not
+ * just what the rules recognise (that selectivity is for the periodic checkpoint).
+ */
+export function isWorthKeepingAtClear(content: string, tokenCount: number): boolean {
+  if (TRIVIAL.test(content)) return false;
+  return isWorthKeeping(content, tokenCount) || tokenCount >= 4;
 }

@@ -20,7 +20,7 @@ import { type ExtractionSink, pendingExtractionMetadata } from '../extraction/pe
 import type { EpisodeSink } from '../episodes/conversationEpisodes.ts';
 import { advanceTurn, completesEpisode, CONVERSATION_TURN, countsAsTurn, episodeStartedAt } from '../episodes/conversationTurns.ts';
 import type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
-import { classifyContent, isWorthKeeping } from '../longterm/classifyContent.ts';
+import { classifyContent, isWorthKeeping, isWorthKeepingAtClear } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
 import { newId } from '../util/ids.ts';
@@ -236,16 +236,19 @@ export class WorkingMemory {
   }
 
   async clear(input: ClearWorkingMemoryInput): Promise<ClearWorkingMemoryOutput> {
-    const checkpointed = input.checkpoint_first === false ? null : await this.checkpoint({ session_id: input.session_id, user_id: input.user_id, force: true });
+    // One lock for the whole clear, so an item added between the checkpoint and the removal is
+    // never removed unsaved.
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
       const session = await this.requireSession(input.session_id, input.user_id);
       const items = await this.liveItems(session.session_id);
+      // Clearing ends the session: whatever its size, everything worth keeping is saved first.
+      const promoted = input.checkpoint_first === false ? [] : await this.promote(session, items, isKeptAtClear);
       const updated = { ...session, total_tokens: 0, last_activity: this.deps.clock.now().toISOString() };
       await this.deps.store.commitWorking({ session: updated, upsert: [], delete: items.map((item) => item.item_id) });
       this.emit(updated);
       return {
         success: true,
-        memories_preserved: checkpointed ? checkpointed.memories_created + checkpointed.memories_updated : 0,
+        memories_preserved: new Set(promoted.flatMap((entry) => entry.memory_id ?? [])).size,
         items_removed: items.length,
       };
     });
@@ -276,10 +279,10 @@ export class WorkingMemory {
   }
 
   /** Saves items worth keeping to long-term memory (classified, deduplicated); never throws for one bad item. */
-  private async promote(session: SessionRecord, items: readonly WorkingItemRecord[]): Promise<PromotedItem[]> {
+  private async promote(session: SessionRecord, items: readonly WorkingItemRecord[], keep: (item: WorkingItemRecord) => boolean = isPromotable): Promise<PromotedItem[]> {
     const promoted: PromotedItem[] = [];
     for (const item of items) {
-      if (!isPromotable(item)) continue;
+      if (!keep(item)) continue;
       const classification = classifyContent(item.content, item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined);
       const extraction = this.extractionSink;
       const result = await this.longTerm.store({
@@ -372,6 +375,10 @@ export function isAwaitingPromotion(item: WorkingItemRecord): boolean {
 
 function isPromotable(item: WorkingItemRecord): boolean {
   return !NOT_PROMOTED.has(item.content_type) && isWorthKeeping(item.content, item.token_count);
+}
+
+function isKeptAtClear(item: WorkingItemRecord): boolean {
+  return !NOT_PROMOTED.has(item.content_type) && isWorthKeepingAtClear(item.content, item.token_count);
 }
 
 function sessionNotFound(sessionId: string): MemoryError {
