@@ -72,6 +72,18 @@ export function resolveUser(context: ServerContext, userId: string | undefined):
   return resolved;
 }
 
+/**
+ * The owner a session tool checks the session against: the user the call names or the server is
+ * bound to. A bound server refuses any other user; with neither, the session id alone decides.
+ */
+export function sessionOwner(context: ServerContext, userId: string | undefined): { user_id?: string } {
+  if (context.defaultUserId !== undefined && userId !== undefined && userId !== context.defaultUserId) {
+    throw new MemoryError('UNAUTHORIZED', `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`, { details: { field: 'user_id' } });
+  }
+  const owner = userId ?? context.defaultUserId;
+  return owner === undefined ? {} : { user_id: owner };
+}
+
 type LayerArgs = { project_id?: string | null; team_id?: string; org_id?: string; company_id?: string; agent_id?: string };
 
 /**

@@ -12,6 +12,13 @@ export const userIdField = z
   .optional()
   .describe('Id of the user whose memory this is; all reads and writes are isolated per user. Required unless the server is bound to a user (the VS Code extension binds it to the editor user).');
 
+export const sessionUserField = z
+  .string()
+  .min(1)
+  .max(LIMITS.idChars)
+  .optional()
+  .describe('Id of the user who owns the session; when given, a session of any other user is refused.');
+
 export const sessionIdField = z.string().min(1).max(LIMITS.idChars).describe('Session id returned by init_session.');
 
 export const categoryField = z.enum(MEMORY_CATEGORIES as [string, ...string[]]).describe('Memory category: episodic (what happened), semantic (facts), procedural (how to), preference (learned behaviours).');

@@ -9,6 +9,7 @@ import { effectiveFacts } from './factPrecedence.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { guardNamedText, type Redaction } from '../safety/contentGuard.ts';
 import { KeyedMutex } from '../util/keyedMutex.ts';
+import { requireOwnSession } from '../working/sessionOwnership.ts';
 import { requireId, requireUnitInterval } from '../validation.ts';
 import {
   FACT_CLASSIFICATION,
@@ -92,6 +93,7 @@ export class StructuredFacts {
     const value = guarded.content;
     const confidence = requireUnitInterval(input.confidence, 'confidence', 1);
     const importance = requireUnitInterval(input.importance, 'importance', 0.8);
+    await requireOwnSession(this.deps.store, userId, input.session_id);
     return this.locks.run(lockKey(scope, category, key), async () => {
       const active = await this.active(scope, category, key);
       if (active && active.value === value) {

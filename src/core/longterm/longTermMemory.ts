@@ -31,6 +31,7 @@ import {
   requireUnitInterval,
 } from '../validation.ts';
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
+import { requireOwnSession } from '../working/sessionOwnership.ts';
 
 const DEDUP_CANDIDATES = 5;
 /**
@@ -64,6 +65,7 @@ export class LongTermMemory {
     const entities = given.length > 0 ? normaliseEntities(given) : extracted;
     const scope = scopeFor(input.layer === undefined ? 'user' : requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId, project_id: input.project_id ?? undefined }));
     const partition = scope.partition;
+    await requireOwnSession(this.deps.store, userId, input.session_id);
     const projectId = scope.layer === 'project' ? scope.scope_id : input.project_id === undefined || input.project_id === null ? null : requireId(input.project_id, 'project_id');
     const now = this.deps.clock.now().toISOString();
 

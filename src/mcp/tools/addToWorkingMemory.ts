@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../defineTool.ts';
-import { metadataField, redactionsField, sessionIdField } from '../schemas.ts';
+import { defineTool, sessionOwner } from '../defineTool.ts';
+import { metadataField, redactionsField, sessionIdField, sessionUserField } from '../schemas.ts';
 
 export const addToWorkingMemoryTool = defineTool({
   name: 'add_to_working_memory',
@@ -9,6 +9,7 @@ export const addToWorkingMemoryTool = defineTool({
     'Add an item to the session\'s working memory. When the token budget is exceeded, low-priority items are evicted (pinned items never) and those worth keeping are promoted to long-term memory; the result says which.',
   input: {
     session_id: sessionIdField,
+    user_id: sessionUserField,
     content: z.string().describe('The text to keep in working memory (at most 100 KB).'),
     content_type: z.enum(['message', 'task_state', 'scratchpad', 'system']).describe('message: a conversation turn; task_state: the current plan or progress (protected from eviction); scratchpad: intermediate notes; system: instructions.'),
     pinned: z.boolean().optional().describe('Protect the item from eviction.'),
@@ -25,5 +26,5 @@ export const addToWorkingMemoryTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.working.add({ ...args, ...(context.defaultUserId ? { user_id: context.defaultUserId } : {}) }),
+  run: (context, args) => context.core.working.add({ ...args, ...sessionOwner(context, args.user_id) }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../defineTool.ts';
-import { sessionIdField } from '../schemas.ts';
+import { defineTool, sessionOwner } from '../defineTool.ts';
+import { sessionIdField, sessionUserField } from '../schemas.ts';
 
 export const checkpointWorkingMemoryTool = defineTool({
   name: 'checkpoint_working_memory',
@@ -9,6 +9,7 @@ export const checkpointWorkingMemoryTool = defineTool({
     'Save what is worth keeping from working memory as classified, deduplicated long-term memories and free the tokens (pinned items and task state stay). Below the checkpoint threshold it does nothing unless force is true.',
   input: {
     session_id: sessionIdField,
+    user_id: sessionUserField,
     force: z.boolean().optional().describe('Checkpoint even if working memory is below the threshold (6000 tokens).'),
   },
   output: {
@@ -19,5 +20,5 @@ export const checkpointWorkingMemoryTool = defineTool({
     skipped_reason: z.string().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.working.checkpoint({ ...args, ...(context.defaultUserId ? { user_id: context.defaultUserId } : {}) }),
+  run: (context, args) => context.core.working.checkpoint({ ...args, ...sessionOwner(context, args.user_id) }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../defineTool.ts';
-import { sessionIdField } from '../schemas.ts';
+import { defineTool, sessionOwner } from '../defineTool.ts';
+import { sessionIdField, sessionUserField } from '../schemas.ts';
 
 export const clearWorkingMemoryTool = defineTool({
   name: 'clear_working_memory',
@@ -8,9 +8,10 @@ export const clearWorkingMemoryTool = defineTool({
   description: 'Empty the session\'s working memory (end of session). By default checkpoints first, so nothing worth keeping is lost.',
   input: {
     session_id: sessionIdField,
+    user_id: sessionUserField,
     checkpoint_first: z.boolean().optional().describe('Save worthwhile items to long-term memory before clearing (default true).'),
   },
   output: { success: z.boolean(), memories_preserved: z.number(), items_removed: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.working.clear({ ...args, ...(context.defaultUserId ? { user_id: context.defaultUserId } : {}) }),
+  run: (context, args) => context.core.working.clear({ ...args, ...sessionOwner(context, args.user_id) }),
 });
