@@ -5,6 +5,7 @@ import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import { requireId } from '../core/validation.ts';
 import { createMcpServer } from '../mcp/createMcpServer.ts';
+import { rateLimitOf } from '../mcp/rateLimiter.ts';
 import { startHttpServer } from '../mcp/httpServer.ts';
 import { OPENSPEC_BASE } from '../openspec/discovery.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
@@ -160,7 +161,7 @@ async function main(argv: string[]): Promise<void> {
   const perMinute = values['rate-limit'] === undefined ? 6000 : Number(values['rate-limit']);
   const token = process.env.FML_TOKEN ?? loadOrCreateToken(dataDir, values['rotate-token'] ?? false);
   const panel = startPanelOverHttp(core, { token, userId: config.defaultUserId ?? defaultHttpUser(), entryFile: process.argv[1] });
-  const server = await startHttpServer(context, { port, token, rateLimit: { perMinute, burst: Math.max(20, Math.ceil(perMinute / 10)) }, extraRoutes: panel.routes.handle });
+  const server = await startHttpServer(context, { port, token, rateLimit: rateLimitOf(perMinute), extraRoutes: panel.routes.handle });
   console.log(`Firebolt Memory Layer MCP server (Streamable HTTP)
   endpoint:   ${server.mcpUrl}
   panel:      ${server.url}/?token=${token}  (memories of user "${panel.userId}")
