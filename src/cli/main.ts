@@ -28,6 +28,8 @@ Usage:
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
    with --user, no other team, org or company can be named by a client)
+  (with --user, clients act in the --project project only; --read-project ID, repeatable,
+   opens another project for reading, never writing)
   fml daemon [--data-dir DIR] [--grace-ms N]
       the background memory process the VS Code extension starts (one per data directory);
       stops N ms (default 300000) after its last client left
@@ -84,6 +86,7 @@ async function main(argv: string[]): Promise<void> {
       user: { type: 'string' },
       'any-user': { type: 'boolean' },
       project: { type: 'string' },
+      'read-project': { type: 'string', multiple: true },
       agent: { type: 'string' },
       team: { type: 'string' },
       org: { type: 'string' },
@@ -141,7 +144,11 @@ async function main(argv: string[]): Promise<void> {
     core.startMaintenance({ users: () => [userId] });
     extraction.resumePending(config.defaultUserId).catch((error: unknown) => console.error('[fml] resuming pending extraction failed:', error instanceof Error ? error.message : String(error)));
   }
-  const context = { core, ...(config.defaultUserId ? { defaultUserId: config.defaultUserId } : {}) };
+  const context = {
+    core,
+    ...(config.defaultUserId ? { defaultUserId: config.defaultUserId } : {}),
+    ...(values['read-project'] ? { readableProjectIds: values['read-project'] } : {}),
+  };
   const shutdown = async (): Promise<void> => {
     await core.close();
     process.exit(0);

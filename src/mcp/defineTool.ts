@@ -86,12 +86,17 @@ export function sessionOwner(context: ServerContext, userId: string | undefined)
 
 type LayerArgs = { project_id?: string | null; team_id?: string; org_id?: string; company_id?: string; agent_id?: string };
 
+/** Whether a call only reads the layers it names, or writes to or deletes from them. */
+export type LayerAccess = 'read' | 'write';
+
 /**
- * Shared-layer identifiers a call may use. A server bound to one user (the editor) grants the
- * team, org and company it was configured with and no others, so a client cannot read or write
- * another team's memory by naming it; an unbound server (a user's own `fml serve`) takes any.
+ * Shared-layer identifiers a call may use. A server bound to one user (the editor, `fml serve
+ * --user`) grants the team, org and company it was configured with and no others, so a client
+ * cannot read or write another team's memory by naming it. It acts in the project it was started
+ * for (`--project`, the editor's workspace) and no other; other projects can be opened for reading
+ * only (`--read-project`). An unbound server (a user's own `fml serve`) takes any.
  */
-export function authorizeLayers<T extends LayerArgs>(context: ServerContext, args: T): T {
+export function authorizeLayers<T extends LayerArgs>(context: ServerContext, args: T, access: LayerAccess = 'read'): T {
   if (context.defaultUserId === undefined) return args;
   const granted = context.core.coreDeps.config.layerDefaults;
   for (const field of ['team_id', 'org_id', 'company_id'] as const) {
@@ -106,6 +111,20 @@ export function authorizeLayers<T extends LayerArgs>(context: ServerContext, arg
       );
     }
   }
+  const project = args.project_id;
+  if (project !== undefined && project !== null && project !== context.core.defaultProjectId) {
+    const readable = access === 'read' && (context.readableProjectIds ?? []).includes(project);
+    if (!readable) {
+      const own = context.core.defaultProjectId;
+      throw new MemoryError(
+        'UNAUTHORIZED',
+        own
+          ? `This server acts in project "${own}"; project "${project}" is not open to it${access === 'write' ? ' for writing' : ''}. Omit project_id to use its own.`
+          : `This server was started for no project, so project "${project}" is closed to it.`,
+        { details: { field: 'project_id' } },
+      );
+    }
+  }
   return args;
 }
 
@@ -114,8 +133,8 @@ export function authorizeLayers<T extends LayerArgs>(context: ServerContext, arg
  * server's own identifiers (workspace project, configured team, org, company, agent) where the
  * call leaves them out.
  */
-export function resolveLayerArgs<T extends LayerArgs>(context: ServerContext, args: T): T {
-  const resolved = { ...authorizeLayers(context, args) };
+export function resolveLayerArgs<T extends LayerArgs>(context: ServerContext, args: T, access: LayerAccess = 'write'): T {
+  const resolved = { ...authorizeLayers(context, args, access) };
   const defaults = context.core.coreDeps.config.layerDefaults;
   if (resolved.project_id === undefined && context.core.defaultProjectId) resolved.project_id = context.core.defaultProjectId;
   for (const field of ['agent_id', 'team_id', 'org_id', 'company_id'] as const) {

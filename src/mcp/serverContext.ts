@@ -6,6 +6,11 @@ export interface ServerContext {
   core: MemoryCore;
   /** When set, tools accept calls without user_id and use this one (the editor's user). */
   defaultUserId?: string;
+  /**
+   * Projects other than its own (core.defaultProjectId) a server bound to a user may read from;
+   * it never writes to them. Unbound servers take any project.
+   */
+  readableProjectIds?: readonly string[];
   /** The server's recent calls and errors, read by get_recent_calls / get_recent_errors. */
   callLog?: CallLog;
 }

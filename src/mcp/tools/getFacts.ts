@@ -22,5 +22,5 @@ export const getFactsTool = defineTool({
     searched_layers: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => factsOf(context.core).get({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => factsOf(context.core).get({ ...resolveLayerArgs(context, args, 'read'), user_id: resolveUser(context, args.user_id) }),
 });

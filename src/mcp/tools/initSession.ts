@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField, workingStateSchema } from '../schemas.ts';
 
 export const initSessionTool = defineTool({
@@ -22,7 +22,7 @@ export const initSessionTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (context, args) =>
     context.core.working.initSession({
-      ...args,
+      ...authorizeLayers(context, args, 'write'),
       user_id: resolveUser(context, args.user_id),
       ...(context.core.defaultProjectId ? { project_id: context.core.defaultProjectId } : {}),
     }),
