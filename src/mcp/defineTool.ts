@@ -5,6 +5,7 @@ import { MemoryError } from '../core/domain/errors.ts';
 import type { ServerContext } from './serverContext.ts';
 import type { CallLog } from './callLog.ts';
 import { schemasOf } from './toolSchemas.ts';
+import { errorWithoutLocalPaths } from './localPaths.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
@@ -40,7 +41,7 @@ export function registerTool<Input extends z.ZodRawShape, Output extends z.ZodRa
         log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
         return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
       } catch (error) {
-        const failure = toMemoryError(error, tool.name);
+        const failure = errorWithoutLocalPaths(toMemoryError(error, tool.name));
         log.record({ tool: tool.name, ok: false, ms: performance.now() - started, error: failure.toJSON(), ...who });
         return errorResult(failure);
       }
