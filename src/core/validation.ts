@@ -10,6 +10,8 @@ export const LIMITS = {
   tags: 50,
   tagChars: 100,
   metadataBytes: 32 * 1024,
+  /** Nesting of objects and arrays in free-form JSON; real metadata is a few levels deep. */
+  jsonDepth: 32,
   recallLimit: 100,
   tokenBudget: 1_000_000,
   maxTokens: 2_000_000,
@@ -95,6 +97,7 @@ export function requireMetadata(value: Record<string, unknown> | undefined): Rec
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new MemoryError('INVALID_INPUT', 'metadata must be a JSON object.', { details: { field: 'metadata' } });
   }
+  requireJsonDepth(value, 'metadata');
   let serialised: string;
   try {
     serialised = JSON.stringify(value);
@@ -107,4 +110,25 @@ export function requireMetadata(value: Record<string, unknown> | undefined): Rec
     });
   }
   return JSON.parse(serialised) as Record<string, unknown>;
+}
+
+/**
+ * Refuses JSON nested deeper than LIMITS.jsonDepth. Walked without recursion, so a hostile
+ * 100,000-level value is refused as bad input instead of overflowing the stack of whatever
+ * recursive code (serialisation, secret scanning) would read it next.
+ */
+export function requireJsonDepth(value: unknown, field: string, limit: number = LIMITS.jsonDepth): void {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= limit) {
+      throw new MemoryError('INVALID_INPUT', `${field} is nested more than ${limit} levels deep; flatten it.`, { details: { field, max_depth: limit } });
+    }
+    // A cycle is not deep, it is not JSON: serialisation refuses it right after.
+    if (seen.has(next.value)) continue;
+    seen.add(next.value);
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
 }
