@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import type { MemoryRecord, SessionRecord, SourceType, WorkingItemRecord } from '../domain/records.ts';
+import type { MemoryRecord, SessionRecord, SourceType, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
+import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { guardJson, guardText, mergeRedactions, type Redaction } from '../safety/contentGuard.ts';
-import { requireContent, requireId } from '../validation.ts';
+import { LIMITS, requireContent, requireId, requireMetadata } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
 import { YieldEvery } from '../util/yieldEvery.ts';
 
@@ -32,27 +33,51 @@ const SOURCE_TYPES: readonly SourceType[] = ['conversation', 'explicit', 'inferr
 export async function importMemories(deps: CoreDeps, userId: string, data: unknown): Promise<ImportOutput> {
   const user = requireId(userId, 'user_id');
   const parsed = validateExport(data);
+  // Everything is validated, guarded and built before the first write: a bad record anywhere in
+  // the file (or a secret under the refuse policy) fails the import with nothing written.
+  const plan = await planImport(deps, user, parsed);
+  await writePlan(deps, plan);
+  if (plan.memories.length > 0) deps.events.emit({ type: 'memory', user_id: user, memory_ids: plan.memories.map((memory) => memory.memory_id), change: 'created' });
+  return {
+    memories_imported: plan.memories.length,
+    memories_skipped: plan.memoriesSkipped,
+    sessions_imported: plan.sessions.length,
+    sessions_skipped: plan.sessionsSkipped,
+    working_items_imported: plan.sessions.reduce((total, change) => total + change.upsert.length, 0),
+    remapped_ids: plan.remapped,
+    redactions: mergeRedactions(...plan.redactions),
+  };
+}
+
+interface ImportPlan {
+  memories: MemoryRecord[];
+  memoriesSkipped: number;
+  sessions: Array<{ session: SessionRecord; upsert: WorkingItemRecord[] }>;
+  sessionsSkipped: number;
+  remapped: Record<string, string>;
+  redactions: Redaction[][];
+}
+
+async function planImport(deps: CoreDeps, user: string, parsed: ParsedExport): Promise<ImportPlan> {
   const originalIds = parsed.memories.map((memory) => memory.memory_id);
   const derived = new Map(originalIds.map((id) => [id, derivedId('mem', user, id)]));
   const existing = new Set((await deps.store.getMemories(user, [...originalIds, ...derived.values()])).map((memory) => memory.memory_id));
   // Ids the user already has keep their id (their own re-import); the rest get the derived id.
   const idFor = (id: string) => (existing.has(id) ? id : (derived.get(id) ?? derivedId('mem', user, id)));
-  const remapped: Record<string, string> = {};
-  const redactions: Redaction[][] = [];
-  let imported = 0;
-  let skipped = 0;
+  const plan: ImportPlan = { memories: [], memoriesSkipped: 0, sessions: [], sessionsSkipped: 0, remapped: {}, redactions: [] };
+  const planned = new Set<string>();
   const slice = new YieldEvery(100);
   for (const memory of parsed.memories) {
     await slice.step();
     const id = idFor(memory.memory_id);
-    if (existing.has(id)) {
-      skipped++;
+    if (existing.has(id) || planned.has(id)) {
+      plan.memoriesSkipped++;
       continue;
     }
-    if (id !== memory.memory_id) remapped[memory.memory_id] = id;
+    if (id !== memory.memory_id) plan.remapped[memory.memory_id] = id;
     const content = guardText(requireContent(memory.content), deps.config);
     const metadata = guardJson(memory.metadata, deps.config);
-    redactions.push(content.redactions, metadata.redactions);
+    plan.redactions.push(content.redactions, metadata.redactions);
     const record: MemoryRecord = {
       ...memory,
       memory_id: id,
@@ -68,49 +93,71 @@ export async function importMemories(deps: CoreDeps, userId: string, data: unkno
       embedding_model: null,
     };
     delete (record as Partial<{ deleted: boolean }>).deleted;
-    await deps.store.insertMemory(record, null);
-    existing.add(id);
-    imported++;
+    plan.memories.push(record);
+    planned.add(id);
   }
 
-  let sessionsImported = 0;
-  let sessionsSkipped = 0;
-  let itemsImported = 0;
-  for (const session of parsed.sessions) {
+  const sessionIds = new Set(parsed.sessions.map((session) => session.session_id));
+  const orphan = parsed.working_items.findIndex((item) => !sessionIds.has(item.session_id));
+  if (orphan !== -1) throw invalid(`working_items[${orphan}].session_id names no session of the file.`, `working_items[${orphan}].session_id`);
+  for (const [index, session] of parsed.sessions.entries()) {
     const current = await deps.store.getSession(session.session_id);
     const sessionId = current && current.user_id !== user ? derivedId('sess', user, session.session_id) : session.session_id;
-    if (sessionId !== session.session_id) remapped[session.session_id] = sessionId;
     const owned = current?.user_id === user ? current : await deps.store.getSession(sessionId);
-    if (owned) {
-      sessionsSkipped++;
+    if (owned || plan.sessions.some((entry) => entry.session.session_id === sessionId)) {
+      plan.sessionsSkipped++;
       continue;
     }
+    if (sessionId !== session.session_id) plan.remapped[session.session_id] = sessionId;
     const items = parsed.working_items
       .filter((item) => item.session_id === session.session_id)
       .map((item): WorkingItemRecord => {
         const guarded = guardText(requireContent(item.content), deps.config);
         const metadata = guardJson(item.metadata, deps.config);
-        redactions.push(guarded.redactions, metadata.redactions);
-        return { ...item, session_id: sessionId, user_id: user, content: guarded.content, metadata: metadata.value, item_id: derivedId('wmi', user, `${sessionId}/${item.item_id}`) };
+        plan.redactions.push(guarded.redactions, metadata.redactions);
+        // Token counts are recounted, never taken from the file: they are the session's budget.
+        return { ...item, session_id: sessionId, user_id: user, content: guarded.content, metadata: metadata.value, token_count: deps.tokens.count(guarded.content), item_id: derivedId('wmi', user, `${sessionId}/${item.item_id}`) };
       });
     // A session's config is free-form JSON from the file: it passes the same gate as metadata.
     const config = guardJson(session.config, deps.config, 'config');
-    redactions.push(config.redactions);
-    const record: SessionRecord = { ...session, config: config.value, session_id: sessionId, user_id: user, total_tokens: items.reduce((total, item) => total + item.token_count, 0) };
-    await deps.store.commitWorking({ session: record, upsert: items, delete: [] });
-    sessionsImported++;
-    itemsImported += items.length;
+    plan.redactions.push(config.redactions);
+    const totalTokens = items.reduce((total, item) => total + item.token_count, 0);
+    if (totalTokens > session.max_tokens) {
+      throw invalid(`sessions[${index}] holds ${totalTokens} tokens of working items but its max_tokens is ${session.max_tokens}.`, `sessions[${index}].max_tokens`);
+    }
+    const nextSequence = Math.max(session.next_sequence, ...items.map((item) => item.sequence_num + 1));
+    plan.sessions.push({ session: { ...session, config: config.value, session_id: sessionId, user_id: user, total_tokens: totalTokens, next_sequence: nextSequence }, upsert: items });
   }
-  if (imported > 0) deps.events.emit({ type: 'memory', user_id: user, memory_ids: parsed.memories.map((memory) => idFor(memory.memory_id)), change: 'created' });
-  return {
-    memories_imported: imported,
-    memories_skipped: skipped,
-    sessions_imported: sessionsImported,
-    sessions_skipped: sessionsSkipped,
-    working_items_imported: itemsImported,
-    remapped_ids: remapped,
-    redactions: mergeRedactions(...redactions),
-  };
+  return plan;
+}
+
+/**
+ * Writes a validated plan. Should the store fail part-way (disk full, backend down), what this
+ * import wrote is removed again before the error is reported, so the import is all or nothing.
+ */
+async function writePlan(deps: CoreDeps, plan: ImportPlan): Promise<void> {
+  const writtenMemories: MemoryRecord[] = [];
+  const writtenSessions: Array<{ session: SessionRecord; upsert: WorkingItemRecord[] }> = [];
+  try {
+    for (const memory of plan.memories) {
+      await deps.store.insertMemory(memory, null);
+      writtenMemories.push(memory);
+    }
+    for (const change of plan.sessions) {
+      await deps.store.commitWorking({ session: change.session, upsert: change.upsert, delete: [] });
+      writtenSessions.push(change);
+    }
+  } catch (error) {
+    try {
+      for (const memory of writtenMemories) await deps.store.hardDeleteMemory(memory.user_id, memory.memory_id);
+      for (const change of writtenSessions) {
+        await deps.store.commitWorking({ session: { ...change.session, total_tokens: 0 }, upsert: [], delete: change.upsert.map((item) => item.item_id) });
+      }
+    } catch (undoError) {
+      throw new MemoryError('PROVIDER_ERROR', `Import failed and could not be fully undone; ${writtenMemories.length} memories may remain. First failure: ${String(error instanceof Error ? error.message : error)}`, { cause: undoError, operation: 'import_memories' });
+    }
+    throw error;
+  }
 }
 
 function derivedId(prefix: 'mem' | 'sess' | 'wmi', userId: string, original: string): string {
@@ -210,22 +257,81 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
 
 function sessionOf(raw: unknown, at: string): SessionRecord {
   if (!isObject(raw)) throw invalid(`${at} must be an object.`, at);
-  requireId(raw.session_id, `${at}.session_id`);
-  for (const field of ['max_tokens', 'next_sequence', 'total_tokens'] as const) {
-    if (typeof raw[field] !== 'number') throw invalid(`${at}.${field} must be a number.`, `${at}.${field}`);
-  }
+  const sessionId = requireId(raw.session_id, `${at}.session_id`);
   if (!['lru', 'relevance', 'hybrid'].includes(raw.eviction_policy as string)) throw invalid(`${at}.eviction_policy must be lru, relevance or hybrid.`, `${at}.eviction_policy`);
-  return { ...(raw as unknown as SessionRecord), config: isObject(raw.config) ? raw.config : {} };
+  const created = isoTime(raw.created_at, `${at}.created_at`, false) as string;
+  return {
+    session_id: sessionId,
+    user_id: '',
+    org_id: optionalIdOf(raw.org_id, `${at}.org_id`),
+    project_id: optionalIdOf(raw.project_id, `${at}.project_id`),
+    // The same bounds init_session puts on a budget.
+    max_tokens: wholeNumber(raw.max_tokens, `${at}.max_tokens`, 1, LIMITS.maxTokens),
+    // Recomputed from the items on import; checked only so a broken file is named.
+    total_tokens: wholeNumber(raw.total_tokens ?? 0, `${at}.total_tokens`, 0, LIMITS.maxTokens),
+    eviction_policy: raw.eviction_policy as SessionRecord['eviction_policy'],
+    next_sequence: wholeNumber(raw.next_sequence, `${at}.next_sequence`, 1, Number.MAX_SAFE_INTEGER),
+    created_at: created,
+    last_activity: isoTime(raw.last_activity, `${at}.last_activity`, true) ?? created,
+    expires_at: isoTime(raw.expires_at, `${at}.expires_at`, true),
+    config: raw.config === undefined ? {} : requireMetadataAt(raw.config, `${at}.config`),
+  };
 }
 
 function itemOf(raw: unknown, at: string): WorkingItemRecord {
   if (!isObject(raw)) throw invalid(`${at} must be an object.`, at);
-  requireId(raw.item_id, `${at}.item_id`);
-  requireId(raw.session_id, `${at}.session_id`);
-  if (typeof raw.content !== 'string' || typeof raw.token_count !== 'number' || typeof raw.sequence_num !== 'number') {
-    throw invalid(`${at} needs content, token_count and sequence_num.`, at);
+  const itemId = requireId(raw.item_id, `${at}.item_id`);
+  const sessionId = requireId(raw.session_id, `${at}.session_id`);
+  if (typeof raw.content !== 'string') throw invalid(`${at}.content must be a string.`, `${at}.content`);
+  if (!WORKING_CONTENT_TYPES.includes(raw.content_type as WorkingContentType)) {
+    throw invalid(`${at}.content_type must be one of ${WORKING_CONTENT_TYPES.join(', ')}.`, `${at}.content_type`);
   }
-  return { ...(raw as unknown as WorkingItemRecord), metadata: isObject(raw.metadata) ? raw.metadata : {} };
+  if (raw.pinned !== undefined && typeof raw.pinned !== 'boolean') throw invalid(`${at}.pinned must be true or false.`, `${at}.pinned`);
+  const relevance = raw.relevance_score ?? 1;
+  if (typeof relevance !== 'number' || !(relevance >= 0 && relevance <= 1)) throw invalid(`${at}.relevance_score must be a number from 0 to 1.`, `${at}.relevance_score`);
+  const created = isoTime(raw.created_at, `${at}.created_at`, false) as string;
+  return {
+    item_id: itemId,
+    session_id: sessionId,
+    user_id: '',
+    content_type: raw.content_type as WorkingContentType,
+    content: requireContent(raw.content, `${at}.content`),
+    // Recounted on import; the file's count is checked only for its type.
+    token_count: wholeNumber(raw.token_count ?? 0, `${at}.token_count`, 0, LIMITS.maxTokens),
+    relevance_score: relevance,
+    pinned: raw.pinned === true,
+    sequence_num: wholeNumber(raw.sequence_num, `${at}.sequence_num`, 0, Number.MAX_SAFE_INTEGER),
+    created_at: created,
+    last_accessed: isoTime(raw.last_accessed, `${at}.last_accessed`, true) ?? created,
+    metadata: raw.metadata === undefined ? {} : requireMetadataAt(raw.metadata, `${at}.metadata`),
+  };
+}
+
+function wholeNumber(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(`${field} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`, field);
+  return value;
+}
+
+function isoTime(value: unknown, field: string, nullable: boolean): string | null {
+  if ((value === null || value === undefined) && nullable) return null;
+  if (typeof value !== 'string' || !ISO_TIME.test(value) || Number.isNaN(Date.parse(value))) throw invalid(`${field} must be an ISO-8601 time.`, field);
+  return new Date(value).toISOString();
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function optionalIdOf(value: unknown, field: string): string | null {
+  return value === null || value === undefined ? null : requireId(value, field);
+}
+
+function requireMetadataAt(value: unknown, field: string): Record<string, unknown> {
+  if (!isObject(value)) throw invalid(`${field} must be an object.`, field);
+  try {
+    return requireMetadata(value);
+  } catch (error) {
+    if (MemoryError.is(error)) throw invalid(`${field}: ${error.message}`, field);
+    throw error;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -27,8 +27,9 @@ import { newId } from '../util/ids.ts';
 import { KeyedMutex } from '../util/keyedMutex.ts';
 import { LIMITS, requireContent, requireId, requireMetadata, requirePositiveInt } from '../validation.ts';
 import { chooseEvictions, selectWithinBudget } from './eviction.ts';
+import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
 
-const CONTENT_TYPES: readonly WorkingContentType[] = ['message', 'task_state', 'scratchpad', 'system', 'retrieved_memory', 'editor_context'];
+const CONTENT_TYPES = WORKING_CONTENT_TYPES;
 const EVICTION_POLICIES: readonly EvictionPolicy[] = ['lru', 'relevance', 'hybrid'];
 /**
  * Content types never promoted: system text and retrieved memories live elsewhere already, and
