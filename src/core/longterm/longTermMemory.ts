@@ -209,6 +209,9 @@ export class LongTermMemory {
     const userId = partitionForCall(input);
     const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
     if (input.hard_delete) {
+      // Queued access-log rows (with the queries that found it) are written first, so the delete
+      // takes them too instead of a later flush bringing them back.
+      await this.deps.access.flush();
       await this.deps.store.hardDeleteMemory(userId, memory.memory_id);
       this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'purged' });
       return { success: true, hard_deleted: true };
@@ -236,6 +239,8 @@ export class LongTermMemory {
         details: { field: 'confirmation' },
       });
     }
+    // As for hard deletes: queued access-log rows must not land after the erasure.
+    await this.deps.access.flush();
     const receipt = await this.deps.store.deleteUser(userId);
     this.deps.events.emit({ type: 'user-cleared', user_id: userId });
     return receipt;

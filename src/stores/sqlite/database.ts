@@ -21,6 +21,9 @@ export function openDatabase(sqlite: SqliteModule, path: string): Database {
     // on every call.
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA temp_store = MEMORY');
+    // Deleted rows and freed pages are overwritten with zeros, so erased text (forget_all, hard
+    // deletes) is not left readable in the file's free space (issue 13.5).
+    db.exec('PRAGMA secure_delete = ON');
     // 32 MB page cache (default 2 MB): vector reranks read a few hundred scattered BLOBs per query.
     db.exec('PRAGMA cache_size = -32768');
     return db;

@@ -54,6 +54,7 @@ import { readUserStats } from './storeStats.ts';
 import { UserMemoryState, vectorIndexKey } from './userMemoryState.ts';
 import { searchVectorIndex } from './vectorSearch.ts';
 import { WalCheckpointer } from './walCheckpointer.ts';
+import { purgeWal } from './walPurge.ts';
 import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
 
 /** Rows per slice of a sliced index build: a few milliseconds of work between two yields. */
@@ -229,7 +230,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
-    return this.write(
+    const removed = await this.write(
       'hardDeleteMemory',
       ({ sql, feed }) => {
         const removed = deleteMemoryRows(sql, userId, memoryId);
@@ -238,10 +239,13 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       () => this.users.get(userId)?.forget(memoryId),
     );
+    // A hard delete is an erasure: no copy of the text may stay in the WAL.
+    if (removed) await purgeWal(this.requireConnection('hardDeleteMemory').db);
+    return removed;
   }
 
   async deleteUser(userId: string): Promise<DeletionReceipt> {
-    return this.write(
+    const receipt = await this.write(
       'deleteUser',
       ({ sql, feed }) => {
         const receipt = deleteUserRows(sql, userId);
@@ -254,6 +258,8 @@ export class SqliteMemoryStore implements MemoryStore {
         this.workingItems.clear();
       },
     );
+    await purgeWal(this.requireConnection('deleteUser').db);
+    return receipt;
   }
 
   // Retrieval candidates
