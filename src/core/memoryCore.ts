@@ -19,6 +19,7 @@ import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
 import { requireId } from './validation.ts';
+import { newId } from './util/ids.ts';
 import { WorkingMemory } from './working/workingMemory.ts';
 
 export interface MemoryCoreOptions {
@@ -178,6 +179,19 @@ export class MemoryCore {
       ...options,
     });
     return { memories, retrieval_breakdown };
+  }
+
+  /**
+   * Logs that the user opened one memory (a search result, say). Browsing and search-as-you-type
+   * log nothing: only memories someone actually receives or opens count toward frequency.
+   */
+  async recordOpened(input: { user_id: string; memory_id: string; query: string | null; tool: string }): Promise<void> {
+    const userId = requireId(input.user_id, 'user_id');
+    const [memory] = await this.store.getMemories(userId, [requireId(input.memory_id, 'memory_id')]);
+    if (!memory) return;
+    this.deps.access.record([
+      { access_id: newId('acc'), memory_id: memory.memory_id, session_id: null, user_id: userId, query_text: input.query, similarity_score: null, tool: input.tool, accessed_at: this.deps.clock.now().toISOString() },
+    ]);
   }
 
   async getRelevantContext(input: GetRelevantContextInput, options: Omit<ContextOptions, 'defaultProjectId'> = {}): Promise<GetRelevantContextOutput> {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RecalledMemory } from '../../core/api/longTermApi.ts';
+import { MemorySearch } from '../../core/editor/memorySearch.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import { firstLine } from './pickMemory.ts';
 
@@ -15,6 +16,7 @@ const TYPING_DELAY_MS = 250;
 /** Search as you type; each result previews its text and offers copy, pin and forget. */
 export async function searchCommand(deps: CommandDeps, query?: string): Promise<RecalledMemory[]> {
   const { core, identity } = await deps.host.ready();
+  const search = new MemorySearch(core, identity.userId);
   const pick = vscode.window.createQuickPick<MemoryItem>();
   pick.title = 'Search Memories';
   pick.placeholder = 'What do you want to recall?';
@@ -32,9 +34,9 @@ export async function searchCommand(deps: CommandDeps, query?: string): Promise<
     }
     pick.busy = true;
     try {
-      const output = await core.recall({ user_id: identity.userId, query: text, limit: 30 });
+      const found = await search.search(text);
       if (mine !== generation) return;
-      results = output.memories;
+      results = found;
       pick.items = results.map(toItem);
     } catch (error) {
       deps.log.error('Search failed', error);
@@ -69,7 +71,10 @@ export async function searchCommand(deps: CommandDeps, query?: string): Promise<
     pick.onDidAccept(async () => {
       const chosen = pick.selectedItems[0];
       pick.hide();
-      if (chosen) await deps.documents.open(chosen.memory, chosen.memory.why_matched);
+      if (chosen) {
+        await search.opened(chosen.memory);
+        await deps.documents.open(chosen.memory, chosen.memory.why_matched);
+      }
     });
     pick.onDidHide(() => {
       if (timer) clearTimeout(timer);
