@@ -8,6 +8,7 @@ import type { HostMessage } from '../shared/panelProtocol.ts';
 import { PANEL_ASSET_FILES, type PanelAssetName } from './panelAssets.ts';
 import type { PanelController } from './panelController.ts';
 import { renderPanelHtml } from './panelHtml.ts';
+import { PanelSessions } from './panelSessions.ts';
 
 export interface PanelRoutesOptions {
   controller: PanelController;
@@ -16,6 +17,8 @@ export interface PanelRoutesOptions {
   assetsDir: string;
   /** SSE keep-alive interval; proxies and browsers drop idle streams. */
   heartbeatMs?: number;
+  /** Panel sign-ins; a fresh store by default. */
+  sessions?: PanelSessions;
 }
 
 export interface PanelRoutes {
@@ -31,11 +34,14 @@ const ASSET_PREFIX = '/panel/';
  * The panel over HTTP: the page at `/`, its assets, POST /api/panel for requests and an SSE
  * stream at /api/panel/events for notifications. startHttpServer has already checked Host and
  * Origin; the token is checked here on every route. The page is opened once with ?token=…,
- * which is swapped for an HttpOnly SameSite=Strict cookie and removed from the address bar, so
- * the token never sits in page script or history; API clients may send the bearer header instead.
+ * which is swapped for an HttpOnly SameSite=Strict cookie holding a panel session id (never the
+ * token itself, see PanelSessions) and removed from the address bar, so the token never sits in
+ * page script, history or the cookie jar; API clients may send the bearer header instead.
+ * Requests that change memories must be JSON and, when they rely on the cookie, same-origin.
  */
 export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
   const streams = new Set<ServerResponse>();
+  const sessions = options.sessions ?? new PanelSessions();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
   async function handle(request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>): Promise<boolean> {
@@ -48,7 +54,7 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
         if (checkBearer(request, options.token, queryToken)) return unauthorizedPage(response);
         response.writeHead(303, {
           Location: '/',
-          'Set-Cookie': `${cookieName}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`,
+          'Set-Cookie': `${cookieName}=${sessions.create()}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${sessions.ttlSeconds}`,
           'Cache-Control': 'no-store',
         });
         response.end();
@@ -72,6 +78,16 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
     if (url.pathname === '/api/panel') {
       if (request.method !== 'POST') return methodNotAllowed(response, 'POST');
       if (!authorised(request, cookieName)) return unauthorizedJson(response);
+      // A form or a no-cors fetch from another page can only send text/plain, urlencoded or
+      // multipart bodies without a preflight; JSON needs one, which a foreign origin cannot pass.
+      if (!isJson(request)) {
+        sendJson(response, 415, { error: { code: 'INVALID_REQUEST', message: 'Send the panel request as Content-Type: application/json.' } });
+        return true;
+      }
+      if (!hasBearer(request) && !isSameOrigin(request)) {
+        sendJson(response, 403, { error: { code: 'FORBIDDEN', message: 'Panel changes are accepted from the panel page only (same origin).' } });
+        return true;
+      }
       let message: unknown;
       try {
         message = await body();
@@ -93,7 +109,8 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
   }
 
   function authorised(request: IncomingMessage, cookieName: string): boolean {
-    return checkBearer(request, options.token, readCookie(request, cookieName)) === null;
+    if (hasBearer(request)) return checkBearer(request, options.token) === null;
+    return sessions.isValid(readCookie(request, cookieName));
   }
 
   function servePage(response: ServerResponse): void {
@@ -162,6 +179,26 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
       streams.clear();
     },
   };
+}
+
+function hasBearer(request: IncomingMessage): boolean {
+  return (request.headers.authorization ?? '').startsWith('Bearer ');
+}
+
+function isJson(request: IncomingMessage): boolean {
+  return /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+}
+
+/**
+ * Whether a cookie-authenticated request comes from the panel's own page: the browser says so in
+ * Sec-Fetch-Site, or else in an Origin equal to the Host it connected to (the server has already
+ * refused foreign Hosts and Origins). A request with neither is not from a browser page we serve.
+ */
+function isSameOrigin(request: IncomingMessage): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin';
+  const origin = request.headers.origin;
+  return origin !== undefined && origin === `http://${request.headers.host ?? ''}`;
 }
 
 function readCookie(request: IncomingMessage, name: string): string | null {

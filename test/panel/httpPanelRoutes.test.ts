@@ -46,7 +46,7 @@ describe('panel HTTP routes', { skip: built ? false : 'the panel is not built; r
     assert.match(html, /default-src 'none'/);
     const script = await fetch(`${base}/panel/main.js`, { headers: { cookie: session } });
     assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
-    const api = await fetch(`${base}/api/panel`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'request', id: 7, method: 'panel/ready', params: {} }) });
+    const api = await fetch(`${base}/api/panel`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json', origin: base }, body: JSON.stringify({ kind: 'request', id: 7, method: 'panel/ready', params: {} }) });
     const response = (await api.json()) as { id: number; ok: boolean; result: { user_id: string; host: string } };
     assert.equal(response.id, 7);
     assert.equal(response.result.user_id, USER);
@@ -54,10 +54,10 @@ describe('panel HTTP routes', { skip: built ? false : 'the panel is not built; r
   });
 
   it('accepts the bearer header on the API and answers protocol errors as typed responses', async () => {
-    const api = await fetch(`${base}/api/panel`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ kind: 'request', id: 3, method: 'memory/explode', params: {} }) });
+    const api = await fetch(`${base}/api/panel`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'request', id: 3, method: 'memory/explode', params: {} }) });
     assert.equal(api.status, 200);
     assert.deepEqual(await api.json(), { kind: 'response', id: 3, ok: false, error: { code: 'UNKNOWN_METHOD', message: 'Unknown panel method "memory/explode".' } });
-    const notJson = await fetch(`${base}/api/panel`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{oops' });
+    const notJson = await fetch(`${base}/api/panel`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{oops' });
     assert.equal(notJson.status, 400);
   });
 
