@@ -11,7 +11,7 @@ import type { WorkingMemory } from '../core/working/workingMemory.ts';
 export const WORKING_CALLS = ['state', 'initSession', 'clear', 'checkpoint', 'evict', 'add', 'setPinned', 'get'] as const;
 export const LONG_TERM_CALLS = ['forget', 'store', 'update', 'restore', 'forgetAll', 'get'] as const;
 export const STORE_CALLS = ['getMemories', 'listSessions', 'getSession', 'changeToken'] as const;
-export const CORE_CALLS = ['recall', 'getRelevantContext', 'promoteMemory', 'listMemories', 'stats'] as const;
+export const CORE_CALLS = ['recall', 'getRelevantContext', 'promoteMemory', 'listMemories', 'stats', 'recordOpened'] as const;
 /** Whole-store jobs that run next to the store (export, import, maintenance), never in a window. */
 export const JOB_CALLS = ['exportMemories', 'importMemories', 'runMaintenance'] as const;
 
@@ -32,6 +32,7 @@ export interface CoreSurface {
   promoteMemory: MemoryCore['promoteMemory'];
   listMemories: MemoryCore['listMemories'];
   stats: MemoryCore['stats'];
+  recordOpened: MemoryCore['recordOpened'];
   jobs: CoreJobs;
 }
 

@@ -16,6 +16,7 @@ export function localCoreSurface(core: MemoryCore): CoreSurface {
     recall: (...args) => core.recall(...args),
     getRelevantContext: (...args) => core.getRelevantContext(...args),
     promoteMemory: (...args) => core.promoteMemory(...args),
+    recordOpened: (...args) => core.recordOpened(...args),
     listMemories: (...args) => core.listMemories(...args),
     stats: (...args) => core.stats(...args),
     jobs: {

@@ -19,6 +19,7 @@ export class RemoteCore implements CoreSurface {
   readonly recall: CoreSurface['recall'];
   readonly getRelevantContext: CoreSurface['getRelevantContext'];
   readonly promoteMemory: CoreSurface['promoteMemory'];
+  readonly recordOpened: CoreSurface['recordOpened'];
   readonly listMemories: CoreSurface['listMemories'];
   readonly stats: CoreSurface['stats'];
 
@@ -65,6 +66,7 @@ export class RemoteCore implements CoreSurface {
     this.recall = call('recall');
     this.getRelevantContext = call('getRelevantContext');
     this.promoteMemory = call('promoteMemory');
+    this.recordOpened = call('recordOpened');
     this.listMemories = call('listMemories');
     this.stats = call('stats');
   }

@@ -1,17 +1,20 @@
 import type { RecalledMemory } from '../api/longTermApi.ts';
 import type { MemoryCore } from '../memoryCore.ts';
 
+/** What a search needs of the core (in this process or the memory process's proxy). */
+type SearchCore = Pick<MemoryCore, 'recall' | 'recordOpened'>;
+
 /**
  * Search-as-you-type over one user's memories (the editor's Search Memories). Each keystroke's
  * results are a preview, so they log no access; opening a result logs one, for that memory only.
  * Otherwise every keystroke would bump the frequency signal of thirty memories and skew ranking.
  */
 export class MemorySearch {
-  private readonly core: MemoryCore;
+  private readonly core: SearchCore;
   private readonly userId: string;
   private lastQuery: string | null = null;
 
-  constructor(core: MemoryCore, userId: string) {
+  constructor(core: SearchCore, userId: string) {
     this.core = core;
     this.userId = userId;
   }

@@ -1,13 +1,17 @@
 import { z } from 'zod';
-import { exportMemories } from '../../core/portability/exportMemories.ts';
+import { exportPage } from '../../core/portability/exportPages.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryRecordSchema, userIdField, workingItemSchema } from '../schemas.ts';
 
 export const exportMemoriesTool = defineTool({
   name: 'export_memories',
   title: 'Export all memories (GDPR)',
-  description: 'Everything stored for the user as re-importable JSON with a format version: all memories (forgotten and superseded ones included and flagged), sessions and working-memory items. Embeddings are not exported.',
-  input: { user_id: userIdField },
+  description:
+    'Everything stored for the user as re-importable JSON with a format version: all memories (forgotten and superseded ones included and flagged), sessions and working-memory items, one page (about 2 MB) per call. While next_cursor is not null, call again with cursor: next_cursor and append the arrays; counts are the totals. Embeddings are not exported.',
+  input: {
+    user_id: userIdField,
+    cursor: z.string().max(40).optional().describe('next_cursor of the previous page; omit for the first page.'),
+  },
   output: {
     format: z.string(),
     format_version: z.number(),
@@ -17,10 +21,11 @@ export const exportMemoriesTool = defineTool({
     memories: z.array(memoryRecordSchema.extend({ deleted: z.boolean() })),
     sessions: z.array(z.record(z.string(), z.unknown())),
     working_items: z.array(workingItemSchema),
+    next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null when this was the last page.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (context, args) => {
-    const data = await exportMemories(context.core.coreDeps, resolveUser(context, args.user_id));
+    const data = await exportPage(context.core.coreDeps, resolveUser(context, args.user_id), args.cursor);
     return { ...data, sessions: data.sessions as unknown as Array<Record<string, unknown>> };
   },
 });

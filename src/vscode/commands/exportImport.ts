@@ -1,8 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/domain/errors.ts';
-import type { MemoryRecord } from '../../core/domain/records.ts';
-import { buildExport, parseExport } from '../storage/exportFormat.ts';
+import { writeExportFile } from '../storage/exportFile.ts';
+import { parseExport } from '../storage/exportFormat.ts';
 import type { CommandDeps } from './commandDeps.ts';
 
 export async function exportCommand(deps: CommandDeps, targetPath?: string): Promise<{ path: string; count: number } | undefined> {
@@ -11,25 +11,28 @@ export async function exportCommand(deps: CommandDeps, targetPath?: string): Pro
     targetPath ??
     (await vscode.window.showSaveDialog({ title: 'Export Memories', saveLabel: 'Export', filters: { JSON: ['json'] }, defaultUri: vscode.Uri.file(`memories-${new Date().toISOString().slice(0, 10)}.json`) }))?.fsPath;
   if (!path) return undefined;
-  const memories: MemoryRecord[] = [];
-  // Page by page from the memory process, so no single answer is large; cancellable like the import.
-  const cancelled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Exporting memories', cancellable: true }, async (progress, token) => {
-    for (let offset = 0; ; offset += 500) {
-      if (token.isCancellationRequested) return true;
-      const page = await core.listMemories({ filter: { user_id: identity.userId }, sort: 'created', offset, limit: 500 });
-      memories.push(...page.items);
-      progress.report({ message: `${memories.length} of ${page.total}`, increment: page.total > 0 ? (100 * page.items.length) / page.total : 100 });
-      if (page.items.length < 500) return false;
-    }
+  const { count, cancelled } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Exporting memories', cancellable: true }, (progress, token) => {
+    let reported = 0;
+    return writeExportFile(
+      core,
+      identity.userId,
+      path,
+      ({ written, total }) => {
+        const percent = total === 0 ? 100 : (100 * written) / total;
+        progress.report({ message: `${written} of ${total}`, increment: percent - reported });
+        reported = percent;
+      },
+      () => token.isCancellationRequested,
+    );
   });
   if (cancelled) {
-    deps.log.info('Export cancelled; no file written.');
-    return undefined;
+    deps.log.info(`Export to ${path} cancelled after ${count} memories; the file is incomplete.`);
+    void vscode.window.showWarningMessage(`Export cancelled after ${count} memories; ${path} is incomplete.`);
+    return { path, count };
   }
-  await writeFile(path, `${JSON.stringify(buildExport(identity.userId, memories), null, 2)}\n`, { mode: 0o600 });
-  deps.log.info(`Exported ${memories.length} memories to ${path}.`);
-  void vscode.window.showInformationMessage(`Exported ${memories.length} memories.`);
-  return { path, count: memories.length };
+  deps.log.info(`Exported ${count} memories to ${path}.`);
+  void vscode.window.showInformationMessage(`Exported ${count} memories.`);
+  return { path, count };
 }
 
 export async function importCommand(deps: CommandDeps, sourcePath?: string): Promise<{ created: number; updated: number; skipped: number } | undefined> {
