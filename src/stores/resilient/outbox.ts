@@ -5,7 +5,8 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import { openDatabase, retryWhileBusy } from '../sqlite/database.ts';
 import { loadNodeSqlite } from '../sqlite/sqliteModule.ts';
 import type { Database } from '../sqlite/sqliteModule.ts';
-import { deserializeOp, serializeOp } from './outboxOps.ts';
+import { deserializeOp, serializeOp, withoutErased } from './outboxOps.ts';
+import { purgeWal } from '../sqlite/walPurge.ts';
 import type { OutboxOp } from './outboxOps.ts';
 
 export interface OutboxEntry {
@@ -129,6 +130,34 @@ export class Outbox {
         throw failure;
       }
     });
+  }
+
+  /**
+   * Erasure (forget_all, hard delete) reaches the queue too: pending and rejected writes that
+   * carry the erased data are dropped or stripped before the delete itself is queued, and the
+   * WAL is emptied, so the outbox file keeps no copy. Dropping them changes nothing in Firebolt's
+   * end state: the delete queued next removes whatever they would have written.
+   */
+  async erase(userId: string, memoryId: string | null): Promise<void> {
+    const db = this.#open();
+    await retryWhileBusy(() => {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const table of ['outbox', 'outbox_rejected'] as const) {
+          const rows = db.prepare(`SELECT seq, payload FROM ${table}`).all() as Array<{ seq: number; payload: string }>;
+          for (const row of rows) {
+            const kept = withoutErased(deserializeOp(row.payload), userId, memoryId);
+            if (kept === null) db.prepare(`DELETE FROM ${table} WHERE seq = ?`).run(row.seq);
+            else if (kept !== 'unchanged') db.prepare(`UPDATE ${table} SET payload = ? WHERE seq = ?`).run(serializeOp(kept), row.seq);
+          }
+        }
+        db.exec('COMMIT');
+      } catch (failure) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw failure;
+      }
+    });
+    await purgeWal(db);
   }
 
   /** Takes or renews the replay lease; false while another live process holds it. */

@@ -61,3 +61,27 @@ export function userOf(op: OutboxOp): string {
       return op.entries[0]?.user_id ?? '';
   }
 }
+
+/**
+ * An operation with the erased data taken out: null when nothing of it is left, 'unchanged' when
+ * it holds none. `memoryId` null erases the whole user.
+ */
+export function withoutErased(op: OutboxOp, userId: string, memoryId: string | null): OutboxOp | null | 'unchanged' {
+  const erasedMemory = (owner: string, id: string) => owner === userId && (memoryId === null || id === memoryId);
+  switch (op.op) {
+    case 'insertMemory':
+    case 'updateMemory':
+      return erasedMemory(op.memory.user_id, op.memory.memory_id) ? null : 'unchanged';
+    case 'hardDeleteMemory':
+      return 'unchanged';
+    case 'deleteUser':
+      return 'unchanged';
+    case 'commitWorking':
+      return memoryId === null && op.change.session.user_id === userId ? null : 'unchanged';
+    case 'recordAccess': {
+      const entries = op.entries.filter((entry) => !erasedMemory(entry.user_id, entry.memory_id));
+      if (entries.length === op.entries.length) return 'unchanged';
+      return entries.length === 0 ? null : { ...op, entries };
+    }
+  }
+}

@@ -247,11 +247,19 @@ export class ResilientStore implements MemoryStore {
   }
 
   hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
-    return this.#write({ op: 'hardDeleteMemory', userId, memoryId }, () => this.#local.hardDeleteMemory(userId, memoryId));
+    return this.#write({ op: 'hardDeleteMemory', userId, memoryId }, async () => {
+      const removed = await this.#local.hardDeleteMemory(userId, memoryId);
+      await this.#outbox.erase(userId, memoryId);
+      return removed;
+    });
   }
 
   deleteUser(userId: string): Promise<DeletionReceipt> {
-    return this.#write({ op: 'deleteUser', userId }, () => this.#local.deleteUser(userId));
+    return this.#write({ op: 'deleteUser', userId }, async () => {
+      const receipt = await this.#local.deleteUser(userId);
+      await this.#outbox.erase(userId, null);
+      return receipt;
+    });
   }
 
   commitWorking(change: WorkingChange): Promise<void> {
