@@ -1,9 +1,11 @@
 /**
- * `npm run bench:quality`: the LoCoMo development split through the MCP server exactly as a
- * client uses it — one store_memory per dialog turn (dia_id in metadata), one recall_memories
- * per question, one user per conversation — over the SDK's in-memory transport.
+ * `npm run bench:quality`: the LoCoMo development split and the coding set through the MCP server
+ * exactly as a client uses them, over the SDK's in-memory transport. LoCoMo: one store_memory per
+ * dialog turn (dia_id in metadata), one recall_memories per question, one user per conversation.
+ * Coding set: its memories plus a LoCoMo conversation as distractors (bench/coding/codingRun.ts).
  *
  *   npm run bench:quality                          # full-text only (no model, no API key)
+ *   npm run bench:quality -- --set coding          # one set only: locomo or coding
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +19,11 @@ import { callOk, connectClient } from '../test/support/testCore.ts';
 import { formatTurn, KS, loadSamples, recallAtKs, sessionsOf } from './locomo/locomoData.ts';
 import { detailTable, meanRecall, type RecallRow } from './locomo/recallTable.ts';
 import { latencySummary, ms } from './stats.ts';
+import { loadCodingSet } from './coding/codingData.ts';
+import { codingTable, runCodingSet, type CodingResult } from './coding/codingRun.ts';
+
+/** The LoCoMo conversation whose turns are the coding set's distractors. */
+const DISTRACTOR_SAMPLE = 'conv-26';
 
 const PUBLISHED = [
   { name: 'DRAGON (LoCoMo paper, Table 3)', recall: [null, 56.7, 66.2, 76.7, 82.7] },
@@ -46,11 +53,20 @@ async function main(): Promise<void> {
   await core.open();
   const { client, close } = await connectClient({ core });
   const samples = loadSamples();
+  const setArg = process.argv.find((arg) => arg.startsWith('--set='))?.slice(6) ?? (process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'all');
+  if (!['all', 'locomo', 'coding'].includes(setArg)) throw new Error(`--set must be all, locomo or coding; got "${setArg}"`);
+  let coding: CodingResult | null = null;
+  const codingSet = setArg === 'locomo' ? null : loadCodingSet();
   const rows: RecallRow[] = [];
   const recallMs: number[] = [];
   const storeMs: number[] = [];
   try {
-    for (const sample of samples) {
+    if (codingSet) {
+      const distractors = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE);
+      if (!distractors) throw new Error(`LoCoMo conversation ${DISTRACTOR_SAMPLE} (the coding set's distractors) is missing`);
+      coding = await runCodingSet(client, codingSet, distractors);
+    }
+    for (const sample of setArg === 'coding' ? [] : samples) {
       const user = `locomo-${sample.sample_id}`;
       for (const session of sessionsOf(sample)) {
         for (const turn of session.turns) {
@@ -84,6 +100,8 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
+  if (coding && codingSet) console.log(`\n${codingTable(coding, codingSet.memories.length)}\n`);
+  if (rows.length === 0) return;
   const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}`;
   console.log(`LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`);
   console.log(detailTable('Firebolt Memory Layer', rows));

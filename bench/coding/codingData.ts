@@ -1,0 +1,22 @@
+/**
+ * The coding development set (../shared/data/README.md, coding-dev.json): memories a coding agent
+ * stores, questions asking for them mostly in other words (labelled by the kind of wording gap),
+ * and questions about topics never stored. Loaded from shared/ at run time, never shipped.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface CodingMemory { id: string; cat: string; sub: string; text: string }
+export interface CodingQuery { q: string; id: string; kind: string }
+export interface CodingSet { memories: CodingMemory[]; queries: CodingQuery[]; negatives: string[] }
+
+/** Kinds of wording gap, in the order the table prints them. */
+export const GAP_KINDS = ['lex', 'morph', 'syn', 'hyper', 'para'] as const;
+
+export function loadCodingSet(): CodingSet {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const path = process.env.CODING_SET_PATH ?? resolve(root, '../shared/data/coding-dev.json');
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as CodingSet;
+  return { memories: parsed.memories, queries: parsed.queries, negatives: parsed.negatives };
+}
