@@ -53,6 +53,9 @@ async function main(): Promise<void> {
   await core.open();
   const { client, close } = await connectClient({ core });
   const samples = loadSamples();
+  // --min-similarity X: LoCoMo questions with another relevance floor (0 measures the ranking alone).
+  const minIndex = process.argv.indexOf('--min-similarity');
+  const minSimilarity = minIndex >= 0 ? Number(process.argv[minIndex + 1]) : undefined;
   const setArg = process.argv.find((arg) => arg.startsWith('--set='))?.slice(6) ?? (process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'all');
   if (!['all', 'locomo', 'coding'].includes(setArg)) throw new Error(`--set must be all, locomo or coding; got "${setArg}"`);
   let coding: CodingResult | null = null;
@@ -87,7 +90,12 @@ async function main(): Promise<void> {
         // calls; the in-memory one does not, so the loop yields here as the server would see it.
         await new Promise((resolve) => setImmediate(resolve));
         const started = performance.now();
-        const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', { user_id: user, query: qa.question, limit: 50 });
+        const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', {
+          user_id: user,
+          query: qa.question,
+          limit: 50,
+          ...(minSimilarity !== undefined ? { min_similarity: minSimilarity } : {}),
+        });
         recallMs.push(performance.now() - started);
         const ranked = result.memories.map((memory) => String(memory.metadata.dia_id));
         rows.push({ sample: sample.sample_id, category: qa.category, recall: recallAtKs(ranked, qa.evidence) });
@@ -102,7 +110,7 @@ async function main(): Promise<void> {
 
   if (coding && codingSet) console.log(`\n${codingTable(coding, codingSet.memories.length)}\n`);
   if (rows.length === 0) return;
-  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}`;
+  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}`;
   console.log(`LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`);
   console.log(detailTable('Firebolt Memory Layer', rows));
   console.log(`\nrecall@k, all questions   ${KS.map((k) => `@${k}`.padStart(6)).join('')}`);

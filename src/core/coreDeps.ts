@@ -17,8 +17,13 @@ export interface CoreConfig {
   dedupThreshold: number;
   /** Similarity at or above which an existing memory is reported as similar (similar_existing, action created_new; below dedupThreshold). */
   similarThreshold: number;
-  /** Default for recall_memories min_similarity (seed 000 §7.1). */
+  /** How similar a memory found only by its vector must be to the query (cosine, 0..1). */
   minSimilarity: number;
+  /**
+   * Default relevance floor of recall_memories and get_relevant_context (the default of
+   * min_similarity): a result's final score must reach it, or the answer leaves it out.
+   */
+  relevanceFloor: number;
   /** Neighbours on each side of a top hit that share its score (same conversation); 0 turns expansion off. */
   neighbourRadius: number;
   /** What happens to content carrying a credential before it is stored: redacted (default) or refused (seed 000 §10). */
@@ -34,6 +39,13 @@ export interface CoreConfig {
 
 export type LayerDefaults = Pick<LayerIdentifiers, 'agent_id' | 'team_id' | 'org_id' | 'company_id'>;
 
+/**
+ * Final score a memory needs to be returned by default. Text scores are the share of the query's
+ * information a memory covers (queryCoverage.ts), so this asks for about half of what the question
+ * is about, after the bounded multipliers (README, Retrieval).
+ */
+export const RELEVANCE_FLOOR = 0.3;
+
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
   defaultMaxTokens: 8000,
   defaultEvictionPolicy: 'hybrid',
@@ -41,6 +53,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   dedupThreshold: 0.95,
   similarThreshold: 0.8,
   minSimilarity: 0.7,
+  relevanceFloor: RELEVANCE_FLOOR,
   neighbourRadius: 2,
   secretPolicy: 'redact',
   piiRedaction: false,

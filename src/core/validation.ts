@@ -13,6 +13,7 @@ export const LIMITS = {
   /** Nesting of objects and arrays in free-form JSON; real metadata is a few levels deep. */
   jsonDepth: 32,
   recallLimit: 100,
+  alternateQueries: 5,
   tokenBudget: 1_000_000,
   maxTokens: 2_000_000,
 } as const;

@@ -58,7 +58,10 @@ export interface RecallInput {
   memory_subtypes?: string[];
   entities?: string[];
   limit?: number;
+  /** Relevance floor on each result's final score (default config.relevanceFloor), in every mode. */
   min_similarity?: number;
+  /** Other wordings of the query from the agent; a memory matching one counts a little less than the query itself. */
+  alternate_queries?: string[];
   time_range?: { after?: string; before?: string };
   tags?: string[];
   include_low_confidence?: boolean;
@@ -130,6 +133,16 @@ export interface RetrievalBreakdown {
   searched_layers: MemoryLayer[];
   /** Results of less specific layers hidden by a conflicting more specific one. */
   overridden: number;
+  /** The floor every result's final score had to reach. */
+  relevance_floor: number;
+  /** Candidates the floor left out. */
+  below_floor: number;
+  /** True when nothing reached the floor: memory has nothing on this query. */
+  abstained: boolean;
+  /** When abstained: the best candidate the floor left out (null when nothing matched at all). */
+  best_below_floor?: { memory_id: string; relevance_score: number } | null;
+  /** When abstained: one sentence for the agent saying so. */
+  note?: string;
 }
 
 export interface RecallOutput {

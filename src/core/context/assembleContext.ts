@@ -96,6 +96,7 @@ export class ContextAssembler {
           defaultProjectId: projectId,
           logAccess: false,
           candidateLimit: LONG_TERM_CANDIDATES + 20,
+          floorBeforeTypeWeight: true,
         },
       ),
       this.deps.store.listMemories({

@@ -45,6 +45,12 @@ export interface MemoryStore {
   // Retrieval candidates; scoring and fusion live in the core.
   searchLexical(query: LexicalQuery): Promise<LexicalHit[]>;
   searchVector(query: VectorQuery): Promise<VectorHit[]>;
+  /**
+   * BM25's corpus statistics for these index terms over the user's live memories (the same corpus
+   * searchLexical scores against): how many documents, and how many contain each term. Recall
+   * turns them into the absolute relevance scale (how much of the query's information a memory covers).
+   */
+  termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics>;
   getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>>;
   /**
    * For each id, the live memories stored just before and after it by the same user that pass
@@ -138,6 +144,12 @@ export interface LexicalHit {
   /** BM25-style score, unbounded, comparable within one query. */
   score: number;
   matched_terms: string[];
+}
+
+export interface TermStatistics {
+  documents: number;
+  /** term -> documents containing it; terms no document contains may be absent (read as 0). */
+  frequencies: Map<string, number>;
 }
 
 export interface VectorQuery {

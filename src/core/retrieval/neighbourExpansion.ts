@@ -16,9 +16,11 @@ export interface NeighbourOptions {
   /**
    * 'max': a document scores the best of its own score and its lent scores (a neighbour never
    * outranks the hit it came from). 'sum': own score plus the best lent score, which also
-   * lifts hits whose neighbours match (a matching run of turns beats an isolated one).
+   * lifts hits whose neighbours match (a matching run of turns beats an isolated one). 'or':
+   * like 'sum' but for scores on an absolute 0..1 scale, 1 - (1 - own)(1 - lent), so the result
+   * stays on that scale.
    */
-  combine: 'max' | 'sum';
+  combine: 'max' | 'sum' | 'or';
   /** How many neighbour steps a score travels; each step multiplies it by `decay` again. */
   hops: number;
 }
@@ -65,7 +67,7 @@ export function expandWithNeighbours(
   const expanded = [...ids].map((id) => {
     const ownScore = own.get(id)?.score ?? 0;
     const lentScore = lent.get(id) ?? 0;
-    const score = combine === 'max' ? Math.max(ownScore, lentScore) : ownScore + lentScore;
+    const score = combine === 'max' ? Math.max(ownScore, lentScore) : combine === 'or' ? 1 - (1 - ownScore) * (1 - lentScore) : ownScore + lentScore;
     return { memory_id: id, score, matched_terms: own.get(id)?.matched_terms ?? [] };
   });
   // Ties keep the order in which documents were reached, so results are deterministic.

@@ -6,14 +6,17 @@ import type { AccessLogEntry, MemoryRecord } from '../domain/records.ts';
 import { type MemoryCategory, MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../domain/taxonomy.ts';
 import { extractEntities } from '../entities/extractEntities.ts';
 import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
-import { analyzeQuery } from '../text/analyzer.ts';
+import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery, requireStringList, requireUnitInterval } from '../validation.ts';
 import { groupByPartition, scopeRef } from '../layers/layerScope.ts';
 import { mergeByPrecedence } from '../layers/precedenceMerge.ts';
 import { callScopes } from '../layers/readScopes.ts';
+import { conversationKey } from './conversationKey.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
+import { queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
+import { conceptInformation, coverageOf, type Coverage } from './queryCoverage.ts';
 import { explainMatch, scoreMemory } from './relevance.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { detectIntent } from './queryIntent.ts';
@@ -24,15 +27,30 @@ export interface ScoredMemory {
   score: number;
   similarity: number;
   breakdown: ScoreBreakdown;
+  /** Vocabulary bridges that carried part of the match ("database ← postgresql"), for why_matched. */
+  bridges: string[];
+}
+
+/** The best candidate the relevance floor held back, so an empty answer can say how close it came. */
+interface BelowFloor {
+  count: number;
+  best: { memory_id: string; relevance_score: number } | null;
 }
 
 /** What one partition's search needs from the query; computed once per recall. */
 interface PartitionSearch {
   query: string;
-  terms: ReturnType<typeof analyzeQuery>;
+  /** The query's concepts, then each alternate query's (alternates count ALTERNATE_QUERY_CREDIT). */
+  variants: QueryConcept[][];
+  terms: WeightedTerm[];
   embedding: Float32Array | null;
   limit: number;
-  minSimilarity: number;
+  /** The relevance floor: results must score at least this (min_similarity, default config.relevanceFloor). */
+  minScore: number;
+  /** A memory found only by its vector must be at least this similar (config.minSimilarity). */
+  vectorOnlyMinSimilarity: number;
+  /** Gate on the score before the caller's type weights (context assembly weighs types for packing, not relevance). */
+  floorBeforeTypeWeight: boolean;
   now: Date;
   intent: QueryIntent;
   hint: { after: string | undefined; before: string | undefined } | null;
@@ -53,6 +71,8 @@ export interface RecallOptions {
   logAccess?: boolean;
   /** How many candidates each signal contributes before scoring. */
   candidateLimit?: number;
+  /** Apply the relevance floor before typeWeight (get_relevant_context, whose type weights order packing). */
+  floorBeforeTypeWeight?: boolean;
 }
 
 const TIME_BOOST = 1.15;
@@ -62,8 +82,17 @@ const AROUND_MS = 3.5 * 86_400_000;
 const NEIGHBOUR_MIN_SEEDS = 20;
 /** How many results past the limit the layer merge looks at, as a multiple of the limit. */
 const MERGE_WINDOW = 3;
-/** Memories further apart in time than this are not one conversation, even when stored one after another. */
+/** Turns of one conversation further apart in time than this are not adjacent (a new sitting). */
 const CONVERSATION_GAP_MS = 2 * 60 * 60 * 1000;
+/**
+ * Share of the text score that orders memories of equal coverage by BM25 (term frequency, length).
+ * Relative to the call's best hit, but bounded: it can only lower a memory's coverage by this share.
+ */
+const BM25_SHARE = 0.25;
+/** An alternate query's match counts this much of the main query's: the agent's guess, not the user's words. */
+const ALTERNATE_QUERY_CREDIT = 0.9;
+/** Search weight of an alternate query's words relative to the query's own. */
+const ALTERNATE_QUERY_WEIGHT = 0.8;
 
 
 /** recall_memories (seed 000 §7.1, §8.1): candidates from every signal, one composite score, access logged. */
@@ -78,7 +107,8 @@ export class Recall {
     const userId = requireId(input.user_id, 'user_id');
     const query = requireQuery(input.query);
     const limit = requirePositiveInt(input.limit, 'limit', 10, LIMITS.recallLimit);
-    const minSimilarity = requireUnitInterval(input.min_similarity, 'min_similarity', this.deps.config.minSimilarity);
+    const minScore = requireUnitInterval(input.min_similarity, 'min_similarity', this.deps.config.relevanceFloor);
+    const alternates = requireStringList(input.alternate_queries, 'alternate_queries', LIMITS.alternateQueries, LIMITS.queryChars);
     const now = this.deps.clock.now();
     const filter = this.buildFilter(userId, input, options);
     const scopes = callScopes(input, userId, filter.project_id, this.deps.config.layerDefaults);
@@ -88,14 +118,22 @@ export class Recall {
     const around = timeHint.boostAround ? Date.parse(timeHint.boostAround) : null;
     const hintAfter = timeHint.after ?? (around !== null ? new Date(around - AROUND_MS).toISOString() : undefined);
     const hintBefore = timeHint.before ?? (around !== null ? new Date(around + AROUND_MS).toISOString() : undefined);
-    const terms = analyzeQuery(query);
+    // Time phrases ("in May", "two weeks ago") became the time boost; as words they would count as
+    // topics no memory names and pull every memory's coverage down.
+    const topical = timeHint.matched.reduce((text, phrase) => text.replace(phrase, ' '), query);
+    const variants = [queryConcepts(queryConcepts(topical).length > 0 ? topical : query), ...alternates.map((alternate) => queryConcepts(alternate))];
+    const terms = mergeTerms([searchTermsOf(variants[0]), ...variants.slice(1).map((concepts) => searchTermsOf(concepts, ALTERNATE_QUERY_WEIGHT))]);
     const embedding = await this.deps.embeddings.embed(query);
     const search: PartitionSearch = {
       query,
+      variants,
       terms,
       embedding: embedding.vector,
       limit,
-      minSimilarity,
+      minScore,
+      // An explicit min_similarity loosens or tightens the vector-only gate too; the default keeps it strict.
+      vectorOnlyMinSimilarity: input.min_similarity ?? this.deps.config.minSimilarity,
+      floorBeforeTypeWeight: options.floorBeforeTypeWeight === true,
       now,
       intent,
       hint: hintAfter !== undefined || hintBefore !== undefined ? { after: hintAfter, before: hintBefore } : null,
@@ -108,12 +146,15 @@ export class Recall {
     const scored: ScoredMemory[] = [];
     let considered = 0;
     let vectorMethod: string | null = null;
+    const belowFloor: BelowFloor = { count: 0, best: null };
     for (const [partition, group] of groupByPartition(scopes)) {
       const { project_id: _project, ...sharedFilter } = filter;
       const scoped: MemoryFilter = { ...(partition === userId ? filter : sharedFilter), user_id: partition, scopes: group.map(scopeRef) };
       const found = await this.searchPartition(scoped, search);
       scored.push(...found.scored);
       considered += found.considered;
+      belowFloor.count += found.belowFloor.count;
+      if (found.belowFloor.best && (!belowFloor.best || found.belowFloor.best.relevance_score > belowFloor.best.relevance_score)) belowFloor.best = found.belowFloor.best;
       vectorMethod ??= found.vectorMethod;
     }
     scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
@@ -147,7 +188,7 @@ export class Recall {
       by_category: countBy(top, (entry) => entry.memory.memory_category),
       by_subtype: countBy(top, (entry) => entry.memory.memory_subtype),
       entity_matches: top.filter((entry) => entry.breakdown.matched_entities.length > 0).length,
-      semantic_matches: top.filter((entry) => entry.breakdown.semantic !== null && entry.breakdown.semantic >= minSimilarity).length,
+      semantic_matches: top.filter((entry) => entry.breakdown.semantic !== null && entry.breakdown.semantic >= search.vectorOnlyMinSimilarity).length,
       text_matches: top.filter((entry) => entry.breakdown.text_match > 0).length,
       candidates_considered: considered,
       mode,
@@ -156,6 +197,17 @@ export class Recall {
       time_filter: search.hint ? { ...search.hint, matched: timeHint.matched } : null,
       searched_layers: scopes.map((scope) => scope.layer),
       overridden: [...overrides.values()].reduce((sum, list) => sum + list.length, 0),
+      relevance_floor: minScore,
+      below_floor: belowFloor.count,
+      abstained: top.length === 0,
+      ...(top.length === 0
+        ? {
+            best_below_floor: belowFloor.best,
+            note: belowFloor.best
+              ? `Nothing relevant: the best candidate scored ${belowFloor.best.relevance_score.toFixed(3)}, below the relevance floor ${minScore}. Memory has nothing on this.`
+              : 'Nothing relevant: no memory matched the query. Memory has nothing on this.',
+          }
+        : {}),
     };
     const memories = top.map((entry) => {
       const recalled = toRecalled(entry);
@@ -165,44 +217,59 @@ export class Recall {
     return { memories, retrieval_breakdown: breakdown, scored: top, intent };
   }
 
-  /** Candidates of one partition from every signal, scored; min_similarity already applied. */
-  private async searchPartition(filter: MemoryFilter, search: PartitionSearch): Promise<{ scored: ScoredMemory[]; considered: number; vectorMethod: string | null }> {
+  /** Candidates of one partition from every signal, scored; the relevance floor already applied. */
+  private async searchPartition(
+    filter: MemoryFilter,
+    search: PartitionSearch,
+  ): Promise<{ scored: ScoredMemory[]; considered: number; vectorMethod: string | null; belowFloor: BelowFloor }> {
     const partition = filter.user_id;
-    const { terms, candidateLimit, limit } = search;
-    const [lexical, vector] = await Promise.all([
+    const { terms, candidateLimit, limit, variants } = search;
+    const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
+    const [lexical, vector, stats] = await Promise.all([
       terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
       search.embedding && this.deps.embeddings.model
         ? this.deps.store.searchVector({ filter, vector: search.embedding, model: this.deps.embeddings.model, limit: Math.min(candidateLimit, Math.max(limit, 20)) })
         : Promise.resolve([]),
+      conceptTerms.length > 0 ? this.deps.store.termStatistics(partition, conceptTerms) : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
     ]);
 
-    const expanded = this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(filter, lexical, limit) : { hits: [...lexical], lentTo: new Set<string>() };
-    // Expansion can add several neighbours per hit; only the best of them are worth fetching.
-    const lexicalHits = expanded.hits.slice(0, candidateLimit);
-    const topLexical = lexicalHits.reduce((max, hit) => Math.max(max, hit.score), 0);
-    const queryWeight = new Map(terms.map((term) => [term.term, term.weight]));
-    const totalQueryWeight = terms.reduce((sum, term) => sum + term.weight, 0);
-    // Text scores are relative to the best hit; how much of the query that best hit covers says how
-    // much the whole lexical signal is worth, so a lone weak match is not rated a perfect one.
-    // One factor per query: it changes what scores mean, not the lexical order (which the LoCoMo
-    // tuning split showed is best left to BM25 and neighbours alone).
-    const bestHit = lexicalHits.find((hit) => hit.score === topLexical);
-    const lexicalConfidence = bestHit ? 0.5 + 0.5 * coverage(bestHit.matched_terms, queryWeight, totalQueryWeight) : 0;
-    const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
+    // Absolute text scores: the share of the query's information each memory covers (queryCoverage.ts),
+    // with BM25 ordering memories of equal coverage.
+    const information = variants.map((concepts) => conceptInformation(concepts, stats));
+    const topBm25 = lexical.reduce((max, hit) => Math.max(max, hit.score), 0);
+    const coverageById = new Map<string, Coverage>();
+    const own: LexicalHit[] = lexical.map((hit) => {
+      const coverage = bestCoverage(variants, information, new Set(hit.matched_terms));
+      coverageById.set(hit.memory_id, coverage);
+      const bm25 = topBm25 > 0 ? hit.score / topBm25 : 0;
+      return { memory_id: hit.memory_id, score: coverage.value * (1 - BM25_SHARE + BM25_SHARE * bm25), matched_terms: hit.matched_terms };
+    });
+    own.sort((a, b) => b.score - a.score);
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
+    const firstIds = [...new Set([...own.map((hit) => hit.memory_id), ...vectorById.keys()])];
+    const records = new Map((firstIds.length > 0 ? await this.deps.store.getMemories(partition, firstIds) : []).map((memory) => [memory.memory_id, memory]));
+
+    const expanded =
+      this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(filter, own, limit, records) : { hits: own, lentTo: new Set<string>() };
+    // Expansion can add several neighbours per hit; only the best of them are worth scoring.
+    const lexicalHits = expanded.hits.slice(0, candidateLimit);
+    const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
     const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
-    const memories = ids.length > 0 ? await this.deps.store.getMemories(partition, ids) : [];
 
     const { queryEntities, hint } = search;
     const scored: ScoredMemory[] = [];
-    for (const memory of memories) {
-      const lexicalHit = lexicalById.get(memory.memory_id);
-      const vectorHit = vectorById.get(memory.memory_id);
+    const belowFloor: BelowFloor = { count: 0, best: null };
+    for (const id of ids) {
+      const memory = records.get(id);
+      if (!memory) continue;
+      const lexicalHit = lexicalById.get(id);
+      const vectorHit = vectorById.get(id);
       const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
-      const text = lexicalHit && topLexical > 0 ? (lexicalHit.score / topLexical) * lexicalConfidence : 0;
-      // min_similarity governs the semantic signal; a lexical match stands on its own.
-      if (text === 0 && (semantic === null || semantic < search.minSimilarity)) continue;
+      const text = Math.min(1, lexicalHit?.score ?? 0);
+      // A memory found only by its vector must be close to the query in meaning, not just nearest.
+      if (text === 0 && (semantic === null || semantic < search.vectorOnlyMinSimilarity)) continue;
       const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
+      const typeMultiplier = search.typeWeight(memory.memory_category, memory.memory_subtype, search.intent);
       const { score, breakdown } = scoreMemory(
         memory,
         {
@@ -212,29 +279,46 @@ export class Recall {
           matched_entities: matchedEntities,
           entity_share: queryEntities.size > 0 ? Math.min(1, matchedEntities.length / queryEntities.size) : 0,
         },
-        search.typeWeight(memory.memory_category, memory.memory_subtype, search.intent),
+        typeMultiplier,
         search.now,
       );
-      if (lexicalHit && lexicalHit.matched_terms.length === 0 && expanded.lentTo.has(memory.memory_id)) breakdown.signals.push('neighbour');
+      const lent = expanded.lentTo.has(id);
+      if (lent) breakdown.signals.push('neighbour');
       const inTimeHint = hint !== null && withinHint(memory, hint.after, hint.before);
-      scored.push({ memory, score: Math.min(1, inTimeHint ? score * TIME_BOOST : score), similarity: semantic ?? text, breakdown });
+      const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
+      const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
+      if (gated < search.minScore) {
+        belowFloor.count++;
+        if (!belowFloor.best || final > belowFloor.best.relevance_score) belowFloor.best = { memory_id: id, relevance_score: Math.round(final * 1000) / 1000 };
+        continue;
+      }
+      scored.push({ memory, score: final, similarity: semantic ?? text, breakdown, bridges: coverageById.get(id)?.bridges ?? [] });
     }
-    return { scored, considered: memories.length, vectorMethod: vector[0]?.method ?? null };
+    return { scored, considered: ids.length, vectorMethod: vector[0]?.method ?? null, belowFloor };
   }
 
   /**
-   * Lends part of each top lexical hit's score to the memories stored right before and after it
-   * in the same conversation (same session, close in time): in a dialogue the answer often sits
-   * in the turn next to the one that shares the question's words (neighbourExpansion.ts).
+   * Lends part of each top hit's text score to the turns stored right before and after it in the
+   * same conversation: in a dialogue the answer often sits in the turn next to the one that shares
+   * the question's words (neighbourExpansion.ts). Only dialog turns the client marked as one
+   * conversation are joined (conversationKey.ts), never memories merely stored close in time.
+   * Fetches the neighbours' records into `records`.
    */
   private async withNeighbours(
     filter: MemoryFilter,
-    lexical: readonly LexicalHit[],
+    ranked: readonly LexicalHit[],
     limit: number,
+    records: Map<string, MemoryRecord>,
   ): Promise<{ hits: LexicalHit[]; lentTo: Set<string> }> {
-    const seeds = lexical.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS));
-    if (seeds.length === 0) return { hits: [...lexical], lentTo: new Set() };
-    const windows = await this.deps.store.adjacentMemories(filter, seeds.map((hit) => hit.memory_id), this.deps.config.neighbourRadius, CONVERSATION_GAP_MS);
+    const seeds = ranked.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS)).filter((hit) => hit.score > 0);
+    const turnSeeds = seeds.filter((hit) => {
+      const record = records.get(hit.memory_id);
+      return record !== undefined && conversationKey(record) !== null;
+    });
+    if (turnSeeds.length === 0) return { hits: [...ranked], lentTo: new Set() };
+    const windows = await this.deps.store.adjacentMemories(filter, turnSeeds.map((hit) => hit.memory_id), this.deps.config.neighbourRadius, CONVERSATION_GAP_MS);
+    const missing = [...new Set([...windows.values()].flatMap((window) => [...window.before, ...window.after]))].filter((id) => !records.has(id));
+    if (missing.length > 0) for (const memory of await this.deps.store.getMemories(filter.user_id, missing)) records.set(memory.memory_id, memory);
     const adjacency = new Map<string, Set<string>>();
     const link = (a: string, b: string): void => {
       if (!adjacency.has(a)) adjacency.set(a, new Set());
@@ -243,19 +327,24 @@ export class Recall {
       adjacency.get(b)!.add(a);
     };
     for (const [id, window] of windows) {
+      const key = conversationKey(records.get(id)!);
       for (const chain of [window.before, window.after]) {
         let previous = id;
         for (const next of chain) {
+          // The chain ends at the first memory that is not a turn of the same conversation.
+          const neighbour = records.get(next);
+          if (!neighbour || conversationKey(neighbour) !== key) break;
           link(previous, next);
           previous = next;
         }
       }
     }
-    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])]);
+    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])], { combine: 'or' });
     const seedIds = new Set(seeds.map((hit) => hit.memory_id));
-    const rest = lexical.slice(seeds.length).filter((hit) => !expanded.some((entry) => entry.memory_id === hit.memory_id));
+    const reached = new Set(expanded.map((entry) => entry.memory_id));
+    const rest = ranked.filter((hit) => !reached.has(hit.memory_id));
     const lentTo = new Set(expanded.filter((entry) => !seedIds.has(entry.memory_id)).map((entry) => entry.memory_id));
-    return { hits: [...expanded, ...rest], lentTo };
+    return { hits: [...expanded, ...rest].sort((a, b) => b.score - a.score), lentTo };
   }
 
   buildFilter(userId: string, input: Omit<RecallInput, 'query' | 'user_id'>, options: Pick<RecallOptions, 'defaultProjectId'>): MemoryFilter {
@@ -292,10 +381,22 @@ export class Recall {
   }
 }
 
-/** Share of the query's term weight a hit's matched terms carry, in [0, 1]. */
-function coverage(matched: readonly string[], weights: ReadonlyMap<string, number>, total: number): number {
-  if (total <= 0) return 0;
-  return Math.min(1, matched.reduce((sum, term) => sum + (weights.get(term) ?? 0), 0) / total);
+/** One list of search terms from several queries; a term in more than one keeps its highest weight. */
+function mergeTerms(lists: readonly WeightedTerm[][]): WeightedTerm[] {
+  const weights = new Map<string, number>();
+  for (const list of lists) for (const { term, weight } of list) if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
+  return [...weights].map(([term, weight]) => ({ term, weight }));
+}
+
+/** The best coverage of a memory over the query and its alternates (an alternate's counts ALTERNATE_QUERY_CREDIT). */
+function bestCoverage(variants: readonly QueryConcept[][], information: readonly number[][], memoryTerms: ReadonlySet<string>): Coverage {
+  let best: Coverage = { value: 0, bridges: [] };
+  variants.forEach((concepts, index) => {
+    const found = coverageOf(concepts, information[index], memoryTerms);
+    const value = found.value * (index === 0 ? 1 : ALTERNATE_QUERY_CREDIT);
+    if (value > best.value) best = { value, bridges: index === 0 ? found.bridges : [...found.bridges, 'alternate query'] };
+  });
+  return best;
 }
 
 function withinHint(memory: MemoryRecord, after: string | undefined, before: string | undefined): boolean {
@@ -331,6 +432,6 @@ export function toRecalled(entry: ScoredMemory): RecalledMemory {
     source_type: memory.source_type,
     tags: memory.tags,
     score_breakdown: entry.breakdown,
-    why_matched: explainMatch(entry.breakdown),
+    why_matched: explainMatch(entry.breakdown, entry.bridges),
   };
 }

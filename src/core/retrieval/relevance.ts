@@ -77,9 +77,10 @@ function fuse(text: number, semantic: number | null): number {
   return text > 0 ? (text * (0.9 + 0.1 * semantic)) / 0.95 : 0.8 * semantic;
 }
 
-export function explainMatch(breakdown: ScoreBreakdown): string {
+export function explainMatch(breakdown: ScoreBreakdown, bridges: readonly string[] = []): string {
   const parts: string[] = [];
   if (breakdown.matched_terms.length > 0) parts.push(`matched terms ${breakdown.matched_terms.slice(0, 6).join(', ')}`);
+  if (bridges.length > 0) parts.push(`through ${bridges.slice(0, 4).join(', ')}`);
   if (breakdown.semantic !== null && breakdown.semantic > 0) parts.push(`semantic similarity ${breakdown.semantic.toFixed(2)}`);
   if (breakdown.matched_entities.length > 0) parts.push(`entities ${breakdown.matched_entities.join(', ')}`);
   if (breakdown.signals.includes('pinned')) parts.push('pinned');

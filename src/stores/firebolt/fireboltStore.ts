@@ -12,13 +12,14 @@ import type {
   MemoryStore,
   StoreHealth,
   StoreUserStats,
+  TermStatistics,
   VectorHit,
   VectorQuery,
   WorkingChange,
 } from '../../core/ports/memoryStore.ts';
 import { ANALYZER_VERSION } from '../../core/text/analyzer.ts';
 import type { FireboltConfig } from './fireboltConfig.ts';
-import { searchLexicalSql, writeTerms } from './lexicalTerms.ts';
+import { readTermStatistics, searchLexicalSql, writeTerms } from './lexicalTerms.ts';
 import { memoryFilterSql } from './memoryFilterSql.ts';
 import { migrate } from './migrations.ts';
 import { FireboltQueryClient } from './queryClient.ts';
@@ -281,6 +282,10 @@ export class FireboltStore implements MemoryStore {
 
   searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
     return searchLexicalSql(this.#client, query);
+  }
+
+  termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
+    return readTermStatistics(this.#client, userId, terms);
   }
 
   searchVector(query: VectorQuery): Promise<VectorHit[]> {

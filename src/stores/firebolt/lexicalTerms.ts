@@ -1,4 +1,4 @@
-import type { LexicalHit, LexicalQuery } from '../../core/ports/memoryStore.ts';
+import type { LexicalHit, LexicalQuery, TermStatistics } from '../../core/ports/memoryStore.ts';
 import { DEFAULT_BM25 } from '../../core/retrieval/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { memoryFilterSql } from './memoryFilterSql.ts';
@@ -79,6 +79,27 @@ export async function searchLexicalSql(client: FireboltQueryClient, query: Lexic
     score: Number(row.score),
     matched_terms: [...weights.keys()].filter((term) => matched.get(row.memory_id as string)?.has(term)),
   }));
+}
+
+/** N and document frequencies over the user's live memories, as searchLexicalSql computes them. */
+export async function readTermStatistics(client: FireboltQueryClient, userId: string, terms: readonly string[]): Promise<TermStatistics> {
+  const params = new SqlParams();
+  const user = params.add(userId);
+  const unique = [...new Set(terms)];
+  const df =
+    unique.length === 0
+      ? ''
+      : ` UNION ALL SELECT t.term AS term, COUNT(*) AS n FROM fml_memory_terms t JOIN fml_memories m ON m.user_id = t.user_id AND m.memory_id = t.memory_id
+          WHERE t.user_id = ${user} AND m.deleted_at IS NULL AND t.term IN (${params.list(unique)}) GROUP BY t.term`;
+  const sql = `SELECT NULL::TEXT AS term, COUNT(*) AS n FROM fml_memories WHERE user_id = ${user} AND deleted_at IS NULL${df}`;
+  const { rows } = await client.query(sql, params.values);
+  const frequencies = new Map<string, number>();
+  let documents = 0;
+  for (const row of rows) {
+    if (row.term === null) documents = Number(row.n);
+    else frequencies.set(row.term as string, Number(row.n));
+  }
+  return { documents, frequencies };
 }
 
 async function matchedTerms(client: FireboltQueryClient, userId: string, memoryIds: readonly string[], terms: readonly string[]): Promise<Map<string, Set<string>>> {

@@ -11,6 +11,7 @@ import type {
   MemoryStore,
   StoreHealth,
   StoreUserStats,
+  TermStatistics,
   VectorHit,
   VectorQuery,
   WorkingChange,
@@ -169,6 +170,9 @@ export class ResilientStore implements MemoryStore {
   }
   searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
     return this.#read((store) => store.searchLexical(query));
+  }
+  termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
+    return this.#read((store) => store.termStatistics(userId, terms));
   }
   async searchVector(query: VectorQuery): Promise<VectorHit[]> {
     let local = false;

@@ -13,6 +13,7 @@ import type {
   MemoryStore,
   StoreHealth,
   StoreUserStats,
+  TermStatistics,
   VectorHit,
   VectorQuery,
   WorkingChange,
@@ -276,6 +277,14 @@ export class SqliteMemoryStore implements MemoryStore {
         const meta = state.metas.get(id);
         return meta !== undefined && accept(meta);
       });
+    });
+  }
+
+  async termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
+    return this.read('termStatistics', ({ sql }) => {
+      const state = this.userState(userId);
+      const index = state.lexical ?? this.buildLexicalIndex(sql, userId, state);
+      return { documents: index.size, frequencies: new Map(terms.map((term) => [term, index.documentFrequency(term)])) };
     });
   }
 

@@ -1,0 +1,47 @@
+/**
+ * Diagnostic for calibrating the relevance floor: with the floor off, where each coding question's
+ * target ranks and scores, and the best score each never-stored question gets.
+ * node bench/coding/diagnose.ts [--verbose]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryCore } from '../../src/core/memoryCore.ts';
+import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
+import { formatTurn, loadSamples, sessionsOf } from '../locomo/locomoData.ts';
+import { loadCodingSet } from './codingData.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'fml-diagnose-'));
+const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
+await core.open();
+const user = 'diagnose';
+const verbose = process.argv.includes('--verbose');
+try {
+  const distractors = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
+  for (const session of sessionsOf(distractors)) {
+    for (const turn of session.turns) {
+      await core.longTerm.store({ user_id: user, content: formatTurn(turn), memory_category: 'episodic', memory_subtype: 'conversation', metadata: { session: session.session } });
+    }
+  }
+  const set = loadCodingSet();
+  const idOf = new Map<string, string>();
+  for (const memory of set.memories) {
+    const stored = await core.longTerm.store({ user_id: user, content: memory.text, memory_category: memory.cat as MemoryCategory, memory_subtype: memory.sub });
+    idOf.set(stored.memory_id, memory.id);
+  }
+  for (const query of set.queries) {
+    const out = await core.recall({ user_id: user, query: query.q, limit: 20, min_similarity: 0 });
+    const rank = out.memories.findIndex((memory) => idOf.get(memory.memory_id) === query.id);
+    const target = rank >= 0 ? out.memories[rank] : null;
+    const top = out.memories[0];
+    console.log(`${query.kind.padEnd(6)} rank ${String(rank).padStart(3)} target ${target ? target.relevance_score.toFixed(3) : '  -  '} top ${top ? top.relevance_score.toFixed(3) : '-'}${verbose ? `  ${query.q} | ${target?.why_matched ?? ''}` : ''}`);
+  }
+  for (const question of set.negatives) {
+    const out = await core.recall({ user_id: user, query: question, limit: 3, min_similarity: 0 });
+    console.log(`neg    best ${out.memories[0]?.relevance_score.toFixed(3) ?? '-'}${verbose ? `  ${question} | ${out.memories[0]?.content.slice(0, 60)} | ${out.memories[0]?.why_matched}` : ''}`);
+  }
+} finally {
+  await core.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,51 @@
+/**
+ * The absolute text-match scale: how much of the query's informative content a memory covers.
+ * Each query concept counts by its IDF (a word most memories share says little; a word no memory
+ * has says the most) times its query weight; a memory covers a concept fully with the word itself
+ * and partly through an alternative (queryConcepts.ts). So one common word cannot score like a
+ * full match, and a question about something never stored scores low against every memory.
+ */
+import type { TermStatistics } from '../ports/memoryStore.ts';
+import { bm25Idf } from './lexicalIndex.ts';
+import type { QueryConcept } from './queryConcepts.ts';
+
+export interface Coverage {
+  /** Share of the query's information the memory carries, in [0, 1]. */
+  value: number;
+  /** The bridges that carried a concept the memory does not name itself ("database ← postgresql"). */
+  bridges: string[];
+}
+
+/**
+ * How much a generic word ("use", "make", "set") counts against its IDF: it is rare in a small
+ * store and still says little about what a question is about.
+ */
+export const GENERIC_WORD_INFORMATION = 0.5;
+
+/** Information of each concept: its own word's IDF in this user's memories, times its query weight. */
+export function conceptInformation(concepts: readonly QueryConcept[], stats: TermStatistics): number[] {
+  return concepts.map(
+    (concept) => concept.weight * (concept.generic ? GENERIC_WORD_INFORMATION : 1) * bm25Idf(stats.documents, stats.frequencies.get(concept.term) ?? 0),
+  );
+}
+
+export function coverageOf(concepts: readonly QueryConcept[], information: readonly number[], memoryTerms: ReadonlySet<string>): Coverage {
+  let total = 0;
+  let covered = 0;
+  const bridges: string[] = [];
+  concepts.forEach((concept, index) => {
+    const weight = information[index];
+    total += weight;
+    if (memoryTerms.has(concept.term)) {
+      covered += weight;
+      return;
+    }
+    // Alternatives are sorted strongest first: the first one the memory has is its best.
+    const bridge = concept.alternatives.find((alternative) => alternative.terms.every((term) => memoryTerms.has(term)));
+    if (bridge) {
+      covered += weight * bridge.credit;
+      bridges.push(bridge.label);
+    }
+  });
+  return { value: total > 0 ? Math.min(1, covered / total) : 0, bridges: [...new Set(bridges)] };
+}

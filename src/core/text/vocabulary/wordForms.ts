@@ -1,0 +1,151 @@
+/**
+ * Word forms the stemmer cannot join: irregular verbs ("chose" / "choose"), irregular plurals
+ * ("indices" / "index") and British / American spellings ("colour" / "color"). Query-side only:
+ * a query word is expanded to its other forms, so stored memories need no re-indexing.
+ */
+
+/** base, past, past participle (and other forms), space-separated. Common English irregular verbs. */
+const IRREGULAR_VERBS = `
+arise arose arisen|awake awoke awoken|be was were been|bear bore born borne|beat beaten|become became|begin began begun
+bend bent|bet|bind bound|bite bit bitten|bleed bled|blow blew blown|break broke broken|breed bred|bring brought
+build built|burn burnt|burst|buy bought|catch caught|choose chose chosen|cling clung|come came|cost|creep crept|cut
+deal dealt|dig dug|do did done|draw drew drawn|dream dreamt|drink drank drunk|drive drove driven|eat ate eaten
+fall fell fallen|feed fed|feel felt|fight fought|find found|flee fled|fly flew flown|forbid forbade forbidden
+forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|get got gotten|give gave given|go went gone
+grind ground|grow grew grown|hang hung|have had|hear heard|hide hid hidden|hit|hold held|hurt|keep kept|kneel knelt
+know knew known|lay laid|lead led|lean leant|leap leapt|learn learnt|leave left|lend lent|let|lie lay lain|light lit
+lose lost|make made|mean meant|meet met|mistake mistook mistaken|overcome overcame|override overrode overridden
+pay paid|prove proven|put|quit|read|rebuild rebuilt|redo redid redone|rerun reran|rewrite rewrote rewritten
+ride rode ridden|ring rang rung|rise rose risen|run ran|say said|see saw seen|seek sought|sell sold|send sent|set
+shake shook shaken|shed|shine shone|shoot shot|show shown|shrink shrank shrunk|shut|sing sang sung|sink sank sunk
+sit sat|sleep slept|slide slid|speak spoke spoken|speed sped|spend spent|spin spun|split|spread|spring sprang sprung
+stand stood|steal stole stolen|stick stuck|sting stung|stink stank stunk|strike struck|strive strove striven
+swear swore sworn|sweep swept|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told
+think thought|throw threw thrown|undergo underwent undergone|understand understood|undo undid undone|upset
+wake woke woken|wear wore worn|weave wove woven|weep wept|win won|wind wound|withdraw withdrew withdrawn
+write wrote written`;
+
+/** singular plural: plurals the stemmer leaves apart. */
+const IRREGULAR_PLURALS = `
+analysis analyses|appendix appendices|axis axes|child children|criterion criteria|datum data|foot feet|goose geese
+index indices|knife knives|leaf leaves|life lives|man men|matrix matrices|medium media|mouse mice|person people
+phenomenon phenomena|schema schemata|self selves|shelf shelves|thesis theses|tooth teeth|vertex vertices|wife wives
+woman women|half halves|hypothesis hypotheses|crisis crises|basis bases|diagnosis diagnoses|parenthesis parentheses`;
+
+/** British -> American spelling endings, applied to whole words; the longest match wins. */
+const SPELLING_ENDINGS: Array<[string, string]> = [
+  ['isation', 'ization'],
+  ['isations', 'izations'],
+  ['ise', 'ize'],
+  ['ised', 'ized'],
+  ['ises', 'izes'],
+  ['ising', 'izing'],
+  ['iser', 'izer'],
+  ['isers', 'izers'],
+  ['yse', 'yze'],
+  ['ysed', 'yzed'],
+  ['ysing', 'yzing'],
+  ['our', 'or'],
+  ['ours', 'ors'],
+  ['oured', 'ored'],
+  ['ouring', 'oring'],
+  ['ourite', 'orite'],
+  ['ourites', 'orites'],
+  ['tre', 'ter'],
+  ['tres', 'ters'],
+  ['ogue', 'og'],
+  ['ogues', 'ogs'],
+  ['elled', 'eled'],
+  ['elling', 'eling'],
+  ['eller', 'eler'],
+  ['amme', 'am'],
+  ['ammes', 'ams'],
+];
+/** Whole-word spelling pairs whose ending is too common to rewrite by rule ("-ence" / "-ense"). */
+const SPELLING_PAIRS = new Map(
+  [['licence', 'license'], ['licences', 'licenses'], ['defence', 'defense'], ['offence', 'offense'], ['pretence', 'pretense'], ['grey', 'gray'], ['aluminium', 'aluminum'], ['judgement', 'judgment'], ['ageing', 'aging']].flatMap(([a, b]) => [[a, b], [b, a]] as Array<[string, string]>),
+);
+/** Words whose ending only looks British: "our", "four", "hour", "your" are not spellings of "or". */
+const NOT_SPELLING_VARIANTS = new Set([
+  'our', 'ours', 'four', 'hour', 'hours', 'your', 'yours', 'pour', 'tour', 'tours', 'sour', 'flour', 'detour',
+  'wise', 'rise', 'arise', 'raise', 'noise', 'poise', 'praise', 'promise', 'premise', 'exercise', 'expertise',
+  'advise', 'advertise', 'compromise', 'comprise', 'enterprise', 'franchise', 'merchandise', 'revise', 'supervise',
+  'surprise', 'televise', 'devise', 'disguise', 'despise', 'excise', 'incise', 'precise', 'concise', 'otherwise',
+  'since', 'once', 'fence', 'hence', 'thence', 'whence', 'pence', 'sentence', 'silence', 'science', 'reference',
+  'difference', 'preference', 'conference', 'presence', 'absence', 'sequence', 'evidence', 'experience', 'audience',
+  'dependence', 'independence', 'confidence', 'existence', 'influence', 'intelligence', 'occurrence', 'patience',
+  'programme', 'centre', 'metre', 'litre', 'theatre', 'fibre', 'calibre', 'sabre',
+  'genre', 'acre', 'massacre', 'mediocre', 'ogre', 'lucre', 'tre', 'entre', 'cadre', 'timbre',
+  'rogue', 'vogue', 'league', 'tongue', 'plague', 'vague', 'fatigue', 'intrigue', 'unique', 'antique',
+  'noise', 'cruise', 'bruise', 'guise', 'chaise', 'mayonnaise', 'valise', 'reprise',
+]);
+/** Endings that are too short to judge alone need at least this many letters before them. */
+const MIN_STEM = 3;
+
+function groups(table: string): Map<string, string[]> {
+  const byWord = new Map<string, string[]>();
+  for (const line of table.trim().split(/[|\n]/)) {
+    const forms = line.trim().split(/\s+/).filter((form) => form.length > 0);
+    for (const form of forms) byWord.set(form, [...new Set([...(byWord.get(form) ?? []), ...forms.filter((other) => other !== form)])]);
+  }
+  return byWord;
+}
+
+const VERB_FORMS = groups(IRREGULAR_VERBS);
+const PLURAL_FORMS = groups(IRREGULAR_PLURALS);
+
+/** The word in the other spelling convention, or null when it has none we know of. */
+export function otherSpelling(word: string): string | null {
+  if (NOT_SPELLING_VARIANTS.has(word)) return null;
+  // "programme" and "centre" are real British spellings of "program" and "center" but sit in the
+  // exclusion list as endings; name them directly.
+  if (word === 'programme' || word === 'programmes') return word.replace('programme', 'program');
+  if (word === 'centre' || word === 'centres') return word.replace('centre', 'center');
+  const pair = SPELLING_PAIRS.get(word);
+  if (pair !== undefined) return pair;
+  let best: [string, string, boolean] | null = null;
+  for (const [british, american] of SPELLING_ENDINGS) {
+    for (const [from, to, isBritish] of [[british, american, true], [american, british, false]] as const) {
+      if (word.endsWith(from) && word.length - from.length >= MIN_STEM && (best === null || from.length > best[0].length)) best = [from, to, isBritish];
+    }
+  }
+  if (best === null) return null;
+  const [from, to] = best;
+  const candidate = word.slice(0, word.length - from.length) + to;
+  return NOT_SPELLING_VARIANTS.has(candidate) ? null : candidate;
+}
+
+/** Other surface forms of a lowercase word: irregular verb forms, irregular plural, other spelling. */
+export function wordFormVariants(word: string): string[] {
+  const out = new Set<string>([...(VERB_FORMS.get(word) ?? []), ...(PLURAL_FORMS.get(word) ?? [])]);
+  const spelling = otherSpelling(word);
+  if (spelling !== null) out.add(spelling);
+  out.delete(word);
+  return [...out];
+}
+
+/**
+ * Comparative, superlative and agent forms the stemmer keeps apart ("fast" / "faster" / "fastest",
+ * "easy" / "easier", "import" / "importer"), both ways. Looser than an inflection ("worker" is not
+ * quite "work"), so query expansion gives them less credit than wordFormVariants.
+ */
+export function derivedForms(word: string): string[] {
+  const out = new Set<string>();
+  for (const suffix of ['er', 'est']) {
+    if (word.endsWith(`i${suffix}`) && word.length > suffix.length + 3) out.add(`${word.slice(0, -suffix.length - 1)}y`);
+    if (word.endsWith(suffix) && word.length > suffix.length + 2) {
+      const stem = word.slice(0, -suffix.length);
+      out.add(stem);
+      out.add(`${stem}e`);
+      // "bigger" -> "big": a doubled final consonant belongs to the suffix.
+      if (stem.length > 2 && stem.at(-1) === stem.at(-2)) out.add(stem.slice(0, -1));
+    }
+  }
+  if (!word.endsWith('er') && !word.endsWith('est') && word.length >= 3) {
+    const base = word.endsWith('y') ? `${word.slice(0, -1)}i` : word.endsWith('e') ? word.slice(0, -1) : word;
+    out.add(`${base}er`);
+    out.add(`${base}est`);
+  }
+  out.delete(word);
+  return [...out];
+}
