@@ -14,6 +14,7 @@ export const LIMITS = {
   jsonDepth: 32,
   recallLimit: 100,
   alternateQueries: 5,
+  searchKeys: 30,
   tokenBudget: 1_000_000,
   maxTokens: 2_000_000,
 } as const;

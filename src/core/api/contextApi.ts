@@ -62,5 +62,9 @@ export interface GetRelevantContextOutput {
     mode: string;
     /** The layers long-term memories and facts came from, most specific first. */
     searched_layers: MemoryLayer[];
+    /** The relevance floor long-term memories had to reach (pinned memories are always considered). */
+    relevance_floor: number;
+    /** Long-term memories the floor left out. */
+    long_term_below_floor: number;
   };
 }

@@ -15,6 +15,8 @@ export interface StoreMemoryInput {
   entities?: string[];
   event_time?: string;
   metadata?: { tags?: string[]; source?: string; reasoning?: string; [key: string]: unknown };
+  /** Search keys: other words the memory should be found by (synonyms, categories, questions it answers). */
+  keywords?: string[];
   /** Id of a memory this one corrects; the old one is marked superseded and hidden from recall. */
   supersedes?: string;
   project_id?: string | null;

@@ -166,6 +166,8 @@ export class ContextAssembler {
         entity_boost_applied: recalled.scored.some((entry) => entry.breakdown.matched_entities.length > 0),
         mode: recalled.retrieval_breakdown.mode,
         searched_layers: recalled.retrieval_breakdown.searched_layers,
+        relevance_floor: recalled.retrieval_breakdown.relevance_floor,
+        long_term_below_floor: recalled.retrieval_breakdown.below_floor,
       },
     };
   }

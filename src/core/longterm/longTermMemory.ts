@@ -32,6 +32,7 @@ import {
 } from '../validation.ts';
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 import { requireOwnSession } from '../working/sessionOwnership.ts';
+import { SEARCH_KEYS_FIELD } from '../text/searchKeys.ts';
 
 const DEDUP_CANDIDATES = 5;
 /**
@@ -54,7 +55,9 @@ export class LongTermMemory {
     const guardedContent = guardText(requireContent(input.content), this.deps.config);
     const content = guardedContent.content;
     assertValidClassification(input.memory_category, input.memory_subtype);
-    const guardedMetadata = guardJson(requireMetadata(input.metadata), this.deps.config);
+    const keywords = requireStringList(input.keywords, 'keywords', LIMITS.searchKeys, LIMITS.tagChars);
+    // Search keys live in metadata (searchKeys.ts), so they pass the same secret guard as the rest of it.
+    const guardedMetadata = guardJson(requireMetadata(keywords.length > 0 ? { ...input.metadata, [SEARCH_KEYS_FIELD]: keywords } : input.metadata), this.deps.config);
     const metadata = guardedMetadata.value;
     const tags = requireStringList(Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined, 'metadata.tags', LIMITS.tags, LIMITS.tagChars);
     // Entities given by the caller are stored and searched like content, so they pass the same gate.

@@ -56,6 +56,8 @@ interface PartitionSearch {
   hint: { after: string | undefined; before: string | undefined } | null;
   candidateLimit: number;
   queryEntities: ReadonlySet<string>;
+  /** Entities the caller asked to focus on: a memory carrying one is relevant by request and skips the floor. */
+  focusEntities: ReadonlySet<string>;
   typeWeight: (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
 }
 
@@ -139,6 +141,7 @@ export class Recall {
       hint: hintAfter !== undefined || hintBefore !== undefined ? { after: hintAfter, before: hintBefore } : null,
       candidateLimit: options.candidateLimit ?? Math.max(limit * 2, 50),
       queryEntities: new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase())),
+      focusEntities: new Set((input.focus_entities ?? []).map((entity) => entity.toLowerCase())),
       typeWeight: options.typeWeight ?? (() => 1),
     };
 
@@ -287,7 +290,8 @@ export class Recall {
       const inTimeHint = hint !== null && withinHint(memory, hint.after, hint.before);
       const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
       const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
-      if (gated < search.minScore) {
+      const focused = search.focusEntities.size > 0 && matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));
+      if (gated < search.minScore && !focused) {
         belowFloor.count++;
         if (!belowFloor.best || final > belowFloor.best.relevance_score) belowFloor.best = { memory_id: id, relevance_score: Math.round(final * 1000) / 1000 };
         continue;

@@ -1,4 +1,5 @@
 import type { WeightedTerm } from '../ports/memoryStore.ts';
+import { searchKeysOf } from './searchKeys.ts';
 import { stem } from './stemmer.ts';
 import { isStopWord } from './stopwords.ts';
 import { tokenizeDetailed } from './tokenizer.ts';
@@ -17,9 +18,10 @@ export interface AnalyzedDocument {
 /**
  * BM25F field weights. Entities and tags are curated labels, so one mention there says
  * more about the memory than one word of prose; the summary restates the content, so it
- * counts less to avoid double-counting the same words.
+ * counts less to avoid double-counting the same words. Search keys (searchKeys.ts) are guesses at
+ * how someone may ask, not what the memory says, so they count least.
  */
-export const FIELD_WEIGHTS = { content: 1, summary: 0.5, entities: 2, tags: 1.5 } as const;
+export const FIELD_WEIGHTS = { content: 1, summary: 0.5, entities: 2, tags: 1.5, searchKeys: 0.5 } as const;
 
 /**
  * Query weights by token kind. A whole identifier is the most specific evidence; its parts
@@ -59,12 +61,14 @@ export function analyzeDocument(doc: {
   entities: readonly string[];
   tags: readonly string[];
   summary?: string | null;
+  metadata?: Readonly<Record<string, unknown>>;
 }): AnalyzedDocument {
   const terms = new Map<string, number>();
   let length = addField(doc.content, FIELD_WEIGHTS.content, terms);
   if (doc.summary) length += addField(doc.summary, FIELD_WEIGHTS.summary, terms);
   for (const entity of doc.entities) length += addField(entity, FIELD_WEIGHTS.entities, terms);
   for (const tag of doc.tags) length += addField(tag, FIELD_WEIGHTS.tags, terms);
+  for (const key of searchKeysOf(doc.metadata)) length += addField(key, FIELD_WEIGHTS.searchKeys, terms);
   return { terms, length };
 }
 

@@ -67,6 +67,8 @@ export const getRelevantContextTool = defineTool({
       entity_boost_applied: z.boolean(),
       mode: z.string(),
       searched_layers: z.array(z.string()),
+      relevance_floor: z.number(),
+      long_term_below_floor: z.number(),
     }),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },

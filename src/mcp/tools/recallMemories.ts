@@ -15,7 +15,8 @@ export const recallMemoriesTool = defineTool({
     memory_subtypes: z.array(z.string()).optional().describe('Only these subtypes, e.g. decision, entity, workflow.'),
     entities: z.array(z.string()).optional().describe('Only memories carrying at least one of these exact entities, e.g. database:prod_db.'),
     limit: z.number().int().min(1).max(100).optional().describe('Maximum results (default 10).'),
-    min_similarity: z.number().min(0).max(1).optional().describe('Minimum semantic similarity for a memory found only by its vector (default 0.7); full-text matches are kept regardless.'),
+    min_similarity: z.number().min(0).max(1).optional().describe('Relevance floor on each result\'s final score, in every mode (default 0.3); nothing above it gives an empty list with retrieval_breakdown.abstained.'),
+    alternate_queries: z.array(z.string()).max(5).optional().describe('Up to 5 other wordings of the query (synonyms, the likely words of the memory); pass them when the user\'s words may differ from how it was stored.'),
     time_range: z
       .object({ after: z.string().optional().describe('ISO-8601 lower bound on event time.'), before: z.string().optional().describe('ISO-8601 upper bound on event time.') })
       .optional()
@@ -67,6 +68,11 @@ export const recallMemoriesTool = defineTool({
       time_filter: z.object({ after: z.string().optional(), before: z.string().optional(), matched: z.array(z.string()) }).nullable(),
       searched_layers: z.array(z.string()),
       overridden: z.number(),
+      relevance_floor: z.number(),
+      below_floor: z.number(),
+      abstained: z.boolean(),
+      best_below_floor: z.object({ memory_id: z.string(), relevance_score: z.number() }).nullable().optional(),
+      note: z.string().optional(),
     }),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -25,6 +25,7 @@ export const storeMemoryTool = defineTool({
       .catchall(z.unknown())
       .optional()
       .describe('Free-form JSON; tags, source and reasoning are understood.'),
+    keywords: z.array(z.string()).max(30).optional().describe('Search keys the memory should also be found by (synonyms, categories, the questions it answers); pass them when later questions may use other words.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects; the old one is marked superseded and stops being recalled.'),
     layer: layerField.optional().describe('Layer to store in (default user). Shared layers (project, team, org, company) are visible to everyone with their id; to share an existing memory use promote_memory.'),
     ...layerIdentifierFields,

@@ -18,6 +18,8 @@ export interface LexicalSource {
   summary: string | null;
   entities: readonly string[];
   tags: readonly string[];
+  /** Carries the memory's search keys (core/text/searchKeys.ts). */
+  metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**

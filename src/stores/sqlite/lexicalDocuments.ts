@@ -29,7 +29,8 @@ const LEXICAL_COLUMNS = `m.rowid AS row_number, m.memory_id, l.length, l.terms,
               CASE WHEN l.analyzer_version = ?2 THEN NULL ELSE m.content END AS content,
               CASE WHEN l.analyzer_version = ?2 THEN NULL ELSE m.summary END AS summary,
               CASE WHEN l.analyzer_version = ?2 THEN NULL ELSE m.entities END AS entities,
-              CASE WHEN l.analyzer_version = ?2 THEN NULL ELSE m.tags END AS tags
+              CASE WHEN l.analyzer_version = ?2 THEN NULL ELSE m.tags END AS tags,
+              CASE WHEN l.analyzer_version = ?2 THEN NULL ELSE m.metadata END AS metadata
        FROM long_term_memories m LEFT JOIN lexical_documents l ON l.memory_id = m.memory_id AND l.analyzer_version = ?2`;
 
 /**
@@ -62,6 +63,7 @@ function lexicalSourceOf(row: Record<string, unknown>): LexicalSource {
     summary: row.summary as string | null,
     entities: JSON.parse(row.entities as string) as string[],
     tags: JSON.parse(row.tags as string) as string[],
+    metadata: row.metadata === null ? {} : (JSON.parse(row.metadata as string) as Record<string, unknown>),
   });
   return { memory_id, analyzed, reanalyzed: true };
 }

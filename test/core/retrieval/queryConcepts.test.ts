@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BRIDGE_CREDIT, EXPANSION_SEARCH_WEIGHT, queryConcepts, searchTermsOf, type QueryConcept } from '../../../src/core/retrieval/queryConcepts.ts';
+import { otherSpelling, wordFormVariants, derivedForms } from '../../../src/core/text/vocabulary/wordForms.ts';
+
+function concept(query: string, term: string): QueryConcept {
+  const found = queryConcepts(query).find((entry) => entry.term === term);
+  assert.ok(found, `"${query}" has a concept "${term}"`);
+  return found;
+}
+
+function alternative(query: string, term: string, altTerms: string) {
+  return concept(query, term).alternatives.find((entry) => entry.terms.join(' ') === altTerms);
+}
+
+/** The offline vocabulary bridge: each kind of expansion, its credit, its label and its search weight. */
+describe('query concepts (vocabulary bridge)', () => {
+  it('joins irregular verb forms and plurals the stemmer keeps apart, both ways', () => {
+    assert.deepEqual(wordFormVariants('chose').sort(), ['choose', 'chosen']);
+    assert.ok(wordFormVariants('ran').includes('run'));
+    assert.ok(wordFormVariants('indices').includes('index'));
+    const bridge = alternative('which database did we choose', 'choos', 'chose');
+    assert.equal(bridge?.kind, 'word form');
+    assert.equal(bridge?.credit, BRIDGE_CREDIT['word form']);
+    assert.equal(bridge?.label, 'choose ← chose');
+    assert.equal(alternative('the tests ran', 'ran', 'run')?.kind, 'word form');
+  });
+
+  it('maps British and American spellings, and leaves look-alikes alone', () => {
+    assert.equal(otherSpelling('colour'), 'color');
+    assert.equal(otherSpelling('color'), 'colour');
+    assert.equal(otherSpelling('normalise'), 'normalize');
+    assert.equal(otherSpelling('licence'), 'license');
+    assert.equal(otherSpelling('hour'), null);
+    assert.equal(otherSpelling('promise'), null);
+    assert.equal(alternative('the colour of the button', 'colour', 'color')?.kind, 'word form');
+  });
+
+  it('joins comparative and agent forms at a lower credit than inflections', () => {
+    assert.ok(derivedForms('faster').includes('fast'));
+    assert.ok(derivedForms('easier').includes('easy'));
+    assert.ok(derivedForms('bigger').includes('big'));
+    assert.ok(derivedForms('fast').includes('faster'));
+    const bridge = alternative('why is the import fast now', 'fast', 'faster');
+    assert.equal(bridge?.kind, 'derived form');
+    assert.ok(BRIDGE_CREDIT['derived form'] < BRIDGE_CREDIT['word form']);
+  });
+
+  it('expands software abbreviations both ways, phrases included', () => {
+    assert.equal(alternative('db migrations', 'db', 'databas')?.kind, 'abbreviation');
+    assert.equal(alternative('database migrations', 'databas', 'db')?.kind, 'abbreviation');
+    assert.equal(alternative('k8s cluster', 'k8s', 'kubernet')?.kind, 'abbreviation');
+    // "PR" means the two words "pull request": a memory needs both.
+    assert.deepEqual(alternative('who reviews my PR', 'pr', 'pull request')?.terms, ['pull', 'request']);
+    // A plural phrase in the query still finds the abbreviation; both words of it carry the bridge.
+    assert.equal(alternative('open pull requests', 'pull', 'pr')?.label, 'pull requests ← pr');
+    assert.equal(alternative('open pull requests', 'request', 'pr')?.label, 'pull requests ← pr');
+  });
+
+  it('bridges categories of well-known tools both ways, the member side stronger', () => {
+    const member = alternative('which database do we use', 'databas', 'postgresql');
+    assert.equal(member?.kind, 'member');
+    assert.equal(member?.label, 'database ← postgresql');
+    const category = alternative('why PostgreSQL', 'postgresql', 'databas');
+    assert.equal(category?.kind, 'category');
+    assert.ok(BRIDGE_CREDIT.member > BRIDGE_CREDIT.category);
+    assert.equal(alternative('our package manager', 'packag', 'pnpm')?.kind, 'member');
+    assert.equal(alternative('our package manager', 'manag', 'pnpm')?.kind, 'member');
+    assert.equal(alternative('the test framework', 'framework', 'vitest')?.kind, 'member');
+    assert.equal(alternative('the message broker', 'broker', 'kafka')?.kind, 'member');
+    assert.equal(alternative('the monitoring setup', 'monitor', 'grafana')?.kind, 'member');
+  });
+
+  it('adds WordNet synonyms of common words from the generated table', () => {
+    const synonym = alternative('buy a licence', 'buy', 'purchas');
+    assert.equal(synonym?.kind, 'synonym');
+    assert.equal(synonym?.label, 'buy ← purchase');
+    // Rare words have no entry: no synonym is invented.
+    assert.deepEqual(concept('zyxwvut', 'zyxwvut').alternatives.filter((entry) => entry.kind === 'synonym'), []);
+  });
+
+  it('marks generic words, so a match on them alone says little', () => {
+    assert.equal(concept('set up the printer', 'set').generic, true);
+    assert.equal(concept('set up the printer', 'printer').generic, false);
+  });
+
+  it('searches alternatives at a lower weight than the words themselves', () => {
+    const terms = new Map(searchTermsOf(queryConcepts('database backup')).map((term) => [term.term, term.weight]));
+    assert.equal(terms.get('databas'), 1);
+    assert.equal(terms.get('postgresql'), BRIDGE_CREDIT.member * EXPANSION_SEARCH_WEIGHT);
+    // A two-word alternative splits its weight between its words.
+    const pr = new Map(searchTermsOf(queryConcepts('PR')).map((term) => [term.term, term.weight]));
+    assert.equal(pr.get('pull'), (BRIDGE_CREDIT.abbreviation * EXPANSION_SEARCH_WEIGHT) / 2);
+    // Scaled (an alternate query's words) applies to words and alternatives alike.
+    const scaled = new Map(searchTermsOf(queryConcepts('database'), 0.8).map((term) => [term.term, term.weight]));
+    assert.equal(scaled.get('databas'), 0.8);
+  });
+});
