@@ -410,6 +410,17 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(await store().searchLexical({ filter: { user_id: user }, terms: terms('xylophonist'), limit: 5 }), []);
       });
 
+      it('reports BM25 corpus statistics of the user\'s live memories for the recall scale', async () => {
+        const [flamingo, deployment, unknown] = ['flamingo', 'deployment', 'xylophonist'].map((word) => terms(word)[0].term);
+        const stats = await store().termStatistics(user, [flamingo, deployment, unknown]);
+        // Five memories of this user; the other user's flamingo document does not count.
+        assert.equal(stats.documents, 5);
+        assert.equal(stats.frequencies.get(flamingo), 1);
+        assert.equal(stats.frequencies.get(deployment), 4);
+        assert.equal(stats.frequencies.get(unknown) ?? 0, 0);
+        assert.equal((await store().termStatistics(newUserId(), [flamingo])).documents, 0);
+      });
+
       it('applies the filter before the top-k cut', async () => {
         const hits = await store().searchLexical({
           filter: { user_id: user, categories: ['procedural'] },
