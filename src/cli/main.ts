@@ -15,7 +15,7 @@ import { DEFAULT_GRACE_MS, runDaemon } from '../daemon/runDaemon.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
 import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
-import { defaultDataDir, embeddingConfigFromEnv, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
+import { checkedEmbeddingConfig, defaultDataDir, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { loadOrCreateToken } from '../runtime/serverToken.ts';
 
 const USAGE = `fml — Firebolt Memory Layer
@@ -127,10 +127,13 @@ async function main(argv: string[]): Promise<void> {
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const boundUser = values.user ?? (values.http && !values['any-user'] ? defaultHttpUser() : undefined);
+  const embeddings = await checkedEmbeddingConfig();
+  // The Ollama startup check says what it found (stderr: stdout is the stdio transport).
+  if (embeddings.notice) console.error(`[fml] ${embeddings.notice}`);
   const config: RuntimeConfig = {
     dataDir,
     backend: backendConfigFromEnv(dataDir, values.backend),
-    embeddings: embeddingConfigFromEnv(),
+    embeddings: embeddings.config,
     ...(boundUser ? { defaultUserId: requireId(boundUser, 'user') } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
     layerDefaults: layerDefaultsOf({ agent_id: values.agent ?? process.env.FML_AGENT_ID, team_id: values.team ?? process.env.FML_TEAM_ID, org_id: values.org ?? process.env.FML_ORG_ID, company_id: values.company ?? process.env.FML_COMPANY_ID }),

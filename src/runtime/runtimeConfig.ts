@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
+import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaOrigin } from './ollamaCheck.ts';
 
 /**
  * Where memories live. A stable shape: the CLI builds it from flags and environment
@@ -38,6 +39,16 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
  * Embedding provider from the environment. Nothing configured means full-text only; the
  * hashing test provider is used only when asked for by name, never as a silent fallback.
  */
+/** With FML_EMBEDDING_PROVIDER=ollama: the startup check, and the config with the model it found. */
+export async function checkedEmbeddingConfig(env: NodeJS.ProcessEnv = process.env, fetchImpl: typeof fetch = fetch): Promise<{ config: EmbeddingConfig; notice: string | null }> {
+  const config = embeddingConfigFromEnv(env);
+  if ((env.FML_EMBEDDING_PROVIDER ?? '').toLowerCase() !== 'ollama' || config.kind !== 'openai') return { config, notice: null };
+  const check = await checkOllama(ollamaOrigin(env.FML_OLLAMA_URL), config.model ?? DEFAULT_OLLAMA_EMBEDDING_MODEL, fetchImpl);
+  // An unreachable server or one without an embedding model leaves recall full-text rather than failing every call.
+  if (check.model === null) return { config: { kind: 'none' }, notice: check.message };
+  return { config: { ...config, model: check.model }, notice: check.message };
+}
+
 export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig {
   const provider = (env.FML_EMBEDDING_PROVIDER ?? (env.FML_EMBEDDING_API_KEY || env.OPENAI_API_KEY ? 'openai' : 'none')).toLowerCase();
   const dimensions = env.FML_EMBEDDING_DIMENSIONS ? Number(env.FML_EMBEDDING_DIMENSIONS) : undefined;
@@ -63,7 +74,16 @@ export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Em
         ...(dimensions ? { dimensions } : {}),
       };
     }
+    case 'ollama':
+      // Ollama's OpenAI-compatible endpoint on this machine; the startup check (ollamaCheck.ts) says what it has.
+      return {
+        kind: 'openai',
+        apiKey: 'not-needed',
+        baseUrl: `${ollamaOrigin(env.FML_OLLAMA_URL)}/v1`,
+        model: env.FML_EMBEDDING_MODEL ?? DEFAULT_OLLAMA_EMBEDDING_MODEL,
+        ...(dimensions ? { dimensions } : {}),
+      };
     default:
-      throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_PROVIDER must be none, openai or hashing-test; got "${provider}".`);
+      throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_PROVIDER must be none, openai, ollama or hashing-test; got "${provider}".`);
   }
 }
