@@ -113,6 +113,9 @@ export function queryConcepts(text: string): QueryConcept[] {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
     for (const variant of wordFormVariants(word.surface)) add(concept, phraseTerms([variant]), 'word form', `${word.surface} ← ${variant}`);
+    // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
+    // long postings to every search and little evidence, so only its inflections are kept.
+    if (concept.generic) continue;
     for (const variant of derivedForms(word.surface)) add(concept, phraseTerms([variant]), 'derived form', `${word.surface} ← ${variant}`);
     for (const base of [word.surface, ...wordFormVariants(word.surface)]) {
       for (const synonym of wordnetSynonyms(base)) add(concept, phraseTerms([synonym]), 'synonym', `${word.surface} ← ${synonym}`);
