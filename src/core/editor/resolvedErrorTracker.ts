@@ -14,7 +14,19 @@ export interface ObservedError {
   code?: string;
   /** Text of the line when the error was seen, so the outcome can show before and after. */
   lineText?: string;
+  /** The file's language (VS Code language id), so an agent knows what the fix is written in. */
+  language?: string;
+  /** The lines around the error when it was first seen (1-based `start`), for the before/after of the fix. */
+  window?: LineWindow;
 }
+
+export interface LineWindow {
+  start: number;
+  lines: string[];
+}
+
+/** Reads the current text of lines `from`..`to` (1-based, inclusive) of the erroring file; fewer at its end. */
+export type ReadLines = (from: number, to: number) => string[];
 
 export interface ObservedEdit {
   file: string;
@@ -24,6 +36,8 @@ export interface ObservedEdit {
   inserted: string;
   /** Characters removed. */
   removed: number;
+  /** Lines the edit added (negative: removed), so the error's region can be found again after it. */
+  linesAdded?: number;
 }
 
 export interface ResolvedError {
@@ -32,6 +46,8 @@ export interface ResolvedError {
   resolvedAt: number;
   /** The edits that most plausibly fixed it: same file and near the line first, newest last. */
   edits: ObservedEdit[];
+  /** The error's region as it was and as it is now, when the file's text was at hand. */
+  after?: LineWindow;
 }
 
 export interface ResolvedErrorTrackerOptions {
@@ -76,7 +92,7 @@ export class ResolvedErrorTracker {
    * previous snapshot and were preceded by an edit; errors that vanish without any edit (a closed
    * file, a restarted language server) are dropped silently because nothing fixed them.
    */
-  observe(file: string, errors: readonly ObservedError[], now: number): ResolvedError[] {
+  observe(file: string, errors: readonly ObservedError[], now: number, readLines?: ReadLines): ResolvedError[] {
     const previous = this.open.get(file) ?? new Map<string, Tracked>();
     const current = new Map<string, Tracked>();
     for (const error of errors) {
@@ -88,7 +104,8 @@ export class ResolvedErrorTracker {
       if (current.has(key) || now - tracked.firstSeen < this.minAgeMs) continue;
       const edits = this.fixingEdits(tracked, now);
       if (edits.length === 0) continue;
-      resolved.push({ error: tracked.error, firstSeen: tracked.firstSeen, resolvedAt: now, edits });
+      const after = readLines && tracked.error.window ? this.regionNow(tracked, now, readLines) : undefined;
+      resolved.push({ error: tracked.error, firstSeen: tracked.firstSeen, resolvedAt: now, edits, ...(after ? { after } : {}) });
     }
     if (current.size === 0) this.open.delete(file);
     else this.open.set(file, current);
@@ -98,6 +115,19 @@ export class ResolvedErrorTracker {
   /** Forget a file entirely (closed or deleted) without reporting its errors as resolved. */
   forget(file: string): void {
     this.open.delete(file);
+  }
+
+  /** Where the error's window sits now: shifted by the lines that edits above it added or removed. */
+  private regionNow(tracked: Tracked, now: number, readLines: ReadLines): LineWindow {
+    const window = tracked.error.window!;
+    const shift = this.edits
+      .filter((edit) => edit.file === tracked.error.file && edit.at >= tracked.firstSeen && edit.at <= now && edit.line < window.start)
+      .reduce((sum, edit) => sum + (edit.linesAdded ?? 0), 0);
+    const changedInside = this.edits
+      .filter((edit) => edit.file === tracked.error.file && edit.at >= tracked.firstSeen && edit.at <= now && edit.line >= window.start && edit.line < window.start + window.lines.length)
+      .reduce((sum, edit) => sum + (edit.linesAdded ?? 0), 0);
+    const start = Math.max(1, window.start + shift);
+    return { start, lines: readLines(start, start + Math.max(0, window.lines.length + changedInside) - 1) };
   }
 
   private fixingEdits(tracked: Tracked, now: number): ObservedEdit[] {
@@ -114,19 +144,60 @@ function errorKey(error: ObservedError): string {
   return `${error.source ?? ''}\u0000${error.code ?? ''}\u0000${error.message}`;
 }
 
-/** The memory text: what the error was, where, and the change that made it go away. */
+/**
+ * The memory text, written for an agent that meets the same error again: the error (code, message,
+ * file, line, language), then the lines that changed, before and after. Keystrokes are never
+ * listed; an edit is described by its inserted text only when the fix was in another file.
+ */
 export function describeResolvedError(outcome: ResolvedError): string {
   const { error } = outcome;
   const label = [error.source, error.code].filter(Boolean).join(' ');
-  const lines = [`Error resolved: ${label ? `[${label}] ` : ''}"${oneLine(error.message, 300)}" in ${error.file}:${error.line}.`];
+  const lines = [`Error resolved: ${label ? `[${label}] ` : ''}"${oneLine(error.message, 300)}" in ${error.file}:${error.line}${error.language ? ` (${error.language})` : ''}.`];
+  const change = error.window && outcome.after ? changedLines(error.window, outcome.after) : null;
+  if (change) {
+    lines.push(`Before (${error.file}:${rangeLabel(error.window!.start + change.skip, change.before.length)}):`, ...indent(change.before));
+    lines.push(`After (${error.file}:${rangeLabel(outcome.after!.start + change.skip, change.after.length)}):`, ...indent(change.after));
+    return lines.join('\n');
+  }
   if (error.lineText && error.lineText.trim() !== '') lines.push(`Line before the fix: ${oneLine(error.lineText.trim(), 200)}`);
-  const changes = outcome.edits.map((edit) =>
-    edit.inserted.trim() === ''
-      ? `deleted ${edit.removed} characters at ${edit.file}:${edit.line}`
-      : `${edit.removed > 0 ? `replaced ${edit.removed} characters with` : 'inserted'} "${oneLine(edit.inserted.trim(), 200)}" at ${edit.file}:${edit.line}`,
-  );
-  lines.push(`Resolved by: ${changes.join('; ')}.`);
+  const elsewhere = outcome.edits.filter((edit) => edit.file !== error.file);
+  if (elsewhere.length > 0 && elsewhere.length === outcome.edits.length) {
+    const files = [...new Set(elsewhere.map((edit) => `${edit.file}:${edit.line}`))].join(', ');
+    const added = elsewhere.map((edit) => edit.inserted.trim()).filter(Boolean).join(' ');
+    lines.push(`Fixed in ${files}${added ? `: added "${oneLine(added, 200)}"` : ''}.`);
+  } else {
+    const touched = [...new Set(outcome.edits.filter((edit) => edit.file === error.file).map((edit) => edit.line))].sort((a, b) => a - b);
+    lines.push(`Fixed by editing ${error.file} at line${touched.length === 1 ? '' : 's'} ${touched.join(', ')}.`);
+  }
   return lines.join('\n');
+}
+
+/** The lines that differ between two versions of a region: common leading and trailing lines cut. */
+function changedLines(before: LineWindow, after: LineWindow): { skip: number; before: string[]; after: string[] } | null {
+  let head = 0;
+  while (head < before.lines.length && head < after.lines.length && before.lines[head] === after.lines[head]) head++;
+  let tail = 0;
+  while (
+    tail < before.lines.length - head &&
+    tail < after.lines.length - head &&
+    before.lines[before.lines.length - 1 - tail] === after.lines[after.lines.length - 1 - tail]
+  ) {
+    tail++;
+  }
+  const changedBefore = before.lines.slice(head, before.lines.length - tail);
+  const changedAfter = after.lines.slice(head, after.lines.length - tail);
+  if (changedBefore.length === 0 && changedAfter.length === 0) return null;
+  return { skip: head, before: changedBefore.slice(0, MAX_SHOWN), after: changedAfter.slice(0, MAX_SHOWN) };
+}
+
+const MAX_SHOWN = 12;
+
+function rangeLabel(start: number, count: number): string {
+  return count <= 1 ? String(start) : `${start}-${start + count - 1}`;
+}
+
+function indent(lines: readonly string[]): string[] {
+  return lines.length === 0 ? ['    (no lines)'] : lines.map((line) => `    ${line.slice(0, 200)}`);
 }
 
 function oneLine(text: string, max: number): string {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { type DiagnosticEntry, describeDiagnostics } from '../../core/editor/contextItems.ts';
-import { describeResolvedError, type ObservedError, type ResolvedError, ResolvedErrorTracker } from '../../core/editor/resolvedErrorTracker.ts';
+import { describeResolvedError, type LineWindow, type ObservedError, type ResolvedError, ResolvedErrorTracker } from '../../core/editor/resolvedErrorTracker.ts';
 import { containsSecret } from '../../core/safety/secretDetector.ts';
 import type { CaptureContext, CaptureSource } from './captureContext.ts';
 
@@ -65,7 +65,8 @@ export class DiagnosticsCapture implements CaptureSource {
     if (path === null) return;
     const now = Date.now();
     for (const change of event.contentChanges) {
-      this.tracker.recordEdit({ file: path, line: change.range.start.line + 1, inserted: change.text.slice(0, 500), removed: change.rangeLength }, now);
+      const linesAdded = (change.text.match(/\n/g)?.length ?? 0) - (change.range.end.line - change.range.start.line);
+      this.tracker.recordEdit({ file: path, line: change.range.start.line + 1, inserted: change.text.slice(0, 500), removed: change.rangeLength, linesAdded }, now);
     }
   }
 
@@ -86,8 +87,10 @@ export class DiagnosticsCapture implements CaptureSource {
           ...(diagnostic.source ? { source: diagnostic.source } : {}),
           ...(codeOf(diagnostic) ? { code: codeOf(diagnostic) } : {}),
           ...(document && diagnostic.range.start.line < document.lineCount ? { lineText: document.lineAt(diagnostic.range.start.line).text.slice(0, 300) } : {}),
+          ...(document ? { language: document.languageId, window: linesAround(document, diagnostic.range.start.line + 1) } : {}),
         }));
-      for (const resolved of this.tracker.observe(path, errors, now)) void this.remember(resolved);
+      const readLines = document ? (from: number, to: number) => readDocumentLines(document, from, to) : undefined;
+      for (const resolved of this.tracker.observe(path, errors, now, readLines)) void this.remember(resolved);
     }
   }
 
@@ -122,4 +125,18 @@ function codeOf(diagnostic: vscode.Diagnostic): string | undefined {
   const code = diagnostic.code;
   if (code === undefined) return undefined;
   return String(typeof code === 'object' ? code.value : code);
+}
+
+/** Lines kept on each side of an error's line, so the memory shows the fix in its context. */
+const WINDOW_RADIUS = 2;
+
+function linesAround(document: vscode.TextDocument, line: number): LineWindow {
+  const start = Math.max(1, line - WINDOW_RADIUS);
+  return { start, lines: readDocumentLines(document, start, line + WINDOW_RADIUS) };
+}
+
+function readDocumentLines(document: vscode.TextDocument, from: number, to: number): string[] {
+  const lines: string[] = [];
+  for (let line = Math.max(1, from); line <= Math.min(to, document.lineCount); line++) lines.push(document.lineAt(line - 1).text.slice(0, 300));
+  return lines;
 }

@@ -179,8 +179,9 @@ describe('extension in a real VS Code (code-server + chromium)', { skip: skip ??
     await page.keyboard.press('Backspace');
     await waitFor('the JSON error to disappear', async () => (await editorItem(/^Problems: [1-9]/)) === null, 30_000);
     const outcome = await waitFor('the outcome memory', async () => (await recall('error resolved broken.json')).find((memory) => memory.content.startsWith('Error resolved:')) ?? null, 30_000);
-    assert.match(outcome.content, /in broken\.json:3\./);
-    assert.match(outcome.content, /Resolved by: deleted 1 characters at broken\.json:3/);
+    assert.match(outcome.content, /in broken\.json:3 \(json\)\./);
+    // The fix as lines before and after, not the keystrokes that made it.
+    assert.match(outcome.content, /\nBefore \(broken\.json:3\):\n {6}"version": 1,,\nAfter \(broken\.json:3\):\n {6}"version": 1,?(\n|$)/);
   });
 
   it('runs the Memory commands from the command palette', async () => {
