@@ -25,6 +25,7 @@ Usage:
       bound to one user: --user, else FML_USER, else your OS account name, so the printed client
       config works as printed; --any-user serves every user (clients then name user_id themselves)
   fml serve --stdio [--data-dir DIR] [--user ID] [--project ID]
+  (serve also takes --admin-tools: offer agents the lifecycle and administration tools too)
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
    with --user, no other team, org or company can be named by a client)
@@ -81,6 +82,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       http: { type: 'boolean' },
       stdio: { type: 'boolean' },
+      'admin-tools': { type: 'boolean' },
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       user: { type: 'string' },
@@ -149,6 +151,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const context = {
     core,
+    adminTools: values['admin-tools'] ?? false,
     ...(config.defaultUserId ? { defaultUserId: config.defaultUserId } : {}),
     ...(values['read-project'] ? { readableProjectIds: values['read-project'] } : {}),
   };

@@ -51,8 +51,9 @@ export class DaemonConnection {
     return this.request({ op: 'call', path, args });
   }
 
-  endpoint(userId: string): Promise<{ mcpUrl: string; port: number; token: string }> {
-    return this.request({ op: 'endpoint', userId }) as Promise<{ mcpUrl: string; port: number; token: string }>;
+  /** The MCP endpoint of this user in the memory process; `adminTools` adds the opt-in admin group. */
+  endpoint(userId: string, adminTools: boolean): Promise<{ mcpUrl: string; port: number; token: string }> {
+    return this.request({ op: 'endpoint', userId, adminTools }) as Promise<{ mcpUrl: string; port: number; token: string }>;
   }
 
   /**

@@ -22,7 +22,7 @@ export interface DaemonHello {
 export type ClientFrame =
   | { id: number; op: 'hello'; hello: DaemonHello }
   | { id: number; op: 'call'; path: string; args: unknown[] }
-  | { id: number; op: 'endpoint'; userId: string }
+  | { id: number; op: 'endpoint'; userId: string; adminTools: boolean }
   /** Copies the user's embedded store into `target`; progress frames carry this request's id. */
   | { id: number; op: 'copy'; target: BackendConfig; userId: string }
   | { id: number; op: 'cancel'; request: number }

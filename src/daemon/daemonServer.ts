@@ -139,7 +139,7 @@ export class DaemonServer {
       connection.copies.get(frame.request)?.abort();
       return null;
     }
-    return this.endpoint(connection.coreKey, connection.core, frame.userId);
+    return this.endpoint(connection.coreKey, connection.core, frame.userId, frame.adminTools === true);
   }
 
   private async hello(connection: Connection, hello: Extract<ClientFrame, { op: 'hello' }>['hello']): Promise<HelloAnswer> {
@@ -203,14 +203,15 @@ export class DaemonServer {
     }
   }
 
-  private endpoint(coreKey: string, core: MemoryCore, userId: string): Promise<{ mcpUrl: string; port: number; token: string }> {
-    const key = `${coreKey}\0${userId}`;
+  private endpoint(coreKey: string, core: MemoryCore, userId: string, adminTools: boolean): Promise<{ mcpUrl: string; port: number; token: string }> {
+    // One endpoint per tool set: windows that opt into the admin group get their own.
+    const key = `${coreKey}\0${userId}\0${adminTools ? 'admin' : 'agent'}`;
     let running = this.endpoints.get(key);
     if (running === undefined) {
       running = (async () => {
         const token = randomBytes(32).toString('base64url');
         // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
-        const server = await startHttpServer({ core, defaultUserId: userId }, { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } });
+        const server = await startHttpServer({ core, defaultUserId: userId, adminTools }, { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } });
         this.options.log(`MCP endpoint for user ${userId} on ${server.mcpUrl}`);
         return Object.assign(server, { token });
       })();

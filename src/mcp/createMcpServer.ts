@@ -1,37 +1,81 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
+import { boundIdentifiers } from './boundIdentifiers.ts';
 import { CallLog } from './callLog.ts';
-import { MemoryError } from '../core/domain/errors.ts';
-import { errorResult, registerTool } from './defineTool.ts';
+import { callTool, type AnyTool } from './defineTool.ts';
 import { registerResources } from './resources.ts';
 import type { ServerContext } from './serverContext.ts';
-import { TOOL_NAMES, TOOLS } from './toolCatalog.ts';
+import { toolsOffered } from './toolCatalog.ts';
+import { jsonSchemasOf } from './toolSchemas.ts';
 
 export const SERVER_NAME = 'firebolt-memory-layer';
 export const SERVER_VERSION = '0.1.0';
 
-/** Changes whenever the tool set changes, so editors know to refresh their cached tool list. */
-export const TOOL_SET_VERSION = `${SERVER_VERSION}+${createHash('sha256').update(TOOL_NAMES.join(',')).digest('hex').slice(0, 8)}`;
+const INSTRUCTIONS =
+  'Memory for coding agents. Call init_session once per conversation, get_relevant_context before answering, store_memory for decisions, facts, workflows and preferences worth keeping, recall_memories to search. Tool errors start with a code (INVALID_INPUT, MEMORY_NOT_FOUND, ...) and say what to change.';
+
+/** The tools/list entries of one server: what every agent request carries. */
+export function listTools(context: ServerContext): Tool[] {
+  const hidden = boundIdentifiers(context);
+  return toolsOffered(context).map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    ...jsonSchemasOf(tool, hidden),
+    annotations: { title: tool.title, ...tool.annotations },
+  })) as Tool[];
+}
+
+/**
+ * Changes whenever the listed tools change (names, descriptions, schemas), so editors know to
+ * refresh their cached tool list. Depends on the group offered, not on who is bound.
+ */
+export function toolSetVersion(options: { adminTools?: boolean }): string {
+  const listing = toolsOffered(options).map((tool) => [tool.name, tool.description, jsonSchemasOf(tool, [])]);
+  return `${SERVER_VERSION}+${createHash('sha256').update(JSON.stringify(listing)).digest('hex').slice(0, 8)}`;
+}
 
 /**
  * A fresh MCP server over one core. One per connection (stdio, each HTTP session, tests);
  * they share the core and the call log, never module state.
+ *
+ * Built on the SDK's low-level Server with public request handlers, so the listing (schemas in
+ * 2020-12 without bound identifiers) and the protocol errors (-32602 unknown tool or bad
+ * arguments) are this server's own, not a patch over the high-level McpServer.
  */
-export function createMcpServer(context: ServerContext, callLog = new CallLog()): McpServer {
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    {
-      capabilities: { tools: {}, resources: {} },
-      instructions:
-        'Memory for coding agents. Call init_session once per conversation, get_relevant_context before answering, store_memory for decisions, facts, workflows and preferences worth keeping, recall_memories to search. Tool errors carry a code (INVALID_INPUT, MEMORY_NOT_FOUND, SESSION_NOT_FOUND, CONTENT_TOO_LONG, ...) and a message saying what to change.',
-    },
-  );
+export function createMcpServer(context: ServerContext, callLog = new CallLog()): Server {
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
   // Tools read the very log that records their calls (get_recent_calls / get_recent_errors).
   const served: ServerContext = { ...context, callLog };
-  for (const tool of TOOLS) registerTool(server, served, tool as Parameters<typeof registerTool>[2], callLog);
+  const tools = new Map<string, AnyTool>(toolsOffered(context).map((tool) => [tool.name, tool]));
+  let listing: Tool[] | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= listTools(context)) }));
+  // tools/call is dispatched here rather than through setRequestHandler: the SDK's tools/call
+  // wrapper answers malformed params with a raw schema dump, and clients deserve a sentence.
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    const { name, args } = callParams(request.params);
+    const tool = tools.get(name);
+    if (tool === undefined) {
+      const offered = [...tools.keys()].join(', ');
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". This server offers: ${offered}.`);
+    }
+    return (await callTool(served, tool, args, callLog)) satisfies CallToolResult;
+  };
   registerResources(server, context);
-  // Input that fails the schema is reported like every other tool error: a code and a message.
-  (server as unknown as { createToolError(message: string): unknown }).createToolError = (message: string) =>
-    errorResult(new MemoryError('INVALID_INPUT', message));
   return server;
+}
+
+/** The name and arguments of a tools/call, or a -32602 saying what is wrong with them. */
+function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new McpError(ErrorCode.InvalidParams, 'tools/call needs params: an object with "name" and "arguments".');
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'tools/call needs params.name: the name of a tool from tools/list.');
+  if (args === undefined) return { name, args: {} };
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
+    throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments; got ${kind}.`);
+  }
+  return { name, args: args as Record<string, unknown> };
 }

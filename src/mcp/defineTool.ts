@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MemoryError } from '../core/domain/errors.ts';
@@ -15,38 +14,45 @@ export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.Zo
   output: Output;
   annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
   run(context: ServerContext, args: z.infer<z.ZodObject<Input>>): Promise<z.infer<z.ZodObject<Output>>>;
+  /** The text a model reads; the JSON of the output when absent. The structured content is always the output. */
+  render?(output: z.infer<z.ZodObject<Output>>, args: z.infer<z.ZodObject<Input>>): string;
 }
+
+/** A tool of any shape, as the catalog and the dispatcher hold it. */
+export type AnyTool = ToolDefinition<any, any>;
 
 /** Identity for a tool definition; keeps the input and output types of `run` inferred from the schemas. */
 export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
   return definition;
 }
 
-export function registerTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(
-  server: McpServer,
-  context: ServerContext,
-  tool: ToolDefinition<Input, Output>,
-  log: CallLog,
-): void {
-  const schemas = schemasOf(tool);
-  server.registerTool(
-    tool.name,
-    { title: tool.title, description: tool.description, inputSchema: schemas.input, outputSchema: schemas.output, annotations: { title: tool.title, ...tool.annotations } },
-    (async (args: z.infer<z.ZodObject<Input>>): Promise<CallToolResult> => {
-      const started = performance.now();
-      const user = (args as { user_id?: unknown }).user_id ?? context.defaultUserId;
-      const who = typeof user === 'string' ? { user_id: user } : {};
-      try {
-        const output = await tool.run(context, args);
-        log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
-        return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
-      } catch (error) {
-        const failure = errorWithoutLocalPaths(toMemoryError(error, tool.name));
-        log.record({ tool: tool.name, ok: false, ms: performance.now() - started, error: failure.toJSON(), ...who });
-        return errorResult(failure);
-      }
-    }) as never,
-  );
+/**
+ * Runs one tool call: validates the arguments with the tool's schema, runs it, records it in the
+ * call log. Invalid arguments are a tool error (INVALID_INPUT) a model can read and correct.
+ */
+export async function callTool(context: ServerContext, tool: AnyTool, args: Record<string, unknown>, log: CallLog): Promise<CallToolResult> {
+  const started = performance.now();
+  const user = args.user_id ?? context.defaultUserId;
+  const who = typeof user === 'string' ? { user_id: user } : {};
+  try {
+    const parsed = schemasOf(tool).input.safeParse(args);
+    if (!parsed.success) throw new MemoryError('INVALID_INPUT', describeIssues(parsed.error), { operation: tool.name });
+    const output = (await tool.run(context, parsed.data as never)) as Record<string, unknown>;
+    log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
+    const text = tool.render ? tool.render(output as never, parsed.data as never) : JSON.stringify(output);
+    return { content: [{ type: 'text', text }], structuredContent: output };
+  } catch (error) {
+    const failure = errorWithoutLocalPaths(toMemoryError(error, tool.name));
+    log.record({ tool: tool.name, ok: false, ms: performance.now() - started, error: failure.toJSON(), ...who });
+    return errorResult(failure);
+  }
+}
+
+/** Schema failures as one readable line per field: `limit: Too big: expected number to be <=100`. */
+export function describeIssues(error: z.ZodError): string {
+  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`);
+  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
+  return `Invalid arguments: ${lines.join('; ')}${more}.`;
 }
 
 export function errorResult(error: MemoryError): CallToolResult {

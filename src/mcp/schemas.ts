@@ -3,52 +3,50 @@ import { MEMORY_LAYERS } from '../core/domain/layers.ts';
 import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../core/domain/taxonomy.ts';
 import { LIMITS } from '../core/validation.ts';
 
-/** Zod fragments shared by several tools; every field carries a description a model can act on. */
+/**
+ * Zod fragments shared by several tools. Every agent request carries the tool list, so a
+ * description says what a model needs to act and no more; a field whose name says it all has none.
+ */
 
-export const userIdField = z
-  .string()
-  .min(1)
-  .max(LIMITS.idChars)
-  .optional()
-  .describe('Id of the user whose memory this is; all reads and writes are isolated per user. Required unless the server is bound to a user (the VS Code extension binds it to the editor user).');
+/**
+ * An identifier: 1 to LIMITS.idChars characters. The length is checked by a refinement rather
+ * than minLength/maxLength so the listed schema stays a plain string; an id too long is still
+ * refused, with a message saying the limit.
+ */
+export const idString = () => z.string().refine((value) => value.length > 0 && value.length <= LIMITS.idChars, `must be 1 to ${LIMITS.idChars} characters`);
 
-export const sessionUserField = z
-  .string()
-  .min(1)
-  .max(LIMITS.idChars)
-  .optional()
-  .describe('Id of the user who owns the session; when given, a session of any other user is refused.');
+export const userIdField = idString().optional().describe('Required unless the server is bound to a user.');
 
-export const sessionIdField = z.string().min(1).max(LIMITS.idChars).describe('Session id returned by init_session.');
+export const sessionUserField = idString().optional().describe("The session's owner; another user's session is refused.");
 
-export const categoryField = z.enum(MEMORY_CATEGORIES as [string, ...string[]]).describe('Memory category: episodic (what happened), semantic (facts), procedural (how to), preference (learned behaviours).');
+export const sessionIdField = idString().describe('From init_session.');
+
+export const categoryField = z.enum(MEMORY_CATEGORIES as [string, ...string[]]).describe('episodic: what happened; semantic: facts; procedural: how to; preference: learned behaviour.');
 
 export const subtypeField = z
   .string()
-  .describe(`Subtype valid for the category. episodic: event, decision, conversation, outcome; semantic: user, project, environment, domain, entity; procedural: workflow, pattern, tool_usage, debugging; preference: communication, style, tools, boundaries.`);
+  .describe('episodic: event|decision|conversation|outcome; semantic: user|project|environment|domain|entity; procedural: workflow|pattern|tool_usage|debugging; preference: communication|style|tools|boundaries.');
 
-export const metadataField = z.record(z.string(), z.unknown());
+/** A free-form JSON object; the tool's own description says which keys it understands. */
+export const metadataField = z.record(z.string(), z.unknown()).describe('Free-form JSON object.');
 
 /**
  * A plain string, not an enum: an unknown layer must reach the core and fail there with seed
  * 001's INVALID_LAYER, not be turned into a generic validation error before the tool runs.
  */
-export const layerField = z
-  .string()
-  .describe(
-    `Memory layer (seed 001): one of ${MEMORY_LAYERS.join(', ')}, most specific first. agent (needs agent_id), user, session (needs session_id), project (project_id), team (team_id), org (org_id), company (company_id). Project, team, org and company are shared with everyone who has the id.`,
-  );
+export const layerField = z.string().describe(`One of ${MEMORY_LAYERS.join(', ')}; project, team, org and company are shared with everyone who has the id.`);
 
-const idField = (what: string) => z.string().min(1).max(LIMITS.idChars).optional().describe(what);
+const idField = (what: string) => idString().optional().describe(what);
 
 /** The identifiers that open layers; each tool that reads or writes a layer takes these. */
 export const layerIdentifierFields = {
-  agent_id: idField('Agent id (e.g. copilot, claude-code); with user_id it opens the agent layer.'),
-  session_id: idField('Session id; with user_id it opens the session layer.'),
-  project_id: idField('Project id; opens the shared project layer. The editor passes its workspace project when omitted.'),
-  team_id: idField('Team id; opens the shared team layer. The editor passes its configured team when omitted.'),
-  org_id: idField('Organisation id; opens the shared org layer. The editor passes its configured org when omitted.'),
-  company_id: idField('Company id; opens the shared company layer. The editor passes its configured company when omitted.'),
+  agent_id: idField('Opens the agent layer.'),
+  session_id: idField('Opens the session layer.'),
+  // Named after the layer they open; the layer field's description says what sharing means.
+  project_id: idString().optional(),
+  team_id: idString().optional(),
+  org_id: idString().optional(),
+  company_id: idString().optional(),
 };
 
 export const overridesField = z
@@ -102,9 +100,9 @@ export const redactionsField = z
 
 export const knownSubtypes = MEMORY_SUBTYPES as string[];
 
-export const factCategoryField = z.enum(['identity', 'preference', 'constraint', 'instruction']).describe('Fact category: identity (name, pronouns, location), preference (language, timezone, coding style), constraint (availability, limits), instruction (standing rules).');
+export const factCategoryField = z.enum(['identity', 'preference', 'constraint', 'instruction']).describe('identity: name, location; preference: language, style; constraint: limits; instruction: standing rules.');
 
-export const factKeyField = z.string().min(1).max(64).describe('Fact key within the category, e.g. name, timezone, coding_style; case-insensitive, stored lower-case.');
+export const factKeyField = z.string().min(1).max(64).describe('e.g. name, timezone, coding_style (case-insensitive).');
 
 export const factSchema = z.object({
   category: z.string(),
@@ -156,11 +154,11 @@ export const memoryRecordSchema = z.object({
   deleted_at: z.string().nullable(),
 });
 
-export const memoryIdField = (what: string) => z.string().min(1).max(LIMITS.idChars).describe(what);
+export const memoryIdField = (what: string) => idString().describe(what);
 
 /** Where a memory of a shared layer lives; personal-layer memories (agent, user, session) need none of it. */
 export const memoryLocationFields = {
-  layer: layerField.optional().describe('Layer of the memory when it is in a shared layer (project, team, org, company); omit for your own memories.'),
+  layer: layerField.optional().describe('Only for a memory in a shared layer (project, team, org, company).'),
   project_id: layerIdentifierFields.project_id,
   team_id: layerIdentifierFields.team_id,
   org_id: layerIdentifierFields.org_id,

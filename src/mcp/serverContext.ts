@@ -13,4 +13,6 @@ export interface ServerContext {
   readableProjectIds?: readonly string[];
   /** The server's recent calls and errors, read by get_recent_calls / get_recent_errors. */
   callLog?: CallLog;
+  /** Offer the lifecycle and administration tools too (toolCatalog.ts ADMIN_TOOLS); off by default. */
+  adminTools?: boolean;
 }

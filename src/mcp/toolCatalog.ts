@@ -1,3 +1,4 @@
+import type { AnyTool } from './defineTool.ts';
 import { addToWorkingMemoryTool } from './tools/addToWorkingMemory.ts';
 import { checkpointWorkingMemoryTool } from './tools/checkpointWorkingMemory.ts';
 import { clearWorkingMemoryTool } from './tools/clearWorkingMemory.ts';
@@ -29,8 +30,12 @@ import { exportMemoriesTool } from './tools/exportMemories.ts';
 import { importMemoriesTool } from './tools/importMemories.ts';
 import { promoteMemoryTool } from './tools/promoteMemory.ts';
 
-/** Every tool the server exposes; its names feed the tool-set version the editor sees. */
-export const TOOLS = [
+/**
+ * The tools every agent gets: the eleven of seed 000 §7.1, plus facts (seed 002) and corrections,
+ * which an agent uses in the course of a conversation. Their definitions ride along with every
+ * agent request, so this set is kept small (README "MCP tools": token cost).
+ */
+export const AGENT_TOOLS = [
   initSessionTool,
   addToWorkingMemoryTool,
   getWorkingMemoryTool,
@@ -45,8 +50,16 @@ export const TOOLS = [
   setFactTool,
   getFactsTool,
   deleteFactTool,
-  findMemoryContradictionsTool,
   supersedeMemoryTool,
+] as const;
+
+/**
+ * Lifecycle and administration: contradictions, links, maintenance, quality, analytics,
+ * diagnostics, import/export, promotion. Opt-in for agents (setting memory.mcp.adminTools, flag
+ * --admin-tools); the panel has them regardless because it calls the core, not MCP.
+ */
+export const ADMIN_TOOLS = [
+  findMemoryContradictionsTool,
   linkMemoriesTool,
   unlinkMemoriesTool,
   getRelatedMemoriesTool,
@@ -62,4 +75,12 @@ export const TOOLS = [
   promoteMemoryTool,
 ] as const;
 
+/** Every tool the server can expose. */
+export const TOOLS: readonly AnyTool[] = [...AGENT_TOOLS, ...ADMIN_TOOLS];
+
 export const TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);
+
+/** The tools one server offers: the agent set, and the admin group when opted in. */
+export function toolsOffered(options: { adminTools?: boolean }): readonly AnyTool[] {
+  return options.adminTools ? TOOLS : AGENT_TOOLS;
+}

@@ -1,10 +1,16 @@
-import { objectFromShape } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { toToolJsonSchema } from './toolJsonSchema.ts';
 
-/** The input and output object schemas of one tool, as the SDK validates them. */
+/** The input and output object schemas of one tool, as the server validates them. */
 export interface ToolSchemas {
-  input: ReturnType<typeof objectFromShape>;
-  output: ReturnType<typeof objectFromShape>;
+  input: z.ZodObject;
+  output: z.ZodObject;
+}
+
+/** What a client is shown of one tool's schemas in tools/list. */
+export interface ToolJsonSchemas {
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
 }
 
 interface ShapedTool {
@@ -13,18 +19,35 @@ interface ShapedTool {
 }
 
 const built = new WeakMap<ShapedTool, ToolSchemas>();
+const listed = new WeakMap<ShapedTool, Map<string, ToolJsonSchemas>>();
 
 /**
- * One schema object per tool for the whole process. Given a raw shape, the SDK builds a new object
- * schema for every server, and every HTTP session has its own server: with thousands of sessions
- * that is thousands of copies, each compiling its own parser on first use. Built here once, with
- * the SDK's own builder, validation is exactly what the SDK would do with the shape.
+ * One schema object per tool for the whole process. Every HTTP session has its own server; built
+ * per server, thousands of sessions would hold thousands of copies, each compiling its own parser.
  */
 export function schemasOf(tool: ShapedTool): ToolSchemas {
   let schemas = built.get(tool);
   if (schemas === undefined) {
-    schemas = { input: objectFromShape(tool.input), output: objectFromShape(tool.output) };
+    schemas = { input: z.object(tool.input), output: z.object(tool.output) };
     built.set(tool, schemas);
+  }
+  return schemas;
+}
+
+/**
+ * The JSON schemas of a tool as listed, without the input fields in `hidden` (identifiers the
+ * server already binds). Hidden fields are still accepted and checked when a client sends them:
+ * only the listing, which every agent request carries, leaves them out.
+ */
+export function jsonSchemasOf(tool: ShapedTool, hidden: readonly string[]): ToolJsonSchemas {
+  let byHidden = listed.get(tool);
+  if (byHidden === undefined) listed.set(tool, (byHidden = new Map()));
+  const key = hidden.join(',');
+  let schemas = byHidden.get(key);
+  if (schemas === undefined) {
+    const shown = Object.fromEntries(Object.entries(tool.input).filter(([field]) => !hidden.includes(field)));
+    schemas = { inputSchema: toToolJsonSchema(z.object(shown), 'input'), outputSchema: toToolJsonSchema(schemasOf(tool).output, 'output') };
+    byHidden.set(key, schemas);
   }
   return schemas;
 }

@@ -108,7 +108,7 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
       body: [
         { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
         { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
-        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_recent_calls', arguments: {} } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_facts', arguments: { user_id: 'batch' } } },
         { jsonrpc: '2.0', id: 4, method: 'no/such/method', params: {} },
       ],
     });

@@ -19,7 +19,7 @@ for (const transport of TRANSPORTS) {
 
     before(async () => {
       t = await createTestCore();
-      ({ client, close } = await connectClient({ core: t.core }, transport));
+      ({ client, close } = await connectClient({ core: t.core, adminTools: true }, transport));
     });
     after(async () => {
       await close();
@@ -154,7 +154,7 @@ describe('memory layers on a server bound to the editor user', () => {
 
   before(async () => {
     t = await createTestCore({ config: { layerDefaults: { team_id: 'core-team' } } });
-    ({ client, close } = await connectClient({ core: t.core, defaultUserId: 'fay' }));
+    ({ client, close } = await connectClient({ core: t.core, defaultUserId: 'fay', adminTools: true }));
   });
   after(async () => {
     await close();

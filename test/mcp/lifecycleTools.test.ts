@@ -14,7 +14,7 @@ describe('memory lifecycle tools over MCP', () => {
 
   before(async () => {
     t = await createTestCore();
-    ({ client, close } = await connectClient({ core: t.core }));
+    ({ client, close } = await connectClient({ core: t.core, adminTools: true }));
   });
   after(async () => {
     await close();
@@ -70,7 +70,7 @@ describe('memory lifecycle tools over MCP', () => {
     assert.ok(context.total_tokens <= 2000);
 
     const strict = await createTestCore({ config: { secretPolicy: 'refuse' } });
-    const connection = await connectClient({ core: strict.core });
+    const connection = await connectClient({ core: strict.core, adminTools: true });
     try {
       const refused = await callError(connection.client, 'store_memory', { user_id: 'sec', content: `key ${secret}`, memory_category: 'semantic', memory_subtype: 'environment' });
       assert.equal(refused.code, 'INVALID_INPUT');

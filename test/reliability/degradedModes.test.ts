@@ -85,7 +85,7 @@ describe('degraded modes', () => {
       throw new Error('summary model returned 503');
     };
     await withCore({ embeddings: new HashingTestEmbeddings(64), summarize }, async (core) => {
-      const { client, close } = await connectClient({ core });
+      const { client, close } = await connectClient({ core, adminTools: true });
       try {
         // Similar enough to cluster at 0.6, not so similar that store_memory itself deduplicates (0.95).
         for (const content of ['The staging database is called fml_stage and lives in eu-west-1', 'Staging database fml_stage is hosted in the eu-west-1 region']) await callOk(client, 'store_memory', semantic('sum', content));

@@ -31,8 +31,8 @@ describe('isolation across users, sessions and projects through every tool', () 
   before(async () => {
     test = await createTestCore();
     db = (test.core.store as unknown as { connection: { db: DatabaseSync } }).connection.db;
-    victim = await connectClient({ core: test.core });
-    attacker = await connectClient({ core: test.core });
+    victim = await connectClient({ core: test.core, adminTools: true });
+    attacker = await connectClient({ core: test.core, adminTools: true });
     v.memory = (await callOk<{ memory_id: string }>(victim.client, 'store_memory', { user_id: 'victim', content: `Victim uses deploy key ${SECRET}`, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
     v.other = (await callOk<{ memory_id: string }>(victim.client, 'store_memory', { user_id: 'victim', content: `Victim deploys on Fridays ${SECRET}`, memory_category: 'episodic', memory_subtype: 'decision' })).memory_id;
     v.session = (await callOk<{ session_id: string }>(victim.client, 'init_session', { user_id: 'victim' })).session_id;
@@ -100,7 +100,7 @@ describe('isolation across users, sessions and projects through every tool', () 
   });
 
   it('working-memory tools refuse another user\'s session on a server bound to a user', async () => {
-    const bound = await connectClient({ core: test.core, defaultUserId: 'attacker' });
+    const bound = await connectClient({ core: test.core, defaultUserId: 'attacker', adminTools: true });
     try {
       for (const [tool, args] of [
         ['add_to_working_memory', { session_id: v.session, content: 'injected', content_type: 'system' }],
@@ -135,7 +135,7 @@ describe('isolation across users, sessions and projects through every tool', () 
     const [alpha, beta] = [store('project-alpha'), store('project-beta')];
     await alpha.open();
     await beta.open();
-    const [inAlpha, inBeta] = [await connectClient({ core: alpha }), await connectClient({ core: beta })];
+    const [inAlpha, inBeta] = [await connectClient({ core: alpha, adminTools: true }), await connectClient({ core: beta, adminTools: true })];
     try {
       const stored = await callOk<{ memory_id: string }>(inAlpha.client, 'store_memory', { user_id: 'dev', content: `Alpha uses the orange queue ${SECRET}`, memory_category: 'semantic', memory_subtype: 'project' });
       const { session_id } = await callOk<{ session_id: string }>(inBeta.client, 'init_session', { user_id: 'dev' });

@@ -6,14 +6,14 @@ export const addToWorkingMemoryTool = defineTool({
   name: 'add_to_working_memory',
   title: 'Add to working memory',
   description:
-    'Add an item to the session\'s working memory. When the token budget is exceeded, low-priority items are evicted (pinned items never) and those worth keeping are promoted to long-term memory; the result says which.',
+    'Add an item to working memory. Over budget, low-priority unpinned items are evicted and those worth keeping promoted to long-term memory.',
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,
-    content: z.string().describe('The text to keep in working memory (at most 100 KB).'),
-    content_type: z.enum(['message', 'task_state', 'scratchpad', 'system']).describe('message: a conversation turn; task_state: the current plan or progress (protected from eviction); scratchpad: intermediate notes; system: instructions.'),
-    pinned: z.boolean().optional().describe('Protect the item from eviction.'),
-    metadata: metadataField.optional().describe('Free-form JSON kept with the item; a numeric "relevance" in [0,1] feeds the relevance eviction policy.'),
+    content: z.string().describe('At most 100 KB.'),
+    content_type: z.enum(['message', 'task_state', 'scratchpad', 'system']).describe('task_state (current plan) is protected from eviction.'),
+    pinned: z.boolean().optional().describe('Never evicted.'),
+    metadata: metadataField.optional().describe('Free-form JSON object; a numeric "relevance" (0..1) guides eviction.'),
   },
   output: {
     item_id: z.string(),

@@ -6,11 +6,11 @@ export const checkpointWorkingMemoryTool = defineTool({
   name: 'checkpoint_working_memory',
   title: 'Checkpoint working memory',
   description:
-    'Save what is worth keeping from working memory as classified, deduplicated long-term memories and free the tokens (pinned items and task state stay). Below the checkpoint threshold it does nothing unless force is true.',
+    'Save what is worth keeping from working memory as long-term memories and free the tokens. Does nothing below 6000 tokens unless force.',
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,
-    force: z.boolean().optional().describe('Checkpoint even if working memory is below the threshold (6000 tokens).'),
+    force: z.boolean().optional(),
   },
   output: {
     memories_created: z.number(),

@@ -5,11 +5,11 @@ import { sessionIdField, sessionUserField } from '../schemas.ts';
 export const clearWorkingMemoryTool = defineTool({
   name: 'clear_working_memory',
   title: 'Clear working memory',
-  description: 'Empty the session\'s working memory (end of session). By default checkpoints first, so nothing worth keeping is lost.',
+  description: 'Empty working memory at the end of a session; checkpoints first unless checkpoint_first is false.',
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,
-    checkpoint_first: z.boolean().optional().describe('Save worthwhile items to long-term memory before clearing (default true).'),
+    checkpoint_first: z.boolean().optional(),
   },
   output: { success: z.boolean(), memories_preserved: z.number(), items_removed: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

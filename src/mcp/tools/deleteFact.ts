@@ -6,12 +6,12 @@ import { factCategoryField, factKeyField, layerField, layerIdentifierFields, use
 export const deleteFactTool = defineTool({
   name: 'delete_fact',
   title: 'Delete a structured fact',
-  description: 'Remove the active value of a fact key (soft delete: it stops being used and stays in the history and the trash). Fails with MEMORY_NOT_FOUND when the key has no active value.',
+  description: 'Remove the active value of a fact key (kept in history).',
   input: {
     user_id: userIdField,
     category: factCategoryField,
     key: factKeyField,
-    layer: layerField.optional().describe('Layer the fact was set in (default user).'),
+    layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
   },
   output: { deleted: z.boolean(), memory_id: z.string().describe('The memory that held the value.') },

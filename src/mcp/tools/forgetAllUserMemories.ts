@@ -6,7 +6,7 @@ import { userIdField } from '../schemas.ts';
 export const forgetAllUserMemoriesTool = defineTool({
   name: 'forget_all_user_memories',
   title: 'Forget everything about a user',
-  description: `GDPR erasure: permanently delete every memory, session, working-memory item and access-log row of the user. Requires confirmation "${FORGET_ALL_CONFIRMATION}". Returns what was removed.`,
+  description: `Erase everything stored about the user, permanently (GDPR). Only when the user asks.`,
   input: {
     user_id: userIdField,
     confirmation: z.string().describe(`Must equal "${FORGET_ALL_CONFIRMATION}".`),

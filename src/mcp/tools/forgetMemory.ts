@@ -5,12 +5,12 @@ import { memoryLocationFields, userIdField } from '../schemas.ts';
 export const forgetMemoryTool = defineTool({
   name: 'forget_memory',
   title: 'Forget a memory',
-  description: 'Delete a memory. Soft delete by default (hidden from recall, restorable from the panel\'s trash); hard_delete removes its content, embedding and index entries for good.',
+  description: 'Delete a memory: soft (restorable from the trash) unless hard_delete.',
   input: {
-    memory_id: z.string().describe('Id of the memory to forget.'),
+    memory_id: z.string(),
     user_id: userIdField,
     ...memoryLocationFields,
-    hard_delete: z.boolean().optional().describe('Remove permanently (default false).'),
+    hard_delete: z.boolean().optional(),
   },
   output: { success: z.boolean(), hard_deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

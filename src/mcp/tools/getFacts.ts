@@ -6,13 +6,13 @@ import { factKeyField, factSchema, layerField, layerIdentifierFields, userIdFiel
 export const getFactsTool = defineTool({
   name: 'get_facts',
   title: 'Get structured facts',
-  description: 'Exact lookup of the active structured facts (no search, no vectors) in every layer open to the call: all of them, one category, or one key; include_history adds the older values of each key. When layers disagree on a key the most specific one applies and the others carry overridden_by.',
+  description: 'Look up active facts exactly: all, one category, or one key.',
   input: {
     user_id: userIdField,
-    category: z.enum(['identity', 'preference', 'constraint', 'instruction']).optional().describe('Only facts of this category.'),
-    key: factKeyField.optional().describe('Only this key (requires category).'),
-    include_history: z.boolean().optional().describe('Add superseded and deleted older values of each key, newest first (default false).'),
-    layers: z.array(layerField).optional().describe('Layers to read; default every layer the identifiers open.'),
+    category: z.enum(['identity', 'preference', 'constraint', 'instruction']).optional(),
+    key: factKeyField.optional().describe('Requires category.'),
+    include_history: z.boolean().optional(),
+    layers: z.array(layerField).optional().describe('Default: all open layers.'),
     ...layerIdentifierFields,
   },
   output: {

@@ -1,37 +1,38 @@
 import { z } from 'zod';
+import { contextText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
 import { layerField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
 
-const weight = (what: string, fallback: number) => z.number().min(0).max(1).optional().describe(`Weight of ${what} (default ${fallback}).`);
+const weight = () => z.number().min(0).max(1).optional();
 
 export const getRelevantContextTool = defineTool({
   name: 'get_relevant_context',
   title: 'Get relevant context',
   description:
-    'Assemble the best context for a query within a token budget: working memory plus long-term memories weighted by the detected intent (how_to, what_happened, what_is, debug, general), with the reason each item was included.',
+    'The best context for a query within a token budget: working memory, facts and long-term memories weighted by intent.',
   input: {
     session_id: sessionIdField,
     user_id: userIdField,
-    query: z.string().describe('The current user query or task description.'),
-    token_budget: z.number().int().positive().describe('How many tokens of context to return at most.'),
-    query_intent: z.enum(['how_to', 'what_happened', 'what_is', 'debug', 'general']).optional().describe('Intent hint; detected from the query when omitted.'),
+    query: z.string().describe('The current task or question.'),
+    token_budget: z.number().int().positive(),
+    query_intent: z.enum(['how_to', 'what_happened', 'what_is', 'debug', 'general']).optional().describe('Detected when omitted.'),
     context_weights: z
       .object({
-        working_memory: weight('working memory', 0.35),
-        episodic_decisions: weight('decisions', 0.15),
-        episodic_events: weight('events', 0.05),
-        episodic_outcomes: weight('outcomes', 0.1),
-        semantic_project: weight('project facts', 0.1),
-        semantic_entity: weight('entity facts', 0.1),
-        semantic_user: weight('facts about the user', 0.05),
-        procedural_workflow: weight('workflows', 0.05),
-        procedural_pattern: weight('patterns', 0.03),
-        preference: weight('preferences', 0.02),
+        working_memory: weight(),
+        episodic_decisions: weight(),
+        episodic_events: weight(),
+        episodic_outcomes: weight(),
+        semantic_project: weight(),
+        semantic_entity: weight(),
+        semantic_user: weight(),
+        procedural_workflow: weight(),
+        procedural_pattern: weight(),
+        preference: weight(),
       })
       .optional()
-      .describe('Override the weight of each source; smart defaults otherwise.'),
-    focus_entities: z.array(z.string()).optional().describe('Boost memories carrying these entities, e.g. table:users.'),
-    layers: z.array(layerField).optional().describe('Layers to draw long-term memories and facts from; default every layer the identifiers open (the session\'s user, session and project, plus the configured team, org and company).'),
+      .describe('Weight per source; omitted ones keep their intent-based default.'),
+    focus_entities: z.array(z.string()).optional().describe('Boost these, e.g. table:users.'),
+    layers: z.array(layerField).optional().describe('Default: all open layers.'),
     agent_id: layerIdentifierFields.agent_id,
     project_id: layerIdentifierFields.project_id,
     team_id: layerIdentifierFields.team_id,
@@ -73,4 +74,5 @@ export const getRelevantContextTool = defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (context, args) => context.core.getRelevantContext({ ...authorizeLayers(context, args), user_id: resolveUser(context, args.user_id) }),
+  render: (output) => contextText(output.context_items),
 });

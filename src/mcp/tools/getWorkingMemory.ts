@@ -5,12 +5,12 @@ import { sessionIdField, workingItemSchema, sessionUserField } from '../schemas.
 export const getWorkingMemoryTool = defineTool({
   name: 'get_working_memory',
   title: 'Read working memory',
-  description: 'Get the session\'s working-memory items in conversation order, limited to a token budget (pinned items and task state are kept first, then the most recent).',
+  description: 'Read working memory in conversation order within a token budget (pinned and task state first, then the most recent).',
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,
-    token_budget: z.number().int().positive().optional().describe('Maximum tokens to return; the session\'s max_tokens when omitted.'),
-    include_types: z.array(z.string()).optional().describe('Only these content types (message, task_state, scratchpad, system, retrieved_memory, editor_context).'),
+    token_budget: z.number().int().positive().optional().describe('Default: the session\'s max_tokens.'),
+    include_types: z.array(z.string()).optional().describe('Only these content types.'),
   },
   output: { items: z.array(workingItemSchema), total_tokens: z.number(), truncated: z.boolean() },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,32 +1,31 @@
 import { z } from 'zod';
-import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
+import { MEMORY_CATEGORIES, type MemoryCategory } from '../../core/domain/taxonomy.ts';
+import { recallText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { categoryField, layerField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
+import { layerField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
 
 export const recallMemoriesTool = defineTool({
   name: 'recall_memories',
   title: 'Recall memories',
   description:
-    'Search long-term memory with hybrid retrieval (full-text ranking, plus semantic similarity when an embedding provider is configured) and a composite relevance score (recency, importance, access frequency, memory type). Each result carries the contribution of every signal.',
+    'Search long-term memory (full-text plus semantic when embeddings are on), ranked by relevance, recency and importance. explain adds each score\'s breakdown.',
   input: {
     user_id: userIdField,
-    query: z.string().describe('Natural-language query.'),
-    memory_categories: z.array(categoryField).optional().describe('Only these categories.'),
-    memory_subtypes: z.array(z.string()).optional().describe('Only these subtypes, e.g. decision, entity, workflow.'),
-    entities: z.array(z.string()).optional().describe('Only memories carrying at least one of these exact entities, e.g. database:prod_db.'),
-    limit: z.number().int().min(1).max(100).optional().describe('Maximum results (default 10).'),
-    min_similarity: z.number().min(0).max(1).optional().describe('Relevance floor on each result\'s final score, in every mode (default 0.3); nothing above it gives an empty list with retrieval_breakdown.abstained.'),
-    alternate_queries: z.array(z.string()).max(5).optional().describe('Up to 5 other wordings of the query (synonyms, the likely words of the memory); pass them when the user\'s words may differ from how it was stored.'),
+    query: z.string(),
+    memory_categories: z.array(z.enum(MEMORY_CATEGORIES as [string, ...string[]])).optional(),
+    memory_subtypes: z.array(z.string()).optional(),
+    entities: z.array(z.string()).optional().describe('Any of these, e.g. table:users.'),
+    limit: z.number().int().min(1).max(100).optional().describe('Default 10.'),
+    min_similarity: z.number().min(0).max(1).optional().describe('Relevance floor in every mode (default 0.3); none above it: empty list, breakdown says abstained.'),
+    alternate_queries: z.array(z.string()).max(5).optional().describe('Up to 5 other wordings, when the memory may use other words.'),
     time_range: z
-      .object({ after: z.string().optional().describe('ISO-8601 lower bound on event time.'), before: z.string().optional().describe('ISO-8601 upper bound on event time.') })
+      .object({ after: z.string().optional(), before: z.string().optional() })
       .optional()
-      .describe('Only memories whose event time (or creation time) falls in the range.'),
-    tags: z.array(z.string()).optional().describe('Only memories with at least one of these tags.'),
-    include_low_confidence: z.boolean().optional().describe('Include memories with confidence below 0.8 (default false).'),
-    layers: z
-      .array(layerField)
-      .optional()
-      .describe('Layers to search; default every layer the identifiers open. On a conflict the more specific layer wins and the other is reported in overrides.'),
+      .describe('ISO-8601 bounds on event time.'),
+    tags: z.array(z.string()).optional().describe('Any of these.'),
+    include_low_confidence: z.boolean().optional().describe('Include confidence below 0.8.'),
+    layers: z.array(layerField).optional().describe('Default: all open layers.'),
+    explain: z.boolean().optional().describe('Add score breakdowns.'),
     ...layerIdentifierFields,
   },
   output: {
@@ -50,8 +49,8 @@ export const recallMemoriesTool = defineTool({
         pinned: z.boolean(),
         source_type: z.string(),
         tags: z.array(z.string()),
-        score_breakdown: scoreBreakdownSchema,
-        why_matched: z.string(),
+        score_breakdown: scoreBreakdownSchema.optional().describe('With explain only.'),
+        why_matched: z.string().optional().describe('With explain only.'),
         overrides: overridesField,
       }),
     ),
@@ -76,6 +75,11 @@ export const recallMemoriesTool = defineTool({
     }),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) =>
-    context.core.recall({ ...authorizeLayers(context, args), memory_categories: args.memory_categories as MemoryCategory[] | undefined, user_id: resolveUser(context, args.user_id) }),
+  run: async (context, { explain, ...args }) => {
+    const answer = await context.core.recall({ ...authorizeLayers(context, args), memory_categories: args.memory_categories as MemoryCategory[] | undefined, user_id: resolveUser(context, args.user_id) });
+    if (explain) return answer;
+    // The breakdown is a third of an answer's size and rarely read; explain asks for it.
+    return { ...answer, memories: answer.memories.map(({ score_breakdown: _breakdown, why_matched: _why, ...memory }) => memory) };
+  },
+  render: (output) => recallText(output.memories, output.retrieval_breakdown.note),
 });

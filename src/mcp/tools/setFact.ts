@@ -7,15 +7,15 @@ export const setFactTool = defineTool({
   name: 'set_fact',
   title: 'Set a structured fact',
   description:
-    'Set a deterministic fact about the user (identity, preference, constraint, instruction) under a key. One active value per key; a new value replaces the active one only at equal or higher confidence, and the old value is kept as history. Facts are always included in get_relevant_context.',
+    'Set a fact under a key (one active value per key, older ones kept as history). Facts are always in get_relevant_context.',
   input: {
     user_id: userIdField,
     category: factCategoryField,
     key: factKeyField,
-    value: z.string().min(1).max(2000).describe('The value, e.g. "Alex", "Europe/Berlin", "black with 100-column lines".'),
-    confidence: z.number().min(0).max(1).optional().describe('0..1 (default 1). A lower confidence than the active value is ignored.'),
-    importance: z.number().min(0).max(1).optional().describe('0..1 (default 0.8); facts are listed most important first.'),
-    layer: layerField.optional().describe('Layer to set the fact in (default user). A project or team value applies to everyone with that id; a more specific layer\'s value of the same key overrides it.'),
+    value: z.string().min(1).max(2000),
+    confidence: z.number().min(0).max(1).optional().describe('Default 1; below the active value\'s, ignored.'),
+    importance: z.number().min(0).max(1).optional(),
+    layer: layerField.optional().describe('Default user; a more specific layer overrides.'),
     ...layerIdentifierFields,
   },
   output: {

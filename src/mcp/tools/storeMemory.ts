@@ -7,27 +7,23 @@ export const storeMemoryTool = defineTool({
   name: 'store_memory',
   title: 'Store a long-term memory',
   description:
-    'Store a memory explicitly (a decision, fact, workflow or preference). Entities are extracted when none are given; a near-duplicate (similarity >= 0.95) updates or skips instead of adding, and similar_existing says which.',
+    'Remember a decision, fact, workflow or preference. A near-duplicate updates or skips instead (similar_existing says which).',
   input: {
     user_id: userIdField,
-    content: z.string().describe('What to remember, self-contained (at most 100 KB).'),
+    content: z.string().describe('Self-contained; at most 100 KB.'),
     memory_category: categoryField,
     memory_subtype: subtypeField,
-    importance: z.number().min(0).max(1).optional().describe('0..1, how likely this is needed again (default 0.5).'),
-    entities: z.array(z.string()).optional().describe('Named entities as kind:name, e.g. database:prod_db, table:users, file:src/api.py; extracted from content when omitted.'),
-    event_time: z.string().optional().describe('ISO-8601 time the event or decision happened (episodic memories).'),
+    importance: z.number().min(0).max(1).optional().describe('Default 0.5.'),
+    entities: z.array(z.string()).optional().describe('kind:name, e.g. table:users; extracted when omitted.'),
+    event_time: z.string().optional().describe('ISO-8601.'),
     metadata: z
-      .object({
-        tags: z.array(z.string()).optional().describe('Tags to filter by.'),
-        source: z.string().optional().describe('Where this came from.'),
-        reasoning: z.string().optional().describe('Why a decision was made.'),
-      })
+      .object({ tags: z.array(z.string()).optional(), source: z.string().optional(), reasoning: z.string().optional() })
       .catchall(z.unknown())
       .optional()
-      .describe('Free-form JSON; tags, source and reasoning are understood.'),
-    keywords: z.array(z.string()).max(30).optional().describe('Search keys the memory should also be found by (synonyms, categories, the questions it answers); pass them when later questions may use other words.'),
-    supersedes: z.string().optional().describe('Id of a memory this one corrects; the old one is marked superseded and stops being recalled.'),
-    layer: layerField.optional().describe('Layer to store in (default user). Shared layers (project, team, org, company) are visible to everyone with their id; to share an existing memory use promote_memory.'),
+      .describe('Free-form JSON object; tags, source and reasoning are understood.'),
+    keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by (synonyms, categories, questions it answers).'),
+    supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
+    layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
   },
   output: {

@@ -85,6 +85,10 @@ export const SETTINGS = {
     type: 'array', items: { type: 'string' }, default: [], order: 47,
     description: 'Glob patterns of files never captured, in addition to files.exclude, .env files and key files.',
   }),
+  'memory.mcp.adminTools': spec<boolean>({
+    type: 'boolean', default: false, order: 50,
+    description: 'Offer agents the lifecycle and administration tools too (contradictions, links, maintenance, quality report, analytics, recent calls and errors, import/export, promotion). Off: agents get the 15 everyday tools, which keeps every request smaller; the Memory panel has all of them either way.',
+  }),
   'memory.extraction.useLanguageModel': spec<boolean>({
     type: 'boolean', default: false, restricted: true, order: 60,
     description: 'Extract memories from checkpointed working memory with a Copilot language model (VS Code asks for consent the first time). Off: the offline rule-based extractor.',

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { TOOL_SET_VERSION } from '../../mcp/createMcpServer.ts';
+import { toolSetVersion } from '../../mcp/createMcpServer.ts';
+import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { MCP_PROVIDER_ID, MCP_PROVIDER_LABEL } from './mcpIds.ts';
 import type { MemoryEndpoint } from './memoryEndpoint.ts';
@@ -14,7 +15,7 @@ export function registerMcpProvider(endpoint: MemoryEndpoint, log: Log, onResolv
   const provider: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     // Called eagerly and must not start anything: the URL is a placeholder until resolve.
-    provideMcpServerDefinitions: () => [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, TOOL_SET_VERSION)],
+    provideMcpServerDefinitions: () => [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, toolSetVersion({ adminTools: setting('memory.mcp.adminTools') }))],
     resolveMcpServerDefinition: async (definition) => {
       try {
         const { mcpUrl, token } = await endpoint.ensureStarted();
@@ -33,5 +34,9 @@ export function registerMcpProvider(endpoint: MemoryEndpoint, log: Log, onResolv
   const registration = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
   // A stopped endpoint means a stale URL and token: ask the editor to resolve again.
   const stopped = endpoint.onDidStop(() => changed.fire());
-  return vscode.Disposable.from(registration, stopped, changed);
+  // Opting in or out of the admin tools changes the tool set: restart the endpoint with the new one.
+  const toolGroup = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration('memory.mcp.adminTools')) void endpoint.stop();
+  });
+  return vscode.Disposable.from(registration, stopped, toolGroup, changed);
 }
