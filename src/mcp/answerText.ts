@@ -13,9 +13,6 @@ interface RecalledForText {
 }
 
 interface ContextItemForText {
-  source: 'working_memory' | 'long_term';
-  memory_id?: string | undefined;
-  layer?: string | undefined;
   content: string;
 }
 
@@ -29,10 +26,14 @@ export function recallText(memories: readonly RecalledForText[], abstention?: st
   return memories.map((memory) => `${memory.memory_id}${label(memory)}: ${oneLine(memory.content)}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`).join('\n');
 }
 
-/** Working-memory items as plain lines, long-term memories with their ids. */
+/**
+ * The items as the core packed them: each is already a `<memory …>` envelope naming its source,
+ * id and layer (the marking that keeps stored text from passing for instructions), so they are
+ * joined as they are, without the scores and reasons of the structured content.
+ */
 export function contextText(items: readonly ContextItemForText[]): string {
   if (items.length === 0) return 'No context found.';
-  return items.map((item) => (item.source === 'working_memory' || item.memory_id === undefined ? `- ${oneLine(item.content)}` : `${item.memory_id}${label(item)}: ${oneLine(item.content)}`)).join('\n');
+  return items.map((item) => item.content).join('\n');
 }
 
 function label(memory: { layer?: string | undefined; event_time?: string | undefined }): string {

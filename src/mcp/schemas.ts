@@ -36,12 +36,15 @@ export const metadataField = z.record(z.string(), z.unknown()).describe('Free-fo
  */
 export const layerField = z.string().describe(`One of ${MEMORY_LAYERS.join(', ')}; project, team, org and company are shared with everyone who has the id.`);
 
+/** Layers to read from; the listing repeats it in several tools, so it says the least it can. */
+export const layerListField = z.array(z.enum(MEMORY_LAYERS)).optional().describe('Default: all open layers.');
+
 const idField = (what: string) => idString().optional().describe(what);
 
 /** The identifiers that open layers; each tool that reads or writes a layer takes these. */
 export const layerIdentifierFields = {
   agent_id: idField('Opens the agent layer.'),
-  session_id: idField('Opens the session layer.'),
+  session_id: idString().optional(),
   // Named after the layer they open; the layer field's description says what sharing means.
   project_id: idString().optional(),
   team_id: idString().optional(),

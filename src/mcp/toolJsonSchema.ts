@@ -24,6 +24,8 @@ function rewrite(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     // Property names of a JSON object are strings by definition; saying so again is noise.
     if (key === 'propertyNames' && isPlainStringSchema(value)) continue;
+    // zod writes the safe-integer range on every integer; JSON numbers a client sends are within it anyway.
+    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
     out[key] = key === 'properties' || key === '$defs' ? mapValues(value as JsonSchema) : rewrite(value);
   }
   return Array.isArray(out.type) ? splitTypes(out) : out;

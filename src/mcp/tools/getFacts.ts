@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factsOf } from '../../core/facts/factsOf.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
-import { factKeyField, factSchema, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
+import { factKeyField, factSchema, layerListField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const getFactsTool = defineTool({
   name: 'get_facts',
@@ -12,7 +12,7 @@ export const getFactsTool = defineTool({
     category: z.enum(['identity', 'preference', 'constraint', 'instruction']).optional(),
     key: factKeyField.optional().describe('Requires category.'),
     include_history: z.boolean().optional(),
-    layers: z.array(layerField).optional().describe('Default: all open layers.'),
+    layers: layerListField,
     ...layerIdentifierFields,
   },
   output: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contextText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { layerField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
+import { layerListField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
 
 const weight = () => z.number().min(0).max(1).optional();
 
@@ -13,7 +13,7 @@ export const getRelevantContextTool = defineTool({
   input: {
     session_id: sessionIdField,
     user_id: userIdField,
-    query: z.string().describe('The current task or question.'),
+    query: z.string(),
     token_budget: z.number().int().positive(),
     query_intent: z.enum(['how_to', 'what_happened', 'what_is', 'debug', 'general']).optional().describe('Detected when omitted.'),
     context_weights: z
@@ -32,7 +32,7 @@ export const getRelevantContextTool = defineTool({
       .optional()
       .describe('Weight per source; omitted ones keep their intent-based default.'),
     focus_entities: z.array(z.string()).optional().describe('Boost these, e.g. table:users.'),
-    layers: z.array(layerField).optional().describe('Default: all open layers.'),
+    layers: layerListField,
     agent_id: layerIdentifierFields.agent_id,
     project_id: layerIdentifierFields.project_id,
     team_id: layerIdentifierFields.team_id,

@@ -16,7 +16,7 @@ export const initSessionTool = defineTool({
         eviction_policy: z.enum(['lru', 'relevance', 'hybrid']).optional().describe('Default hybrid.'),
       })
       .optional()
-      .describe('Applied on resume too.'),
+      .describe('Also applied on resume.'),
   },
   output: { session_id: z.string(), created: z.boolean(), working_memory: workingStateSchema },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEMORY_CATEGORIES, type MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { recallText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { layerField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
+import { layerListField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
 
 export const recallMemoriesTool = defineTool({
   name: 'recall_memories',
@@ -24,7 +24,7 @@ export const recallMemoriesTool = defineTool({
       .describe('ISO-8601 bounds on event time.'),
     tags: z.array(z.string()).optional().describe('Any of these.'),
     include_low_confidence: z.boolean().optional().describe('Include confidence below 0.8.'),
-    layers: z.array(layerField).optional().describe('Default: all open layers.'),
+    layers: layerListField,
     explain: z.boolean().optional().describe('Add score breakdowns.'),
     ...layerIdentifierFields,
   },
