@@ -1,4 +1,3 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { LayerDefaults } from '../core/coreDeps.ts';
@@ -6,6 +5,7 @@ import { MemoryError } from '../core/domain/errors.ts';
 import { requireId } from '../core/validation.ts';
 import { createMcpServer } from '../mcp/createMcpServer.ts';
 import { rateLimitOf } from '../mcp/rateLimiter.ts';
+import { LineStdioTransport } from '../mcp/stdioTransport.ts';
 import { startHttpServer } from '../mcp/httpServer.ts';
 import { OPENSPEC_BASE } from '../openspec/discovery.ts';
 import { startPanelOverHttp } from '../panel/servePanel.ts';
@@ -164,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
 
   if (values.stdio) {
     // stdout belongs to the protocol; everything human goes to stderr.
-    await createMcpServer(context).connect(new StdioServerTransport());
+    await createMcpServer(context).connect(new LineStdioTransport());
     console.error(`[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddings.model ?? 'none (full-text ranking)'}`);
     return;
   }

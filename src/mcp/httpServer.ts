@@ -1,12 +1,13 @@
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryError } from '../core/domain/errors.ts';
 import { CallLog } from './callLog.ts';
 import { createMcpServer } from './createMcpServer.ts';
-import { checkBearer, checkHostAndOrigin } from './httpGuards.ts';
+import { checkBearer, checkHostAndOrigin, type GuardRejection } from './httpGuards.ts';
 import { JsonHttpTransport } from './jsonHttpTransport.ts';
 import { createOpenSpecRoutes, isOpenSpecPath } from '../openspec/openSpecRoutes.ts';
+import { RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, RPC_PARSE_ERROR, RPC_SERVER_ERROR, RPC_SESSION_NOT_FOUND } from './jsonRpcMessages.ts';
 import { RateLimiter } from './rateLimiter.ts';
 import type { ServerContext } from './serverContext.ts';
 
@@ -47,15 +48,20 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       console.error('[fml] HTTP request failed:', error);
-      if (!response.headersSent) sendError(response, 500, 'PROVIDER_ERROR', error instanceof Error ? error.message : String(error));
-      else response.end();
+      const message = error instanceof Error ? error.message : String(error);
+      if (response.headersSent) response.end();
+      else if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname === '/mcp') sendMcpError(response, 500, RPC_INTERNAL_ERROR, new MemoryError('PROVIDER_ERROR', message));
+      else sendError(response, 500, 'PROVIDER_ERROR', message);
     });
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const guard = checkHostAndOrigin(request, port);
-    if (guard) return sendError(response, guard.status, guard.code, guard.message);
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    const guard = checkHostAndOrigin(request, port);
+    if (guard) {
+      if (url.pathname === '/mcp') return sendMcpError(response, guard.status, RPC_SERVER_ERROR, guard);
+      return sendError(response, guard.status, guard.code, guard.message);
+    }
     const bodyReader = once(() => readJsonBody(request, maxBody));
     const openSpecPath = isOpenSpecPath(url.pathname);
     if (options.extraRoutes && url.pathname !== '/mcp' && !openSpecPath && (await options.extraRoutes(request, response, bodyReader))) return;
@@ -63,13 +69,15 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
     const auth = checkBearer(request, options.token);
     if (auth) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="fml"');
-      return sendError(response, auth.status, auth.code, auth.message);
+      if (openSpecPath) return sendError(response, auth.status, auth.code, auth.message);
+      return sendMcpError(response, auth.status, RPC_SERVER_ERROR, auth);
     }
     if (limiter) {
       const wait = limiter.take(String(request.headers['mcp-session-id'] ?? request.socket.remoteAddress ?? 'client'));
       if (wait > 0) {
         response.setHeader('Retry-After', String(wait));
-        return sendError(response, 429, 'RATE_LIMITED', `Too many requests; retry after ${wait} s.`);
+        if (openSpecPath) return sendError(response, 429, 'RATE_LIMITED', `Too many requests; retry after ${wait} s.`);
+        return sendMcpError(response, 429, RPC_SERVER_ERROR, new MemoryError('RATE_LIMITED', `Too many requests; retry after ${wait} s.`));
       }
     }
     if (openSpecPath) return openSpec.handle(request, response, url, bodyReader);
@@ -84,13 +92,14 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
           // Answer first, then drop the connection: the rest of the body is never read.
           response.setHeader('Connection', 'close');
           response.once('finish', () => request.destroy());
-          return sendError(response, 413, error.code, error.message);
+          return sendMcpError(response, 413, RPC_INVALID_REQUEST, error);
         }
-        return sendError(response, 400, 'INVALID_INPUT', error instanceof Error ? error.message : String(error));
+        if (MemoryError.is(error, 'INVALID_INPUT')) return sendMcpError(response, 400, RPC_PARSE_ERROR, error);
+        throw error;
       }
       if (existing) return existing.handlePost(request, response, body);
-      if (sessionId !== undefined) return sendError(response, 404, 'SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.');
-      if (!isInitializeRequest(body)) return sendError(response, 400, 'INVALID_INPUT', 'The first request of an MCP session must be initialize.');
+      if (sessionId !== undefined) return sendMcpError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.'), idOf(body));
+      if (!isInitializeRequest(body)) return sendMcpError(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'), idOf(body));
       const transport: JsonHttpTransport = new JsonHttpTransport({ onsessioninitialized: (id) => sessions.set(id, transport) });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -99,13 +108,13 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
       return transport.handlePost(request, response, body);
     }
     if (request.method === 'DELETE') {
-      if (!existing) return sendError(response, 404, 'SESSION_NOT_FOUND', 'Unknown or missing MCP session id.');
+      if (!existing) return sendMcpError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown or missing MCP session id.'));
       return existing.handleDelete(request, response);
     }
     // GET would open a server-to-client SSE stream; this server sends nothing unasked, and the
     // spec's answer for a server without that stream is 405 (clients then carry on with POSTs).
     response.setHeader('Allow', 'POST, DELETE');
-    return sendError(response, 405, 'INVALID_INPUT', `Method ${request.method} is not allowed on /mcp.`);
+    return sendMcpError(response, 405, RPC_SERVER_ERROR, new MemoryError('INVALID_INPUT', `Method ${request.method} is not allowed on /mcp.`));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -135,6 +144,24 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
   };
 }
 
+/**
+ * An HTTP error answering a JSON-RPC request on /mcp: a JSON-RPC error body (id null when the
+ * request's id is unknown), its data the typed error, so MCP clients read it like any other error.
+ */
+function sendMcpError(response: ServerResponse, status: number, rpcCode: number, error: MemoryError | GuardRejection, id: RequestId | null = null): void {
+  const data = MemoryError.is(error) ? error.toJSON() : { code: error.code, message: error.message };
+  const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code: rpcCode, message: error.message, data } });
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+/** The id of a posted single request, so its error can name it. */
+function idOf(body: unknown): RequestId | null {
+  const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Errors of the routes that are not MCP (the panel's pages and API, unknown paths). */
 export function sendError(response: ServerResponse, status: number, code: string, message: string): void {
   response.writeHead(status, { 'Content-Type': 'application/json' });
   response.end(JSON.stringify({ error: { code, message } }));

@@ -4,6 +4,7 @@ import { MemoryError } from '../core/domain/errors.ts';
 /** JSON-RPC 2.0 error codes the HTTP transport answers with. */
 export const RPC_INVALID_REQUEST = -32600;
 export const RPC_PARSE_ERROR = -32700;
+export const RPC_INTERNAL_ERROR = -32603;
 /** Server errors of the MCP transport (the SDK uses the same two). */
 export const RPC_SERVER_ERROR = -32000;
 export const RPC_SESSION_NOT_FOUND = -32001;

@@ -52,7 +52,7 @@ describe('Streamable HTTP transport', () => {
     assert.equal((await rawRequest(server.port, { headers: { ...jsonHeaders, Host: `127.0.0.1:${server.port}` }, body: initialize })).status, 401);
     const wrong = await rawRequest(server.port, { headers: { ...jsonHeaders, Authorization: 'Bearer nope' }, body: initialize });
     assert.equal(wrong.status, 401);
-    assert.equal(JSON.parse(wrong.body).error.code, 'UNAUTHORIZED');
+    assert.equal(JSON.parse(wrong.body).error.data.code, 'UNAUTHORIZED');
     assert.ok(!wrong.body.includes(TOKEN));
   });
 
@@ -67,7 +67,7 @@ describe('Streamable HTTP transport', () => {
     const auth = { ...jsonHeaders, Authorization: `Bearer ${TOKEN}` };
     const oversized = await rawRequest(server.port, { headers: { ...auth, 'Content-Length': String(1024 * 1024 + 10) } });
     assert.equal(oversized.status, 413);
-    assert.equal(JSON.parse(oversized.body).error.code, 'CONTENT_TOO_LONG');
+    assert.equal(JSON.parse(oversized.body).error.data.code, 'CONTENT_TOO_LONG');
     assert.equal((await rawRequest(server.port, { headers: auth, body: '{not json' })).status, 400);
   });
 

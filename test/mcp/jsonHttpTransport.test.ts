@@ -128,7 +128,7 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
     assert.equal((await send(server.port, { method: 'DELETE', headers })).status, 200);
     const post = await send(server.port, { headers, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
     assert.equal(post.status, 404);
-    assert.equal(JSON.parse(post.body).error.code, 'SESSION_NOT_FOUND');
+    assert.equal(JSON.parse(post.body).error.data.code, 'SESSION_NOT_FOUND');
     assert.equal((await send(server.port, { method: 'DELETE', headers })).status, 404);
   });
 
@@ -178,7 +178,7 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
     const { headers } = await openSession();
     const refused = await send(server.port, { headers: { ...headers, Authorization: 'Bearer wrong' }, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
     assert.equal(refused.status, 401);
-    assert.equal(JSON.parse(refused.body).error.code, 'UNAUTHORIZED');
+    assert.equal(JSON.parse(refused.body).error.data.code, 'UNAUTHORIZED');
   });
 });
 

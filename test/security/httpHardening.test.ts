@@ -69,7 +69,7 @@ describe('HTTP hardening of the MCP endpoint', () => {
     for (const origin of ['null', `http://127.0.0.1:${server.port}.evil.example`, `https://localhost:${server.port}/x`, 'http://evil.example']) {
       const response = await send(server.port, { headers: { ...auth, Origin: origin }, body: initialize });
       assert.equal(response.status, 403, origin);
-      assert.equal(JSON.parse(response.body).error.code, 'FORBIDDEN');
+      assert.equal(JSON.parse(response.body).error.data.code, 'FORBIDDEN');
     }
   });
 
@@ -79,7 +79,7 @@ describe('HTTP hardening of the MCP endpoint', () => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'p'.repeat(10_000) } });
       const response = await send(limited.port, { headers: { ...jsonHeaders, Authorization: `Bearer ${TOKEN}`, 'Transfer-Encoding': 'chunked' }, body });
       assert.equal(response.status, 413);
-      assert.equal(JSON.parse(response.body).error.code, 'CONTENT_TOO_LONG');
+      assert.equal(JSON.parse(response.body).error.data.code, 'CONTENT_TOO_LONG');
     } finally {
       await limited.close();
     }
@@ -94,7 +94,7 @@ describe('HTTP hardening of the MCP endpoint', () => {
     assert.ok(statuses.slice(5).every((status) => status === 429), statuses.join(','));
     const refused = await call(noisy);
     assert.equal(refused.status, 429);
-    assert.equal(JSON.parse(refused.body).error.code, 'RATE_LIMITED');
+    assert.equal(JSON.parse(refused.body).error.data.code, 'RATE_LIMITED');
     assert.ok(Number(refused.headers['retry-after']) >= 1);
     assert.equal((await call(quiet)).status, 200, 'the other client is not limited');
   });
