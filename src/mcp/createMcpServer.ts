@@ -1,10 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import { boundIdentifiers } from './boundIdentifiers.ts';
 import { CallLog } from './callLog.ts';
 import { callTool, type AnyTool } from './defineTool.ts';
 import { registerResources } from './resources.ts';
+import { JsonRpcError, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND } from './rpcError.ts';
 import type { ServerContext } from './serverContext.ts';
 import { toolsOffered } from './toolCatalog.ts';
 import { jsonSchemasOf } from './toolSchemas.ts';
@@ -54,12 +55,12 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
   // tools/call is dispatched here rather than through setRequestHandler: the SDK's tools/call
   // wrapper answers malformed params with a raw schema dump, and clients deserve a sentence.
   server.fallbackRequestHandler = async (request) => {
-    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    if (request.method !== 'tools/call') throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `Method not found: ${request.method}`);
     const { name, args } = callParams(request.params);
     const tool = tools.get(name);
     if (tool === undefined) {
       const offered = [...tools.keys()].join(', ');
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". This server offers: ${offered}.`);
+      throw new JsonRpcError(RPC_INVALID_PARAMS, `Unknown tool "${name}". This server offers: ${offered}.`);
     }
     return (await callTool(served, tool, args, callLog)) satisfies CallToolResult;
   };
@@ -69,13 +70,13 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
 
 /** The name and arguments of a tools/call, or a -32602 saying what is wrong with them. */
 function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new McpError(ErrorCode.InvalidParams, 'tools/call needs params: an object with "name" and "arguments".');
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new JsonRpcError(RPC_INVALID_PARAMS, 'tools/call needs params: an object with "name" and "arguments".');
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  if (typeof name !== 'string' || name.length === 0) throw new McpError(ErrorCode.InvalidParams, 'tools/call needs params.name: the name of a tool from tools/list.');
+  if (typeof name !== 'string' || name.length === 0) throw new JsonRpcError(RPC_INVALID_PARAMS, 'tools/call needs params.name: the name of a tool from tools/list.');
   if (args === undefined) return { name, args: {} };
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-    throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments; got ${kind}.`);
+    throw new JsonRpcError(RPC_INVALID_PARAMS, `tools/call params.arguments must be an object of named arguments; got ${kind}.`);
   }
   return { name, args: args as Record<string, unknown> };
 }

@@ -1,11 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../core/domain/errors.ts';
 import { errorWithoutLocalPaths, valueWithoutLocalPaths } from './localPaths.ts';
+import { JsonRpcError, RPC_RESOURCE_NOT_FOUND } from './rpcError.ts';
 import type { ServerContext } from './serverContext.ts';
-
-/** JSON-RPC code of the MCP spec for a resource that does not exist. */
-export const RPC_RESOURCE_NOT_FOUND = -32002;
 
 const TEMPLATES = [
   {
@@ -59,8 +57,8 @@ async function read(context: ServerContext, uri: string): Promise<unknown> {
   throw notFound(uri, 'Resources are memory://{user_id}/stats and memory://{session_id}/info.');
 }
 
-function notFound(uri: string, why: string): McpError {
-  return new McpError(RPC_RESOURCE_NOT_FOUND, `Resource not found: ${uri}. ${why}`, { uri });
+function notFound(uri: string, why: string): JsonRpcError {
+  return new JsonRpcError(RPC_RESOURCE_NOT_FOUND, `Resource not found: ${uri}. ${why}`, { uri });
 }
 
 /** Runs a resource read; a failure reaches the client typed and without local paths. */
@@ -68,7 +66,7 @@ async function withoutPathsInErrors<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof JsonRpcError) throw error;
     throw MemoryError.is(error) ? errorWithoutLocalPaths(error) : new Error(withoutLocalPathsOf(error));
   }
 }
