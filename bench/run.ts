@@ -17,6 +17,7 @@ import { MemoryCore } from '../src/core/memoryCore.ts';
 import type { EmbeddingProvider } from '../src/core/ports/embeddingProvider.ts';
 import { HashingTestEmbeddings } from '../src/embeddings/hashingTestEmbeddings.ts';
 import { benchBackendArgs, openBenchStore } from './benchBackend.ts';
+import { printMcpAnswerCost } from './mcpAnswerCost.ts';
 import { latencySummary, ms } from './stats.ts';
 import { SeededRandom, syntheticMemory, syntheticSentence } from './syntheticCorpus.ts';
 
@@ -187,5 +188,6 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
 }
 
 console.log(`Firebolt Memory Layer benchmark — node ${process.version}, ${process.platform} ${process.arch}`);
+await printMcpAnswerCost(new URL('..', import.meta.url).pathname);
 if (!values['vectors-only']) await runMode('full-text only (no embedding provider)', false);
 if (!values['text-only']) await runMode('hybrid with 1,536-dimension vectors', true);
