@@ -37,7 +37,8 @@ export const metadataField = z.record(z.string(), z.unknown()).describe('Free-fo
 export const layerField = z.string().describe(`One of ${MEMORY_LAYERS.join(', ')}; project, team, org and company are shared with everyone who has the id.`);
 
 /** Layers to read from; the listing repeats it in several tools, so it says the least it can. */
-export const layerListField = z.array(z.enum(MEMORY_LAYERS)).optional().describe('Default: all open layers.');
+// Strings, like layerField: an unknown layer reaches the core and fails with INVALID_LAYER.
+export const layerListField = z.array(z.string()).optional().describe('Default: all open layers.');
 
 const idField = (what: string) => idString().optional().describe(what);
 
