@@ -19,7 +19,7 @@ for (const transport of TRANSPORTS) {
 
     before(async () => {
       t = await createTestCore();
-      ({ client, close } = await connectClient({ core: t.core }, transport));
+      ({ client, close } = await connectClient({ core: t.core, adminTools: true }, transport));
     });
     after(async () => {
       await close();

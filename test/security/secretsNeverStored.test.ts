@@ -38,7 +38,7 @@ describe('no entry point stores a credential', () => {
 
   before(async () => {
     test = await createTestCore({ dataDir });
-    connection = await connectClient({ core: test.core });
+    connection = await connectClient({ core: test.core, adminTools: true });
   });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
