@@ -25,7 +25,7 @@ describe('import is all or nothing, with session records validated like tool inp
   let close: () => Promise<void>;
   before(async () => {
     test = await createTestCore();
-    ({ client, close } = await connectClient({ core: test.core }));
+    ({ client, close } = await connectClient({ core: test.core, adminTools: true }));
   });
   after(async () => {
     await close();

@@ -35,7 +35,7 @@ describe('erased text is gone from the data directory (issue 13.5)', () => {
   let close: () => Promise<void>;
   before(async () => {
     test = await createTestCore();
-    ({ client, close } = await connectClient({ core: test.core }));
+    ({ client, close } = await connectClient({ core: test.core, adminTools: true }));
   });
   after(async () => {
     await close();

@@ -37,7 +37,7 @@ describe('export_memories pages a big export under the stdio message limit (issu
     });
     await store.close();
     client = new Client({ name: 'export-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', '--data-dir', dataDir], env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', '--admin-tools', '--data-dir', dataDir], env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } as Record<string, string>, stderr: 'ignore' }));
   });
   after(async () => {
     await client.close();
