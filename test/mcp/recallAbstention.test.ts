@@ -70,7 +70,7 @@ describe('recall abstention and search keys over MCP', () => {
     const stored = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content: 'Nightly invoices are rendered by the billing worker.', memory_category: 'semantic', memory_subtype: 'project' });
     const without = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'who produces the monthly statements' });
     assert.ok(!without.memories.some((memory) => memory.memory_id === stored.memory_id));
-    const withAlternates = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'who produces the monthly statements', alternate_queries: ['billing worker renders invoices'] });
+    const withAlternates = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'who produces the monthly statements', alternate_queries: ['billing worker renders invoices'], explain: true });
     assert.equal(withAlternates.memories[0]?.memory_id, stored.memory_id);
     assert.match(withAlternates.memories[0].why_matched, /alternate query/);
   });
@@ -80,8 +80,8 @@ describe('recall abstention and search keys over MCP', () => {
     const recall = tools.find((tool) => tool.name === 'recall_memories')!;
     const store = tools.find((tool) => tool.name === 'store_memory')!;
     const describe = (tool: typeof recall, field: string) => (tool.inputSchema.properties?.[field] as { description?: string }).description ?? '';
-    assert.match(describe(recall, 'alternate_queries'), /other wordings/);
-    assert.match(describe(store, 'keywords'), /Search keys/);
+    assert.match(describe(recall, 'alternate_queries'), /Other wordings/);
+    assert.match(describe(store, 'keywords'), /Other words to find it by/);
     assert.match(describe(recall, 'min_similarity'), /final score/);
   });
 });

@@ -207,8 +207,8 @@ export class Recall {
         ? {
             best_below_floor: belowFloor.best,
             note: belowFloor.best
-              ? `Nothing relevant: the best candidate scored ${belowFloor.best.relevance_score.toFixed(3)}, below the relevance floor ${minScore}. Memory has nothing on this.`
-              : 'Nothing relevant: no memory matched the query. Memory has nothing on this.',
+              ? `Memory has nothing on this (best match ${belowFloor.best.relevance_score.toFixed(2)} < floor ${minScore}).`
+              : 'Memory has nothing on this.',
           }
         : {}),
     };

@@ -21,7 +21,7 @@ export const storeMemoryTool = defineTool({
       .catchall(z.unknown())
       .optional()
       .describe('Free-form JSON object; tags, source and reasoning are understood.'),
-    keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by (synonyms, categories, questions it answers).'),
+    keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by: synonyms, categories, questions it answers.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
     layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
