@@ -41,7 +41,7 @@ describe('relevance floor and abstention', () => {
     assert.equal(breakdown.best_below_floor?.memory_id, ids.setter, 'the one memory sharing the word "set" was the best candidate');
     assert.ok(breakdown.best_below_floor!.relevance_score < RELEVANCE_FLOOR);
     assert.ok(breakdown.below_floor >= 1);
-    assert.match(breakdown.note ?? '', /below the relevance floor/);
+    assert.match(breakdown.note ?? '', /^Memory has nothing on this \(best match 0\.\d\d < floor 0\.3\)\.$/);
   });
 
   it('scores one shared common word far below a full match on the same scale', async () => {
