@@ -1,0 +1,47 @@
+// The modules whose promises mutation testing guards (issue 21): what is mutated, and which
+// test files are allowed to kill those mutants. Kept narrow on purpose: each module's test files
+// are the fast ones that exercise it, so a full run stays well under an hour on 2 cores.
+export const MUTATION_MODULES = [
+  {
+    name: 'working-memory',
+    promise: 'working-memory budget and eviction',
+    mutate: ['src/core/working/eviction.ts', 'src/core/working/workingMemory.ts'],
+    tests: ['test/core/working/*.test.ts', 'test/mutation-guards/workingMemory*.test.ts'],
+  },
+  {
+    name: 'ranking',
+    promise: 'relevance and recall ranking',
+    mutate: ['src/core/retrieval/relevance.ts', 'src/core/retrieval/topK.ts', 'src/core/retrieval/typeWeights.ts'],
+    tests: ['test/core/retrieval/relevance.test.ts', 'test/core/retrieval/hybridRecall.test.ts', 'test/mutation-guards/ranking*.test.ts'],
+  },
+  {
+    name: 'hard-delete',
+    promise: 'hard delete and erasure',
+    mutate: ['src/stores/sqlite/memoryTables.ts:123-130', 'src/stores/sqlite/userDeletion.ts', 'src/core/longterm/longTermMemory.ts:202-236'],
+    tests: ['test/mutation-guards/hardDelete*.test.ts'],
+  },
+  {
+    name: 'outbox',
+    promise: 'the outbox and its replay',
+    mutate: ['src/stores/resilient/outbox.ts', 'src/stores/resilient/remoteApply.ts'],
+    tests: ['test/mutation-guards/outbox*.test.ts'],
+  },
+  {
+    name: 'layers',
+    promise: 'layer access and isolation',
+    mutate: ['src/core/layers/layerScope.ts', 'src/core/layers/readScopes.ts', 'src/core/domain/layers.ts'],
+    tests: ['test/core/layers/*.test.ts'],
+  },
+  {
+    name: 'import-validation',
+    promise: 'import validation',
+    mutate: ['src/core/portability/importMemories.ts'],
+    tests: ['test/core/lifecycle/portability.test.ts', 'test/mutation-guards/import*.test.ts'],
+  },
+  {
+    name: 'redaction',
+    promise: 'secret redaction',
+    mutate: ['src/core/safety/secretDetector.ts', 'src/core/safety/contentGuard.ts'],
+    tests: ['test/core/safety/*.test.ts', 'test/mutation-guards/workingMemoryRedaction*.test.ts'],
+  },
+];
