@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { FORGET_ALL_CONFIRMATION } from '../../src/core/api/longTermApi.ts';
+import { createTestCore } from '../support/testCore.ts';
+import type { TestCore } from '../support/testCore.ts';
+import { cellsContaining, rowsWith } from './storeOnDisk.ts';
+
+/** Tables that hold a memory's data; change_log only records that an id changed, for other processes. */
+const DATA_TABLES = ['long_term_memories', 'embeddings', 'lexical_documents', 'memory_access_log'];
+
+function dataRows(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).filter(([table]) => table !== 'change_log'));
+}
+
+describe('hard delete and erasure, checked in the database file', () => {
+  let t: TestCore;
+  let dbPath: string;
+  before(async () => {
+    t = await createTestCore();
+    dbPath = join(t.dataDir, 'memory.db');
+  });
+  after(() => t.cleanup());
+
+  it('a hard-deleted memory leaves no row in any table: not its record, vector, search-index terms or access log', async () => {
+    const user = 'erase-one';
+    const kept = await t.core.longTerm.store({ user_id: user, content: 'The build cache lives in .cache/turbo for the monorepo', memory_category: 'semantic', memory_subtype: 'project' });
+    const doomed = await t.core.longTerm.store({ user_id: user, content: 'The quartermaster password rotation happens every zanzibar quarter', memory_category: 'semantic', memory_subtype: 'project' });
+    // A recall records access-log rows for what it returns.
+    const recalled = await t.core.recall({ user_id: user, query: 'quartermaster zanzibar rotation' });
+    assert.ok(recalled.memories.some((memory) => memory.memory_id === doomed.memory_id));
+    await t.core.flushAccessLog();
+    const before = rowsWith(dbPath, 'memory_id', doomed.memory_id);
+    for (const table of ['long_term_memories', 'lexical_documents', 'memory_access_log']) assert.ok(before[table] > 0, `${table} held the memory before the delete`);
+
+    await t.core.longTerm.forget({ user_id: user, memory_id: doomed.memory_id, hard_delete: true });
+    await t.core.flushAccessLog();
+
+    const after = dataRows(rowsWith(dbPath, 'memory_id', doomed.memory_id));
+    assert.deepEqual(Object.keys(after).sort(), [...DATA_TABLES].sort(), 'every data table was checked');
+    assert.deepEqual(after, Object.fromEntries(DATA_TABLES.map((table) => [table, 0])));
+    assert.deepEqual(cellsContaining(dbPath, 'password rotation happens'), [], 'no table holds its text');
+    assert.equal(rowsWith(dbPath, 'memory_id', kept.memory_id).long_term_memories, 1, 'the other memory is untouched');
+    const again = await t.core.recall({ user_id: user, query: 'quartermaster zanzibar rotation' });
+    assert.ok(!again.memories.some((memory) => memory.memory_id === doomed.memory_id));
+  });
+
+  it('forget-all leaves no row of the user in any table, and no table holds their text', async () => {
+    const user = 'erase-all';
+    const other = 'erase-bystander';
+    const session = await t.core.working.initSession({ user_id: user });
+    await t.core.working.add({ session_id: session.session_id, content: 'Looking at the xylophonist migration script', content_type: 'message' });
+    await t.core.longTerm.store({ user_id: user, content: 'The xylophonist service owns the billing queue', memory_category: 'semantic', memory_subtype: 'project' });
+    await t.core.longTerm.store({ user_id: other, content: 'The bystander keeps the release calendar', memory_category: 'semantic', memory_subtype: 'project' });
+    await t.core.recall({ user_id: user, query: 'xylophonist billing' });
+    await t.core.flushAccessLog();
+
+    await t.core.longTerm.forgetAll({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
+    await t.core.flushAccessLog();
+
+    const left = dataRows(rowsWith(dbPath, 'user_id', user));
+    assert.deepEqual(Object.values(left).filter((count) => count > 0), [], `rows left: ${JSON.stringify(left)}`);
+    assert.ok(Object.keys(left).includes('session_contexts') && Object.keys(left).includes('working_memory_items'));
+    assert.deepEqual(cellsContaining(dbPath, 'xylophonist'), []);
+    assert.equal(rowsWith(dbPath, 'user_id', other).long_term_memories, 1, 'another user keeps their memory');
+  });
+});
