@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { FireboltCoreConfig } from '../../src/stores/firebolt/fireboltConfig.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
@@ -59,7 +59,7 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     config = { kind: 'core', url: server.url, database: 'outbox_replay' };
   });
   after(() => server.close());
-  beforeEach(async (context) => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fml-outbox-replay-'));
     const remote = faultyRemote(new FireboltStore(config, { retry: { attempts: 1, baseDelayMs: 5, maxDelayMs: 5 } }));
     faults = remote.faults;
@@ -71,10 +71,10 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
       replay: { baseDelayMs: 5, maxDelayMs: 20 },
     });
     await store.open();
-    context.after?.(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('an insert that landed in Firebolt but whose acknowledgement was lost is replayed once: Firebolt holds one row', async () => {
