@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
 import { ASSETS_DIR, type PanelHarness, seedMemories, startPanelHarness, USER } from './panelHarness.ts';
 import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, UNLABELLED_CONTROLS } from './pageScripts.ts';
@@ -10,11 +11,14 @@ import { THEME_BODY_CLASS, THEMES, type ThemeName } from './vscodeThemes.ts';
 
 const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'dist', 'panel-screenshots');
-const skip = !existsSync(CHROMIUM)
-  ? `chromium not found at ${CHROMIUM}; install it with "apt-get install -y chromium" (or set FML_CHROMIUM)`
-  : !existsSync(join(ASSETS_DIR, 'main.js'))
-    ? 'the panel is not built; run "npm run build" (dist/webview/main.js missing)'
-    : false;
+const skip = skipUnlessAvailable(
+  'the panel browser suite',
+  !existsSync(CHROMIUM)
+    ? `chromium not found at ${CHROMIUM}; install it with "apt-get install -y chromium" (or set FML_CHROMIUM)`
+    : !existsSync(join(ASSETS_DIR, 'main.js'))
+      ? 'the panel is not built; run "npm run build" (dist/webview/main.js missing)'
+      : null,
+);
 
 /** Applies a VS Code theme the way VS Code does: variables on the root, a class on the body. */
 async function applyTheme(page: Page, theme: ThemeName): Promise<void> {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
+import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { StdioServer } from './support/stdioServer.ts';
 
 /**
@@ -12,17 +13,19 @@ import { StdioServer } from './support/stdioServer.ts';
  * need real mounts (a 2 MB tmpfs, a read-only bind mount), so they run as root on Linux and
  * report themselves skipped elsewhere; the store-level tests cover the same errors portably.
  */
-const canMount = process.platform === 'linux' && process.getuid?.() === 0 && mountWorks();
+const skip = skipUnlessAvailable('the storage-fault suite', mountUnavailable());
 
-function mountWorks(): boolean {
+/** Why tmpfs and bind mounts cannot be made here, or null when they can. */
+function mountUnavailable(): string | null {
+  if (process.platform !== 'linux') return `needs Linux mounts (this is ${process.platform})`;
+  if (process.getuid?.() !== 0) return 'needs root for mount(8)';
   const probe = mkdtempSync(join(tmpdir(), 'fml-mount-probe-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
     execFileSync('umount', [probe], { stdio: 'pipe' });
-    return true;
+    return null;
   } catch (error) {
-    console.error(`[storageFaults] mounts unavailable, skipping: ${error instanceof Error ? error.message : String(error)}`);
-    return false;
+    return `mount(8) of a tmpfs failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
@@ -42,7 +45,7 @@ function integrityOf(dataDir: string): { check: string; memories: number } {
 
 const store = (content: string) => ({ user_id: 'disk', content, memory_category: 'semantic', memory_subtype: 'project' });
 
-describe('storage faults through the MCP tools', { skip: canMount ? false : 'needs root and mount(8) on Linux' }, () => {
+describe('storage faults through the MCP tools', { skip }, () => {
   const root = mkdtempSync(join(tmpdir(), 'fml-storage-faults-'));
   const mounted: string[] = [];
   before(() => chmodSync(root, 0o755));

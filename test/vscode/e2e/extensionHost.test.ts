@@ -11,12 +11,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, type Dirs, installExtension, missingPrerequisite, ROOT, type RunningCodeServer, startCodeServer } from './codeServer.ts';
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
+import { skipUnlessAvailable } from '../../support/prerequisites.ts';
 import { Workbench } from './workbench.ts';
 
-const skip = missingPrerequisite();
+const skip = skipUnlessAvailable('the VS Code extension suite (code-server)', missingPrerequisite());
 const REMOTE = 'git@github.com:fml-e2e/demo-app.git';
 
-describe('extension in a real VS Code (code-server + chromium)', { skip: skip ?? false, timeout: 300_000 }, () => {
+describe('extension in a real VS Code (code-server + chromium)', { skip, timeout: 300_000 }, () => {
   let tmp: string;
   let workspace: string;
   let probeDir: string;
