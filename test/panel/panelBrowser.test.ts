@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
-import { ASSETS_DIR, type PanelHarness, seedMemories, startPanelHarness, USER } from './panelHarness.ts';
+import { ASSETS_DIR, type PanelHarness, seedMemories, SESSION, startPanelHarness, USER } from './panelHarness.ts';
 import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, UNLABELLED_CONTROLS } from './pageScripts.ts';
 import { THEME_BODY_CLASS, THEMES, type ThemeName } from './vscodeThemes.ts';
 
@@ -169,8 +169,10 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('button', { name: 'Pin item 2' }).click();
     await page.getByRole('button', { name: 'Unpin item 2' }).waitFor();
     await page.getByRole('button', { name: 'Evict item 3' }).click();
-    await page.locator('.toast').filter({ hasText: 'evicted' }).waitFor();
+    // The toast can show before the list re-renders: wait for the list's own state, not the toast.
+    await page.getByRole('button', { name: 'Evict item 3' }).waitFor({ state: 'detached' });
     assert.equal(await items.locator('li').count(), 2);
+    assert.equal((await harness.core.working.get({ session_id: SESSION })).items.length, 2, 'the item left working memory, not only the list');
     await page.getByRole('button', { name: 'Checkpoint now' }).click();
     await page.locator('.toast').filter({ hasText: 'Checkpoint saved' }).waitFor();
   });
