@@ -120,17 +120,23 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.match(state.sessionId, /^win_[0-9a-f]{24}$/);
     assert.match(state.userId, /^user_[0-9a-f]{16}$/);
     assert.ok(state.dataDir.startsWith(dirs.userData), `store in global storage: ${state.dataDir}`);
-    assert.ok(state.activateMs < 500, `activate() took ${state.activateMs} ms`);
+    // How fast: a benchmark (npm run bench:activation), not a unit assertion on a shared machine.
+    assert.ok(Number.isFinite(state.activateMs) && state.activateMs > 0, `activate() reported ${state.activateMs} ms`);
     console.log(`[e2e] activate() ${state.activateMs} ms; store ready ${state.storeReadyMs} ms after activation start`);
   });
 
   it('serves the MCP tools over its HTTP endpoint: list and a call round-trip', async () => {
     const { tools } = await mcp.client.listTools();
     assert.ok(tools.some((tool) => tool.name === 'store_memory') && tools.some((tool) => tool.name === 'get_relevant_context'));
-    const context = (await mcp.call('get_relevant_context', { session_id: state.sessionId, query: 'what is the user working on', token_budget: 2000 })) as { retrieval_stats: { working_memory_items: number } };
-    assert.ok(context.retrieval_stats.working_memory_items >= 0);
-    const session = (await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: unknown[] };
-    assert.ok(Array.isArray(session.items));
+    const added = (await mcp.call('add_to_working_memory', { session_id: state.sessionId, content: 'Round-trip probe: the invoice exporter keeps its CSV column order.', content_type: 'scratchpad' })) as { item_id: string };
+    const context = (await mcp.call('get_relevant_context', { session_id: state.sessionId, query: 'invoice exporter CSV column order', token_budget: 2000 })) as {
+      retrieval_stats: { working_memory_items: number };
+      context_items: Array<{ content: string }>;
+    };
+    assert.ok(context.retrieval_stats.working_memory_items >= 1, 'the item just added is in the context');
+    assert.ok(context.context_items.some((item) => item.content.includes('invoice exporter keeps its CSV column order')));
+    const session = (await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: Array<{ item_id: string }> };
+    assert.ok(session.items.some((item) => item.item_id === added.item_id), 'the window\'s working memory holds it');
     const unauthorised = await fetch(state.mcpUrl as string, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     assert.equal(unauthorised.status, 401);
   });
@@ -153,7 +159,8 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.match(problems, /- error broken\.json:\d+/);
     assert.equal(await waitFor('the git branch item', () => editorItem(/^Git branch:/)), 'Git branch: main.');
     await bench.openFile('.env');
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // A file that may not be captured withdraws the active-file item: wait for that, then look.
+    await waitFor('the active-file item to be withdrawn for .env', async () => ((await editorItem(/^Active file:/)) === null ? true : null));
     const items = await working();
     assert.ok(!items.some((item) => item.content.includes('.env') || item.content.includes('sk-')), 'the .env file was captured');
   });
