@@ -18,15 +18,28 @@ describe('isolation across users, sessions and projects through every tool', () 
   let victim: Awaited<ReturnType<typeof connectClient>>;
   let attacker: Awaited<ReturnType<typeof connectClient>>;
   let db: DatabaseSync;
-  const v: { memory: string; other: string; session: string } = { memory: '', other: '', session: '' };
+  const v: { memory: string; other: string; session: string; item: string } = { memory: '', other: '', session: '', item: '' };
   let own: { memory: string; session: string };
 
-  const victimState = () =>
-    JSON.stringify([
-      db.prepare("SELECT * FROM long_term_memories WHERE user_id = 'victim' ORDER BY memory_id").all(),
-      db.prepare("SELECT * FROM working_memory_items WHERE user_id = 'victim' ORDER BY item_id").all(),
-      db.prepare("SELECT session_id, user_id, max_tokens FROM session_contexts WHERE user_id = 'victim'").all(),
-    ]);
+  /**
+   * Every row of every table that belongs to the victim (memories with their links and fact
+   * history, embeddings, search-index terms, working memory, sessions, access log, change log),
+   * plus every row anywhere else that names one of the victim's memory ids (a link or supersede
+   * pointing at the victim from the attacker's side).
+   */
+  const victimState = () => {
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((row) => row.name);
+    const snapshot: Record<string, unknown[]> = {};
+    for (const table of tables) {
+      const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as Array<{ name: string }>).map((row) => row.name);
+      if (!columns.includes('user_id')) continue;
+      snapshot[table] = db.prepare(`SELECT * FROM "${table}" WHERE user_id = 'victim' ORDER BY ${columns.map((column) => `"${column}"`).join(', ')}`).all();
+    }
+    const victimIds = [v.memory, v.other];
+    const mentions = db.prepare("SELECT memory_id, related_memories, supersedes, superseded_by FROM long_term_memories WHERE user_id <> 'victim'").all() as Array<Record<string, unknown>>;
+    snapshot.mentions_from_others = mentions.filter((row) => victimIds.some((id) => JSON.stringify(row).includes(id)));
+    return snapshot;
+  };
 
   before(async () => {
     test = await createTestCore();
@@ -36,7 +49,7 @@ describe('isolation across users, sessions and projects through every tool', () 
     v.memory = (await callOk<{ memory_id: string }>(victim.client, 'store_memory', { user_id: 'victim', content: `Victim uses deploy key ${SECRET}`, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
     v.other = (await callOk<{ memory_id: string }>(victim.client, 'store_memory', { user_id: 'victim', content: `Victim deploys on Fridays ${SECRET}`, memory_category: 'episodic', memory_subtype: 'decision' })).memory_id;
     v.session = (await callOk<{ session_id: string }>(victim.client, 'init_session', { user_id: 'victim' })).session_id;
-    await callOk(victim.client, 'add_to_working_memory', { session_id: v.session, content: `Victim task ${SECRET}`, content_type: 'task_state' });
+    v.item = (await callOk<{ item_id: string }>(victim.client, 'add_to_working_memory', { session_id: v.session, content: `Victim task ${SECRET}`, content_type: 'task_state' })).item_id;
     await callOk(victim.client, 'set_fact', { user_id: 'victim', category: 'identity', key: 'name', value: `Victim ${SECRET}` });
     own = {
       memory: (await callOk<{ memory_id: string }>(attacker.client, 'store_memory', { user_id: 'attacker', content: 'Attacker deploy notes', memory_category: 'semantic', memory_subtype: 'project' })).memory_id,
@@ -53,10 +66,12 @@ describe('isolation across users, sessions and projects through every tool', () 
     const a = { user_id: 'attacker' };
     const attempts: Record<string, Array<Record<string, unknown>>> = {
       init_session: [{ ...a, session_id: v.session }],
-      add_to_working_memory: [],
-      get_working_memory: [],
-      checkpoint_working_memory: [],
-      clear_working_memory: [],
+      // On a server not bound to a user a session id is the capability (the bound case is the next
+      // test): here the attacker uses their own session and aims at the victim's item id.
+      add_to_working_memory: [{ ...a, session_id: own.session, item_id: v.item, content: 'overwritten through another session', content_type: 'task_state' }],
+      get_working_memory: [{ ...a, session_id: own.session, token_budget: 100000 }],
+      checkpoint_working_memory: [{ ...a, session_id: own.session, force: true }],
+      clear_working_memory: [{ ...a, session_id: own.session }, { ...a, session_id: own.session, checkpoint_first: false }],
       store_memory: [{ ...a, content: 'Correction', memory_category: 'semantic', memory_subtype: 'project', supersedes: v.memory }],
       recall_memories: [{ ...a, query: `deploy key ${SECRET} Fridays` }, { ...a, query: 'deploy', entities: [v.memory], tags: [v.memory] }],
       update_memory: [{ ...a, memory_id: v.memory, content: 'hijacked' }, { ...a, memory_id: v.memory, importance: 0 }],
@@ -94,7 +109,9 @@ describe('isolation across users, sessions and projects through every tool', () 
         assert.ok(!text.includes(SECRET), `${tool} leaked the victim's data: ${text.slice(0, 300)}`);
       }
     }
-    assert.equal(victimState(), before, 'the victim\'s memories, working memory and sessions are unchanged');
+    assert.ok(before.long_term_memories.length >= 3 && before.working_memory_items.length === 1 && before.lexical_documents.length >= 3, 'the snapshot holds the victim\'s data');
+    assert.ok(before.memory_access_log && before.embeddings && before.session_contexts.length === 1, 'and covers access log, vectors and sessions');
+    assert.deepEqual(victimState(), before, 'no row of the victim changed, in any table, and nothing of the attacker points at the victim');
     const facts = await callOk<{ facts: Array<{ value: string }> }>(victim.client, 'get_facts', { user_id: 'victim' });
     assert.deepEqual(facts.facts.map((fact) => fact.value), [`Victim ${SECRET}`]);
   });
