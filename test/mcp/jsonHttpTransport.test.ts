@@ -272,19 +272,24 @@ describe('JSON HTTP transport on its own', () => {
     await assert.rejects(transport.send({ jsonrpc: '2.0', id: 999, result: {} }), (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR');
   });
 
-  it('drops the late answer of a client that hung up, without error', async () => {
+  it('drops the late answer of a client that hung up, frees its request id, and keeps the session serving', async () => {
     const gone = new Promise<void>((resolve) => {
       const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', ...sessionHeaders() } });
-      req.on('error', () => resolve());
+      // The client's socket closing is the event the test waits for, not a delay.
+      req.on('close', () => resolve());
+      req.on('error', (error: NodeJS.ErrnoException) => assert.equal(error.code, 'ECONNRESET'));
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 50, method: 'slow' }));
-      void nextReceived(50).then(() => {
-        req.destroy();
-        resolve();
-      });
+      void nextReceived(50).then(() => req.destroy());
     });
     await gone;
-    await new Promise((resolve) => setTimeout(resolve, 20));
     await transport.send({ jsonrpc: '2.0', id: 50, result: {} });
+    await assert.rejects(transport.send({ jsonrpc: '2.0', id: 50, result: {} }), (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR', 'the id was answered once and is no longer pending');
+    const next = send(port, { headers: sessionHeaders(), body: { jsonrpc: '2.0', id: 51, method: 'slow' } });
+    await nextReceived(51);
+    await transport.send({ jsonrpc: '2.0', id: 51, result: { still: 'serving' } });
+    const answer = await next;
+    assert.equal(answer.status, 200);
+    assert.deepEqual((JSON.parse(answer.body) as { result: unknown }).result, { still: 'serving' });
   });
 
   it('answers requests still running when the session ends on DELETE, then refuses the session', async () => {
