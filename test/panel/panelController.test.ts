@@ -174,7 +174,21 @@ describe('PanelController', () => {
     try {
       await testCore.core.longTerm.update({ memory_id: ids.deploy, user_id: USER, importance: 0.75 });
       assert.ok(received.some((n) => n.type === 'memories-changed' && n.memory_ids.includes(ids.deploy)));
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // The watcher treats the token move of an in-process write as announced until its next poll
+      // rebases; wait for two completed polls (so one started after the write), not a fixed delay.
+      const store = testCore.core.store as { changeToken: () => Promise<string> };
+      const changeToken = store.changeToken;
+      let polls = 0;
+      store.changeToken = async () => {
+        const token = await changeToken.call(testCore.core.store);
+        polls += 1;
+        return token;
+      };
+      try {
+        while (polls < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      } finally {
+        store.changeToken = changeToken;
+      }
       // A second core on the same directory stands in for an MCP server process the agent runs.
       const other = new MemoryCore({ store: new SqliteMemoryStore({ dataDir: testCore.dataDir }) });
       await other.open();

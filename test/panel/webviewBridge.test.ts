@@ -27,6 +27,10 @@ class FakeView implements WebviewLike {
   onDidDispose(listener: () => void): Disposable {
     return this.add(this.listeners.dispose, listener);
   }
+  /** How many message listeners are subscribed: a disposed bridge must have removed its own. */
+  get messageListeners(): number {
+    return this.listeners.message.size;
+  }
   send(message: unknown): void {
     for (const listener of this.listeners.message) listener(message);
   }
@@ -56,7 +60,14 @@ after(async () => {
   await testCore.cleanup();
 });
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Resolves once `find` returns something: waits for the host's answer, not for a fixed delay. */
+async function until<T>(find: () => T | undefined): Promise<T> {
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 const notifications = (view: FakeView) => view.posted.filter((message) => message.kind === 'notification');
 
 it('answers webview requests by postMessage and pushes changes only while visible', async () => {
@@ -65,8 +76,7 @@ it('answers webview requests by postMessage and pushes changes only while visibl
   assert.deepEqual(notifications(view).map((message) => message.kind === 'notification' && message.notification.type), ['store-changed'], 'a newly shown view is told to read everything');
 
   view.send({ kind: 'request', id: 41, method: 'panel/ready', params: {} });
-  await settle();
-  const response = view.posted.find((message) => message.kind === 'response');
+  const response = await until(() => view.posted.find((message) => message.kind === 'response'));
   assert.ok(response && response.kind === 'response' && response.ok && response.id === 41);
   assert.equal((response.result as { host: string }).host, 'vscode');
 
@@ -81,11 +91,12 @@ it('answers webview requests by postMessage and pushes changes only while visibl
   view.setVisible(true);
   assert.deepEqual(notifications(view).map((message) => message.kind === 'notification' && message.notification.type), ['store-changed']);
 
+  assert.equal(view.messageListeners, 1);
   view.dispose();
+  assert.equal(view.messageListeners, 0, 'the bridge stopped listening, so no later request can be answered');
   view.posted.length = 0;
   await testCore.core.longTerm.store({ user_id: USER, content: 'A disposed view gets nothing.', memory_category: 'semantic', memory_subtype: 'project' });
   view.send({ kind: 'request', id: 42, method: 'panel/ready', params: {} });
-  await settle();
   assert.deepEqual(view.posted, []);
   connection.dispose();
 });

@@ -124,7 +124,7 @@ describe('resilient store under the MCP server', () => {
       const store_ = (content: string) => callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' });
       const ids = [(await store_('The deploy script lives in scripts/deploy.sh')).memory_id];
 
-      server.pause();
+      await server.pause();
       for (const content of ['Firebolt outage note: the staging database is fml_stage', 'The outage runbook is in docs/runbook.md']) ids.push((await store_(content)).memory_id);
 
       const recalled = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', { user_id: user, query: 'outage runbook staging database' });
@@ -134,7 +134,7 @@ describe('resilient store under the MCP server', () => {
       assert.match(stats.backend.detail, /unreachable/);
       assert.equal(stats.memories, 3);
 
-      server.resume();
+      await server.resume();
       await eventually('the outbox to drain', () => store.online && store.pendingWrites() === 0);
       assert.deepEqual(await remoteMemoryIds(config, user), ids);
       const healthy = await readJsonResource<{ backend: { status: string } }>(client, `memory://${user}/stats`);

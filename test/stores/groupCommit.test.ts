@@ -13,6 +13,8 @@ interface Harness {
   commits: GroupCommit;
   log: string[];
   rows(): string[];
+  /** How many transactions the queue has tried to open (each attempt asks for the connection). */
+  attempts(): number;
 }
 
 /** A WAL database with a notes table, and a group commit over it whose hooks log what happens. */
@@ -27,7 +29,12 @@ async function withGroupCommit(work: (harness: Harness) => Promise<void>): Promi
   db.exec('CREATE TABLE owners (id INTEGER PRIMARY KEY)');
   db.exec('CREATE TABLE links (owner INTEGER REFERENCES owners (id) DEFERRABLE INITIALLY DEFERRED)');
   const log: string[] = [];
-  const commits = new GroupCommit(() => db, {
+  let attempts = 0;
+  const connection = () => {
+    attempts += 1;
+    return db;
+  };
+  const commits = new GroupCommit(connection, {
     begin: () => log.push('begin'),
     end: () => log.push('end'),
     committed: () => log.push('commit'),
@@ -36,7 +43,7 @@ async function withGroupCommit(work: (harness: Harness) => Promise<void>): Promi
   });
   const rows = () => (db.prepare('SELECT body FROM notes ORDER BY seq').all() as Array<{ body: string }>).map((row) => row.body);
   try {
-    await work({ db, path, commits, log, rows });
+    await work({ db, path, commits, log, rows, attempts: () => attempts });
   } finally {
     if (db.isOpen) db.close();
     await rm(dir, { recursive: true, force: true });
@@ -165,12 +172,14 @@ describe('GroupCommit', () => {
   });
 
   it('waits for another connection’s write lock and then commits', async () => {
-    await withGroupCommit(async ({ db, path, commits, rows }) => {
+    await withGroupCommit(async ({ db, path, commits, log, rows, attempts }) => {
       const other = new DatabaseSync(path);
       other.exec('BEGIN IMMEDIATE');
       other.exec("INSERT INTO notes (body) VALUES ('other')");
       const queued = commits.write('insert', insert(db, 'mine'));
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // Wait until the queue was refused the lock and came back for it: a second attempt.
+      while (attempts() < 2) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(log, [], 'no transaction opened while the other connection holds the lock');
       assert.deepEqual(rows(), [], 'still waiting for the lock');
       other.exec('COMMIT');
       other.close();
