@@ -5,7 +5,7 @@ export const MUTATION_MODULES = [
   {
     name: 'working-memory',
     promise: 'working-memory budget and eviction',
-    mutate: ['src/core/working/eviction.ts', 'src/core/working/workingMemory.ts'],
+    mutate: ['src/core/working/eviction.ts', 'src/core/working/workingMemory.ts:106-185'],
     tests: ['test/core/working/*.test.ts', 'test/promises/workingMemoryRedaction.test.ts'],
   },
   {
@@ -17,7 +17,7 @@ export const MUTATION_MODULES = [
   {
     name: 'hard-delete',
     promise: 'hard delete and erasure',
-    mutate: ['src/stores/sqlite/memoryTables.ts:123-130', 'src/stores/sqlite/userDeletion.ts', 'src/core/longterm/longTermMemory.ts:202-236'],
+    mutate: ['src/stores/sqlite/memoryTables.ts:123-130', 'src/stores/sqlite/userDeletion.ts', 'src/core/longterm/longTermMemory.ts:202-209', 'src/core/longterm/longTermMemory.ts:226-236'],
     tests: ['test/promises/hardDelete.test.ts', 'test/core/lifecycle/lifecycle.test.ts'],
   },
   {

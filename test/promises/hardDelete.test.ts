@@ -45,6 +45,44 @@ describe('hard delete and erasure, checked in the database file', () => {
     assert.ok(!again.memories.some((memory) => memory.memory_id === doomed.memory_id));
   });
 
+  it('hard delete answers what it did and announces the purge; soft delete keeps every row; a missing id deletes nothing', async () => {
+    const user = 'erase-answers';
+    const soft = await t.core.longTerm.store({ user_id: user, content: 'Soft-deleted notes about the pelican pipeline', memory_category: 'semantic', memory_subtype: 'project' });
+    const hard = await t.core.longTerm.store({ user_id: user, content: 'Hard-deleted notes about the walrus pipeline', memory_category: 'semantic', memory_subtype: 'project' });
+    const events: Array<{ type: string; memory_ids?: string[]; change?: string }> = [];
+    const listening = t.core.events.on((event) => events.push(event as { type: string }));
+    try {
+      assert.deepEqual(await t.core.longTerm.forget({ user_id: user, memory_id: soft.memory_id }), { success: true, hard_deleted: false });
+      assert.equal(rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories, 1, 'a soft delete keeps the row (restorable)');
+      assert.deepEqual(await t.core.longTerm.forget({ user_id: user, memory_id: hard.memory_id, hard_delete: true }), { success: true, hard_deleted: true });
+    } finally {
+      listening.dispose();
+    }
+    assert.ok(events.some((event) => event.type === 'memory' && event.change === 'purged' && event.memory_ids?.includes(hard.memory_id)), 'panels hear about the purge');
+    assert.equal(await t.core.store.hardDeleteMemory(user, hard.memory_id), false, 'deleting it again deletes nothing');
+    assert.equal(await t.core.store.hardDeleteMemory('someone-else', soft.memory_id), false, 'another user cannot delete it');
+    assert.equal(rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories, 1);
+  });
+
+  it('forget-all without the exact confirmation deletes nothing', async () => {
+    const user = 'erase-unconfirmed';
+    const kept = await t.core.longTerm.store({ user_id: user, content: 'Unconfirmed erasure keeps this', memory_category: 'semantic', memory_subtype: 'project' });
+    await assert.rejects(t.core.longTerm.forgetAll({ user_id: user, confirmation: 'yes' }), (error: Error & { code?: string }) => error.code === 'CONFIRMATION_REQUIRED');
+    assert.equal(rowsWith(dbPath, 'memory_id', kept.memory_id).long_term_memories, 1);
+  });
+
+  it('forget-all answers how much it deleted, per kind', async () => {
+    const user = 'erase-receipt';
+    const session = await t.core.working.initSession({ user_id: user });
+    await t.core.working.add({ session_id: session.session_id, content: 'Receipt test working item', content_type: 'message' });
+    await t.core.longTerm.store({ user_id: user, content: 'Receipt test memory one about herons', memory_category: 'semantic', memory_subtype: 'project' });
+    await t.core.longTerm.store({ user_id: user, content: 'Receipt test memory two about egrets', memory_category: 'episodic', memory_subtype: 'decision' });
+    const receipt = await t.core.longTerm.forgetAll({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
+    assert.equal(receipt.memories_deleted, 2);
+    assert.equal(receipt.sessions_deleted, 1);
+    assert.equal(receipt.working_items_deleted, 1);
+  });
+
   it('forget-all leaves no row of the user in any table, and no table holds their text', async () => {
     const user = 'erase-all';
     const other = 'erase-bystander';

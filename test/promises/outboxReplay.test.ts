@@ -10,7 +10,7 @@ import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { Outbox } from '../../src/stores/resilient/outbox.ts';
 import { ResilientStore } from '../../src/stores/resilient/resilientStore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import { makeMemory, newUserId } from '../contract/fixtures.ts';
+import { embedding, makeAccess, makeMemory, MODEL, newUserId } from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServer } from '../support/firebolt-server/server.ts';
 import { faultyRemote } from './faultyRemote.ts';
@@ -33,6 +33,7 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
   let store: ResilientStore;
   let faults: Map<string, Fault[]>;
   let calls: Map<string, number>;
+  let remote: FireboltStore;
 
   /** Rows Firebolt holds for a memory id, read straight from the server. */
   async function remoteRows(memoryId: string): Promise<Array<{ content: string }>> {
@@ -61,11 +62,12 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
   after(() => server.close());
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fml-outbox-replay-'));
-    const remote = faultyRemote(new FireboltStore(config, { retry: { attempts: 1, baseDelayMs: 5, maxDelayMs: 5 } }));
-    faults = remote.faults;
-    calls = remote.calls;
+    remote = new FireboltStore(config, { retry: { attempts: 1, baseDelayMs: 5, maxDelayMs: 5 } });
+    const faulty = faultyRemote(remote);
+    faults = faulty.faults;
+    calls = faulty.calls;
     store = new ResilientStore({
-      remote: remote.store,
+      remote: faulty.store,
       local: new SqliteMemoryStore({ dataDir: join(dir, 'replica') }),
       outbox: new Outbox(join(dir, 'outbox.db')),
       replay: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -125,6 +127,31 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     assert.equal(calls.get('insertMemory'), 3);
     assert.deepEqual(outboxTable('outbox_rejected'), []);
     assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'refused twice' }]);
+  });
+
+  it('replays an update of a memory Firebolt lacks as an insert carrying the replica\'s vector, then a hard delete and an access record', async () => {
+    const user = newUserId();
+    const memory = { ...makeMemory(user, { content: 'first version' }), embedding_model: MODEL };
+    const vector = embedding(new Float32Array([0.6, 0.8, 0, 0]));
+    // The insert is refused until set aside, so Firebolt never gets the row the update then targets.
+    faults.set('insertMemory', ['reject', 'reject', 'reject']);
+    await store.insertMemory(memory, vector);
+    await eventually('the refused insert to be set aside', () => store.pendingWrites() === 0);
+    assert.deepEqual(await remoteRows(memory.memory_id), []);
+
+    await store.updateMemory({ ...memory, content: 'second version' });
+    await eventually('the update to replay', () => store.pendingWrites() === 0);
+    assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'second version' }], 'the update became an insert');
+    const remoteVector = (await remote.getEmbeddings(user, [memory.memory_id])).get(memory.memory_id);
+    assert.deepEqual(remoteVector && [...remoteVector.vector].map((value) => Math.round(value * 100) / 100), [0.6, 0.8, 0, 0], 'with the vector kept in the replica');
+
+    await store.recordAccess([makeAccess(memory)]);
+    await eventually('the access record to replay', () => store.pendingWrites() === 0);
+    assert.equal((await remote.listAccessLog(user, 0, 10)).length, 1);
+
+    assert.equal(await store.hardDeleteMemory(user, memory.memory_id), true);
+    await eventually('the delete to replay', () => store.pendingWrites() === 0);
+    assert.deepEqual(await remoteRows(memory.memory_id), []);
   });
 
   it('while another process holds the replay lease this one does not push; it replays once the lease is free', async () => {
