@@ -30,7 +30,7 @@ export const MUTATION_MODULES = [
     name: 'layers',
     promise: 'layer access and isolation',
     mutate: ['src/core/layers/layerScope.ts', 'src/core/layers/readScopes.ts', 'src/core/domain/layers.ts'],
-    tests: ['test/core/layers/*.test.ts'],
+    tests: ['test/promises/layerAccess.test.ts', 'test/core/layers/*.test.ts'],
   },
   {
     name: 'import-validation',
