@@ -5,8 +5,8 @@ export const MUTATION_MODULES = [
   {
     name: 'working-memory',
     promise: 'working-memory budget and eviction',
-    mutate: ['src/core/working/eviction.ts', 'src/core/working/workingMemory.ts:106-185'],
-    tests: ['test/core/working/*.test.ts', 'test/promises/workingMemoryRedaction.test.ts'],
+    mutate: ['src/core/working/eviction.ts'],
+    tests: ['test/core/working/*.test.ts'],
   },
   {
     name: 'ranking',
