@@ -3,16 +3,10 @@
 // are the fast ones that exercise it, so a full run stays well under an hour on 2 cores.
 export const MUTATION_MODULES = [
   {
-    name: 'working-memory',
-    promise: 'working-memory budget and eviction',
-    mutate: ['src/core/working/eviction.ts'],
-    tests: ['test/core/working/*.test.ts'],
-  },
-  {
-    name: 'ranking',
-    promise: 'relevance and recall ranking',
-    mutate: ['src/core/retrieval/relevance.ts', 'src/core/retrieval/topK.ts', 'src/core/retrieval/typeWeights.ts'],
-    tests: ['test/core/retrieval/relevance.test.ts', 'test/core/retrieval/hybridRecall.test.ts', 'test/promises/decayRanking.test.ts'],
+    name: 'outbox',
+    promise: 'the outbox and its replay',
+    mutate: ['src/stores/resilient/outbox.ts', 'src/stores/resilient/remoteApply.ts'],
+    tests: ['test/promises/outboxReplay.test.ts'],
   },
   {
     name: 'hard-delete',
@@ -21,22 +15,28 @@ export const MUTATION_MODULES = [
     tests: ['test/promises/hardDelete.test.ts', 'test/core/lifecycle/lifecycle.test.ts'],
   },
   {
-    name: 'outbox',
-    promise: 'the outbox and its replay',
-    mutate: ['src/stores/resilient/outbox.ts', 'src/stores/resilient/remoteApply.ts'],
-    tests: ['test/promises/outboxReplay.test.ts'],
-  },
-  {
     name: 'layers',
     promise: 'layer access and isolation',
     mutate: ['src/core/layers/layerScope.ts', 'src/core/layers/readScopes.ts', 'src/core/domain/layers.ts'],
     tests: ['test/promises/layerAccess.test.ts', 'test/core/layers/*.test.ts'],
   },
   {
+    name: 'working-memory',
+    promise: 'working-memory budget and eviction',
+    mutate: ['src/core/working/eviction.ts'],
+    tests: ['test/core/working/*.test.ts'],
+  },
+  {
     name: 'import-validation',
     promise: 'import validation',
     mutate: ['src/core/portability/importMemories.ts'],
     tests: ['test/core/lifecycle/portability.test.ts'],
+  },
+  {
+    name: 'ranking',
+    promise: 'relevance and recall ranking',
+    mutate: ['src/core/retrieval/relevance.ts', 'src/core/retrieval/topK.ts', 'src/core/retrieval/typeWeights.ts'],
+    tests: ['test/core/retrieval/relevance.test.ts', 'test/core/retrieval/hybridRecall.test.ts', 'test/promises/decayRanking.test.ts'],
   },
   {
     name: 'redaction',
