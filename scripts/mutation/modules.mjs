@@ -30,7 +30,7 @@ export const MUTATION_MODULES = [
     name: 'import-validation',
     promise: 'import validation',
     mutate: ['src/core/portability/importMemories.ts'],
-    tests: ['test/core/lifecycle/portability.test.ts'],
+    tests: ['test/promises/importValidation.test.ts', 'test/core/lifecycle/portability.test.ts'],
   },
   {
     name: 'ranking',
