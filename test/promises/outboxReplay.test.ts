@@ -154,6 +154,17 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     assert.deepEqual(await remoteRows(memory.memory_id), []);
   });
 
+  it('an update Firebolt refuses is not turned into an insert: it is set aside and the row keeps its content', async () => {
+    const memory = makeMemory(newUserId(), { content: 'as first stored' });
+    await store.insertMemory(memory, null);
+    faults.set('updateMemory', ['reject', 'reject', 'reject']);
+    await store.updateMemory({ ...memory, content: 'refused edit' });
+    await eventually('the refused update to be set aside', () => store.pendingWrites() === 0);
+    assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'as first stored' }], 'one row, unchanged: no insert after a refusal');
+    assert.deepEqual(outboxTable('outbox_rejected').map((row) => row.op), ['updateMemory']);
+    assert.equal(calls.get('insertMemory'), 1);
+  });
+
   it('while another process holds the replay lease this one does not push; it replays once the lease is free', async () => {
     const other = new Outbox(join(dir, 'outbox.db'));
     await other.open();
@@ -171,6 +182,16 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     await store.listMemories({ filter: { user_id: 'nobody' }, sort: 'created', offset: 0, limit: 1 });
     await eventually('the outbox to drain', () => store.pendingWrites() === 0);
     assert.equal(calls.get('insertMemory'), 1);
+  });
+});
+
+describe('an outbox that is not open', () => {
+  it('refuses every call with PROVIDER_ERROR naming its file', async () => {
+    const outbox = new Outbox(join(tmpdir(), 'fml-never-opened', 'outbox.db'));
+    for (const call of [() => outbox.peek(1), () => outbox.pending(), () => outbox.rejected()]) {
+      assert.throws(call, (error: Error & { code?: string; operation?: string }) => error.code === 'PROVIDER_ERROR' && /fml-never-opened\/outbox\.db is not open/.test(error.message) && error.operation === 'outbox');
+    }
+    await assert.rejects(outbox.enqueue({ op: 'deleteUser', userId: 'u' }), (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR');
   });
 });
 
