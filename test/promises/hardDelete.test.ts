@@ -60,6 +60,8 @@ describe('hard delete and erasure, checked in the database file', () => {
     }
     assert.ok(events.some((event) => event.type === 'memory' && event.change === 'purged' && event.memory_ids?.includes(hard.memory_id)), 'panels hear about the purge');
     assert.equal(await t.core.store.hardDeleteMemory(user, hard.memory_id), false, 'deleting it again deletes nothing');
+    const direct = await t.core.longTerm.store({ user_id: user, content: 'Deleted straight through the store', memory_category: 'semantic', memory_subtype: 'project' });
+    assert.equal(await t.core.store.hardDeleteMemory(user, direct.memory_id), true, 'the store says when it deleted something');
     assert.equal(await t.core.store.hardDeleteMemory('someone-else', soft.memory_id), false, 'another user cannot delete it');
     assert.equal(rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories, 1);
   });
@@ -67,7 +69,13 @@ describe('hard delete and erasure, checked in the database file', () => {
   it('forget-all without the exact confirmation deletes nothing', async () => {
     const user = 'erase-unconfirmed';
     const kept = await t.core.longTerm.store({ user_id: user, content: 'Unconfirmed erasure keeps this', memory_category: 'semantic', memory_subtype: 'project' });
-    await assert.rejects(t.core.longTerm.forgetAll({ user_id: user, confirmation: 'yes' }), (error: Error & { code?: string }) => error.code === 'CONFIRMATION_REQUIRED');
+    await assert.rejects(
+      t.core.longTerm.forgetAll({ user_id: user, confirmation: 'yes' }),
+      (error: Error & { code?: string; details?: Record<string, unknown> }) =>
+        error.code === 'CONFIRMATION_REQUIRED' && error.details?.field === 'confirmation' && error.message.includes(user) && error.message.includes(FORGET_ALL_CONFIRMATION),
+    );
+    await assert.rejects(t.core.longTerm.forgetAll({ user_id: '', confirmation: FORGET_ALL_CONFIRMATION }), (error: Error & { details?: Record<string, unknown> }) => error.details?.field === 'user_id');
+    await assert.rejects(t.core.longTerm.forget({ user_id: user, memory_id: '', hard_delete: true }), (error: Error & { details?: Record<string, unknown> }) => error.details?.field === 'memory_id');
     assert.equal(rowsWith(dbPath, 'memory_id', kept.memory_id).long_term_memories, 1);
   });
 
