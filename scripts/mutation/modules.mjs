@@ -41,7 +41,17 @@ export const MUTATION_MODULES = [
   {
     name: 'redaction',
     promise: 'secret redaction',
-    mutate: ['src/core/safety/secretDetector.ts', 'src/core/safety/contentGuard.ts'],
+    mutate: [
+      'src/core/safety/secretDetector.ts',
+      'src/core/safety/contentGuard.ts',
+      'src/core/safety/credentialAssignment.ts',
+      'src/core/safety/credentialName.ts',
+      'src/core/safety/contextualSecrets.ts',
+      'src/core/safety/prefixedTokenRules.ts',
+      'src/core/safety/privateKeyBlock.ts',
+      'src/core/safety/replaceSpans.ts',
+      'src/core/safety/secretValue.ts',
+    ],
     tests: ['test/core/safety/*.test.ts', 'test/promises/workingMemoryRedaction.test.ts'],
   },
 ];
