@@ -22,4 +22,9 @@ export const EQUIVALENT_MUTANTS = {
   'src/stores/resilient/outbox.ts:128 StringLiteral → ""': 'Same failure path as line 127.',
   "src/stores/resilient/remoteApply.ts:21 ConditionalExpression → case 'insertMemory':":
     "Equivalent: with the case emptied an insert falls through to the update branch, whose update-else-insert (with the op's own embedding) leaves exactly the state the insert path leaves, lost acknowledgement or not.",
+  // Layer access
+  "src/core/layers/layerScope.ts:42 StringLiteral → \"\"":
+    'Equivalent: unreachable. requireLayerIdentifiers has already refused a personal layer without user_id, so this requireId never fails and its field name is never shown.',
+  'src/core/layers/layerScope.ts:74 ConditionalExpression → false':
+    "Equivalent: a user-layer memory's scope_id is its user_id (the user layer is scoped by the user id), so { user_id, user_id: scope_id } is the same object.",
 };

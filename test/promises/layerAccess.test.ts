@@ -66,6 +66,7 @@ describe('layer access (seed 001): who can read and write which partition', () =
     const error = failure(() => identifiersFrom({ team_id: 7 as unknown as string }));
     assert.equal(error.code, 'INVALID_INPUT');
     assert.deepEqual(error.details, { field: 'team_id' });
+    assert.equal(error.message, 'team_id must be a string.');
   });
 
   it('defaults fill only what the call left out', () => {
@@ -83,6 +84,8 @@ describe('layer access (seed 001): who can read and write which partition', () =
       assert.deepEqual(error.details, { field: 'layers' });
     }
     assert.equal(failure(() => readScopes(['org'], ids)).code, 'MISSING_IDENTIFIER', 'asking for a layer without its id is an error');
+    assert.deepEqual(failure(() => readScopes(['galaxy'], ids)).details, { field: 'layers' });
+    assert.match(failure(() => readScopes([], ids)).message, /non-empty list of layers; omit it to search every layer/);
   });
 
   it('call scopes add the project in effect and the configured defaults', () => {
