@@ -6,8 +6,8 @@ import { validateExport } from '../../src/core/portability/importMemories.ts';
 const memory = (overrides: Record<string, unknown> = {}) => ({
   memory_id: 'mem_1', content: 'The deploy runs on Fridays', memory_category: 'semantic', memory_subtype: 'project', created_at: '2026-01-02T03:04:05Z', ...overrides,
 });
-const session = (overrides: Record<string, unknown> = {}) => ({ session_id: 'sess_1', max_tokens: 8000, next_sequence: 2, total_tokens: 10, eviction_policy: 'hybrid', ...overrides });
-const item = (overrides: Record<string, unknown> = {}) => ({ item_id: 'wmi_1', session_id: 'sess_1', content: 'x', token_count: 1, sequence_num: 1, ...overrides });
+const session = (overrides: Record<string, unknown> = {}) => ({ session_id: 'sess_1', max_tokens: 8000, next_sequence: 2, total_tokens: 10, eviction_policy: 'hybrid', created_at: '2026-01-02T03:04:05Z', ...overrides });
+const item = (overrides: Record<string, unknown> = {}) => ({ item_id: 'wmi_1', session_id: 'sess_1', content: 'x', content_type: 'message', token_count: 1, sequence_num: 1, created_at: '2026-01-02T03:04:05Z', ...overrides });
 const file = (overrides: Record<string, unknown> = {}) => ({ format: EXPORT_FORMAT, format_version: EXPORT_FORMAT_VERSION, memories: [memory()], ...overrides });
 
 /** The field an invalid export is refused for. */
@@ -91,16 +91,29 @@ describe('import validation: a hand-edited or foreign file is refused with the f
     assert.deepEqual(validateExport(file()).working_items, []);
   });
 
-  it('refuses bad sessions and working items, and defaults their config and metadata', () => {
+  it('refuses bad sessions and working items field by field, like tool input, and defaults only what is absent', () => {
     assert.equal(refusedField(file({ sessions: ['x'] })), 'sessions[0]');
     for (const field of ['max_tokens', 'next_sequence', 'total_tokens']) assert.equal(refusedField(file({ sessions: [session({ [field]: '1' })] })), `sessions[0].${field}`);
+    assert.equal(refusedField(file({ sessions: [session({ max_tokens: -5 })] })), 'sessions[0].max_tokens');
     assert.equal(refusedField(file({ sessions: [session({ eviction_policy: 'fifo' })] })), 'sessions[0].eviction_policy');
+    assert.equal(refusedField(file({ sessions: [session({ created_at: 'garbage' })] })), 'sessions[0].created_at');
+    assert.equal(refusedField(file({ sessions: [session({ config: 'x' })] })), 'sessions[0].config');
     assert.equal(refusedField(file({ working_items: [7] })), 'working_items[0]');
-    for (const overrides of [{ content: 1 }, { token_count: '1' }, { sequence_num: null }]) assert.equal(refusedField(file({ working_items: [item(overrides)] })), 'working_items[0]');
+    for (const [overrides, field] of [
+      [{ content: 1 }, 'content'],
+      [{ token_count: '1' }, 'token_count'],
+      [{ token_count: -1e9 }, 'token_count'],
+      [{ sequence_num: null }, 'sequence_num'],
+      [{ content_type: '<img src=x>' }, 'content_type'],
+      [{ metadata: [1] }, 'metadata'],
+    ] as const) {
+      assert.equal(refusedField(file({ working_items: [item(overrides)] })), `working_items[0].${field}`);
+    }
     assert.throws(() => validateExport(file({ working_items: [item({ session_id: '' })] })));
-    const parsed = validateExport(file({ sessions: [session({ config: 'x' })], working_items: [item({ metadata: [1] })] }));
+    const parsed = validateExport(file({ sessions: [session()], working_items: [item()] }));
     assert.deepEqual(parsed.sessions[0].config, {});
     assert.deepEqual(parsed.working_items[0].metadata, {});
+    assert.equal(parsed.sessions[0].last_activity, parsed.sessions[0].created_at);
     for (const policy of ['lru', 'relevance', 'hybrid']) assert.equal(validateExport(file({ sessions: [session({ eviction_policy: policy, config: { a: 1 } })] })).sessions[0].config.a, 1);
   });
 });
