@@ -6,24 +6,10 @@ import { describe, it } from 'node:test';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
+import { turnsDuring } from '../support/eventLoopTurns.ts';
 
 const ROWS = 5_500;
 const DIMS = 16;
-
-/** Counts event-loop turns that ran while `work` was pending: zero means one synchronous stretch. */
-async function turnsDuring<T>(work: Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let done = false;
-  const tick = (): void => {
-    if (done) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  const value = await work;
-  done = true;
-  return { value, turns };
-}
 
 describe('index builds in slices', () => {
   it('the first full-text and vector searches build their indexes yielding between pages, and writes made meanwhile are in the result', { timeout: 120_000 }, async () => {

@@ -7,24 +7,10 @@ import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from '../../../src/core/portabil
 import { importMemories } from '../../../src/core/portability/importMemories.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 import { makeMemory } from '../../contract/fixtures.ts';
+import { turnsDuring } from '../../support/eventLoopTurns.ts';
 
 const USER = 'sliced-jobs-user';
 const MEMORIES = 1_500;
-
-/** Event-loop turns that ran while `work` was pending: a job done in one synchronous stretch counts none. */
-async function turnsDuring<T>(work: Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let done = false;
-  const tick = (): void => {
-    if (done) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  const value = await work;
-  done = true;
-  return { value, turns };
-}
 
 describe('whole-store jobs yield to the event loop', () => {
   let testCore: TestCore;
