@@ -7,14 +7,10 @@ import { after, describe, it } from 'node:test';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { daemonPid, isRunning, openWindow } from '../daemon/daemonHarness.ts';
+import { seededRandom } from '../contract/fixtures.ts';
 
 const KILLS = 8;
 const USER = 'daemon-kill-user';
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 describe('kill -9 of the background memory process during writes from two windows', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-daemon-kill-'));
@@ -25,7 +21,7 @@ describe('kill -9 of the background memory process during writes from two window
   });
 
   it(`loses nothing acknowledged across ${KILLS} kills, and the next window restarts it`, { timeout: 180_000 }, async (t) => {
-    const random = seeded(20_261_125);
+    const random = seededRandom(20_261_125);
     const acknowledged = new Map<string, string>();
     const workingAcknowledged: string[] = [];
     const sessionId = 'win_daemon_kill';

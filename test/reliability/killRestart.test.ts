@@ -7,22 +7,17 @@ import { after, describe, it } from 'node:test';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { StdioServer } from './support/stdioServer.ts';
+import { seededRandom } from '../contract/fixtures.ts';
 
 const KILLS = 20;
 const USER = 'kill-user';
-
-/** A deterministic pseudo-random source, so a failing kill schedule can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 describe('SIGKILL during a stream of writes (built CLI over stdio)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-kill-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it(`keeps every acknowledged write across ${KILLS} kills at random points, and the store stays consistent`, { timeout: 180_000 }, async (t) => {
-    const random = seeded(20_261_122);
+    const random = seededRandom(20_261_122);
     const acknowledged = new Map<string, string>();
     const workingAcknowledged: string[] = [];
     let sent = 0;
