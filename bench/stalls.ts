@@ -17,7 +17,7 @@ import { localCoreSurface } from '../src/daemon/localCore.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { type StallReport, watchStalls } from './stallMonitor.ts';
 import { latencySummary, ms } from './stats.ts';
-import { SeededRandom, syntheticMemory } from './syntheticCorpus.ts';
+import { loadSyntheticStore, SeededRandom, syntheticMemory } from './syntheticCorpus.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -31,17 +31,7 @@ const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 async function load(dataDir: string): Promise<void> {
-  const store = new SqliteMemoryStore({ dataDir });
-  await store.open();
-  const random = new SeededRandom(42);
-  const base = Date.now() - SIZE * 60_000;
-  const batch: Promise<void>[] = [];
-  for (let index = 0; index < SIZE; index++) {
-    batch.push(store.insertMemory(syntheticMemory(random, USER, index, new Date(base + index * 60_000)), null));
-    if (batch.length >= 500) await Promise.all(batch.splice(0));
-  }
-  await Promise.all(batch);
-  await store.close();
+  await loadSyntheticStore(dataDir, USER, SIZE, 42);
 }
 
 function importFile(count: number, seed: number): unknown[] {

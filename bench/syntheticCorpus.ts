@@ -1,6 +1,7 @@
 import type { MemoryRecord } from '../src/core/domain/records.ts';
 import { makeMemory } from '../test/contract/fixtures.ts';
 import { TAXONOMY, type MemoryCategory } from '../src/core/domain/taxonomy.ts';
+import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 
 /**
  * Deterministic synthetic developer memories: Zipf-distributed vocabulary plus code identifiers,
@@ -83,4 +84,19 @@ export function syntheticMemory(random: SeededRandom, userId: string, index: num
     last_accessed: iso,
     updated_at: iso,
   });
+}
+
+/** Fills an embedded store in `dataDir` with `size` synthetic memories of one user, one minute apart, in batches of 500. */
+export async function loadSyntheticStore(dataDir: string, userId: string, size: number, seed: number): Promise<void> {
+  const store = new SqliteMemoryStore({ dataDir });
+  await store.open();
+  const random = new SeededRandom(seed);
+  const base = Date.now() - size * 60_000;
+  const batch: Promise<void>[] = [];
+  for (let index = 0; index < size; index++) {
+    batch.push(store.insertMemory(syntheticMemory(random, userId, index, new Date(base + index * 60_000)), null));
+    if (batch.length >= 500) await Promise.all(batch.splice(0));
+  }
+  await Promise.all(batch);
+  await store.close();
 }

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
-import { SqliteMemoryStore } from '../../../src/stores/sqlite/sqliteStore.ts';
-import { SeededRandom, syntheticMemory } from '../../../bench/syntheticCorpus.ts';
+import { loadSyntheticStore } from '../../../bench/syntheticCorpus.ts';
 import { CHROMIUM, type Dirs, installExtension, missingPrerequisite, ROOT, type RunningCodeServer, startCodeServer } from './codeServer.ts';
 import { connectMcp, readState, waitFor } from './mcpProbe.ts';
 import { Workbench } from './workbench.ts';
@@ -41,17 +40,7 @@ describe(`the editor while the memory process builds a ${SIZE.toLocaleString()}-
     );
     // The pre-built store, where the extension keeps it: the profile's global storage.
     const dataDir = join(dirs.userData, 'User', 'globalStorage', 'firebolt-memory.firebolt-memory-layer');
-    const store = new SqliteMemoryStore({ dataDir });
-    await store.open();
-    const random = new SeededRandom(5);
-    const base = Date.now() - SIZE * 60_000;
-    const batch: Promise<void>[] = [];
-    for (let index = 0; index < SIZE; index++) {
-      batch.push(store.insertMemory(syntheticMemory(random, USER, index, new Date(base + index * 60_000)), null));
-      if (batch.length >= 500) await Promise.all(batch.splice(0));
-    }
-    await Promise.all(batch);
-    await store.close();
+    await loadSyntheticStore(dataDir, USER, SIZE, 5);
 
     const vsix = join(tmp, 'extension.vsix');
     const packaged = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
