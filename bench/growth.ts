@@ -24,7 +24,8 @@ const TOOLS = ['store_memory', 'recall_memories', 'get_relevant_context', 'add_t
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-growth-'));
 const embeddings = dims > 0 ? new HashingTestEmbeddings(dims) : null;
-const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }), embeddings });
+const store = new SqliteMemoryStore({ dataDir });
+const core = new MemoryCore({ store, embeddings });
 await core.open();
 const random = new SeededRandom(99);
 const user = 'growth-user';
@@ -39,7 +40,7 @@ for (const size of sizes) {
   for (; loaded < size; loaded++) {
     const memory = syntheticMemory(random, user, loaded, new Date(base + loaded * 60_000));
     const vector = embeddings ? (await embeddings.embed([memory.content]))[0] : null;
-    batch.push(core.store.insertMemory({ ...memory, embedding_model: embeddings?.model ?? null }, vector && embeddings ? { model: embeddings.model, vector } : null));
+    batch.push(store.insertMemory({ ...memory, embedding_model: embeddings?.model ?? null }, vector && embeddings ? { model: embeddings.model, vector } : null));
     if (batch.length >= 500) await Promise.all(batch.splice(0));
   }
   await Promise.all(batch);
@@ -54,14 +55,14 @@ for (const size of sizes) {
     await work();
     samples[tool].push(performance.now() - begun);
   };
-  const { session_id } = await core.working.initSession({ user_id: user, config: { max_tokens: 4000 } });
+  const { session_id } = await core.initSession({ user_id: user, config: { max_tokens: 4000 } });
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
-    await time('store_memory', () => core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} growth ${size} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
+    await time('store_memory', () => core.storeMemory({ user_id: user, content: `${syntheticSentence(random)} growth ${size} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
     await time('get_relevant_context', () => core.getRelevantContext({ user_id: user, session_id, query, token_budget: 2000 }));
-    await time('add_to_working_memory', () => core.working.add({ session_id, content: syntheticSentence(random, 30), content_type: 'message' }));
-    await time('get_working_memory', () => core.working.get({ session_id, token_budget: 2000 }));
+    await time('add_to_working_memory', () => core.addToWorkingMemory({ session_id, content: syntheticSentence(random, 30), content_type: 'message' }));
+    await time('get_working_memory', () => core.getWorkingMemory({ session_id, token_budget: 2000 }));
   }
   loaded += ops;
   console.log(`${size.toLocaleString('en')} memories loaded (+${loadSeconds.toFixed(1)} s)`);

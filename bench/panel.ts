@@ -69,7 +69,8 @@ if (!existsSync(join(ASSETS, 'main.js'))) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-bench-panel-'));
-const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
+const store = new SqliteMemoryStore({ dataDir });
+const core = new MemoryCore({ store });
 await core.open();
 try {
   const seedStart = performance.now();
@@ -77,7 +78,7 @@ try {
   const now = Date.now();
   for (let index = 0; index < MEMORIES; index++) {
     // Spread over a year so recency sorting and date filters see realistic spans.
-    await core.store.insertMemory(syntheticMemory(random, USER, index, new Date(now - Math.floor(random.next() * 365 * 86_400_000))), null);
+    await store.insertMemory(syntheticMemory(random, USER, index, new Date(now - Math.floor(random.next() * 365 * 86_400_000))), null);
   }
   console.log(`seeded ${MEMORIES.toLocaleString()} memories in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 

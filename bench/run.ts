@@ -98,7 +98,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     const memory = syntheticMemory(random, user, index, new Date(base + index * 60_000));
     let vector: Float32Array | null = null;
     if (embeddings) [vector] = await embeddings.embed([memory.content]);
-    batch.push(core.store.insertMemory({ ...memory, embedding_model: embeddings?.model ?? null }, vector && embeddings ? { model: embeddings.model, vector } : null));
+    batch.push(bench.store.insertMemory({ ...memory, embedding_model: embeddings?.model ?? null }, vector && embeddings ? { model: embeddings.model, vector } : null));
     if (batch.length >= 500) await Promise.all(batch.splice(0));
   }
   await Promise.all(batch);
@@ -128,28 +128,28 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     return result;
   };
   const maxTokens = 4000;
-  const { session_id } = await core.working.initSession({ user_id: user, config: { max_tokens: maxTokens } });
+  const { session_id } = await core.initSession({ user_id: user, config: { max_tokens: maxTokens } });
   // A second session takes the adds that fit, and is emptied (untimed) before it fills up, so that
   // both kinds of add get `ops` samples: with one session, the adds before it first filled up would
   // be the only ones within budget, about a third of them, and their p99 would be their maximum.
-  const roomy = await core.working.initSession({ user_id: user, config: { max_tokens: maxTokens } });
+  const roomy = await core.initSession({ user_id: user, config: { max_tokens: maxTokens } });
   const addSentence = (): string => syntheticSentence(random, 30);
   // Untimed: the first session is filled until adds to it evict, and each tool is called once, so
   // regexes, caches and JIT warm up once per process, not per call.
-  while ((await core.working.add({ session_id, content: addSentence(), content_type: 'message' })).evicted_items.length === 0);
-  await core.working.get({ session_id, token_budget: 2000 });
-  await core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} warm-up`, memory_category: 'semantic', memory_subtype: 'project' });
+  while ((await core.addToWorkingMemory({ session_id, content: addSentence(), content_type: 'message' })).evicted_items.length === 0);
+  await core.getWorkingMemory({ session_id, token_budget: 2000 });
+  await core.storeMemory({ user_id: user, content: `${syntheticSentence(random)} warm-up`, memory_category: 'semantic', memory_subtype: 'project' });
   await core.getRelevantContext({ user_id: user, session_id, query: 'warm up the context', token_budget: 2000 });
   const addKind = (added: { evicted_items: string[] }): string => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)');
   const timedStarted = performance.now();
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
-    await time('init_session', () => core.working.initSession({ user_id: user, session_id }));
-    await time(addKind, () => core.working.add({ session_id, content: addSentence(), content_type: 'message' }));
-    const fitting = await time(addKind, () => core.working.add({ session_id: roomy.session_id, content: addSentence(), content_type: 'message' }));
-    if (fitting.total_tokens > maxTokens - 200) await core.working.clear({ session_id: roomy.session_id, checkpoint_first: false });
-    await time('get_working_memory', () => core.working.get({ session_id, token_budget: 2000 }));
-    await time('store_memory', () => core.longTerm.store({ user_id: user, content: `${syntheticSentence(random)} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
+    await time('init_session', () => core.initSession({ user_id: user, session_id }));
+    await time(addKind, () => core.addToWorkingMemory({ session_id, content: addSentence(), content_type: 'message' }));
+    const fitting = await time(addKind, () => core.addToWorkingMemory({ session_id: roomy.session_id, content: addSentence(), content_type: 'message' }));
+    if (fitting.total_tokens > maxTokens - 200) await core.clearWorkingMemory({ session_id: roomy.session_id, checkpoint_first: false });
+    await time('get_working_memory', () => core.getWorkingMemory({ session_id, token_budget: 2000 }));
+    await time('store_memory', () => core.storeMemory({ user_id: user, content: `${syntheticSentence(random)} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
     await time('get_relevant_context', () => core.getRelevantContext({ user_id: user, session_id, query, token_budget: 2000 }));
   }

@@ -58,7 +58,7 @@ const steps = (seed: number): Step[] => {
       for (let offset = 0; offset < memories.length; offset += 500) {
         const page = memories.slice(offset, offset + 500);
         const file = { format: EXPORT_FORMAT, format_version: EXPORT_FORMAT_VERSION, exported_at: new Date().toISOString(), user_id: USER, counts: { memories: page.length, deleted_memories: 0, sessions: 0, working_items: 0 }, memories: page, sessions: [], working_items: [] };
-        await core.jobs.importMemories(USER, file);
+        await core.importMemories(USER, file);
       }
     },
   },
@@ -74,7 +74,7 @@ const steps = (seed: number): Step[] => {
       return count;
     },
   },
-  { name: 'maintenance run', run: (core) => core.jobs.runMaintenance(USER) },
+  { name: 'maintenance run', run: (core) => core.runMaintenance(USER) },
   ];
 };
 
@@ -99,7 +99,7 @@ async function latency(core: CoreSurface): Promise<void> {
     await core.recall({ user_id: USER, query: `build server cache ${index % 17}`, limit: 10 }, { logAccess: false });
     recall.push(performance.now() - started);
     started = performance.now();
-    await core.longTerm.store({ user_id: USER, content: `Latency probe ${index}: the cache of build ${index} was warmed`, memory_category: 'episodic', memory_subtype: 'event' });
+    await core.storeMemory({ user_id: USER, content: `Latency probe ${index}: the cache of build ${index} was warmed`, memory_category: 'episodic', memory_subtype: 'event' });
     store.push(performance.now() - started);
   }
   const show = (name: string, samples: number[]): void => {

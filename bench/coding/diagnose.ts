@@ -21,13 +21,13 @@ try {
   const distractors = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
   for (const session of sessionsOf(distractors)) {
     for (const turn of session.turns) {
-      await core.longTerm.store({ user_id: user, content: formatTurn(turn), memory_category: 'episodic', memory_subtype: 'conversation', metadata: { session: session.session } });
+      await core.storeMemory({ user_id: user, content: formatTurn(turn), memory_category: 'episodic', memory_subtype: 'conversation', metadata: { session: session.session } });
     }
   }
   const set = loadCodingSet();
   const idOf = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await core.longTerm.store({ user_id: user, content: memory.text, memory_category: memory.cat as MemoryCategory, memory_subtype: memory.sub });
+    const stored = await core.storeMemory({ user_id: user, content: memory.text, memory_category: memory.cat as MemoryCategory, memory_subtype: memory.sub });
     idOf.set(stored.memory_id, memory.id);
   }
   for (const query of set.queries) {

@@ -165,7 +165,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.stdio) {
     // stdout belongs to the protocol; everything human goes to stderr.
     await createMcpServer(context).connect(new LineStdioTransport());
-    console.error(`[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddings.model ?? 'none (full-text ranking)'}`);
+    console.error(`[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddingModel ?? 'none (full-text ranking)'}`);
     return;
   }
 
@@ -182,7 +182,7 @@ async function main(argv: string[]): Promise<void> {
   user:       ${config.defaultUserId ? `bound to "${config.defaultUserId}": tools may omit user_id (--any-user serves every user)` : 'any: every tool call names its user_id'}
   token:      ${token}
   data:       ${dataDir} (store: ${describeBackend(config.backend)})
-  embeddings: ${core.embeddings.model ?? 'none — full-text ranking (set FML_EMBEDDING_API_KEY to add semantic recall)'}
+  embeddings: ${core.embeddingModel ?? 'none — full-text ranking (set FML_EMBEDDING_API_KEY to add semantic recall)'}
 
 Connect a client with the header "Authorization: Bearer <token>", for example in an MCP client config:
   { "type": "http", "url": "${server.mcpUrl}", "headers": { "Authorization": "Bearer ${token}" } }

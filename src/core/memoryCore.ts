@@ -1,3 +1,20 @@
+import type { AddToWorkingMemoryInput, AddToWorkingMemoryOutput, CheckpointInput, CheckpointOutput, ClearWorkingMemoryInput, ClearWorkingMemoryOutput, EvictWorkingItemInput, GetWorkingMemoryInput, GetWorkingMemoryOutput, InitSessionInput, InitSessionOutput, PromotedItem, UpdateWorkingItemInput, WorkingMemoryState } from './api/workingMemoryApi.ts';
+import type { ForgetAllInput, ForgetAllOutput, ForgetMemoryInput, StoreMemoryInput, StoreMemoryOutput, UpdateMemoryInput, UpdateMemoryOutput } from './api/longTermApi.ts';
+import type { LayerDefaults } from './coreDeps.ts';
+import type { MemoryRecord, WorkingItemRecord } from './domain/records.ts';
+import { StructuredFacts, type GetFactsInput, type SetFactInput, type SetFactOutput } from './facts/structuredFacts.ts';
+import { autoLinkSimilar, type LinkOutput, linkMemories, relatedMemories, unlinkMemories } from './lifecycle/links.ts';
+import { type SupersedeInput, type SupersedeOutput, supersedeMemory } from './lifecycle/supersede.ts';
+import { type ScanResult, scanContradictions } from './lifecycle/contradictionScan.ts';
+import { type QualityReport, qualityReport } from './lifecycle/qualityReport.ts';
+import { type MemoryAnalytics, memoryAnalytics } from './lifecycle/analytics.ts';
+import { type PruneInput, type PruneOutput, pruneMemories } from './lifecycle/prune.ts';
+import { type MaintenanceOptions, type MaintenanceReport, runDailyMaintenance } from './lifecycle/maintenance.ts';
+import type { MemoryEventListener } from './memoryEvents.ts';
+import { exportMemories } from './portability/exportMemories.ts';
+import type { MemoryExport } from './portability/exportFormat.ts';
+import { type ExportPage, exportPage } from './portability/exportPages.ts';
+import { type ImportOutput, importMemories } from './portability/importMemories.ts';
 import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
 import { AccessRecorder } from './accessRecorder.ts';
@@ -21,6 +38,20 @@ import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
 import { requireId } from './validation.ts';
 import { newId } from './util/ids.ts';
 import { WorkingMemory } from './working/workingMemory.ts';
+
+/** The parts every core module is built from, composed once per core. */
+export function createCoreDeps(options: MemoryCoreOptions): CoreDeps {
+  return {
+    store: options.store,
+    embeddings: new EmbeddingGate(options.embeddings ?? null, options.embeddingTimeoutMs),
+    tokens: options.tokens ?? new TiktokenCounter(),
+    clock: options.clock ?? systemClock,
+    events: new MemoryEvents(),
+    access: new AccessRecorder(options.store),
+    config: { ...DEFAULT_CORE_CONFIG, ...options.config },
+    ...(options.summarize ? { summarize: options.summarize } : {}),
+  };
+}
 
 export interface MemoryCoreOptions {
   store: MemoryStore;
@@ -49,14 +80,17 @@ export interface UserStats extends StoreUserStats {
  * call these methods, so every surface behaves the same. Holds no editor or transport state.
  */
 export class MemoryCore {
-  readonly events: MemoryEvents;
-  readonly store: MemoryStore;
-  readonly longTerm: LongTermMemory;
-  readonly working: WorkingMemory;
-  /** Seed 002 episodic summaries of every 20 conversation turns. */
-  readonly episodes: ConversationEpisodes;
-  readonly embeddings: EmbeddingGate;
   readonly defaultProjectId: string | null | undefined;
+  // The parts stay private: every surface (MCP tools, panel, CLI, editor, daemon) goes through the
+  // use-case methods below, so a rule enforced here holds everywhere.
+  private readonly events: MemoryEvents;
+  private readonly store: MemoryStore;
+  private readonly longTerm: LongTermMemory;
+  private readonly working: WorkingMemory;
+  /** Seed 002 episodic summaries of every 20 conversation turns. */
+  private readonly episodes: ConversationEpisodes;
+  private readonly embeddings: EmbeddingGate;
+  private readonly facts: StructuredFacts;
   private readonly recaller: Recall;
   private readonly assembler: ContextAssembler;
   private readonly deps: CoreDeps;
@@ -64,37 +98,201 @@ export class MemoryCore {
   private maintenance: MaintenanceScheduler | undefined;
   private extractionQueue: ExtractionQueue | null = null;
 
-  constructor(options: MemoryCoreOptions) {
-    this.events = new MemoryEvents();
-    this.store = options.store;
-    this.embeddings = new EmbeddingGate(options.embeddings ?? null, options.embeddingTimeoutMs);
+  /**
+   * `deps` lets a composition root (tests of core modules, benchmarks) share the parts it built
+   * with `createCoreDeps`; every other caller passes options only.
+   */
+  constructor(options: MemoryCoreOptions, deps: CoreDeps = createCoreDeps(options)) {
+    this.deps = deps;
+    this.events = deps.events;
+    this.store = deps.store;
+    this.embeddings = deps.embeddings;
     this.defaultProjectId = options.defaultProjectId;
-    this.deps = {
-      store: options.store,
-      embeddings: this.embeddings,
-      tokens: options.tokens ?? new TiktokenCounter(),
-      clock: options.clock ?? systemClock,
-      events: this.events,
-      access: new AccessRecorder(options.store),
-      config: { ...DEFAULT_CORE_CONFIG, ...options.config },
-      ...(options.summarize ? { summarize: options.summarize } : {}),
-    };
     this.longTerm = new LongTermMemory(this.deps);
     this.working = new WorkingMemory(this.deps, this.longTerm);
     // Summaries use the extractor the server runs (a model only when one is configured), else the offline rules.
     this.episodes = new ConversationEpisodes(this.deps, this.longTerm, () => this.extractionQueue?.extractor ?? null);
     this.working.episodeSink = this.episodes;
+    this.facts = new StructuredFacts(this.deps, this.longTerm);
     this.recaller = new Recall(this.deps);
     this.assembler = new ContextAssembler(this.deps, this.recaller);
   }
 
-  /** The shared dependencies, for lifecycle modules (facts, consolidation, export) built over this core. */
-  get coreDeps(): CoreDeps {
-    return this.deps;
-  }
-
   get tokens(): TokenCounter {
     return this.deps.tokens;
+  }
+
+  /** The layer identifiers this core was configured with (seed 001); a bound server hides them from tools. */
+  get layerDefaults(): LayerDefaults {
+    return this.deps.config.layerDefaults;
+  }
+
+  /** Which backend holds the memories ("sqlite", "firebolt-core", …), for status lines. */
+  get backendKind(): string {
+    return this.store.kind;
+  }
+
+  /** The embedding model in use, or null when ranking is full-text only. */
+  get embeddingModel(): string | null {
+    return this.embeddings.model;
+  }
+
+  /** Subscribes to memory and working-memory changes made through this core. */
+  onEvent(listener: MemoryEventListener): { dispose(): void } {
+    return this.events.on(listener);
+  }
+
+  /** Loads a user's indexes ahead of the first recall (the daemon does this in the background). */
+  async warmUp(userId: string): Promise<void> {
+    await this.store.warmUp?.(userId);
+  }
+
+  // ── Long-term memory ──────────────────────────────────────────────────────────────────────
+  storeMemory(input: StoreMemoryInput): Promise<StoreMemoryOutput> {
+    return this.longTerm.store(input);
+  }
+
+  updateMemory(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
+    return this.longTerm.update(input);
+  }
+
+  /** One live memory; NOT_FOUND when it does not exist or was forgotten. */
+  getMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
+    return this.longTerm.get(userId, memoryId);
+  }
+
+  /** The memories among `memoryIds` in a partition (a user, or a shared layer such as "project:P"), forgotten ones included. */
+  getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
+    return this.store.getMemories(userId, [...memoryIds]);
+  }
+
+  /** Soft delete (restorable) or, with `hard: true`, erasure of the memory and everything derived from it. */
+  forgetMemory(input: ForgetMemoryInput): Promise<{ success: boolean; hard_deleted: boolean }> {
+    return this.longTerm.forget(input);
+  }
+
+  restoreMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
+    return this.longTerm.restore(userId, memoryId);
+  }
+
+  forgetAllMemories(input: ForgetAllInput): Promise<ForgetAllOutput> {
+    return this.longTerm.forgetAll(input);
+  }
+
+  listSessions(...args: Parameters<MemoryStore['listSessions']>): ReturnType<MemoryStore['listSessions']> {
+    return this.store.listSessions(...args);
+  }
+
+  getSession(...args: Parameters<MemoryStore['getSession']>): ReturnType<MemoryStore['getSession']> {
+    return this.store.getSession(...args);
+  }
+
+  /** Changes whenever any process writes the store; the panel polls it to refresh. */
+  changeToken(): Promise<string> {
+    return this.store.changeToken();
+  }
+
+  // ── Working memory ────────────────────────────────────────────────────────────────────────
+  initSession(input: InitSessionInput): Promise<InitSessionOutput> {
+    return this.working.initSession(input);
+  }
+
+  addToWorkingMemory(input: AddToWorkingMemoryInput): Promise<AddToWorkingMemoryOutput> {
+    return this.working.add(input);
+  }
+
+  getWorkingMemory(input: GetWorkingMemoryInput): Promise<GetWorkingMemoryOutput> {
+    return this.working.get(input);
+  }
+
+  /** The session's items and budget as the panel and status bar show them. */
+  workingState(sessionId: string, userId?: string): Promise<WorkingMemoryState> {
+    return this.working.state(sessionId, userId);
+  }
+
+  checkpointWorkingMemory(input: CheckpointInput): Promise<CheckpointOutput> {
+    return this.working.checkpoint(input);
+  }
+
+  clearWorkingMemory(input: ClearWorkingMemoryInput): Promise<ClearWorkingMemoryOutput> {
+    return this.working.clear(input);
+  }
+
+  pinWorkingItem(input: UpdateWorkingItemInput): Promise<WorkingItemRecord> {
+    return this.working.setPinned(input);
+  }
+
+  evictFromWorkingMemory(input: EvictWorkingItemInput): Promise<{ evicted: string; promoted: PromotedItem[] }> {
+    return this.working.evict(input);
+  }
+
+  // ── Facts, links and lifecycle ────────────────────────────────────────────────────────────
+  setFact(input: SetFactInput): Promise<SetFactOutput> {
+    return this.facts.set(input);
+  }
+
+  getFacts(input: GetFactsInput): ReturnType<StructuredFacts['get']> {
+    return this.facts.get(input);
+  }
+
+  deleteFact(input: Parameters<StructuredFacts['delete']>[0]): ReturnType<StructuredFacts['delete']> {
+    return this.facts.delete(input);
+  }
+
+  linkMemories(userId: string, memoryId: string, otherId: string): Promise<LinkOutput> {
+    return linkMemories(this.deps, userId, memoryId, otherId);
+  }
+
+  unlinkMemories(userId: string, memoryId: string, otherId: string): Promise<LinkOutput> {
+    return unlinkMemories(this.deps, userId, memoryId, otherId);
+  }
+
+  relatedMemories(input: Parameters<typeof relatedMemories>[1]): ReturnType<typeof relatedMemories> {
+    return relatedMemories(this.deps, input);
+  }
+
+  /** Links a memory to those related to it above the documented threshold (links.ts). */
+  autoLinkSimilar(input: Parameters<typeof autoLinkSimilar>[1]): ReturnType<typeof autoLinkSimilar> {
+    return autoLinkSimilar({ coreDeps: this.deps, recall: (query, options) => this.recall(query, options) }, input);
+  }
+
+  supersedeMemory(input: SupersedeInput): Promise<SupersedeOutput> {
+    return supersedeMemory(this.deps, input);
+  }
+
+  findContradictions(userId: string, options?: Parameters<typeof scanContradictions>[2]): Promise<ScanResult> {
+    return scanContradictions(this.deps, userId, options);
+  }
+
+  qualityReport(userId: string): Promise<QualityReport> {
+    return qualityReport(this.deps, userId);
+  }
+
+  analytics(userId: string, options?: Parameters<typeof memoryAnalytics>[2]): Promise<MemoryAnalytics> {
+    return memoryAnalytics(this.deps, userId, options);
+  }
+
+  pruneMemories(input: PruneInput): Promise<PruneOutput> {
+    return pruneMemories(this.deps, input);
+  }
+
+  /** Decay, consolidation and prune for one user, now (the scheduler runs the same daily). */
+  runMaintenance(userId: string, options?: MaintenanceOptions): Promise<MaintenanceReport> {
+    return runDailyMaintenance(this.deps, userId, options);
+  }
+
+  // ── Portability ───────────────────────────────────────────────────────────────────────────
+  exportMemories(userId: string): Promise<MemoryExport> {
+    return exportMemories(this.deps, userId);
+  }
+
+  /** One page of an export, for answers that must stay under a size limit (the MCP tool). */
+  exportPage(userId: string, cursor: string | undefined): Promise<ExportPage> {
+    return exportPage(this.deps, userId, cursor);
+  }
+
+  importMemories(userId: string, data: unknown): Promise<ImportOutput> {
+    return importMemories(this.deps, userId, data);
   }
 
   async open(): Promise<void> {
@@ -164,6 +362,15 @@ export class MemoryCore {
     this.backfillTimer = undefined;
     await this.deps.access.flush();
     await this.store.close();
+  }
+
+  /**
+   * Waits until the work a call left running is done: promotion of evicted working memory and
+   * episode summaries (tests, shutdown, a caller that must read its own writes).
+   */
+  async drainBackgroundWork(): Promise<void> {
+    await this.working.drainPromotions();
+    await this.episodes.drain();
   }
 
   /** Waits until every queued access-log entry is written (tests, shutdown, exports). */

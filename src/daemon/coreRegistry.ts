@@ -73,7 +73,7 @@ export class CoreRegistry {
     if (userId !== undefined) {
       this.maintain(key, core, userId);
       // The first recall then finds the user's index built (in slices, while other calls are served).
-      core.store.warmUp?.(userId).catch((error: unknown) => this.options.log(`warming up the index of ${userId} failed: ${error instanceof Error ? error.message : String(error)}`));
+      core.warmUp(userId).catch((error: unknown) => this.options.log(`warming up the index of ${userId} failed: ${error instanceof Error ? error.message : String(error)}`));
     }
     return { key, core };
   }
@@ -137,7 +137,7 @@ export class CoreRegistry {
     core.startEmbeddingBackfill();
     // Extraction of promoted working memory runs here, next to the store: the offline rules, or a model from FML_EXTRACTION_*.
     await core.startExtraction(extractorFromEnv(process.env));
-    this.options.log(`core opened: store ${core.store.kind}, project ${config.defaultProjectId ?? '(all)'}`);
+    this.options.log(`core opened: store ${core.backendKind}, project ${config.defaultProjectId ?? '(all)'}`);
     return core;
   }
 

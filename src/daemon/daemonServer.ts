@@ -159,7 +159,7 @@ export class DaemonServer {
     connection.core = core;
     connection.surface = localCoreSurface(core);
     connection.userId = hello.userId;
-    const subscription = core.events.on((event) => {
+    const subscription = core.onEvent((event) => {
       if (!connection.socket.destroyed) connection.socket.write(encodeFrame({ event }));
     });
     connection.unsubscribe = () => subscription.dispose();
@@ -167,9 +167,9 @@ export class DaemonServer {
       pid: process.pid,
       coreKey: key,
       defaultProjectId: core.defaultProjectId ?? null,
-      layerDefaults: { ...core.coreDeps.config.layerDefaults },
-      storeKind: core.store.kind,
-      embeddingModel: core.embeddings.model,
+      layerDefaults: { ...core.layerDefaults },
+      storeKind: core.backendKind,
+      embeddingModel: core.embeddingModel,
     };
   }
 

@@ -11,6 +11,6 @@ export function boundIdentifiers(context: ServerContext): string[] {
   const hidden: string[] = [];
   if (context.defaultUserId !== undefined) hidden.push('user_id', 'team_id', 'org_id', 'company_id');
   if (context.core.defaultProjectId) hidden.push('project_id');
-  if (context.core.coreDeps.config.layerDefaults.agent_id) hidden.push('agent_id');
+  if (context.core.layerDefaults.agent_id) hidden.push('agent_id');
   return hidden;
 }

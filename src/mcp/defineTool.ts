@@ -105,7 +105,7 @@ export type LayerAccess = 'read' | 'write';
  */
 export function authorizeLayers<T extends LayerArgs>(context: ServerContext, args: T, access: LayerAccess = 'read'): T {
   if (context.defaultUserId === undefined) return args;
-  const granted = context.core.coreDeps.config.layerDefaults;
+  const granted = context.core.layerDefaults;
   for (const field of ['team_id', 'org_id', 'company_id'] as const) {
     const asked = args[field];
     if (asked !== undefined && asked !== granted[field]) {
@@ -142,7 +142,7 @@ export function authorizeLayers<T extends LayerArgs>(context: ServerContext, arg
  */
 export function resolveLayerArgs<T extends LayerArgs>(context: ServerContext, args: T, access: LayerAccess = 'write'): T {
   const resolved = { ...authorizeLayers(context, args, access) };
-  const defaults = context.core.coreDeps.config.layerDefaults;
+  const defaults = context.core.layerDefaults;
   if (resolved.project_id === undefined && context.core.defaultProjectId) resolved.project_id = context.core.defaultProjectId;
   for (const field of ['agent_id', 'team_id', 'org_id', 'company_id'] as const) {
     if (resolved[field] === undefined && defaults[field]) resolved[field] = defaults[field];

@@ -48,7 +48,7 @@ async function read(context: ServerContext, uri: string): Promise<unknown> {
   const info = INFO.exec(uri);
   if (info) {
     try {
-      return await context.core.working.state(decodeURIComponent(info[1]!), context.defaultUserId);
+      return await context.core.workingState(decodeURIComponent(info[1]!), context.defaultUserId);
     } catch (error) {
       if (MemoryError.is(error, 'SESSION_NOT_FOUND')) throw notFound(uri, error.message);
       throw error;

@@ -44,7 +44,7 @@ export class ChangeStreams {
     const send = (event: ChangeEvent) => {
       if (!response.writableEnded) response.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
     };
-    const subscription = context.core.events.on((event: MemoryEvent) => {
+    const subscription = context.core.onEvent((event: MemoryEvent) => {
       if (event.type === 'user-cleared' && event.user_id === userId) {
         queue = queue.then(() => send({ change: 'cleared', ids: [], at: new Date().toISOString() }));
       }
@@ -53,7 +53,7 @@ export class ChangeStreams {
         .then(async () => {
           const at = new Date().toISOString();
           if (event.change === 'purged') return send({ change: event.change, ids: event.memory_ids, at });
-          const records = await context.core.store.getMemories(event.user_id, event.memory_ids);
+          const records = await context.core.getMemories(event.user_id, event.memory_ids);
           send({ change: event.change, ids: event.memory_ids, entries: records.map(toKnowledgeEntry), at });
         })
         .catch((error: unknown) => {

@@ -18,7 +18,7 @@ export function discovery(context: ServerContext): Record<string, unknown> {
     layerRequirements: Object.fromEntries(MEMORY_LAYERS.map((layer) => [layer, REQUIRED_IDENTIFIERS[layer].map((field) => wireName.get(field))])),
     boundUser: context.defaultUserId ?? null,
     capabilities: {
-      semanticSearch: context.core.embeddings.model !== null,
+      semanticSearch: context.core.embeddingModel !== null,
       keywordSearch: true,
       metadataFilter: ['tags', 'sourceType', 'hasKnowledgePointer', 'custom'],
       batch: { maxOperations: MAX_BATCH_OPERATIONS, atomic: false },

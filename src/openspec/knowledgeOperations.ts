@@ -36,7 +36,7 @@ export async function createEntry(context: ServerContext, body: unknown): Promis
   const ids = resolvedIdentifiers(context, readIdentifiers(input.identifiers));
   const metadata = optionalObject(input.metadata, 'metadata') ?? {};
   const { category, subtype } = classificationOf(metadata, content);
-  const stored = await context.core.longTerm.store({
+  const stored = await context.core.storeMemory({
     ...ids,
     user_id: ids.user_id as string,
     layer,
@@ -59,7 +59,7 @@ export async function updateEntry(context: ServerContext, id: string, body: unkn
   const content = optionalString(input.content, 'content');
   const category = metadata ? optionalString(metadata.memory_category, 'metadata.memory_category') : undefined;
   const subtype = metadata ? optionalString(metadata.memory_subtype, 'metadata.memory_subtype') : undefined;
-  const updated = await context.core.longTerm.update({
+  const updated = await context.core.updateMemory({
     ...where.ids,
     ...(where.layer ? { layer: where.layer } : {}),
     user_id: where.userId,
@@ -75,7 +75,7 @@ export async function updateEntry(context: ServerContext, id: string, body: unkn
 export async function deleteEntry(context: ServerContext, id: string, location: EntryLocation): Promise<{ success: boolean }> {
   const where = locate(context, location, {});
   // Soft delete, as forget_memory without hard_delete: the entry stays restorable from the panel's trash.
-  const result = await context.core.longTerm.forget({ ...where.ids, ...(where.layer ? { layer: where.layer } : {}), user_id: where.userId, memory_id: requireId(id, 'id') });
+  const result = await context.core.forgetMemory({ ...where.ids, ...(where.layer ? { layer: where.layer } : {}), user_id: where.userId, memory_id: requireId(id, 'id') });
   return { success: result.success };
 }
 
@@ -155,7 +155,7 @@ export async function queryEntries(context: ServerContext, body: unknown): Promi
     byPartition.set(partition, [...(byPartition.get(partition) ?? []), hit.memory_id]);
   }
   const records = new Map<string, MemoryRecord>();
-  for (const [partition, memoryIds] of byPartition) for (const record of await context.core.store.getMemories(partition, memoryIds)) records.set(record.memory_id, record);
+  for (const [partition, memoryIds] of byPartition) for (const record of await context.core.getMemories(partition, memoryIds)) records.set(record.memory_id, record);
   const matching = recalled.memories
     .map((hit) => ({ hit, record: records.get(hit.memory_id) }))
     .filter((pair): pair is { hit: (typeof recalled.memories)[number]; record: MemoryRecord } => pair.record !== undefined && filter.accepts(pair.record));
@@ -184,7 +184,7 @@ function partitionOf(layer: ReturnType<typeof requireLayer>, ids: LayerIdentifie
 }
 
 async function requireRecord(context: ServerContext, partition: string, id: string): Promise<MemoryRecord> {
-  const [memory] = await context.core.store.getMemories(partition, [id]);
+  const [memory] = await context.core.getMemories(partition, [id]);
   if (!memory) throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${id} exists in this layer for this user.`, { details: { memory_id: id } });
   return memory;
 }

@@ -22,7 +22,7 @@ export function watchChanges(
   let localChange = false;
   let lastToken: string | null = null;
   let polling = false;
-  const subscription = core.events.on((event) => {
+  const subscription = core.onEvent((event) => {
     switch (event.type) {
       case 'memory':
         if (event.user_id !== userId()) return;
@@ -50,7 +50,7 @@ export function watchChanges(
     if (polling) return;
     polling = true;
     try {
-      const token = await core.store.changeToken();
+      const token = await core.changeToken();
       // In-process writes move the token too; they were announced already, so only rebase.
       if (lastToken !== null && token !== lastToken && !localChange) notify({ type: 'store-changed' });
       lastToken = token;

@@ -60,7 +60,7 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
   let items = memories.filter((memory) => matchesRecallOnlyFilters(memory, params.filter));
   if (params.filter.scope === 'session') {
     const sessionId = requireSession(scope);
-    const records = await deps.core.store.getMemories(userId, items.map((memory) => memory.memory_id));
+    const records = await deps.core.getMemories(userId, items.map((memory) => memory.memory_id));
     const inSession = new Set(records.filter((record) => record.source_session === sessionId).map((record) => record.memory_id));
     items = items.filter((memory) => inSession.has(memory.memory_id));
   }
@@ -117,7 +117,7 @@ export async function getMemory(deps: PanelDeps, memoryId: string): Promise<Memo
   const before: MemoryRecord[] = [];
   for (let id = memory.supersedes; id && !seen.has(id); ) {
     seen.add(id);
-    const [older] = await deps.core.store.getMemories(userId, [id]);
+    const [older] = await deps.core.getMemories(userId, [id]);
     if (!older) break;
     before.unshift(older);
     id = older.supersedes;
@@ -125,20 +125,20 @@ export async function getMemory(deps: PanelDeps, memoryId: string): Promise<Memo
   const after: MemoryRecord[] = [];
   for (let id = memory.superseded_by; id && !seen.has(id); ) {
     seen.add(id);
-    const [newer] = await deps.core.store.getMemories(userId, [id]);
+    const [newer] = await deps.core.getMemories(userId, [id]);
     if (!newer) break;
     after.push(newer);
     id = newer.superseded_by;
   }
   const relatedIds = memory.related_memories.filter((id) => !seen.has(id));
-  const related = relatedIds.length > 0 ? await deps.core.store.getMemories(userId, relatedIds) : [];
+  const related = relatedIds.length > 0 ? await deps.core.getMemories(userId, relatedIds) : [];
   const chain = before.length + after.length > 0 ? [...before, memory, ...after].map(summarise) : [];
   return { memory, chain, related: related.map(summarise) };
 }
 
 export async function updateMemory(deps: PanelDeps, params: UpdateParams): Promise<MemoryRecord> {
   const { memory_id, memory_category, ...rest } = params;
-  const result = await deps.core.longTerm.update({
+  const result = await deps.core.updateMemory({
     memory_id,
     user_id: deps.userId(),
     ...rest,
@@ -158,7 +158,7 @@ export async function forEachMemory(ids: readonly string[], operation: (id: stri
 }
 
 async function requireMemory(deps: PanelDeps, userId: string, memoryId: string): Promise<MemoryRecord> {
-  const [memory] = await deps.core.store.getMemories(userId, [memoryId]);
+  const [memory] = await deps.core.getMemories(userId, [memoryId]);
   if (!memory) throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memoryId} does not exist (it may have been deleted permanently).`, { details: { memory_id: memoryId } });
   return memory;
 }

@@ -35,7 +35,7 @@ export class PanelController {
   constructor(deps: PanelDeps, options: { pollMs?: number } = {}) {
     this.deps = deps;
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-    this.recallSubscription = deps.core.events.on((event) => {
+    this.recallSubscription = deps.core.onEvent((event) => {
       if (event.type === 'recall' && event.user_id === deps.userId()) this.activity.record(Date.now());
     });
     this.handlers = {
@@ -72,34 +72,34 @@ export class PanelController {
           ...(pinned !== undefined ? { pinned } : {}),
         });
       },
-      'memory/forget': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.longTerm.forget({ memory_id: id, user_id: deps.userId() })),
-      'memory/restore': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.longTerm.restore(deps.userId(), id)),
+      'memory/forget': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
+      'memory/restore': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.restoreMemory(deps.userId(), id)),
       'memory/purge': async (p) => {
         if (p.optionalBoolean('confirm') !== true) {
           throw new MemoryError('CONFIRMATION_REQUIRED', 'Deleting permanently needs confirm: true; the panel asks the user first.', { details: { field: 'confirm' } });
         }
-        return forEachMemory(p.stringList('memory_ids'), (id) => deps.core.longTerm.forget({ memory_id: id, user_id: deps.userId(), hard_delete: true }));
+        return forEachMemory(p.stringList('memory_ids'), (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId(), hard_delete: true }));
       },
       'memory/promote': async (p) => promoteFromPanel(deps, await this.scope(), p.string('memory_id'), p.string('to_layer')),
       'working/state': async () => workingView(deps),
       'working/pin': async (p) => {
         const itemId = p.string('item_id');
         const pinned = p.boolean('pinned');
-        await withSession(deps, (session_id, user_id) => deps.core.working.setPinned({ session_id, user_id, item_id: itemId, pinned }));
+        await withSession(deps, (session_id, user_id) => deps.core.pinWorkingItem({ session_id, user_id, item_id: itemId, pinned }));
         return workingView(deps);
       },
       'working/evict': async (p) => {
         const itemId = p.string('item_id');
-        await withSession(deps, (session_id, user_id) => deps.core.working.evict({ session_id, user_id, item_id: itemId }));
+        await withSession(deps, (session_id, user_id) => deps.core.evictFromWorkingMemory({ session_id, user_id, item_id: itemId }));
         return workingView(deps);
       },
       'working/checkpoint': async () => {
-        const result = await withSession(deps, (session_id, user_id) => deps.core.working.checkpoint({ session_id, user_id, force: true }));
+        const result = await withSession(deps, (session_id, user_id) => deps.core.checkpointWorkingMemory({ session_id, user_id, force: true }));
         const message = `Checkpoint saved ${result.memories_created} new and updated ${result.memories_updated} memories; freed ${result.working_memory_tokens_freed} tokens.`;
         return { ...(await workingView(deps)), message };
       },
       'working/clear': async () => {
-        const result = await withSession(deps, (session_id, user_id) => deps.core.working.clear({ session_id, user_id, checkpoint_first: true }));
+        const result = await withSession(deps, (session_id, user_id) => deps.core.clearWorkingMemory({ session_id, user_id, checkpoint_first: true }));
         const message = `Cleared ${result.items_removed} items; ${result.memories_preserved} saved to long-term memory first.`;
         return { ...(await workingView(deps)), message };
       },
@@ -183,7 +183,7 @@ export class PanelController {
 
   private async scope(): Promise<ScopeContext> {
     const sessionId = await resolveSessionId(this.deps);
-    const session = sessionId ? await this.deps.core.store.getSession(sessionId) : null;
+    const session = sessionId ? await this.deps.core.getSession(sessionId) : null;
     return { sessionId, projectId: session?.project_id ?? this.deps.core.defaultProjectId ?? null };
   }
 

@@ -9,7 +9,7 @@ import type { PanelDeps } from './panelDeps.ts';
 export async function resolveSessionId(deps: PanelDeps): Promise<string | null> {
   const current = deps.sessionId();
   if (current) return current;
-  const sessions = await deps.core.store.listSessions(deps.userId());
+  const sessions = await deps.core.listSessions(deps.userId());
   if (sessions.length === 0) return null;
   return sessions.reduce((latest, session) => (session.last_activity > latest.last_activity ? session : latest)).session_id;
 }
@@ -17,7 +17,7 @@ export async function resolveSessionId(deps: PanelDeps): Promise<string | null> 
 export async function workingView(deps: PanelDeps): Promise<WorkingView> {
   const sessionId = await resolveSessionId(deps);
   if (!sessionId) return { state: null };
-  return { state: await deps.core.working.state(sessionId, deps.userId()) };
+  return { state: await deps.core.workingState(sessionId, deps.userId()) };
 }
 
 export async function withSession<T>(deps: PanelDeps, action: (sessionId: string, userId: string) => Promise<T>): Promise<T> {

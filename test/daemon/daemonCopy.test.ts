@@ -30,7 +30,7 @@ describe('Copy Local Memories to Firebolt runs in the memory process', () => {
     try {
       const ids: string[] = [];
       for (let index = 0; index < 30; index++) {
-        ids.push((await window.core.longTerm.store({ user_id: USER, content: `Release note ${index}: the cache moved to region ${index}`, memory_category: 'episodic', memory_subtype: 'event' })).memory_id);
+        ids.push((await window.core.storeMemory({ user_id: USER, content: `Release note ${index}: the cache moved to region ${index}`, memory_category: 'episodic', memory_subtype: 'event' })).memory_id);
       }
       const target = { kind: 'firebolt-core' as const, url: server.url, database: 'copied' };
       const progress: CopyProgress[] = [];

@@ -32,8 +32,8 @@ describe('background memory process: one per data directory', () => {
       assert.equal(a.opened.pid, c.opened.pid);
       assert.notEqual(a.opened.pid, process.pid, 'the core runs in another process');
       assert.equal([a, b, c].filter((window) => window.started).length >= 1, true);
-      const stored = await a.core.longTerm.store({ user_id: USER, content: 'The daemon keeps one index for every window', memory_category: 'episodic', memory_subtype: 'event' });
-      const seen = await b.core.longTerm.get(USER, stored.memory_id);
+      const stored = await a.core.storeMemory({ user_id: USER, content: 'The daemon keeps one index for every window', memory_category: 'episodic', memory_subtype: 'event' });
+      const seen = await b.core.getMemory(USER, stored.memory_id);
       assert.equal(seen?.content, 'The daemon keeps one index for every window');
       const recalled = await c.core.recall({ user_id: USER, query: 'daemon index windows', project_id: null });
       assert.ok(recalled.memories.some((memory) => memory.memory_id === stored.memory_id));
@@ -67,7 +67,7 @@ describe('background memory process: one per data directory', () => {
     const dataDir = fresh();
     const window = await openWindow(dataDir);
     try {
-      await assert.rejects(window.core.longTerm.store({ user_id: USER, content: '', memory_category: 'episodic', memory_subtype: 'event' }), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
+      await assert.rejects(window.core.storeMemory({ user_id: USER, content: '', memory_category: 'episodic', memory_subtype: 'event' }), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
       await assert.rejects(window.connection.call('store.close', []), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
     } finally {
       window.connection.close();
@@ -79,8 +79,8 @@ describe('background memory process: one per data directory', () => {
     const [a, b] = await Promise.all([openWindow(dataDir), openWindow(dataDir)]);
     try {
       const events: string[] = [];
-      b.core.events.on((event) => events.push(event.type));
-      await a.core.longTerm.store({ user_id: USER, content: 'An event crosses the process boundary', memory_category: 'episodic', memory_subtype: 'event' });
+      b.core.onEvent((event) => events.push(event.type));
+      await a.core.storeMemory({ user_id: USER, content: 'An event crosses the process boundary', memory_category: 'episodic', memory_subtype: 'event' });
       await waitUntil(() => events.includes('memory'), 'the memory event on the second window');
     } finally {
       a.connection.close();
@@ -92,8 +92,8 @@ describe('background memory process: one per data directory', () => {
     const dataDir = fresh();
     const first = await openWindow(dataDir, { graceMs: 1_500 });
     const pid = first.opened.pid;
-    const session = await first.core.working.initSession({ user_id: USER, session_id: 'win_reload', config: { max_tokens: 8000 } });
-    await first.core.working.add({ session_id: session.session_id, content: 'captured before the reload', content_type: 'scratchpad' });
+    const session = await first.core.initSession({ user_id: USER, session_id: 'win_reload', config: { max_tokens: 8000 } });
+    await first.core.addToWorkingMemory({ session_id: session.session_id, content: 'captured before the reload', content_type: 'scratchpad' });
     first.connection.close();
     const probe = await DaemonConnection.open(first.address.socketPath);
     await waitUntil(async () => (await probe.status()).clients === 1, 'the daemon to see the window leave');
@@ -103,7 +103,7 @@ describe('background memory process: one per data directory', () => {
     const reloaded = await openWindow(dataDir, { graceMs: 1_500 });
     try {
       assert.equal(reloaded.opened.pid, pid);
-      const items = await reloaded.core.working.get({ session_id: 'win_reload' });
+      const items = await reloaded.core.getWorkingMemory({ session_id: 'win_reload' });
       assert.ok(items.items.some((item) => item.content === 'captured before the reload'));
     } finally {
       reloaded.connection.close();
@@ -115,7 +115,7 @@ describe('background memory process: one per data directory', () => {
   it('is started again when it died, with the data it had acknowledged', { timeout: 60_000 }, async () => {
     const dataDir = fresh();
     const window = await openWindow(dataDir);
-    const stored = await window.core.longTerm.store({ user_id: USER, content: 'Survives the memory process being killed', memory_category: 'episodic', memory_subtype: 'event' });
+    const stored = await window.core.storeMemory({ user_id: USER, content: 'Survives the memory process being killed', memory_category: 'episodic', memory_subtype: 'event' });
     const closed = new Promise((resolve) => window.connection.onClose(resolve));
     process.kill(window.opened.pid, 'SIGKILL');
     await closed;
@@ -124,7 +124,7 @@ describe('background memory process: one per data directory', () => {
     try {
       assert.notEqual(again.opened.pid, window.opened.pid);
       assert.ok(again.started, 'this window started the replacement');
-      assert.equal((await again.core.longTerm.get(USER, stored.memory_id))?.content, 'Survives the memory process being killed');
+      assert.equal((await again.core.getMemory(USER, stored.memory_id))?.content, 'Survives the memory process being killed');
     } finally {
       again.connection.close();
     }

@@ -123,10 +123,10 @@ for (const transport of TRANSPORTS) {
 
       const seen = await recall({ user_id: 'eli', query: 'release branches', team_id: 'platform' });
       assert.deepEqual(seen.memories.map((m) => [m.memory_id, m.layer]), [[promoted.memory_id, 'team']]);
-      const [copy] = await t.core.store.getMemories('team:platform', [promoted.memory_id]);
+      const [copy] = await t.core.getMemories('team:platform', [promoted.memory_id]);
       assert.equal((copy.metadata.promotion as { promoted_by: string }).promoted_by, 'dee');
       assert.equal(copy.metadata.created_by, 'dee');
-      const [source] = await t.core.store.getMemories('dee', [original]);
+      const [source] = await t.core.getMemories('dee', [original]);
       assert.deepEqual((source.metadata.promoted_to as Array<{ to_memory_id: string }>).map((p) => p.to_memory_id), [promoted.memory_id]);
 
       const again = await callOk<{ action: string; memory_id: string }>(client, 'promote_memory', { user_id: 'dee', memory_id: original, to_layer: 'team', team_id: 'platform' });
@@ -165,7 +165,7 @@ describe('memory layers on a server bound to the editor user', () => {
     const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
       content: 'The core team pairs on every schema change', memory_category: 'procedural', memory_subtype: 'workflow', layer: 'team',
     });
-    const [memory] = await t.core.store.getMemories('team:core-team', [stored.memory_id]);
+    const [memory] = await t.core.getMemories('team:core-team', [stored.memory_id]);
     assert.equal(memory.layer, 'team');
     const found = await callOk<Recalled>(client, 'recall_memories', { query: 'schema change pairing' });
     assert.deepEqual(found.retrieval_breakdown.searched_layers, ['user', 'team']);

@@ -55,7 +55,7 @@ describe('memory lifecycle tools over MCP', () => {
       user_id: 'sec', content: `The staging key is ${secret}`, memory_category: 'semantic', memory_subtype: 'environment',
     });
     assert.deepEqual(stored.redactions, [{ kind: 'openai-key', count: 1 }]);
-    assert.ok(!(await t.core.longTerm.get('sec', stored.memory_id)).content.includes(secret));
+    assert.ok(!(await t.core.getMemory('sec', stored.memory_id)).content.includes(secret));
     const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: 'sec' });
     const added = await callOk<{ redactions: unknown[] }>(client, 'add_to_working_memory', { session_id, content: `debugging with ${secret}`, content_type: 'scratchpad' });
     assert.deepEqual(added.redactions, [{ kind: 'openai-key', count: 1 }]);
@@ -166,8 +166,8 @@ describe('memory lifecycle tools over MCP', () => {
     assert.equal(copy.memories_imported, 2);
     assert.equal(copy.working_items_imported, 1);
     assert.notEqual(copy.remapped_ids[kept], kept);
-    assert.equal((await t.core.longTerm.get('gdpr', kept)).user_id, 'gdpr');
-    assert.equal((await t.core.longTerm.get('heir', copy.remapped_ids[kept])).content, 'Our staging cluster is in eu-west-1');
+    assert.equal((await t.core.getMemory('gdpr', kept)).user_id, 'gdpr');
+    assert.equal((await t.core.getMemory('heir', copy.remapped_ids[kept])).content, 'Our staging cluster is in eu-west-1');
     const twice = await callOk<{ memories_imported: number; memories_skipped: number }>(client, 'import_memories', { user_id: 'heir', data: exported });
     assert.deepEqual([twice.memories_imported, twice.memories_skipped], [0, 2]);
 

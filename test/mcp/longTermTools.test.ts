@@ -113,15 +113,15 @@ for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP ($
     const { memory_id } = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content: 'Lint with eslint flat config', memory_category: 'procedural', memory_subtype: 'pattern', metadata: { source: 'chat' } });
     const updated = await callOk<{ success: boolean; re_embedded: boolean }>(client, 'update_memory', { user_id: user, memory_id, content: 'Lint with biome instead of eslint', importance: 0.9, metadata: { reviewed: true } });
     assert.deepEqual(updated, { success: true, re_embedded: false, redactions: [] });
-    const memory = await test.core.longTerm.get(user, memory_id);
+    const memory = await test.core.getMemory(user, memory_id);
     assert.equal(memory.content, 'Lint with biome instead of eslint');
     assert.deepEqual(memory.metadata, { source: 'chat', reviewed: true });
     assert.equal((await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'biome' })).memories.length, 1);
 
     await callOk(client, 'forget_memory', { user_id: user, memory_id });
     assert.equal((await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'biome' })).memories.length, 0);
-    assert.ok((await test.core.longTerm.get(user, memory_id)).deleted_at, 'soft delete keeps the row for undo');
-    await test.core.longTerm.restore(user, memory_id);
+    assert.ok((await test.core.getMemory(user, memory_id)).deleted_at, 'soft delete keeps the row for undo');
+    await test.core.restoreMemory(user, memory_id);
     assert.equal((await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'biome' })).memories.length, 1);
 
     await callOk(client, 'forget_memory', { user_id: user, memory_id, hard_delete: true });
@@ -155,7 +155,7 @@ for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP ($
     const bound = await connectClient({ core: test.core, defaultUserId: 'bound-owner' }, transport);
     try {
       const stored = await callOk<{ memory_id: string }>(bound.client, 'store_memory', { content: 'Bound servers act for one user', memory_category: 'semantic', memory_subtype: 'project' });
-      assert.equal((await test.core.longTerm.get('bound-owner', stored.memory_id)).content, 'Bound servers act for one user');
+      assert.equal((await test.core.getMemory('bound-owner', stored.memory_id)).content, 'Bound servers act for one user');
       assert.equal((await callError(bound.client, 'recall_memories', { user_id: 'someone-else', query: 'bound' })).code, 'UNAUTHORIZED');
       assert.equal((await callError(bound.client, 'forget_all_user_memories', { user_id: 'someone-else', confirmation: 'CONFIRM_DELETE_ALL' })).code, 'UNAUTHORIZED');
       assert.equal((await callOk<Recalled>(bound.client, 'recall_memories', { user_id: 'bound-owner', query: 'bound servers' })).memories.length, 1);
@@ -170,6 +170,6 @@ for (const transport of TRANSPORTS) describe(`long-term memory tools over MCP ($
     assert.equal((await callError(client, 'update_memory', { user_id: 'intruder', memory_id: secret.memory_id, content: 'hacked' })).code, 'MEMORY_NOT_FOUND');
     assert.equal((await callError(client, 'forget_memory', { user_id: 'intruder', memory_id: secret.memory_id, hard_delete: true })).code, 'MEMORY_NOT_FOUND');
     assert.equal((await callError(client, 'store_memory', { user_id: 'intruder', content: 'x', memory_category: 'semantic', memory_subtype: 'project', supersedes: secret.memory_id })).code, 'MEMORY_NOT_FOUND');
-    assert.equal((await test.core.longTerm.get('owner', secret.memory_id)).content, 'The deploy key rotates every Friday');
+    assert.equal((await test.core.getMemory('owner', secret.memory_id)).content, 'The deploy key rotates every Friday');
   });
 });

@@ -35,7 +35,7 @@ describe('recall abstention and search keys over MCP', () => {
     assert.match(answer.retrieval_breakdown.note ?? '', /Memory has nothing on this/);
     // Nothing was returned, so nothing was used: the access log is untouched.
     await test.core.flushAccessLog();
-    const [record] = await test.core.store.getMemories(user, [stored.memory_id]);
+    const [record] = await test.core.getMemories(user, [stored.memory_id]);
     assert.equal(record.access_count, 0);
   });
 
@@ -60,7 +60,7 @@ describe('recall abstention and search keys over MCP', () => {
       memory_subtype: 'outcome',
       keywords: ['too many open files error'],
     });
-    const [record] = await test.core.store.getMemories(user, [stored.memory_id]);
+    const [record] = await test.core.getMemories(user, [stored.memory_id]);
     assert.deepEqual(record.metadata.search_keys, ['too many open files error']);
     const answer = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'too many open files' });
     assert.equal(answer.memories[0]?.memory_id, stored.memory_id);

@@ -30,7 +30,7 @@ for (const transport of TRANSPORTS) {
       const set = await callOk<{ fact: { memory_id: string } }>(client, 'set_fact', { user_id: 'pf', layer: 'project', project_id: 'P', category: 'instruction', key: 'indent', value: 'tabs' });
       const deleted = await callOk<{ deleted: boolean; memory_id: string }>(client, 'delete_fact', { user_id: 'pf', layer: 'project', project_id: 'P', category: 'instruction', key: 'indent' });
       assert.equal(deleted.memory_id, set.fact.memory_id);
-      const [stored] = await t.core.coreDeps.store.getMemories('project:P', [set.fact.memory_id]);
+      const [stored] = await t.store.getMemories('project:P', [set.fact.memory_id]);
       assert.ok(stored.deleted_at, 'the project fact memory is soft-deleted in the store');
       const facts = await callOk<{ facts: unknown[] }>(client, 'get_facts', { user_id: 'pf', project_id: 'P', category: 'instruction' });
       assert.deepEqual(facts.facts, []);
@@ -77,7 +77,7 @@ for (const transport of TRANSPORTS) {
       assert.equal(second.similar_existing?.action, 'created_new');
       assert.ok(second.similar_existing.similarity >= 0.8 && second.similar_existing.similarity < 0.85, `similarity ${second.similar_existing.similarity}`);
       assert.notEqual(second.memory_id, first);
-      assert.equal((await t.core.longTerm.get('se', second.memory_id)).content, 'The nightly export job writes csv files into the reporting bucket on GCS');
+      assert.equal((await t.core.getMemory('se', second.memory_id)).content, 'The nightly export job writes csv files into the reporting bucket on GCS');
       const unrelated = await store({ user_id: 'se', content: 'Team lunch is on Thursdays at the canal cafe' });
       assert.equal(unrelated.similar_existing, undefined);
     });
@@ -86,11 +86,11 @@ for (const transport of TRANSPORTS) {
       const older = (await store({ user_id: 'ng', content: 'The cache TTL is 60 seconds' })).memory_id;
       const newer = await store({ user_id: 'ng', content: 'The cache TTL is not 60 seconds, it is 300 seconds' });
       assert.deepEqual([newer.contradicts?.memory_id, newer.contradicts?.kind], [older, 'negation']);
-      assert.equal((await t.core.longTerm.get('ng', older)).superseded_by, newer.memory_id);
+      assert.equal((await t.core.getMemory('ng', older)).superseded_by, newer.memory_id);
 
       // A pinned memory (pinned in the panel) is never superseded on store, so the pair stays for find_memory_contradictions.
       const pinned = (await store({ user_id: 'ng2', content: 'The cache TTL is 60 seconds' })).memory_id;
-      await t.core.longTerm.update({ user_id: 'ng2', memory_id: pinned, pinned: true });
+      await t.core.updateMemory({ user_id: 'ng2', memory_id: pinned, pinned: true });
       const correction = (await store({ user_id: 'ng2', content: 'The cache TTL is not 60 seconds, it is 300 seconds' })).memory_id;
       const scan = await callOk<{ pairs: Array<{ older: { memory_id: string }; newer: { memory_id: string }; kind: string; strength: string }> }>(client, 'find_memory_contradictions', { user_id: 'ng2' });
       assert.deepEqual(
@@ -105,8 +105,8 @@ for (const transport of TRANSPORTS) {
         const content = n === 9 ? 'We decided the wren service moves to Fly.io next sprint.' : `Turn ${n} about the wren service rollout plan, step ${n}.`;
         await callOk(client, 'add_to_working_memory', { session_id, content, content_type: 'message' });
       }
-      await t.core.episodes.drain();
-      const listed = await t.core.store.listMemories({ filter: { user_id: 'ep', tags: ['episode-summary'] }, sort: 'created', offset: 0, limit: 10 });
+      await t.core.drainBackgroundWork();
+      const listed = await t.store.listMemories({ filter: { user_id: 'ep', tags: ['episode-summary'] }, sort: 'created', offset: 0, limit: 10 });
       assert.equal(listed.items.length, 1);
       assert.match(listed.items[0].content, /^Conversation turns 1–20: .*wren service moves to Fly\.io/);
       const working = await callOk<{ items: unknown[] }>(client, 'get_working_memory', { session_id });
@@ -120,7 +120,7 @@ for (const transport of TRANSPORTS) {
       for (const content of UNRELATED_TO_TARGET) await store({ user_id: 'al', content });
       const result = await callOk<{ linked: Array<{ memory_id: string }> }>(client, 'auto_link_similar', { user_id: 'al', memory_id: target });
       assert.equal(result.linked.length, RELATED_TO_TARGET.length);
-      assert.deepEqual(new Set((await t.core.longTerm.get('al', target)).related_memories), new Set(related));
+      assert.deepEqual(new Set((await t.core.getMemory('al', target)).related_memories), new Set(related));
     });
   });
 }

@@ -68,7 +68,7 @@ for (const transport of TRANSPORTS) describe(`working memory tools over MCP (${t
     assert.ok(evictedSoFar.has(hello.item_id) && !queued.has(hello.item_id), 'a two-token greeting is evicted, not worth keeping');
     if (evictedSoFar.has(decision.item_id)) {
       assert.ok(queued.has(decision.item_id), 'the decision was queued for promotion');
-      await test.core.working.drainPromotions();
+      await test.core.drainBackgroundWork();
       const recalled = await callOk<{ memories: Array<{ content: string; source_type: string }> }>(client, 'recall_memories', { user_id: 'u2', query: 'sessions Redis Postgres slow' });
       assert.ok(recalled.memories.some((memory) => memory.content.includes('store sessions in Redis') && memory.source_type === 'working_memory'), 'the evicted decision is now a long-term memory');
     }
@@ -76,10 +76,10 @@ for (const transport of TRANSPORTS) describe(`working memory tools over MCP (${t
 
   it('promotes items evicted before a crash when the session is resumed', async () => {
     const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: 'u7' });
-    const session = await test.core.store.getSession(session_id);
+    const session = await test.core.getSession(session_id);
     assert.ok(session);
     // An item evicted and marked, whose promotion never ran (the process died right after the add).
-    await test.core.store.commitWorking({
+    await test.store.commitWorking({
       session,
       delete: [],
       upsert: [{
@@ -90,10 +90,10 @@ for (const transport of TRANSPORTS) describe(`working memory tools over MCP (${t
     });
     assert.equal((await callOk<{ items: unknown[] }>(client, 'get_working_memory', { session_id })).items.length, 0, 'an item awaiting promotion is not in working memory');
     await callOk(client, 'init_session', { user_id: 'u7', session_id });
-    await test.core.working.drainPromotions();
+    await test.core.drainBackgroundWork();
     const recalled = await callOk<{ memories: Array<{ content: string }> }>(client, 'recall_memories', { user_id: 'u7', query: 'Node version nvmrc' });
     assert.equal(recalled.memories[0]?.content, 'We decided to pin the Node version to 24 in .nvmrc because CI broke on 26');
-    assert.deepEqual(await test.core.store.listWorkingItems(session_id), []);
+    assert.deepEqual(await test.store.listWorkingItems(session_id), []);
   });
 
   it('honours token_budget and include_types when reading', async () => {
@@ -120,9 +120,9 @@ for (const transport of TRANSPORTS) describe(`working memory tools over MCP (${t
     const forced = await callOk<{ memories_created: number; working_memory_tokens_freed: number; memory_ids: string[] }>(client, 'checkpoint_working_memory', { session_id, force: true });
     assert.equal(forced.memories_created, 2);
     assert.ok(forced.working_memory_tokens_freed > 0);
-    const [decision] = await test.core.store.getMemories('u4', forced.memory_ids);
+    const [decision] = await test.core.getMemories('u4', forced.memory_ids);
     assert.ok(decision);
-    const kinds = (await test.core.store.getMemories('u4', forced.memory_ids)).map((memory) => `${memory.memory_category}.${memory.memory_subtype}`).sort();
+    const kinds = (await test.core.getMemories('u4', forced.memory_ids)).map((memory) => `${memory.memory_category}.${memory.memory_subtype}`).sort();
     assert.deepEqual(kinds, ['episodic.decision', 'procedural.debugging']);
 
     await callOk(client, 'add_to_working_memory', { session_id, content: 'The API gateway config lives in infra/gateway.yaml and is owned by the platform team', content_type: 'message' });

@@ -65,7 +65,7 @@ describe('OpenSpec knowledge provider over HTTP', () => {
       metadata: { tags: ['database', 'architecture'], source: { type: 'knowledge_sync' }, knowledgePointer: { sourceType: 'adr', sourceId: 'adr-042', contentHash: 'sha256:abc', syncedAt: '2025-01-07T09:00:00Z' } },
     });
     assert.deepEqual([entry.layer, entry.identifiers], ['project', { projectId: 'backend' }]);
-    const [stored] = await t.core.coreDeps.store.getMemories('project:backend', [entry.id]);
+    const [stored] = await t.store.getMemories('project:backend', [entry.id]);
     assert.equal(stored.content, 'Use PostgreSQL for all new services per ADR-042');
     assert.deepEqual(stored.tags, ['database', 'architecture']);
     assert.deepEqual(stored.metadata.source, { type: 'knowledge_sync' });
@@ -85,7 +85,7 @@ describe('OpenSpec knowledge provider over HTTP', () => {
     const badQueryLayer = await call<ErrorBody>('POST', `${BASE}/query`, { query: 'x', layers: ['user', 'nowhere'], identifiers: { userId: 'osu' } });
     assert.deepEqual([badQueryLayer.status, badQueryLayer.body.error.code, badQueryLayer.body.error.operation], [400, 'INVALID_LAYER', 'query']);
     const secret = await create('The deploy key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD');
-    assert.doesNotMatch((await t.core.longTerm.get('osu', secret.id)).content, /sk-proj-abcdefghij/);
+    assert.doesNotMatch((await t.core.getMemory('osu', secret.id)).content, /sk-proj-abcdefghij/);
   });
 
   it('searches across the layers the identifiers open, with precedence, threshold and metadata filter', async () => {
@@ -116,7 +116,7 @@ describe('OpenSpec knowledge provider over HTTP', () => {
       identifiers: { userId: 'osu', projectId: 'heron' },
     });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
-    const [stored] = await t.core.coreDeps.store.getMemories('project:heron', [entry.id]);
+    const [stored] = await t.store.getMemories('project:heron', [entry.id]);
     assert.deepEqual([stored.content, stored.tags, stored.metadata.reviewed], ['The heron build uses esbuild 0.28', ['build'], true]);
 
     const wrongPlace = await call<ErrorBody>('PUT', `${BASE}/${entry.id}`, { content: 'x y z', identifiers: { userId: 'osu' } });
@@ -127,7 +127,7 @@ describe('OpenSpec knowledge provider over HTTP', () => {
 
     const deleted = await call<{ success: boolean }>('DELETE', `${BASE}/${entry.id}?layer=project&projectId=heron&userId=osu`);
     assert.deepEqual([deleted.status, deleted.body], [200, { success: true }]);
-    const [gone] = await t.core.coreDeps.store.getMemories('project:heron', [entry.id]);
+    const [gone] = await t.store.getMemories('project:heron', [entry.id]);
     assert.ok(gone.deleted_at, 'soft-deleted in the store');
     const after = await call<{ state: string }>('GET', `${BASE}/${entry.id}/metadata?layer=project&projectId=heron&userId=osu`);
     assert.equal(after.body.state, 'deleted');
@@ -156,8 +156,8 @@ describe('OpenSpec knowledge provider over HTTP', () => {
     ]);
     assert.deepEqual([reply.body.succeeded, reply.body.failed], [3, 2]);
     const created = reply.body.results[0].result?.memory?.id as string;
-    assert.equal((await t.core.longTerm.get('osu', created)).content, 'The osprey worker runs every minute');
-    const updated = await t.core.longTerm.get('osu', kept.id);
+    assert.equal((await t.core.getMemory('osu', created)).content, 'The osprey worker runs every minute');
+    const updated = await t.core.getMemory('osu', kept.id);
     assert.deepEqual([updated.content, Boolean(updated.deleted_at)], ['The osprey queue is RabbitMQ 3.13', true]);
     const tooMany = await call<ErrorBody>('POST', `${BASE}/batch`, { operations: Array.from({ length: 101 }, () => ({ operation: 'delete', id: 'x' })) });
     assert.deepEqual([tooMany.status, tooMany.body.error.code], [400, 'INVALID_INPUT']);
@@ -245,7 +245,7 @@ describe('OpenSpec on a server bound to one user', () => {
     const own = await post({ content: 'Alice keeps notes on the wren service' });
     assert.equal(own.status, 201);
     const { memory } = (await own.json()) as { memory: { id: string } };
-    assert.equal((await t.core.longTerm.get('alice', memory.id)).content, 'Alice keeps notes on the wren service');
+    assert.equal((await t.core.getMemory('alice', memory.id)).content, 'Alice keeps notes on the wren service');
     const other = await post({ content: 'Bob writes into Alice server', identifiers: { userId: 'bob' } });
     assert.equal(other.status, 403);
     assert.equal(((await other.json()) as ErrorBody).error.code, 'UNAUTHORIZED');

@@ -84,7 +84,7 @@ describe('panel HTTP routes', { skip: built ? false : 'the panel is not built; r
             resolve(event.slice('data: '.length));
           }
         });
-        void harness.core.longTerm.store({ user_id: USER, content: 'SSE carries this change to open panels.', memory_category: 'semantic', memory_subtype: 'project' });
+        void harness.core.storeMemory({ user_id: USER, content: 'SSE carries this change to open panels.', memory_category: 'semantic', memory_subtype: 'project' });
       });
       request.on('error', reject);
       request.end();

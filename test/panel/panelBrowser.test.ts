@@ -34,7 +34,7 @@ describe('memory panel in a real browser', { skip }, () => {
 
   const rows = () => page.locator('.memory-row:not(.loading-row)');
   const status = () => page.locator('.list-status');
-  const memory = async (id: string) => (await harness.core.store.getMemories(USER, [id]))[0];
+  const memory = async (id: string) => (await harness.core.getMemories(USER, [id]))[0];
 
   before(async () => {
     const { chromium } = await import('playwright-core');
@@ -111,7 +111,7 @@ describe('memory panel in a real browser', { skip }, () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Promote' }).click();
     await page.locator('.toast').filter({ hasText: 'Promoted to the team layer' }).waitFor();
-    const promoted = (await harness.core.store.listMemories({ filter: { user_id: 'team:panel-team' }, sort: 'created', offset: 0, limit: 10 })).items;
+    const promoted = (await harness.store.listMemories({ filter: { user_id: 'team:panel-team' }, sort: 'created', offset: 0, limit: 10 })).items;
     assert.equal(promoted.length, 1);
     assert.equal(promoted[0].layer, 'team');
     assert.match(promoted[0].content, /48 partitions/);
@@ -146,14 +146,14 @@ describe('memory panel in a real browser', { skip }, () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Delete permanently' }).click();
     await status().filter({ hasText: '1 forgotten memory' }).waitFor();
-    const stats = await harness.core.store.stats(USER);
+    const stats = await harness.store.stats(USER);
     assert.equal(stats.deleted, 1);
     await page.getByRole('button', { name: 'Show trash (forgotten memories)' }).click();
     await status().filter({ hasText: '44 memories' }).waitFor();
   });
 
   it('shows a change made elsewhere without a manual refresh', async () => {
-    await harness.core.longTerm.store({ user_id: USER, content: 'Stored by the agent while the panel is open.', memory_category: 'semantic', memory_subtype: 'project' });
+    await harness.core.storeMemory({ user_id: USER, content: 'Stored by the agent while the panel is open.', memory_category: 'semantic', memory_subtype: 'project' });
     await assert.doesNotReject(status().filter({ hasText: '45 memories' }).waitFor({ timeout: 5000 }));
     await rows().filter({ hasText: 'Stored by the agent' }).waitFor();
   });
@@ -172,7 +172,7 @@ describe('memory panel in a real browser', { skip }, () => {
     // The toast can show before the list re-renders: wait for the list's own state, not the toast.
     await page.getByRole('button', { name: 'Evict item 3' }).waitFor({ state: 'detached' });
     assert.equal(await items.locator('li').count(), 2);
-    assert.equal((await harness.core.working.get({ session_id: SESSION })).items.length, 2, 'the item left working memory, not only the list');
+    assert.equal((await harness.core.getWorkingMemory({ session_id: SESSION })).items.length, 2, 'the item left working memory, not only the list');
     await page.getByRole('button', { name: 'Checkpoint now' }).click();
     await page.locator('.toast').filter({ hasText: 'Checkpoint saved' }).waitFor();
   });

@@ -71,7 +71,7 @@ describe('PanelController', () => {
     assert.ok(top.score_breakdown.text_match > 0);
     assert.ok(top.why_matched.length > 0);
     assert.equal(typeof result.breakdown.mode, 'string');
-    const [record] = await testCore.core.store.getMemories(USER, [top.memory_id]);
+    const [record] = await testCore.core.getMemories(USER, [top.memory_id]);
     assert.equal(record.access_count, 0, 'browsing in the panel is not the agent reading a memory');
     const pinnedOnly = await call('memory/search', { query: 'postgres billing', filter: { pinned: true }, sort: 'relevance', limit: 20 });
     assert.equal(pinnedOnly.items.length, 0);
@@ -108,7 +108,7 @@ describe('PanelController', () => {
     const unconfirmed = await callError('memory/purge', { memory_ids: [ids.note2] });
     assert.equal(unconfirmed.code, 'CONFIRMATION_REQUIRED');
     await call('memory/purge', { memory_ids: [ids.note2], confirm: true });
-    assert.deepEqual(await testCore.core.store.getMemories(USER, [ids.note1, ids.note2]).then((rows) => rows.map((row) => [row.memory_id, row.deleted_at])), [[ids.note1, null]]);
+    assert.deepEqual(await testCore.core.getMemories(USER, [ids.note1, ids.note2]).then((rows) => rows.map((row) => [row.memory_id, row.deleted_at])), [[ids.note1, null]]);
   });
 
   it('manages working memory: pin, evict, checkpoint', async () => {
@@ -127,20 +127,20 @@ describe('PanelController', () => {
     const preview = await call('context/preview', { query: 'how do I deploy the web app', token_budget: 500 });
     assert.ok(preview.context_items.some((item) => item.memory_id === ids.deploy));
     assert.ok(preview.total_tokens <= 500);
-    const [record] = await testCore.core.store.getMemories(USER, [ids.deploy]);
+    const [record] = await testCore.core.getMemories(USER, [ids.deploy]);
     assert.equal(record.access_count, 0);
   });
 
   it('previews context in a browser before any session exists, from long-term memory alone', async () => {
     const stranger = 'user_without_sessions';
-    const stored = await testCore.core.longTerm.store({ user_id: stranger, content: 'Deploy the web app with make deploy-web after the smoke tests pass.', memory_category: 'procedural', memory_subtype: 'workflow' });
+    const stored = await testCore.core.storeMemory({ user_id: stranger, content: 'Deploy the web app with make deploy-web after the smoke tests pass.', memory_category: 'procedural', memory_subtype: 'workflow' });
     const browser = new PanelController({ core: localCoreSurface(testCore.core), userId: () => stranger, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
     try {
       const response = await browser.handle({ kind: 'request', id: 1, method: 'context/preview', params: { query: 'how do I deploy the web app', token_budget: 500 } });
       assert.ok(response.ok, JSON.stringify(response));
       const preview = response.result as ResultOf<'context/preview'>;
       assert.deepEqual(preview.context_items.map((item) => item.memory_id), [stored.memory_id], "only the stranger's own memory, no working items");
-      assert.deepEqual(await testCore.core.store.listSessions(stranger), [], 'a preview creates no session');
+      assert.deepEqual(await testCore.core.listSessions(stranger), [], 'a preview creates no session');
       // Another user's session id never lends its working items to a preview.
       const borrowed = await testCore.core.getRelevantContext({ session_id: SESSION, user_id: stranger, query: 'deploy', token_budget: 500 }, { allowMissingSession: true });
       assert.ok(borrowed.context_items.every((item) => item.source !== 'working_memory'));
@@ -172,15 +172,15 @@ describe('PanelController', () => {
     const received: PanelNotification[] = [];
     const watch = controller.watch((notification) => received.push(notification));
     try {
-      await testCore.core.longTerm.update({ memory_id: ids.deploy, user_id: USER, importance: 0.75 });
+      await testCore.core.updateMemory({ memory_id: ids.deploy, user_id: USER, importance: 0.75 });
       assert.ok(received.some((n) => n.type === 'memories-changed' && n.memory_ids.includes(ids.deploy)));
       // The watcher treats the token move of an in-process write as announced until its next poll
       // rebases; wait for two completed polls (so one started after the write), not a fixed delay.
-      const store = testCore.core.store as { changeToken: () => Promise<string> };
+      const store = testCore.store as { changeToken: () => Promise<string> };
       const changeToken = store.changeToken;
       let polls = 0;
       store.changeToken = async () => {
-        const token = await changeToken.call(testCore.core.store);
+        const token = await changeToken.call(testCore.store);
         polls += 1;
         return token;
       };
@@ -194,7 +194,7 @@ describe('PanelController', () => {
       await other.open();
       try {
         received.length = 0;
-        await other.longTerm.store({ user_id: USER, content: 'Written by another process.', memory_category: 'semantic', memory_subtype: 'project' });
+        await other.storeMemory({ user_id: USER, content: 'Written by another process.', memory_category: 'semantic', memory_subtype: 'project' });
         const deadline = Date.now() + 3000;
         while (!received.some((n) => n.type === 'store-changed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
         assert.ok(received.some((n) => n.type === 'store-changed'), 'the change token poll noticed the other writer');

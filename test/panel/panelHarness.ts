@@ -2,6 +2,7 @@ import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServe
 import { createPanelRoutes, type PanelRoutes } from '../../src/panel/httpPanelRoutes.ts';
 import { PanelController } from '../../src/panel/panelController.ts';
 import type { MemoryCore } from '../../src/core/memoryCore.ts';
+import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 import { join } from 'node:path';
 import { localCoreSurface } from '../../src/daemon/localCore.ts';
@@ -13,6 +14,8 @@ export const ASSETS_DIR = join(import.meta.dirname, '..', '..', 'dist', 'webview
 
 export interface PanelHarness {
   core: MemoryCore;
+  /** The store under the core, for assertions on what is really stored. */
+  store: MemoryStore;
   controller: PanelController;
   server: RunningHttpServer;
   routes: PanelRoutes;
@@ -33,6 +36,7 @@ export async function startPanelHarness(options: { pollMs?: number; testCore?: T
   const server = await startHttpServer({ core, defaultUserId: USER }, { port: 0, token: TOKEN, extraRoutes: routes.handle });
   return {
     core,
+    store: testCore.store,
     controller,
     server,
     routes,
@@ -51,7 +55,7 @@ export async function startPanelHarness(options: { pollMs?: number; testCore?: T
 export async function seedMemories(core: MemoryCore): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   const store = async (key: string, content: string, category: 'episodic' | 'semantic' | 'procedural' | 'preference', subtype: string, extra: Record<string, unknown> = {}): Promise<void> => {
-    const result = await core.longTerm.store({ user_id: USER, content, memory_category: category, memory_subtype: subtype, ...extra });
+    const result = await core.storeMemory({ user_id: USER, content, memory_category: category, memory_subtype: subtype, ...extra });
     ids[key] = result.memory_id;
   };
   await store('postgres', 'We decided to use PostgreSQL 16 for the billing service because it supports logical replication.', 'episodic', 'decision', { entities: ['PostgreSQL', 'billing-service'], importance: 0.9 });
@@ -64,9 +68,9 @@ export async function seedMemories(core: MemoryCore): Promise<Record<string, str
   for (let index = 0; index < 40; index++) {
     await store(`note${index}`, `Observation ${index}: module ${index % 7} owns the ${['parser', 'renderer', 'cache', 'router', 'scheduler'][index % 5]} component and its tests (note ${index}).`, 'semantic', 'entity', { importance: (index % 10) / 10 });
   }
-  await core.working.initSession({ session_id: SESSION, user_id: USER, config: { max_tokens: 2000 } });
-  await core.working.add({ session_id: SESSION, content: 'Task: migrate the invoice exporter to the new billing schema.', content_type: 'task_state' });
-  await core.working.add({ session_id: SESSION, content: 'User asked to keep the CSV column order unchanged for downstream consumers.', content_type: 'message' });
-  await core.working.add({ session_id: SESSION, content: 'Scratch: exporter lives in src/billing/export.ts; tests in test/billing.', content_type: 'scratchpad' });
+  await core.initSession({ session_id: SESSION, user_id: USER, config: { max_tokens: 2000 } });
+  await core.addToWorkingMemory({ session_id: SESSION, content: 'Task: migrate the invoice exporter to the new billing schema.', content_type: 'task_state' });
+  await core.addToWorkingMemory({ session_id: SESSION, content: 'User asked to keep the CSV column order unchanged for downstream consumers.', content_type: 'message' });
+  await core.addToWorkingMemory({ session_id: SESSION, content: 'Scratch: exporter lives in src/billing/export.ts; tests in test/billing.', content_type: 'scratchpad' });
   return ids;
 }

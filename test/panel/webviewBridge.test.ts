@@ -80,12 +80,12 @@ it('answers webview requests by postMessage and pushes changes only while visibl
   assert.ok(response && response.kind === 'response' && response.ok && response.id === 41);
   assert.equal((response.result as { host: string }).host, 'vscode');
 
-  await testCore.core.longTerm.store({ user_id: USER, content: 'Visible panels hear about this.', memory_category: 'semantic', memory_subtype: 'project' });
+  await testCore.core.storeMemory({ user_id: USER, content: 'Visible panels hear about this.', memory_category: 'semantic', memory_subtype: 'project' });
   assert.ok(notifications(view).some((message) => message.kind === 'notification' && message.notification.type === 'memories-changed'));
 
   view.setVisible(false);
   view.posted.length = 0;
-  await testCore.core.longTerm.store({ user_id: USER, content: 'Hidden panels are not told; they re-read when shown.', memory_category: 'semantic', memory_subtype: 'project' });
+  await testCore.core.storeMemory({ user_id: USER, content: 'Hidden panels are not told; they re-read when shown.', memory_category: 'semantic', memory_subtype: 'project' });
   assert.equal(notifications(view).length, 0);
 
   view.setVisible(true);
@@ -95,7 +95,7 @@ it('answers webview requests by postMessage and pushes changes only while visibl
   view.dispose();
   assert.equal(view.messageListeners, 0, 'the bridge stopped listening, so no later request can be answered');
   view.posted.length = 0;
-  await testCore.core.longTerm.store({ user_id: USER, content: 'A disposed view gets nothing.', memory_category: 'semantic', memory_subtype: 'project' });
+  await testCore.core.storeMemory({ user_id: USER, content: 'A disposed view gets nothing.', memory_category: 'semantic', memory_subtype: 'project' });
   view.send({ kind: 'request', id: 42, method: 'panel/ready', params: {} });
   assert.deepEqual(view.posted, []);
   connection.dispose();

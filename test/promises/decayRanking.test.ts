@@ -14,20 +14,20 @@ describe('decay lowers rank', () => {
   after(() => t.cleanup());
 
   async function recallOrder(user: string, decayed: MemoryRecord, factor: number): Promise<string[]> {
-    await t.core.store.updateMemory({ ...decayed, decay_factor: factor });
+    await t.store.updateMemory({ ...decayed, decay_factor: factor });
     const result = await t.core.recall({ user_id: user, query: 'staging database migration window' });
     return result.memories.map((memory) => memory.memory_id);
   }
 
   it('of two equally matching memories, the decayed one ranks below the fresh one, whichever it is', async () => {
     const user = 'decay-rank';
-    const a = await t.core.longTerm.store({ user_id: user, content: 'The staging database migration window is Tuesday night', memory_category: 'semantic', memory_subtype: 'project', importance: 0.8 });
-    const b = await t.core.longTerm.store({ user_id: user, content: 'The staging database migration window is Thursday night', memory_category: 'semantic', memory_subtype: 'project', importance: 0.8 });
-    const [first, second] = await t.core.store.getMemories(user, [a.memory_id, b.memory_id]).then((found) => [a, b].map((want) => found.find((memory) => memory.memory_id === want.memory_id) as MemoryRecord));
+    const a = await t.core.storeMemory({ user_id: user, content: 'The staging database migration window is Tuesday night', memory_category: 'semantic', memory_subtype: 'project', importance: 0.8 });
+    const b = await t.core.storeMemory({ user_id: user, content: 'The staging database migration window is Thursday night', memory_category: 'semantic', memory_subtype: 'project', importance: 0.8 });
+    const [first, second] = await t.core.getMemories(user, [a.memory_id, b.memory_id]).then((found) => [a, b].map((want) => found.find((memory) => memory.memory_id === want.memory_id) as MemoryRecord));
 
     const aDecayed = await recallOrder(user, first, 0.05);
     assert.ok(aDecayed.indexOf(b.memory_id) < aDecayed.indexOf(a.memory_id), `a decayed: ${aDecayed.join(', ')}`);
-    await t.core.store.updateMemory({ ...first, decay_factor: 1 });
+    await t.store.updateMemory({ ...first, decay_factor: 1 });
     const bDecayed = await recallOrder(user, second, 0.05);
     assert.ok(bDecayed.indexOf(a.memory_id) < bDecayed.indexOf(b.memory_id), `b decayed: ${bDecayed.join(', ')}`);
     assert.ok(aDecayed.includes(a.memory_id) && bDecayed.includes(b.memory_id), 'decay reorders; it does not hide a match');

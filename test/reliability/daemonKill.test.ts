@@ -30,7 +30,7 @@ describe('kill -9 of the background memory process during writes from two window
       // Two windows on one process: writes from both are in flight when it dies.
       const windows = await Promise.all([openWindow(dataDir), openWindow(dataDir)]);
       assert.equal(windows[0].opened.pid, windows[1].opened.pid);
-      await windows[0].core.working.initSession({ user_id: USER, session_id: sessionId, config: { max_tokens: 200_000 } });
+      await windows[0].core.initSession({ user_id: USER, session_id: sessionId, config: { max_tokens: 200_000 } });
       let killed = false;
       const writer = async (lane: number): Promise<void> => {
         const { core } = windows[lane % 2]!;
@@ -38,10 +38,10 @@ describe('kill -9 of the background memory process during writes from two window
           const content = `Write dk${round}x${lane}x${sent++} in round ${round}`;
           try {
             if (lane === 0) {
-              await core.working.add({ session_id: sessionId, content, content_type: 'scratchpad' });
+              await core.addToWorkingMemory({ session_id: sessionId, content, content_type: 'scratchpad' });
               workingAcknowledged.push(content);
             } else {
-              const stored = await core.longTerm.store({ user_id: USER, content, memory_category: 'episodic', memory_subtype: 'event' });
+              const stored = await core.storeMemory({ user_id: USER, content, memory_category: 'episodic', memory_subtype: 'event' });
               acknowledged.set(stored.memory_id, content);
             }
           } catch (error) {
@@ -72,10 +72,10 @@ describe('kill -9 of the background memory process during writes from two window
     const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
     await core.open();
     try {
-      const found = await core.store.getMemories(USER, [...acknowledged.keys()]);
+      const found = await core.getMemories(USER, [...acknowledged.keys()]);
       assert.equal(found.length, acknowledged.size, 'every acknowledged memory is present');
       for (const memory of found) assert.equal(memory.content, acknowledged.get(memory.memory_id));
-      const working = await core.working.get({ session_id: sessionId, token_budget: 200_000 });
+      const working = await core.getWorkingMemory({ session_id: sessionId, token_budget: 200_000 });
       const kept = new Set(working.items.map((item) => item.content));
       for (const content of workingAcknowledged) assert.ok(kept.has(content), `working item kept: ${content}`);
     } finally {

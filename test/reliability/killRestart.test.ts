@@ -72,7 +72,7 @@ describe('SIGKILL during a stream of writes (built CLI over stdio)', () => {
     const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
     await core.open();
     try {
-      const found = await core.store.getMemories(USER, [...acknowledged.keys()]);
+      const found = await core.getMemories(USER, [...acknowledged.keys()]);
       assert.equal(found.length, acknowledged.size, 'every acknowledged memory is present');
       for (const memory of found) assert.equal(memory.content, acknowledged.get(memory.memory_id));
       const sample = [...acknowledged.values()].filter((_, index) => index % Math.ceil(acknowledged.size / 15) === 0);
@@ -81,7 +81,7 @@ describe('SIGKILL during a stream of writes (built CLI over stdio)', () => {
         const recalled = await core.recall({ user_id: USER, query: token, limit: 3 }, { logAccess: false });
         assert.equal(recalled.memories[0]?.content, content, `full-text index finds ${token}`);
       }
-      const working = await core.working.get({ session_id: workingSessionId!, token_budget: 200_000 });
+      const working = await core.getWorkingMemory({ session_id: workingSessionId!, token_budget: 200_000 });
       const kept = new Set(working.items.map((item) => item.content));
       for (const content of workingAcknowledged) assert.ok(kept.has(content), `working item kept: ${content}`);
     } finally {

@@ -43,7 +43,7 @@ describe('isolation across users, sessions and projects through every tool', () 
 
   before(async () => {
     test = await createTestCore();
-    db = (test.core.store as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    db = (test.store as unknown as { connection: { db: DatabaseSync } }).connection.db;
     victim = await connectClient({ core: test.core, adminTools: true });
     attacker = await connectClient({ core: test.core, adminTools: true });
     v.memory = (await callOk<{ memory_id: string }>(victim.client, 'store_memory', { user_id: 'victim', content: `Victim uses deploy key ${SECRET}`, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;

@@ -74,13 +74,13 @@ describe('no entry point stores a credential', () => {
     });
 
     // What is stored, read back through the store.
-    const memories = (await test.core.store.listMemories({ filter: { user_id: user, state: 'all' }, sort: 'created', offset: 0, limit: 100 })).items;
+    const memories = (await test.store.listMemories({ filter: { user_id: user, state: 'all' }, sort: 'created', offset: 0, limit: 100 })).items;
     assert.ok(memories.length >= 4);
     for (const memory of memories) assertNoSecret(memory, `memory ${memory.memory_id}`);
     assert.ok(memories.some((memory) => memory.content.includes('deploy key:\n[REDACTED:private-key-block]\nMy AWS secret key is [REDACTED:aws-secret-key]')));
-    for (const session of await test.core.store.listSessions(user)) {
+    for (const session of await test.core.listSessions(user)) {
       assertNoSecret(session, `session ${session.session_id}`);
-      const items = await test.core.store.listWorkingItems(session.session_id);
+      const items = await test.store.listWorkingItems(session.session_id);
       assert.ok(items.length > 0);
       for (const item of items) assertNoSecret(item, `working item ${item.item_id}`);
     }

@@ -46,7 +46,7 @@ describe('fuzzing every MCP tool with hostile input', () => {
 
   before(async () => {
     test = await createTestCore();
-    db = (test.core.store as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    db = (test.store as unknown as { connection: { db: DatabaseSync } }).connection.db;
     victim = await connectClient({ core: test.core, defaultUserId: 'victim', adminTools: true });
     attacker = await connectClient({ core: test.core, defaultUserId: 'attacker', adminTools: true });
     for (const content of [`The victim's deploy key is ${SECRET}`, `Victim decided to use Postgres ${SECRET}`]) {

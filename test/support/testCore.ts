@@ -4,7 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryCore, type MemoryCoreOptions } from '../../src/core/memoryCore.ts';
+import type { CoreDeps } from '../../src/core/coreDeps.ts';
+import { createCoreDeps, MemoryCore, type MemoryCoreOptions } from '../../src/core/memoryCore.ts';
+import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { createMcpServer } from '../../src/mcp/createMcpServer.ts';
 import { startHttpServer } from '../../src/mcp/httpServer.ts';
 import type { ServerContext } from '../../src/mcp/serverContext.ts';
@@ -12,6 +14,10 @@ import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 
 export interface TestCore {
   core: MemoryCore;
+  /** The store under the core, for assertions on what is really stored. */
+  store: MemoryStore;
+  /** The core's own parts, for tests of core modules (consolidation, decay, links…) on the same store. */
+  deps: CoreDeps;
   dataDir: string;
   cleanup(): Promise<void>;
 }
@@ -19,10 +25,14 @@ export interface TestCore {
 /** A core on a fresh SQLite store in a temporary directory. */
 export async function createTestCore(options: Omit<MemoryCoreOptions, 'store'> & { dataDir?: string } = {}): Promise<TestCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'fml-test-'));
-  const core = new MemoryCore({ ...options, store: new SqliteMemoryStore({ dataDir }) });
+  const coreOptions = { ...options, store: new SqliteMemoryStore({ dataDir }) };
+  const deps = createCoreDeps(coreOptions);
+  const core = new MemoryCore(coreOptions, deps);
   await core.open();
   return {
     core,
+    store: deps.store,
+    deps,
     dataDir,
     cleanup: async () => {
       await core.close();

@@ -33,8 +33,8 @@ describe('import is all or nothing, with session records validated like tool inp
   });
 
   async function nothingImported(user: string): Promise<void> {
-    assert.equal((await listAllMemories(test.core.store, { user_id: user })).items.length, 0, 'no memory was committed');
-    assert.deepEqual(await test.core.store.listSessions(user), [], 'no session was committed');
+    assert.equal((await listAllMemories(test.store, { user_id: user })).items.length, 0, 'no memory was committed');
+    assert.deepEqual(await test.core.listSessions(user), [], 'no session was committed');
   }
 
   it('refuses bad session and item fields, naming them, with nothing written', async () => {
@@ -59,18 +59,18 @@ describe('import is all or nothing, with session records validated like tool inp
   it('imports a good file whole, recounting the tokens that make the budget', async () => {
     const result = await callOk<{ memories_imported: number; sessions_imported: number; working_items_imported: number }>(client, 'import_memories', { user_id: 'good', data: file({ item: { token_count: 1 } }) });
     assert.deepEqual([result.memories_imported, result.sessions_imported, result.working_items_imported], [2, 1, 1]);
-    const [stored] = await test.core.store.listSessions('good');
-    const items = await test.core.store.listWorkingItems(stored!.session_id);
-    assert.equal(items[0]!.token_count, test.core.coreDeps.tokens.count('We use pnpm in this repo'), 'cl100k count of the content, not the file\'s 1');
+    const [stored] = await test.core.listSessions('good');
+    const items = await test.store.listWorkingItems(stored!.session_id);
+    assert.equal(items[0]!.token_count, test.deps.tokens.count('We use pnpm in this repo'), 'cl100k count of the content, not the file\'s 1');
     assert.equal(stored!.total_tokens, items[0]!.token_count);
     assert.notEqual(items[0]!.token_count, 1);
   });
 
   it('undoes what it wrote when the store fails part-way', async () => {
-    const failing: MemoryStore = Object.create(test.core.store, {
+    const failing: MemoryStore = Object.create(test.store, {
       commitWorking: { value: async () => { throw new MemoryError('STORAGE_FULL', 'disk full'); } },
     });
-    await assert.rejects(importMemories({ ...test.core.coreDeps, store: failing }, 'undone', file({})), (error: unknown) => MemoryError.is(error, 'STORAGE_FULL'));
+    await assert.rejects(importMemories({ ...test.deps, store: failing }, 'undone', file({})), (error: unknown) => MemoryError.is(error, 'STORAGE_FULL'));
     await nothingImported('undone');
   });
 });

@@ -30,7 +30,7 @@ describe('clear_working_memory keeps what was said (issue 13.1)', () => {
     await callOk(client, 'add_to_working_memory', { session_id, content: 'ok', content_type: 'message' });
     const cleared = await callOk<{ memories_preserved: number; items_removed: number }>(client, 'clear_working_memory', { session_id });
     assert.equal(cleared.items_removed, 4, 'all four items left working memory');
-    const { items: stored } = await listAllMemories(test.core.store, { user_id: 'alice' });
+    const { items: stored } = await listAllMemories(test.store, { user_id: 'alice' });
     const contents = stored.map((memory) => memory.content).sort();
     assert.deepEqual(contents, [...SAID].sort(), 'each statement is a long-term memory; the acknowledgement is not');
     assert.equal(cleared.memories_preserved, 3);

@@ -41,16 +41,16 @@ describe('deeply nested input is bad input, not a backend failure (issue 13.11)'
         assert.equal(error.details.max_depth, LIMITS.jsonDepth);
       }
     }
-    const stored = (await listAllMemories(test.core.store, { user_id: 'alice' })).items;
+    const stored = (await listAllMemories(test.store, { user_id: 'alice' })).items;
     assert.deepEqual(stored.map((memory) => memory.content), ['The API runs on port 8080'], 'nothing deep was stored');
     assert.deepEqual(stored[0]!.metadata, {});
-    assert.equal((await test.core.store.listWorkingItems(session_id)).length, 0);
+    assert.equal((await test.store.listWorkingItems(session_id)).length, 0);
   });
 
   it('keeps accepting metadata within the limit', async () => {
     const metadata = nested(LIMITS.jsonDepth - 2, (inner) => ({ n: inner }));
     const { memory_id } = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: 'bob', content: 'Nested but fine', memory_category: 'semantic', memory_subtype: 'project', metadata });
-    const [memory] = await test.core.store.getMemories('bob', [memory_id]);
+    const [memory] = await test.core.getMemories('bob', [memory_id]);
     assert.deepEqual(memory?.metadata, metadata);
     assert.equal((await callError(client, 'store_memory', { user_id: 'bob', content: 'One too deep', memory_category: 'semantic', memory_subtype: 'project', metadata: nested(LIMITS.jsonDepth, (inner) => ({ n: inner })) })).code, 'INVALID_INPUT');
   });

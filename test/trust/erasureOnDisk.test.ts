@@ -79,6 +79,6 @@ describe('erased text is gone from the data directory (issue 13.5)', () => {
     assert.deepEqual(copiesOnDisk(test.dataDir, HARD_DELETED), {});
     assert.ok(Object.keys(copiesOnDisk(test.dataDir, KEPT)).length > 0, 'other data is still there');
     await test.core.open();
-    assert.equal((await test.core.store.getMemories(other, [keptId])).length, 1);
+    assert.equal((await test.core.getMemories(other, [keptId])).length, 1);
   });
 });

@@ -14,7 +14,7 @@ describe('MCP clients never see the data directory (issue 13.9)', () => {
   before(async () => {
     test = await createTestCore();
     ({ client, close } = await connectClient({ core: test.core, adminTools: true }));
-    db = (test.core.store as SqliteMemoryStore as unknown as { connection: { db: DatabaseSync } }).connection.db;
+    db = (test.store as SqliteMemoryStore as unknown as { connection: { db: DatabaseSync } }).connection.db;
   });
   after(async () => {
     await close();

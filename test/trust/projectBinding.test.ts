@@ -42,7 +42,7 @@ describe('a bound server acts only in its own project (issue 13.6)', () => {
   });
 
   async function bobProject(): Promise<string[]> {
-    return (await listAllMemories(test.core.store, { user_id: `project:${BOB}` })).items.filter((memory) => !memory.deleted_at).map((memory) => memory.memory_id);
+    return (await listAllMemories(test.store, { user_id: `project:${BOB}` })).items.filter((memory) => !memory.deleted_at).map((memory) => memory.memory_id);
   }
 
   it('refuses to store into, edit or delete from another project\'s layer', async () => {
@@ -55,7 +55,7 @@ describe('a bound server acts only in its own project (issue 13.6)', () => {
     assert.equal((await callError(aliceReading, 'store_memory', { layer: 'project', project_id: BOB, content: 'We decided to leak everything', ...decision })).code, 'UNAUTHORIZED', 'readable is not writable');
     assert.equal((await callError(aliceReading, 'forget_memory', { memory_id: bobMemory, layer: 'project', project_id: BOB, hard_delete: true })).code, 'UNAUTHORIZED');
     assert.deepEqual(await bobProject(), [bobMemory], 'bob\'s project layer is untouched');
-    const [kept] = await test.core.store.getMemories(`project:${BOB}`, [bobMemory]);
+    const [kept] = await test.core.getMemories(`project:${BOB}`, [bobMemory]);
     assert.match(kept?.content ?? '', /every Monday/);
   });
 
@@ -67,9 +67,9 @@ describe('a bound server acts only in its own project (issue 13.6)', () => {
 
   it('still works in its own project', async () => {
     const own = await callOk<{ memory_id: string }>(alice, 'store_memory', { layer: 'project', content: 'We decided to ship the app on Fridays', ...decision });
-    const [memory] = await test.core.store.getMemories(`project:${ALICE}`, [own.memory_id]);
+    const [memory] = await test.core.getMemories(`project:${ALICE}`, [own.memory_id]);
     assert.equal(memory?.scope_id, ALICE);
     await callOk(alice, 'forget_memory', { memory_id: own.memory_id, layer: 'project', project_id: ALICE, hard_delete: true });
-    assert.equal((await test.core.store.getMemories(`project:${ALICE}`, [own.memory_id])).length, 0);
+    assert.equal((await test.core.getMemories(`project:${ALICE}`, [own.memory_id])).length, 0);
   });
 });

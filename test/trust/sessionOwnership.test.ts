@@ -26,7 +26,7 @@ describe('sessions are bound to their user (issue 13.7)', () => {
   });
 
   async function aliceItems(): Promise<string[]> {
-    return (await test.core.store.listWorkingItems(session)).map((item) => item.content);
+    return (await test.store.listWorkingItems(session)).map((item) => item.content);
   }
 
   it('refuses every session tool that names another user, on an unbound server', async () => {
@@ -64,9 +64,9 @@ describe('sessions are bound to their user (issue 13.7)', () => {
     assert.equal(inLayer.code, 'SESSION_NOT_FOUND');
     const fact = await callError(open, 'set_fact', { user_id: 'bob', session_id: session, layer: 'session', category: 'preference', key: 'editor', value: 'vim' });
     assert.equal(fact.code, 'SESSION_NOT_FOUND');
-    assert.equal((await listAllMemories(test.core.store, { user_id: 'bob' })).items.length, 0, 'bob stored nothing');
+    assert.equal((await listAllMemories(test.store, { user_id: 'bob' })).items.length, 0, 'bob stored nothing');
     const own = await callOk<{ memory_id: string }>(open, 'store_memory', { user_id: 'alice', session_id: session, content: 'We decided to use Redis for queues', memory_category: 'episodic', memory_subtype: 'decision' });
-    const [memory] = await test.core.store.getMemories('alice', [own.memory_id]);
+    const [memory] = await test.core.getMemories('alice', [own.memory_id]);
     assert.equal(memory?.source_session, session, 'the owner may name her own session');
   });
 });

@@ -26,5 +26,5 @@ export const addToWorkingMemoryTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.working.add({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args) => context.core.addToWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
 });

@@ -20,5 +20,5 @@ export const autoLinkSimilarTool = defineTool({
     candidates_considered: z.number(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => autoLinkSimilar(context.core, { ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.autoLinkSimilar({ ...args, user_id: resolveUser(context, args.user_id) }),
 });

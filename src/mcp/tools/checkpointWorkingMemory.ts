@@ -20,5 +20,5 @@ export const checkpointWorkingMemoryTool = defineTool({
     skipped_reason: z.string().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.working.checkpoint({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args) => context.core.checkpointWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
 });

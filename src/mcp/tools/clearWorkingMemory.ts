@@ -13,5 +13,5 @@ export const clearWorkingMemoryTool = defineTool({
   },
   output: { success: z.boolean(), memories_preserved: z.number(), items_removed: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.working.clear({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args) => context.core.clearWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
 });

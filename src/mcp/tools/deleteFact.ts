@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { factsOf } from '../../core/facts/factsOf.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { factCategoryField, factKeyField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
@@ -16,5 +15,5 @@ export const deleteFactTool = defineTool({
   },
   output: { deleted: z.boolean(), memory_id: z.string().describe('The memory that held the value.') },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => factsOf(context.core).delete({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.deleteFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -25,7 +25,7 @@ export const exportMemoriesTool = defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (context, args) => {
-    const data = await exportPage(context.core.coreDeps, resolveUser(context, args.user_id), args.cursor);
+    const data = await context.core.exportPage(resolveUser(context, args.user_id), args.cursor);
     return { ...data, sessions: data.sessions as unknown as Array<Record<string, unknown>> };
   },
 });

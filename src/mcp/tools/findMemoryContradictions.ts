@@ -21,7 +21,7 @@ export const findMemoryContradictionsTool = defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (context, args) =>
-    scanContradictions(context.core.coreDeps, resolveUser(context, args.user_id), {
+    context.core.findContradictions(resolveUser(context, args.user_id), {
       ...(args.limit ? { limit: args.limit } : {}),
       ...(context.core.defaultProjectId ? { project_id: context.core.defaultProjectId } : {}),
     }),

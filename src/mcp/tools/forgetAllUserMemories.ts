@@ -13,5 +13,5 @@ export const forgetAllUserMemoriesTool = defineTool({
   },
   output: { memories_deleted: z.number(), sessions_deleted: z.number(), working_items_deleted: z.number(), access_log_deleted: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.longTerm.forgetAll({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.forgetAllMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { factsOf } from '../../core/facts/factsOf.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { factKeyField, factSchema, layerListField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
@@ -22,5 +21,5 @@ export const getFactsTool = defineTool({
     searched_layers: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => factsOf(context.core).get({ ...resolveLayerArgs(context, args, 'read'), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.getFacts({ ...resolveLayerArgs(context, args, 'read'), user_id: resolveUser(context, args.user_id) }),
 });

@@ -26,5 +26,5 @@ export const getMemoryAnalyticsTool = defineTool({
     truncated: z.boolean(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => memoryAnalytics(context.core.coreDeps, resolveUser(context, args.user_id), { ...(args.bucket ? { bucket: args.bucket } : {}), ...(args.buckets ? { buckets: args.buckets } : {}) }),
+  run: (context, args) => context.core.analytics(resolveUser(context, args.user_id), { ...(args.bucket ? { bucket: args.bucket } : {}), ...(args.buckets ? { buckets: args.buckets } : {}) }),
 });

@@ -30,5 +30,5 @@ export const getRelatedMemoriesTool = defineTool({
     truncated: z.boolean(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => relatedMemories(context.core.coreDeps, { ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.relatedMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
 });

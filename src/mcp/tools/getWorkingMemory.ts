@@ -14,5 +14,5 @@ export const getWorkingMemoryTool = defineTool({
   },
   output: { items: z.array(workingItemSchema), total_tokens: z.number(), truncated: z.boolean() },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.working.get({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args) => context.core.getWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
 });

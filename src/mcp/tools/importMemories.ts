@@ -22,5 +22,5 @@ export const importMemoriesTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => importMemories(context.core.coreDeps, resolveUser(context, args.user_id), args.data),
+  run: (context, args) => context.core.importMemories(resolveUser(context, args.user_id), args.data),
 });

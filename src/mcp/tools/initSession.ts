@@ -21,7 +21,7 @@ export const initSessionTool = defineTool({
   output: { session_id: z.string(), created: z.boolean(), working_memory: workingStateSchema },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (context, args) =>
-    context.core.working.initSession({
+    context.core.initSession({
       ...authorizeLayers(context, args, 'write'),
       user_id: resolveUser(context, args.user_id),
       ...(context.core.defaultProjectId ? { project_id: context.core.defaultProjectId } : {}),

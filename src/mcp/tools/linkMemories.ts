@@ -14,5 +14,5 @@ export const linkMemoriesTool = defineTool({
   },
   output: { memory_id: z.string(), other_memory_id: z.string(), changed: z.boolean().describe('False when they were already linked.') },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => linkMemories(context.core.coreDeps, resolveUser(context, args.user_id), args.memory_id, args.other_memory_id),
+  run: (context, args) => context.core.linkMemories(resolveUser(context, args.user_id), args.memory_id, args.other_memory_id),
 });

@@ -22,5 +22,5 @@ export const memoryPruneTool = defineTool({
     dry_run: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => pruneMemories(context.core.coreDeps, { ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.pruneMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
 });

@@ -20,5 +20,5 @@ export const memoryQualityReportTool = defineTool({
     truncated: z.boolean(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => qualityReport(context.core.coreDeps, resolveUser(context, args.user_id)),
+  run: (context, args) => context.core.qualityReport(resolveUser(context, args.user_id)),
 });

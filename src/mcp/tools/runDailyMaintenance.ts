@@ -44,7 +44,7 @@ export const runDailyMaintenanceTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: async (context, args) => {
     const { user_id, ...options } = args;
-    const report = await runDailyMaintenance(context.core.coreDeps, resolveUser(context, user_id), options);
+    const report = await context.core.runMaintenance(resolveUser(context, user_id), options);
     return report as unknown as { user_id: string; started_at: string; finished_at: string; dry_run: boolean; decay: Record<string, unknown> | null; consolidation: Record<string, unknown> | null; prune: Record<string, unknown> | null };
   },
 });

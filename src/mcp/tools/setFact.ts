@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { factsOf } from '../../core/facts/factsOf.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { factCategoryField, factKeyField, factSchema, redactionsField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
@@ -26,5 +25,5 @@ export const setFactTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => factsOf(context.core).set({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.setFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -39,7 +39,7 @@ export const storeMemoryTool = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (context, args) =>
-    context.core.longTerm.store({
+    context.core.storeMemory({
       ...resolveLayerArgs(context, args),
       memory_category: args.memory_category as MemoryCategory,
       user_id: resolveUser(context, args.user_id),

@@ -15,5 +15,5 @@ export const supersedeMemoryTool = defineTool({
   },
   output: { memory_id: z.string(), superseded_by: z.string(), previous_confidence: z.number(), confidence: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => supersedeMemory(context.core.coreDeps, { ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) => context.core.supersedeMemory({ ...args, user_id: resolveUser(context, args.user_id) }),
 });

@@ -17,7 +17,7 @@ export const updateMemoryTool = defineTool({
   output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (context, args) => {
-    const { success, re_embedded, redactions } = await context.core.longTerm.update({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) });
+    const { success, re_embedded, redactions } = await context.core.updateMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) });
     return { success, re_embedded, redactions };
   },
 });

@@ -49,7 +49,7 @@ export class CaptureController implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshAll()),
       host.onDidChange((ready) => {
         this.coreEvents?.dispose();
-        this.coreEvents = ready?.core.events.on((event) => {
+        this.coreEvents = ready?.core.onEvent((event) => {
           if (event.type === 'working' && event.session_id === ready.identity.sessionId) this.scheduleCheck();
         });
         if (ready) this.resend();
@@ -70,7 +70,7 @@ export class CaptureController implements vscode.Disposable {
     const ready = this.host.peek();
     if (!ready) return;
     try {
-      const state = await ready.core.working.state(ready.identity.sessionId, ready.identity.userId);
+      const state = await ready.core.workingState(ready.identity.sessionId, ready.identity.userId);
       const present = new Set(state.items.map((item) => item.item_id));
       const missing = this.sink.writtenSlots().filter((slot) => !present.has(editorItemId(ready.identity.sessionId, slot)));
       if (missing.length === 0) return;

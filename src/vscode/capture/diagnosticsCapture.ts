@@ -101,7 +101,7 @@ export class DiagnosticsCapture implements CaptureSource {
     this.remembered.add(key);
     try {
       const { core, identity } = await this.context.host.ready();
-      const stored = await core.longTerm.store({
+      const stored = await core.storeMemory({
         user_id: identity.userId,
         content,
         memory_category: 'episodic',

@@ -51,7 +51,7 @@ export async function importCommand(deps: CommandDeps, sourcePath?: string): Pro
     for (const [index, memory] of memories.entries()) {
       if (token.isCancellationRequested) break;
       // Stored through the core, so classification checks and duplicate detection apply: importing a file twice adds nothing.
-      const result = await core.longTerm.store({ ...memory, user_id: identity.userId });
+      const result = await core.storeMemory({ ...memory, user_id: identity.userId });
       const action = result.similar_existing?.action;
       if (action === 'skipped_duplicate') counts.skipped++;
       else if (action === 'updated_existing') counts.updated++;

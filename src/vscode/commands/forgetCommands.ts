@@ -7,12 +7,12 @@ export async function forgetCommand(deps: CommandDeps, memoryId?: string): Promi
   const { core, identity } = await deps.host.ready();
   const id = memoryId ?? (await pickMemory(deps, 'Forget which memory?'))?.memory_id;
   if (!id) return false;
-  await core.longTerm.forget({ memory_id: id, user_id: identity.userId });
+  await core.forgetMemory({ memory_id: id, user_id: identity.userId });
   deps.log.info(`Forgot ${id}.`);
   void vscode.window.showInformationMessage('Memory forgotten.', 'Undo').then(async (choice) => {
     if (choice !== 'Undo') return;
     try {
-      await core.longTerm.restore(identity.userId, id);
+      await core.restoreMemory(identity.userId, id);
       deps.log.info(`Restored ${id}.`);
     } catch (error) {
       deps.log.error('Cannot restore the memory', error);
@@ -30,7 +30,7 @@ export async function forgetAllCommand(deps: CommandDeps): Promise<ForgetAllOutp
     'Forget All',
   );
   if (choice !== 'Forget All') return undefined;
-  const result = await core.longTerm.forgetAll({ user_id: identity.userId, confirmation: FORGET_ALL_CONFIRMATION });
+  const result = await core.forgetAllMemories({ user_id: identity.userId, confirmation: FORGET_ALL_CONFIRMATION });
   deps.log.info(`Forgot everything: ${JSON.stringify(result)}`);
   void vscode.window.showInformationMessage(`Forgot ${result.memories_deleted} memories.`);
   // The window's session went with everything else; start it again so capture keeps working.

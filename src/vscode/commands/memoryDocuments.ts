@@ -26,7 +26,7 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider, vsco
     const { core, identity } = await this.host.ready();
     // Shared layers live in their own partition; personal ones in this user's, so a URI cannot name another user's memory.
     const partition = isSharedLayer(ref.layer) ? sharedPartition(ref.layer, ref.scopeId) : identity.userId;
-    const [memory] = await core.store.getMemories(partition, [ref.memoryId]);
+    const [memory] = await core.getMemories(partition, [ref.memoryId]);
     if (!memory || memory.deleted_at) return `Memory ${ref.memoryId} no longer exists: it was forgotten.`;
     return memoryDocumentText(memory, this.whyMatched.get(ref.memoryId));
   }

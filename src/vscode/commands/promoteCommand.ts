@@ -18,7 +18,7 @@ interface LayerChoice {
  */
 export async function promoteCommand(deps: CommandDeps, memoryId?: string, toLayer?: MemoryLayer): Promise<PromoteMemoryOutput | undefined> {
   const { core, identity } = await deps.host.ready();
-  const memory = memoryId ? await core.longTerm.get(identity.userId, memoryId) : await pickMemory(deps, 'Promote which memory?');
+  const memory = memoryId ? await core.getMemory(identity.userId, memoryId) : await pickMemory(deps, 'Promote which memory?');
   if (!memory) return undefined;
   const layers = core.layerDefaults;
   const choices: LayerChoice[] = [

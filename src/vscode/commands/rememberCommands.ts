@@ -50,7 +50,7 @@ async function store(deps: CommandDeps, content: string, metadata: Record<string
   if (warning) throw new MemoryError('INVALID_INPUT', warning);
   const { core, identity } = await deps.host.ready();
   const classification = classifyContent(content, { category: 'semantic', subtype: 'project' });
-  const result = await core.longTerm.store({
+  const result = await core.storeMemory({
     user_id: identity.userId,
     content,
     memory_category: classification.memory_category,

@@ -33,7 +33,7 @@ export function confirmRemembered(deps: CommandDeps, userId: string, result: Sto
     if (choice === UNDO) {
       const { core } = await deps.host.ready();
       // Taking back a memory stored a moment ago leaves nothing behind, not even in the trash.
-      await core.longTerm.forget({ memory_id: result.memory_id, user_id: userId, hard_delete: true });
+      await core.forgetMemory({ memory_id: result.memory_id, user_id: userId, hard_delete: true });
       void vscode.window.setStatusBarMessage('$(check) Memory removed', 4000);
     }
   }, report(deps));
@@ -41,7 +41,7 @@ export function confirmRemembered(deps: CommandDeps, userId: string, result: Sto
 
 async function openStored(deps: CommandDeps, userId: string, memoryId: string): Promise<void> {
   const { core } = await deps.host.ready();
-  await deps.documents.open(await core.longTerm.get(userId, memoryId));
+  await deps.documents.open(await core.getMemory(userId, memoryId));
 }
 
 async function reclassify(deps: CommandDeps, userId: string, memoryId: string, current: Classification): Promise<void> {
@@ -55,7 +55,7 @@ async function reclassify(deps: CommandDeps, userId: string, memoryId: string, c
   const picked = await vscode.window.showQuickPick(items, { title: 'Change the memory\'s category', placeHolder: `Now ${label(current)}` });
   if (!picked) return;
   const { core } = await deps.host.ready();
-  await core.longTerm.update({ memory_id: memoryId, user_id: userId, ...picked.classification });
+  await core.updateMemory({ memory_id: memoryId, user_id: userId, ...picked.classification });
   void vscode.window.setStatusBarMessage(`$(check) Memory is now ${picked.label}`, 4000);
 }
 

@@ -55,11 +55,11 @@ export async function searchCommand(deps: CommandDeps, query?: string): Promise<
         await vscode.env.clipboard.writeText(item.memory.content);
         void vscode.window.showInformationMessage('Memory copied.');
       } else if (button === PIN) {
-        const updated = await core.longTerm.update({ memory_id: item.memory.memory_id, user_id: identity.userId, pinned: !item.memory.pinned });
+        const updated = await core.updateMemory({ memory_id: item.memory.memory_id, user_id: identity.userId, pinned: !item.memory.pinned });
         item.memory.pinned = updated.memory.pinned;
         pick.items = results.map(toItem);
       } else if (button === FORGET) {
-        await core.longTerm.forget({ memory_id: item.memory.memory_id, user_id: identity.userId });
+        await core.forgetMemory({ memory_id: item.memory.memory_id, user_id: identity.userId });
         results = results.filter((memory) => memory.memory_id !== item.memory.memory_id);
         pick.items = results.map(toItem);
       }

@@ -6,7 +6,7 @@ export async function checkpointCommand(deps: CommandDeps): Promise<CheckpointOu
   // Include the latest editor context, which may still be waiting for its debounce.
   await deps.capture.sink.flush();
   const { core, identity } = await deps.host.ready();
-  const result = await core.working.checkpoint({ session_id: identity.sessionId, user_id: identity.userId, force: true });
+  const result = await core.checkpointWorkingMemory({ session_id: identity.sessionId, user_id: identity.userId, force: true });
   const message = result.skipped_reason
     ? `Checkpoint: nothing saved (${result.skipped_reason}).`
     : `Checkpoint: ${result.memories_created} new and ${result.memories_updated} updated memories.`;
@@ -17,7 +17,7 @@ export async function checkpointCommand(deps: CommandDeps): Promise<CheckpointOu
 
 export async function clearWorkingMemoryCommand(deps: CommandDeps): Promise<ClearWorkingMemoryOutput> {
   const { core, identity } = await deps.host.ready();
-  const result = await core.working.clear({ session_id: identity.sessionId, user_id: identity.userId, checkpoint_first: false });
+  const result = await core.clearWorkingMemory({ session_id: identity.sessionId, user_id: identity.userId, checkpoint_first: false });
   deps.log.info(`Working memory cleared: ${result.items_removed} items removed.`);
   void vscode.window.showInformationMessage(`Working memory cleared (${result.items_removed} items).`);
   // The editor context is still true; it comes back on the next capture.

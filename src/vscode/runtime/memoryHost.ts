@@ -62,7 +62,7 @@ export class MemoryHost implements vscode.Disposable {
   /** Applies working-memory budget and policy changes to the live session. */
   async applySessionSettings(): Promise<void> {
     const ready = await this.ready();
-    await ready.core.working.initSession(sessionInput(ready.identity));
+    await ready.core.initSession(sessionInput(ready.identity));
   }
 
   async close(): Promise<void> {
@@ -110,12 +110,12 @@ export class MemoryHost implements vscode.Disposable {
       const config = await runtimeConfigFromSettings(this.context.secrets, dataDir, identity);
       const runtime = await openCoreRuntime(this.context, config, identity.userId, this.log);
       const core = runtime.core;
-      await core.working.initSession(sessionInput(identity));
+      await core.initSession(sessionInput(identity));
       if (runtime.kind === 'daemon') runtime.connection.onClose((error) => this.lost(attempt, error.message));
       await rememberSessionForReload(this.context, identity);
       const ready: ReadyMemory = { core, runtime, identity, dataDir, openMs: Math.round(performance.now() - started) };
       this.log.info(
-        `Memory store open in ${ready.openMs} ms (${runtime.kind === 'daemon' ? `memory process ${runtime.pid}` : 'in this window'}): ${core.store.kind} in ${dataDir}; user ${identity.userId}; project ${identity.scopeProjectId ?? '(all projects)'}; session ${identity.sessionId}`,
+        `Memory store open in ${ready.openMs} ms (${runtime.kind === 'daemon' ? `memory process ${runtime.pid}` : 'in this window'}): ${core.backendKind} in ${dataDir}; user ${identity.userId}; project ${identity.scopeProjectId ?? '(all projects)'}; session ${identity.sessionId}`,
       );
       return ready;
     })();

@@ -28,7 +28,7 @@ export class StatusBar implements vscode.Disposable {
     this.subscriptions.push(
       host.onDidChange((ready) => {
         this.coreEvents?.dispose();
-        this.coreEvents = ready?.core.events.on(() => this.schedule());
+        this.coreEvents = ready?.core.onEvent(() => this.schedule());
         if (ready) this.schedule();
         else this.render({ state: 'starting' });
       }),
@@ -56,7 +56,7 @@ export class StatusBar implements vscode.Disposable {
     const ready = this.host.peek();
     if (!ready) return;
     try {
-      const [stats, working] = await Promise.all([ready.core.stats(ready.identity.userId), ready.core.working.state(ready.identity.sessionId, ready.identity.userId)]);
+      const [stats, working] = await Promise.all([ready.core.stats(ready.identity.userId), ready.core.workingState(ready.identity.sessionId, ready.identity.userId)]);
       this.lastError = null;
       this.render({
         state: 'ready',

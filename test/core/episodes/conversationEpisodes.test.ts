@@ -18,7 +18,7 @@ function turnText(n: number): string {
 const TOPICS = ['refunds', 'chargebacks', 'coupons', 'invoices with VAT', 'trial credits', 'currency rounding', 'late fees', 'partial captures', 'disputes', 'gift cards', 'annual plans'];
 
 async function summaries(t: TestCore, userId: string): Promise<MemoryRecord[]> {
-  const listed = await t.core.store.listMemories({ filter: { user_id: userId, tags: [EPISODE_TAG] }, sort: 'created', offset: 0, limit: 100 });
+  const listed = await t.store.listMemories({ filter: { user_id: userId, tags: [EPISODE_TAG] }, sort: 'created', offset: 0, limit: 100 });
   return [...listed.items].sort((a, b) => (a.metadata.episode as { turn_end: number }).turn_end - (b.metadata.episode as { turn_end: number }).turn_end);
 }
 
@@ -32,29 +32,29 @@ describe('episodic summaries every 20 turns (seed 002)', () => {
   });
 
   const converse = async (userId: string, turns: number, options: { max_tokens?: number } = {}) => {
-    const { session_id } = await t.core.working.initSession({ user_id: userId, ...(options.max_tokens ? { config: { max_tokens: options.max_tokens } } : {}) });
+    const { session_id } = await t.core.initSession({ user_id: userId, ...(options.max_tokens ? { config: { max_tokens: options.max_tokens } } : {}) });
     for (let n = 1; n <= turns; n++) {
-      await t.core.working.add({ session_id, content: turnText(n), content_type: 'message' });
+      await t.core.addToWorkingMemory({ session_id, content: turnText(n), content_type: 'message' });
       // Notes are not conversation turns and do not advance the count.
-      if (n % 5 === 0) await t.core.working.add({ session_id, content: `scratch note ${n}`, content_type: 'scratchpad' });
+      if (n % 5 === 0) await t.core.addToWorkingMemory({ session_id, content: `scratch note ${n}`, content_type: 'scratchpad' });
     }
-    await t.core.working.drainPromotions();
-    await t.core.episodes.drain();
+    await t.core.drainBackgroundWork();
+    await t.core.drainBackgroundWork();
     return session_id;
   };
 
   it('stores one summary per 20 turns, in addition to the turns, with the offline extractor', async () => {
     const sessionId = await converse('ep', 19);
     assert.deepEqual(await summaries(t, 'ep'), []);
-    await t.core.working.add({ session_id: sessionId, content: turnText(20), content_type: 'message' });
-    await t.core.episodes.drain();
+    await t.core.addToWorkingMemory({ session_id: sessionId, content: turnText(20), content_type: 'message' });
+    await t.core.drainBackgroundWork();
     const [first] = await summaries(t, 'ep');
     assert.ok(first, 'a summary after turn 20');
     assert.deepEqual([first.memory_category, first.memory_subtype, first.source_session, first.source_type], ['episodic', 'conversation', sessionId, 'inferred']);
     assert.deepEqual(first.metadata.episode, { session_id: sessionId, turn_start: 1, turn_end: 20, turns_included: 20, summarized_by: 'rules' });
     assert.match(first.content, /^Conversation turns 1–20: /);
     assert.match(first.content, /decided to move the billing tables to Postgres 16/);
-    const items = (await t.core.working.get({ session_id: sessionId })).items.filter((item) => item.content_type === 'message');
+    const items = (await t.core.getWorkingMemory({ session_id: sessionId })).items.filter((item) => item.content_type === 'message');
     assert.equal(items.length, 20, 'every turn is still in working memory');
   });
 
@@ -72,7 +72,7 @@ describe('episodic summaries every 20 turns (seed 002)', () => {
     const [summary] = await summaries(t, 'ep3');
     assert.equal((summary.metadata.episode as { turns_included: number }).turns_included, 20);
     assert.match(summary.content, /Postgres 16/);
-    const promoted = await t.core.store.listMemories({ filter: { user_id: 'ep3', source_types: ['working_memory'] }, sort: 'created', offset: 0, limit: 100 });
+    const promoted = await t.store.listMemories({ filter: { user_id: 'ep3', source_types: ['working_memory'] }, sort: 'created', offset: 0, limit: 100 });
     assert.ok(promoted.items.some((memory) => memory.source_session === sessionId && memory.metadata.conversation_turn === 7), 'the evicted decision turn is its own long-term memory');
   });
 

@@ -28,9 +28,9 @@ class FlakyExtractor implements MemoryExtractor {
 }
 
 async function checkpoint(core: MemoryCore, contents: readonly string[]): Promise<string[]> {
-  await core.working.initSession({ user_id: USER, session_id: SESSION });
-  for (const content of contents) await core.working.add({ session_id: SESSION, user_id: USER, content, content_type: 'message' });
-  const result = await core.working.checkpoint({ session_id: SESSION, user_id: USER, force: true });
+  await core.initSession({ user_id: USER, session_id: SESSION });
+  for (const content of contents) await core.addToWorkingMemory({ session_id: SESSION, user_id: USER, content, content_type: 'message' });
+  const result = await core.checkpointWorkingMemory({ session_id: SESSION, user_id: USER, force: true });
   return result.memory_ids;
 }
 
@@ -50,7 +50,7 @@ describe('extraction queue', () => {
 
   it('leaves promotion untouched while no queue runs', async () => {
     const [id] = await checkpoint(test.core, [MESSAGE]);
-    const memory = await test.core.longTerm.get(USER, id as string);
+    const memory = await test.core.getMemory(USER, id as string);
     assert.equal(memory.tags.includes(EXTRACTION_PENDING_TAG), false);
     assert.equal(memory.metadata.extraction, undefined);
   });
@@ -58,7 +58,7 @@ describe('extraction queue', () => {
   it('stores raw content first, then replaces it with extracted memories off the request path', async () => {
     const queue = await test.core.startExtraction(new RuleBasedExtractor(), { baseDelayMs: 1 });
     const [rawId] = await checkpoint(test.core, [MESSAGE]);
-    const raw = await test.core.longTerm.get(USER, rawId as string);
+    const raw = await test.core.getMemory(USER, rawId as string);
     // The tool's immediate result is the synchronous rule-based classification, as before.
     assert.equal(raw.content, MESSAGE);
     assert.equal(`${raw.memory_category}.${raw.memory_subtype}`, 'preference.boundaries');
@@ -72,7 +72,7 @@ describe('extraction queue', () => {
     assert.ok(extracted.every((memory) => memory.metadata.extracted_from === rawId && memory.metadata.extractor === 'rules' && memory.source_session === SESSION));
     // The pnpm sentence also states a structured fact.
     assert.ok(items.some((memory) => (memory.metadata.fact as { key?: string } | undefined)?.key === 'package_manager'));
-    const settled = await test.core.longTerm.get(USER, rawId as string);
+    const settled = await test.core.getMemory(USER, rawId as string);
     assert.ok(settled.deleted_at, 'the split raw memory goes to the trash');
     assert.equal(settled.metadata.extraction, 'replaced');
     assert.equal((settled.metadata.extracted_into as string[]).length, 4);
@@ -88,20 +88,20 @@ describe('extraction queue', () => {
     });
     const [rawId] = await checkpoint(test.core, ['The project backend is FastAPI talking to a Postgres database on the shared cluster']);
     await queue.drain();
-    const settled = await test.core.longTerm.get(USER, rawId as string);
+    const settled = await test.core.getMemory(USER, rawId as string);
     assert.deepEqual([settled.deleted_at, settled.memory_category, settled.memory_subtype, settled.importance, settled.metadata.extraction], [null, 'semantic', 'project', 0.9, 'done']);
     assert.ok(settled.entities.includes('package:fastapi'));
     assert.equal((await test.core.listMemories({ filter: { user_id: USER }, sort: 'created', offset: 0, limit: 10 })).total, 1);
   });
 
   it('supersedes the memory a correction replaces', async () => {
-    const old = await test.core.longTerm.store({ user_id: USER, content: 'The staging database listens on port 5432', memory_category: 'semantic', memory_subtype: 'environment' });
+    const old = await test.core.storeMemory({ user_id: USER, content: 'The staging database listens on port 5432', memory_category: 'semantic', memory_subtype: 'environment' });
     const queue = await test.core.startExtraction(new RuleBasedExtractor());
     await checkpoint(test.core, ['Actually, the staging database listens on port 5433, not 5432.']);
     await queue.drain();
-    const before = await test.core.longTerm.get(USER, old.memory_id);
+    const before = await test.core.getMemory(USER, old.memory_id);
     assert.ok(before.superseded_by, 'the old value is superseded');
-    const correction = await test.core.longTerm.get(USER, before.superseded_by as string);
+    const correction = await test.core.getMemory(USER, before.superseded_by as string);
     assert.equal(correction.content, 'The staging database listens on port 5433, not 5432');
     assert.equal(correction.supersedes, old.memory_id);
     assert.equal(correction.metadata.corrects, '5432');
@@ -129,7 +129,7 @@ describe('extraction queue', () => {
     assert.deepEqual([failing.stats().failed, failing.stats().retries, failing.stats().last_error?.code], [1, 2, 'PROVIDER_ERROR']);
     assert.match(logs.at(-1) ?? '', /gave up after 3 attempt\(s\) \[PROVIDER_ERROR\]/);
     assert.deepEqual(await pending(test.core), [rawId]);
-    const raw = await test.core.longTerm.get(USER, rawId as string);
+    const raw = await test.core.getMemory(USER, rawId as string);
     assert.deepEqual(raw.metadata.extraction_error, { code: 'PROVIDER_ERROR', message: 'model overloaded', attempts: 3 });
     assert.equal(raw.deleted_at, null);
 

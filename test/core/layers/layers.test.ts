@@ -94,9 +94,9 @@ describe('layers and the lifecycle', () => {
   it('never consolidates memories of different layer scopes: moving knowledge is promotion only', async () => {
     const user = 'layered-consolidation';
     const text = 'The staging cluster restarts every night at two';
-    await t.core.longTerm.store({ user_id: user, content: text, memory_category: 'semantic', memory_subtype: 'environment' });
-    await t.core.longTerm.store({ user_id: user, content: `${text}.`, memory_category: 'semantic', memory_subtype: 'environment', layer: 'agent', agent_id: 'copilot' });
-    const result = await consolidateMemories(t.core.coreDeps, { user_id: user, threshold: 0.8 });
+    await t.core.storeMemory({ user_id: user, content: text, memory_category: 'semantic', memory_subtype: 'environment' });
+    await t.core.storeMemory({ user_id: user, content: `${text}.`, memory_category: 'semantic', memory_subtype: 'environment', layer: 'agent', agent_id: 'copilot' });
+    const result = await consolidateMemories(t.deps, { user_id: user, threshold: 0.8 });
     assert.equal(result.clusters.length, 0);
     const { items } = await t.core.listMemories({ filter: { user_id: user }, sort: 'created', offset: 0, limit: 10 });
     assert.deepEqual(items.map((memory) => memory.layer).sort(), ['agent', 'user']);

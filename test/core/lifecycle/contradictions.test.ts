@@ -52,26 +52,26 @@ describe('contradictions in the store', () => {
   });
 
   it('supersedes the older memory and lowers its confidence when a new one contradicts it', async () => {
-    const older = await t.core.longTerm.store({ user_id: 'c1', content: 'The default port is 8080', memory_category: 'semantic', memory_subtype: 'project' });
-    const newer = await t.core.longTerm.store({ user_id: 'c1', content: 'The default port is 3000', memory_category: 'semantic', memory_subtype: 'project' });
+    const older = await t.core.storeMemory({ user_id: 'c1', content: 'The default port is 8080', memory_category: 'semantic', memory_subtype: 'project' });
+    const newer = await t.core.storeMemory({ user_id: 'c1', content: 'The default port is 3000', memory_category: 'semantic', memory_subtype: 'project' });
     assert.equal(newer.contradicts?.memory_id, older.memory_id);
-    const old = await t.core.longTerm.get('c1', older.memory_id);
+    const old = await t.core.getMemory('c1', older.memory_id);
     assert.equal(old.superseded_by, newer.memory_id);
     assert.ok(old.confidence <= 0.5);
-    assert.equal((await t.core.longTerm.get('c1', newer.memory_id)).supersedes, older.memory_id);
+    assert.equal((await t.core.getMemory('c1', newer.memory_id)).supersedes, older.memory_id);
   });
 
   it('scans for suspected pairs and supersedes explicitly, per user', async () => {
-    await t.core.longTerm.store({ user_id: 'c2', content: 'We deploy the billing service on Fridays', memory_category: 'procedural', memory_subtype: 'workflow', pinned: true });
-    await t.core.longTerm.store({ user_id: 'c2', content: 'We never deploy the billing service on Fridays', memory_category: 'procedural', memory_subtype: 'workflow' });
-    const scan = await scanContradictions(t.core.coreDeps, 'c2');
+    await t.core.storeMemory({ user_id: 'c2', content: 'We deploy the billing service on Fridays', memory_category: 'procedural', memory_subtype: 'workflow', pinned: true });
+    await t.core.storeMemory({ user_id: 'c2', content: 'We never deploy the billing service on Fridays', memory_category: 'procedural', memory_subtype: 'workflow' });
+    const scan = await scanContradictions(t.deps, 'c2');
     assert.equal(scan.pairs.length, 1);
     assert.equal(scan.pairs[0].kind, 'negation');
-    assert.deepEqual((await scanContradictions(t.core.coreDeps, 'c1')).pairs, []);
-    const result = await supersedeMemory(t.core.coreDeps, { user_id: 'c2', memory_id: scan.pairs[0].older.memory_id, superseded_by: scan.pairs[0].newer.memory_id, reason: 'policy changed' });
+    assert.deepEqual((await scanContradictions(t.deps, 'c1')).pairs, []);
+    const result = await supersedeMemory(t.deps, { user_id: 'c2', memory_id: scan.pairs[0].older.memory_id, superseded_by: scan.pairs[0].newer.memory_id, reason: 'policy changed' });
     assert.ok(result.confidence <= 0.5);
     await assert.rejects(
-      supersedeMemory(t.core.coreDeps, { user_id: 'someone-else', memory_id: scan.pairs[0].older.memory_id, superseded_by: scan.pairs[0].newer.memory_id }),
+      supersedeMemory(t.deps, { user_id: 'someone-else', memory_id: scan.pairs[0].older.memory_id, superseded_by: scan.pairs[0].newer.memory_id }),
       (error) => MemoryError.is(error, 'MEMORY_NOT_FOUND'),
     );
   });

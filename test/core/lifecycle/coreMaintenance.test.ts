@@ -7,7 +7,7 @@ describe('MemoryCore.startMaintenance', () => {
   it('runs daily maintenance for the given users on its timer; stop and close stop the timer', async (t) => {
     const test = await createTestCore();
     try {
-      await test.core.longTerm.store({ user_id: 'm', content: 'The cache TTL is five minutes', memory_category: 'semantic', memory_subtype: 'project' });
+      await test.core.storeMemory({ user_id: 'm', content: 'The cache TTL is five minutes', memory_category: 'semantic', memory_subtype: 'project' });
       t.mock.timers.enable({ apis: ['setInterval'] });
       const reports: MaintenanceReport[] = [];
       // users() is called as each run starts, so its call count is the number of runs the timer began.

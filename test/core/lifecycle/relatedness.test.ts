@@ -36,18 +36,18 @@ describe('auto_link_similar in the store', () => {
 
   it('links every related memory and none of the unrelated ones, on both sides of each link', async () => {
     const store = async (content: string) =>
-      (await t.core.longTerm.store({ user_id: 'links', content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
+      (await t.core.storeMemory({ user_id: 'links', content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
     const target = await store(LINK_TARGET);
     const related = [];
     for (const content of RELATED_TO_TARGET) related.push(await store(content));
     const unrelated = [];
     for (const content of UNRELATED_TO_TARGET) unrelated.push(await store(content));
 
-    const result = await autoLinkSimilar(t.core, { user_id: 'links', memory_id: target });
+    const result = await t.core.autoLinkSimilar({ user_id: 'links', memory_id: target });
     assert.deepEqual(new Set(result.linked.map((entry) => entry.memory_id)), new Set(related));
-    const stored = await t.core.longTerm.get('links', target);
+    const stored = await t.core.getMemory('links', target);
     assert.deepEqual(new Set(stored.related_memories), new Set(related));
-    for (const id of related) assert.ok((await t.core.longTerm.get('links', id)).related_memories.includes(target), `link not stored on ${id}`);
-    for (const id of unrelated) assert.deepEqual((await t.core.longTerm.get('links', id)).related_memories, []);
+    for (const id of related) assert.ok((await t.core.getMemory('links', id)).related_memories.includes(target), `link not stored on ${id}`);
+    for (const id of unrelated) assert.deepEqual((await t.core.getMemory('links', id)).related_memories, []);
   });
 });

@@ -20,7 +20,7 @@ describe('whole-store jobs yield to the event loop', () => {
     for (let index = 0; index < MEMORIES; index++) {
       // Old and never accessed, so decay changes every one of them; a few near-duplicates for consolidation.
       const at = new Date(Date.now() - (200 + (index % 50)) * day).toISOString();
-      await testCore.core.store.insertMemory(makeMemory(USER, { content: `Build note ${index % 400}: the cache of service ${index} was warmed`, created_at: at, last_accessed: at, updated_at: at }), null);
+      await testCore.store.insertMemory(makeMemory(USER, { content: `Build note ${index % 400}: the cache of service ${index} was warmed`, created_at: at, last_accessed: at, updated_at: at }), null);
     }
   });
   after(() => testCore.cleanup());
@@ -31,10 +31,10 @@ describe('whole-store jobs yield to the event loop', () => {
     const scan = await turnsDuring(new SimilarityIndex(texts, texts.map(() => undefined)).clusters(0.9));
     assert.ok(scan.value.length > 0, 'near-duplicates were grouped');
     assert.ok(scan.turns >= 640 / 32 - 1, `only ${scan.turns} turns during the scan`);
-    const listing = await turnsDuring(listAllMemories(testCore.core.store, { user_id: USER, state: 'live' }, MEMORIES));
+    const listing = await turnsDuring(listAllMemories(testCore.store, { user_id: USER, state: 'live' }, MEMORIES));
     assert.equal(listing.value.items.length, MEMORIES);
     assert.ok(listing.turns >= 3, `only ${listing.turns} turns while listing ${MEMORIES} memories`);
-    const decay = await turnsDuring(runDailyMaintenance(testCore.core.coreDeps, USER, { dry_run: true, consolidation: { enabled: false } }));
+    const decay = await turnsDuring(runDailyMaintenance(testCore.deps, USER, { dry_run: true, consolidation: { enabled: false } }));
     assert.ok((decay.value.decay?.decayed ?? 0) > 0, 'decay would change memories');
     assert.ok(decay.turns >= 3 + Math.floor(MEMORIES / 256), `only ${decay.turns} turns during a dry-run decay`);
   });
@@ -42,8 +42,8 @@ describe('whole-store jobs yield to the event loop', () => {
   it('an import of memories already present (nothing written) still gives the loop a turn every 100', { timeout: 120_000 }, async () => {
     const memories = Array.from({ length: 600 }, (_, index) => ({ ...makeMemory(USER, { content: `Imported fact ${index} about the deploy queue` }), deleted: false }));
     const file = { format: EXPORT_FORMAT, format_version: EXPORT_FORMAT_VERSION, exported_at: new Date().toISOString(), user_id: USER, counts: { memories: memories.length, deleted_memories: 0, sessions: 0, working_items: 0 }, memories, sessions: [], working_items: [] };
-    assert.equal((await importMemories(testCore.core.coreDeps, USER, file)).memories_imported, 600);
-    const again = await turnsDuring(importMemories(testCore.core.coreDeps, USER, file));
+    assert.equal((await importMemories(testCore.deps, USER, file)).memories_imported, 600);
+    const again = await turnsDuring(importMemories(testCore.deps, USER, file));
     assert.equal(again.value.memories_skipped, 600);
     assert.ok(again.turns >= 5, `only ${again.turns} turns during the import`);
   });

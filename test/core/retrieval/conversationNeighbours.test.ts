@@ -17,7 +17,7 @@ describe('neighbours only within a conversation', () => {
   after(() => test.cleanup());
 
   const store = (user: string, content: string, extra: Record<string, unknown> = {}) =>
-    test.core.longTerm.store({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'conversation', ...extra }).then((stored) => stored.memory_id);
+    test.core.storeMemory({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'conversation', ...extra }).then((stored) => stored.memory_id);
 
   it('keys a memory by session id, else by the conversation metadata, and only conversation turns', () => {
     const base = { memory_subtype: 'conversation' as const, source_session: null as string | null, metadata: {} };
@@ -49,10 +49,10 @@ describe('neighbours only within a conversation', () => {
 
   it('never treats memories an agent stored close in time as one conversation', async () => {
     const user = 'agent';
-    const decision = await test.core.longTerm.store({ user_id: user, content: 'Decision: pull requests need one approving review.', memory_category: 'episodic', memory_subtype: 'decision' });
+    const decision = await test.core.storeMemory({ user_id: user, content: 'Decision: pull requests need one approving review.', memory_category: 'episodic', memory_subtype: 'decision' });
     const unrelated = [];
     for (const content of ['The build cache lives in .turbo.', 'Staging deploys on every merge to main.', 'Use tabs in Makefiles.']) {
-      unrelated.push((await test.core.longTerm.store({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id);
+      unrelated.push((await test.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id);
     }
     // Even unmarked conversation-subtype memories stay apart.
     unrelated.push(await store(user, 'Dan said, "Lunch at noon?"'));

@@ -19,7 +19,7 @@ describe('relevance floor and abstention', () => {
       review: ['Pull requests need one approving review before merge.', 'procedural', 'workflow'],
     };
     for (const [key, [content, category, subtype]] of Object.entries(memories)) {
-      ids[key] = (await test.core.longTerm.store({ user_id: user, content, memory_category: category, memory_subtype: subtype })).memory_id;
+      ids[key] = (await test.core.storeMemory({ user_id: user, content, memory_category: category, memory_subtype: subtype })).memory_id;
     }
   });
   after(() => test.cleanup());
@@ -81,19 +81,19 @@ describe('relevance floor and abstention', () => {
   });
 
   it('finds a memory by the keywords it was stored with, below its own words', async () => {
-    const stored = await test.core.longTerm.store({
+    const stored = await test.core.storeMemory({
       user_id: user,
       content: 'Run the nightly job with ulimit -n 65536 on the worker.',
       memory_category: 'procedural',
       memory_subtype: 'workflow',
       keywords: ['too many open files', 'file descriptor limit'],
     });
-    const [record] = await test.core.store.getMemories(user, [stored.memory_id]);
+    const [record] = await test.core.getMemories(user, [stored.memory_id]);
     assert.deepEqual(record.metadata.search_keys, ['too many open files', 'file descriptor limit']);
     const byKey = await test.core.recall({ user_id: user, query: 'file descriptor limit' }, { logAccess: false });
     assert.equal(byKey.memories[0]?.memory_id, stored.memory_id);
     // The same words in content outrank them as keys (keys index at half the weight of content).
-    const twin = await test.core.longTerm.store({ user_id: user, content: 'The file descriptor limit of the API hosts is 1024.', memory_category: 'semantic', memory_subtype: 'environment' });
+    const twin = await test.core.storeMemory({ user_id: user, content: 'The file descriptor limit of the API hosts is 1024.', memory_category: 'semantic', memory_subtype: 'environment' });
     const both = await test.core.recall({ user_id: user, query: 'file descriptor limit' }, { logAccess: false });
     assert.deepEqual(both.memories.slice(0, 2).map((memory) => memory.memory_id), [twin.memory_id, stored.memory_id]);
   });

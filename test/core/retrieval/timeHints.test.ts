@@ -16,7 +16,7 @@ describe('time expressions in recall', () => {
     test = await createTestCore({ clock });
     // Same words and length, so full text ties; the last stored wins a tie.
     for (const [label, eventTime] of [['may', '2026-05-05T10:00:00Z'], ['june', '2026-06-01T10:00:00Z'], ['jan', '2026-01-10T10:00:00Z']] as const) {
-      ids[label] = (await test.core.longTerm.store({ user_id: 't', content: `Deployed the billing service (${label})`, memory_category: 'episodic', memory_subtype: 'event', event_time: eventTime })).memory_id;
+      ids[label] = (await test.core.storeMemory({ user_id: 't', content: `Deployed the billing service (${label})`, memory_category: 'episodic', memory_subtype: 'event', event_time: eventTime })).memory_id;
     }
   });
   after(() => test.cleanup());

@@ -10,7 +10,7 @@ import { createTestCore } from '../../support/testCore.ts';
 test('the editor export streams pages to a 0600 file and reports progress (issue 13.10)', async () => {
   const source = await createTestCore();
   try {
-    for (let index = 0; index < 1_234; index++) await source.core.store.insertMemory(makeMemory('alice', { content: `Fact number ${index} about the build` }), null);
+    for (let index = 0; index < 1_234; index++) await source.store.insertMemory(makeMemory('alice', { content: `Fact number ${index} about the build` }), null);
     const path = join(source.dataDir, 'export.json');
     const progress: ExportProgress[] = [];
     const result = await writeExportFile(source.core, 'alice', path, (step) => progress.push(step));

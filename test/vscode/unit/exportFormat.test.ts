@@ -7,8 +7,8 @@ test('an export imports back into another store, and importing twice adds nothin
   const from = await createTestCore();
   const to = await createTestCore();
   try {
-    await from.core.longTerm.store({ user_id: 'a', content: 'We deploy with blue-green releases on Fridays', memory_category: 'procedural', memory_subtype: 'workflow', metadata: { tags: ['deploy'] }, project_id: 'git:github.com/a/b' });
-    await from.core.longTerm.store({ user_id: 'a', content: 'Prefers concise answers', memory_category: 'preference', memory_subtype: 'communication' });
+    await from.core.storeMemory({ user_id: 'a', content: 'We deploy with blue-green releases on Fridays', memory_category: 'procedural', memory_subtype: 'workflow', metadata: { tags: ['deploy'] }, project_id: 'git:github.com/a/b' });
+    await from.core.storeMemory({ user_id: 'a', content: 'Prefers concise answers', memory_category: 'preference', memory_subtype: 'communication' });
     const { items } = await from.core.listMemories({ filter: { user_id: 'a' }, sort: 'created', offset: 0, limit: 10 });
     const file = JSON.parse(JSON.stringify(buildExport('a', items, new Date('2026-01-01T00:00:00Z'))));
     const inputs = parseExport(file);
@@ -16,7 +16,7 @@ test('an export imports back into another store, and importing twice adds nothin
     const actions: string[] = [];
     for (const round of [1, 2]) {
       for (const input of inputs) {
-        const result = await to.core.longTerm.store({ ...input, user_id: 'b' });
+        const result = await to.core.storeMemory({ ...input, user_id: 'b' });
         actions.push(`${round}:${result.similar_existing?.action ?? 'created'}`);
       }
     }
