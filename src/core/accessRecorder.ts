@@ -1,3 +1,4 @@
+import type { Logger } from './ports/logger.ts';
 import type { AccessLogEntry } from './domain/records.ts';
 import type { MemoryStore } from './ports/memoryStore.ts';
 
@@ -19,8 +20,11 @@ export class AccessRecorder {
   private inFlight: Promise<void> = Promise.resolve();
   lastError: { message: string; at: string } | null = null;
 
-  constructor(store: MemoryStore) {
+  private readonly log: Logger;
+
+  constructor(store: MemoryStore, log: Logger) {
     this.store = store;
+    this.log = log;
   }
 
   record(entries: readonly AccessLogEntry[]): void {
@@ -56,7 +60,7 @@ export class AccessRecorder {
         // Kept for the next flush and reported in stats; a lost access count must not fail a recall.
         this.queue.unshift(...batch);
         this.lastError = { message: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
-        console.error('[fml] writing the access log failed; will retry:', this.lastError.message);
+        this.log.warn(`writing the access log failed; will retry: ${this.lastError.message}`);
       }
     });
     return this.inFlight;

@@ -7,6 +7,7 @@ import type { TokenCounter } from './tokens/tokenCounter.ts';
 import type { MemoryEvents } from './memoryEvents.ts';
 import type { EmbeddingGate } from './embeddingGate.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
+import type { Logger } from './ports/logger.ts';
 
 export interface CoreConfig {
   defaultMaxTokens: number;
@@ -73,6 +74,8 @@ export interface CoreDeps {
   /** Queues access-log writes off the request path. */
   access: AccessRecorder;
   config: CoreConfig;
+  /** Background failures and retries; the editor's output channel or stderr. */
+  log: Logger;
   summarize?: Summarize;
 }
 

@@ -1,3 +1,4 @@
+import { type Logger, stderrLogger } from './ports/logger.ts';
 import type { AddToWorkingMemoryInput, AddToWorkingMemoryOutput, CheckpointInput, CheckpointOutput, ClearWorkingMemoryInput, ClearWorkingMemoryOutput, EvictWorkingItemInput, GetWorkingMemoryInput, GetWorkingMemoryOutput, InitSessionInput, InitSessionOutput, PromotedItem, UpdateWorkingItemInput, WorkingMemoryState } from './api/workingMemoryApi.ts';
 import type { ForgetAllInput, ForgetAllOutput, ForgetMemoryInput, StoreMemoryInput, StoreMemoryOutput, UpdateMemoryInput, UpdateMemoryOutput } from './api/longTermApi.ts';
 import type { LayerDefaults } from './coreDeps.ts';
@@ -41,13 +42,15 @@ import { WorkingMemory } from './working/workingMemory.ts';
 
 /** The parts every core module is built from, composed once per core. */
 export function createCoreDeps(options: MemoryCoreOptions): CoreDeps {
+  const log = options.logger ?? stderrLogger;
   return {
     store: options.store,
     embeddings: new EmbeddingGate(options.embeddings ?? null, options.embeddingTimeoutMs),
     tokens: options.tokens ?? new TiktokenCounter(),
     clock: options.clock ?? systemClock,
-    events: new MemoryEvents(),
-    access: new AccessRecorder(options.store),
+    events: new MemoryEvents(log),
+    access: new AccessRecorder(options.store, log),
+    log,
     config: { ...DEFAULT_CORE_CONFIG, ...options.config },
     ...(options.summarize ? { summarize: options.summarize } : {}),
   };
@@ -65,6 +68,8 @@ export interface MemoryCoreOptions {
   embeddingTimeoutMs?: number;
   /** LLM summary of near-duplicate clusters during consolidation; deterministic merge when absent. */
   summarize?: Summarize;
+  /** Where background failures are reported (default: stderr). */
+  logger?: Logger;
 }
 
 export interface UserStats extends StoreUserStats {
@@ -315,7 +320,7 @@ export class MemoryCore {
         do embedded = await this.backfillEmbeddings();
         while (embedded > 0);
       } catch (error) {
-        console.error('[fml] background re-embedding paused:', error instanceof Error ? error.message : String(error));
+        this.deps.log.warn('background re-embedding paused', error);
       } finally {
         running = false;
       }

@@ -1,3 +1,5 @@
+import type { Logger } from './ports/logger.ts';
+
 /** What changed, so open panels and status bars refresh without polling the core. */
 export type MemoryEvent =
   | { type: 'memory'; user_id: string; memory_ids: string[]; change: 'created' | 'updated' | 'deleted' | 'restored' | 'purged' }
@@ -10,6 +12,11 @@ export type MemoryEventListener = (event: MemoryEvent) => void;
 
 export class MemoryEvents {
   private readonly listeners = new Set<MemoryEventListener>();
+  private readonly log: Logger;
+
+  constructor(log: Logger) {
+    this.log = log;
+  }
 
   on(listener: MemoryEventListener): { dispose(): void } {
     this.listeners.add(listener);
@@ -22,7 +29,7 @@ export class MemoryEvents {
       try {
         listener(event);
       } catch (error) {
-        console.error('[fml] event listener failed:', error);
+        this.log.error('a memory event listener failed', error);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { type Logger, stderrLogger } from '../core/ports/logger.ts';
 import { createConnection, type Socket } from 'node:net';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
 import type { BackendConfig } from '../runtime/runtimeConfig.ts';
@@ -17,9 +18,11 @@ export class DaemonConnection {
   private closedWith: DaemonError | null = null;
 
   private readonly socket: Socket;
+  private readonly log: Logger;
 
-  private constructor(socket: Socket) {
+  private constructor(socket: Socket, log: Logger) {
     this.socket = socket;
+    this.log = log;
     socket.setEncoding('utf8');
     const reader = new FrameReader((frame) => this.receive(frame as ServerFrame));
     socket.on('data', (chunk: string) => reader.push(chunk));
@@ -27,14 +30,15 @@ export class DaemonConnection {
     socket.on('close', () => this.fail(new DaemonError('DAEMON_EXITED', 'The memory process closed the connection.')));
   }
 
-  static open(socketPath: string): Promise<DaemonConnection> {
+  /** `log` receives what goes wrong on this side of the socket: the window's output channel in the editor. */
+  static open(socketPath: string, log: Logger = stderrLogger): Promise<DaemonConnection> {
     return new Promise((resolve, reject) => {
       const socket = createConnection(socketPath);
       const onError = (error: Error): void => reject(new DaemonError('DAEMON_UNREACHABLE', `No memory process answers on ${socketPath}: ${error.message}`, { cause: error }));
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
-        resolve(new DaemonConnection(socket));
+        resolve(new DaemonConnection(socket, log));
       });
     });
   }
@@ -66,7 +70,7 @@ export class DaemonConnection {
     const cancel = (): void =>
       void this.request({ op: 'cancel', request: id }).catch((error: unknown) => {
         // A lost connection also fails the copy's own request, which reports it; anything else is a bug to see.
-        if (!(error instanceof DaemonError)) console.error('[fml] cancelling the copy failed:', error);
+        if (!(error instanceof DaemonError)) this.log.error('cancelling the copy failed', error);
       });
     const copied = this.request({ op: 'copy', target, userId });
     // Sent after the copy frame, so the process knows the copy it cancels (also when already aborted).

@@ -1,3 +1,4 @@
+import type { Logger } from '../core/ports/logger.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -22,6 +23,8 @@ export interface OpenRemoteCoreOptions {
   hello: Omit<DaemonHello, 'secret'>;
   /** Give up starting the process after this long (opening a 100K store included). */
   startTimeoutMs?: number;
+  /** Where this side of the connection reports failures (the window's output channel). */
+  logger?: Logger;
 }
 
 export interface OpenedRemoteCore {
@@ -47,7 +50,7 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
   let lastError: unknown = null;
   const child = { exitCode: undefined as number | null | undefined };
   for (let attempt = 0; Date.now() < deadline; attempt++) {
-    const connection = await DaemonConnection.open(address.socketPath).catch((error: unknown) => {
+    const connection = await DaemonConnection.open(address.socketPath, options.logger).catch((error: unknown) => {
       lastError = error;
       return null;
     });

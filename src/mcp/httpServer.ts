@@ -1,3 +1,4 @@
+import { stderrLogger } from '../core/ports/logger.ts';
 import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +48,7 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
 
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      console.error('[fml] HTTP request failed:', error);
+      (context.log ?? stderrLogger).error(`HTTP ${request.method ?? ''} ${request.url ?? ''} failed`, error);
       const message = error instanceof Error ? error.message : String(error);
       if (response.headersSent) response.end();
       else if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname === '/mcp') sendMcpError(response, 500, RPC_INTERNAL_ERROR, new MemoryError('PROVIDER_ERROR', message));

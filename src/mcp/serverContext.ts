@@ -1,3 +1,4 @@
+import type { Logger } from '../core/ports/logger.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import type { CallLog } from './callLog.ts';
 
@@ -15,4 +16,6 @@ export interface ServerContext {
   callLog?: CallLog;
   /** Offer the lifecycle and administration tools too (toolCatalog.ts ADMIN_TOOLS); off by default. */
   adminTools?: boolean;
+  /** Where request failures are reported (default: stderr). */
+  log?: Logger;
 }

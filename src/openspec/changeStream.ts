@@ -1,3 +1,4 @@
+import { stderrLogger } from '../core/ports/logger.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LayerIdentifiers } from '../core/domain/layers.ts';
 import { SHARED_LAYERS } from '../core/domain/layers.ts';
@@ -58,7 +59,7 @@ export class ChangeStreams {
         })
         .catch((error: unknown) => {
           // A failed lookup must not end the stream; the client still learns which ids changed.
-          console.error('[fml] OpenSpec stream could not read changed entries:', error);
+          (context.log ?? stderrLogger).warn('OpenSpec stream could not read changed entries', error);
           send({ change: event.change, ids: event.memory_ids, at: new Date().toISOString() });
         });
     });

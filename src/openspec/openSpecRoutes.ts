@@ -1,3 +1,4 @@
+import { stderrLogger } from '../core/ports/logger.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
@@ -58,7 +59,7 @@ export function createOpenSpecRoutes(context: ServerContext): OpenSpecRoutes {
       }
     } catch (error) {
       const failure = asMemoryError(error, route.operation);
-      if (failure.code === 'PROVIDER_ERROR') console.error(`[fml] OpenSpec ${route.operation} failed:`, error);
+      if (failure.code === 'PROVIDER_ERROR') (context.log ?? stderrLogger).error(`OpenSpec ${route.operation} failed`, error);
       if (!response.headersSent) return sendMemoryError(response, failure);
       response.end();
     }

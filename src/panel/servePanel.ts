@@ -1,3 +1,4 @@
+import { stderrLogger } from '../core/ports/logger.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import { localCoreSurface } from '../daemon/localCore.ts';
 import { createPanelRoutes, type PanelRoutes } from './httpPanelRoutes.ts';
@@ -21,7 +22,7 @@ export function startPanelOverHttp(core: MemoryCore, options: ServePanelOptions)
     // Outside an editor there is no current session; the controller falls back to the latest one.
     sessionId: () => undefined,
     host: 'browser',
-    log: (message) => console.error(message),
+    log: (message) => stderrLogger.info(message),
   });
   const routes = createPanelRoutes({ controller, token: options.token, assetsDir: locatePanelAssets(defaultAssetCandidates(options.entryFile, process.cwd())) });
   return { routes, controller, userId };

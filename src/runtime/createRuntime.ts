@@ -1,3 +1,4 @@
+import { type Logger, stderrLogger } from '../core/ports/logger.ts';
 import { MemoryCore } from '../core/memoryCore.ts';
 import type { EmbeddingProvider } from '../core/ports/embeddingProvider.ts';
 import type { MemoryStore } from '../core/ports/memoryStore.ts';
@@ -14,9 +15,10 @@ import type { BackendConfig, EmbeddingConfig, RuntimeConfig } from './runtimeCon
  * A Firebolt backend is wrapped in the resilient store: a local replica and outbox in
  * `config.dataDir` keep every acknowledged write while Firebolt is unreachable.
  */
-export async function createRuntime(config: RuntimeConfig): Promise<MemoryCore> {
+export async function createRuntime(config: RuntimeConfig, logger: Logger = stderrLogger): Promise<MemoryCore> {
   const core = new MemoryCore({
-    store: createStore(config.backend, { localReplicaDir: config.dataDir }),
+    logger,
+    store: createStore(config.backend, { localReplicaDir: config.dataDir, logger }),
     embeddings: createEmbeddings(config.embeddings),
     ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
     ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
@@ -33,12 +35,14 @@ export interface CreateStoreOptions {
    * a copy into Firebolt wants (it must fail when Firebolt is away, not queue).
    */
   localReplicaDir?: string;
+  /** Where the store reports background failures (default: stderr). */
+  logger?: Logger;
 }
 
 export function createStore(backend: BackendConfig, options: CreateStoreOptions = {}): MemoryStore {
-  if (backend.kind === 'sqlite') return new SqliteMemoryStore({ dataDir: backend.dataDir });
+  if (backend.kind === 'sqlite') return new SqliteMemoryStore({ dataDir: backend.dataDir, ...(options.logger ? { logger: options.logger } : {}) });
   const firebolt = fireboltConfigOf(backend);
-  return options.localReplicaDir === undefined ? new FireboltStore(firebolt) : createResilientFireboltStore(firebolt, options.localReplicaDir);
+  return options.localReplicaDir === undefined ? new FireboltStore(firebolt) : createResilientFireboltStore(firebolt, options.localReplicaDir, options.logger ? { logger: options.logger } : {});
 }
 
 /** The store-level Firebolt config for a runtime backend. */

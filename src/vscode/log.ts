@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { MemoryError } from '../core/domain/errors.ts';
+import type { Logger } from '../core/ports/logger.ts';
 
 /**
  * The extension's log channel plus the one way errors reach the user: logged with context every
@@ -34,6 +35,19 @@ export class Log {
       if (choice === 'Show Logs') this.channel.show(true);
       actions.find((action) => action.title === choice)?.run();
     });
+  }
+
+  /**
+   * The core's logger port over this channel: background failures are logged, never shown as
+   * notifications (they retry on their own; a failure the user must act on comes through error()).
+   */
+  asLogger(): Logger {
+    const withCause = (message: string, error: unknown): string => (error === undefined ? message : `${message}: ${describeError(error)}`);
+    return {
+      info: (message) => this.channel.info(message),
+      warn: (message, error) => this.channel.warn(withCause(message, error)),
+      error: (message, error) => this.channel.error(withCause(message, error)),
+    };
   }
 
   /** After the user fixed something (new settings, a new key), the same problem may be shown again. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, COMMITS_PER_CHECKPOINT, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from '../../src/stores/sqlite/walCheckpointer.ts';
+import { recordingLogger } from '../support/recordingLogger.ts';
 
 async function withWalDatabase(work: (db: DatabaseSync, path: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fml-wal-'));
@@ -40,7 +41,7 @@ const autocheckpoint = (db: DatabaseSync): number => Number((db.prepare('PRAGMA 
 describe('WalCheckpointer', () => {
   it('leaves checkpoints to a worker: commits only checkpoint themselves past the backstop', async () => {
     await withWalDatabase(async (db, path) => {
-      const checkpointer = new WalCheckpointer(db, path);
+      const checkpointer = new WalCheckpointer(db, path, recordingLogger());
       assert.equal(autocheckpoint(db), BACKSTOP_AUTOCHECKPOINT_PAGES);
       commit(db, checkpointer, COMMITS_PER_CHECKPOINT - 1);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -63,7 +64,7 @@ describe('WalCheckpointer', () => {
 
   it('starts a grown WAL over in place instead of truncating it', async () => {
     await withWalDatabase(async (db, path) => {
-      const checkpointer = new WalCheckpointer(db, path);
+      const checkpointer = new WalCheckpointer(db, path, recordingLogger());
       try {
         const pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
         assert.ok(BACKSTOP_AUTOCHECKPOINT_PAGES * pageSize < WAL_SIZE_LIMIT_BYTES, 'the backstop checkpoints before the limit trims');
@@ -90,18 +91,12 @@ describe('WalCheckpointer', () => {
 
   it('falls back to SQLite checkpoints during commits when the worker cannot open the file', async () => {
     await withWalDatabase(async (db) => {
-      const errors: unknown[][] = [];
-      const original = console.error;
-      console.error = (...args: unknown[]) => void errors.push(args);
-      try {
-        const checkpointer = new WalCheckpointer(db, join(tmpdir(), 'fml-no-such-dir', 'missing', 'memory.db'));
-        commit(db, checkpointer, COMMITS_PER_CHECKPOINT);
-        await until(() => autocheckpoint(db) === 1_000, 'the fallback');
-        assert.match(String(errors[0]?.[0]), /background WAL checkpoints stopped/);
-        await checkpointer.close();
-      } finally {
-        console.error = original;
-      }
+      const log = recordingLogger();
+      const checkpointer = new WalCheckpointer(db, join(tmpdir(), 'fml-no-such-dir', 'missing', 'memory.db'), log);
+      commit(db, checkpointer, COMMITS_PER_CHECKPOINT);
+      await until(() => autocheckpoint(db) === 1_000, 'the fallback');
+      assert.match(log.lines[0] ?? '', /^warn background WAL checkpoints stopped/);
+      await checkpointer.close();
     });
   });
 });

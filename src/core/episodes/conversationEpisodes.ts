@@ -71,7 +71,7 @@ export class ConversationEpisodes implements EpisodeSink {
       .then(() => this.summarize(episode))
       .catch((error: unknown) => {
         // The turns themselves are kept whatever happens here; only the summary is missing.
-        console.error(`[fml] summarising turns ${episode.turn_end - EPISODE_TURNS + 1}–${episode.turn_end} of ${episode.session.session_id} failed:`, error instanceof Error ? error.message : String(error));
+        this.deps.log.error(`summarising turns ${episode.turn_end - EPISODE_TURNS + 1}–${episode.turn_end} of ${episode.session.session_id} failed`, error);
       })
       .finally(() => this.running.delete(run));
     this.running.add(run);
@@ -96,7 +96,7 @@ export class ConversationEpisodes implements EpisodeSink {
     } catch (error) {
       if (chosen === this.offline) throw error;
       // A model that is down or refuses must not cost the episode its summary: the rules write it.
-      console.error(`[fml] episode summary by ${chosen.name} failed, using the offline rules:`, error instanceof Error ? error.message : String(error));
+      this.deps.log.warn(`episode summary by ${chosen.name} failed, using the offline rules`, error);
       summarizedBy = this.offline.name;
       content = await summarizeEpisode(turns, range, this.offline, context);
     }

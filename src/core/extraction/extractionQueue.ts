@@ -68,7 +68,7 @@ export class ExtractionQueue implements ExtractionSink {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.baseDelayMs = Math.max(0, options.baseDelayMs ?? 2_000);
     this.maxDelayMs = Math.max(this.baseDelayMs, options.maxDelayMs ?? 300_000);
-    this.log = options.log ?? ((message) => console.error(`[fml] ${message}`));
+    this.log = options.log ?? ((message) => deps.log.warn(message));
   }
 
   /** Never blocks and never throws: called from inside working-memory tool calls. */

@@ -77,6 +77,6 @@ export class MaintenanceScheduler {
 
   private report(error: unknown, userId: string | null): void {
     if (this.options.onError) this.options.onError(error, userId);
-    else console.error(`[fml] maintenance failed${userId ? ` for ${userId}` : ''}:`, error);
+    else this.deps.log.error(`maintenance failed${userId ? ` for ${userId}` : ''}`, error);
   }
 }

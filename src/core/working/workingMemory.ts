@@ -326,7 +326,7 @@ export class WorkingMemory {
       .then(() => this.promotionLocks.run(sessionId, () => this.promoteEvicted(sessionId)))
       .catch((error: unknown) => {
         // The items stay marked in the store; the next touch of the session retries them.
-        console.error(`[fml] promoting evicted working memory of ${sessionId} failed; will retry:`, error instanceof Error ? error.message : String(error));
+        this.deps.log.warn(`promoting evicted working memory of ${sessionId} failed; will retry`, error);
       })
       .finally(() => this.promotions.delete(run));
     this.promotions.add(run);

@@ -1,3 +1,4 @@
+import type { Logger } from '../../core/ports/logger.ts';
 import { join } from 'node:path';
 import type { FireboltConfig } from '../firebolt/fireboltConfig.ts';
 import { FireboltStore } from '../firebolt/fireboltStore.ts';
@@ -17,6 +18,8 @@ const RESILIENT_CLIENT: QueryClientOptions = { retry: { attempts: 3, baseDelayMs
 export interface ResilientFireboltOptions {
   client?: QueryClientOptions;
   replay?: ResilientStoreOptions['replay'];
+  /** Where the local replica reports background failures (default: stderr). */
+  logger?: Logger;
 }
 
 /** Firebolt behind a local SQLite replica and outbox kept in `dataDir`. */
@@ -24,7 +27,7 @@ export function createResilientFireboltStore(config: FireboltConfig, dataDir: st
   const dir = replicaDirFor(dataDir, config);
   return new ResilientStore({
     remote: new FireboltStore(config, options.client ?? RESILIENT_CLIENT),
-    local: new SqliteMemoryStore({ dataDir: dir }),
+    local: new SqliteMemoryStore({ dataDir: dir, ...(options.logger ? { logger: options.logger } : {}) }),
     outbox: new Outbox(join(dir, 'outbox.db')),
     replicaDescription: `the local replica in ${dir}`,
     ...(options.replay ? { replay: options.replay } : {}),

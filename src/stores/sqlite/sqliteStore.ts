@@ -1,3 +1,4 @@
+import { type Logger, stderrLogger } from '../../core/ports/logger.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../core/domain/errors.ts';
@@ -72,6 +73,8 @@ export interface SqliteMemoryStoreOptions {
   fileName?: string;
   /** How much of the cross-process change log to keep; the defaults suit every normal use. */
   changeLogRetention?: ChangeLogRetention;
+  /** Where background failures are reported (default: stderr). */
+  logger?: Logger;
 }
 
 interface Connection {
@@ -91,6 +94,7 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly dataDir: string;
   readonly path: string;
   private readonly retention: ChangeLogRetention | undefined;
+  private readonly log: Logger;
   private connection: Connection | null = null;
   private readonly users = new Map<string, UserMemoryState>();
   private readonly workingItems = new WorkingItemCache();
@@ -102,6 +106,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.dataDir = options.dataDir;
     this.path = join(options.dataDir, options.fileName ?? 'memory.db');
     this.retention = options.changeLogRetention;
+    this.log = options.logger ?? stderrLogger;
   }
 
   async open(): Promise<void> {
@@ -122,7 +127,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const sql = new StatementCache(opened);
       const feed = new ChangeFeed(opened, sql, this.retention);
       feed.start();
-      this.connection = { db: opened, sql, feed, checkpointer: new WalCheckpointer(opened, this.path) };
+      this.connection = { db: opened, sql, feed, checkpointer: new WalCheckpointer(opened, this.path, this.log) };
     } catch (error) {
       db?.close();
       throw toMemoryError(error, 'open', this.dataDir);
@@ -635,7 +640,7 @@ export class SqliteMemoryStore implements MemoryStore {
   private saveAnalyses(userId: string, reanalyzed: LexicalSource[]): void {
     // Saved by a background group commit. They only spare the next process the work: if saving fails, that process analyses again.
     this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed), undefined, 'background').catch((error: unknown) => {
-      console.error('[fml] saving lexical analyses failed; they will be redone when the index is next built:', error instanceof Error ? error.message : String(error));
+      this.log.warn('saving lexical analyses failed; they will be redone when the index is next built', error);
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Logger } from '../../core/ports/logger.ts';
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS } from './database.ts';
 import type { Database } from './sqliteModule.ts';
@@ -81,7 +82,10 @@ export class WalCheckpointer {
   /** Completed requests, for tests and stats. */
   completed = 0;
 
-  constructor(db: Database, path: string) {
+  private readonly log: Logger;
+
+  constructor(db: Database, path: string, log: Logger) {
+    this.log = log;
     this.db = db;
     this.path = path;
     db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
@@ -140,7 +144,7 @@ export class WalCheckpointer {
     this.failed = true;
     this.inFlight = false;
     this.worker = null;
-    console.error('[fml] background WAL checkpoints stopped; SQLite will checkpoint during commits instead:', error instanceof Error ? error.message : String(error));
+    this.log.warn('background WAL checkpoints stopped; SQLite will checkpoint during commits instead', error);
     // close() marks the checkpointer failed before the connection closes, so it is still open here.
     this.db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   }

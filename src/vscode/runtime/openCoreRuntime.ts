@@ -20,12 +20,13 @@ export async function openCoreRuntime(context: vscode.ExtensionContext, config: 
       dataDir: config.dataDir,
       command: { execPath: process.execPath, cliPath: join(context.extensionUri.fsPath, 'dist', 'cli.js'), env: process.env, ...graceFromEnvironment() },
       hello: { config, userId },
+      logger: log.asLogger(),
     });
     log.info(`${opened.started ? 'Started' : 'Joined'} the memory process ${opened.opened.pid} (${opened.address.socketPath}); its log: ${opened.address.logFile}`);
     return { kind: 'daemon', core: opened.core, pid: opened.opened.pid, connection: opened.connection, logFile: opened.address.logFile, started: opened.started };
   }
   log.info('Extraction uses a Copilot model: the memory core runs in this window (the language-model API exists only here).');
-  const core = await createRuntime(config);
+  const core = await createRuntime(config, log.asLogger());
   const extraction = await core.startExtraction(languageModel);
   core.startMaintenance({
     users: () => [userId],
