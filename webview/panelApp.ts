@@ -3,6 +3,7 @@ import type { PanelHost } from './host/panelHost.ts';
 import { describeError, type PanelClient } from './panelClient.ts';
 import type { PanelContext } from './panelContext.ts';
 import { h, icon, replaceChildren } from './ui/dom.ts';
+import { consume, isTextField, isUndoRedo } from './ui/keys.ts';
 import { Toasts } from './ui/toast.ts';
 import { TABS, type Tab, UiStore } from './uiState.ts';
 import { ContextTab } from './views/contextTab.ts';
@@ -11,11 +12,12 @@ import { requestFirstRows } from './views/memoryListModel.ts';
 import { OverviewTab } from './views/overviewTab.ts';
 import { WorkingTab } from './views/workingTab.ts';
 
-const TAB_LABELS: Record<Tab, [string, string]> = {
-  memories: ['Memories', 'database'],
-  working: ['Working', 'pulse'],
-  overview: ['Overview', 'graph'],
-  context: ['Context preview', 'eye'],
+/** Visible label, accessible name, codicon. Short labels: four tabs fit one row of a 300 px side bar. */
+const TAB_LABELS: Record<Tab, { label: string; name: string; icon: string }> = {
+  memories: { label: 'Memories', name: 'Memories', icon: 'database' },
+  working: { label: 'Working', name: 'Working', icon: 'pulse' },
+  overview: { label: 'Overview', name: 'Overview', icon: 'graph' },
+  context: { label: 'Context', name: 'Context preview', icon: 'eye' },
 };
 const REFRESH_DEBOUNCE_MS = 150;
 
@@ -65,7 +67,7 @@ export class PanelApp {
     const context: PanelContext = { client: this.client, ui: this.ui, toasts: this.toasts, init };
     this.views = { memories: new MemoriesTab(context), working: new WorkingTab(context), overview: new OverviewTab(context), context: new ContextTab(context) };
     document.body.dataset.host = init.host;
-    const tabButtons = TABS.map((tab) =>
+    const tabButtons = TABS.map((tab, index) =>
       h(
         'button',
         {
@@ -73,17 +75,19 @@ export class PanelApp {
           role: 'tab',
           id: `tab-${tab}`,
           'aria-controls': `panel-${tab}`,
-          title: TAB_LABELS[tab][0],
+          // The name contains the visible label (WCAG "label in name"); the shortcut is in the tooltip.
+          'aria-label': TAB_LABELS[tab].name === TAB_LABELS[tab].label ? null : TAB_LABELS[tab].name,
+          title: `${TAB_LABELS[tab].name} (Alt+${index + 1})`,
           onclick: () => this.select(tab, true),
           onkeydown: (event: KeyboardEvent) => this.onTabKey(event, tab),
         },
-        icon(TAB_LABELS[tab][1]),
-        h('span', { class: 'tab-label' }, TAB_LABELS[tab][0]),
+        icon(TAB_LABELS[tab].icon),
+        h('span', { class: 'tab-label' }, TAB_LABELS[tab].label),
       ),
     );
     replaceChildren(
       this.root,
-      h('header', { class: 'panel-header' }, h('div', { role: 'tablist', 'aria-label': 'Memory panel sections', class: 'tabs' }, tabButtons), h('span', { class: 'user', title: 'Memories of this user' }, icon('account'), ` ${init.user_id}`), this.connection),
+      h('header', { class: 'panel-header' }, h('div', { role: 'tablist', 'aria-label': 'Memory panel sections', class: 'tabs' }, tabButtons), this.connection),
       TABS.map((tab) => h('section', { role: 'tabpanel', id: `panel-${tab}`, 'aria-labelledby': `tab-${tab}`, class: 'tab-panel', tabindex: '-1' }, this.views![tab].element)),
       this.toasts.element,
     );
@@ -93,6 +97,18 @@ export class PanelApp {
       void this.views.memories.start(firstRows);
     }
     this.select(this.ui.state.tab, false);
+    // "Show Memory Panel" focuses the webview's window, which leaves focus on the body: move it to
+    // what the user came for. The window may have been focused before the panel finished starting.
+    window.addEventListener('focus', () => this.focusDefault());
+    if (document.hasFocus()) this.focusDefault();
+  }
+
+  /** With nothing focused inside the panel: the list on the Memories tab (its active row), else the current tab. */
+  private focusDefault(): void {
+    if (!this.views || (document.activeElement && document.activeElement !== document.body)) return;
+    const tab = this.ui.state.tab;
+    if (tab === 'memories') this.views.memories.focusMain();
+    else document.getElementById(`tab-${tab}`)?.focus();
   }
 
   setConnected(connected: boolean): void {
@@ -125,21 +141,29 @@ export class PanelApp {
     const index = TABS.indexOf(tab);
     const next = event.key === 'ArrowRight' ? TABS[(index + 1) % TABS.length] : event.key === 'ArrowLeft' ? TABS[(index + TABS.length - 1) % TABS.length] : event.key === 'Home' ? TABS[0] : event.key === 'End' ? TABS[TABS.length - 1] : null;
     if (next) {
-      event.preventDefault();
+      consume(event);
       this.select(next, true);
     }
   }
 
-  /** Alt+1…4 switch tabs and "/" focuses search from anywhere that is not a text field. */
+  /**
+   * Alt+1…4 switch tabs and "/" focuses search from anywhere that is not a text field. Handled keys
+   * are consumed: VS Code forwards every keydown that reaches a webview's window to the workbench,
+   * where Alt+1…4 would switch editors and Ctrl+Z would run the editor's undo inside this page.
+   */
   private onGlobalKey(event: KeyboardEvent): void {
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLSelectElement;
-    if (event.altKey && /^[1-4]$/.test(event.key)) {
-      event.preventDefault();
+    const typing = isTextField(event.target);
+    if (event.altKey && !event.ctrlKey && !event.metaKey && /^[1-4]$/.test(event.key)) {
+      consume(event);
       this.select(TABS[Number(event.key) - 1], true);
     } else if (event.key === '/' && !typing && this.views) {
-      event.preventDefault();
+      consume(event);
       this.select('memories', false);
       this.views.memories.focusSearch();
+    } else if (isUndoRedo(event) && !typing) {
+      // Outside a text field nothing here is undone by the browser; forwarded, VS Code's undo would
+      // call document.execCommand('undo') in this page and revert the search box to an older query.
+      consume(event);
     }
   }
 

@@ -171,6 +171,7 @@ export class PanelController {
     const scope = await this.scope();
     return {
       user_id: this.deps.userId(),
+      user_label: this.deps.userLabel?.() ?? this.deps.userId(),
       session_id: scope.sessionId,
       project_id: scope.projectId,
       taxonomy: Object.fromEntries(Object.entries(TAXONOMY).map(([category, subtypes]) => [category, [...subtypes]])),

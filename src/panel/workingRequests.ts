@@ -1,5 +1,5 @@
 import { MemoryError } from '../core/domain/errors.ts';
-import type { WorkingView } from '../shared/panelProtocol.ts';
+import type { WorkingSessionInfo, WorkingView } from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
 
 /**
@@ -16,8 +16,21 @@ export async function resolveSessionId(deps: PanelDeps): Promise<string | null> 
 
 export async function workingView(deps: PanelDeps): Promise<WorkingView> {
   const sessionId = await resolveSessionId(deps);
-  if (!sessionId) return { state: null };
-  return { state: await deps.core.workingState(sessionId, deps.userId()) };
+  if (!sessionId) return { state: null, session: null };
+  const [state, record] = await Promise.all([deps.core.workingState(sessionId, deps.userId()), deps.core.getSession(sessionId)]);
+  return { state, session: record ? sessionInfo(deps, sessionId, record) : null };
+}
+
+/** When the session started, and whether it is this window's own, continued after a reload, or the latest one. */
+function sessionInfo(deps: PanelDeps, sessionId: string, record: { created_at: string; last_activity: string }): WorkingSessionInfo {
+  const editorSession = deps.sessionId() === sessionId;
+  const continuity = editorSession ? deps.sessionContinuity?.() : undefined;
+  return {
+    started_at: record.created_at,
+    last_activity: record.last_activity,
+    origin: !editorSession ? 'latest' : continuity?.continued ? 'reload' : 'window',
+    reload_limit_ms: continuity?.reloadLimitMs ?? null,
+  };
 }
 
 export async function withSession<T>(deps: PanelDeps, action: (sessionId: string, userId: string) => Promise<T>): Promise<T> {

@@ -94,6 +94,22 @@ export interface UpdateParams {
 export interface WorkingView {
   /** Null when the user has no working-memory session yet. */
   state: WorkingMemoryState | null;
+  /** Where the shown session came from and when it started; null with no session. */
+  session: WorkingSessionInfo | null;
+}
+
+/**
+ * How the shown session relates to the panel's window: started by this window, continued from
+ * before a reload of it, or (outside an editor) the user's most recently active session.
+ */
+export type SessionOrigin = 'window' | 'reload' | 'latest';
+
+export interface WorkingSessionInfo {
+  started_at: string;
+  last_activity: string;
+  origin: SessionOrigin;
+  /** How soon a reloaded window must come back to continue its session (editor only), in ms. */
+  reload_limit_ms: number | null;
 }
 
 export interface CountPoint {
@@ -128,6 +144,8 @@ export interface PreviewParams {
 /** What the panel needs before its first paint. */
 export interface PanelInit {
   user_id: string;
+  /** The user as a person reads it (an account name), where user_id is a generated id. */
+  user_label: string;
   session_id: string | null;
   project_id: string | null;
   /** Category -> allowed subtypes, from the core taxonomy. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Log } from './log.ts';
 import { registerMemoryPanel } from './panel/memoryPanelProvider.ts';
+import { RELOAD_WINDOW_MS } from './runtime/identity.ts';
 import type { MemoryHost } from './runtime/memoryHost.ts';
 
 /**
@@ -17,7 +18,9 @@ export function registerPanelWithHost(context: vscode.ExtensionContext, host: Me
       current = registerMemoryPanel(context, {
         core: ready.core,
         userId: () => ready.identity.userId,
+        userLabel: () => ready.identity.userLabel,
         sessionId: () => ready.identity.sessionId,
+        sessionContinuity: () => ({ continued: ready.identity.sessionContinued, reloadLimitMs: RELOAD_WINDOW_MS }),
         log: (message) => log.info(`[panel] ${message}`),
       });
     } catch (error) {

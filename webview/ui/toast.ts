@@ -1,21 +1,27 @@
 import { h, replaceChildren } from './dom.ts';
+import { consume, isTextField } from './keys.ts';
 
 const TOAST_MS = 10_000;
 
 /**
- * One message at a time at the bottom of the panel, announced to screen readers. An action
- * (Undo) stays reachable from the keyboard: by Tab, or Ctrl/Cmd+Z while the toast is shown.
+ * What the panel tells the user after an action. Most actions show their result in place (the pin
+ * icon, the saved text), so they are only announced to screen readers (`announce`); a visible
+ * message appears when it offers an action (Undo) or reports an error or a result shown nowhere
+ * else (`show`). An action stays reachable from the keyboard: by Tab, or Ctrl/Cmd+Z while shown.
  */
 export class Toasts {
-  readonly element = h('div', { class: 'toast-region', role: 'status', 'aria-live': 'polite' });
+  readonly element: HTMLElement;
+  private readonly region = h('div', { class: 'toast-region', role: 'status', 'aria-live': 'polite' });
+  private readonly announcer = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'data-testid': 'announcer' });
   private timer: number | undefined;
   private action: (() => void) | null = null;
 
   constructor() {
+    this.element = h('div', { class: 'messages' }, this.region, this.announcer);
     document.addEventListener('keydown', (event) => {
-      const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
-      if (this.action && !typing && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') {
-        event.preventDefault();
+      if (this.action && !isTextField(event.target) && (event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'z') {
+        // Consumed, not only prevented: forwarded to VS Code, Ctrl+Z would also undo typing in the search box.
+        consume(event);
         this.runAction();
       }
     });
@@ -25,7 +31,7 @@ export class Toasts {
     window.clearTimeout(this.timer);
     this.action = action?.run ?? null;
     replaceChildren(
-      this.element,
+      this.region,
       h(
         'div',
         { class: `toast toast-${kind}` },
@@ -37,10 +43,15 @@ export class Toasts {
     this.timer = window.setTimeout(() => this.clear(), kind === 'error' ? TOAST_MS * 2 : TOAST_MS);
   }
 
+  /** Tells screen readers what happened, without a visible message: the change is visible in place. */
+  announce(message: string): void {
+    this.announcer.textContent = message;
+  }
+
   clear(): void {
     window.clearTimeout(this.timer);
     this.action = null;
-    this.element.textContent = '';
+    this.region.textContent = '';
   }
 
   private runAction(): void {

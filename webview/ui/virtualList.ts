@@ -1,4 +1,5 @@
 import { h } from './dom.ts';
+import { consume } from './keys.ts';
 
 export interface VirtualListOptions {
   label: string;
@@ -117,16 +118,16 @@ export class VirtualList {
     const page = Math.max(1, Math.floor(this.element.clientHeight / this.options.rowHeight) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
     if (event.key in moves) {
-      event.preventDefault();
+      consume(event);
       this.setActive((this.active < 0 ? 0 : this.active) + (this.active < 0 ? 0 : moves[event.key]));
     } else if (event.key === 'Home') {
-      event.preventDefault();
+      consume(event);
       this.setActive(0);
     } else if (event.key === 'End') {
-      event.preventDefault();
+      consume(event);
       this.setActive(this.count - 1);
     } else if (event.key === 'Enter' && this.active >= 0) {
-      event.preventDefault();
+      consume(event);
       this.options.onActivate(this.active);
     } else if (this.active >= 0) {
       this.options.onKey(event, this.active);

@@ -1,6 +1,7 @@
 import type { GetRelevantContextOutput } from '../../src/core/api/contextApi.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
+import { consume } from '../ui/keys.ts';
 import { h, icon, replaceChildren } from '../ui/dom.ts';
 
 /**
@@ -22,7 +23,7 @@ export class ContextTab {
     this.question.value = state.previewQuery;
     this.question.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
+        consume(event);
         void this.preview();
       }
     });

@@ -2,6 +2,7 @@ import type { MemoryDetail, PanelFilter, SearchSort, UpdateParams } from '../../
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { h, icon, iconButton, replaceChildren } from '../ui/dom.ts';
+import { consume, isTextField } from '../ui/keys.ts';
 import { VirtualList } from '../ui/virtualList.ts';
 import { countFilters, renderFilterBar } from './filterBar.ts';
 import { renderMemoryDetail } from './memoryDetail.ts';
@@ -31,9 +32,10 @@ export class MemoriesTab {
   private readonly actions: MemoryActions;
   private readonly list: VirtualList;
   private readonly selection = new Set<string>();
-  private readonly status = h('div', { class: 'list-status', role: 'status' });
+  private readonly statusText = h('span', { class: 'status-text', role: 'status' });
+  private readonly status: HTMLElement;
   private readonly bulkBar = h('div', { class: 'bulk-bar', role: 'toolbar', 'aria-label': 'Selected memories' });
-  private readonly filterHost = h('div', { class: 'filter-host' });
+  private readonly filterHost = h('div', { class: 'filter-host', id: 'filter-host' });
   private readonly detailHost = h('div', { class: 'detail-host' });
   private readonly filterButton: HTMLButtonElement;
   private readonly trashButton: HTMLButtonElement;
@@ -63,7 +65,8 @@ export class MemoriesTab {
     this.searchInput = h('input', {
       type: 'search',
       class: 'search-input',
-      placeholder: 'Search memories (same recall as the agent)',
+      placeholder: 'Search memories',
+      title: 'Search with the same hybrid recall the agent uses',
       'aria-label': 'Search memories',
       value: state.query,
       oninput: () => {
@@ -89,19 +92,34 @@ export class MemoriesTab {
       },
       SORT_LABELS.map(([value, label]) => h('option', { value, selected: value === state.sort }, label)),
     );
-    this.filterButton = h('button', { type: 'button', class: 'icon-button', 'aria-expanded': String(state.filtersOpen), 'aria-label': 'Show filters', title: 'Filters', onclick: () => this.toggleFilters() });
+    // One disclosure for all nine filters: at side-bar width they would otherwise take the whole view.
+    this.filterButton = h('button', { type: 'button', class: 'disclosure', 'aria-expanded': String(state.filtersOpen), 'aria-controls': 'filter-host', title: 'Show or hide the filters', onclick: () => this.toggleFilters() });
     this.trashButton = h('button', { type: 'button', class: 'icon-button', 'aria-pressed': String(state.filter.view === 'trash'), 'aria-label': 'Show trash (forgotten memories)', title: 'Trash', onclick: () => this.toggleTrash() }, icon('trash'));
+    this.status = h(
+      'div',
+      { class: 'list-status' },
+      this.statusText,
+      // A readable name (the account), not the generated id; the id is in the tooltip for support.
+      h('span', { class: 'user', title: context.init.user_label === context.init.user_id ? 'Memories of this user' : `Memories of ${context.init.user_label} (user id ${context.init.user_id})` }, icon('account'), ` ${context.init.user_label}`),
+    );
     this.element.append(
-      h('div', { class: 'toolbar', role: 'search' }, this.searchInput, this.sortSelect, this.filterButton, this.trashButton, iconButton('refresh', 'Refresh', () => void this.refresh())),
+      // Search gets its own full-width row; the rest of the toolbar goes on the row below it.
+      h('div', { class: 'search-row', role: 'search' }, this.searchInput),
+      h('div', { class: 'toolbar' }, this.filterButton, this.sortSelect, h('span', { class: 'spacer' }), this.trashButton, iconButton('refresh', 'Refresh', () => void this.refresh())),
       this.filterHost,
       this.status,
       this.bulkBar,
       h('div', { class: 'memories-body' }, h('div', { class: 'list-host' }, this.list.element), this.detailHost),
     );
-    // On the document, not the tab: after a removal focus may rest on the body.
+    // On the document, not the tab: after a removal focus may rest on the body. Escape first clears
+    // a selection, then closes the opened memory; in a text field it stays the field's own.
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.context.ui.state.tab === 'memories' && this.context.ui.state.openId && !this.editing && !document.querySelector('dialog[open]')) {
-        event.preventDefault();
+      if (event.key !== 'Escape' || this.context.ui.state.tab !== 'memories' || this.editing || isTextField(event.target) || document.querySelector('dialog[open]')) return;
+      if (this.selection.size > 0) {
+        consume(event);
+        this.clearSelection();
+      } else if (this.context.ui.state.openId) {
+        consume(event);
         this.closeDetail();
       }
     });
@@ -126,6 +144,13 @@ export class MemoriesTab {
     this.searchInput.focus();
   }
 
+  /** Where "Show Memory Panel" lands: the opened memory's first action, else the list on its active (or first) row. */
+  focusMain(): void {
+    const openAction = this.element.classList.contains('detail-open') ? this.detailHost.querySelector<HTMLElement>('.detail-toolbar button') : null;
+    if (openAction) return openAction.focus();
+    this.list.element.focus();
+  }
+
   private apply(patch: { query?: string; filter?: PanelFilter; sort?: SearchSort }): void {
     this.context.ui.update(patch);
     this.selection.clear();
@@ -144,15 +169,15 @@ export class MemoriesTab {
     const { model } = this;
     const trash = this.context.ui.state.filter.view === 'trash';
     if (model.error) {
-      replaceChildren(this.status, h('span', { class: 'error-text' }, icon('error'), ` ${model.error} `), h('button', { type: 'button', class: 'link-button', onclick: () => void this.reset() }, 'Retry'));
+      replaceChildren(this.statusText, h('span', { class: 'error-text' }, icon('error'), ` ${model.error} `), h('button', { type: 'button', class: 'link-button', onclick: () => void this.reset() }, 'Retry'));
     } else if (model.loading && model.total === 0) {
-      replaceChildren(this.status, h('span', { class: 'loading' }, icon('loading codicon-modifier-spin'), ' Loading…'));
+      replaceChildren(this.statusText, h('span', { class: 'loading' }, icon('loading codicon-modifier-spin'), ' Loading…'));
     } else if (model.mode === 'search') {
-      replaceChildren(this.status, `${model.total} result${model.total === 1 ? '' : 's'}${model.elapsedMs !== null ? ` in ${model.elapsedMs} ms` : ''} · ${model.breakdown?.mode ?? ''}`);
+      replaceChildren(this.statusText, `${model.total} result${model.total === 1 ? '' : 's'}${model.elapsedMs !== null ? ` in ${model.elapsedMs} ms` : ''} · ${model.breakdown?.mode ?? ''}`);
     } else if (model.total === 0) {
-      replaceChildren(this.status, trash ? 'The trash is empty.' : countFilters(this.context.ui.state.filter) > 0 ? 'No memories match these filters.' : 'No memories yet. The agent stores them as you work.');
+      replaceChildren(this.statusText, trash ? 'The trash is empty.' : countFilters(this.context.ui.state.filter) > 0 ? 'No memories match these filters.' : 'No memories yet. The agent stores them as you work.');
     } else {
-      replaceChildren(this.status, `${model.total.toLocaleString()} ${trash ? 'forgotten ' : ''}memor${model.total === 1 ? 'y' : 'ies'}`);
+      replaceChildren(this.statusText, `${model.total.toLocaleString()} ${trash ? 'forgotten ' : ''}memor${model.total === 1 ? 'y' : 'ies'}`);
     }
   }
 
@@ -167,25 +192,25 @@ export class MemoriesTab {
     if (!row) return;
     const trash = this.context.ui.state.filter.view === 'trash';
     if (event.key === ' ') {
-      event.preventDefault();
+      consume(event);
       this.toggleSelected(row.memory_id);
     } else if (event.key.toLowerCase() === 'a' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
+      consume(event);
       for (const loaded of this.model.loadedRows()) this.selection.add(loaded.memory_id);
       this.renderBulkBar();
       this.list.render();
     } else if (event.key === 'p' && !trash) {
-      event.preventDefault();
+      consume(event);
       void this.actions.setPinned(row.memory_id, !row.pinned);
     } else if (event.key === 'Delete' && event.shiftKey) {
-      event.preventDefault();
+      consume(event);
       void this.actions.purge(this.selection.size > 0 ? [...this.selection] : [row.memory_id]);
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
-      event.preventDefault();
+      consume(event);
       const ids = this.selection.size > 0 ? [...this.selection] : [row.memory_id];
       void (trash ? this.actions.restore(ids) : this.actions.forget(ids));
     } else if (event.key === 'e' && !trash) {
-      event.preventDefault();
+      consume(event);
       void this.open(row.memory_id, false).then(() => this.startEdit());
     }
   }
@@ -193,6 +218,12 @@ export class MemoriesTab {
   private toggleSelected(memoryId: string): void {
     if (this.selection.has(memoryId)) this.selection.delete(memoryId);
     else this.selection.add(memoryId);
+    this.renderBulkBar();
+    this.list.render();
+  }
+
+  private clearSelection(): void {
+    this.selection.clear();
     this.renderBulkBar();
     this.list.render();
   }
@@ -214,15 +245,7 @@ export class MemoriesTab {
         : h('button', { type: 'button', onclick: () => void this.actions.forget(ids()) }, icon('trash'), ` Forget ${count}`),
       h(
         'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: () => {
-            this.selection.clear();
-            this.renderBulkBar();
-            this.list.render();
-          },
-        },
+        { type: 'button', class: 'secondary', title: 'Clear selection (Escape)', onclick: () => this.clearSelection() },
         'Clear selection',
       ),
     );
@@ -231,9 +254,12 @@ export class MemoriesTab {
   private renderFilters(): void {
     const { filtersOpen, filter } = this.context.ui.state;
     const count = countFilters(filter);
-    this.filterButton.replaceChildren(icon('filter'), count > 0 ? h('span', { class: 'count-badge' }, String(count)) : '');
+    this.filterButton.replaceChildren(
+      icon(filtersOpen ? 'chevron-down' : 'chevron-right'),
+      'Filters',
+      count > 0 ? h('span', { class: 'count-badge', 'aria-label': `${count} active` }, String(count)) : '',
+    );
     this.filterButton.setAttribute('aria-expanded', String(filtersOpen));
-    this.filterButton.setAttribute('aria-label', count > 0 ? `Filters (${count} active)` : 'Filters');
     this.trashButton.setAttribute('aria-pressed', String(filter.view === 'trash'));
     this.filterHost.hidden = !filtersOpen;
     this.filterHost.replaceChildren(filtersOpen ? renderFilterBar(this.context.init, filter, (next) => this.setFilter(next)) : '');
@@ -345,7 +371,7 @@ export class MemoriesTab {
     const values = [...new Set([...(filter[field] ?? []), value])];
     this.context.ui.update({ filtersOpen: true });
     this.setFilter({ ...filter, [field]: values });
-    this.context.toasts.show(`Showing memories with ${field === 'entities' ? 'entity' : 'tag'} "${value}".`);
+    this.context.toasts.announce(`Showing memories with ${field === 'entities' ? 'entity' : 'tag'} "${value}".`);
   }
 
   private async save(changes: UpdateParams): Promise<void> {

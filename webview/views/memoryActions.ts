@@ -13,8 +13,9 @@ export interface ActionHooks {
 const count = (ids: readonly string[]): string => `${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}`;
 
 /**
- * What the user can do to memories, with the feedback each gives: a toast, Undo after forgetting,
- * a confirmation before deleting for good, and the host's error (with its code) when one fails.
+ * What the user can do to memories, with the feedback each gives: changes visible in place are
+ * announced to screen readers only; forgetting shows Undo; deleting for good asks first; promoting
+ * (a copy shown nowhere in this list) says where it went; a failure shows the host's error and code.
  */
 export class MemoryActions {
   private readonly context: PanelContext;
@@ -29,7 +30,7 @@ export class MemoryActions {
     await this.run(
       () => this.context.client.request('memory/update', { memory_id: memoryId, pinned }),
       () => {
-        this.context.toasts.show(pinned ? 'Pinned: always considered in context, never decays.' : 'Unpinned.');
+        this.context.toasts.announce(pinned ? 'Pinned: always considered in context, never decays.' : 'Unpinned.');
         this.hooks.changed();
       },
     );
@@ -40,7 +41,7 @@ export class MemoryActions {
     return this.run(
       () => this.context.client.request('memory/update', changes),
       () => {
-        this.context.toasts.show(changes.content !== undefined ? 'Saved; the memory was re-embedded.' : 'Saved.');
+        this.context.toasts.announce(changes.content !== undefined ? 'Saved; the memory was re-embedded.' : 'Saved.');
         this.hooks.changed();
       },
     );
@@ -62,7 +63,9 @@ export class MemoryActions {
       (result) => {
         if (this.context.ui.state.filter.view === 'trash') this.hooks.removed(result.memory_ids);
         else this.hooks.changed();
-        this.context.toasts.show(`Restored ${count(result.memory_ids)}.`);
+        // The forget's Undo message goes away: the memory is back in the list.
+        this.context.toasts.clear();
+        this.context.toasts.announce(`Restored ${count(result.memory_ids)}.`);
       },
     );
   }
@@ -74,7 +77,7 @@ export class MemoryActions {
       () => this.context.client.request('memory/purge', { memory_ids: ids, confirm: true }),
       (result) => {
         this.hooks.removed(result.memory_ids);
-        this.context.toasts.show(`Deleted ${count(result.memory_ids)} permanently.`);
+        this.context.toasts.announce(`Deleted ${count(result.memory_ids)} permanently.`);
       },
     );
   }

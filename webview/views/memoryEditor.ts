@@ -1,5 +1,6 @@
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import type { PanelInit, UpdateParams } from '../../src/shared/panelProtocol.ts';
+import { consume } from '../ui/keys.ts';
 import { h } from '../ui/dom.ts';
 
 /** The edit form of a memory; calls `save` with only the fields that changed. */
@@ -39,10 +40,10 @@ export function renderMemoryEditor(init: PanelInit, memory: MemoryRecord, save: 
       },
       onkeydown: (event: KeyboardEvent) => {
         if (event.key === 'Escape') {
-          event.preventDefault();
+          consume(event);
           cancel();
         } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-          event.preventDefault();
+          consume(event);
           form.requestSubmit();
         }
       },

@@ -1,8 +1,8 @@
-import type { WorkingView } from '../../src/shared/panelProtocol.ts';
+import type { WorkingSessionInfo, WorkingView } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { confirmDialog } from '../ui/confirmDialog.ts';
-import { h, icon, iconButton, replaceChildren } from '../ui/dom.ts';
+import { formatClock, h, icon, iconButton, relativeTime, replaceChildren } from '../ui/dom.ts';
 
 /** The session's working memory in order, with its token budget and per-item pin/evict. */
 export class WorkingTab {
@@ -49,7 +49,8 @@ export class WorkingTab {
       h(
         'div',
         { class: 'working-header' },
-        h('div', null, h('strong', null, `${state.total_tokens.toLocaleString()} of ${state.max_tokens.toLocaleString()} tokens`), h('span', { class: 'muted' }, ` · ${state.item_count} items · ${state.eviction_policy} eviction · session ${state.session_id}`)),
+        this.view?.session ? sessionLine(this.view.session, state.session_id) : null,
+        h('div', null, h('strong', null, `${state.total_tokens.toLocaleString()} of ${state.max_tokens.toLocaleString()} tokens`), h('span', { class: 'muted' }, ` · ${state.item_count} items · ${state.eviction_policy} eviction`)),
         bar,
         h(
           'div',
@@ -94,8 +95,9 @@ export class WorkingTab {
       const result = await action();
       this.view = result;
       this.render();
-      const message = result.message ?? success;
-      if (message) this.context.toasts.show(message);
+      // Checkpoint and clear report what they saved (shown nowhere else); pin and evict show in the list.
+      if (result.message) this.context.toasts.show(result.message);
+      else if (success) this.context.toasts.announce(success);
     } catch (error) {
       this.context.toasts.show(describeError(error), 'error');
     }
@@ -117,4 +119,26 @@ export class WorkingTab {
     if (!(await confirmDialog('Clear working memory?', 'Items worth keeping are saved to long-term memory first; the rest are removed from this session.', 'Clear'))) return;
     await this.act(() => this.context.client.request('working/clear', {}));
   }
+}
+
+/**
+ * When the session started and where it came from: "Session started 14:02 · continued after
+ * reload". A reload keeps the window's session (and what it captured) when the window comes back
+ * within the limit; the tooltip says so, with the session id for support.
+ */
+function sessionLine(session: WorkingSessionInfo, sessionId: string): HTMLElement {
+  const limit = session.reload_limit_ms !== null ? ` within ${Math.round(session.reload_limit_ms / 60_000)} min` : '';
+  const [origin, explanation] =
+    session.origin === 'reload'
+      ? ['continued after reload', `This window was reloaded and kept its session: what it captured before is still here. A reloaded window that comes back${limit} continues its session.`]
+      : session.origin === 'window'
+        ? ['this window', `Started with this window. Reloading the window keeps it, when the window comes back${limit}.`]
+        : [`last active ${relativeTime(session.last_activity)}`, 'Outside the editor the panel shows your most recently active working-memory session.'];
+  return h(
+    'div',
+    { class: 'session-line', title: `${explanation}\nSession ${sessionId}` },
+    icon(session.origin === 'reload' ? 'history' : 'clock'),
+    h('span', null, ` Session started ${formatClock(session.started_at)}`),
+    h('span', { class: 'muted' }, ` · ${origin}`),
+  );
 }

@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { CoreSurface } from '../../daemon/coreSurface.ts';
+import type { PanelDeps } from '../../panel/panelDeps.ts';
 import { PanelController } from '../../panel/panelController.ts';
 import { renderPanelHtml } from '../../panel/panelHtml.ts';
 import { connectWebview } from '../../panel/webviewBridge.ts';
 import { PANEL_VIEW_ID } from '../panelIds.ts';
 
-export interface MemoryPanelDeps {
-  core: CoreSurface;
-  userId: () => string;
-  sessionId: () => string | undefined;
-  log: (message: string) => void;
-}
+export type MemoryPanelDeps = Pick<PanelDeps, 'core' | 'userId' | 'userLabel' | 'sessionContinuity' | 'sessionId' | 'log'>;
 
 /**
  * Registers the memory panel webview view. This file is only VS Code glue: the HTML shell, the
@@ -19,11 +14,8 @@ export interface MemoryPanelDeps {
  */
 export function registerMemoryPanel(context: vscode.ExtensionContext, deps: MemoryPanelDeps): vscode.Disposable {
   const controller = new PanelController({
-    core: deps.core,
-    userId: deps.userId,
-    sessionId: deps.sessionId,
+    ...deps,
     host: 'vscode',
-    log: deps.log,
     selection: () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor || editor.selection.isEmpty) return undefined;

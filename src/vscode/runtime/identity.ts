@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { remoteUrlFromGitConfig } from '../../core/editor/gitConfig.ts';
@@ -9,16 +10,25 @@ import { setting } from '../config/vscodeSettings.ts';
 /** Who is working (user), on what (project scope, or none with scope "all") and in which window (session). */
 export interface Identity {
   userId: string;
+  /** What the panel shows for the user: the configured id, or the OS account name when the id is generated. */
+  userLabel: string;
   /** Project id of the workspace, whatever the scope setting; null without a folder. */
   workspaceProjectId: string | null;
   /** The scope memories are stored and recalled in: the workspace project, or undefined for "all". */
   scopeProjectId: string | undefined;
   sessionId: string;
+  /** True when this window was reloaded and continues the session it had before. */
+  sessionContinued: boolean;
 }
 
 const GENERATED_USER_KEY = 'memory.generatedUserId';
 const RELOADED_SESSION_KEY = 'memory.sessionBeforeReload';
-/** A window that comes back this soon after it went away is the same window reloaded: it keeps its session. */
+/**
+ * A window that comes back this soon after it went away is the same window reloaded: it keeps its
+ * session. Longer and a window reopened after a break would silently carry an old task's context
+ * (failed commands, errors since fixed) into new work; two minutes covers a reload, an extension
+ * update or a crash-and-restore. Documented in docs/extension.md ("Sessions and reloads").
+ */
 export const RELOAD_WINDOW_MS = 2 * 60_000;
 
 interface SessionBeforeReload {
@@ -28,7 +38,7 @@ interface SessionBeforeReload {
 }
 
 export async function resolveIdentity(context: vscode.ExtensionContext): Promise<Identity> {
-  const userId = resolveUserId(context);
+  const { userId, userLabel } = resolveUser(context);
   const folder = vscode.workspace.workspaceFolders?.[0];
   const workspaceProjectId = folder && folder.uri.scheme === 'file' ? await projectIdOf(folder.uri.fsPath) : null;
   const scopeProjectId = setting('memory.scope') === 'project' && workspaceProjectId ? workspaceProjectId : undefined;
@@ -38,7 +48,7 @@ export async function resolveIdentity(context: vscode.ExtensionContext): Promise
   const reloaded = kept !== undefined && kept.projectId === workspaceProjectId && Date.now() - kept.at < RELOAD_WINDOW_MS;
   const sessionId = reloaded ? kept.sessionId : `win_${createHash('sha256').update(`${vscode.env.sessionId}|${workspaceProjectId ?? ''}`).digest('hex').slice(0, 24)}`;
   if (kept !== undefined) await context.workspaceState.update(RELOADED_SESSION_KEY, undefined);
-  return { userId, workspaceProjectId, scopeProjectId, sessionId };
+  return { userId, userLabel, workspaceProjectId, scopeProjectId, sessionId, sessionContinued: reloaded };
 }
 
 /** Called as the window goes away: if it comes back within RELOAD_WINDOW_MS, it continues this session. */
@@ -47,9 +57,9 @@ export async function rememberSessionForReload(context: vscode.ExtensionContext,
   await context.workspaceState.update(RELOADED_SESSION_KEY, value);
 }
 
-function resolveUserId(context: vscode.ExtensionContext): string {
+function resolveUser(context: vscode.ExtensionContext): { userId: string; userLabel: string } {
   const configured = setting('memory.user.id').trim();
-  if (configured !== '') return configured;
+  if (configured !== '') return { userId: configured, userLabel: configured };
   let generated = context.globalState.get<string>(GENERATED_USER_KEY);
   if (!generated) {
     generated = `user_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -57,7 +67,19 @@ function resolveUserId(context: vscode.ExtensionContext): string {
   }
   // Settings Sync carries the id to the user's other machines, so they share one identity.
   context.globalState.setKeysForSync([GENERATED_USER_KEY]);
-  return generated;
+  return { userId: generated, userLabel: accountName() ?? generated };
+}
+
+/** The OS account the editor runs as (the same name `fml` uses); null where it has none (some containers). */
+function accountName(): string | null {
+  try {
+    const name = userInfo().username.trim();
+    return name === '' ? null : name;
+  } catch (error) {
+    // userInfo() throws when the uid has no passwd entry; the generated id is shown instead.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ERR_SYSTEM_ERROR') return null;
+    throw error;
+  }
 }
 
 async function projectIdOf(folderPath: string): Promise<string> {
