@@ -25,3 +25,53 @@ export const UNLABELLED_CONTROLS = `[...document.querySelectorAll('button, input
   .filter((element) => element.offsetParent !== null)
   .filter((element) => !(element.getAttribute('aria-label') || element.getAttribute('aria-labelledby') || element.closest('label') || element.textContent.trim()))
   .map((element) => element.outerHTML.slice(0, 80))`;
+
+/**
+ * Stands in for VS Code's webview host page, which listens for keydown on the panel's window and
+ * forwards each key to the workbench (microsoft/vscode, webview/browser/pre/index.html,
+ * handleInnerKeydown). The workbench's Undo on a focused webview calls webview.undo(), which runs
+ * document.execCommand('undo') inside the panel: so does this stand-in. Forwarded keys are recorded.
+ */
+export const INSTALL_KEY_FORWARDER = `(() => {
+  window.forwardedKeys = [];
+  window.addEventListener('keydown', (event) => {
+    const key = [event.ctrlKey ? 'Control+' : '', event.altKey ? 'Alt+' : '', event.shiftKey ? 'Shift+' : '', event.key].join('');
+    window.forwardedKeys.push(key);
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') {
+      event.preventDefault();
+      document.execCommand('undo');
+    }
+  });
+})()`;
+
+export const FORWARDED_KEYS = 'window.forwardedKeys';
+
+/**
+ * Elements wider than the space they have at the current viewport: their content scrolls
+ * (scrollWidth > clientWidth) or they stick out of the window. Text cut with an ellipsis inside a
+ * row is by design (the row itself must not overflow), so rows and containers are measured, not
+ * the ellipsized spans inside them.
+ */
+export function overflowingScript(selectors: string[]): string {
+  return `(() => {
+    const selectors = ${JSON.stringify(selectors)};
+    const found = [];
+    const width = document.documentElement.clientWidth;
+    for (const selector of selectors) {
+      const elements = [...document.querySelectorAll(selector)].filter((element) => element.getClientRects().length > 0);
+      if (elements.length === 0) found.push(selector + ': not shown');
+      for (const element of elements) {
+        const box = element.getBoundingClientRect();
+        if (element.scrollWidth > element.clientWidth) found.push(selector + ': scrollWidth ' + element.scrollWidth + ' > clientWidth ' + element.clientWidth);
+        if (box.right > width + 0.5 || box.left < -0.5) found.push(selector + ': spans ' + Math.round(box.left) + '..' + Math.round(box.right) + ' of ' + width);
+      }
+    }
+    return found;
+  })()`;
+}
+
+/** Distinct top offsets of the tabs: 1 when they sit on one row. */
+export const TAB_ROWS = `new Set([...document.querySelectorAll('[role="tab"]')].map((tab) => Math.round(tab.getBoundingClientRect().top))).size`;
+
+/** Leaves focus on the body and gives the window focus, as VS Code does on "Show Memory Panel". */
+export const FOCUS_WINDOW = `(() => { document.activeElement?.blur(); window.dispatchEvent(new FocusEvent('focus')); })()`;

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
 import { ASSETS_DIR, type PanelHarness, seedMemories, SESSION, startPanelHarness, USER } from './panelHarness.ts';
-import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, UNLABELLED_CONTROLS } from './pageScripts.ts';
+import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, FOCUS_WINDOW, FORWARDED_KEYS, INSTALL_KEY_FORWARDER, overflowingScript, TAB_ROWS, UNLABELLED_CONTROLS } from './pageScripts.ts';
 import { THEME_BODY_CLASS, THEMES, type ThemeName } from './vscodeThemes.ts';
 
 const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
@@ -79,7 +79,7 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
     await status().filter({ hasText: '46 memories' }).waitFor();
     await page.getByRole('button', { name: 'Filters' }).click();
-    await page.getByLabel('Category').selectOption('procedural');
+    await page.locator('.filter-bar').getByLabel('Category').selectOption('procedural');
     await status().filter({ hasText: '2 memories' }).waitFor();
     await rows().filter({ hasText: 'deploy the web app' }).click();
     await page.getByRole('button', { name: 'fly.io' }).click();
@@ -124,7 +124,9 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('button', { name: 'Undo' }).waitFor();
     assert.notEqual((await memory(ids.kafka)).deleted_at, null);
     await page.getByRole('button', { name: 'Undo' }).click();
-    await page.locator('.toast').filter({ hasText: 'Restored 1 memory' }).waitFor();
+    // Restoring shows itself in place: announced to screen readers, and the Undo message goes away.
+    await page.getByTestId('announcer').filter({ hasText: 'Restored 1 memory' }).waitFor();
+    assert.equal(await page.locator('.toast').count(), 0);
     assert.equal((await memory(ids.kafka)).deleted_at, null);
   });
 
@@ -223,13 +225,63 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('button', { name: 'Undo' }).waitFor();
     assert.notEqual((await memory(ids.redis)).deleted_at, null);
     await page.keyboard.press('Control+z');
-    await page.locator('.toast').filter({ hasText: 'Restored' }).waitFor();
+    await page.getByTestId('announcer').filter({ hasText: 'Restored' }).waitFor();
     assert.equal((await memory(ids.redis)).deleted_at, null);
     await page.keyboard.press('Alt+2');
     assert.equal(await page.getByRole('tab', { name: 'Working' }).getAttribute('aria-selected'), 'true');
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected'), 'true');
     await page.keyboard.press('Alt+1');
+  });
+
+  it('keeps the keys it handles from VS Code: Alt+2 switches tabs, Delete then Ctrl+Z keeps the search, Escape clears a selection', async () => {
+    const search = page.getByRole('searchbox', { name: 'Search memories' });
+    await page.keyboard.press('Alt+1');
+    await search.fill('');
+    await search.click();
+    await page.evaluate(INSTALL_KEY_FORWARDER);
+    // Typed key by key, so the field has an undo history for a forwarded Ctrl+Z to revert.
+    await page.keyboard.type('kafka partitions');
+    await page.keyboard.press('Enter');
+    const results = status().filter({ hasText: /^\d+ results?/ });
+    await results.waitFor();
+    await rows().filter({ hasText: 'Kafka' }).first().waitFor();
+    const before = (await status().innerText()).split(' ')[0];
+    // Typing in the search box reaches the workbench as in VS Code; from here on, keys the panel handles must not.
+    await page.evaluate(`${FORWARDED_KEYS} = []`);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Delete');
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    assert.notEqual((await memory(ids.kafka)).deleted_at, null);
+    await page.keyboard.press('Control+z');
+    await page.getByTestId('announcer').filter({ hasText: 'Restored 1 memory' }).waitFor();
+    assert.equal((await memory(ids.kafka)).deleted_at, null);
+    await rows().filter({ hasText: 'Kafka' }).first().waitFor();
+    assert.equal(await search.inputValue(), 'kafka partitions', 'the search box keeps the query');
+    assert.equal((await status().innerText()).split(' ')[0], before, 'and its results');
+
+    // Escape clears a selection first; the list keeps focus.
+    await page.keyboard.press('Space');
+    await page.getByRole('toolbar', { name: 'Selected memories' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('toolbar', { name: 'Selected memories' }).waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('.memory-row.selected').count(), 0);
+    assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox');
+
+    await page.keyboard.press('Alt+2');
+    assert.equal(await page.getByRole('tab', { name: 'Working' }).getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('Alt+1');
+    await page.keyboard.press('F1');
+    const forwarded = (await page.evaluate(FORWARDED_KEYS)) as string[];
+    assert.ok(forwarded.includes('F1'), `a key the panel does not handle still reaches the workbench: ${forwarded.join(', ')}`);
+    for (const handled of ['Alt+1', 'Alt+2', 'Control+z', 'Delete', 'Escape', 'ArrowDown', ' ']) assert.ok(!forwarded.includes(handled), `${handled} was forwarded to the workbench: ${forwarded.join(", ")}`);
+  });
+
+  it('puts focus on the list, on its active row, when the panel is shown', async () => {
+    await page.evaluate(FOCUS_WINDOW);
+    assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox');
+    const active = await page.evaluate(activeElementAttribute('aria-activedescendant'));
+    assert.match(active ?? '', /^row-\d+$/, 'a row is active, so arrow keys and Enter act on it');
   });
 
   it('keeps every control labelled for screen readers', async () => {
@@ -255,6 +307,29 @@ describe('memory panel in a real browser', { skip }, () => {
       await page.screenshot({ path: join(SCREENSHOTS, `${tab.toLowerCase().replace(' ', '-')}-dark.png`), fullPage: true });
     }
     assert.ok(existsSync(join(SCREENSHOTS, 'memories-high-contrast.png')));
+  });
+
+  it('fits a 300 px side bar in light, dark and high-contrast themes: one row of tabs, nothing overflows (screenshots)', async () => {
+    await page.setViewportSize({ width: 300, height: 720 });
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
+    await status().filter({ hasText: /memories/ }).waitFor();
+    const filters = page.getByRole('button', { name: /^Filters/ });
+    if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
+    await page.locator('.filter-bar').getByLabel('Category').selectOption('semantic');
+    await status().filter({ hasText: /memories/ }).waitFor();
+    assert.match(await filters.innerText(), /Filters\s*1/, 'the disclosure counts the active filters');
+    const selectors = ['html', 'body', '[role="tablist"]', '[role="tab"]', '.search-row', '.search-input', '.toolbar', '.filter-bar', '.filter-bar .field', '.list-status', '.virtual-list', '.memory-row:not(.loading-row)'];
+    for (const theme of Object.keys(THEMES) as ThemeName[]) {
+      await applyTheme(page, theme);
+      assert.deepEqual(await page.evaluate(overflowingScript(selectors)), [], `overflow in the ${theme} theme`);
+      assert.equal(await page.evaluate(TAB_ROWS), 1, 'the tabs sit on one row');
+      await page.screenshot({ path: join(SCREENSHOTS, `sidebar-300-${theme}.png`) });
+    }
+    assert.equal((await page.locator('.list-status .user').innerText()).trim(), USER);
+    await page.locator('.filter-bar').getByLabel('Category').selectOption('');
+    await filters.click();
+    await page.setViewportSize({ width: 1000, height: 720 });
   });
 
   it('raised no script errors', () => {

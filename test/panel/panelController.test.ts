@@ -123,6 +123,42 @@ describe('PanelController', () => {
     assert.match(checkpoint.message, /Checkpoint saved/);
   });
 
+  it('names the user readably and says where the shown session came from', async () => {
+    const session = await testCore.core.store.getSession(SESSION);
+    const ownWindow = await call('working/state', {});
+    assert.deepEqual(ownWindow.session, { started_at: session!.created_at, last_activity: session!.last_activity, origin: 'window', reload_limit_ms: null });
+    assert.equal((await call('panel/ready', {})).user_label, USER, 'without a separate label the id is the name');
+
+    const reloaded = new PanelController(
+      {
+        core: localCoreSurface(testCore.core),
+        userId: () => USER,
+        userLabel: () => 'alice',
+        sessionId: () => SESSION,
+        sessionContinuity: () => ({ continued: true, reloadLimitMs: 120_000 }),
+        host: 'vscode',
+        log: () => undefined,
+      },
+      { pollMs: 60_000 },
+    );
+    const latest = new PanelController({ core: localCoreSurface(testCore.core), userId: () => USER, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 60_000 });
+    try {
+      const ask = async <M extends PanelMethod>(panel: PanelController, method: M): Promise<ResultOf<M>> => {
+        const response = await panel.handle({ kind: 'request', id: 1, method, params: {} as ParamsOf<M> });
+        assert.ok(response.ok, JSON.stringify(response));
+        return response.result as ResultOf<M>;
+      };
+      const init = await ask(reloaded, 'panel/ready');
+      assert.deepEqual([init.user_id, init.user_label], [USER, 'alice']);
+      assert.deepEqual((await ask(reloaded, 'working/state')).session, { started_at: session!.created_at, last_activity: session!.last_activity, origin: 'reload', reload_limit_ms: 120_000 });
+      // Outside an editor the panel shows the latest session, and says so.
+      assert.equal((await ask(latest, 'working/state')).session?.origin, 'latest');
+    } finally {
+      reloaded.dispose();
+      latest.dispose();
+    }
+  });
+
   it('previews context without logging access', async () => {
     const preview = await call('context/preview', { query: 'how do I deploy the web app', token_budget: 500 });
     assert.ok(preview.context_items.some((item) => item.memory_id === ids.deploy));

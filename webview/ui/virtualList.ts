@@ -59,6 +59,9 @@ export class VirtualList {
   setCount(count: number): void {
     this.count = count;
     if (this.active >= count) this.active = count - 1;
+    // The list emptied under a keyboard user (forgot its last row) and filled again (Undo): the
+    // focused list needs an active row again, or Space, Delete and Enter act on nothing.
+    if (this.active < 0 && count > 0 && document.activeElement === this.element) this.active = 0;
     this.spacer.style.height = `${count * this.options.rowHeight}px`;
     this.render();
   }

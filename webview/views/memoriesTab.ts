@@ -78,7 +78,7 @@ export class MemoriesTab {
           window.clearTimeout(this.searchTimer);
           this.apply({ query: this.searchInput.value });
         } else if (event.key === 'ArrowDown') {
-          event.preventDefault();
+          consume(event);
           this.list.element.focus();
         }
       },
