@@ -280,7 +280,7 @@ describe('memory panel in a real browser', { skip }, () => {
   it('puts focus on the list, on its active row, when the panel is shown', async () => {
     await page.evaluate(FOCUS_WINDOW);
     assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox');
-    const active = await page.evaluate(activeElementAttribute('aria-activedescendant'));
+    const active = (await page.evaluate(activeElementAttribute('aria-activedescendant'))) as string | null;
     assert.match(active ?? '', /^row-\d+$/, 'a row is active, so arrow keys and Enter act on it');
   });
 

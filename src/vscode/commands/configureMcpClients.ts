@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { bridgeEntry, claudeCodeCommand, type ClientId, mergeServerEntry, SERVER_NAME, userConfigPath } from '../mcp/clientConfigs.ts';
 import { prepareBridge } from '../mcp/stdioBridge.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { offer } from './feedback.ts';
 
 type Choice = ClientId | 'show';
 
@@ -60,7 +61,7 @@ export async function configureMcpClientsCommand(deps: CommandDeps, preselected?
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, merged, { mode: 0o600 });
   deps.log.info(`Wrote the ${SERVER_NAME} MCP server to ${path}.`);
-  void vscode.window.showInformationMessage(`Configured ${picked}: restart it (Windsurf: refresh its MCP panel) to load the memory server.`);
+  offer(deps.log, `Configured ${picked}: restart it (Windsurf: refresh its MCP panel) to load the memory server.`, { label: 'Open File', run: () => vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true }) });
   return path;
 }
 

@@ -5,6 +5,7 @@ import { backendFor, type StorageChoice, type StorageKind } from '../storage/sto
 import { SECRET_KEYS } from '../storage/secretKeys.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm } from './feedback.ts';
 
 /** Asks for a backend and its connection details, checks the connection, then saves and reopens. */
 export async function configureStorageCommand(deps: CommandDeps): Promise<StorageKind | undefined> {
@@ -34,7 +35,7 @@ export async function configureStorageCommand(deps: CommandDeps): Promise<Storag
   await updateUserSetting('memory.storage.backend', choice.kind);
   // watchSettings reopens the store when these settings or the secret change; identical values need no reopen.
   deps.log.resetShown();
-  void vscode.window.showInformationMessage(`Memory storage: ${picked.label}.`);
+  confirm(deps.log, `Memory storage: ${picked.label}.`);
   return choice.kind;
 }
 

@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { MemoryError } from '../../core/domain/errors.ts';
 import { writeExportFile } from '../storage/exportFile.ts';
 import { parseExport } from '../storage/exportFormat.ts';
+import { PANEL_FOCUS_COMMAND } from '../panelIds.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm, offer } from './feedback.ts';
 
 export async function exportCommand(deps: CommandDeps, targetPath?: string): Promise<{ path: string; count: number } | undefined> {
   const { core, identity } = await deps.host.ready();
@@ -30,8 +32,7 @@ export async function exportCommand(deps: CommandDeps, targetPath?: string): Pro
     void vscode.window.showWarningMessage(`Export cancelled after ${count} memories; ${path} is incomplete.`);
     return { path, count };
   }
-  deps.log.info(`Exported ${count} memories to ${path}.`);
-  void vscode.window.showInformationMessage(`Exported ${count} memories.`);
+  offer(deps.log, `Exported ${count} memories to ${path}.`, { label: 'Open File', run: () => vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true }) });
   return { path, count };
 }
 
@@ -60,6 +61,8 @@ export async function importCommand(deps: CommandDeps, sourcePath?: string): Pro
     }
   });
   deps.log.info(`Imported from ${path}: ${JSON.stringify(counts)}`);
-  void vscode.window.showInformationMessage(`Imported memories: ${counts.created} new, ${counts.updated} updated, ${counts.skipped} already present.`);
+  const message = `Imported memories: ${counts.created} new, ${counts.updated} updated, ${counts.skipped} already present.`;
+  if (counts.created + counts.updated === 0) confirm(deps.log, message);
+  else offer(deps.log, message, { label: 'Show in Panel', run: () => vscode.commands.executeCommand(PANEL_FOCUS_COMMAND) });
   return counts;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FORGET_ALL_CONFIRMATION, type ForgetAllOutput } from '../../core/api/longTermApi.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm } from './feedback.ts';
 import { pickMemory } from './pickMemory.ts';
 
 export async function forgetCommand(deps: CommandDeps, memoryId?: string): Promise<boolean> {
@@ -32,7 +33,8 @@ export async function forgetAllCommand(deps: CommandDeps): Promise<ForgetAllOutp
   if (choice !== 'Forget All') return undefined;
   const result = await core.forgetAllMemories({ user_id: identity.userId, confirmation: FORGET_ALL_CONFIRMATION });
   deps.log.info(`Forgot everything: ${JSON.stringify(result)}`);
-  void vscode.window.showInformationMessage(`Forgot ${result.memories_deleted} memories.`);
+  // The modal was the moment to decide; afterwards a status bar line is enough.
+  confirm(deps.log, `Forgot ${result.memories_deleted} memories.`);
   // The window's session went with everything else; start it again so capture keeps working.
   await deps.host.applySessionSettings();
   deps.capture.resend();

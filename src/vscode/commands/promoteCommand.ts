@@ -3,6 +3,7 @@ import type { MemoryLayer } from '../../core/domain/layers.ts';
 import { isSharedLayer } from '../../core/layers/layerScope.ts';
 import type { PromoteMemoryOutput } from '../../core/api/layersApi.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm } from './feedback.ts';
 import { firstLine, pickMemory } from './pickMemory.ts';
 
 interface LayerChoice {
@@ -53,6 +54,6 @@ export async function promoteCommand(deps: CommandDeps, memoryId?: string, toLay
   });
   deps.log.info(`Promoted ${memory.memory_id} from the ${memory.layer} layer to ${target.layer} ${target.id}: ${result.action} as ${result.memory_id}.`);
   const verb = result.action === 'already_promoted' ? 'was already in' : result.action === 'merged' ? 'merged into an existing memory of' : 'promoted to';
-  void vscode.window.showInformationMessage(`Memory ${verb} the ${target.layer} layer (${target.id}).`);
+  confirm(deps.log, `Memory ${verb} the ${target.layer} layer (${target.id}).`);
   return result;
 }

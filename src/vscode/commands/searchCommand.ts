@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { RecalledMemory } from '../../core/api/longTermApi.ts';
 import { MemorySearch } from '../../core/editor/memorySearch.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm } from './feedback.ts';
 import { firstLine } from './pickMemory.ts';
 
 interface MemoryItem extends vscode.QuickPickItem {
@@ -53,7 +54,7 @@ export async function searchCommand(deps: CommandDeps, query?: string): Promise<
     try {
       if (button === COPY) {
         await vscode.env.clipboard.writeText(item.memory.content);
-        void vscode.window.showInformationMessage('Memory copied.');
+        confirm(deps.log, 'Memory copied.');
       } else if (button === PIN) {
         const updated = await core.updateMemory({ memory_id: item.memory.memory_id, user_id: identity.userId, pinned: !item.memory.pinned });
         item.memory.pinned = updated.memory.pinned;

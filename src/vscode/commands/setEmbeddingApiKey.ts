@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { setting, updateUserSetting } from '../config/vscodeSettings.ts';
 import { SECRET_KEYS } from '../storage/secretKeys.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm } from './feedback.ts';
 
 /** Stores the key in SecretStorage only, turns the provider on if it was off, and reopens the store. */
 export async function setEmbeddingApiKeyCommand(deps: CommandDeps): Promise<boolean> {
@@ -14,11 +15,11 @@ export async function setEmbeddingApiKeyCommand(deps: CommandDeps): Promise<bool
   if (key === undefined) return false;
   if (key.trim() === '') {
     await deps.context.secrets.delete(SECRET_KEYS.embeddingApiKey);
-    void vscode.window.showInformationMessage('Embedding API key removed.');
+    confirm(deps.log, 'Embedding API key removed.');
   } else {
     await deps.context.secrets.store(SECRET_KEYS.embeddingApiKey, key.trim());
     if (setting('memory.embeddings.provider') === 'none') await updateUserSetting('memory.embeddings.provider', 'openai');
-    void vscode.window.showInformationMessage('Embedding API key saved; semantic recall is on.');
+    confirm(deps.log, 'Embedding API key saved; semantic recall is on.');
   }
   // watchSettings reopens the store on the secret (and provider setting) change.
   deps.log.resetShown();
