@@ -40,6 +40,7 @@ export class PanelApp {
   private views: { memories: MemoriesTab; working: TabView; overview: TabView; context: TabView } | null = null;
   private readonly stale = new Set<Tab>();
   private refreshTimer: number | undefined;
+  private focusRequested = false;
 
   constructor(root: HTMLElement, client: PanelClient, host: PanelHost) {
     this.root = root;
@@ -99,13 +100,16 @@ export class PanelApp {
     this.select(this.ui.state.tab, false);
     // "Show Memory Panel" focuses the webview's window, which leaves focus on the body: move it to
     // what the user came for. The window may have been focused before the panel finished starting.
-    window.addEventListener('focus', () => this.focusDefault());
-    if (document.hasFocus()) this.focusDefault();
+    window.addEventListener('focus', () => {
+      if (!document.activeElement || document.activeElement === document.body) this.focusMain();
+    });
+    if (this.focusRequested || (document.hasFocus() && document.activeElement === document.body)) this.focusMain();
+    this.focusRequested = false;
   }
 
-  /** With nothing focused inside the panel: the list on the Memories tab (its active row), else the current tab. */
-  private focusDefault(): void {
-    if (!this.views || (document.activeElement && document.activeElement !== document.body)) return;
+  /** The list on the Memories tab (its active row, or an opened memory's first action), else the current tab. */
+  private focusMain(): void {
+    if (!this.views) return;
     const tab = this.ui.state.tab;
     if (tab === 'memories') this.views.memories.focusMain();
     else document.getElementById(`tab-${tab}`)?.focus();
@@ -168,6 +172,12 @@ export class PanelApp {
   }
 
   private onNotification(notification: PanelNotification): void {
+    if (notification.type === 'focus-list') {
+      // Before the panel has started, the request waits for it (start() focuses when asked).
+      if (!this.views) this.focusRequested = true;
+      else this.focusMain();
+      return;
+    }
     if (!this.views) return;
     const affected: Tab[] = notification.type === 'working-changed' ? ['working', 'overview', 'context'] : TABS.slice();
     // A checkpoint promotes working items into memories, so working changes can touch the list too.

@@ -11,12 +11,17 @@ export interface WebviewLike {
   onDidDispose(listener: () => void): Disposable;
 }
 
+export interface WebviewConnection extends Disposable {
+  /** Asks the panel to put the keyboard focus on its list ("Show Memory Panel"). */
+  focusList(): void;
+}
+
 /**
  * Connects one webview to the controller: requests in, responses and notifications out. Change
  * notifications (and with them the store polling) run only while the view is visible, because a
  * hidden webview drops messages anyway; on becoming visible it is told to re-read everything.
  */
-export function connectWebview(view: WebviewLike, controller: PanelController, log: (message: string) => void): Disposable {
+export function connectWebview(view: WebviewLike, controller: PanelController, log: (message: string) => void): WebviewConnection {
   const post = (message: HostMessage): void => {
     view.postMessage(message).then(undefined, (error: unknown) => log(`[panel] postMessage failed: ${error instanceof Error ? error.message : String(error)}`));
   };
@@ -44,5 +49,7 @@ export function connectWebview(view: WebviewLike, controller: PanelController, l
     for (const subscription of subscriptions.splice(0)) subscription.dispose();
   };
   subscriptions.push(view.onDidDispose(dispose));
-  return { dispose };
+  // Sent even while hidden: VS Code holds a webview's messages until its page is ready, and the
+  // focus command is what makes the view visible.
+  return { dispose, focusList: () => post({ kind: 'notification', notification: { type: 'focus-list' } }) };
 }

@@ -209,11 +209,15 @@ export interface RequestMessage<M extends PanelMethod = PanelMethod> {
 
 export type ResponseMessage = { kind: 'response'; id: number; ok: true; result: unknown } | { kind: 'response'; id: number; ok: false; error: PanelError };
 
-/** Pushed when something the panel shows may have changed; the panel re-fetches what it displays. */
+/**
+ * Pushed when something the panel shows may have changed (the panel re-fetches what it displays),
+ * or, `focus-list`, when the editor's "Show Memory Panel" asks for the keyboard focus on the list.
+ */
 export type PanelNotification =
   | { type: 'memories-changed'; memory_ids: string[]; change: string }
   | { type: 'working-changed'; session_id: string }
-  | { type: 'store-changed' };
+  | { type: 'store-changed' }
+  | { type: 'focus-list' };
 
 export interface NotificationMessage {
   kind: 'notification';

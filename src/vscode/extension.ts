@@ -33,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const endpoint = new MemoryEndpoint(host, log);
   const capture = new CaptureController(host, log);
   const status = new StatusBar(host, log);
+  const panel = registerPanelWithHost(context, host, log);
   context.subscriptions.push(
     log,
     host,
@@ -41,9 +42,9 @@ export function activate(context: vscode.ExtensionContext): void {
     status,
     registerMcpProvider(endpoint, log, () => probe?.resolvedByEditor()),
     registerWithCursor(endpoint, log),
-    ...registerCommands({ context, host, log, capture, endpoint, activation }),
+    panel,
+    ...registerCommands({ context, host, log, capture, endpoint, activation, panel }),
     watchSettings(context, host, log),
-    registerPanelWithHost(context, host, log),
   );
   if (probe) context.subscriptions.push(endpoint.onDidStart((info) => probe.endpoint(info)));
 

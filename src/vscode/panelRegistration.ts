@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Log } from './log.ts';
-import { registerMemoryPanel } from './panel/memoryPanelProvider.ts';
+import { type MemoryPanel, registerMemoryPanel } from './panel/memoryPanelProvider.ts';
 import { RELOAD_WINDOW_MS } from './runtime/identity.ts';
 import type { MemoryHost } from './runtime/memoryHost.ts';
 
@@ -8,8 +8,13 @@ import type { MemoryHost } from './runtime/memoryHost.ts';
  * The panel is built over one open core, and the core opens after activation and reopens when the
  * storage settings change: register the panel's provider for each open core, dispose it on close.
  */
-export function registerPanelWithHost(context: vscode.ExtensionContext, host: MemoryHost, log: Log): vscode.Disposable {
-  let current: vscode.Disposable | undefined;
+export interface PanelRegistration extends vscode.Disposable {
+  /** Keyboard focus on the panel's list, after the view was shown ("Show Memory Panel"). */
+  focusList(): void;
+}
+
+export function registerPanelWithHost(context: vscode.ExtensionContext, host: MemoryHost, log: Log): PanelRegistration {
+  let current: MemoryPanel | undefined;
   const subscription = host.onDidChange((ready) => {
     current?.dispose();
     current = undefined;
@@ -27,8 +32,12 @@ export function registerPanelWithHost(context: vscode.ExtensionContext, host: Me
       log.error('Cannot show the memory panel', error);
     }
   });
-  return new vscode.Disposable(() => {
-    subscription.dispose();
-    current?.dispose();
-  });
+  return {
+    // Before the core is open there is no panel to focus; the panel then focuses its list itself when shown.
+    focusList: () => current?.focusList(),
+    dispose: () => {
+      subscription.dispose();
+      current?.dispose();
+    },
+  };
 }

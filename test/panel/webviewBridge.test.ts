@@ -100,3 +100,13 @@ it('answers webview requests by postMessage and pushes changes only while visibl
   assert.deepEqual(view.posted, []);
   connection.dispose();
 });
+
+it('asks the panel for focus on its list, also while the view is still hidden', () => {
+  const view = new FakeView();
+  view.visible = false;
+  const connection = connectWebview(view, controller, () => undefined);
+  view.posted.length = 0;
+  connection.focusList();
+  assert.deepEqual(view.posted, [{ kind: 'notification', notification: { type: 'focus-list' } }]);
+  connection.dispose();
+});

@@ -14,6 +14,8 @@ export interface CommandDeps {
   capture: CaptureController;
   endpoint: MemoryEndpoint;
   activation: ActivationTimes;
+  /** The Memory panel: Show Memory Panel asks it for focus on its list. */
+  panel: { focusList(): void };
   /** Read-only memory documents; made by registerCommands. */
   documents: MemoryDocuments;
 }

@@ -3,7 +3,9 @@ import { createStore } from '../../runtime/createRuntime.ts';
 import { type CopyProgress, type CopyResult, copyStore } from '../../stores/copy/copyStore.ts';
 import type { BackendConfig } from '../../runtime/runtimeConfig.ts';
 import { backendFor, storageChoiceFromSettings } from '../storage/storageConfig.ts';
+import { PANEL_FOCUS_COMMAND } from '../panelIds.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { confirm, offer } from './feedback.ts';
 
 /**
  * Copies this user's memories, sessions and access log from the embedded store into the configured
@@ -47,9 +49,13 @@ export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResu
             : result.verified
               ? `Copy finished and verified: ${counts}.`
               : `Copy finished but the counts differ: ${JSON.stringify(user?.mismatches ?? [])}. Run it again; it only copies what is missing.`;
-          deps.log.info(message);
-          if (result.cancelled || result.verified) void vscode.window.showInformationMessage(message);
-          else void vscode.window.showWarningMessage(message);
+          // The copy is in the store now shown by the panel; a cancelled copy needs no answer.
+          if (result.cancelled) confirm(deps.log, message);
+          else if (result.verified) offer(deps.log, message, { label: 'Show in Panel', run: () => vscode.commands.executeCommand(PANEL_FOCUS_COMMAND) });
+          else {
+            deps.log.info(message);
+            void vscode.window.showWarningMessage(message);
+          }
           return result;
         } finally {
           cancellation.dispose();

@@ -22,7 +22,11 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.rememberSelection': rememberSelectionCommand,
   'memory.remember': rememberCommand,
   'memory.search': searchCommand,
-  'memory.showPanel': () => vscode.commands.executeCommand(PANEL_FOCUS_COMMAND),
+  'memory.showPanel': async (deps) => {
+    await vscode.commands.executeCommand(PANEL_FOCUS_COMMAND);
+    // Focusing the view leaves the focus on the webview's body (or wherever it last was): move it to the list.
+    deps.panel.focusList();
+  },
   'memory.checkpoint': checkpointCommand,
   'memory.clearWorkingMemory': clearWorkingMemoryCommand,
   'memory.forget': forgetCommand,

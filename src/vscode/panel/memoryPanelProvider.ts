@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { PanelDeps } from '../../panel/panelDeps.ts';
 import { PanelController } from '../../panel/panelController.ts';
 import { renderPanelHtml } from '../../panel/panelHtml.ts';
-import { connectWebview } from '../../panel/webviewBridge.ts';
+import { connectWebview, type WebviewConnection } from '../../panel/webviewBridge.ts';
 import { PANEL_VIEW_ID } from '../panelIds.ts';
 
 export type MemoryPanelDeps = Pick<PanelDeps, 'core' | 'userId' | 'userLabel' | 'sessionContinuity' | 'sessionId' | 'log'>;
@@ -12,7 +12,12 @@ export type MemoryPanelDeps = Pick<PanelDeps, 'core' | 'userId' | 'userLabel' | 
  * Registers the memory panel webview view. This file is only VS Code glue: the HTML shell, the
  * resource roots, and an adapter from vscode.WebviewView to the shared PanelController.
  */
-export function registerMemoryPanel(context: vscode.ExtensionContext, deps: MemoryPanelDeps): vscode.Disposable {
+export interface MemoryPanel extends vscode.Disposable {
+  /** Keyboard focus on the list of every open panel view; a view still being created gets it once connected. */
+  focusList(): void;
+}
+
+export function registerMemoryPanel(context: vscode.ExtensionContext, deps: MemoryPanelDeps): MemoryPanel {
   const controller = new PanelController({
     ...deps,
     host: 'vscode',
@@ -22,7 +27,9 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, deps: Memo
       return editor.document.getText(editor.selection);
     },
   });
-  const connections = new Set<vscode.Disposable>();
+  const connections = new Set<WebviewConnection>();
+  // "Show Memory Panel" before the view existed: the focus request waits for its connection.
+  let focusPending = false;
   const provider: vscode.WebviewViewProvider = {
     resolveWebviewView(view) {
       const assets = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
@@ -50,13 +57,23 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, deps: Memo
       );
       connections.add(connection);
       view.onDidDispose(() => connections.delete(connection));
+      if (focusPending) {
+        focusPending = false;
+        connection.focusList();
+      }
     },
   };
   const registration = vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, provider);
-  return new vscode.Disposable(() => {
-    registration.dispose();
-    for (const connection of connections) connection.dispose();
-    connections.clear();
-    controller.dispose();
-  });
+  return {
+    focusList: () => {
+      if (connections.size === 0) focusPending = true;
+      for (const connection of connections) connection.focusList();
+    },
+    dispose: () => {
+      registration.dispose();
+      for (const connection of connections) connection.dispose();
+      connections.clear();
+      controller.dispose();
+    },
+  };
 }

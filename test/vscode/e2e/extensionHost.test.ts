@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -13,6 +13,11 @@ import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
 import { Workbench } from './workbench.ts';
+import { overflowingScript, TAB_ROWS } from '../../panel/pageScripts.ts';
+
+const SCREENSHOTS = join(ROOT, 'dist', 'panel-screenshots');
+const ACTIVE_ROLE = "document.activeElement?.getAttribute('role') ?? null";
+const ACTIVE_DESCENDANT = "document.activeElement?.getAttribute('aria-activedescendant') ?? null";
 
 const skip = skipUnlessAvailable('the VS Code extension suite (code-server)', missingPrerequisite());
 const REMOTE = 'git@github.com:fml-e2e/demo-app.git';
@@ -193,6 +198,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
   });
 
   it('runs the Memory commands from the command palette', async () => {
+    await bench.recordNotifications();
     await bench.openFile('notes.md');
     // Remember…
     await bench.runCommand('Memory: Remember…');
@@ -241,7 +247,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.pickItem(/blue-green/, { title: /^Promote which memory/, filter: 'blue-green' });
     await bench.pickItem(/Everyone working on/);
     await bench.answer('release convention of the demo app');
-    await bench.notification(/promoted to the project layer/);
+    await bench.statusMessage(/promoted to the project layer/);
     const shared = (await mcp.call('recall_memories', { query: 'blue-green releases', layers: ['project'] })) as {
       memories: Array<{ layer: string; content: string; metadata: { promotion?: { promoted_by: string; reason: string } } }>;
     };
@@ -251,7 +257,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
 
     // Checkpoint Working Memory
     await bench.runCommand('Memory: Checkpoint Working Memory');
-    await bench.notification(/^Checkpoint:/m);
+    await bench.feedback(/Checkpoint:/);
 
     // Show Activation Time
     await bench.runCommand('Memory: Show Activation Time');
@@ -270,7 +276,8 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.ok(exported.memories.length >= 3);
     await bench.runCommand('Memory: Import Memories');
     await bench.fileDialog(exportPath);
-    assert.match(await bench.notification(/Imported memories/), /0 new/);
+    // Nothing new: a confirmation in the status bar, not a toast.
+    assert.match(await bench.statusMessage(/Imported memories/), /0 new/);
 
     // Forget Memory…
     await bench.runCommand('Memory: Forget Memory…');
@@ -296,7 +303,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.pickItem(/^Firebolt Core/);
     await bench.answer(firebolt.url);
     await bench.answer('fml_memory');
-    await bench.notification(/Memory storage: Firebolt Core/, 60_000);
+    await bench.statusMessage(/Memory storage: Firebolt Core/, 60_000);
     state = await reconnect((current) => current.backend !== 'sqlite');
     assert.match(state.backend, /firebolt/);
 
@@ -307,7 +314,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     // Configure Storage → Embedded again.
     await bench.runCommand('Memory: Configure Storage');
     await bench.pickItem(/^Embedded/);
-    await bench.notification(/Memory storage: Embedded/);
+    await bench.statusMessage(/Memory storage: Embedded/);
     state = await reconnect((current) => current.backend === 'sqlite');
 
     // Set Embedding API Key: the password box opens; cancelled here (no embedding server offline).
@@ -317,7 +324,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
 
     // Clear Working Memory: emptied, then the editor context comes back.
     await bench.runCommand('Memory: Clear Working Memory');
-    await bench.notification(/Working memory cleared/);
+    await bench.statusMessage(/Working memory cleared/);
     await waitFor('editor context to be captured again', () => editorItem(/^(Active file|Open editors|Problems|Git branch)/));
 
     // Show Memory Panel: the activity-bar container opens.
@@ -331,8 +338,14 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     // Forget All My Memories (modal confirmation)
     await bench.runCommand('Memory: Forget All My Memories');
     await bench.dialogButton('Forget All');
-    await bench.notification(/Forgot \d+ memories/);
+    await bench.statusMessage(/Forgot \d+ memories/);
     assert.deepEqual(await recall('pnpm decision Tuesday'), []);
+
+    // Quiet: every notification these commands raised offers an action. The exceptions are answers
+    // the user asked for (Show Activation Time) or guidance before anything was saved.
+    const informational = /activated in|Configure a Firebolt store first/;
+    const actionless = (await bench.recordedNotifications()).filter((toast) => toast.buttons.length === 0 && !informational.test(toast.text));
+    assert.deepEqual(actionless, [], 'a notification without an action');
   });
 
   it('applies settings changes: budget and a capture source switched off', async () => {
@@ -370,6 +383,101 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await waitFor('the pin to reach the store', async () => (await pinnedInStore()) === true, 10_000);
     await panel.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).click();
     await waitFor('the forget to reach the store', async () => !(await recall('staging cluster Hetzner')).some((memory) => memory.memory_id === stored.memory_id), 10_000);
+  });
+
+  it('the panel at its default side-bar width: light, dark and high-contrast without overflow; keys stay in the panel; focus on the list', async () => {
+    for (const content of ['The payments API rate limit is 600 requests per minute per key', 'The payments webhook retries three times with exponential backoff']) {
+      await mcp.call('store_memory', { content, memory_category: 'semantic', memory_subtype: 'project' });
+    }
+    // Two editors, so Alt+1 / Alt+2 reaching the workbench would visibly switch between them.
+    await bench.openFile('notes.md');
+    await bench.openFile('broken.json');
+    await bench.runCommand('Memory: Show Memory Panel');
+    const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+    const body = panel.locator('body');
+    // The previous test left a search for a memory it forgot: browse everything again.
+    await panel.getByRole('searchbox', { name: 'Search memories' }).fill('');
+    await panel.locator('.memory-row:not(.loading-row)').first().waitFor({ timeout: 15_000 });
+    await bench.runCommand('Memory: Show Memory Panel');
+
+    // "Show Memory Panel" lands on the list, on a row.
+    await waitFor('focus on the list', async () => ((await body.evaluate(ACTIVE_ROLE)) === 'listbox' ? true : null), 10_000);
+    assert.match(String(await body.evaluate(ACTIVE_DESCENDANT)), /^row-\d+$/);
+
+    const width = (await body.evaluate('document.documentElement.clientWidth')) as number;
+    console.log(`[e2e] panel width in the side bar: ${width} px`);
+    assert.ok(width <= 320, `the side bar is at its default width (${width} px)`);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const [theme, themeClass] of [['Default Light Modern', 'vscode-light'], ['Default Dark Modern', 'vscode-dark'], ['Default High Contrast', 'vscode-high-contrast']] as const) {
+      const settings = JSON.parse(readFileSync(userSettings(), 'utf8')) as Record<string, unknown>;
+      writeFileSync(userSettings(), JSON.stringify({ ...settings, 'workbench.colorTheme': theme }));
+      await panel.locator(`body.${themeClass}`).waitFor({ timeout: 20_000 });
+      const filters = panel.getByRole('button', { name: /^Filters/ });
+      if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
+      const overflowing = (await body.evaluate(overflowingScript(['html', 'body', '[role="tablist"]', '[role="tab"]', '.search-row', '.search-input', '.toolbar', '.filter-bar', '.filter-bar .field', '.list-status', '.memory-row:not(.loading-row)']))) as string[];
+      assert.deepEqual(overflowing, [], `overflow in ${theme}`);
+      assert.equal(await body.evaluate(TAB_ROWS), 1, 'the tabs sit on one row');
+      await page.locator('.part.sidebar').screenshot({ path: join(SCREENSHOTS, `vscode-sidebar-${themeClass.replace('vscode-', '')}.png`) });
+      await filters.click();
+    }
+    // The user by a readable name: the OS account, never the generated id.
+    const user = (await panel.locator('.list-status .user').innerText()).trim();
+    assert.doesNotMatch(user, /^user_[0-9a-f]+/);
+    assert.equal(user, userInfo().username);
+
+    // Alt+2 switches the panel's tab and leaves the editors alone.
+    const activeEditor = async (): Promise<string> => (await page.locator('.tabs-container .tab.active').first().innerText()).trim();
+    const editorBefore = await activeEditor();
+    await panel.locator('.virtual-list').focus();
+    await page.keyboard.press('Alt+2');
+    await panel.getByRole('tab', { name: 'Working', selected: true }).waitFor({ timeout: 5_000 });
+    // The session line: when it started, and that it belongs to this window.
+    await panel.locator('.session-line', { hasText: /Session started \d{2}:\d{2} · (this window|continued after reload)/ }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Alt+1');
+    await panel.getByRole('tab', { name: 'Memories', selected: true }).waitFor({ timeout: 5_000 });
+    assert.equal(await activeEditor(), editorBefore, 'Alt+1 / Alt+2 did not switch editors');
+
+    // Delete, then Ctrl+Z: the memory is back and the search with its results stays.
+    const search = panel.getByRole('searchbox', { name: 'Search memories' });
+    await search.click();
+    await page.keyboard.type('payments rate limit');
+    await page.keyboard.press('Enter');
+    const target = panel.locator('.memory-row:not(.loading-row)').filter({ hasText: 'rate limit is 600' }).first();
+    await target.waitFor({ timeout: 15_000 });
+    const results = (await panel.locator('.status-text').innerText()).split(' ')[0];
+    await page.keyboard.press('ArrowDown');
+    const deleted = (await recall('payments API rate limit')).find((memory) => memory.content.includes('rate limit is 600'));
+    await page.keyboard.press('Delete');
+    await waitFor('the forget to reach the store', async () => ((await recall('payments API rate limit')).some((memory) => memory.memory_id === deleted?.memory_id) ? null : true), 10_000);
+    await page.keyboard.press('Control+z');
+    await waitFor('the restore to reach the store', async () => ((await recall('payments API rate limit')).some((memory) => memory.memory_id === deleted?.memory_id) ? true : null), 10_000);
+    await target.waitFor({ timeout: 10_000 });
+    assert.equal(await search.inputValue(), 'payments rate limit', 'the search box keeps its query');
+    assert.equal((await panel.locator('.status-text').innerText()).split(' ')[0], results, 'and its results');
+
+    // Escape clears a selection.
+    await panel.locator('.virtual-list').focus();
+    await page.keyboard.press('Space');
+    await panel.locator('.memory-row.selected').first().waitFor({ timeout: 5_000 });
+    await page.keyboard.press('Escape');
+    await panel.locator('.memory-row.selected').first().waitFor({ state: 'detached', timeout: 5_000 });
+  });
+
+  it('continues the window\'s working-memory session after a reload, and the Working tab says so', async () => {
+    const before = state.sessionId;
+    await mcp.call('add_to_working_memory', { session_id: before, content: 'Before the reload: the failing test is invoices.spec.ts', content_type: 'scratchpad' });
+    await bench.runCommand('Developer: Reload Window');
+    await bench.waitReady();
+    await reconnect((current) => Boolean(current.sessionId));
+    assert.equal(state.sessionId, before, 'the reloaded window kept its session');
+    assert.ok((await working()).some((item) => item.content.includes('Before the reload')), 'with what it held');
+    await bench.runCommand('Memory: Show Memory Panel');
+    const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+    await panel.getByRole('tab', { name: 'Working' }).click({ timeout: 15_000 });
+    const line = panel.locator('.session-line', { hasText: 'continued after reload' });
+    await line.waitFor({ timeout: 15_000 });
+    assert.match(await line.innerText(), /Session started \d{2}:\d{2}/);
+    assert.match((await line.getAttribute('title')) ?? '', /within 2 min/);
   });
 
   async function readSessionBudget(): Promise<number> {

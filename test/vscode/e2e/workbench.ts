@@ -83,6 +83,50 @@ export class Workbench {
     return (await toast.innerText()).trim();
   }
 
+  /**
+   * Waits for a command's result, shown either as a status bar message (a confirmation) or as a
+   * notification (when it offers actions), and returns its text.
+   */
+  async feedback(text: RegExp, timeout = 20_000): Promise<string> {
+    const shown = this.page.locator('.notification-toast, .statusbar-item').filter({ hasText: text }).first();
+    await shown.waitFor({ timeout });
+    return (await shown.innerText()).trim();
+  }
+
+  /** Waits for a status bar message (setStatusBarMessage), never a toast. */
+  async statusMessage(text: RegExp, timeout = 20_000): Promise<string> {
+    const item = this.page.locator('.statusbar-item').filter({ hasText: text }).first();
+    await item.waitFor({ timeout });
+    return (await item.innerText()).trim();
+  }
+
+  /**
+   * Starts recording every notification toast the workbench shows (progress notifications aside),
+   * with its action buttons, so a test can check that none was raised without an action.
+   */
+  async recordNotifications(): Promise<void> {
+    // Keyed by message: a toast's buttons may render a moment after its text, so the most seen counts.
+    await this.page.evaluate(`(() => {
+      const toasts = new Map();
+      window.fmlToasts = () => [...toasts.entries()].map(([text, buttons]) => ({ text, buttons }));
+      const record = () => {
+        for (const toast of document.querySelectorAll('.notification-toast')) {
+          const text = (toast.querySelector('.notification-list-item-message')?.textContent ?? toast.textContent).trim();
+          const buttons = [...toast.querySelectorAll('.monaco-button')].map((button) => button.textContent.trim()).filter(Boolean);
+          // A progress notification (withProgress) reports work under way, not a result: not recorded.
+          if (toast.querySelector('.monaco-progress-container.active')) continue;
+          if (text && (!toasts.has(text) || toasts.get(text).length < buttons.length)) toasts.set(text, buttons);
+        }
+      };
+      new MutationObserver(record).observe(document.body, { childList: true, subtree: true, characterData: true });
+    })()`);
+  }
+
+  /** The toasts seen since recordNotifications(). */
+  async recordedNotifications(): Promise<Array<{ text: string; buttons: string[] }>> {
+    return (await this.page.evaluate('window.fmlToasts ? window.fmlToasts() : []')) as Array<{ text: string; buttons: string[] }>;
+  }
+
   async clearNotifications(): Promise<void> {
     await this.runCommand('Notifications: Clear All Notifications');
   }
