@@ -157,9 +157,11 @@ export class PanelApp {
    */
   private onGlobalKey(event: KeyboardEvent): void {
     const typing = isTextField(event.target);
-    if (event.altKey && !event.ctrlKey && !event.metaKey && /^[1-4]$/.test(event.key)) {
+    // By the physical key: on macOS, Option+1 types "¡", so event.key is not the digit.
+    const digit = /^Digit([1-4])$/.exec(event.code)?.[1];
+    if (event.altKey && !event.ctrlKey && !event.metaKey && digit) {
       consume(event);
-      this.select(TABS[Number(event.key) - 1], true);
+      this.select(TABS[Number(digit) - 1], true);
     } else if (event.key === '/' && !typing && this.views) {
       consume(event);
       this.select('memories', false);

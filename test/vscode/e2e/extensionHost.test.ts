@@ -408,10 +408,12 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     console.log(`[e2e] panel width in the side bar: ${width} px`);
     assert.ok(width <= 320, `the side bar is at its default width (${width} px)`);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    for (const [theme, themeClass] of [['Default Light Modern', 'vscode-light'], ['Default Dark Modern', 'vscode-dark'], ['Default High Contrast', 'vscode-high-contrast']] as const) {
+    // Theme ids of Code 1.139's built-in themes (extensions/theme-defaults); the default is "Light 2026".
+    for (const [theme, themeClass] of [['Light Modern', 'vscode-light'], ['Dark Modern', 'vscode-dark'], ['Default High Contrast', 'vscode-high-contrast']] as const) {
       const settings = JSON.parse(readFileSync(userSettings(), 'utf8')) as Record<string, unknown>;
       writeFileSync(userSettings(), JSON.stringify({ ...settings, 'workbench.colorTheme': theme }));
-      await panel.locator(`body.${themeClass}`).waitFor({ timeout: 20_000 });
+      await waitFor(`the ${theme} theme`, async () => ((await body.getAttribute('data-vscode-theme-id')) === theme ? true : null), 30_000);
+      await panel.locator(`body.${themeClass}`).waitFor({ timeout: 10_000 });
       const filters = panel.getByRole('button', { name: /^Filters/ });
       if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
       const overflowing = (await body.evaluate(overflowingScript(['html', 'body', '[role="tablist"]', '[role="tab"]', '.search-row', '.search-input', '.toolbar', '.filter-bar', '.filter-bar .field', '.list-status', '.memory-row:not(.loading-row)']))) as string[];
