@@ -412,7 +412,11 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     // Code 1.139's built-in themes (extensions/theme-defaults): label in the picker, id the webview reports. The default is "Light 2026".
     for (const [label, theme, themeClass] of [['Light Modern', 'Light Modern', 'vscode-light'], ['Dark Modern', 'Dark Modern', 'vscode-dark'], ['Dark High Contrast', 'Default High Contrast', 'vscode-high-contrast']] as const) {
       await bench.runCommand('Preferences: Color Theme');
-      await bench.pickItem(label, { title: /Color Theme/, filter: label });
+      // The theme picker has no title; its placeholder names it. Filtered to one theme, its row does not move.
+      const picker = bench.quickInput.locator('input.input[placeholder*="Color Theme"]');
+      await picker.waitFor({ timeout: 15_000 });
+      await picker.fill(label);
+      await bench.pickItem(new RegExp(`^\\W*${label}`));
       await waitFor(`the ${theme} theme`, async () => ((await body.getAttribute('data-vscode-theme-id')) === theme ? true : null), 30_000);
       await panel.locator(`body.${themeClass}`).waitFor({ timeout: 10_000 });
       const filters = panel.getByRole('button', { name: /^Filters/ });
