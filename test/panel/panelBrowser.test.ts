@@ -167,6 +167,8 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.equal(await items.locator('li').count(), 3);
     const meter = page.getByRole('meter', { name: 'Token budget used' });
     assert.equal(await meter.getAttribute('aria-valuemax'), '2000');
+    // When the session started; the harness serves it as the window's own session.
+    assert.match(((await page.locator('.session-line').textContent()) ?? '').replace(/\s+/g, ' ').trim(), /^Session started \d{2}:\d{2} · this window$/);
     assert.ok(Number(await meter.getAttribute('aria-valuenow')) > 0);
     await page.getByRole('button', { name: 'Pin item 2' }).click();
     await page.getByRole('button', { name: 'Unpin item 2' }).waitFor();
@@ -275,6 +277,26 @@ describe('memory panel in a real browser', { skip }, () => {
     const forwarded = (await page.evaluate(FORWARDED_KEYS)) as string[];
     assert.ok(forwarded.includes('F1'), `a key the panel does not handle still reaches the workbench: ${forwarded.join(', ')}`);
     for (const handled of ['Alt+1', 'Alt+2', 'Control+z', 'Delete', 'Escape', 'ArrowDown', ' ']) assert.ok(!forwarded.includes(handled), `${handled} was forwarded to the workbench: ${forwarded.join(", ")}`);
+  });
+
+  it('keeps what the user typed when a save is refused, and shows the error with its code', async () => {
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('deploy web app fly');
+    await rows().filter({ hasText: 'fly deploy' }).first().click();
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Edit' }).click();
+    const typed = 'To deploy the web app run npm run build, then fly deploy --remote-only from the repository root.';
+    await page.getByLabel('Memory content').fill(typed);
+    // 51 tags: one more than a memory may carry, so the host refuses the whole change.
+    await page.getByRole('textbox', { name: 'Tags, comma separated' }).fill(Array.from({ length: 51 }, (_, index) => `tag${index}`).join(', '));
+    await page.getByRole('button', { name: 'Save' }).click();
+    const error = page.locator('.toast-error');
+    await error.waitFor();
+    assert.match(await error.innerText(), /\(INVALID_[A-Z_]+\)|tags/i);
+    assert.equal(await page.getByLabel('Memory content').inputValue(), typed, 'the editor stays open with the text');
+    assert.notEqual((await memory(ids.deploy)).content, typed, 'nothing was saved');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.toast-error').getByRole('button', { name: 'Dismiss message' }).click();
+    await page.getByRole('button', { name: 'Close memory (Escape)' }).click();
   });
 
   it('puts focus on the list, on its active row, when the panel is shown', async () => {
