@@ -124,7 +124,7 @@ describe('PanelController', () => {
   });
 
   it('names the user readably and says where the shown session came from', async () => {
-    const session = await testCore.core.store.getSession(SESSION);
+    const session = await testCore.core.getSession(SESSION);
     const ownWindow = await call('working/state', {});
     assert.deepEqual(ownWindow.session, { started_at: session!.created_at, last_activity: session!.last_activity, origin: 'window', reload_limit_ms: null });
     assert.equal((await call('panel/ready', {})).user_label, USER, 'without a separate label the id is the name');
