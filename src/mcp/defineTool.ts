@@ -5,6 +5,7 @@ import type { ServerContext } from './serverContext.ts';
 import type { CallLog } from './callLog.ts';
 import { schemasOf } from './toolSchemas.ts';
 import { errorWithoutLocalPaths } from './localPaths.ts';
+import { settingId } from '../shared/settingsSection.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
@@ -113,7 +114,7 @@ export function authorizeLayers<T extends LayerArgs>(context: ServerContext, arg
         'UNAUTHORIZED',
         granted[field]
           ? `This server is configured for ${field} "${granted[field]}"; "${asked}" is not open to it. Omit ${field} to use the configured one.`
-          : `This server has no ${field} configured, so that layer is closed to it. Set it in the editor settings (memory.layers) to share memories there.`,
+          : `This server has no ${field} configured, so that layer is closed to it. Set it in the editor settings (${settingId('layers')}) to share memories there.`,
         { details: { field } },
       );
     }

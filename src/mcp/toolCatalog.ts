@@ -55,7 +55,7 @@ export const AGENT_TOOLS = [
 
 /**
  * Lifecycle and administration: contradictions, links, maintenance, quality, analytics,
- * diagnostics, import/export, promotion. Opt-in for agents (setting memory.mcp.adminTools, flag
+ * diagnostics, import/export, promotion. Opt-in for agents (setting fireboltMemory.mcp.adminTools, flag
  * --admin-tools); the panel has them regardless because it calls the core, not MCP.
  */
 export const ADMIN_TOOLS = [

@@ -8,6 +8,7 @@ import { LIMITS } from '../core/validation.ts';
 import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, PromotionTarget, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import { type ScopeContext, toMemoryFilter } from './panelFilter.ts';
+import { settingId } from '../shared/settingsSection.ts';
 
 /** Rows fetched per step when the session scope has to be filtered here rather than in the store. */
 const SESSION_SCAN_CHUNK = 5000;
@@ -87,7 +88,7 @@ export function promotionTargets(deps: PanelDeps, scope: ScopeContext): Promotio
 export async function promoteFromPanel(deps: PanelDeps, scope: ScopeContext, memoryId: string, toLayer: string): Promise<PromoteMemoryOutput> {
   const target = promotionTargets(deps, scope).find((candidate) => candidate.layer === toLayer);
   if (!target) {
-    throw new MemoryError('INVALID_LAYER', `This panel cannot promote to the ${toLayer} layer; it offers ${promotionTargets(deps, scope).map((t) => t.layer).join(', ') || 'none (set a project or the memory.layers settings)'}.`, {
+    throw new MemoryError('INVALID_LAYER', `This panel cannot promote to the ${toLayer} layer; it offers ${promotionTargets(deps, scope).map((t) => t.layer).join(', ') || `none (set a project or the ${settingId('layers')} settings)`}.`, {
       details: { field: 'to_layer' },
     });
   }

@@ -2,7 +2,7 @@ import { MemoryError } from '../core/domain/errors.ts';
 import { DEFAULT_CORE_URL } from '../stores/firebolt/fireboltConfig.ts';
 import type { BackendConfig, BackendKind } from './runtimeConfig.ts';
 
-/** The database name when none is given; the same default as the extension's memory.firebolt.database. */
+/** The database name when none is given; the same default as the extension's fireboltMemory.firebolt.database setting. */
 export const DEFAULT_FIREBOLT_DATABASE = 'fml_memory';
 
 const KINDS: readonly BackendKind[] = ['sqlite', 'firebolt-core', 'firebolt-cloud'];

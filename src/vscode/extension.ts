@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ActivationTimes } from './activationTimes.ts';
 import { CaptureController } from './capture/captureController.ts';
 import { registerCommands } from './commands/registerCommands.ts';
+import { migrateEditorSettings } from './config/migrateEditorSettings.ts';
 import { E2eProbe } from './e2eProbe.ts';
 import { Log } from './log.ts';
 import { registerWithCursor } from './mcp/cursorRegistration.ts';
@@ -67,10 +68,14 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   setTimeout(() => {
-    host.ready().catch((error: unknown) => {
-      status.showError(error instanceof Error ? error.message : String(error));
-      log.error('Cannot open the memory store', error, [{ title: 'Configure Storage', run: () => vscode.commands.executeCommand('memory.configureStorage') }]);
-    });
+    // Settings move to their new prefix before the store reads them, so it opens on the user's backend.
+    migrateEditorSettings(log)
+      .catch((error: unknown) => log.error('Cannot migrate settings to the fireboltMemory prefix', error))
+      .then(() => host.ready())
+      .catch((error: unknown) => {
+        status.showError(error instanceof Error ? error.message : String(error));
+        log.error('Cannot open the memory store', error, [{ title: 'Configure Storage', run: () => vscode.commands.executeCommand('memory.configureStorage') }]);
+      });
   }, 0);
 }
 

@@ -3,9 +3,10 @@ import { setting } from './config/vscodeSettings.ts';
 import type { Log } from './log.ts';
 import type { MemoryHost } from './runtime/memoryHost.ts';
 import { SECRET_KEYS } from './storage/secretKeys.ts';
+import { settingId } from '../shared/settingsSection.ts';
 
 /** Settings whose change needs a reopened store (new backend, embeddings or identity). */
-const REOPEN_SECTIONS = ['memory.storage', 'memory.firebolt', 'memory.embeddings', 'memory.user', 'memory.scope', 'memory.layers'];
+const REOPEN_SECTIONS = ['storage', 'firebolt', 'embeddings', 'user', 'scope', 'layers'].map(settingId);
 
 /** Settings writes from one command land up to about a second apart (code-server); one reopen for them. */
 const REOPEN_DELAY_MS = 1_000;
@@ -25,9 +26,9 @@ export function watchSettings(context: vscode.ExtensionContext, host: MemoryHost
     vscode.workspace.onDidChangeConfiguration((event) => {
       const section = REOPEN_SECTIONS.find((name) => event.affectsConfiguration(name));
       // Firebolt connection details matter only while a Firebolt backend is selected.
-      if (section === 'memory.firebolt' && setting('memory.storage.backend') === 'embedded') return;
+      if (section === settingId('firebolt') && setting('storage.backend') === 'embedded') return;
       if (section) return reopen(`${section} settings changed`);
-      if (event.affectsConfiguration('memory.workingMemory')) {
+      if (event.affectsConfiguration(settingId('workingMemory'))) {
         host.applySessionSettings().then(
           () => log.info('Working-memory budget and policy applied to the session.'),
           (error: unknown) => log.error('Cannot apply the working-memory settings', error),
@@ -35,7 +36,7 @@ export function watchSettings(context: vscode.ExtensionContext, host: MemoryHost
       }
     }),
     context.secrets.onDidChange((event) => {
-      const relevant = event.key === SECRET_KEYS.embeddingApiKey || (event.key === SECRET_KEYS.fireboltClientSecret && setting('memory.storage.backend') === 'firebolt-cloud');
+      const relevant = event.key === SECRET_KEYS.embeddingApiKey || (event.key === SECRET_KEYS.fireboltClientSecret && setting('storage.backend') === 'firebolt-cloud');
       if (relevant) reopen('a secret changed');
     }),
     new vscode.Disposable(() => clearTimeout(timer)),

@@ -5,6 +5,7 @@ import { fireboltDetails } from './fireboltErrors.ts';
 import { FireboltQueryClient } from './queryClient.ts';
 import type { QueryClientOptions } from './queryClient.ts';
 import { sqlIdentifier } from './sqlLiteral.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 /** One step of the check: passed, or failed with what happened and what to do about it. */
 export interface CheckStep {
@@ -126,7 +127,7 @@ export function adviceFor(step: CheckStep['step'], error: unknown, config: Fireb
   const details = fireboltDetails(error);
   const text = error instanceof Error ? error.message : String(error);
   if (MemoryError.is(error, 'CONFIGURATION_ERROR')) {
-    return config.kind === 'core' ? 'Fix the Core URL or database name in the settings (memory.firebolt.* / FIREBOLT_CORE_URL, FIREBOLT_DATABASE).' : 'Check the account, engine and database names (FIREBOLT_ACCOUNT, FIREBOLT_ENGINE, FIREBOLT_DATABASE).';
+    return config.kind === 'core' ? `Fix the Core URL or database name in the settings (${settingId('firebolt')}.* / FIREBOLT_CORE_URL, FIREBOLT_DATABASE).` : 'Check the account, engine and database names (FIREBOLT_ACCOUNT, FIREBOLT_ENGINE, FIREBOLT_DATABASE).';
   }
   if (MemoryError.is(error, 'UNAUTHORIZED') || details?.status === 401) {
     return 'Authentication failed: check the service account client id and secret, and that the service account is linked to a user in this account.';

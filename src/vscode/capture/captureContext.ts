@@ -6,13 +6,13 @@ import type { Log } from '../log.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
 
 export type CaptureSetting =
-  | 'memory.capture.activeEditor'
-  | 'memory.capture.openEditors'
-  | 'memory.capture.diagnostics'
-  | 'memory.capture.terminal'
-  | 'memory.capture.git'
-  | 'memory.capture.tasks'
-  | 'memory.capture.resolvedErrors';
+  | 'capture.activeEditor'
+  | 'capture.openEditors'
+  | 'capture.diagnostics'
+  | 'capture.terminal'
+  | 'capture.git'
+  | 'capture.tasks'
+  | 'capture.resolvedErrors';
 
 /** What every capture source shares: the sink, the privacy filter and the on/off settings. */
 export class CaptureContext {
@@ -36,7 +36,7 @@ export class CaptureContext {
   capturablePath(uri: vscode.Uri): string | null {
     if (uri.scheme !== 'file') return null;
     const relative = vscode.workspace.asRelativePath(uri, false);
-    this.filter ??= new PathFilter([...filesExcludeGlobs(), ...setting('memory.capture.exclude')]);
+    this.filter ??= new PathFilter([...filesExcludeGlobs(), ...setting('capture.exclude')]);
     return this.filter.allows(relative, uri.fsPath) ? relative : null;
   }
 

@@ -9,6 +9,7 @@ import { GitCapture } from './gitCapture.ts';
 import { TaskCapture } from './taskCapture.ts';
 import { TerminalCapture } from './terminalCapture.ts';
 import { editorItemId, WorkingMemoryWriter } from './workingMemoryWriter.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 /** Editor bursts (typing, selection drags) settle within this; one write per burst. */
 const DEBOUNCE_MS = 750;
@@ -41,7 +42,7 @@ export class CaptureController implements vscode.Disposable {
     this.sources = [new EditorCapture(this.context), new DiagnosticsCapture(this.context), new TerminalCapture(this.context), new TaskCapture(this.context), new GitCapture(this.context)];
     this.subscriptions = [
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('memory.capture') || event.affectsConfiguration('files.exclude')) {
+        if (event.affectsConfiguration(settingId('capture')) || event.affectsConfiguration('files.exclude')) {
           this.context.invalidate();
           this.refreshAll();
         }

@@ -39,7 +39,7 @@ export class DiagnosticsCapture implements CaptureSource {
   }
 
   private refreshSummary(): void {
-    if (!this.context.enabled('memory.capture.diagnostics')) return this.context.sink.submit('diagnostics', null);
+    if (!this.context.enabled('capture.diagnostics')) return this.context.sink.submit('diagnostics', null);
     const entries: DiagnosticEntry[] = [];
     for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
       const path = this.context.capturablePath(uri);
@@ -60,7 +60,7 @@ export class DiagnosticsCapture implements CaptureSource {
   }
 
   private recordEdits(event: vscode.TextDocumentChangeEvent): void {
-    if (!this.context.enabled('memory.capture.resolvedErrors') || event.contentChanges.length === 0) return;
+    if (!this.context.enabled('capture.resolvedErrors') || event.contentChanges.length === 0) return;
     const path = this.context.capturablePath(event.document.uri);
     if (path === null) return;
     const now = Date.now();
@@ -71,7 +71,7 @@ export class DiagnosticsCapture implements CaptureSource {
   }
 
   private trackResolved(uris: readonly vscode.Uri[]): void {
-    if (!this.context.enabled('memory.capture.resolvedErrors')) return;
+    if (!this.context.enabled('capture.resolvedErrors')) return;
     const now = Date.now();
     for (const uri of uris) {
       const path = this.context.capturablePath(uri);

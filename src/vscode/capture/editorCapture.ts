@@ -29,7 +29,7 @@ export class EditorCapture implements CaptureSource {
 
   private refreshActive(): void {
     const editor = vscode.window.activeTextEditor;
-    if (!this.context.enabled('memory.capture.activeEditor')) return this.context.sink.submit('active', null);
+    if (!this.context.enabled('capture.activeEditor')) return this.context.sink.submit('active', null);
     // Focus moving to the terminal or output leaves the last file as the best description.
     if (!editor) return;
     const path = this.context.capturablePath(editor.document.uri);
@@ -48,7 +48,7 @@ export class EditorCapture implements CaptureSource {
   }
 
   private refreshVisible(): void {
-    if (!this.context.enabled('memory.capture.openEditors')) return this.context.sink.submit('editors', null);
+    if (!this.context.enabled('capture.openEditors')) return this.context.sink.submit('editors', null);
     const paths = vscode.window.visibleTextEditors.map((editor) => this.context.capturablePath(editor.document.uri)).filter((path): path is string => path !== null);
     this.context.sink.submit('editors', describeVisibleEditors(paths));
   }

@@ -24,7 +24,7 @@ export class GitCapture implements CaptureSource {
   }
 
   refresh(): void {
-    if (!this.context.enabled('memory.capture.git')) return this.context.sink.submit('git', null);
+    if (!this.context.enabled('capture.git')) return this.context.sink.submit('git', null);
     const repository = this.api?.repositories[0];
     if (!repository) return this.context.sink.submit('git', null);
     const name = vscode.workspace.asRelativePath(repository.rootUri, true);

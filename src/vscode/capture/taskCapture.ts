@@ -20,7 +20,7 @@ export class TaskCapture implements CaptureSource {
   }
 
   refresh(): void {
-    if (!this.context.enabled('memory.capture.tasks')) return this.context.sink.submit('task', null);
+    if (!this.context.enabled('capture.tasks')) return this.context.sink.submit('task', null);
     this.context.sink.submit('task', describeFailedTask(this.last));
   }
 

@@ -23,7 +23,7 @@ export class TerminalCapture implements CaptureSource {
   }
 
   refresh(): void {
-    if (!this.context.enabled('memory.capture.terminal')) return this.context.sink.submit('terminal', null);
+    if (!this.context.enabled('capture.terminal')) return this.context.sink.submit('terminal', null);
     this.context.sink.submit('terminal', describeFailedCommands(this.failed));
   }
 

@@ -9,7 +9,7 @@ import { confirm } from './feedback.ts';
 
 /** Asks for a backend and its connection details, checks the connection, then saves and reopens. */
 export async function configureStorageCommand(deps: CommandDeps): Promise<StorageKind | undefined> {
-  const current = setting('memory.storage.backend');
+  const current = setting('storage.backend');
   const options: Array<vscode.QuickPickItem & { backend: StorageKind }> = [
     { label: 'Embedded', description: 'SQLite in the editor\'s global storage', backend: 'embedded' },
     { label: 'Firebolt Core', description: 'a self-hosted Firebolt Core server', backend: 'firebolt-core' },
@@ -23,16 +23,16 @@ export async function configureStorageCommand(deps: CommandDeps): Promise<Storag
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the ${picked.label} connection…` }, () => validate(choice, deps));
   // Connection details first and the backend last: the store reopens once, on the backend change.
   if (choice.kind === 'firebolt-core') {
-    await updateUserSetting('memory.firebolt.core.url', choice.url);
-    await updateUserSetting('memory.firebolt.database', choice.database);
+    await updateUserSetting('firebolt.core.url', choice.url);
+    await updateUserSetting('firebolt.database', choice.database);
   } else if (choice.kind === 'firebolt-cloud') {
-    await updateUserSetting('memory.firebolt.cloud.account', choice.account);
-    await updateUserSetting('memory.firebolt.cloud.engine', choice.engine);
-    await updateUserSetting('memory.firebolt.database', choice.database);
-    await updateUserSetting('memory.firebolt.cloud.clientId', choice.clientId);
+    await updateUserSetting('firebolt.cloud.account', choice.account);
+    await updateUserSetting('firebolt.cloud.engine', choice.engine);
+    await updateUserSetting('firebolt.database', choice.database);
+    await updateUserSetting('firebolt.cloud.clientId', choice.clientId);
     await deps.context.secrets.store(SECRET_KEYS.fireboltClientSecret, choice.clientSecret);
   }
-  await updateUserSetting('memory.storage.backend', choice.kind);
+  await updateUserSetting('storage.backend', choice.kind);
   // watchSettings reopens the store when these settings or the secret change; identical values need no reopen.
   deps.log.resetShown();
   confirm(deps.log, `Memory storage: ${picked.label}.`);
@@ -45,19 +45,19 @@ async function askDetails(kind: StorageKind, deps: CommandDeps): Promise<Storage
     case 'embedded':
       return { kind };
     case 'firebolt-core': {
-      const url = await ask('Firebolt Core URL', setting('memory.firebolt.core.url'));
+      const url = await ask('Firebolt Core URL', setting('firebolt.core.url'));
       if (!url) return undefined;
-      const database = await ask('Database', setting('memory.firebolt.database'));
+      const database = await ask('Database', setting('firebolt.database'));
       return database ? { kind, url, database } : undefined;
     }
     case 'firebolt-cloud': {
-      const account = await ask('Account name', setting('memory.firebolt.cloud.account'));
+      const account = await ask('Account name', setting('firebolt.cloud.account'));
       if (!account) return undefined;
-      const engine = await ask('Engine name', setting('memory.firebolt.cloud.engine'));
+      const engine = await ask('Engine name', setting('firebolt.cloud.engine'));
       if (!engine) return undefined;
-      const database = await ask('Database', setting('memory.firebolt.database'));
+      const database = await ask('Database', setting('firebolt.database'));
       if (!database) return undefined;
-      const clientId = await ask('Service account client id', setting('memory.firebolt.cloud.clientId'));
+      const clientId = await ask('Service account client id', setting('firebolt.cloud.clientId'));
       if (!clientId) return undefined;
       const clientSecret = await ask('Service account client secret (kept in the editor\'s secret storage)', (await deps.context.secrets.get(SECRET_KEYS.fireboltClientSecret)) ?? '', true);
       return clientSecret ? { kind, account, engine, database, clientId, clientSecret } : undefined;

@@ -5,6 +5,7 @@ import type { PromoteMemoryOutput } from '../../core/api/layersApi.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import { confirm } from './feedback.ts';
 import { firstLine, pickMemory } from './pickMemory.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 interface LayerChoice {
   layer: MemoryLayer;
@@ -24,10 +25,10 @@ export async function promoteCommand(deps: CommandDeps, memoryId?: string, toLay
   const layers = core.layerDefaults;
   const choices: LayerChoice[] = [
     ...(identity.workspaceProjectId ? [{ layer: 'project' as const, id: identity.workspaceProjectId, label: 'Project', detail: `Everyone working on ${identity.workspaceProjectId}` }] : []),
-    ...(layers.team_id ? [{ layer: 'team' as const, id: layers.team_id, label: 'Team', detail: `Team ${layers.team_id} (memory.layers.teamId)` }] : []),
-    ...(layers.org_id ? [{ layer: 'org' as const, id: layers.org_id, label: 'Organisation', detail: `Org ${layers.org_id} (memory.layers.orgId)` }] : []),
-    ...(layers.company_id ? [{ layer: 'company' as const, id: layers.company_id, label: 'Company', detail: `Company ${layers.company_id} (memory.layers.companyId)` }] : []),
-    ...(layers.agent_id ? [{ layer: 'agent' as const, id: layers.agent_id, label: 'Agent', detail: `Only agent ${layers.agent_id} (memory.layers.agentId)` }] : []),
+    ...(layers.team_id ? [{ layer: 'team' as const, id: layers.team_id, label: 'Team', detail: `Team ${layers.team_id} (${settingId('layers.teamId')})` }] : []),
+    ...(layers.org_id ? [{ layer: 'org' as const, id: layers.org_id, label: 'Organisation', detail: `Org ${layers.org_id} (${settingId('layers.orgId')})` }] : []),
+    ...(layers.company_id ? [{ layer: 'company' as const, id: layers.company_id, label: 'Company', detail: `Company ${layers.company_id} (${settingId('layers.companyId')})` }] : []),
+    ...(layers.agent_id ? [{ layer: 'agent' as const, id: layers.agent_id, label: 'Agent', detail: `Only agent ${layers.agent_id} (${settingId('layers.agentId')})` }] : []),
     { layer: 'user' as const, id: identity.userId, label: 'User', detail: 'All of your own projects and sessions' },
   ].filter((choice) => !(choice.layer === memory.layer && choice.id === memory.scope_id));
 
@@ -37,7 +38,7 @@ export async function promoteCommand(deps: CommandDeps, memoryId?: string, toLay
         title: `Promote "${firstLine(memory.content, 60)}" to which layer?`,
       }))?.choice;
   if (!target) {
-    if (toLayer) throw new Error(`The ${toLayer} layer is not open in this window; set its id in the memory.layers settings.`);
+    if (toLayer) throw new Error(`The ${toLayer} layer is not open in this window; set its id in the ${settingId('layers')} settings.`);
     return undefined;
   }
   const reason = toLayer ? undefined : await vscode.window.showInputBox({ title: 'Why? (optional, kept with the promotion)', prompt: 'Press Enter to skip.' });

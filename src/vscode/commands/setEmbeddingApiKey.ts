@@ -18,7 +18,7 @@ export async function setEmbeddingApiKeyCommand(deps: CommandDeps): Promise<bool
     confirm(deps.log, 'Embedding API key removed.');
   } else {
     await deps.context.secrets.store(SECRET_KEYS.embeddingApiKey, key.trim());
-    if (setting('memory.embeddings.provider') === 'none') await updateUserSetting('memory.embeddings.provider', 'openai');
+    if (setting('embeddings.provider') === 'none') await updateUserSetting('embeddings.provider', 'openai');
     confirm(deps.log, 'Embedding API key saved; semantic recall is on.');
   }
   // watchSettings reopens the store on the secret (and provider setting) change.

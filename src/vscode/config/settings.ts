@@ -2,7 +2,11 @@
  * Every setting of the extension, declared once. package.json's `contributes.configuration` is
  * generated from this table (test/vscode/tools/syncManifest.ts) and a unit test fails when the two
  * drift. Pure: no `vscode` import, so the table is testable in plain Node.
+ *
+ * Keys are relative to the extension's own prefix (SETTINGS_SECTION, `fireboltMemory`): the key
+ * `storage.backend` is the setting `fireboltMemory.storage.backend` users see and write.
  */
+import { settingId } from '../../shared/settingsSection.ts';
 
 interface SettingSpec<T> {
   default: T;
@@ -23,79 +27,80 @@ interface SettingSpec<T> {
 const spec = <T>(value: SettingSpec<T>): SettingSpec<T> => value;
 
 export const SETTINGS = {
-  'memory.user.id': spec<string>({
+  'user.id': spec<string>({
     type: 'string', default: '', scope: 'application', order: 1,
-    description: 'Your user id in the memory store. Empty: a stable id generated once for this machine. Set the same id on every machine that shares a Firebolt store.',
+    description: 'Who you are in the memory store. Leave empty to use an id generated once for this machine. Set the same id on every machine that shares a Firebolt store, so each of them sees your memories.',
   }),
-  'memory.scope': spec<'project' | 'all'>({
+  'scope': spec<'project' | 'all'>({
     type: 'string', default: 'project', enum: ['project', 'all'], order: 2,
     enumDescriptions: [
       'Memories belong to this workspace (its git remote, else its folder); other projects never see them.',
       'Memories are stored user-wide and recall searches all of your projects.',
     ],
-    description: 'Which memories agents see in this window.',
+    description: 'Which of your memories agents and searches see in this window.',
   }),
-  'memory.layers.teamId': spec<string>({
+  'layers.teamId': spec<string>({
     type: 'string', default: '', restricted: true, order: 3,
     description: 'Your team\'s id. Set it to share memories with your team: agents then also see what was promoted to the team, and you can promote memories to it. Empty: nothing is shared with a team. Sharing needs a Firebolt store your team uses.',
   }),
-  'memory.layers.orgId': spec<string>({ type: 'string', default: '', restricted: true, order: 4, description: 'Your organisation\'s id, to share memories organisation-wide (as for the team). Empty: nothing is shared organisation-wide.' }),
-  'memory.layers.companyId': spec<string>({ type: 'string', default: '', restricted: true, order: 5, description: 'Your company\'s id, to share memories company-wide; team and project memories take precedence over them. Empty: nothing is shared company-wide.' }),
-  'memory.layers.agentId': spec<string>({
+  'layers.orgId': spec<string>({ type: 'string', default: '', restricted: true, order: 4, description: 'Your organisation\'s id, to share memories organisation-wide (as for the team). Empty: nothing is shared organisation-wide.' }),
+  'layers.companyId': spec<string>({ type: 'string', default: '', restricted: true, order: 5, description: 'Your company\'s id, to share memories company-wide; team and project memories take precedence over them. Empty: nothing is shared company-wide.' }),
+  'layers.agentId': spec<string>({
     type: 'string', default: '', order: 6,
     description: 'An agent name, e.g. "copilot", to give that agent memories of its own that other agents do not see; they take precedence over all others. Empty: each client names its agent itself.',
   }),
-  'memory.storage.backend': spec<'embedded' | 'firebolt-core' | 'firebolt-cloud'>({
+  'storage.backend': spec<'embedded' | 'firebolt-core' | 'firebolt-cloud'>({
     type: 'string', default: 'embedded', enum: ['embedded', 'firebolt-core', 'firebolt-cloud'], restricted: true, order: 10,
-    enumDescriptions: ['SQLite in the editor\'s global storage, shared by all windows.', 'A Firebolt Core server (self-hosted).', 'Firebolt Cloud through a service account.'],
-    description: 'Where memories are stored. Use "Memory: Configure Storage" to switch; it checks the connection first.',
+    enumDescriptions: ['A local database file in the editor\'s storage, shared by all your windows. Nothing to set up.', 'A Firebolt Core server you run yourself, e.g. in Docker; shareable with your team.', 'Firebolt Cloud, signed in with a service account; shareable with your team.'],
+    description: 'Where your memories are stored. Use "Memory: Configure Storage" to switch: it checks the connection before saving.',
   }),
-  'memory.firebolt.core.url': spec<string>({ type: 'string', default: 'http://localhost:3473', restricted: true, order: 11, description: 'Firebolt Core endpoint.' }),
-  'memory.firebolt.database': spec<string>({ type: 'string', default: 'fml_memory', restricted: true, order: 12, description: 'Firebolt database holding the memory tables.' }),
-  'memory.firebolt.cloud.account': spec<string>({ type: 'string', default: '', restricted: true, order: 13, description: 'Firebolt Cloud account name.' }),
-  'memory.firebolt.cloud.engine': spec<string>({ type: 'string', default: '', restricted: true, order: 14, description: 'Firebolt Cloud engine name.' }),
-  'memory.firebolt.cloud.clientId': spec<string>({
+  'firebolt.core.url': spec<string>({ type: 'string', default: 'http://localhost:3473', restricted: true, order: 11, description: 'Address of your Firebolt Core server.' }),
+  'firebolt.database': spec<string>({ type: 'string', default: 'fml_memory', restricted: true, order: 12, description: 'Name of the Firebolt database that holds your memories.' }),
+  'firebolt.cloud.account': spec<string>({ type: 'string', default: '', restricted: true, order: 13, description: 'Your Firebolt Cloud account name.' }),
+  'firebolt.cloud.engine': spec<string>({ type: 'string', default: '', restricted: true, order: 14, description: 'The Firebolt Cloud engine that runs the memory queries.' }),
+  'firebolt.cloud.clientId': spec<string>({
     type: 'string', default: '', restricted: true, order: 15,
-    description: 'Firebolt Cloud service account client id. The client secret is kept in the editor\'s secret storage, never in settings.',
+    description: 'Client id of your Firebolt Cloud service account. Its secret is asked for by "Memory: Configure Storage" and kept in the editor\'s secret storage, never in settings.',
   }),
-  'memory.embeddings.provider': spec<'none' | 'openai'>({
+  'embeddings.provider': spec<'none' | 'openai'>({
     type: 'string', default: 'none', enum: ['none', 'openai'], restricted: true, order: 20,
-    enumDescriptions: ['Full-text ranking only.', 'Any OpenAI-compatible embeddings endpoint (OpenAI, Ollama, LM Studio…). Set the key with "Memory: Set Embedding API Key".'],
-    description: 'Embedding provider for semantic recall.',
+    enumDescriptions: ['Recall matches the words you use (full-text ranking). Nothing leaves your machine.', 'Recall also matches by meaning, through any OpenAI-compatible embeddings service (OpenAI, Ollama, LM Studio…); memory text is sent to it. Set its key with "Memory: Set Embedding API Key".'],
+    description: 'Whether recall finds memories by meaning as well as by words.',
   }),
-  'memory.embeddings.model': spec<string>({ type: 'string', default: 'text-embedding-3-small', restricted: true, order: 21, description: 'Embedding model name.' }),
-  'memory.embeddings.dimensions': spec<number>({ type: 'number', default: 0, minimum: 0, maximum: 8192, restricted: true, order: 22, description: 'Requested vector size; 0 uses the model\'s default.' }),
-  'memory.embeddings.baseUrl': spec<string>({ type: 'string', default: '', restricted: true, order: 23, description: 'Base URL of an OpenAI-compatible endpoint; empty for api.openai.com.' }),
-  'memory.workingMemory.maxTokens': spec<number>({ type: 'number', default: 8000, minimum: 500, maximum: 2000000, order: 30, description: 'Token budget of this window\'s working memory.' }),
-  'memory.workingMemory.evictionPolicy': spec<'lru' | 'relevance' | 'hybrid'>({
+  'embeddings.model': spec<string>({ type: 'string', default: 'text-embedding-3-small', restricted: true, order: 21, description: 'Name of the embedding model to ask the service for.' }),
+  'embeddings.dimensions': spec<number>({ type: 'number', default: 0, minimum: 0, maximum: 8192, restricted: true, order: 22, description: 'Length of the vectors to ask the embedding model for; 0 keeps the model\'s own length. Change it only for models that offer shorter vectors.' }),
+  'embeddings.baseUrl': spec<string>({ type: 'string', default: '', restricted: true, order: 23, description: 'Address of your embeddings service, e.g. http://localhost:11434/v1 for Ollama. Empty: OpenAI itself.' }),
+  'workingMemory.maxTokens': spec<number>({ type: 'number', default: 8000, minimum: 500, maximum: 2000000, order: 30, description: 'How much this window\'s working memory (the files, errors and failed commands of what you are doing now) may hold, in tokens. When it is full, items are dropped as the next setting says.' }),
+  'workingMemory.evictionPolicy': spec<'lru' | 'relevance' | 'hybrid'>({
     type: 'string', default: 'hybrid', enum: ['lru', 'relevance', 'hybrid'], order: 31,
-    description: 'Which working-memory items go first when the budget is full.',
+    enumDescriptions: ['The item used longest ago goes first.', 'The item least related to what you are working on goes first.', 'Both: old and unrelated items go first.'],
+    description: 'Which working-memory item is dropped first when working memory is full.',
   }),
-  'memory.capture.activeEditor': spec<boolean>({ type: 'boolean', default: true, order: 40, description: 'Capture the active file and selection into working memory.' }),
-  'memory.capture.openEditors': spec<boolean>({ type: 'boolean', default: true, order: 41, description: 'Capture the list of visible editors.' }),
-  'memory.capture.diagnostics': spec<boolean>({ type: 'boolean', default: true, order: 42, description: 'Capture errors and warnings (file, line, message).' }),
-  'memory.capture.terminal': spec<boolean>({ type: 'boolean', default: true, order: 43, description: 'Capture failed terminal commands and their exit codes (needs shell integration).' }),
-  'memory.capture.git': spec<boolean>({ type: 'boolean', default: true, order: 44, description: 'Capture the current git branch.' }),
-  'memory.capture.tasks': spec<boolean>({ type: 'boolean', default: true, order: 45, description: 'Capture the last failed task or test run.' }),
-  'memory.capture.resolvedErrors': spec<boolean>({
+  'capture.activeEditor': spec<boolean>({ type: 'boolean', default: true, order: 40, description: 'Keep the file you are editing and your selection in working memory, so agents know what you are looking at.' }),
+  'capture.openEditors': spec<boolean>({ type: 'boolean', default: true, order: 41, description: 'Keep the list of files open in editors in working memory.' }),
+  'capture.diagnostics': spec<boolean>({ type: 'boolean', default: true, order: 42, description: 'Keep the errors and warnings of your files (file, line, message) in working memory.' }),
+  'capture.terminal': spec<boolean>({ type: 'boolean', default: true, order: 43, description: 'Keep failed terminal commands and their exit codes in working memory (needs the terminal\'s shell integration).' }),
+  'capture.git': spec<boolean>({ type: 'boolean', default: true, order: 44, description: 'Keep the current git branch in working memory.' }),
+  'capture.tasks': spec<boolean>({ type: 'boolean', default: true, order: 45, description: 'Keep the last failed task or test run in working memory.' }),
+  'capture.resolvedErrors': spec<boolean>({
     type: 'boolean', default: true, order: 46,
-    description: 'When an error disappears after your edit, remember what fixed it (a long-term outcome memory).',
+    description: 'When an error disappears after your edit, remember what fixed it, so an agent can reuse the fix next time.',
   }),
-  'memory.capture.exclude': spec<string[]>({
+  'capture.exclude': spec<string[]>({
     type: 'array', items: { type: 'string' }, default: [], order: 47,
-    description: 'Glob patterns of files never captured, in addition to files.exclude, .env files and key files.',
+    description: 'Files never kept in working memory, as glob patterns (e.g. **/secrets/**). Files excluded by files.exclude, .env files and key files are never kept either.',
   }),
-  'memory.mcp.adminTools': spec<boolean>({
+  'mcp.adminTools': spec<boolean>({
     type: 'boolean', default: false, order: 50,
     description: 'Offer agents the lifecycle and administration tools too (contradictions, links, maintenance, quality report, analytics, recent calls and errors, import/export, promotion). Off: agents get the 15 everyday tools, which keeps every request smaller; the Memory panel has all of them either way.',
   }),
-  'memory.extraction.useLanguageModel': spec<boolean>({
+  'extraction.useLanguageModel': spec<boolean>({
     type: 'boolean', default: false, restricted: true, order: 60,
-    description: 'Extract memories from checkpointed working memory with a Copilot language model (VS Code asks for consent the first time). Off: the offline rule-based extractor.',
+    description: 'Let a Copilot language model turn your work sessions into long-term memories; the session text is sent to that model, and VS Code asks for your consent the first time. Off: memories are extracted on this machine by rules.',
   }),
-  'memory.extraction.languageModelFamily': spec<string>({
+  'extraction.languageModelFamily': spec<string>({
     type: 'string', default: '', restricted: true, order: 61,
-    description: 'Language model family for extraction, e.g. gpt-4o-mini. Empty: the first Copilot chat model.',
+    description: 'Which Copilot model to use when a language model is allowed, e.g. gpt-4o-mini. Empty: the first Copilot chat model available.',
   }),
 } as const;
 
@@ -109,22 +114,23 @@ export function manifestConfigurationProperties(): Record<string, Record<string,
   const properties: Record<string, Record<string, unknown>> = {};
   for (const key of SETTING_KEYS) {
     const { restricted: _restricted, ...schema } = SETTINGS[key] as SettingSpec<unknown>;
-    properties[key] = { ...schema };
+    properties[settingId(key)] = { ...schema };
   }
   return properties;
 }
 
-export function restrictedSettingKeys(): SettingKey[] {
-  return SETTING_KEYS.filter((key) => (SETTINGS[key] as SettingSpec<unknown>).restricted === true);
+/** Full ids of the settings whose workspace values Restricted Mode ignores. */
+export function restrictedSettingIds(): string[] {
+  return SETTING_KEYS.filter((key) => (SETTINGS[key] as SettingSpec<unknown>).restricted === true).map(settingId);
 }
 
 /**
- * Reads a setting through `get` (the editor's configuration) and falls back to the declared
+ * Reads a setting through `get` (the editor's configuration, asked for the full id) and falls back to the declared
  * default when the stored value has the wrong type, so a hand-edited settings.json cannot crash capture.
  */
 export function readSetting<K extends SettingKey>(key: K, get: (key: string) => unknown): SettingValue<K> {
   const declared = SETTINGS[key] as SettingSpec<unknown>;
-  const value = get(key);
+  const value = get(settingId(key));
   const fallback = declared.default as SettingValue<K>;
   if (value === undefined || value === null) return fallback;
   switch (declared.type) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { settingId } from '../../shared/settingsSection.ts';
 import { readSetting, type SettingKey, type SettingValue } from './settings.ts';
 
 /**
@@ -10,7 +11,7 @@ export function setting<K extends SettingKey>(key: K): SettingValue<K> {
 }
 
 export async function updateUserSetting<K extends SettingKey>(key: K, value: SettingValue<K>): Promise<void> {
-  await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration().update(settingId(key), value, vscode.ConfigurationTarget.Global);
 }
 
 /** Globs of the editor's own `files.exclude` whose value is true. */

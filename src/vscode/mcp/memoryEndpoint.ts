@@ -68,12 +68,12 @@ export class MemoryEndpoint implements vscode.Disposable {
     let running: { server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string };
     if (runtime.kind === 'daemon') {
       // The endpoint lives in the memory process with the core; it closes there when the last window using that core leaves.
-      const endpoint = await runtime.connection.endpoint(ready.identity.userId, setting('memory.mcp.adminTools'));
+      const endpoint = await runtime.connection.endpoint(ready.identity.userId, setting('mcp.adminTools'));
       running = { server: { mcpUrl: endpoint.mcpUrl, port: endpoint.port, close: async () => undefined }, token: endpoint.token };
     } else {
       const token = randomBytes(32).toString('base64url');
       const server = await startHttpServer(
-        { core: runtime.local, defaultUserId: ready.identity.userId, adminTools: setting('memory.mcp.adminTools') },
+        { core: runtime.local, defaultUserId: ready.identity.userId, adminTools: setting('mcp.adminTools') },
         // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
         { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
       );

@@ -4,6 +4,7 @@ import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { MCP_PROVIDER_ID, MCP_PROVIDER_LABEL } from './mcpIds.ts';
 import type { MemoryEndpoint } from './memoryEndpoint.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 /**
  * Makes the memory tools appear in Copilot agent mode with no configuration: one HTTP server
@@ -15,7 +16,7 @@ export function registerMcpProvider(endpoint: MemoryEndpoint, log: Log, onResolv
   const provider: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     // Called eagerly and must not start anything: the URL is a placeholder until resolve.
-    provideMcpServerDefinitions: () => [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, toolSetVersion({ adminTools: setting('memory.mcp.adminTools') }))],
+    provideMcpServerDefinitions: () => [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, toolSetVersion({ adminTools: setting('mcp.adminTools') }))],
     resolveMcpServerDefinition: async (definition) => {
       try {
         const { mcpUrl, token } = await endpoint.ensureStarted();
@@ -36,7 +37,7 @@ export function registerMcpProvider(endpoint: MemoryEndpoint, log: Log, onResolv
   const stopped = endpoint.onDidStop(() => changed.fire());
   // Opting in or out of the admin tools changes the tool set: restart the endpoint with the new one.
   const toolGroup = vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration('memory.mcp.adminTools')) void endpoint.stop();
+    if (event.affectsConfiguration(settingId('mcp.adminTools'))) void endpoint.stop();
   });
   return vscode.Disposable.from(registration, stopped, toolGroup, changed);
 }

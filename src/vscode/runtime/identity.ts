@@ -41,7 +41,7 @@ export async function resolveIdentity(context: vscode.ExtensionContext): Promise
   const { userId, userLabel } = resolveUser(context);
   const folder = vscode.workspace.workspaceFolders?.[0];
   const workspaceProjectId = folder && folder.uri.scheme === 'file' ? await projectIdOf(folder.uri.fsPath) : null;
-  const scopeProjectId = setting('memory.scope') === 'project' && workspaceProjectId ? workspaceProjectId : undefined;
+  const scopeProjectId = setting('scope') === 'project' && workspaceProjectId ? workspaceProjectId : undefined;
   // One session per window: env.sessionId is new each time the window starts, so a reload would
   // start a new session; the one the window had before a reload is kept instead.
   const kept = context.workspaceState.get<SessionBeforeReload>(RELOADED_SESSION_KEY);
@@ -58,7 +58,7 @@ export async function rememberSessionForReload(context: vscode.ExtensionContext,
 }
 
 function resolveUser(context: vscode.ExtensionContext): { userId: string; userLabel: string } {
-  const configured = setting('memory.user.id').trim();
+  const configured = setting('user.id').trim();
   if (configured !== '') return { userId: configured, userLabel: configured };
   let generated = context.globalState.get<string>(GENERATED_USER_KEY);
   if (!generated) {

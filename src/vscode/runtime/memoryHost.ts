@@ -140,6 +140,6 @@ function sessionInput(identity: Identity) {
     session_id: identity.sessionId,
     user_id: identity.userId,
     ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
-    config: { max_tokens: setting('memory.workingMemory.maxTokens'), eviction_policy: setting('memory.workingMemory.evictionPolicy') },
+    config: { max_tokens: setting('workingMemory.maxTokens'), eviction_policy: setting('workingMemory.evictionPolicy') },
   };
 }

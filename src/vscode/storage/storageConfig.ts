@@ -6,6 +6,7 @@ import { backendConfigFromSettings } from '../../runtime/backendSelection.ts';
 import type { BackendConfig, EmbeddingConfig, RuntimeConfig } from '../../runtime/runtimeConfig.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import { SECRET_KEYS } from './secretKeys.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 export type StorageKind = 'embedded' | 'firebolt-core' | 'firebolt-cloud';
 
@@ -16,19 +17,19 @@ export type StorageChoice =
   | { kind: 'firebolt-cloud'; account: string; engine: string; database: string; clientId: string; clientSecret: string };
 
 export async function storageChoiceFromSettings(secrets: vscode.SecretStorage): Promise<StorageChoice> {
-  const kind = setting('memory.storage.backend');
+  const kind = setting('storage.backend');
   switch (kind) {
     case 'embedded':
       return { kind };
     case 'firebolt-core':
-      return { kind, url: setting('memory.firebolt.core.url'), database: setting('memory.firebolt.database') };
+      return { kind, url: setting('firebolt.core.url'), database: setting('firebolt.database') };
     case 'firebolt-cloud':
       return {
         kind,
-        account: setting('memory.firebolt.cloud.account'),
-        engine: setting('memory.firebolt.cloud.engine'),
-        database: setting('memory.firebolt.database'),
-        clientId: setting('memory.firebolt.cloud.clientId'),
+        account: setting('firebolt.cloud.account'),
+        engine: setting('firebolt.cloud.engine'),
+        database: setting('firebolt.database'),
+        clientId: setting('firebolt.cloud.clientId'),
         clientSecret: (await secrets.get(SECRET_KEYS.fireboltClientSecret)) ?? '',
       };
   }
@@ -51,18 +52,18 @@ export function backendFor(choice: StorageChoice, dataDir: string): BackendConfi
 }
 
 export async function embeddingsFromSettings(secrets: vscode.SecretStorage): Promise<EmbeddingConfig> {
-  if (setting('memory.embeddings.provider') === 'none') return { kind: 'none' };
+  if (setting('embeddings.provider') === 'none') return { kind: 'none' };
   const apiKey = await secrets.get(SECRET_KEYS.embeddingApiKey);
-  const baseUrl = setting('memory.embeddings.baseUrl').trim();
+  const baseUrl = setting('embeddings.baseUrl').trim();
   // Local OpenAI-compatible servers (Ollama, LM Studio) accept any key.
   if (!apiKey && baseUrl === '') {
-    throw new MemoryError('CONFIGURATION_ERROR', 'memory.embeddings.provider is "openai" but no API key is set. Run "Memory: Set Embedding API Key", or set memory.embeddings.baseUrl for a local server.');
+    throw new MemoryError('CONFIGURATION_ERROR', `${settingId('embeddings.provider')} is "openai" but no API key is set. Run "Memory: Set Embedding API Key", or set ${settingId('embeddings.baseUrl')} for a local server.`);
   }
-  const dimensions = setting('memory.embeddings.dimensions');
+  const dimensions = setting('embeddings.dimensions');
   return {
     kind: 'openai',
     apiKey: apiKey ?? 'not-needed',
-    model: setting('memory.embeddings.model'),
+    model: setting('embeddings.model'),
     ...(baseUrl ? { baseUrl } : {}),
     ...(dimensions > 0 ? { dimensions } : {}),
   };
@@ -79,13 +80,15 @@ export async function runtimeConfigFromSettings(secrets: vscode.SecretStorage, d
   };
 }
 
+const LAYER_SETTING: Record<keyof LayerDefaults, string> = { team_id: 'teamId', org_id: 'orgId', company_id: 'companyId', agent_id: 'agentId' };
+
 /** The shared layers this window opens; the in-editor MCP server refuses any other team, org or company. */
 export function layerDefaultsFromSettings(): LayerDefaults {
   const entries: Array<[keyof LayerDefaults, string]> = [
-    ['team_id', setting('memory.layers.teamId').trim()],
-    ['org_id', setting('memory.layers.orgId').trim()],
-    ['company_id', setting('memory.layers.companyId').trim()],
-    ['agent_id', setting('memory.layers.agentId').trim()],
+    ['team_id', setting('layers.teamId').trim()],
+    ['org_id', setting('layers.orgId').trim()],
+    ['company_id', setting('layers.companyId').trim()],
+    ['agent_id', setting('layers.agentId').trim()],
   ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== '').map(([field, value]) => [field, requireId(value, `memory.layers.${field}`)]));
+  return Object.fromEntries(entries.filter(([, value]) => value !== '').map(([field, value]) => [field, requireId(value, settingId(`layers.${LAYER_SETTING[field]}`))]));
 }

@@ -77,6 +77,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
         'terminal.integrated.shellIntegration.enabled': true,
         'terminal.integrated.defaultProfile.linux': 'bash',
         'git.openRepositoryInParentFolders': 'never',
+        // The old prefix on purpose: activation migrates it to fireboltMemory.* (checked below).
         'memory.workingMemory.maxTokens': 6000,
       }),
     );
@@ -129,6 +130,16 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     // How fast: a benchmark (npm run bench:activation), not a unit assertion on a shared machine.
     assert.ok(Number.isFinite(state.activateMs) && state.activateMs > 0, `activate() reported ${state.activateMs} ms`);
     console.log(`[e2e] activate() ${state.activateMs} ms; store ready ${state.storeReadyMs} ms after activation start`);
+  });
+
+  it('moves a setting of the old memory.* prefix to fireboltMemory.* once, and applies it', async () => {
+    const stored = await waitFor('the user settings to be migrated', () => {
+      const settings = JSON.parse(readFileSync(userSettings(), 'utf8')) as Record<string, unknown>;
+      return settings['memory.workingMemory.maxTokens'] === undefined ? settings : null;
+    });
+    assert.equal(stored['fireboltMemory.workingMemory.maxTokens'], 6000);
+    assert.equal(stored['workbench.startupEditor'], 'none', 'other settings are kept');
+    await waitFor('the migrated budget on the session', async () => (await readSessionBudget()) === 6000);
   });
 
   it('serves the MCP tools over its HTTP endpoint: list and a call round-trip', async () => {
@@ -350,8 +361,8 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
   });
 
   it('applies settings changes: budget and a capture source switched off', async () => {
-    await bench.setSetting('memory.workingMemory.maxTokens', '4000');
-    await bench.setSetting('memory.capture.terminal', false);
+    await bench.setSetting('fireboltMemory.workingMemory.maxTokens', '4000');
+    await bench.setSetting('fireboltMemory.capture.terminal', false);
     await waitFor('the new budget', async () => (await readSessionBudget()) === 4000);
     await waitFor('the terminal item to be removed', async () => (await editorItem(/Recent failed terminal commands/)) === null);
   });

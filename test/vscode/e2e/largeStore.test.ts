@@ -36,7 +36,7 @@ describe(`the editor while the memory process builds a ${SIZE.toLocaleString()}-
     writeFileSync(join(workspace, 'README.md'), '# Big app\n');
     writeFileSync(
       join(dirs.userData, 'User', 'settings.json'),
-      JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'memory.user.id': USER, 'memory.scope': 'all' }),
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'fireboltMemory.user.id': USER, 'fireboltMemory.scope': 'all' }),
     );
     // The pre-built store, where the extension keeps it: the profile's global storage.
     const dataDir = join(dirs.userData, 'User', 'globalStorage', 'firebolt-memory.firebolt-memory-layer');

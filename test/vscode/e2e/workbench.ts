@@ -180,7 +180,7 @@ export class Workbench {
   }
 }
 
-/** "memory.workingMemory.maxTokens" is shown as "Max Tokens" under "Memory › Working Memory". */
+/** "fireboltMemory.workingMemory.maxTokens" is shown as "Max Tokens" under "Firebolt Memory › Working Memory". */
 function settingTitle(id: string): RegExp {
   const last = id.split('.').pop() ?? id;
   const words = last.replace(/([a-z])([A-Z])/g, '$1 $2');

@@ -77,6 +77,6 @@ exports.run = async function run() {
   const times = await vscode.commands.executeCommand('memory.showActivationTime');
   assert.ok(times.activateMs < 500, `activate() took ${times.activateMs} ms`);
 
-  await vscode.workspace.getConfiguration().update('memory.workingMemory.maxTokens', 4000, vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration().update('fireboltMemory.workingMemory.maxTokens', 4000, vscode.ConfigurationTarget.Global);
   await waitFor('the new budget', async () => (await read(`memory://${current.sessionId}/info`)).max_tokens === 4000);
 };

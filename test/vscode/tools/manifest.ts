@@ -1,5 +1,6 @@
 import { COMMAND_CATEGORY, manifestCommands } from '../../../src/vscode/commands/commandIds.ts';
-import { manifestConfigurationProperties, restrictedSettingKeys } from '../../../src/vscode/config/settings.ts';
+import { manifestConfigurationProperties, restrictedSettingIds } from '../../../src/vscode/config/settings.ts';
+import { SETTINGS_SECTION } from '../../../src/shared/settingsSection.ts';
 import { MCP_PROVIDER_ID, MCP_PROVIDER_LABEL } from '../../../src/vscode/mcp/mcpIds.ts';
 import { PANEL_CONTAINER_ID, PANEL_VIEW_ID } from '../../../src/vscode/panelIds.ts';
 
@@ -20,7 +21,7 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
       untrustedWorkspaces: {
         supported: 'limited',
         description: 'In Restricted Mode nothing is captured from the workspace, and storage and embedding endpoints come from user settings only.',
-        restrictedConfigurations: restrictedSettingKeys(),
+        restrictedConfigurations: restrictedSettingIds(),
       },
       virtualWorkspaces: { supported: 'limited', description: 'Editor context is captured only from files on disk.' },
     },
@@ -33,7 +34,7 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
         commandPalette: [{ command: 'memory.rememberSelection', when: 'editorHasSelection' }],
         'editor/context': [{ command: 'memory.rememberSelection', when: 'editorHasSelection', group: '9_memory' }],
       },
-      configuration: { title: 'Memory', properties: manifestConfigurationProperties() },
+      configuration: { title: 'Firebolt Memory', properties: manifestConfigurationProperties() },
       viewsContainers: { activitybar: [{ id: PANEL_CONTAINER_ID, title: 'Memory', icon: 'media/memory.svg' }] },
       views: { [PANEL_CONTAINER_ID]: [{ type: 'webview', id: PANEL_VIEW_ID, name: 'Memories' }] },
       walkthroughs: [
@@ -44,7 +45,7 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
           steps: [
             step('agents', 'Your agents already see the memory tools', 'media/walkthrough/agents.md', 'Copilot agent mode lists the Memory tools with no setup. [Search Memories](command:memory.search)'),
             step('remember', 'Remember something', 'media/walkthrough/remember.md', 'Store a decision or a fact. [Remember…](command:memory.remember)'),
-            step('capture', 'Editor context as working memory', 'media/walkthrough/capture.md', 'What you are doing becomes working memory. [Open capture settings](command:workbench.action.openSettings?%22memory.capture%22)'),
+            step('capture', 'Editor context as working memory', 'media/walkthrough/capture.md', `What you are doing becomes working memory. [Open capture settings](command:workbench.action.openSettings?%22${SETTINGS_SECTION}.capture%22)`),
             step('storage', 'Choose where memories live', 'media/walkthrough/storage.md', 'Embedded by default; Firebolt for teams. [Configure Storage](command:memory.configureStorage)'),
             step('clients', 'Use it from other clients', 'media/walkthrough/clients.md', 'Claude Desktop, Claude Code, Cursor, Windsurf. [Configure MCP for Other Clients](command:memory.configureMcpClients)'),
           ],

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { settingId } from '../../../src/shared/settingsSection.ts';
 import { COMMANDS } from '../../../src/vscode/commands/commandIds.ts';
 import { readSetting, SETTING_KEYS, SETTINGS } from '../../../src/vscode/config/settings.ts';
 import { MCP_PROVIDER_ID } from '../../../src/vscode/mcp/mcpIds.ts';
@@ -16,8 +17,8 @@ test('package.json carries the manifest generated from the code registries', () 
 
 test('every setting is declared once in code and in package.json, with the same default', () => {
   const properties = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
-  assert.deepEqual(Object.keys(properties).sort(), [...SETTING_KEYS].sort());
-  for (const key of SETTING_KEYS) assert.deepEqual(properties[key].default, SETTINGS[key].default, key);
+  assert.deepEqual(Object.keys(properties).sort(), SETTING_KEYS.map(settingId).sort());
+  for (const key of SETTING_KEYS) assert.deepEqual(properties[settingId(key)].default, SETTINGS[key].default, key);
 });
 
 test('no secret is a setting', () => {
@@ -45,11 +46,28 @@ test('walkthrough media files exist', () => {
 });
 
 test('readSetting falls back to the declared default on a wrongly typed value and clamps numbers', () => {
-  const values: Record<string, unknown> = { 'memory.scope': 'galaxy', 'memory.workingMemory.maxTokens': 10, 'memory.capture.exclude': ['a', 3], 'memory.capture.git': 'yes' };
+  const values: Record<string, unknown> = { 'fireboltMemory.scope': 'galaxy', 'fireboltMemory.workingMemory.maxTokens': 10, 'fireboltMemory.capture.exclude': ['a', 3], 'fireboltMemory.capture.git': 'yes' };
   const get = (key: string): unknown => values[key];
-  assert.equal(readSetting('memory.scope', get), 'project');
-  assert.equal(readSetting('memory.workingMemory.maxTokens', get), 500);
-  assert.deepEqual(readSetting('memory.capture.exclude', get), ['a']);
-  assert.equal(readSetting('memory.capture.git', get), true);
-  assert.equal(readSetting('memory.user.id', get), '');
+  assert.equal(readSetting('scope', get), 'project');
+  assert.equal(readSetting('workingMemory.maxTokens', get), 500);
+  assert.deepEqual(readSetting('capture.exclude', get), ['a']);
+  assert.equal(readSetting('capture.git', get), true);
+  assert.equal(readSetting('user.id', get), '');
+});
+
+test('readSetting reads the setting under the extension\'s own prefix, not the old generic one', () => {
+  const values: Record<string, unknown> = { 'memory.workingMemory.maxTokens': 1000, 'fireboltMemory.workingMemory.maxTokens': 3000 };
+  assert.equal(readSetting('workingMemory.maxTokens', (key) => values[key]), 3000);
+});
+
+test('every setting is contributed under fireboltMemory.* with a description in the user\'s terms', () => {
+  const properties = pkg.contributes.configuration.properties as Record<string, { description: string; enum?: string[]; enumDescriptions?: string[] }>;
+  assert.equal(pkg.contributes.configuration.title, 'Firebolt Memory');
+  for (const [id, schema] of Object.entries(properties)) {
+    assert.match(id, /^fireboltMemory\.[a-zA-Z]+(\.[a-zA-Z]+)*$/, id);
+    assert.doesNotMatch(schema.description, /\bseed\b|\bmemory\.[a-z]|checkpoint|lexical|BM25|RRF/i, `${id}: internal jargon in "${schema.description}"`);
+    assert.ok(schema.description.length >= 20, `${id}: describe what the setting does`);
+    if (schema.enum) assert.equal(schema.enumDescriptions?.length, schema.enum.length, `${id}: every choice is described`);
+  }
+  for (const id of pkg.capabilities.untrustedWorkspaces.restrictedConfigurations as string[]) assert.ok(id in properties, `restricted ${id} is a declared setting`);
 });
