@@ -383,12 +383,13 @@ export class MemoryCore {
     return this.deps.access.flush();
   }
 
-  async recall(input: RecallInput, options: { logAccess?: boolean } = {}): Promise<RecallOutput> {
+  /** `tool` names who asked (access log, recent recalls); default recall_memories. */
+  async recall(input: RecallInput, options: { logAccess?: boolean; tool?: string } = {}): Promise<RecallOutput> {
     const { memories, retrieval_breakdown } = await this.recaller.recall(input, {
-      tool: 'recall_memories',
       typeWeight: (_category, subtype, intent) => intentMultiplier(subtype, intent),
       defaultProjectId: this.defaultProjectId,
       ...options,
+      tool: options.tool ?? 'recall_memories',
     });
     return { memories, retrieval_breakdown };
   }

@@ -6,7 +6,26 @@ export type MemoryEvent =
   | { type: 'working'; user_id: string; session_id: string }
   | { type: 'user-cleared'; user_id: string }
   | { type: 'external'; token: string }
-  | { type: 'recall'; user_id: string; query: string; returned: number };
+  | { type: 'recall'; user_id: string; query: string; returned: number; tool: string; memories: RecalledRef[] };
+
+/**
+ * A memory a recall handed out, as the panel's "recent recalls" lists it: no silent context, the
+ * user can see which memories an agent (or the chat, or a search) received.
+ */
+export interface RecalledRef {
+  memory_id: string;
+  /** The memory's first line, shortened; enough to recognise it without another read. */
+  summary: string;
+  layer?: string;
+}
+
+const SUMMARY_CHARS = 100;
+
+export function recalledRef(memory: { memory_id: string; content: string; layer?: string }): RecalledRef {
+  const line = memory.content.trim().split('\n', 1)[0] ?? '';
+  const summary = line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
+  return { memory_id: memory.memory_id, summary, ...(memory.layer ? { layer: memory.layer } : {}) };
+}
 
 export type MemoryEventListener = (event: MemoryEvent) => void;
 

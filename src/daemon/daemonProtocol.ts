@@ -8,7 +8,7 @@ import type { CopyProgress } from '../stores/copy/copyStore.ts';
  * process: one JSON object per line over a local socket or named pipe. Bumped whenever a frame
  * changes shape, and part of the socket's name, so an updated extension never talks to an old process.
  */
-export const DAEMON_PROTOCOL_VERSION = 1;
+export const DAEMON_PROTOCOL_VERSION = 2;
 
 /** What a client opens: the store, embeddings and the window's project and layers. */
 export interface DaemonHello {

@@ -56,7 +56,7 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
       include_low_confidence: true,
     },
     // Browsing in the panel is not the agent using a memory: it must not bump access counts.
-    { logAccess: false },
+    { logAccess: false, tool: 'panel_search' },
   );
   let items = memories.filter((memory) => matchesRecallOnlyFilters(memory, params.filter));
   if (params.filter.scope === 'session') {

@@ -1,11 +1,12 @@
 import type { CountPoint, Overview, PanelErrorEntry } from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import type { RecallActivity } from './recallActivity.ts';
+import type { RecentRecalls } from './recentRecalls.ts';
 
 const WEEK_MS = 7 * 86_400_000;
 const GROWTH_WEEKS = 12;
 
-export async function overview(deps: PanelDeps, activity: RecallActivity, errors: readonly PanelErrorEntry[]): Promise<Overview> {
+export async function overview(deps: PanelDeps, activity: RecallActivity, recalls: RecentRecalls, errors: readonly PanelErrorEntry[]): Promise<Overview> {
   const userId = deps.userId();
   const [stats, growth] = await Promise.all([deps.core.stats(userId), growthSeries(deps, userId, Date.now())]);
   const embeddingErrors: PanelErrorEntry[] = stats.embeddings.last_error
@@ -25,6 +26,7 @@ export async function overview(deps: PanelDeps, activity: RecallActivity, errors
     storage_bytes: stats.storage_bytes,
     growth,
     recall_activity: activity.series(Date.now()),
+    recent_recalls: recalls.list(),
     backend: stats.backend,
     embeddings: { provider: stats.embeddings.provider, model: stats.embeddings.model, failures: stats.embeddings.failures },
     recent_errors: [...embeddingErrors, ...errors].sort((a, b) => b.at.localeCompare(a.at)).slice(0, 10),

@@ -9,6 +9,7 @@ import type { PanelDeps } from './panelDeps.ts';
 import { type ScopeContext, SCOPES, SOURCE_TYPES, readPanelFilter } from './panelFilter.ts';
 import { ParamReader } from './paramReader.ts';
 import { RecallActivity } from './recallActivity.ts';
+import { RecentRecalls } from './recentRecalls.ts';
 import { resolveSessionId, withSession, workingView } from './workingRequests.ts';
 
 const MAX_PAGE = 1000;
@@ -25,6 +26,7 @@ type Handler = (params: ParamReader) => Promise<unknown>;
 export class PanelController {
   private readonly deps: PanelDeps;
   private readonly activity = new RecallActivity();
+  private readonly recalls = new RecentRecalls();
   private readonly errors: PanelErrorEntry[] = [];
   private readonly listeners = new Set<(notification: PanelNotification) => void>();
   private readonly recallSubscription: Disposable;
@@ -36,7 +38,9 @@ export class PanelController {
     this.deps = deps;
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.recallSubscription = deps.core.onEvent((event) => {
-      if (event.type === 'recall' && event.user_id === deps.userId()) this.activity.record(Date.now());
+      if (event.type !== 'recall' || event.user_id !== deps.userId()) return;
+      this.activity.record(Date.now());
+      this.recalls.record(new Date(), event);
     });
     this.handlers = {
       'panel/ready': async () => this.init(),
@@ -103,7 +107,7 @@ export class PanelController {
         const message = `Cleared ${result.items_removed} items; ${result.memories_preserved} saved to long-term memory first.`;
         return { ...(await workingView(deps)), message };
       },
-      'overview/get': async () => overview(deps, this.activity, this.errors),
+      'overview/get': async () => overview(deps, this.activity, this.recalls, this.errors),
       'context/preview': async (p) => {
         const query = p.string('query');
         const budget = p.integer('token_budget', 1, LIMITS.tokenBudget);

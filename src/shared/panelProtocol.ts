@@ -131,9 +131,20 @@ export interface Overview extends Omit<StoreUserStats, 'oldest' | 'newest'> {
   growth: CountPoint[];
   /** Recalls served by this process per hour over the last day, oldest first. */
   recall_activity: CountPoint[];
+  /** The latest recalls of this user, newest first, with the memories each handed out. */
+  recent_recalls: RecentRecall[];
   backend: { kind: string; status: string; detail: string; latency_ms: number };
   embeddings: { provider: string; model: string | null; failures: number };
   recent_errors: PanelErrorEntry[];
+}
+
+/** One recall: who asked (the tool), what, and which memories were handed out. */
+export interface RecentRecall {
+  at: string;
+  /** recall_memories / get_relevant_context (agents), chat_participant, search_memories, panel_search, link_memories. */
+  tool: string;
+  query: string;
+  memories: Array<{ memory_id: string; summary: string; layer?: string }>;
 }
 
 export interface PreviewParams {

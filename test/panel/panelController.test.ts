@@ -194,6 +194,22 @@ describe('PanelController', () => {
     assert.ok(overview.recent_errors.some((entry) => entry.code === 'MEMORY_NOT_FOUND'));
   });
 
+  it('lists the recent recalls with the memories each handed out, agent context included', async () => {
+    const agent = await testCore.core.recall({ user_id: USER, query: 'Redis cache' });
+    const context = await testCore.core.getRelevantContext({ session_id: SESSION, user_id: USER, query: 'Redis cache', token_budget: 400 });
+    await testCore.core.recall({ user_id: USER, query: 'zeppelin maintenance schedule' });
+    const { recent_recalls: recalls } = await call('overview/get', {});
+    const [empty, packed, recalled] = recalls;
+    assert.deepEqual([empty?.tool, empty?.query, empty?.memories], ['recall_memories', 'zeppelin maintenance schedule', []]);
+    assert.equal(packed?.tool, 'get_relevant_context');
+    assert.ok(packed!.memories.length > 0, 'the context held memories');
+    // What was packed into the agent's context, not every candidate the search considered.
+    assert.deepEqual(packed?.memories.map((memory) => memory.memory_id), context.context_items.filter((item) => item.memory_id).map((item) => item.memory_id));
+    assert.equal(recalled?.tool, 'recall_memories');
+    assert.deepEqual(recalled?.memories.map((memory) => memory.memory_id), agent.memories.map((memory) => memory.memory_id));
+    assert.ok(recalled!.memories.some((memory) => memory.memory_id === ids.redis && /redis/i.test(memory.summary)), 'each memory with a readable summary');
+  });
+
   it('rejects malformed messages with typed codes', async () => {
     assert.equal((await controller.handle('nonsense')).ok, false);
     assert.equal((await callError('memory/drop_table', {})).code, 'UNKNOWN_METHOD');

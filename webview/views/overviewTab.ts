@@ -1,6 +1,7 @@
 import type { Overview } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
+import { recentRecallsSection } from './recentRecalls.ts';
 import { barChart, namedBars } from '../ui/charts.ts';
 import { formatDate, h, iconButton, replaceChildren } from '../ui/dom.ts';
 
@@ -53,6 +54,8 @@ export class OverviewTab {
       barChart(data.growth, 'Memories at the end of each week', day),
       h('h3', null, 'Recall activity (last 24 hours, this process)'),
       barChart(data.recall_activity, 'Recalls per hour', hour),
+      h('h3', null, 'Recent recalls (what agents, the chat and searches received)'),
+      recentRecallsSection(data.recent_recalls),
       h('h3', null, 'Backend'),
       h(
         'dl',

@@ -16,6 +16,7 @@ import { isAwaitingPromotion } from '../working/workingMemory.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
 import { typeWeigher, weightKeyOf, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
 import { excludedSources } from './excludedSources.ts';
+import { recalledRef } from '../memoryEvents.ts';
 
 const INTENTS: readonly QueryIntent[] = ['how_to', 'what_happened', 'what_is', 'debug', 'general'];
 const LONG_TERM_CANDIDATES = 40;
@@ -97,6 +98,7 @@ export class ContextAssembler {
           logAccess: false,
           candidateLimit: LONG_TERM_CANDIDATES + 20,
           floorBeforeTypeWeight: true,
+          announce: false,
         },
       ),
       this.deps.store.listMemories({
@@ -146,6 +148,9 @@ export class ContextAssembler {
       }));
       this.deps.access.record(entries);
     }
+
+    const handedOut = selected.filter((candidate) => candidate.item.memory_id !== undefined).map((candidate) => recalledRef({ ...candidate.item, memory_id: candidate.item.memory_id as string }));
+    this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: handedOut.length, tool: 'get_relevant_context', memories: handedOut });
 
     const totalTokens = selected.reduce((total, candidate) => total + candidate.item.token_count, 0);
     const byCategory: Record<string, number> = {};

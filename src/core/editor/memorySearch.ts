@@ -21,7 +21,7 @@ export class MemorySearch {
 
   async search(query: string, limit = 30): Promise<RecalledMemory[]> {
     this.lastQuery = query;
-    return (await this.core.recall({ user_id: this.userId, query, limit }, { logAccess: false })).memories;
+    return (await this.core.recall({ user_id: this.userId, query, limit }, { logAccess: false, tool: 'search_memories' })).memories;
   }
 
   /** The user opened this result. */

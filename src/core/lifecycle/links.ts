@@ -108,7 +108,7 @@ export async function relatedMemories(
 
 export interface AutoLinkHost {
   coreDeps: CoreDeps;
-  recall(input: RecallInput, options?: { logAccess?: boolean }): Promise<RecallOutput>;
+  recall(input: RecallInput, options?: { logAccess?: boolean; tool?: string }): Promise<RecallOutput>;
 }
 
 /** Default and largest number of links one auto_link_similar call adds. */
@@ -131,7 +131,7 @@ export async function autoLinkSimilar(
   const [memory] = await requireLiveMemories(deps, user, [input.memory_id], ['memory_id']);
   const recalled = await host.recall(
     { user_id: user, query: memory.content.slice(0, LIMITS.queryChars), limit: Math.min(LIMITS.recallLimit, maxLinks * 4), min_similarity: 0, include_low_confidence: true },
-    { logAccess: false },
+    { logAccess: false, tool: 'link_memories' },
   );
   const candidateIds = recalled.memories.map((entry) => entry.memory_id).filter((id) => id !== memory.memory_id);
   // Full records: relatedness weighs entities and tags, which recall's answer does not carry whole.

@@ -20,6 +20,7 @@ import { conceptInformation, coverageOf, type Coverage } from './queryCoverage.t
 import { explainMatch, scoreMemory } from './relevance.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { detectIntent } from './queryIntent.ts';
+import { recalledRef } from '../memoryEvents.ts';
 
 /** A recalled memory before it is shaped for output, kept for context assembly. */
 export interface ScoredMemory {
@@ -75,6 +76,8 @@ export interface RecallOptions {
   candidateLimit?: number;
   /** Apply the relevance floor before typeWeight (get_relevant_context, whose type weights order packing). */
   floorBeforeTypeWeight?: boolean;
+  /** Emit the recall event (default); get_relevant_context announces what it packed instead of its candidates. */
+  announce?: boolean;
 }
 
 const TIME_BOOST = 1.15;
@@ -180,7 +183,9 @@ export class Recall {
       }));
       this.deps.access.record(entries);
     }
-    this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: top.length });
+    if (options.announce !== false) {
+      this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: top.length, tool: options.tool, memories: top.map((entry) => recalledRef(entry.memory)) });
+    }
 
     const mode = !this.deps.embeddings.provider
       ? 'lexical'
