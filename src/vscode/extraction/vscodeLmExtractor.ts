@@ -3,6 +3,7 @@ import { MemoryError, type MemoryErrorCode } from '../../core/domain/errors.ts';
 import { EXTRACTION_SYSTEM_PROMPT, extractionUserMessage } from '../../core/extraction/extractionPrompt.ts';
 import type { ExtractedMemory, ExtractionInput, MemoryExtractor } from '../../core/extraction/extractor.ts';
 import { parseExtraction } from '../../core/extraction/parseExtraction.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 /** Opt-in setting (default false): sending conversation text to a Copilot model needs the user's say-so. */
 export const USE_LANGUAGE_MODEL_SETTING = 'extraction.useLanguageModel';
@@ -52,7 +53,7 @@ export class VscodeLmExtractor implements MemoryExtractor {
     // Models come and go (sign-in, quota, extension updates), so they are looked up per call.
     const [model] = await this.api.lm.selectChatModels(this.selector);
     if (!model) {
-      throw new MemoryError('PROVIDER_ERROR', `No ${this.name} chat model is available; sign in to GitHub Copilot or change memory.${LANGUAGE_MODEL_FAMILY_SETTING}.`, { operation: 'extract', details: { extractor: this.name } });
+      throw new MemoryError('PROVIDER_ERROR', `No ${this.name} chat model is available; sign in to GitHub Copilot or change ${settingId(LANGUAGE_MODEL_FAMILY_SETTING)}.`, { operation: 'extract', details: { extractor: this.name } });
     }
     const cancellation = new this.api.CancellationTokenSource();
     const timer = setTimeout(() => cancellation.cancel(), this.timeoutMs);

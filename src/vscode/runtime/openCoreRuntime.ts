@@ -7,6 +7,7 @@ import type { RuntimeConfig } from '../../runtime/runtimeConfig.ts';
 import { createVscodeLmExtractor } from '../extraction/vscodeLmExtractor.ts';
 import type { Log } from '../log.ts';
 import type { CoreRuntime } from './coreRuntime.ts';
+import { SETTINGS_SECTION } from '../../shared/settingsSection.ts';
 
 /**
  * Opens the window's core. Normally in the background memory process, shared by every window
@@ -14,7 +15,7 @@ import type { CoreRuntime } from './coreRuntime.ts';
  * process, because only the extension host can call the editor's language models.
  */
 export async function openCoreRuntime(context: vscode.ExtensionContext, config: RuntimeConfig, userId: string, log: Log): Promise<CoreRuntime> {
-  const languageModel = createVscodeLmExtractor(vscode, vscode.workspace.getConfiguration('memory'));
+  const languageModel = createVscodeLmExtractor(vscode, vscode.workspace.getConfiguration(SETTINGS_SECTION));
   if (languageModel === null) {
     const opened = await openRemoteCore({
       dataDir: config.dataDir,
