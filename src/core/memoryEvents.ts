@@ -22,9 +22,13 @@ export interface RecalledRef {
 const SUMMARY_CHARS = 100;
 
 export function recalledRef(memory: { memory_id: string; content: string; layer?: string }): RecalledRef {
-  const line = memory.content.trim().split('\n', 1)[0] ?? '';
-  const summary = line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
-  return { memory_id: memory.memory_id, summary, ...(memory.layer ? { layer: memory.layer } : {}) };
+  return { memory_id: memory.memory_id, summary: summaryLine(memory.content), ...(memory.layer ? { layer: memory.layer } : {}) };
+}
+
+/** A memory's first line, shortened to `max` characters: how lists name a memory. */
+export function summaryLine(content: string, max = SUMMARY_CHARS): string {
+  const line = content.trim().split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 export type MemoryEventListener = (event: MemoryEvent) => void;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ActivationTimes } from './activationTimes.ts';
 import { CaptureController } from './capture/captureController.ts';
+import { registerChatParticipant } from './chat/chatParticipant.ts';
 import { registerCommands } from './commands/registerCommands.ts';
 import { migrateEditorSettings } from './config/migrateEditorSettings.ts';
 import { E2eProbe } from './e2eProbe.ts';
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
     panel,
     ...registerCommands({ context, host, log, capture, endpoint, activation, panel }),
     watchSettings(context, host, log),
+    registerChatParticipant(context, host, log),
   );
   if (probe) context.subscriptions.push(endpoint.onDidStart((info) => probe.endpoint(info)));
 

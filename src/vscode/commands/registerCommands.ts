@@ -3,6 +3,7 @@ import type { Log } from '../log.ts';
 import { checkpointCommand, clearWorkingMemoryCommand } from './workingMemoryCommands.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import type { CommandArgs, CommandId } from './commandIds.ts';
+import { changeCategoryCommand } from './changeCategoryCommand.ts';
 import { checkFireboltConnectionCommand } from './checkFireboltConnection.ts';
 import { configureMcpClientsCommand } from './configureMcpClients.ts';
 import { configureStorageCommand } from './configureStorage.ts';
@@ -30,6 +31,7 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.checkpoint': checkpointCommand,
   'memory.clearWorkingMemory': clearWorkingMemoryCommand,
   'memory.forget': forgetCommand,
+  'memory.changeCategory': changeCategoryCommand,
   'memory.promote': promoteCommand,
   'memory.forgetAll': forgetAllCommand,
   'memory.export': exportCommand,

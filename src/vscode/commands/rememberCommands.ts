@@ -1,17 +1,10 @@
 import * as vscode from 'vscode';
-import { classifyContent } from '../../core/longterm/classifyContent.ts';
 import type { StoreMemoryOutput } from '../../core/api/longTermApi.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import { isSensitivePath } from '../../core/editor/pathPrivacy.ts';
-import { findSecrets } from '../../core/safety/secretDetector.ts';
+import { rememberText, secretWarning } from '../../core/editor/rememberText.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import { confirmRemembered } from './rememberConfirmation.ts';
-
-/** Why a text cannot be remembered as it is, or null: memories never hold credentials. */
-function secretWarning(text: string): string | null {
-  const kinds = [...new Set(findSecrets(text).map((secret) => secret.kind))];
-  return kinds.length > 0 ? `This text looks like it contains a credential (${kinds.join(', ')}); remove it first: memories never hold secrets.` : null;
-}
 
 export async function rememberCommand(deps: CommandDeps, text?: string): Promise<StoreMemoryOutput | undefined> {
   const content =
@@ -46,21 +39,8 @@ export async function rememberSelectionCommand(deps: CommandDeps): Promise<Store
 }
 
 async function store(deps: CommandDeps, content: string, metadata: Record<string, unknown>): Promise<StoreMemoryOutput> {
-  const warning = secretWarning(content);
-  if (warning) throw new MemoryError('INVALID_INPUT', warning);
   const { core, identity } = await deps.host.ready();
-  const classification = classifyContent(content, { category: 'semantic', subtype: 'project' });
-  const result = await core.storeMemory({
-    user_id: identity.userId,
-    content,
-    memory_category: classification.memory_category,
-    memory_subtype: classification.memory_subtype,
-    importance: Math.max(0.6, classification.importance),
-    source_type: 'explicit',
-    session_id: identity.sessionId,
-    ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
-    metadata,
-  });
+  const { result, classification } = await rememberText(core, identity, content, metadata);
   deps.log.info(`Stored ${result.memory_id} (${classification.memory_category}/${classification.memory_subtype}; ${result.similar_existing?.action ?? 'new'})`);
   confirmRemembered(deps, identity.userId, result, classification);
   return result;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { StoreMemoryOutput } from '../../core/api/longTermApi.ts';
-import { TAXONOMY, type MemoryCategory, type MemorySubtype } from '../../core/domain/taxonomy.ts';
+import type { MemoryCategory, MemorySubtype } from '../../core/domain/taxonomy.ts';
+import { changeCategoryCommand } from './changeCategoryCommand.ts';
 import type { CommandDeps } from './commandDeps.ts';
 
 interface Classification {
@@ -29,7 +30,7 @@ export function confirmRemembered(deps: CommandDeps, userId: string, result: Sto
   }
   void vscode.window.showInformationMessage(`Remembered as ${label(classification)}.`, OPEN, RECLASSIFY, UNDO).then(async (choice) => {
     if (choice === OPEN) await openStored(deps, userId, result.memory_id);
-    if (choice === RECLASSIFY) await reclassify(deps, userId, result.memory_id, classification);
+    if (choice === RECLASSIFY) await changeCategoryCommand(deps, result.memory_id);
     if (choice === UNDO) {
       const { core } = await deps.host.ready();
       // Taking back a memory stored a moment ago leaves nothing behind, not even in the trash.
@@ -42,21 +43,6 @@ export function confirmRemembered(deps: CommandDeps, userId: string, result: Sto
 async function openStored(deps: CommandDeps, userId: string, memoryId: string): Promise<void> {
   const { core } = await deps.host.ready();
   await deps.documents.open(await core.getMemory(userId, memoryId));
-}
-
-async function reclassify(deps: CommandDeps, userId: string, memoryId: string, current: Classification): Promise<void> {
-  const items = (Object.keys(TAXONOMY) as MemoryCategory[]).flatMap((category) =>
-    (TAXONOMY[category] as readonly MemorySubtype[]).map((subtype) => ({
-      label: `${category}/${subtype}`,
-      description: category === current.memory_category && subtype === current.memory_subtype ? 'current' : '',
-      classification: { memory_category: category, memory_subtype: subtype },
-    })),
-  );
-  const picked = await vscode.window.showQuickPick(items, { title: 'Change the memory\'s category', placeHolder: `Now ${label(current)}` });
-  if (!picked) return;
-  const { core } = await deps.host.ready();
-  await core.updateMemory({ memory_id: memoryId, user_id: userId, ...picked.classification });
-  void vscode.window.setStatusBarMessage(`$(check) Memory is now ${picked.label}`, 4000);
 }
 
 function label(classification: Classification): string {

@@ -1,6 +1,7 @@
 import { COMMAND_CATEGORY, manifestCommands } from '../../../src/vscode/commands/commandIds.ts';
 import { manifestConfigurationProperties, restrictedSettingIds } from '../../../src/vscode/config/settings.ts';
 import { SETTINGS_SECTION } from '../../../src/shared/settingsSection.ts';
+import { manifestChatParticipants } from '../../../src/vscode/chat/chatIds.ts';
 import { MCP_PROVIDER_ID, MCP_PROVIDER_LABEL } from '../../../src/vscode/mcp/mcpIds.ts';
 import { PANEL_CONTAINER_ID, PANEL_VIEW_ID } from '../../../src/vscode/panelIds.ts';
 
@@ -29,6 +30,7 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
       ...existingContributes,
       mcpServerDefinitionProviders: [{ id: MCP_PROVIDER_ID, label: MCP_PROVIDER_LABEL }],
       commands: manifestCommands(),
+      chatParticipants: manifestChatParticipants(),
       menus: {
         ...((existingContributes.menus as Record<string, unknown>) ?? {}),
         commandPalette: [{ command: 'memory.rememberSelection', when: 'editorHasSelection' }],

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { settingId } from '../../../src/shared/settingsSection.ts';
+import { CHAT_COMMANDS } from '../../../src/chat/memoryChat.ts';
+import { CHAT_PARTICIPANT_ID } from '../../../src/vscode/chat/chatIds.ts';
 import { COMMANDS } from '../../../src/vscode/commands/commandIds.ts';
 import { readSetting, SETTING_KEYS, SETTINGS } from '../../../src/vscode/config/settings.ts';
 import { MCP_PROVIDER_ID } from '../../../src/vscode/mcp/mcpIds.ts';
@@ -37,6 +39,14 @@ test('the MCP provider, the panel view and a light activation are declared', () 
   assert.deepEqual(pkg.activationEvents, ['onStartupFinished']);
   assert.equal(pkg.contributes.views.memory[0].id, 'memory.panel');
   assert.equal(pkg.main, './dist/extension.js');
+});
+
+test('the @memory chat participant is declared with exactly the commands its handler serves', () => {
+  const [participant] = pkg.contributes.chatParticipants as Array<{ id: string; name: string; commands: Array<{ name: string; description: string }> }>;
+  assert.equal(participant.id, CHAT_PARTICIPANT_ID);
+  assert.equal(participant.name, 'memory');
+  assert.deepEqual(participant.commands.map((command) => command.name), [...CHAT_COMMANDS]);
+  assert.ok(participant.commands.every((command) => command.description.length > 10));
 });
 
 test('walkthrough media files exist', () => {
