@@ -96,7 +96,7 @@ export const SETTINGS = {
   }),
   'extraction.useLanguageModel': spec<boolean>({
     type: 'boolean', default: false, restricted: true, order: 60,
-    description: 'Let a Copilot language model turn your work sessions into long-term memories; the session text is sent to that model, and VS Code asks for your consent the first time. Off: memories are extracted on this machine by rules.',
+    description: 'Let a language model turn your work sessions into long-term memories (a Copilot model, VS Code asks for your consent the first time) and write @memory\'s chat answers from your memories (the model picked in the chat). The text is sent to that model. Off: memories are extracted on this machine by rules, and @memory lists the memories instead of answering.',
   }),
   'extraction.languageModelFamily': spec<string>({
     type: 'string', default: '', restricted: true, order: 61,
