@@ -141,7 +141,7 @@ export interface Overview extends Omit<StoreUserStats, 'oldest' | 'newest'> {
 /** One recall: who asked (the tool), what, and which memories were handed out. */
 export interface RecentRecall {
   at: string;
-  /** recall_memories / get_relevant_context (agents), chat_participant, search_memories, panel_search, link_memories. */
+  /** recall_memories / get_relevant_context (agents) or chat_participant; the user's own searches are not listed. */
   tool: string;
   query: string;
   memories: Array<{ memory_id: string; summary: string; layer?: string }>;

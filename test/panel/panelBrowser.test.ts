@@ -195,6 +195,8 @@ describe('memory panel in a real browser', { skip }, () => {
   });
 
   it('shows the overview with counts, charts and backend health', async () => {
+    const agent = await harness.core.getRelevantContext({ session_id: SESSION, user_id: USER, query: 'fly deploy web app', token_budget: 600 }, { allowMissingSession: true });
+    const chat = await harness.core.recall({ user_id: USER, query: 'billing database' }, { tool: 'chat_participant' });
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.locator('.stat-grid').waitFor();
     assert.equal(await page.locator('svg.chart').count(), 2);
@@ -204,6 +206,22 @@ describe('memory panel in a real browser', { skip }, () => {
     // Every recall-activity point names its day: the last 24 hours cross midnight.
     const activity = await page.locator('svg.chart').nth(1).getAttribute('aria-label');
     assert.match(activity ?? '', /^Recalls per hour: [A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}/);
+    // No silent context: the latest recalls, who asked, and the memories each one handed out.
+    const recalls = page.getByRole('list', { name: 'Recent recalls, newest first' });
+    const latest = await recalls.locator('.recall-entry').first().innerText();
+    assert.match(latest, /^@memory chat · “?billing database”?/);
+    assert.ok(chat.memories.length > 0);
+    for (const memory of chat.memories) assert.ok(latest.includes(memory.content.split('\n')[0].slice(0, 60)), `${memory.memory_id} listed`);
+    const all = await recalls.innerText();
+    const packed = agent.context_items.filter((item) => item.memory_id);
+    assert.ok(packed.length > 0);
+    assert.match(all, /Agent context · “?fly deploy web app”?/);
+    for (const item of packed) {
+      const [stored] = await harness.core.store.getMemories(USER, [item.memory_id!]);
+      assert.ok(all.includes(stored!.content.split('\n')[0].slice(0, 60)), `packed ${item.memory_id} listed by its own text`);
+    }
+    assert.doesNotMatch(all, /<memory/);
+    assert.doesNotMatch(all, /postgres billing|kafka partitions|how do I deploy the web app/, 'the panel\'s own searches and previews are not listed');
   });
 
   it('is usable with the keyboard alone', async () => {

@@ -208,6 +208,8 @@ describe('PanelController', () => {
     assert.equal(recalled?.tool, 'recall_memories');
     assert.deepEqual(recalled?.memories.map((memory) => memory.memory_id), agent.memories.map((memory) => memory.memory_id));
     assert.ok(recalled!.memories.some((memory) => memory.memory_id === ids.redis && /redis/i.test(memory.summary)), 'each memory with a readable summary');
+    // The panel's searches and context previews above handed nothing to an agent: not listed.
+    assert.deepEqual([...new Set(recalls.map((recall) => recall.tool))].sort(), ['get_relevant_context', 'recall_memories']);
   });
 
   it('rejects malformed messages with typed codes', async () => {

@@ -1,14 +1,11 @@
 import type { RecentRecall } from '../../src/shared/panelProtocol.ts';
 import { formatDate, h } from '../ui/dom.ts';
 
-/** Who asked, in the user's words: agents call MCP tools, the rest are the editor's own features. */
+/** Who asked, in the user's words: agents call MCP tools; the chat participant is the editor's own. */
 const ASKED_BY: Record<string, string> = {
   recall_memories: 'Agent recall',
   get_relevant_context: 'Agent context',
   chat_participant: '@memory chat',
-  search_memories: 'Search Memories',
-  panel_search: 'Panel search',
-  link_memories: 'Linking related memories',
 };
 
 const SHOWN = 10;

@@ -149,8 +149,15 @@ export class ContextAssembler {
       this.deps.access.record(entries);
     }
 
-    const handedOut = selected.filter((candidate) => candidate.item.memory_id !== undefined).map((candidate) => recalledRef({ ...candidate.item, memory_id: candidate.item.memory_id as string }));
-    this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: handedOut.length, tool: 'get_relevant_context', memories: handedOut });
+    // Named by their own text: the packed items are framed for the agent (<memory …>), which would hide it.
+    const rawText = new Map<string, string>();
+    for (const item of [...facts, ...candidates.map((candidate) => candidate.item)]) if (item.memory_id) rawText.set(item.memory_id, item.content);
+    const handedOut = selected
+      .filter((candidate) => candidate.item.memory_id !== undefined)
+      .map((candidate) => recalledRef({ memory_id: candidate.item.memory_id as string, layer: candidate.item.layer, content: rawText.get(candidate.item.memory_id as string) ?? candidate.item.content }));
+    // A preview (logAccess false: the panel's Context preview) hands nothing to an agent, and says so.
+    const tool = options.logAccess === false ? 'context_preview' : 'get_relevant_context';
+    this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: handedOut.length, tool, memories: handedOut });
 
     const totalTokens = selected.reduce((total, candidate) => total + candidate.item.token_count, 0);
     const byCategory: Record<string, number> = {};
