@@ -360,6 +360,22 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.deepEqual(actionless, [], 'a notification without an action');
   });
 
+  it('routes @memory and its /recall command in the Chat view to the extension', async () => {
+    // code-server 4.139 has the Chat view, but without GitHub Copilot it has no language model and
+    // answers every request "Language model unavailable" before a participant runs (its model
+    // picker offers only "Sign in to use Copilot"). So this checks the contribution reaches the
+    // real workbench; the participant's answers are tested through its handler (test/chat).
+    await bench.runCommand('Chat: Open Chat');
+    const input = page.locator('.interactive-input-part .monaco-editor').first();
+    await input.waitFor({ timeout: 15_000 });
+    await input.click();
+    await page.keyboard.type('@memory /recall pnpm');
+    await page.keyboard.press('Enter');
+    const session = page.locator('.interactive-session').first();
+    await waitFor('the request to be attributed to @memory', async () => /@memory \/recall pnpm[\s\S]*Firebolt Memory/.test(await session.innerText()), 20_000);
+    await bench.runCommand('View: Close Secondary Side Bar').catch((error: unknown) => console.log(`[e2e] closing the chat: ${String(error).split('\n')[0]}`));
+  });
+
   it('applies settings changes: budget and a capture source switched off', async () => {
     await bench.setSetting('fireboltMemory.workingMemory.maxTokens', '4000');
     await bench.setSetting('fireboltMemory.capture.terminal', false);
