@@ -1,6 +1,7 @@
 import type { RecalledMemory } from '../core/api/longTermApi.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import { rememberText } from '../core/editor/rememberText.ts';
+import { isSharedLayer } from '../core/layers/layerScope.ts';
 import { summaryLine as summary } from '../core/memoryEvents.ts';
 import { answerPrompt } from './chatAnswerPrompt.ts';
 import type { ChatDeps, ChatOutcome, ChatOutput, MemoryCitation } from './chatPorts.ts';
@@ -61,9 +62,11 @@ async function remember(prompt: string, deps: ChatDeps, out: ChatOutput): Promis
   requirePrompt(prompt, '@memory /remember The billing service uses PostgreSQL 16');
   const { result, classification } = await rememberText(deps.core, deps.identity, prompt, { source: 'chat' });
   // Explicit memories go to the user's own layer; a duplicate names the memory it matched, also the user's.
-  const memory: MemoryCitation = { memory_id: result.memory_id, layer: 'user', scope_id: deps.identity.userId, content: result.similar_existing?.content ?? prompt };
-  const label = `${classification.memory_category} / ${classification.memory_subtype}`;
   const action = result.similar_existing?.action;
+  // A skipped duplicate is the memory already stored, with its own words.
+  const content = action === 'skipped_duplicate' ? (result.similar_existing?.content ?? prompt) : prompt;
+  const memory: MemoryCitation = { memory_id: result.memory_id, layer: 'user', scope_id: deps.identity.userId, content };
+  const label = `${classification.memory_category} / ${classification.memory_subtype}`;
   if (action === 'skipped_duplicate') out.markdown(`Already remembered (**${label}**): `);
   else if (action === 'updated_existing') out.markdown(`Updated an existing memory (**${label}**): `);
   else out.markdown(`Remembered as **${label}**: `);
@@ -95,7 +98,12 @@ async function offerToForget(prompt: string, deps: ChatDeps, out: ChatOutput): P
   }
   out.markdown(`${count(memories.length)} match “${prompt}”. Nothing is forgotten until you press **Forget** on one; each can be undone right after.\n`);
   list(memories, out);
-  memories.forEach((memory, index) => out.button({ title: `Forget ${index + 1}`, command: 'memory.forget', memoryId: memory.memory_id }));
+  // Memories shared with a project, team, org or company belong to everyone there: the chat forgets only your own.
+  memories.forEach((memory, index) => {
+    if (!isSharedLayer(memory.layer)) out.button({ title: `Forget ${index + 1}`, command: 'memory.forget', memoryId: memory.memory_id });
+  });
+  const shared = [...new Set(memories.filter((memory) => isSharedLayer(memory.layer)).map((memory) => memory.layer))];
+  if (shared.length > 0) out.markdown(`\n_Memories shared in the ${shared.join(', ')} layer have no Forget button: the chat forgets only your own memories._`);
   return { command: 'forget', memory_ids: memories.map((memory) => memory.memory_id) };
 }
 

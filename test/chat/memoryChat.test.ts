@@ -8,6 +8,7 @@ import { createTestCore, type TestCore } from '../support/testCore.ts';
 const USER = 'user_chat';
 const IDENTITY = { userId: USER, sessionId: 'win_chat', scopeProjectId: undefined };
 const MODEL_SETTING = 'fireboltMemory.extraction.useLanguageModel';
+const PROJECT = 'git:example.com/shop/app';
 
 /** The response as the chat view would render it: text, inline links, references and buttons. */
 class RecordedResponse implements ChatOutput {
@@ -45,11 +46,12 @@ describe('@memory chat participant', () => {
   };
 
   before(async () => {
-    testCore = await createTestCore();
+    testCore = await createTestCore({ defaultProjectId: PROJECT });
     testCore.core.onEvent((event) => events.push(event));
     for (const content of ['Staging deploys go through ArgoCD after the smoke tests pass.', 'The search service indexes products in OpenSearch 2.11.']) {
       await testCore.core.storeMemory({ user_id: USER, content, memory_category: 'semantic', memory_subtype: 'project' });
     }
+    await testCore.core.storeMemory({ user_id: USER, content: 'The shop app feature flags live in LaunchDarkly.', memory_category: 'semantic', memory_subtype: 'project', layer: 'project', project_id: PROJECT });
   });
 
   after(async () => {
@@ -109,6 +111,15 @@ describe('@memory chat participant', () => {
     assert.deepEqual(out.buttons.map((button) => [button.title, button.command, button.memoryId]), outcome.memory_ids.map((id, index) => [`Forget ${index + 1}`, 'memory.forget', id]));
     const stillThere = await testCore.core.getMemories(USER, outcome.memory_ids);
     assert.ok(stillThere.every((memory) => memory.deleted_at === null));
+  });
+
+  it('/forget offers no Forget button for a memory shared with the project, and says why', async () => {
+    const { out, outcome } = await turn('forget', 'LaunchDarkly feature flags');
+    const { memories: [shared] } = await testCore.core.recall({ user_id: USER, query: 'LaunchDarkly feature flags', limit: 1 }, { logAccess: false });
+    assert.equal(shared?.layer, 'project');
+    assert.ok(outcome.memory_ids.includes(shared!.memory_id));
+    assert.ok(!out.buttons.some((button) => button.memoryId === shared!.memory_id));
+    assert.match(out.text, /shared in the project layer have no Forget button/);
   });
 
   it('/forget with no match says so', async () => {
