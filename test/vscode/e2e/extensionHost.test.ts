@@ -373,7 +373,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await page.keyboard.press('Enter');
     const session = page.locator('.interactive-session').first();
     await waitFor('the request to be attributed to @memory', async () => /@memory \/recall pnpm[\s\S]*Firebolt Memory/.test(await session.innerText()), 20_000);
-    await bench.runCommand('View: Close Secondary Side Bar').catch((error: unknown) => console.log(`[e2e] closing the chat: ${String(error).split('\n')[0]}`));
+    await bench.runCommand('View: Toggle Secondary Side Bar Visibility').catch((error: unknown) => console.log(`[e2e] closing the chat: ${String(error).split('\n')[0]}`));
   });
 
   it('applies settings changes: budget and a capture source switched off', async () => {
