@@ -6,7 +6,7 @@
  */
 import { MemoryError } from '../../core/domain/errors.ts';
 import { LEGACY_SETTINGS_SECTION, settingId } from '../../shared/settingsSection.ts';
-import { SETTING_KEYS } from './settings.ts';
+import { SETTING_KEYS, SETTINGS } from './settings.ts';
 
 /** One settings file: the user's, the workspace's, or one folder's of a multi-root workspace. */
 export interface SettingsScope {
@@ -23,8 +23,12 @@ export interface MigratedSetting {
   scope: string;
   from: string;
   to: string;
-  /** `copied`: the old value now lives under the new id; `superseded`: the new id was already set, the old entry was dropped. */
-  outcome: 'copied' | 'superseded';
+  /**
+   * `copied`: the old value now lives under the new id; `superseded`: the new id was already set,
+   * the old entry was dropped; `user-only`: an application setting found in a workspace or folder
+   * file, where VS Code never read it, so it was dropped (the editor refuses to write it there).
+   */
+  outcome: 'copied' | 'superseded' | 'user-only';
 }
 
 export interface SettingsMigrationResult {
@@ -45,12 +49,13 @@ export async function migrateLegacySettings(scopes: readonly SettingsScope[]): P
       const to = settingId(key);
       const old = scope.valueOf(from);
       if (old === undefined) continue;
-      const superseded = scope.valueOf(to) !== undefined;
+      const userOnly = scope.level !== 'user' && (SETTINGS[key] as { scope?: string }).scope === 'application';
+      const outcome: MigratedSetting['outcome'] = userOnly ? 'user-only' : scope.valueOf(to) !== undefined ? 'superseded' : 'copied';
       try {
         // Copy first, remove after: a failure between the two leaves both, never neither.
-        if (!superseded) await scope.write(to, old);
+        if (outcome === 'copied') await scope.write(to, old);
         await scope.write(from, undefined);
-        result.migrated.push({ scope: scope.label, from, to, outcome: superseded ? 'superseded' : 'copied' });
+        result.migrated.push({ scope: scope.label, from, to, outcome });
       } catch (error) {
         result.failures.push(new MemoryError('CONFIGURATION_ERROR', `Cannot move ${from} to ${to} in ${scope.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operation: 'migrate_settings', details: { from, to, scope: scope.label } }));
       }
@@ -61,7 +66,12 @@ export async function migrateLegacySettings(scopes: readonly SettingsScope[]): P
 
 /** One log line per moved setting, in the user's terms. */
 export function describeMigration(entry: MigratedSetting): string {
-  return entry.outcome === 'copied'
-    ? `Setting ${entry.from} moved to ${entry.to} (${entry.scope}).`
-    : `Setting ${entry.from} removed from ${entry.scope}: ${entry.to} is already set there and is kept.`;
+  switch (entry.outcome) {
+    case 'copied':
+      return `Setting ${entry.from} moved to ${entry.to} (${entry.scope}).`;
+    case 'superseded':
+      return `Setting ${entry.from} removed from ${entry.scope}: ${entry.to} is already set there and is kept.`;
+    case 'user-only':
+      return `Setting ${entry.from} removed from ${entry.scope}, where it had no effect: set ${entry.to} in your user settings.`;
+  }
 }

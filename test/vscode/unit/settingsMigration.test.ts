@@ -74,3 +74,11 @@ test('a write that fails is reported with a code and leaves the old value in pla
   assert.equal(workspace.file['memory.scope'], 'all');
   assert.deepEqual(migrated.map((entry) => entry.from), ['memory.capture.git'], 'the other settings still move');
 });
+
+test('an application setting found in workspace settings is dropped there, never written where the editor refuses it', async () => {
+  const workspace = fakeScope('workspace', 'workspace settings', { 'memory.user.id': 'ada', 'memory.scope': 'all' }, 'fireboltMemory.user.id');
+  const { migrated, failures } = await migrateLegacySettings([workspace]);
+  assert.deepEqual(failures, []);
+  assert.deepEqual(workspace.file, { 'fireboltMemory.scope': 'all' });
+  assert.equal(describeMigration(migrated[0]!), 'Setting memory.user.id removed from workspace settings, where it had no effect: set fireboltMemory.user.id in your user settings.');
+});
