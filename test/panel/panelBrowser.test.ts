@@ -217,7 +217,7 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.ok(packed.length > 0);
     assert.match(all, /Agent context · “?fly deploy web app”?/);
     for (const item of packed) {
-      const [stored] = await harness.core.store.getMemories(USER, [item.memory_id!]);
+      const [stored] = await harness.core.getMemories(USER, [item.memory_id!]);
       assert.ok(all.includes(stored!.content.split('\n')[0].slice(0, 60)), `packed ${item.memory_id} listed by its own text`);
     }
     assert.doesNotMatch(all, /<memory/);
