@@ -1,13 +1,16 @@
 /**
  * The text a model reads of a recall or context answer. Every token of it lands in the agent's
- * context, so it carries the memories and what an agent needs to act on them (the id, and the
- * layer when it is not the agent's own) and leaves the scores to the structured content.
+ * context, so it carries the memories and what an agent needs to act on them (a short id the
+ * tools accept, the type, the layer when it is not the agent's own) and leaves the scores, full
+ * ids and the rest to the structured content.
  */
 
 interface RecalledForText {
   memory_id: string;
   layer: string;
   content: string;
+  memory_category: string;
+  memory_subtype: string;
   event_time?: string | undefined;
   why_matched?: string | undefined;
 }
@@ -19,11 +22,15 @@ interface ContextItemForText {
 /** Layers an agent addresses without naming them; any other is named so update/forget can reach it. */
 const OWN_LAYERS = new Set(['user', 'agent', 'session']);
 
-/** One memory a line: `mem_… [project] (2026-03-01) content`, plus why it matched when explained. */
-export function recallText(memories: readonly RecalledForText[], abstention?: string): string {
-  // An empty answer says why (nothing cleared the relevance floor), so the agent knows memory has nothing on it.
+/**
+ * One memory a line: `mem_1a2b3c4d (decision, project layer, 2026-03-01): content`, plus why it
+ * matched when explained. `shortId` gives the id as shown (shortIds.ts); the full one is in the
+ * structured content.
+ */
+export function recallText(memories: readonly RecalledForText[], abstention: string | undefined, shortId: (memoryId: string) => string): string {
+  // Only an empty answer says why (nothing cleared the relevance floor), so the agent knows memory has nothing on it.
   if (memories.length === 0) return abstention ?? 'No memories matched.';
-  return memories.map((memory) => `${memory.memory_id}${label(memory)}: ${oneLine(memory.content)}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`).join('\n');
+  return memories.map((memory) => `${shortId(memory.memory_id)} (${label(memory)}): ${oneLine(memory.content)}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`).join('\n');
 }
 
 /**
@@ -36,11 +43,13 @@ export function contextText(items: readonly ContextItemForText[]): string {
   return items.map((item) => item.content).join('\n');
 }
 
-function label(memory: { layer?: string | undefined; event_time?: string | undefined }): string {
-  const layer = memory.layer !== undefined && !OWN_LAYERS.has(memory.layer) ? ` [${memory.layer}]` : '';
+function label(memory: RecalledForText): string {
+  // The subtype says what kind of memory it is (decision, workflow, tools...); the category is implied by it.
+  const parts = [memory.memory_subtype || memory.memory_category];
+  if (!OWN_LAYERS.has(memory.layer)) parts.push(`${memory.layer} layer`);
   // The day is what a model reasons with; the time of day and zone cost tokens and rarely matter.
-  const when = memory.event_time ? ` (${memory.event_time.slice(0, 10)})` : '';
-  return `${layer}${when}`;
+  if (memory.event_time) parts.push(memory.event_time.slice(0, 10));
+  return parts.join(', ');
 }
 
 /** A memory is one line: its own line breaks would read as the next memory. */

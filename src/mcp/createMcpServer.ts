@@ -7,6 +7,7 @@ import { callTool, type AnyTool } from './defineTool.ts';
 import { registerResources } from './resources.ts';
 import { JsonRpcError, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND } from './rpcError.ts';
 import type { ServerContext } from './serverContext.ts';
+import { ShortIdRegistry } from './shortIds.ts';
 import { toolsOffered } from './toolCatalog.ts';
 import { jsonSchemasOf } from './toolSchemas.ts';
 
@@ -48,7 +49,8 @@ export function toolSetVersion(options: { adminTools?: boolean }): string {
 export function createMcpServer(context: ServerContext, callLog = new CallLog()): Server {
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
   // Tools read the very log that records their calls (get_recent_calls / get_recent_errors).
-  const served: ServerContext = { ...context, callLog };
+  const shortIds = context.shortIds ?? new ShortIdRegistry();
+  const served: ServerContext = { ...context, callLog, shortIds };
   const tools = new Map<string, AnyTool>(toolsOffered(context).map((tool) => [tool.name, tool]));
   let listing: Tool[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= listTools(context)) }));
@@ -62,7 +64,7 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
       const offered = [...tools.keys()].join(', ');
       throw new JsonRpcError(RPC_INVALID_PARAMS, `Unknown tool "${name}". This server offers: ${offered}.`);
     }
-    return (await callTool(served, tool, args, callLog)) satisfies CallToolResult;
+    return (await callTool(served, tool, args, callLog, shortIds)) satisfies CallToolResult;
   };
   registerResources(server, context);
   return server;

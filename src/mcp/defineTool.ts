@@ -6,6 +6,7 @@ import type { CallLog } from './callLog.ts';
 import { schemasOf } from './toolSchemas.ts';
 import { errorWithoutLocalPaths } from './localPaths.ts';
 import { settingId } from '../shared/settingsSection.ts';
+import { withFullIds, type ShortIdRegistry } from './shortIds.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
@@ -16,7 +17,12 @@ export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.Zo
   annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
   run(context: ServerContext, args: z.infer<z.ZodObject<Input>>): Promise<z.infer<z.ZodObject<Output>>>;
   /** The text a model reads; the JSON of the output when absent. The structured content is always the output. */
-  render?(output: z.infer<z.ZodObject<Output>>, args: z.infer<z.ZodObject<Input>>): string;
+  render?(output: z.infer<z.ZodObject<Output>>, args: z.infer<z.ZodObject<Input>>, view: AnswerView): string;
+}
+
+/** What rendering an answer's text may use besides the output: the short ids this user is shown. */
+export interface AnswerView {
+  shortId(memoryId: string): string;
 }
 
 /** A tool of any shape, as the catalog and the dispatcher hold it. */
@@ -30,17 +36,22 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
 /**
  * Runs one tool call: validates the arguments with the tool's schema, runs it, records it in the
  * call log. Invalid arguments are a tool error (INVALID_INPUT) a model can read and correct.
+ * Memory ids given in their short form (shortIds.ts) are replaced by the full ids before the run.
  */
-export async function callTool(context: ServerContext, tool: AnyTool, args: Record<string, unknown>, log: CallLog): Promise<CallToolResult> {
+export async function callTool(context: ServerContext, tool: AnyTool, args: Record<string, unknown>, log: CallLog, shortIds: ShortIdRegistry): Promise<CallToolResult> {
   const started = performance.now();
   const user = args.user_id ?? context.defaultUserId;
   const who = typeof user === 'string' ? { user_id: user } : {};
   try {
     const parsed = schemasOf(tool).input.safeParse(args);
     if (!parsed.success) throw new MemoryError('INVALID_INPUT', describeIssues(parsed.error), { operation: tool.name });
-    const output = (await tool.run(context, parsed.data as never)) as Record<string, unknown>;
+    // Short ids are per user; without one (an unbound call missing user_id) the tool itself refuses.
+    const owner = typeof user === 'string' ? user : '';
+    const resolved = withFullIds(shortIds, owner, parsed.data as Record<string, unknown>);
+    const output = (await tool.run(context, resolved as never)) as Record<string, unknown>;
     log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
-    const text = tool.render ? tool.render(output as never, parsed.data as never) : JSON.stringify(output);
+    const view: AnswerView = { shortId: (memoryId) => shortIds.shorten(owner, memoryId) };
+    const text = tool.render ? tool.render(output as never, resolved as never, view) : JSON.stringify(output);
     return { content: [{ type: 'text', text }], structuredContent: output };
   } catch (error) {
     const failure = errorWithoutLocalPaths(toMemoryError(error, tool.name));

@@ -1,6 +1,7 @@
 import type { Logger } from '../core/ports/logger.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import type { CallLog } from './callLog.ts';
+import type { ShortIdRegistry } from './shortIds.ts';
 
 /** What a server instance serves: one core, and defaults for calls that omit identity. */
 export interface ServerContext {
@@ -18,4 +19,9 @@ export interface ServerContext {
   adminTools?: boolean;
   /** Where request failures are reported (default: stderr). */
   log?: Logger;
+  /**
+   * The short memory ids shown in answers' text and accepted back by the tools. Shared by the
+   * sessions of one HTTP server, so an id shown in one session works in the next.
+   */
+  shortIds?: ShortIdRegistry;
 }

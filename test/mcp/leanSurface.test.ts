@@ -118,7 +118,9 @@ describe('a lean MCP surface', () => {
       const ratio = own / counter.count(text);
       assert.ok(ratio >= 0.5, `memory text is ${(ratio * 100).toFixed(0)} % of the answer`);
       for (const memory of memories) {
-        assert.ok(text.includes(`${memory.memory_id}: ${memory.content}`), 'each memory is in the text with the id to act on it');
+        // The short id (mem_ and 8 hex digits) the tools accept back, and the memory's type.
+        assert.ok(text.includes(`${memory.memory_id.slice(0, 12)} (project): ${memory.content}`), 'each memory is in the text with its short id and type');
+        assert.ok(!text.includes(memory.memory_id), 'the full id is left to the structured content');
         assert.equal(memory.score_breakdown, undefined);
         assert.equal(memory.why_matched, undefined);
       }

@@ -81,5 +81,5 @@ export const recallMemoriesTool = defineTool({
     // The breakdown is a third of an answer's size and rarely read; explain asks for it.
     return { ...answer, memories: answer.memories.map(({ score_breakdown: _breakdown, why_matched: _why, ...memory }) => memory) };
   },
-  render: (output) => recallText(output.memories, output.retrieval_breakdown.note),
+  render: (output, _args, view) => recallText(output.memories, output.retrieval_breakdown.note, view.shortId),
 });
