@@ -7,6 +7,8 @@ import { CallLog } from './callLog.ts';
 import { createMcpServer } from './createMcpServer.ts';
 import { checkBearer, checkHostAndOrigin, type GuardRejection } from './httpGuards.ts';
 import { JsonHttpTransport } from './jsonHttpTransport.ts';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { randomUUID } from 'node:crypto';
 import { createOpenSpecRoutes, isOpenSpecPath } from '../openspec/openSpecRoutes.ts';
 import { RPC_INTERNAL_ERROR, RPC_INVALID_REQUEST, RPC_PARSE_ERROR, RPC_SERVER_ERROR, RPC_SESSION_NOT_FOUND } from './jsonRpcMessages.ts';
 import { RateLimiter } from './rateLimiter.ts';
@@ -40,6 +42,7 @@ const DEFAULT_MAX_BODY = 1024 * 1024;
 export async function startHttpServer(context: ServerContext, options: HttpServerOptions): Promise<RunningHttpServer> {
   const callLog = new CallLog();
   const sessions = new Map<string, JsonHttpTransport>();
+  const sdkSessions = new Map<string, StreamableHTTPServerTransport>();
   const limiter = options.rateLimit && options.rateLimit.perMinute > 0 ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst) : null;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   // Seed 001 OpenSpec endpoints: same core, token, Host/Origin checks and rate limit as /mcp.
@@ -98,9 +101,19 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
         if (MemoryError.is(error, 'INVALID_INPUT')) return sendMcpError(response, 400, RPC_PARSE_ERROR, error);
         throw error;
       }
+      const sdk = sdkSessions.get(String(sessionId));
+      if (sdk) return sdk.handleRequest(request, response, body);
       if (existing) return existing.handlePost(request, response, body);
       if (sessionId !== undefined) return sendMcpError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.'), idOf(body));
       if (!isInitializeRequest(body)) return sendMcpError(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'), idOf(body));
+      if (process.env.FML_AB_TRANSPORT === 'sdk') {
+        const sdkTransport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true, onsessioninitialized: (id) => void sdkSessions.set(id, sdkTransport) });
+        sdkTransport.onclose = () => {
+          if (sdkTransport.sessionId) sdkSessions.delete(sdkTransport.sessionId);
+        };
+        await createMcpServer(context, callLog).connect(sdkTransport);
+        return sdkTransport.handleRequest(request, response, body);
+      }
       const transport: JsonHttpTransport = new JsonHttpTransport({ onsessioninitialized: (id) => sessions.set(id, transport) });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -109,6 +122,8 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
       return transport.handlePost(request, response, body);
     }
     if (request.method === 'DELETE') {
+      const sdk = sdkSessions.get(String(sessionId));
+      if (sdk) return sdk.handleRequest(request, response);
       if (!existing) return sendMcpError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown or missing MCP session id.'));
       return existing.handleDelete(request, response);
     }
