@@ -17,7 +17,7 @@ export const idString = () => z.string().refine((value) => value.length > 0 && v
 
 export const userIdField = idString().optional().describe('Required unless the server is bound to a user.');
 
-export const sessionUserField = idString().optional().describe("The session's owner; another user's session is refused.");
+export const sessionUserField = idString().optional().describe("The session's owner.");
 
 export const sessionIdField = idString().describe('From init_session.');
 
@@ -162,7 +162,7 @@ export const memoryIdField = (what: string) => idString().describe(what);
 
 /** Where a memory of a shared layer lives; personal-layer memories (agent, user, session) need none of it. */
 export const memoryLocationFields = {
-  layer: layerField.optional().describe('Only for a memory in a shared layer (project, team, org, company).'),
+  layer: layerField.optional().describe('Only for a shared-layer memory.'),
   project_id: layerIdentifierFields.project_id,
   team_id: layerIdentifierFields.team_id,
   org_id: layerIdentifierFields.org_id,

@@ -6,7 +6,7 @@ export const addToWorkingMemoryTool = defineTool({
   name: 'add_to_working_memory',
   title: 'Add to working memory',
   description:
-    'Add an item to working memory. Over budget, low-priority unpinned items are evicted and those worth keeping promoted to long-term memory.',
+    'Add an item to working memory; over budget, low-priority items are evicted, the worthwhile ones into long-term memory.',
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,

@@ -8,8 +8,9 @@ export const deleteFactTool = defineTool({
   description: 'Remove the active value of a fact key (kept in history).',
   input: {
     user_id: userIdField,
-    category: factCategoryField,
-    key: factKeyField,
+    // set_fact's listing explains categories and keys; repeating it here would cost every request.
+    category: z.enum(factCategoryField.options),
+    key: factKeyField.describe('Case-insensitive.'),
     layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
   },

@@ -30,7 +30,7 @@ export const getRelevantContextTool = defineTool({
         preference: weight(),
       })
       .optional()
-      .describe('Weight per source; omitted ones keep their intent-based default.'),
+      .describe('0 excludes a source; omitted ones follow the intent.'),
     focus_entities: z.array(z.string()).optional().describe('Boost these, e.g. table:users.'),
     layers: layerListField,
     agent_id: layerIdentifierFields.agent_id,

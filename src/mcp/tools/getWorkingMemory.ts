@@ -5,7 +5,7 @@ import { sessionIdField, workingItemSchema, sessionUserField } from '../schemas.
 export const getWorkingMemoryTool = defineTool({
   name: 'get_working_memory',
   title: 'Read working memory',
-  description: 'Read working memory in conversation order within a token budget (pinned and task state first, then the most recent).',
+  description: 'Read working memory in conversation order within a token budget, pinned and task state first.',
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { userIdField, workingStateSchema } from '../schemas.ts';
+import { idString, userIdField, workingStateSchema } from '../schemas.ts';
 
 export const initSessionTool = defineTool({
   name: 'init_session',
   title: 'Start or resume a session',
   description: 'Start a working-memory session, or resume one by session_id. Call once per conversation.',
   input: {
-    session_id: z.string().min(1).max(200).optional().describe('Session to resume; omit for a new one.'),
+    session_id: idString().optional().describe('Session to resume; omit for a new one.'),
     user_id: userIdField,
-    org_id: z.string().min(1).max(200).optional(),
+    org_id: idString().optional(),
     config: z
       .object({
         max_tokens: z.number().int().positive().optional().describe('Default 8000.'),

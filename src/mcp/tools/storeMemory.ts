@@ -20,8 +20,8 @@ export const storeMemoryTool = defineTool({
       .object({ tags: z.array(z.string()).optional(), source: z.string().optional(), reasoning: z.string().optional() })
       .catchall(z.unknown())
       .optional()
-      .describe('Free-form JSON object; tags, source and reasoning are understood.'),
-    keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by: synonyms, categories, questions it answers.'),
+      .describe('Free-form JSON object.'),
+    keywords: z.array(z.string()).max(30).optional().describe('Synonyms, categories or questions to find it by.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
     layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
