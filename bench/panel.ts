@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryCore } from '../src/core/memoryCore.ts';
-import { startHttpServer } from '../src/mcp/httpServer.ts';
+import { startHttpServer } from '../src/http/httpServer.ts';
 import { createPanelRoutes } from '../src/panel/httpPanelRoutes.ts';
 import { PanelController } from '../src/panel/panelController.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';

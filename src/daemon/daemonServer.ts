@@ -4,7 +4,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { dirname } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
-import { startHttpServer, type RunningHttpServer } from '../mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../http/httpServer.ts';
 import { createStore } from '../runtime/createRuntime.ts';
 import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import { copyStore, type CopyResult } from '../stores/copy/copyStore.ts';

@@ -11,8 +11,8 @@ import {
   RPC_INVALID_REQUEST,
   RPC_SERVER_ERROR,
   RPC_SESSION_NOT_FOUND,
-  rpcErrorBody,
 } from './jsonRpcMessages.ts';
+import { rpcErrorBody, sendRpcError } from '../http/httpErrors.ts';
 
 export interface JsonHttpTransportOptions {
   /** Called once the initialize request has been accepted, with the new session's id. */
@@ -37,7 +37,7 @@ interface PendingPost {
  * needs. There is no server-initiated stream: GET is answered 405, as the spec allows.
  *
  * Host/Origin checks, the bearer token, the body limit and rate limiting happen before a request
- * reaches a session (httpServer.ts); this class checks what is the session's own business.
+ * reaches a session (src/http/httpServer.ts); this class checks what is the session's own business.
  */
 export class JsonHttpTransport implements Transport {
   sessionId: string | undefined;
@@ -204,6 +204,5 @@ export class JsonHttpTransport implements Transport {
 }
 
 function reject(response: ServerResponse, status: number, rpcCode: number, error: MemoryError): void {
-  const body = rpcErrorBody(error, rpcCode);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+  sendRpcError(response, status, rpcCode, error);
 }

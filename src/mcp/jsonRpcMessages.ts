@@ -54,7 +54,3 @@ export function isInitialize(message: JSONRPCMessage): boolean {
   return isRequest(message) && message.method === 'initialize';
 }
 
-/** A JSON-RPC error body that also carries the typed error, for programs that branch on codes. */
-export function rpcErrorBody(error: MemoryError, rpcCode: number, id: RequestId | null = null): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: rpcCode, message: error.message, data: error.toJSON() } });
-}

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { MemoryError, type MemoryErrorCode } from '../core/domain/errors.ts';
+import { sendRouteError } from '../http/httpErrors.ts';
 
 /** HTTP status of each seed 001 error code; the body always carries the code itself. */
 const STATUS: Record<MemoryErrorCode, number> = {
@@ -38,5 +39,5 @@ export function asMemoryError(error: unknown, operation: string): MemoryError {
 
 export function sendMemoryError(response: ServerResponse, error: MemoryError): void {
   if (error.code === 'RATE_LIMITED' && typeof error.details?.retry_after === 'number') response.setHeader('Retry-After', String(error.details.retry_after));
-  sendJson(response, statusOf(error.code), { error: error.toJSON() });
+  sendRouteError(response, statusOf(error.code), error);
 }

@@ -7,6 +7,7 @@ import { ChangeStreams } from './changeStream.ts';
 import { discovery, OPENSPEC_BASE } from './discovery.ts';
 import { createEntry, deleteEntry, entryMetadata, queryEntries, updateEntry, type EntryLocation } from './knowledgeOperations.ts';
 import { identifiersFromQuery } from './openSpecRequest.ts';
+import { sendRouteError } from '../http/httpErrors.ts';
 import { asMemoryError, sendJson, sendMemoryError } from './openSpecResponses.ts';
 
 export interface OpenSpecRoutes {
@@ -33,9 +34,9 @@ export function createOpenSpecRoutes(context: ServerContext): OpenSpecRoutes {
     const method = request.method ?? 'GET';
     const route = routeOf(method, segments);
     if ('allowed' in route) {
-      if (route.allowed.length === 0) return sendJson(response, 404, { error: new MemoryError('INVALID_INPUT', `No OpenSpec route ${url.pathname}; see GET ${OPENSPEC_BASE}.`, { operation: 'route' }).toJSON() });
+      if (route.allowed.length === 0) return sendRouteError(response, 404, { status: 404, code: 'NOT_FOUND', message: `No OpenSpec route ${url.pathname}; see GET ${OPENSPEC_BASE}.` });
       response.setHeader('Allow', route.allowed.join(', '));
-      return sendJson(response, 405, { error: new MemoryError('INVALID_INPUT', `Method ${method} is not allowed on ${url.pathname}.`, { operation: 'route' }).toJSON() });
+      return sendRouteError(response, 405, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `Method ${method} is not allowed on ${url.pathname}.` });
     }
     try {
       const location = (): EntryLocation => ({ ...(url.searchParams.has('layer') ? { layer: url.searchParams.get('layer') as string } : {}), identifiers: identifiersFromQuery(url.searchParams) });

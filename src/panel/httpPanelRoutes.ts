@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
-import { checkBearer } from '../mcp/httpGuards.ts';
+import { sendRouteError } from '../http/httpErrors.ts';
+import { checkBearer } from '../http/httpGuards.ts';
 import type { HostMessage } from '../shared/panelProtocol.ts';
 import { PANEL_ASSET_FILES, type PanelAssetName } from './panelAssets.ts';
 import type { PanelController } from './panelController.ts';
@@ -81,19 +82,20 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
       // A form or a no-cors fetch from another page can only send text/plain, urlencoded or
       // multipart bodies without a preflight; JSON needs one, which a foreign origin cannot pass.
       if (!isJson(request)) {
-        sendJson(response, 415, { error: { code: 'INVALID_REQUEST', message: 'Send the panel request as Content-Type: application/json.' } });
+        sendRouteError(response, 415, { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the panel request as Content-Type: application/json.' });
         return true;
       }
       if (!hasBearer(request) && !isSameOrigin(request)) {
-        sendJson(response, 403, { error: { code: 'FORBIDDEN', message: 'Panel changes are accepted from the panel page only (same origin).' } });
+        sendRouteError(response, 403, { status: 403, code: 'FORBIDDEN', message: 'Panel changes are accepted from the panel page only (same origin).' });
         return true;
       }
       let message: unknown;
       try {
         message = await body();
       } catch (error) {
-        const code = MemoryError.is(error) ? error.code : 'INVALID_REQUEST';
-        sendJson(response, MemoryError.is(error, 'CONTENT_TOO_LONG') ? 413 : 400, { error: { code, message: error instanceof Error ? error.message : String(error) } });
+        // The body reader fails with CONTENT_TOO_LONG or INVALID_INPUT only; anything else is a server fault.
+        if (!MemoryError.is(error)) throw error;
+        sendRouteError(response, MemoryError.is(error, 'CONTENT_TOO_LONG') ? 413 : 400, error);
         return true;
       }
       sendJson(response, 200, await options.controller.handle(message));
@@ -138,7 +140,7 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
 
   async function serveAsset(name: string, response: ServerResponse): Promise<void> {
     if (!Object.hasOwn(PANEL_ASSET_FILES, name)) {
-      sendJson(response, 404, { error: { code: 'NOT_FOUND', message: `No panel asset named ${JSON.stringify(name)}.` } });
+      sendRouteError(response, 404, { status: 404, code: 'NOT_FOUND', message: `No panel asset named ${JSON.stringify(name)}.` });
       return;
     }
     const type = PANEL_ASSET_FILES[name as PanelAssetName];
@@ -146,7 +148,7 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
     try {
       content = await readFile(join(options.assetsDir, name));
     } catch (error) {
-      sendJson(response, 500, { error: { code: 'CONFIGURATION_ERROR', message: `Panel asset ${name} is missing from ${options.assetsDir}; run "npm run build". (${error instanceof Error ? error.message : String(error)})` } });
+      sendRouteError(response, 500, new MemoryError('CONFIGURATION_ERROR', `Panel asset ${name} is missing from ${options.assetsDir}; run "npm run build". (${error instanceof Error ? error.message : String(error)})`, { cause: error }));
       return;
     }
     response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
@@ -215,7 +217,7 @@ function sendJson(response: ServerResponse, status: number, payload: unknown): v
 }
 
 function unauthorizedJson(response: ServerResponse): true {
-  sendJson(response, 401, { error: { code: 'UNAUTHORIZED', message: 'The panel needs the server token: open the panel URL that "fml serve --http" printed, or send "Authorization: Bearer <token>".' } });
+  sendRouteError(response, 401, { status: 401, code: 'UNAUTHORIZED', message: 'The panel needs the server token: open the panel URL that "fml serve --http" printed, or send "Authorization: Bearer <token>".' });
   return true;
 }
 
@@ -231,6 +233,6 @@ function unauthorizedPage(response: ServerResponse): true {
 
 function methodNotAllowed(response: ServerResponse, allow: string): true {
   response.setHeader('Allow', allow);
-  sendJson(response, 405, { error: { code: 'INVALID_REQUEST', message: `Use ${allow} on this path.` } });
+  sendRouteError(response, 405, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `Use ${allow} on this path.` });
   return true;
 }

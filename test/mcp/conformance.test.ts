@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { startBearerProxy, type BearerProxy } from '../support/bearerProxy.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { JsonHttpTransport } from '../../src/mcp/jsonHttpTransport.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 

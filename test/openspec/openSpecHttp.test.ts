@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 
 const TOKEN = 'openspec-token-0123456789abcdef0123456789abcdef';

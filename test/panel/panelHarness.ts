@@ -1,4 +1,4 @@
-import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { createPanelRoutes, type PanelRoutes } from '../../src/panel/httpPanelRoutes.ts';
 import { PanelController } from '../../src/panel/panelController.ts';
 import type { MemoryCore } from '../../src/core/memoryCore.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { ASSETS_DIR, type PanelHarness, startPanelHarness, TOKEN as PANEL_TOKEN } from '../panel/panelHarness.ts';
 import { existsSync } from 'node:fs';
 import { createTestCore, type TestCore } from '../support/testCore.ts';

@@ -8,7 +8,7 @@ import type { CoreDeps } from '../../src/core/coreDeps.ts';
 import { createCoreDeps, MemoryCore, type MemoryCoreOptions } from '../../src/core/memoryCore.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { createMcpServer } from '../../src/mcp/createMcpServer.ts';
-import { startHttpServer } from '../../src/mcp/httpServer.ts';
+import { startHttpServer } from '../../src/http/httpServer.ts';
 import type { ServerContext } from '../../src/mcp/serverContext.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RateLimiter, rateLimitOf } from '../../src/mcp/rateLimiter.ts';
+import { RateLimiter, rateLimitOf } from '../../src/http/rateLimiter.ts';
 
 /** Requests let through for one client, one every `stepMs`, from 0 to `untilMs`. */
 function admitted(limiter: RateLimiter, stepMs: number, untilMs: number): number[] {

@@ -16,7 +16,7 @@ export const recallMemoriesTool = defineTool({
     memory_subtypes: z.array(z.string()).optional(),
     entities: z.array(z.string()).optional().describe('Any of these, e.g. table:users.'),
     limit: z.number().int().min(1).max(100).optional().describe('Default 10.'),
-    min_similarity: z.number().min(0).max(1).optional().describe('Relevance floor, default 0.3.'),
+    min_similarity: z.number().min(0).max(1).optional().describe('Floor on the final score, default 0.3.'),
     alternate_queries: z.array(z.string()).max(5).optional().describe('Other wordings of the query.'),
     time_range: z
       .object({ after: z.string().optional(), before: z.string().optional() })

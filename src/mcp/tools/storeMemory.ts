@@ -21,7 +21,7 @@ export const storeMemoryTool = defineTool({
       .catchall(z.unknown())
       .optional()
       .describe('Free-form JSON object.'),
-    keywords: z.array(z.string()).max(30).optional().describe('Synonyms, categories or questions to find it by.'),
+    keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by: synonyms, questions it answers.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
     layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,

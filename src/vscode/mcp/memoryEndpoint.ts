@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { startHttpServer, type RunningHttpServer } from '../../mcp/httpServer.ts';
+import { startHttpServer, type RunningHttpServer } from '../../http/httpServer.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';

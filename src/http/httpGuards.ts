@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { HttpRejection } from './httpErrors.ts';
 
-export interface GuardRejection {
-  status: number;
+/** What a guard refuses with: a Host/Origin the server does not answer, or a missing or wrong token. */
+export interface GuardRejection extends HttpRejection {
   code: 'UNAUTHORIZED' | 'FORBIDDEN';
-  message: string;
 }
 
 /**

@@ -1,0 +1,99 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MemoryError } from '../core/domain/errors.ts';
+import { sendRpcError } from '../http/httpErrors.ts';
+import { CallLog } from './callLog.ts';
+import { createMcpServer } from './createMcpServer.ts';
+import { JsonHttpTransport } from './jsonHttpTransport.ts';
+import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, RPC_SERVER_ERROR, RPC_SESSION_NOT_FOUND } from './jsonRpcMessages.ts';
+import type { ServerContext } from './serverContext.ts';
+import { ShortIdRegistry } from './shortIds.ts';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpHttpEndpoint {
+  /** The server's recent calls and errors, shared by every session. */
+  callLog: CallLog;
+  /** A request to /mcp that passed the Host/Origin check, the token and the rate limit. */
+  handle(request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>): Promise<void>;
+  /** Ends every session; their pending requests are answered with an error. */
+  close(): Promise<void>;
+}
+
+/**
+ * MCP over Streamable HTTP: one MCP server per MCP session, over a transport that answers every
+ * POST with plain JSON (jsonHttpTransport.ts). The sessions share the core, the call log and the
+ * short ids shown in answers, so an id recalled in one session works in the next.
+ */
+export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
+  const callLog = new CallLog();
+  const shared: ServerContext = { ...context, shortIds: context.shortIds ?? new ShortIdRegistry() };
+  const sessions = new Map<string, JsonHttpTransport>();
+  const sdkSessions = new Map<string, StreamableHTTPServerTransport>();
+
+  async function handle(request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>): Promise<void> {
+    const sessionId = request.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (request.method === 'POST') {
+      let posted: unknown;
+      try {
+        posted = await body();
+      } catch (error) {
+        if (MemoryError.is(error, 'CONTENT_TOO_LONG')) {
+          // Answer first, then drop the connection: the rest of the body is never read.
+          response.setHeader('Connection', 'close');
+          response.once('finish', () => request.destroy());
+          return sendRpcError(response, 413, RPC_INVALID_REQUEST, error);
+        }
+        if (MemoryError.is(error, 'INVALID_INPUT')) return sendRpcError(response, 400, RPC_PARSE_ERROR, error);
+        throw error;
+      }
+      const sdk = sdkSessions.get(String(sessionId));
+      if (sdk) return sdk.handleRequest(request, response, posted);
+      if (existing) return existing.handlePost(request, response, posted);
+      if (sessionId !== undefined) return sendRpcError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.'), idOf(posted));
+      if (!isInitializeRequest(posted)) return sendRpcError(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'), idOf(posted));
+      if (process.env.FML_AB_TRANSPORT === 'sdk') {
+        const sdkTransport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true, onsessioninitialized: (id) => void sdkSessions.set(id, sdkTransport) });
+        sdkTransport.onclose = () => {
+          if (sdkTransport.sessionId) sdkSessions.delete(sdkTransport.sessionId);
+        };
+        await createMcpServer(shared, callLog).connect(sdkTransport);
+        return sdkTransport.handleRequest(request, response, posted);
+      }
+      const transport: JsonHttpTransport = new JsonHttpTransport({ onsessioninitialized: (id) => sessions.set(id, transport) });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await createMcpServer(shared, callLog).connect(transport);
+      return transport.handlePost(request, response, posted);
+    }
+    if (request.method === 'DELETE') {
+      const sdk = sdkSessions.get(String(sessionId));
+      if (sdk) return sdk.handleRequest(request, response);
+      if (!existing) return sendRpcError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown or missing MCP session id.'));
+      return existing.handleDelete(request, response);
+    }
+    // GET would open a server-to-client SSE stream; this server sends nothing unasked, and the
+    // spec's answer for a server without that stream is 405 (clients then carry on with POSTs).
+    response.setHeader('Allow', 'POST, DELETE');
+    return sendRpcError(response, 405, RPC_SERVER_ERROR, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `Method ${request.method} is not allowed on ${MCP_PATH}.` });
+  }
+
+  return {
+    callLog,
+    handle,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close();
+      sessions.clear();
+    },
+  };
+}
+
+/** The id of a posted single request, so its error can name it. */
+function idOf(body: unknown): RequestId | null {
+  const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
