@@ -60,7 +60,7 @@ export class ShortIdRegistry {
 }
 
 /** The arguments that name a memory, across the tools that take one. */
-export const MEMORY_ID_ARGUMENTS = ['memory_id', 'other_memory_id', 'superseded_by'] as const;
+export const MEMORY_ID_ARGUMENTS = ['memory_id', 'other_memory_id', 'superseded_by', 'supersedes'] as const;
 
 /** `args` with every memory-id argument given as a short id replaced by its full id. */
 export function withFullIds<T extends Record<string, unknown>>(registry: ShortIdRegistry, userId: string, args: T): T {

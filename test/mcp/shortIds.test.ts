@@ -47,6 +47,7 @@ describe('short memory ids', () => {
     ids.shorten('alex', B);
     const args = { memory_id: 'mem_1a2b3c4d', superseded_by: 'mem_1a2b3c4d0000', content: 'mem_1a2b3c4d' };
     assert.deepEqual(withFullIds(ids, 'alex', args), { memory_id: A, superseded_by: B, content: 'mem_1a2b3c4d' });
+    assert.deepEqual(withFullIds(ids, 'alex', { other_memory_id: 'mem_1a2b3c4d', supersedes: 'mem_1a2b3c4d0000' }), { other_memory_id: A, supersedes: B });
     assert.deepEqual(args.memory_id, 'mem_1a2b3c4d', 'the given arguments are not mutated');
   });
 
