@@ -78,21 +78,24 @@ export async function printMcpAnswerCost(root: string): Promise<void> {
     let explainedTokens = 0;
     let answers = 0;
     let empty = 0;
+    let filledAnswerTokens = 0;
     for (const query of data.queries) {
       const text = query.q ?? query.query ?? query.text;
       if (typeof text !== 'string') continue;
       const result = await client.callTool({ name: 'recall_memories', arguments: { query: text, limit: 5 } });
       const memories = (result.structuredContent as { memories: Array<{ content: string }> }).memories;
       // What the agent reads is the text content; the structured content is for programs.
-      answerTokens += counter.count((result.content as Array<{ text: string }>)[0]!.text);
+      const read = counter.count((result.content as Array<{ text: string }>)[0]!.text);
+      answerTokens += read;
       if (memories.length === 0) empty++;
+      else filledAnswerTokens += read;
       memoryTokens += memories.reduce((sum, memory) => sum + counter.count(memory.content), 0);
       const explained = await client.callTool({ name: 'recall_memories', arguments: { query: text, limit: 5, explain: true } });
       explainedTokens += counter.count(JSON.stringify(explained.structuredContent));
       answers++;
     }
     await close();
-    console.log(`\nrecall_memories, limit 5, ${answers} queries of coding-dev.json over its ${data.memories.length} memories: the text an agent reads averages ${(answerTokens / answers).toFixed(0)} tokens, of which the memories' own text ${(memoryTokens / answers).toFixed(0)} (${((memoryTokens / answerTokens) * 100).toFixed(0)} %, counting the ${empty} empty answers, whose abstention note is all overhead); the structured content with explain: true averages ${(explainedTokens / answers).toFixed(0)} tokens`);
+    console.log(`\nrecall_memories, limit 5, ${answers} queries of coding-dev.json over its ${data.memories.length} memories: the text an agent reads averages ${(answerTokens / answers).toFixed(0)} tokens, of which the memories' own text ${(memoryTokens / answers).toFixed(0)} (${((memoryTokens / answerTokens) * 100).toFixed(0)} %, counting the ${empty} empty answers, whose abstention note is all overhead; ${((memoryTokens / filledAnswerTokens) * 100).toFixed(0)} % of the ${answers - empty} answers with memories); the structured content with explain: true averages ${(explainedTokens / answers).toFixed(0)} tokens`);
   } finally {
     await core.close();
     await projectCore.close();
