@@ -125,6 +125,13 @@ describe('a lean MCP surface', () => {
         assert.equal(memory.why_matched, undefined);
       }
       assert.ok(!text.includes('score_breakdown') && !text.includes('text_match'));
+      assert.ok(!text.includes('Memory has nothing'), 'the abstention note is for empty answers only');
+    });
+
+    it('an empty recall reads as the abstention note alone', async () => {
+      const result = await client.callTool({ name: 'recall_memories', arguments: { query: 'how do I pair the Bluetooth printer', limit: 5 } });
+      assert.deepEqual((result.structuredContent as { memories: unknown[] }).memories, []);
+      assert.match((result.content as Array<{ text: string }>)[0]!.text, /^Memory has nothing on this( \(best match \d\.\d\d < floor [\d.]+\))?\.$/);
     });
 
     it('explain brings the score breakdown back', async () => {
