@@ -103,3 +103,6 @@ export async function printMcpAnswerCost(root: string): Promise<void> {
     rmSync(projectDir, { recursive: true, force: true });
   }
 }
+
+// `npm run bench:mcp` runs this part of `npm run bench` on its own.
+if (import.meta.main) await printMcpAnswerCost(new URL('..', import.meta.url).pathname);
