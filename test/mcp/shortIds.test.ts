@@ -68,7 +68,7 @@ describe('short memory ids', () => {
         const shown = /^(mem_[0-9a-f]{8}) \(workflow\): Staging deploys/.exec((recalled.content as Array<{ text: string }>)[0]!.text)?.[1];
         assert.equal(shown, memory_id.slice(0, 12));
         await callOk(client, 'update_memory', { memory_id: shown, content: 'Staging deploys run from the release branch every Wednesday.' });
-        const [stored] = await test.core.store.getMemories('alex', [memory_id]);
+        const [stored] = await test.core.getMemories('alex', [memory_id]);
         assert.equal(stored!.content, 'Staging deploys run from the release branch every Wednesday.');
         await callOk(client, 'forget_memory', { memory_id: shown });
         const again = await client.callTool({ name: 'recall_memories', arguments: { query: 'staging deploys release branch' } });
