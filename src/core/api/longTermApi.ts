@@ -91,7 +91,8 @@ export interface ScoreBreakdown {
   confidence: number;
   matched_terms: string[];
   matched_entities: string[];
-  signals: Array<'text' | 'semantic' | 'entity' | 'neighbour' | 'pinned'>;
+  /** 'partial': below the relevance floor, returned beside a result that clears it. */
+  signals: Array<'text' | 'semantic' | 'entity' | 'neighbour' | 'pinned' | 'partial'>;
 }
 
 export interface RecalledMemory {
@@ -137,7 +138,7 @@ export interface RetrievalBreakdown {
   overridden: number;
   /** The floor every result's final score had to reach. */
   relevance_floor: number;
-  /** Candidates the floor left out. */
+  /** Candidates the floor left out (results marked 'partial' were kept beside a full match). */
   below_floor: number;
   /** True when nothing reached the floor: memory has nothing on this query. */
   abstained: boolean;

@@ -97,6 +97,8 @@ export class ContextAssembler {
           defaultProjectId: projectId,
           logAccess: false,
           candidateLimit: LONG_TERM_CANDIDATES + 20,
+          // Context packs a token budget: full matches only.
+          partialMatches: false,
           floorBeforeTypeWeight: true,
           announce: false,
         },

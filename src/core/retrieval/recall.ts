@@ -18,6 +18,7 @@ import { expandWithNeighbours } from './neighbourExpansion.ts';
 import { queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
 import { conceptInformation, coverageOf, type Coverage } from './queryCoverage.ts';
 import { explainMatch, scoreMemory } from './relevance.ts';
+import { applyRelevanceFloor, partialFloor } from './relevanceFloor.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { detectIntent } from './queryIntent.ts';
 import { recalledRef } from '../memoryEvents.ts';
@@ -30,6 +31,8 @@ export interface ScoredMemory {
   breakdown: ScoreBreakdown;
   /** Vocabulary bridges that carried part of the match ("database ← postgresql"), for why_matched. */
   bridges: string[];
+  /** The score the relevance floor is compared with (relevanceFloor.ts). */
+  gate: number;
 }
 
 /** The best candidate the relevance floor held back, so an empty answer can say how close it came. */
@@ -46,8 +49,10 @@ interface PartitionSearch {
   terms: WeightedTerm[];
   embedding: Float32Array | null;
   limit: number;
-  /** The relevance floor: results must score at least this (min_similarity, default config.relevanceFloor). */
+  /** The relevance floor: an answer needs one result at least this good (min_similarity, default config.relevanceFloor). */
   minScore: number;
+  /** Results beside one that clears the floor need at least this (relevanceFloor.ts: partial matches). */
+  partialScore: number;
   /** A memory found only by its vector must be at least this similar (config.minSimilarity). */
   vectorOnlyMinSimilarity: number;
   /** Gate on the score before the caller's type weights (context assembly weighs types for packing, not relevance). */
@@ -78,11 +83,25 @@ export interface RecallOptions {
   floorBeforeTypeWeight?: boolean;
   /** Emit the recall event (default); get_relevant_context announces what it packed instead of its candidates. */
   announce?: boolean;
+  /**
+   * Keep partial matches beside an answer that clears the default floor (relevanceFloor.ts);
+   * default true. get_relevant_context packs a token budget and keeps full matches only.
+   */
+  partialMatches?: boolean;
 }
 
 const TIME_BOOST = 1.15;
 /** Half-width of the window boosted around a point in time such as "two weeks ago". */
 const AROUND_MS = 3.5 * 86_400_000;
+/**
+ * Share of a hit's score each adjacent turn of its conversation receives (two steps away, its
+ * square). Chosen on the LoCoMo tuning conversations: 0.7 -> 0.8 raised recall@10 there, 0.9 and
+ * above let neighbours crowd out the turns that match (recall@1 falls).
+ */
+const NEIGHBOUR_DECAY = 0.8;
+/** Candidates each signal contributes, as a multiple of the limit (at least CANDIDATE_MIN). */
+const CANDIDATE_MULTIPLE = 4;
+const CANDIDATE_MIN = 50;
 /** The fewest top hits that lend score to their neighbours. */
 const NEIGHBOUR_MIN_SEEDS = 20;
 /** How many results past the limit the layer merge looks at, as a multiple of the limit. */
@@ -136,13 +155,15 @@ export class Recall {
       embedding: embedding.vector,
       limit,
       minScore,
+      // An explicit min_similarity is a bar for every result; partial matches only go with the default floor.
+      partialScore: partialFloor(minScore, input.min_similarity === undefined && options.partialMatches !== false),
       // An explicit min_similarity loosens or tightens the vector-only gate too; the default keeps it strict.
       vectorOnlyMinSimilarity: input.min_similarity ?? this.deps.config.minSimilarity,
       floorBeforeTypeWeight: options.floorBeforeTypeWeight === true,
       now,
       intent,
       hint: hintAfter !== undefined || hintBefore !== undefined ? { after: hintAfter, before: hintBefore } : null,
-      candidateLimit: options.candidateLimit ?? Math.max(limit * 2, 50),
+      candidateLimit: options.candidateLimit ?? Math.max(limit * CANDIDATE_MULTIPLE, CANDIDATE_MIN),
       queryEntities: new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase())),
       focusEntities: new Set((input.focus_entities ?? []).map((entity) => entity.toLowerCase())),
       typeWeight: options.typeWeight ?? (() => 1),
@@ -164,9 +185,16 @@ export class Recall {
       vectorMethod ??= found.vectorMethod;
     }
     scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
+    // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
+    const floor = applyRelevanceFloor(scored, minScore);
+    belowFloor.count += floor.heldBack.length;
+    for (const held of floor.heldBack) {
+      if (!belowFloor.best || held.score > belowFloor.best.relevance_score) belowFloor.best = { memory_id: held.memory.memory_id, relevance_score: Math.round(held.score * 1000) / 1000 };
+    }
+    for (const entry of floor.partial) entry.breakdown.signals.push('partial');
     // More specific layers override conflicting less specific ones (seed 001); a window past the
     // limit leaves room for the results an override removes.
-    const { kept, overrides } = mergeByPrecedence(scored.slice(0, limit * MERGE_WINDOW), this.deps.config.dedupThreshold);
+    const { kept, overrides } = mergeByPrecedence(floor.kept.slice(0, limit * MERGE_WINDOW), this.deps.config.dedupThreshold);
     const top = kept.slice(0, limit);
 
     if (options.logAccess !== false && top.length > 0) {
@@ -296,12 +324,14 @@ export class Recall {
       const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
       const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
       const focused = search.focusEntities.size > 0 && matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));
-      if (gated < search.minScore && !focused) {
+      // A memory carrying a focus entity is relevant by request: it clears the floor.
+      const gate = focused ? Math.max(gated, search.minScore) : gated;
+      if (gate < search.partialScore) {
         belowFloor.count++;
         if (!belowFloor.best || final > belowFloor.best.relevance_score) belowFloor.best = { memory_id: id, relevance_score: Math.round(final * 1000) / 1000 };
         continue;
       }
-      scored.push({ memory, score: final, similarity: semantic ?? text, breakdown, bridges: coverageById.get(id)?.bridges ?? [] });
+      scored.push({ memory, score: final, similarity: semantic ?? text, breakdown, bridges: coverageById.get(id)?.bridges ?? [], gate });
     }
     return { scored, considered: ids.length, vectorMethod: vector[0]?.method ?? null, belowFloor };
   }
@@ -348,7 +378,7 @@ export class Recall {
         }
       }
     }
-    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])], { combine: 'or' });
+    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])], { combine: 'or', decay: NEIGHBOUR_DECAY });
     const seedIds = new Set(seeds.map((hit) => hit.memory_id));
     const reached = new Set(expanded.map((entry) => entry.memory_id));
     const rest = ranked.filter((hit) => !reached.has(hit.memory_id));
