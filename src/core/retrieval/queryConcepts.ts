@@ -10,10 +10,10 @@ import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
-import { isGenericWord, wordnetSynonyms } from '../text/vocabulary/synonymTable.ts';
+import { isGenericWord, wordnetAttributes, wordnetSynonyms } from '../text/vocabulary/synonymTable.ts';
 import { derivedForms, wordFormVariants } from '../text/vocabulary/wordForms.ts';
 
-export type BridgeKind = 'word form' | 'derived form' | 'abbreviation' | 'category' | 'member' | 'synonym' | 'keyword';
+export type BridgeKind = 'word form' | 'derived form' | 'abbreviation' | 'category' | 'member' | 'synonym' | 'attribute' | 'keyword';
 
 export interface ConceptAlternative {
   /** Index terms that must all be in a memory for the alternative to count. */
@@ -37,7 +37,9 @@ export interface QueryConcept {
 /**
  * How much of a concept each kind of bridge covers. A word form is the same word; an abbreviation
  * names the same thing; a tool named for its category ("database" -> PostgreSQL) is nearly always
- * what was meant, the category for a tool a little less; a dictionary synonym is the loosest.
+ * what was meant, the category for a tool a little less; a dictionary synonym is looser, and an
+ * attribute ("faster" for "speed", "weight" for "lighter") the loosest: it names the quantity asked
+ * about, not the same thing (0.4 kept the coding set's gains and cost LoCoMo the least).
  */
 export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   'word form': 0.9,
@@ -46,6 +48,7 @@ export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   member: 0.75,
   category: 0.6,
   synonym: 0.6,
+  attribute: 0.4,
   keyword: 0.8,
 };
 /** Search weight of an alternative relative to the query word's own, times its credit. */
@@ -119,6 +122,12 @@ export function queryConcepts(text: string): QueryConcept[] {
     for (const variant of derivedForms(word.surface)) add(concept, phraseTerms([variant]), 'derived form', `${word.surface} ← ${variant}`);
     for (const base of [word.surface, ...wordFormVariants(word.surface)]) {
       for (const synonym of wordnetSynonyms(base)) add(concept, phraseTerms([synonym]), 'synonym', `${word.surface} ← ${synonym}`);
+    }
+    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
+    for (const base of new Set([word.surface, ...wordFormVariants(word.surface), ...derivedForms(word.surface)])) {
+      for (const attribute of wordnetAttributes(base)) {
+        for (const form of [attribute, ...derivedForms(attribute)]) add(concept, phraseTerms([form]), 'attribute', `${word.surface} ← ${form}`);
+      }
     }
   }
 

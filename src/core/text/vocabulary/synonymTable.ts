@@ -1,17 +1,32 @@
-import { GENERIC_WORDS, WORDNET_SYNONYMS } from './wordnetSynonyms.ts';
+import { GENERIC_WORDS, WORDNET_ATTRIBUTES, WORDNET_SYNONYMS } from './wordnetSynonyms.ts';
 
-let table: Map<string, string[]> | null = null;
+/** "word:other,other" lines of a generated table, by word. */
+function parseTable(text: string): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) table.set(line.slice(0, colon), line.slice(colon + 1).split(','));
+  }
+  return table;
+}
+
+let synonyms: Map<string, string[]> | null = null;
 
 /** WordNet synonyms of a common lowercase word (the generated compact table); empty when none. */
 export function wordnetSynonyms(word: string): readonly string[] {
-  if (table === null) {
-    table = new Map();
-    for (const line of WORDNET_SYNONYMS.split('\n')) {
-      const colon = line.indexOf(':');
-      if (colon > 0) table.set(line.slice(0, colon), line.slice(colon + 1).split(','));
-    }
-  }
-  return table.get(word) ?? [];
+  synonyms ??= parseTable(WORDNET_SYNONYMS);
+  return synonyms.get(word) ?? [];
+}
+
+let attributes: Map<string, string[]> | null = null;
+
+/**
+ * WordNet attributes of a lowercase word: for an adjective the quantity it is a value of ("fast":
+ * speed), for such a quantity its adjectives ("weight": heavy, light); empty when none.
+ */
+export function wordnetAttributes(word: string): readonly string[] {
+  attributes ??= parseTable(WORDNET_ATTRIBUTES);
+  return attributes.get(word) ?? [];
 }
 
 let generic: Set<string> | null = null;
