@@ -7,6 +7,8 @@
  *   npm run bench:quality                          # full-text only (no model, no API key)
  *   npm run bench:quality -- --set coding          # one set only: locomo or coding
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
+ *
+ * Ends with one table of both sets before issue 14's recall work and now (bench/qualitySummary.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ import { detailTable, meanRecall, type RecallRow } from './locomo/recallTable.ts
 import { latencySummary, ms } from './stats.ts';
 import { loadCodingSet } from './coding/codingData.ts';
 import { codingTable, runCodingSet, type CodingResult } from './coding/codingRun.ts';
+import { combinedTable } from './qualitySummary.ts';
 
 /** The LoCoMo conversation whose turns are the coding set's distractors. */
 const DISTRACTOR_SAMPLE = 'conv-26';
@@ -109,7 +112,10 @@ async function main(): Promise<void> {
   }
 
   if (coding && codingSet) console.log(`\n${codingTable(coding, codingSet.memories.length)}\n`);
-  if (rows.length === 0) return;
+  if (rows.length === 0) {
+    console.log(`\n${combinedTable(coding, rows)}`);
+    return;
+  }
   const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}`;
   console.log(`LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`);
   console.log(detailTable('Firebolt Memory Layer', rows));
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
   for (const published of PUBLISHED) console.log(`  ${published.name.padEnd(32)}${published.recall.map((value) => (value === null ? '-' : value.toFixed(1)).padStart(6)).join('')}`);
   const recall = latencySummary(recallMs);
   const store = latencySummary(storeMs);
+  console.log(`\n${combinedTable(coding, rows)}`);
   console.log(`\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`);
 }
 
