@@ -40,6 +40,17 @@ describe('neighbours only within a conversation', () => {
     assert.match(lent.why_matched, /next to a matching memory of the same conversation/);
   });
 
+  it('lends the next turn 0.8 of its seed\'s text score, and the turn after that 0.8 squared', async () => {
+    const user = 'decay';
+    const seed = await store(user, 'Gus said, "We finally repainted the boathouse."', { metadata: { conversation_id: 'd1' } });
+    const next = await store(user, 'Hana said, "Nice, what colour did you pick?"', { metadata: { conversation_id: 'd1' } });
+    const after = await store(user, 'Gus said, "A dark green, like the pines."', { metadata: { conversation_id: 'd1' } });
+    const result = await test.core.recall({ user_id: user, query: 'boathouse repainted', min_similarity: 0 }, { logAccess: false });
+    const text = (id: string): number => result.memories.find((memory) => memory.memory_id === id)!.score_breakdown.text_match;
+    assert.ok(Math.abs(text(next) - 0.8 * text(seed)) < 0.002, `one step: ${text(next)} vs 0.8 x ${text(seed)}`);
+    assert.ok(Math.abs(text(after) - 0.64 * text(seed)) < 0.002, `two steps: ${text(after)} vs 0.64 x ${text(seed)}`);
+  });
+
   it('does not join turns of different conversations stored one after another', async () => {
     await store('two', 'Alice said, "Where did you go hiking last weekend?"', { metadata: { conversation_id: 'a' } });
     const other = await store('two', 'Carol said, "The quarterly numbers look fine."', { metadata: { conversation_id: 'b' } });
@@ -63,7 +74,7 @@ describe('neighbours only within a conversation', () => {
 
   it('drops a neighbour whose lent score stays under the floor', async () => {
     const user = 'weak';
-    // The seed covers a third of the query: a neighbour gets at most 0.7 of that, under the floor.
+    // The seed covers a third of the query: a neighbour gets at most 0.8 of that, under the floor.
     await store(user, 'Eve said, "The garden looks great."', { source_session: undefined, session_id: 'w1' });
     const next = await store(user, 'Finn said, "Thanks, it took all spring."', { session_id: 'w1' });
     const loose = await test.core.recall({ user_id: user, query: 'garden zebra quantum', min_similarity: 0 }, { logAccess: false });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BRIDGE_CREDIT, EXPANSION_SEARCH_WEIGHT, queryConcepts, searchTermsOf, type QueryConcept } from '../../../src/core/retrieval/queryConcepts.ts';
 import { otherSpelling, wordFormVariants, derivedForms } from '../../../src/core/text/vocabulary/wordForms.ts';
+import { wordnetAttributes } from '../../../src/core/text/vocabulary/synonymTable.ts';
 
 function concept(query: string, term: string): QueryConcept {
   const found = queryConcepts(query).find((entry) => entry.term === term);
@@ -79,6 +80,19 @@ describe('query concepts (vocabulary bridge)', () => {
     assert.ok(concept('buy a licence', 'buy').alternatives.every((entry) => entry.kind !== 'synonym'));
     // Rare words have no entry: no synonym is invented.
     assert.deepEqual(concept('zyxwvut', 'zyxwvut').alternatives.filter((entry) => entry.kind === 'synonym'), []);
+  });
+
+  it('bridges an adjective and the quantity it measures (WordNet attributes), comparatives included', () => {
+    assert.ok(wordnetAttributes('heavy').includes('weight'));
+    assert.ok(wordnetAttributes('weight').includes('heavy'));
+    assert.ok(wordnetAttributes('speed').includes('slow'));
+    const lighter = alternative('why is the bundle heavier now', 'heavier', 'weight');
+    assert.equal(lighter?.kind, 'attribute');
+    assert.equal(lighter?.credit, BRIDGE_CREDIT.attribute);
+    assert.equal(lighter?.label, 'heavier ← weight');
+    // "slowed" -> slow (word form) is not needed: "speed" -> slow -> slower reaches the comparative.
+    assert.equal(alternative('what did the speed of the crawler depend on', 'speed', 'slower')?.kind, 'attribute');
+    assert.ok(BRIDGE_CREDIT.attribute < BRIDGE_CREDIT.synonym, 'an attribute names the quantity, not the same thing');
   });
 
   it('marks generic words, so a match on them alone says little', () => {
