@@ -44,7 +44,7 @@ describe('relevance floor: abstention and partial matches', () => {
         other4: 'Feature toggles are reviewed at each planning meeting.',
       };
       for (const [key, content] of Object.entries(memories)) {
-        ids[key] = (await test.core.longTerm.store({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
+        ids[key] = (await test.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
       }
     });
     after(() => test.cleanup());
@@ -79,7 +79,7 @@ describe('relevance floor: abstention and partial matches', () => {
     });
 
     it('packs full matches only into get_relevant_context', async () => {
-      const { session_id } = await test.core.working.initSession({ user_id: user });
+      const { session_id } = await test.core.initSession({ user_id: user });
       const context = await test.core.getRelevantContext({ session_id, user_id: user, query, token_budget: 2000 });
       const longTerm = context.context_items.filter((item) => item.source === 'long_term').map((item) => item.memory_id);
       assert.ok(longTerm.includes(ids.full));

@@ -13,8 +13,8 @@ describe('recall candidate pool', () => {
 
   before(async () => {
     test = await createTestCore();
-    await test.core.longTerm.store({ user_id: 'pool', content: 'The importer retries each batch three times.', memory_category: 'semantic', memory_subtype: 'project' });
-    const store = test.core.store;
+    await test.core.storeMemory({ user_id: 'pool', content: 'The importer retries each batch three times.', memory_category: 'semantic', memory_subtype: 'project' });
+    const store = test.store;
     const search = store.searchLexical.bind(store);
     store.searchLexical = (query: LexicalQuery) => {
       limits.push(query.limit);

@@ -34,11 +34,11 @@ describe('relevance floor and abstention', () => {
 
   it('finds a memory naming the quantity a question describes ("lighter" / "weight")', async () => {
     for (const content of ['Release notes are written by the on-duty engineer.', 'The staging database is reset every Sunday.', 'Screenshots in the docs are taken at 2x.', 'Translations are synced from the vendor nightly.']) {
-      await test.core.longTerm.store({ user_id: 'quantity', content, memory_category: 'semantic', memory_subtype: 'project' });
+      await test.core.storeMemory({ user_id: 'quantity', content, memory_category: 'semantic', memory_subtype: 'project' });
     }
-    const target = await test.core.longTerm.store({ user_id: 'quantity', content: 'Tree shaking cut the bundle weight in half.', memory_category: 'episodic', memory_subtype: 'outcome' });
+    const target = await test.core.storeMemory({ user_id: 'quantity', content: 'Tree shaking cut the bundle weight in half.', memory_category: 'episodic', memory_subtype: 'outcome' });
     // Stored later, so without the bridge it would win the tie on "bundle" alone.
-    await test.core.longTerm.store({ user_id: 'quantity', content: 'The bundle is built with a single entry point.', memory_category: 'semantic', memory_subtype: 'project' });
+    await test.core.storeMemory({ user_id: 'quantity', content: 'The bundle is built with a single entry point.', memory_category: 'semantic', memory_subtype: 'project' });
     const result = await test.core.recall({ user_id: 'quantity', query: 'how did we make the bundle lighter' }, { logAccess: false });
     assert.equal(result.memories[0]?.memory_id, target.memory_id);
     assert.match(result.memories[0].why_matched, /lighter ← weight/);
