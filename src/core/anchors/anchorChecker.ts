@@ -1,0 +1,142 @@
+import { MemoryError } from '../domain/errors.ts';
+import { codeTokens, fingerprintOfTokens, tokenSketch } from './codeFingerprint.ts';
+import { type AnchorCheck, type AnchorInput, type CodeAnchor, anchorKey } from './anchorModel.ts';
+import { isUnchanged, locateIn, symbolIn, compareAt, type Located } from './codeLocator.ts';
+import { FileSnapshots, type FileSnapshot } from './fileSnapshots.ts';
+import { requireAnchorPath } from './anchorPaths.ts';
+import type { WorkspaceFiles } from './workspaceFiles.ts';
+import { WorkspaceSearch } from './workspaceSearch.ts';
+
+/** Longest line range an anchor may cover: an anchor is about a piece of code, not a whole file. */
+export const MAX_ANCHOR_LINES = 2_000;
+
+interface CachedCheck {
+  mtimeMs: number;
+  check: AnchorCheck;
+}
+
+/**
+ * Checks anchors against a workspace (issue #18):
+ * - fresh: the code is where it was (same file; a symbol may have shifted lines), unchanged up to
+ *   formatting or changed less than the threshold (codeFingerprint.ts CHANGED_THRESHOLD);
+ * - moved: found in another file (by symbol or by its code), or a line anchor's code at other lines;
+ * - changed: found, but changed beyond the threshold;
+ * - gone: the file or the symbol is no longer anywhere in the workspace.
+ * A result is cached until the anchor's file changes (its mtime); results that depended on other
+ * files (moved, gone) are cached until the workspace index refreshes.
+ */
+export class AnchorChecker {
+  private readonly snapshots: FileSnapshots;
+  private readonly search: WorkspaceSearch;
+  private readonly cache = new Map<string, CachedCheck>();
+  private readonly files: WorkspaceFiles;
+  private generation = 0;
+  private readonly searchGeneration = new Map<string, number>();
+
+  constructor(files: WorkspaceFiles, options: { refreshMs?: number; now?: () => number } = {}) {
+    this.files = files;
+    this.snapshots = new FileSnapshots(files);
+    this.search = new WorkspaceSearch(files, this.snapshots, options);
+  }
+
+  /** Forgets what is known of `path` (the editor saw it change, move or go) and of moved code. */
+  invalidate(path?: string): void {
+    if (path !== undefined) this.snapshots.forget(path);
+    this.search.invalidate();
+    this.generation++;
+  }
+
+  async check(anchor: CodeAnchor): Promise<AnchorCheck> {
+    const key = anchorKey(anchor);
+    const mtime = await this.files.modified(anchor.path);
+    const cached = this.cache.get(key);
+    const searched = this.searchGeneration.get(key);
+    if (cached && cached.mtimeMs === (mtime ?? -1) && (searched === undefined || searched === this.generation)) return cached.check;
+    const { check, usedSearch } = await this.checkUncached(anchor);
+    this.cache.set(key, { mtimeMs: mtime ?? -1, check });
+    if (usedSearch) this.searchGeneration.set(key, this.generation);
+    else this.searchGeneration.delete(key);
+    return check;
+  }
+
+  private async checkUncached(anchor: CodeAnchor): Promise<{ check: AnchorCheck; usedSearch: boolean }> {
+    const file = await this.snapshots.get(anchor.path);
+    const here = file ? this.inOwnFile(anchor, file) : null;
+    // A symbol found in its file is the anchor's code, however changed; line anchors' code may have left for another file.
+    if (here && (here.status !== 'changed' || anchor.symbol)) return { check: here, usedSearch: false };
+    const elsewhere = await this.search.find(anchor, anchor.path);
+    if (here && (!elsewhere || !isUnchanged(elsewhere))) return { check: here, usedSearch: true };
+    if (!elsewhere) return { check: { status: 'gone' }, usedSearch: true };
+    return { check: { status: isUnchanged(elsewhere) ? 'moved' : 'changed', current: where(elsewhere), similarity: round(elsewhere.similarity) }, usedSearch: true };
+  }
+
+  /** The check within the anchor's own file; null when its symbol is not there (it may have moved). */
+  private inOwnFile(anchor: CodeAnchor, file: FileSnapshot): AnchorCheck | null {
+    if (anchor.symbol) {
+      const symbol = symbolIn(anchor, file);
+      if (!symbol) return null;
+      const found = compareAt(anchor, file, { start: symbol.start, end: symbol.end });
+      return { status: isUnchanged(found) ? 'fresh' : 'changed', current: where(found), similarity: round(found.similarity) };
+    }
+    const atLines = compareAt(anchor, file, anchor.lines);
+    if (atLines.similarity === 1) return { status: 'fresh', current: where(atLines), similarity: 1 };
+    const run = locateIn(anchor, file);
+    if (run && run.similarity === 1) {
+      // The same code, reformatted onto other lines where it began: still where it was.
+      const status = run.lines.start === anchor.lines.start ? 'fresh' : 'moved';
+      return { status, current: where(run), similarity: 1 };
+    }
+    return { status: isUnchanged(atLines) ? 'fresh' : 'changed', current: where(atLines), similarity: round(atLines.similarity) };
+  }
+
+  /** An anchor for what the caller names: the symbol's declaration (its lines), else the given lines. */
+  async create(input: AnchorInput): Promise<CodeAnchor> {
+    const path = requireAnchorPath(input.path);
+    const file = await this.snapshots.get(path);
+    if (!file) throw new MemoryError('INVALID_INPUT', `anchors: no file ${path} in the workspace.`, { details: { field: 'anchors.path', path } });
+    let lines = input.lines ? requireLines(input.lines, file) : null;
+    let symbol: CodeAnchor['symbol'];
+    if (input.symbol !== undefined) {
+      const name = input.symbol.trim();
+      const candidates = file.symbols.filter((found) => found.name === name);
+      // With lines too, the declaration that holds them (overloads, same-named methods).
+      const found = (lines && candidates.find((candidate) => candidate.start <= lines!.start && candidate.end >= lines!.end)) ?? candidates[0];
+      if (!found) {
+        throw new MemoryError('INVALID_INPUT', `anchors: no symbol "${name}" declared in ${path} (the CLI's symbol finder knows TS/JS, Python, Go, Rust and Java declarations; give lines instead).`, {
+          details: { field: 'anchors.symbol', path, symbol: name },
+        });
+      }
+      symbol = { name: found.name, kind: found.kind };
+      lines = { start: found.start, end: found.end };
+    }
+    if (!lines) throw new MemoryError('INVALID_INPUT', 'anchors: each anchor needs a symbol or lines.', { details: { field: 'anchors' } });
+    return anchorFor(path, file.text(lines.start, lines.end), lines, symbol);
+  }
+}
+
+/** An anchor on `code`, found at `lines` of `path`; the extension builds anchors with it from its own symbols. */
+export function anchorFor(path: string, code: string, lines: { start: number; end: number }, symbol?: CodeAnchor['symbol']): CodeAnchor {
+  const tokens = codeTokens(code);
+  if (tokens.length === 0) throw new MemoryError('INVALID_INPUT', `anchors: lines ${lines.start}-${lines.end} of ${path} hold no code.`, { details: { field: 'anchors.lines', path } });
+  return { path, ...(symbol ? { symbol } : {}), lines: { start: lines.start, end: lines.end }, fingerprint: fingerprintOfTokens(tokens), tokens: tokenSketch(tokens), size: tokens.length };
+}
+
+function requireLines(lines: { start: number; end: number }, file: FileSnapshot): { start: number; end: number } {
+  const { start, end } = lines;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
+    throw new MemoryError('INVALID_INPUT', 'anchors.lines needs whole numbers with 1 <= start <= end.', { details: { field: 'anchors.lines' } });
+  }
+  if (end - start + 1 > MAX_ANCHOR_LINES) throw new MemoryError('INVALID_INPUT', `anchors.lines covers more than ${MAX_ANCHOR_LINES} lines.`, { details: { field: 'anchors.lines' } });
+  if (start > file.lines.length) {
+    throw new MemoryError('INVALID_INPUT', `anchors.lines starts at ${start} but ${file.path} has ${file.lines.length} lines.`, { details: { field: 'anchors.lines', path: file.path } });
+  }
+  return { start, end: Math.min(end, file.lines.length) };
+}
+
+function where(located: Located): { path: string; lines: { start: number; end: number } } {
+  return { path: located.path, lines: located.lines };
+}
+
+function round(value: number): number {
+  return Math.round(Math.min(1, value) * 1000) / 1000;
+}
