@@ -1,4 +1,6 @@
 import { userInfo } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
@@ -27,6 +29,8 @@ Usage:
   fml serve --stdio [--data-dir DIR] [--user ID] [--project ID]
   (serve also takes --admin-tools: offer agents the lifecycle and administration tools too)
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
+  (serve also takes --workspace DIR: the code memories are anchored to; recall checks anchors
+   against it lazily, cached on file modification, and store_memory resolves anchors in it)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
    with --user, no other team, org or company can be named by a client)
   (with --user, clients act in the --project project only; --read-project ID, repeatable,
@@ -75,6 +79,13 @@ function layerDefaultsOf(values: LayerDefaults): LayerDefaults {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value).map(([field, value]) => [field, requireId(value, field)]));
 }
 
+/** --workspace must name an existing folder: a typo would otherwise report every anchor gone. */
+function requireWorkspaceDir(value: string): string {
+  const dir = resolve(value);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new MemoryError('INVALID_INPUT', `--workspace ${value}: no such folder.`);
+  return dir;
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -98,6 +109,7 @@ async function main(argv: string[]): Promise<void> {
       backend: { type: 'string' },
       to: { type: 'string' },
       'grace-ms': { type: 'string' },
+      workspace: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -138,6 +150,7 @@ async function main(argv: string[]): Promise<void> {
     embeddings: embeddings.config,
     ...(boundUser ? { defaultUserId: requireId(boundUser, 'user') } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
+    ...(values.workspace !== undefined ? { workspaceDir: requireWorkspaceDir(values.workspace) } : {}),
     layerDefaults: layerDefaultsOf({ agent_id: values.agent ?? process.env.FML_AGENT_ID, team_id: values.team ?? process.env.FML_TEAM_ID, org_id: values.org ?? process.env.FML_ORG_ID, company_id: values.company ?? process.env.FML_COMPANY_ID }),
   };
   const core = await createRuntime(config);

@@ -8,6 +8,7 @@ import type { MemoryEvents } from './memoryEvents.ts';
 import type { EmbeddingGate } from './embeddingGate.ts';
 import type { AccessRecorder } from './accessRecorder.ts';
 import type { Logger } from './ports/logger.ts';
+import type { AnchorChecker } from './anchors/anchorChecker.ts';
 
 export interface CoreConfig {
   defaultMaxTokens: number;
@@ -77,6 +78,8 @@ export interface CoreDeps {
   /** Background failures and retries; the editor's output channel or stderr. */
   log: Logger;
   summarize?: Summarize;
+  /** Checks memories' code anchors against the workspace this process serves; null without one (issue #18). */
+  anchors: AnchorChecker | null;
 }
 
 export type { EmbeddingProvider };

@@ -19,6 +19,8 @@ import { type ImportOutput, importMemories } from './portability/importMemories.
 import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
 import { AccessRecorder } from './accessRecorder.ts';
+import { AnchorChecker } from './anchors/anchorChecker.ts';
+import type { WorkspaceFiles } from './anchors/workspaceFiles.ts';
 import { MaintenanceScheduler, type MaintenanceSchedulerOptions } from './lifecycle/maintenanceScheduler.ts';
 import { ContextAssembler, type ContextOptions } from './context/assembleContext.ts';
 import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } from './coreDeps.ts';
@@ -52,6 +54,7 @@ export function createCoreDeps(options: MemoryCoreOptions): CoreDeps {
     access: new AccessRecorder(options.store, log),
     log,
     config: { ...DEFAULT_CORE_CONFIG, ...options.config },
+    anchors: options.workspace ? new AnchorChecker(options.workspace) : null,
     ...(options.summarize ? { summarize: options.summarize } : {}),
   };
 }
@@ -70,6 +73,8 @@ export interface MemoryCoreOptions {
   summarize?: Summarize;
   /** Where background failures are reported (default: stderr). */
   logger?: Logger;
+  /** The workspace whose code memories are anchored to (fml serve --workspace); anchors are checked lazily at recall. */
+  workspace?: WorkspaceFiles | null;
 }
 
 export interface UserStats extends StoreUserStats {
@@ -121,6 +126,11 @@ export class MemoryCore {
     this.facts = new StructuredFacts(this.deps, this.longTerm);
     this.recaller = new Recall(this.deps);
     this.assembler = new ContextAssembler(this.deps, this.recaller);
+  }
+
+  /** The anchor check of this process's workspace; null when it serves none. */
+  get anchors(): AnchorChecker | null {
+    return this.deps.anchors;
   }
 
   get tokens(): TokenCounter {

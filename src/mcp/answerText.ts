@@ -5,6 +5,9 @@
  * ids and the rest to the structured content.
  */
 
+import { staleNote } from '../core/anchors/anchorFreshness.ts';
+import type { AnchorReport } from '../core/anchors/anchorModel.ts';
+
 interface RecalledForText {
   memory_id: string;
   layer: string;
@@ -13,6 +16,7 @@ interface RecalledForText {
   memory_subtype: string;
   event_time?: string | undefined;
   why_matched?: string | undefined;
+  anchors?: ReadonlyArray<{ path: string; symbol?: { name: string } | undefined; lines: { start: number; end: number }; status: string }> | undefined;
 }
 
 interface ContextItemForText {
@@ -30,7 +34,13 @@ const OWN_LAYERS = new Set(['user', 'agent', 'session']);
 export function recallText(memories: readonly RecalledForText[], abstention: string | undefined, shortId: (memoryId: string) => string): string {
   // Only an empty answer says why (nothing cleared the relevance floor), so the agent knows memory has nothing on it.
   if (memories.length === 0) return abstention ?? 'No memories matched.';
-  return memories.map((memory) => `${shortId(memory.memory_id)} (${label(memory)}): ${oneLine(memory.content)}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`).join('\n');
+  return memories
+    .map((memory) => {
+      // A memory about code that changed or is gone says so before its text, so it is never read as current.
+      const stale = memory.anchors ? staleNote(memory.anchors as AnchorReport[]) : null;
+      return `${shortId(memory.memory_id)} (${label(memory)}): ${stale ? `${stale} ` : ''}${oneLine(memory.content)}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`;
+    })
+    .join('\n');
 }
 
 /**

@@ -53,6 +53,26 @@ export const layerIdentifierFields = {
   company_id: idString().optional(),
 };
 
+/** Code anchors with their status (issue #18): fresh, moved, changed, gone or unchecked. */
+export const anchorsField = z
+  .array(
+    z.object({
+      path: z.string(),
+      symbol: z.object({ name: z.string(), kind: z.string() }).optional(),
+      lines: z.object({ start: z.number(), end: z.number() }),
+      status: z.string(),
+      current: z.object({ path: z.string(), lines: z.object({ start: z.number(), end: z.number() }) }).optional(),
+    }),
+  )
+  .optional();
+
+/** What store_memory takes: a path with a symbol or lines; kept terse, every request carries it. */
+export const anchorsInputField = z
+  .array(z.object({ path: z.string(), symbol: z.string().optional(), lines: z.object({ start: z.number().int(), end: z.number().int() }).optional() }))
+  .max(5)
+  .optional()
+  .describe('Code it is about: path with symbol or lines.');
+
 export const overridesField = z
   .array(z.object({ memory_id: z.string(), layer: z.string(), content: z.string(), reason: z.string() }))
   .optional()

@@ -1,5 +1,6 @@
 import { type Logger, stderrLogger } from '../core/ports/logger.ts';
 import { MemoryCore } from '../core/memoryCore.ts';
+import { nodeWorkspaceFiles } from './nodeWorkspaceFiles.ts';
 import type { EmbeddingProvider } from '../core/ports/embeddingProvider.ts';
 import type { MemoryStore } from '../core/ports/memoryStore.ts';
 import { HashingTestEmbeddings } from '../embeddings/hashingTestEmbeddings.ts';
@@ -22,6 +23,7 @@ export async function createRuntime(config: RuntimeConfig, logger: Logger = stde
     embeddings: createEmbeddings(config.embeddings),
     ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
     ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
+    ...(config.workspaceDir ? { workspace: nodeWorkspaceFiles(config.workspaceDir) } : {}),
   });
   await core.open();
   core.startEmbeddingBackfill();

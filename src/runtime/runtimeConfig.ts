@@ -29,6 +29,8 @@ export interface RuntimeConfig {
   defaultProjectId?: string;
   /** Team, org, company and agent the server acts in (seed 001 layers); a bound server opens no others. */
   layerDefaults?: LayerDefaults;
+  /** Folder whose code memories are anchored to (--workspace); anchors are checked lazily at recall. */
+  workspaceDir?: string;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {

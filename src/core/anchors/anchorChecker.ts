@@ -3,7 +3,7 @@ import { codeTokens, fingerprintOfTokens, tokenSketch } from './codeFingerprint.
 import { type AnchorCheck, type AnchorInput, type CodeAnchor, anchorKey } from './anchorModel.ts';
 import { isUnchanged, locateIn, symbolIn, compareAt, type Located } from './codeLocator.ts';
 import { FileSnapshots, type FileSnapshot } from './fileSnapshots.ts';
-import { requireAnchorPath } from './anchorPaths.ts';
+import { anchorPathOrNull, requireAnchorPath } from './anchorPaths.ts';
 import type { WorkspaceFiles } from './workspaceFiles.ts';
 import { WorkspaceSearch } from './workspaceSearch.ts';
 
@@ -87,6 +87,31 @@ export class AnchorChecker {
       return { status, current: where(run), similarity: 1 };
     }
     return { status: isUnchanged(atLines) ? 'fresh' : 'changed', current: where(atLines), similarity: round(atLines.similarity) };
+  }
+
+  /**
+   * An anchor on a whole file the content names (by its path or a unique path suffix); null when no
+   * such file exists, it is ambiguous, or it is too long to be about one piece of code.
+   */
+  async fileAnchor(named: string): Promise<CodeAnchor | null> {
+    const path = anchorPathOrNull(named);
+    if (!path) return null;
+    const matches = await this.search.filesNamed(path);
+    if (matches.length !== 1) return null;
+    const file = await this.snapshots.get(matches[0]);
+    if (!file || file.lines.length > MAX_ANCHOR_LINES || codeTokens(file.lines.join('\n')).length === 0) return null;
+    return anchorFor(file.path, file.lines.join('\n'), { start: 1, end: file.lines.length });
+  }
+
+  /** An anchor on the one declaration of `name` in the workspace; null when there is none or several. */
+  async declarationAnchor(name: string): Promise<CodeAnchor | null> {
+    if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
+    const declarations = await this.search.declarationsOf(name);
+    if (declarations.length !== 1) return null;
+    const [{ path, symbol }] = declarations;
+    const file = await this.snapshots.get(path);
+    if (!file) return null;
+    return anchorFor(path, file.text(symbol.start, symbol.end), { start: symbol.start, end: symbol.end }, { name: symbol.name, kind: symbol.kind });
   }
 
   /** An anchor for what the caller names: the symbol's declaration (its lines), else the given lines. */

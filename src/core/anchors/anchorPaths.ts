@@ -15,3 +15,10 @@ export function requireAnchorPath(value: unknown, field = 'anchors.path'): strin
   }
   return path;
 }
+
+/** The anchor path of a path found in free text, or null when it is not a workspace-relative path (`~/x.ts`, `../x.ts`). */
+export function anchorPathOrNull(value: string): string | null {
+  const path = value.trim().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
+  if (path === '' || path.length > MAX_PATH_CHARS || path.startsWith('/') || path.startsWith('~') || /^[A-Za-z]:/.test(path)) return null;
+  return path.split('/').some((part) => part === '..' || part === '') ? null : path;
+}

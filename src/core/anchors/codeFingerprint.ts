@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 export const CHANGED_THRESHOLD = 0.8;
 
 /** Distinct tokens kept per anchor: enough for a few hundred lines of code, small in metadata. */
-export const MAX_ANCHOR_TOKENS = 512;
+export const MAX_ANCHOR_TOKENS = 256;
 
 const COMMENT = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?<=^|\s)#(?=\s|$)[^\n]*/g;
 const TOKEN = /[A-Za-z_$][\w$]*|\d[\w.]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|[^\s\w]/g;

@@ -2,7 +2,7 @@ import { tokenSketch } from './codeFingerprint.ts';
 import type { CodeAnchor } from './anchorModel.ts';
 import { isUnchanged, locateIn, type Located } from './codeLocator.ts';
 import type { FileSnapshot, FileSnapshots } from './fileSnapshots.ts';
-import { languageOf } from './symbolFinder.ts';
+import { languageOf, type FoundSymbol } from './symbolFinder.ts';
 import type { WorkspaceFiles } from './workspaceFiles.ts';
 
 /** Files whose tokens contain at least this share of the anchor's are searched for it line by line. */
@@ -73,6 +73,24 @@ export class WorkspaceSearch {
       if (!best || score > best.similarity) best = { ...located, similarity: score };
     }
     return best && (isUnchanged(best) || anchor.symbol) ? { ...best, similarity: Math.min(1, best.similarity) } : null;
+  }
+
+  /** Workspace files at `path`, or ending with `/path` (content often names a file by a shorter path). */
+  async filesNamed(path: string): Promise<string[]> {
+    await this.ensureIndex();
+    if (this.index.has(path)) return [path];
+    return [...this.index.keys()].filter((candidate) => candidate.endsWith(`/${path}`));
+  }
+
+  /** Every declaration of `name` in the workspace. */
+  async declarationsOf(name: string): Promise<Array<{ path: string; symbol: FoundSymbol }>> {
+    await this.ensureIndex();
+    const found: Array<{ path: string; symbol: FoundSymbol }> = [];
+    for (const file of this.index.values()) {
+      if (!file.symbols.has(name)) continue;
+      for (const symbol of file.snapshot.symbols) if (symbol.name === name) found.push({ path: file.snapshot.path, symbol });
+    }
+    return found;
   }
 
   private async ensureIndex(): Promise<void> {

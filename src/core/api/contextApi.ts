@@ -1,4 +1,5 @@
 import type { LayerName, MemoryLayer } from '../domain/layers.ts';
+import type { AnchorReport } from '../anchors/anchorModel.ts';
 export type QueryIntent = 'how_to' | 'what_happened' | 'what_is' | 'debug' | 'general';
 
 /** Keys of seed 000 §7.1 `context_weights`. */
@@ -46,6 +47,8 @@ export interface ContextItem {
   confidence?: number;
   source_type?: string;
   why_included: string;
+  /** The memory's code anchors with their status (issue #18). */
+  anchors?: AnchorReport[];
 }
 
 export interface GetRelevantContextOutput {

@@ -3,6 +3,7 @@ import type { LayerName, MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import type { OverriddenMemory } from './layersApi.ts';
 import type { Redaction } from '../safety/contentGuard.ts';
+import type { AnchorInput, AnchorReport } from '../anchors/anchorModel.ts';
 
 /** Inputs and outputs of the long-term memory operations (seed 000 §7.1). */
 
@@ -30,6 +31,8 @@ export interface StoreMemoryInput {
   source_type?: SourceType;
   confidence?: number;
   pinned?: boolean;
+  /** Code this memory is about (issue #18), resolved against the workspace: a path with a symbol or a line range. */
+  anchors?: AnchorInput[];
 }
 
 export type DuplicateAction = 'created_new' | 'updated_existing' | 'skipped_duplicate';
@@ -77,6 +80,8 @@ export interface RecallInput {
   team_id?: string;
   org_id?: string;
   company_id?: string;
+  /** Only memories anchored to (or naming) this workspace-relative file: "what do we know about this file". */
+  path?: string;
 }
 
 /** Contribution of each signal to a result's score, all in [0, 1] except the multipliers. */
@@ -118,6 +123,8 @@ export interface RecalledMemory {
   why_matched: string;
   /** Conflicting memories of less specific layers this one overrides (seed 001 precedence). */
   overrides?: OverriddenMemory[];
+  /** The code this memory is anchored to, each with its freshness (issue #18); absent when it has none. */
+  anchors?: AnchorReport[];
 }
 
 export interface RetrievalBreakdown {

@@ -17,6 +17,8 @@ import { explainMatch } from '../retrieval/relevance.ts';
 import { typeWeigher, weightKeyOf, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
 import { excludedSources } from './excludedSources.ts';
 import { recalledRef } from '../memoryEvents.ts';
+import { anchorsOf, type AnchorReport, reportOf } from '../anchors/anchorModel.ts';
+import { staleNote } from '../anchors/anchorFreshness.ts';
 
 const INTENTS: readonly QueryIntent[] = ['how_to', 'what_happened', 'what_is', 'debug', 'general'];
 const LONG_TERM_CANDIDATES = 40;
@@ -228,10 +230,13 @@ export class ContextAssembler {
     const layer = memory.layer === 'user' ? '' : ` (${memory.layer} layer)`;
     const overriding = overrides?.length ? ` It overrides ${overrides.map((other) => `a conflicting ${other.layer}-layer memory`).join(' and ')}: the more specific layer wins.` : '';
     const why = `${memory.memory_category}.${memory.memory_subtype} memory${layer} for a ${intent} query: ${explainMatch(entry.breakdown)}.${overriding}`;
-    return { ...this.memoryCandidate(memory, entry.score, why), scored: entry };
+    return { ...this.memoryCandidate(memory, entry.score, why, entry.anchors), scored: entry };
   }
 
-  private memoryCandidate(memory: MemoryRecord, score: number, why: string): Candidate {
+  private memoryCandidate(memory: MemoryRecord, score: number, why: string, checked?: AnchorReport[]): Candidate {
+    // Pinned memories come from a listing, not recall: their anchors carry the status last stored.
+    const anchors = checked ?? anchorsOf(memory.metadata).map((anchor) => reportOf(anchor, null));
+    const stale = staleNote(anchors);
     return {
       typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
       score,
@@ -241,9 +246,11 @@ export class ContextAssembler {
         memory_category: memory.memory_category,
         memory_subtype: memory.memory_subtype,
         layer: memory.layer,
-        content: memory.content,
+        // The note travels inside the delimited content, so no rendering can present the memory as current.
+        content: stale ? `${stale}\n${memory.content}` : memory.content,
         relevance_score: round(score),
         entities: memory.entities,
+        ...(anchors.length > 0 ? { anchors } : {}),
         confidence: memory.confidence,
         source_type: memory.source_type,
         why_included: why,

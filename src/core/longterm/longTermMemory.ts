@@ -33,6 +33,8 @@ import {
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 import { requireOwnSession } from '../working/sessionOwnership.ts';
 import { SEARCH_KEYS_FIELD } from '../text/searchKeys.ts';
+import { ANCHORS_FIELD, anchorsOf } from '../anchors/anchorModel.ts';
+import { anchorsForStore, withAnchorEntities } from '../anchors/storeAnchors.ts';
 
 const DEDUP_CANDIDATES = 5;
 /**
@@ -65,7 +67,10 @@ export class LongTermMemory {
     const given = guardedEntities.value;
     const redactions = mergeRedactions(guardedContent.redactions, guardedMetadata.redactions, guardedEntities.redactions);
     const extracted = given.length === 0 ? extractEntities(content).slice(0, LIMITS.entities) : [];
-    const entities = given.length > 0 ? normaliseEntities(given) : extracted;
+    const anchors = await anchorsForStore(this.deps.anchors, { anchors: input.anchors, metadata: input.metadata, content });
+    if (anchors.length > 0) metadata[ANCHORS_FIELD] = anchors;
+    else delete metadata[ANCHORS_FIELD];
+    const entities = withAnchorEntities(given.length > 0 ? normaliseEntities(given) : extracted, anchors).slice(0, LIMITS.entities);
     const scope = scopeFor(input.layer === undefined ? 'user' : requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId, project_id: input.project_id ?? undefined }));
     const partition = scope.partition;
     await requireOwnSession(this.deps.store, userId, input.session_id);
@@ -190,12 +195,15 @@ export class LongTermMemory {
       confidence: requireUnitInterval(input.confidence, 'confidence', existing.confidence),
       metadata: guardedMetadata ? { ...existing.metadata, ...guardedMetadata.value } : existing.metadata,
       tags: guardedTags ? guardedTags.value : existing.tags,
-      entities:
+      // Anchored paths stay entities whatever the edit, so the path filter keeps finding the memory.
+      entities: withAnchorEntities(
         guardedEntities
           ? normaliseEntities(guardedEntities.value)
           : contentChanged
             ? entitiesAfterEdit(existing.entities, content).slice(0, LIMITS.entities)
             : existing.entities,
+        anchorsOf(guardedMetadata ? { ...existing.metadata, ...guardedMetadata.value } : existing.metadata),
+      ).slice(0, LIMITS.entities),
       pinned: input.pinned ?? existing.pinned,
       // A pinned memory never decays (issue: pinned memories resist decay).
       decay_factor: (input.pinned ?? existing.pinned) ? 1 : existing.decay_factor,

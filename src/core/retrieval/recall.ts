@@ -22,6 +22,10 @@ import { applyRelevanceFloor, partialFloor } from './relevanceFloor.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { detectIntent } from './queryIntent.ts';
 import { recalledRef } from '../memoryEvents.ts';
+import type { AnchorReport } from '../anchors/anchorModel.ts';
+import { anchorReports, freshnessWeight } from '../anchors/anchorFreshness.ts';
+import { pathEntity } from '../anchors/anchorModel.ts';
+import { requireAnchorPath } from '../anchors/anchorPaths.ts';
 
 /** A recalled memory before it is shaped for output, kept for context assembly. */
 export interface ScoredMemory {
@@ -33,6 +37,8 @@ export interface ScoredMemory {
   bridges: string[];
   /** The score the relevance floor is compared with (relevanceFloor.ts). */
   gate: number;
+  /** The memory's code anchors with their status; absent when it has none. */
+  anchors?: AnchorReport[];
 }
 
 /** The best candidate the relevance floor held back, so an empty answer can say how close it came. */
@@ -65,6 +71,8 @@ interface PartitionSearch {
   /** Entities the caller asked to focus on: a memory carrying one is relevant by request and skips the floor. */
   focusEntities: ReadonlySet<string>;
   typeWeight: (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
+  /** recall_memories' path filter: every memory anchored to the path is a candidate, relevant by request. */
+  byPath: boolean;
 }
 
 export interface RecallOptions {
@@ -167,6 +175,7 @@ export class Recall {
       queryEntities: new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase())),
       focusEntities: new Set((input.focus_entities ?? []).map((entity) => entity.toLowerCase())),
       typeWeight: options.typeWeight ?? (() => 1),
+      byPath: input.path !== undefined,
     };
 
     // One search per partition: the user's own (user, agent and session layers) and each shared layer's.
@@ -184,6 +193,7 @@ export class Recall {
       if (found.belowFloor.best && (!belowFloor.best || found.belowFloor.best.relevance_score > belowFloor.best.relevance_score)) belowFloor.best = found.belowFloor.best;
       vectorMethod ??= found.vectorMethod;
     }
+    await this.weighByFreshness(scored);
     scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
     // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
     const floor = applyRelevanceFloor(scored, minScore);
@@ -253,6 +263,20 @@ export class Recall {
     return { memories, retrieval_breakdown: breakdown, scored: top, intent };
   }
 
+  /**
+   * Anchored memories get their anchors' status (checked now when this process has a workspace,
+   * cached on file modification; else as the editor last stored it) and lose score when their code
+   * changed or is gone (anchorFreshness.ts). Memories without anchors cost nothing here.
+   */
+  private async weighByFreshness(scored: ScoredMemory[]): Promise<void> {
+    for (const entry of scored) {
+      const reports = await anchorReports(entry.memory, this.deps.anchors);
+      if (reports.length === 0) continue;
+      entry.anchors = reports;
+      entry.score *= freshnessWeight(reports);
+    }
+  }
+
   /** Candidates of one partition from every signal, scored; the relevance floor already applied. */
   private async searchPartition(
     filter: MemoryFilter,
@@ -284,13 +308,17 @@ export class Recall {
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
     const firstIds = [...new Set([...own.map((hit) => hit.memory_id), ...vectorById.keys()])];
     const records = new Map((firstIds.length > 0 ? await this.deps.store.getMemories(partition, firstIds) : []).map((memory) => [memory.memory_id, memory]));
+    // With a path, every memory anchored to it is a candidate, whether or not it shares the query's words.
+    const listed = search.byPath ? (await this.deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: candidateLimit })).items : [];
+    for (const memory of listed) records.set(memory.memory_id, memory);
+    const listedIds = new Set(listed.map((memory) => memory.memory_id));
 
     const expanded =
       this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(filter, own, limit, records) : { hits: own, lentTo: new Set<string>() };
     // Expansion can add several neighbours per hit; only the best of them are worth scoring.
     const lexicalHits = expanded.hits.slice(0, candidateLimit);
     const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
-    const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys()])];
+    const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys(), ...listedIds])];
 
     const { queryEntities, hint } = search;
     const scored: ScoredMemory[] = [];
@@ -303,7 +331,8 @@ export class Recall {
       const semantic = vectorHit ? Math.max(0, vectorHit.similarity) : null;
       const text = Math.min(1, lexicalHit?.score ?? 0);
       // A memory found only by its vector must be close to the query in meaning, not just nearest.
-      if (text === 0 && (semantic === null || semantic < search.vectorOnlyMinSimilarity)) continue;
+      const requested = listedIds.has(id);
+      if (text === 0 && (semantic === null || semantic < search.vectorOnlyMinSimilarity) && !requested) continue;
       const matchedEntities = memory.entities.filter((entity) => queryEntities.has(entity.toLowerCase()));
       const typeMultiplier = search.typeWeight(memory.memory_category, memory.memory_subtype, search.intent);
       const { score, breakdown } = scoreMemory(
@@ -324,8 +353,8 @@ export class Recall {
       const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
       const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
       const focused = search.focusEntities.size > 0 && matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));
-      // A memory carrying a focus entity is relevant by request: it clears the floor.
-      const gate = focused ? Math.max(gated, search.minScore) : gated;
+      // A memory carrying a focus entity, or one the caller asked for by path, is relevant by request: it clears the floor.
+      const gate = focused || requested ? Math.max(gated, search.minScore) : gated;
       if (gate < search.partialScore) {
         belowFloor.count++;
         if (!belowFloor.best || final > belowFloor.best.relevance_score) belowFloor.best = { memory_id: id, relevance_score: Math.round(final * 1000) / 1000 };
@@ -405,12 +434,16 @@ export class Recall {
       throw new MemoryError('INVALID_INPUT', 'time_range.after must not be later than time_range.before.', { details: { field: 'time_range' } });
     }
     const projectId = input.project_id !== undefined ? input.project_id : options.defaultProjectId;
+    if (input.path !== undefined && input.entities && input.entities.length > 0) {
+      throw new MemoryError('INVALID_INPUT', 'path and entities cannot be combined: path already filters by the file:<path> entity.', { details: { field: 'path' } });
+    }
+    const entities = input.path !== undefined ? [pathEntity(requireAnchorPath(input.path, 'path'))] : input.entities;
     return {
       user_id: userId,
       ...(projectId !== undefined ? { project_id: projectId === null ? null : requireId(projectId, 'project_id') } : {}),
       ...(categories.length > 0 ? { categories } : {}),
       ...(subtypes.length > 0 ? { subtypes } : {}),
-      ...(input.entities && input.entities.length > 0 ? { entities: requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars) } : {}),
+      ...(entities && entities.length > 0 ? { entities: requireStringList(entities, 'entities', LIMITS.entities, LIMITS.entityChars) } : {}),
       ...(input.tags && input.tags.length > 0 ? { tags: requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars) } : {}),
       ...(after ? { after } : {}),
       ...(before ? { before } : {}),
@@ -472,5 +505,6 @@ export function toRecalled(entry: ScoredMemory): RecalledMemory {
     tags: memory.tags,
     score_breakdown: entry.breakdown,
     why_matched: explainMatch(entry.breakdown, entry.bridges),
+    ...(entry.anchors ? { anchors: entry.anchors } : {}),
   };
 }

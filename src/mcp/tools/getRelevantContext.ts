@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contextText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { layerListField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
+import { anchorsField, layerListField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
 
 const weight = () => z.number().min(0).max(1).optional();
 
@@ -55,6 +55,7 @@ export const getRelevantContextTool = defineTool({
         confidence: z.number().optional(),
         source_type: z.string().optional(),
         why_included: z.string(),
+        anchors: anchorsField,
       }),
     ),
     total_tokens: z.number(),

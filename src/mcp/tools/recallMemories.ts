@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEMORY_CATEGORIES, type MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { recallText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { layerListField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
+import { anchorsField, layerListField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
 
 export const recallMemoriesTool = defineTool({
   name: 'recall_memories',
@@ -26,6 +26,7 @@ export const recallMemoriesTool = defineTool({
     include_low_confidence: z.boolean().optional().describe('Include confidence below 0.8.'),
     layers: layerListField,
     explain: z.boolean().optional().describe('Add score breakdowns.'),
+    path: z.string().optional().describe('Only memories about this file.'),
     ...layerIdentifierFields,
   },
   output: {
@@ -52,6 +53,7 @@ export const recallMemoriesTool = defineTool({
         score_breakdown: scoreBreakdownSchema.optional().describe('With explain only.'),
         why_matched: z.string().optional().describe('With explain only.'),
         overrides: overridesField,
+        anchors: anchorsField,
       }),
     ),
     retrieval_breakdown: z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
-import { categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
+import { anchorsInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
 
 export const storeMemoryTool = defineTool({
   name: 'store_memory',
@@ -23,6 +23,7 @@ export const storeMemoryTool = defineTool({
       .describe('Free-form JSON object.'),
     keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by: synonyms, questions it answers.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
+    anchors: anchorsInputField,
     layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
   },
