@@ -66,12 +66,8 @@ export const anchorsField = z
   )
   .optional();
 
-/** What store_memory takes: a path with a symbol or lines; kept terse, every request carries it. */
-export const anchorsInputField = z
-  .array(z.object({ path: z.string(), symbol: z.string().optional(), lines: z.object({ start: z.number().int(), end: z.number().int() }).optional() }))
-  .max(5)
-  .optional()
-  .describe('Code it is about: path with symbol or lines.');
+/** What store_memory takes, one string per anchor (anchorSpec.ts): every request carries this listing, so it is terse. */
+export const anchorsInputField = z.array(z.string()).max(5).optional().describe('Code it is about: path#symbol or path:start-end.');
 
 export const overridesField = z
   .array(z.object({ memory_id: z.string(), layer: z.string(), content: z.string(), reason: z.string() }))

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
+import { parseAnchorSpec } from '../../core/anchors/anchorSpec.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { anchorsInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
 
@@ -39,9 +40,10 @@ export const storeMemoryTool = defineTool({
       .describe('A live memory this one contradicted; it is now superseded by this one and its confidence lowered.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) =>
+  run: (context, { anchors, ...args }) =>
     context.core.storeMemory({
       ...resolveLayerArgs(context, args),
+      ...(anchors ? { anchors: anchors.map(parseAnchorSpec) } : {}),
       memory_category: args.memory_category as MemoryCategory,
       user_id: resolveUser(context, args.user_id),
     }),
