@@ -11,7 +11,8 @@ import { WorkspaceSearch } from './workspaceSearch.ts';
 export const MAX_ANCHOR_LINES = 2_000;
 
 interface CachedCheck {
-  mtimeMs: number;
+  /** Modification times of the anchor's file and of where it was last followed to. */
+  mtimes: string;
   check: AnchorCheck;
 }
 
@@ -47,13 +48,14 @@ export class AnchorChecker {
   }
 
   async check(anchor: CodeAnchor): Promise<AnchorCheck> {
-    const key = anchorKey(anchor);
-    const mtime = await this.files.modified(anchor.path);
+    const followed = anchor.current && anchor.current.path !== anchor.path ? anchor.current.path : null;
+    const key = `${anchorKey(anchor)}\u0000${followed ?? ''}`;
+    const mtimes = `${await this.files.modified(anchor.path)}/${followed ? await this.files.modified(followed) : ''}`;
     const cached = this.cache.get(key);
     const searched = this.searchGeneration.get(key);
-    if (cached && cached.mtimeMs === (mtime ?? -1) && (searched === undefined || searched === this.generation)) return cached.check;
+    if (cached && cached.mtimes === mtimes && (searched === undefined || searched === this.generation)) return cached.check;
     const { check, usedSearch } = await this.checkUncached(anchor);
-    this.cache.set(key, { mtimeMs: mtime ?? -1, check });
+    this.cache.set(key, { mtimes, check });
     if (usedSearch) this.searchGeneration.set(key, this.generation);
     else this.searchGeneration.delete(key);
     return check;
@@ -62,12 +64,27 @@ export class AnchorChecker {
   private async checkUncached(anchor: CodeAnchor): Promise<{ check: AnchorCheck; usedSearch: boolean }> {
     const file = await this.snapshots.get(anchor.path);
     const here = file ? this.inOwnFile(anchor, file) : null;
+    if (!here) {
+      const followed = await this.atFollowedPath(anchor);
+      if (followed) return { check: followed, usedSearch: false };
+    }
     // A symbol found in its file is the anchor's code, however changed; line anchors' code may have left for another file.
     if (here && (here.status !== 'changed' || anchor.symbol)) return { check: here, usedSearch: false };
     const elsewhere = await this.search.find(anchor, anchor.path);
     if (here && (!elsewhere || !isUnchanged(elsewhere))) return { check: here, usedSearch: true };
     if (!elsewhere) return { check: { status: 'gone' }, usedSearch: true };
     return { check: { status: isUnchanged(elsewhere) ? 'moved' : 'changed', current: where(elsewhere), similarity: round(elsewhere.similarity) }, usedSearch: true };
+  }
+
+  /** Where the editor followed the anchor to (a rename it saw), checked there; null when it is not there either. */
+  private async atFollowedPath(anchor: CodeAnchor): Promise<AnchorCheck | null> {
+    const current = anchor.current;
+    if (!current || current.path === anchor.path) return null;
+    const file = await this.snapshots.get(current.path);
+    if (!file) return null;
+    const located = locateIn(anchor, file) ?? (anchor.symbol ? null : compareAt(anchor, file, current.lines));
+    if (!located) return null;
+    return { status: isUnchanged(located) ? 'moved' : 'changed', current: where(located), similarity: round(located.similarity) };
   }
 
   /** The check within the anchor's own file; null when its symbol is not there (it may have moved). */
@@ -112,6 +129,12 @@ export class AnchorChecker {
     const file = await this.snapshots.get(path);
     if (!file) return null;
     return anchorFor(path, file.text(symbol.start, symbol.end), { start: symbol.start, end: symbol.end }, { name: symbol.name, kind: symbol.kind });
+  }
+
+  /** Lines `start..end` of a workspace file as they are now; null when the file is gone. */
+  async codeAt(path: string, start: number, end: number): Promise<string | null> {
+    const file = await this.snapshots.get(path);
+    return file ? file.text(start, end) : null;
   }
 
   /** An anchor for what the caller names: the symbol's declaration (its lines), else the given lines. */
