@@ -14,6 +14,7 @@ import { MemoryHost } from './runtime/memoryHost.ts';
 import { StatusBar } from './status/statusBar.ts';
 import { loadNodeSqlite, sqliteRuntimeProblem } from './runtimeSupport.ts';
 import { watchSettings } from './watchSettings.ts';
+import { workspaceAnchors } from './anchors/workspaceAnchors.ts';
 
 /**
  * Composition root. Registration only, so activation stays fast: the memory store opens right
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const capture = new CaptureController(host, log);
   const status = new StatusBar(host, log);
   const panel = registerPanelWithHost(context, host, log);
+  const anchors = workspaceAnchors(host, log);
   context.subscriptions.push(
     log,
     host,
@@ -45,7 +47,8 @@ export function activate(context: vscode.ExtensionContext): void {
     registerMcpProvider(endpoint, log, () => probe?.resolvedByEditor()),
     registerWithCursor(endpoint, log),
     panel,
-    ...registerCommands({ context, host, log, capture, endpoint, activation, panel }),
+    ...(anchors ? [anchors] : []),
+    ...registerCommands({ context, host, log, capture, endpoint, activation, panel, anchors }),
     watchSettings(context, host, log),
     registerChatParticipant(context, host, log),
   );

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { ANCHORS_FIELD } from '../../core/anchors/anchorModel.ts';
+import { linesAnchor } from '../anchors/editorAnchors.ts';
 import { type DiagnosticEntry, describeDiagnostics } from '../../core/editor/contextItems.ts';
 import { describeResolvedError, type LineWindow, type ObservedError, type ResolvedError, ResolvedErrorTracker } from '../../core/editor/resolvedErrorTracker.ts';
 import { containsSecret } from '../../core/safety/secretDetector.ts';
@@ -111,7 +113,7 @@ export class DiagnosticsCapture implements CaptureSource {
         session_id: identity.sessionId,
         ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
         entities: [resolved.error.file, ...(resolved.error.code ? [`${resolved.error.source ?? 'error'} ${resolved.error.code}`] : [])],
-        metadata: { source: 'editor', tags: ['resolved-error'], file: resolved.error.file, error: resolved.error.message },
+        metadata: { source: 'editor', tags: ['resolved-error'], file: resolved.error.file, error: resolved.error.message, ...fixAnchors(resolved) },
       });
       this.context.log.info(`Remembered how an error was resolved (${stored.memory_id}): ${resolved.error.file}:${resolved.error.line}`);
     } catch (error) {
@@ -119,6 +121,15 @@ export class DiagnosticsCapture implements CaptureSource {
       this.context.log.error('Cannot remember a resolved error', error);
     }
   }
+}
+
+/** The fixed code as it is now, as the outcome's anchor: if it changes again, the outcome may no longer hold. */
+function fixAnchors(resolved: ResolvedError): Record<string, unknown> {
+  const after = resolved.after;
+  if (!after || after.lines.length === 0) return {};
+  const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.scheme === 'file' && vscode.workspace.asRelativePath(candidate.uri, false) === resolved.error.file);
+  const anchor = document ? linesAnchor(document, resolved.error.file, after.start, after.start + after.lines.length - 1) : null;
+  return anchor ? { [ANCHORS_FIELD]: [anchor] } : {};
 }
 
 function codeOf(diagnostic: vscode.Diagnostic): string | undefined {

@@ -5,6 +5,7 @@ import type { MemoryEndpoint } from '../mcp/memoryEndpoint.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
 import type { ActivationTimes } from '../activationTimes.ts';
 import type { MemoryDocuments } from './memoryDocuments.ts';
+import type { AnchoredMemories } from '../anchors/anchoredMemories.ts';
 
 /** What command bodies may use; built once in activate(). */
 export interface CommandDeps {
@@ -18,4 +19,6 @@ export interface CommandDeps {
   panel: { focusList(): void };
   /** Read-only memory documents; made by registerCommands. */
   documents: MemoryDocuments;
+  /** The workspace's anchored memories, kept checked; null without a folder on disk. */
+  anchors: AnchoredMemories | null;
 }

@@ -27,6 +27,8 @@ export interface CommandArgs {
   'memory.configureMcpClients': [client?: ClientId | 'show'];
   'memory.showLogs': [];
   'memory.showActivationTime': [];
+  'memory.reviewStaleMemories': [];
+  'memory.openAnchoredMemories': [memoryIds: string[]];
 }
 
 export type CommandId = keyof CommandArgs;
@@ -58,6 +60,8 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.configureMcpClients': { title: 'Configure MCP for Other Clients' },
   'memory.showLogs': { title: 'Show Logs' },
   'memory.showActivationTime': { title: 'Show Activation Time' },
+  'memory.reviewStaleMemories': { title: 'Review Stale Memories' },
+  'memory.openAnchoredMemories': { title: 'Open Anchored Memories', hidden: true },
 };
 
 export const COMMAND_CATEGORY = 'Memory';
@@ -70,4 +74,9 @@ export function manifestCommands(): Array<Record<string, string>> {
     category: COMMAND_CATEGORY,
     ...(COMMANDS[command].icon ? { icon: COMMANDS[command].icon as string } : {}),
   }));
+}
+
+/** Commands reachable only from UI elements (hidden from the palette: they need arguments). */
+export function hiddenCommands(): CommandId[] {
+  return (Object.keys(COMMANDS) as CommandId[]).filter((command) => COMMANDS[command].hidden === true);
 }

@@ -16,6 +16,9 @@ import { MemoryDocuments } from './memoryDocuments.ts';
 import { searchCommand } from './searchCommand.ts';
 import { setEmbeddingApiKeyCommand } from './setEmbeddingApiKey.ts';
 import { PANEL_FOCUS_COMMAND } from '../panelIds.ts';
+import { reviewStaleMemoriesCommand } from '../anchors/reviewStaleMemories.ts';
+import { openAnchoredMemoriesCommand } from '../anchors/openAnchoredMemories.ts';
+import { AnchorCodeLens } from '../anchors/anchorCodeLens.ts';
 
 type Handler<K extends CommandId> = (deps: CommandDeps, ...args: CommandArgs[K]) => Promise<unknown> | unknown;
 
@@ -42,6 +45,8 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.setEmbeddingApiKey': setEmbeddingApiKeyCommand,
   'memory.configureMcpClients': configureMcpClientsCommand,
   'memory.showLogs': (deps) => deps.log.channel.show(),
+  'memory.reviewStaleMemories': reviewStaleMemoriesCommand,
+  'memory.openAnchoredMemories': openAnchoredMemoriesCommand,
   'memory.showActivationTime': (deps) => {
     const message = deps.activation.describe();
     deps.log.info(message);
@@ -57,7 +62,8 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
 export function registerCommands(base: Omit<CommandDeps, 'documents'>): vscode.Disposable[] {
   const documents = new MemoryDocuments(base.host);
   const deps: CommandDeps = { ...base, documents };
-  return [documents, ...(Object.keys(HANDLERS) as CommandId[]).map((id) => registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log))];
+  const codeLens = deps.anchors ? [vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new AnchorCodeLens(deps.anchors))] : [];
+  return [documents, ...codeLens, ...(Object.keys(HANDLERS) as CommandId[]).map((id) => registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log))];
 }
 
 function registerCommand<K extends CommandId>(id: K, handler: Handler<K>, deps: CommandDeps, log: Log): vscode.Disposable {

@@ -4,6 +4,9 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import { isSensitivePath } from '../../core/editor/pathPrivacy.ts';
 import { rememberText, secretWarning } from '../../core/editor/rememberText.ts';
 import type { CommandDeps } from './commandDeps.ts';
+import { ANCHORS_FIELD } from '../../core/anchors/anchorModel.ts';
+import { anchorsForStore } from '../../core/anchors/storeAnchors.ts';
+import { selectionAnchor } from '../anchors/editorAnchors.ts';
 import { confirmRemembered } from './rememberConfirmation.ts';
 
 export async function rememberCommand(deps: CommandDeps, text?: string): Promise<StoreMemoryOutput | undefined> {
@@ -18,7 +21,9 @@ export async function rememberCommand(deps: CommandDeps, text?: string): Promise
       validateInput: (value) => secretWarning(value),
     }));
   if (!content || content.trim() === '') return undefined;
-  return store(deps, content.trim(), { source: 'command' });
+  // Files and declared symbols the text names that exist in the workspace become its anchors.
+  const anchors = deps.anchors ? await anchorsForStore(deps.anchors.checker, { content }) : [];
+  return store(deps, content.trim(), { source: 'command', ...(anchors.length > 0 ? { [ANCHORS_FIELD]: anchors } : {}) });
 }
 
 export async function rememberSelectionCommand(deps: CommandDeps): Promise<StoreMemoryOutput | undefined> {
@@ -35,7 +40,9 @@ export async function rememberSelectionCommand(deps: CommandDeps): Promise<Store
   const end = editor.selection.end.line + 1;
   const selected = editor.document.getText(editor.selection);
   const content = `From ${file}:${start}-${end} (${editor.document.languageId}):\n${selected}`;
-  return store(deps, content, { source: 'selection', file, lines: `${start}-${end}` });
+  // The memory is about this code: anchored on it, so the editor can tell when the code changes.
+  const anchor = editor.document.uri.scheme === 'file' ? await selectionAnchor(editor.document, editor.selection, file) : null;
+  return store(deps, content, { source: 'selection', file, lines: `${start}-${end}`, ...(anchor ? { [ANCHORS_FIELD]: [anchor] } : {}) });
 }
 
 async function store(deps: CommandDeps, content: string, metadata: Record<string, unknown>): Promise<StoreMemoryOutput> {

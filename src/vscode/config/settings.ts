@@ -90,6 +90,10 @@ export const SETTINGS = {
     type: 'array', items: { type: 'string' }, default: [], order: 47,
     description: 'Files never kept in working memory, as glob patterns (e.g. **/secrets/**). Files excluded by files.exclude, .env files and key files are never kept either.',
   }),
+  'anchors.codeLens': spec<boolean>({
+    type: 'boolean', default: true, order: 48,
+    description: 'Show a line above code that memories are about, naming them and saying whether the code changed since they were stored; click it to read them.',
+  }),
   'mcp.adminTools': spec<boolean>({
     type: 'boolean', default: false, order: 50,
     description: 'Offer agents the lifecycle and administration tools too (contradictions, links, maintenance, quality report, analytics, recent calls and errors, import/export, promotion). Off: agents get the 15 everyday tools, which keeps every request smaller; the Memory panel has all of them either way.',

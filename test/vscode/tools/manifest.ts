@@ -1,4 +1,4 @@
-import { COMMAND_CATEGORY, manifestCommands } from '../../../src/vscode/commands/commandIds.ts';
+import { COMMAND_CATEGORY, hiddenCommands, manifestCommands } from '../../../src/vscode/commands/commandIds.ts';
 import { manifestConfigurationProperties, restrictedSettingIds } from '../../../src/vscode/config/settings.ts';
 import { SETTINGS_SECTION } from '../../../src/shared/settingsSection.ts';
 import { manifestChatParticipants } from '../../../src/vscode/chat/chatIds.ts';
@@ -33,7 +33,11 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
       chatParticipants: manifestChatParticipants(),
       menus: {
         ...((existingContributes.menus as Record<string, unknown>) ?? {}),
-        commandPalette: [{ command: 'memory.rememberSelection', when: 'editorHasSelection' }],
+        commandPalette: [
+          { command: 'memory.rememberSelection', when: 'editorHasSelection' },
+          // Commands that need arguments from a UI element (a CodeLens) are kept out of the palette.
+          ...hiddenCommands().map((command) => ({ command, when: 'false' })),
+        ],
         'editor/context': [{ command: 'memory.rememberSelection', when: 'editorHasSelection', group: '9_memory' }],
       },
       configuration: { title: 'Firebolt Memory', properties: manifestConfigurationProperties() },
