@@ -12,7 +12,8 @@ const MAX_CANDIDATES = 5;
 
 interface IndexedFile {
   snapshot: FileSnapshot;
-  tokens: Set<number>;
+  /** Distinct token hashes of the whole file; computed on the first line-anchor search that needs them. */
+  tokens: Set<number> | null;
   symbols: Set<string>;
 }
 
@@ -56,6 +57,7 @@ export class WorkspaceSearch {
       const scored: Array<{ file: IndexedFile; share: number }> = [];
       for (const file of this.index.values()) {
         if (file.snapshot.path === excludePath) continue;
+        file.tokens ??= new Set(tokenSketch(file.snapshot.lineTokens.flat(), Number.POSITIVE_INFINITY));
         const share = containment(anchor.tokens, file.tokens);
         if (share >= CONTAINMENT_FLOOR) scored.push({ file, share });
       }
@@ -114,7 +116,7 @@ export class WorkspaceSearch {
       }
       next.set(path, {
         snapshot,
-        tokens: new Set(tokenSketch(snapshot.lineTokens.flat(), Number.POSITIVE_INFINITY)),
+        tokens: null,
         symbols: new Set(snapshot.symbols.map((symbol) => symbol.name)),
       });
     }

@@ -24,7 +24,7 @@ import { detectIntent } from './queryIntent.ts';
 import { recalledRef } from '../memoryEvents.ts';
 import type { AnchorReport } from '../anchors/anchorModel.ts';
 import { anchorReports, freshnessWeight } from '../anchors/anchorFreshness.ts';
-import { pathEntity } from '../anchors/anchorModel.ts';
+import { anchorsOf, pathEntity } from '../anchors/anchorModel.ts';
 import { requireAnchorPath } from '../anchors/anchorPaths.ts';
 
 /** A recalled memory before it is shaped for output, kept for context assembly. */
@@ -193,8 +193,8 @@ export class Recall {
       if (found.belowFloor.best && (!belowFloor.best || found.belowFloor.best.relevance_score > belowFloor.best.relevance_score)) belowFloor.best = found.belowFloor.best;
       vectorMethod ??= found.vectorMethod;
     }
-    await this.weighByFreshness(scored);
-    scored.sort((a, b) => b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at));
+    scored.sort(byScore);
+    await this.weighByFreshness(scored, limit);
     // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
     const floor = applyRelevanceFloor(scored, minScore);
     belowFloor.count += floor.heldBack.length;
@@ -206,6 +206,11 @@ export class Recall {
     // limit leaves room for the results an override removes.
     const { kept, overrides } = mergeByPrecedence(floor.kept.slice(0, limit * MERGE_WINDOW), this.deps.config.dedupThreshold);
     const top = kept.slice(0, limit);
+    // An override can pull in a result past the settled ones: it is checked before it is returned.
+    if (top.some((entry) => entry.anchors === undefined && anchorsOf(entry.memory.metadata).length > 0)) {
+      for (const entry of top) if (entry.anchors === undefined) await this.weigh(entry);
+      top.sort(byScore);
+    }
 
     if (options.logAccess !== false && top.length > 0) {
       const at = now.toISOString();
@@ -268,13 +273,24 @@ export class Recall {
    * cached on file modification; else as the editor last stored it) and lose score when their code
    * changed or is gone (anchorFreshness.ts). Memories without anchors cost nothing here.
    */
-  private async weighByFreshness(scored: ScoredMemory[]): Promise<void> {
+  private async weighByFreshness(scored: ScoredMemory[], settle: number): Promise<void> {
+    // Weights only lower a score, so candidates are checked best first until `settle` checked ones
+    // score at least the next unchecked candidate could: nothing below can reach the results, and
+    // a recall checks about `limit` memories' anchors, not every candidate's.
+    const weighed: number[] = [];
     for (const entry of scored) {
-      const reports = await anchorReports(entry.memory, this.deps.anchors);
-      if (reports.length === 0) continue;
-      entry.anchors = reports;
-      entry.score *= freshnessWeight(reports);
+      if (weighed.filter((score) => score >= entry.score).length >= settle) break;
+      await this.weigh(entry);
+      weighed.push(entry.score);
     }
+    scored.sort(byScore);
+  }
+
+  private async weigh(entry: ScoredMemory): Promise<void> {
+    const reports = await anchorReports(entry.memory, this.deps.anchors);
+    if (reports.length === 0) return;
+    entry.anchors = reports;
+    entry.score *= freshnessWeight(reports);
   }
 
   /** Candidates of one partition from every signal, scored; the relevance floor already applied. */
@@ -451,6 +467,10 @@ export class Recall {
       state: 'live',
     };
   }
+}
+
+function byScore(a: ScoredMemory, b: ScoredMemory): number {
+  return b.score - a.score || b.memory.created_at.localeCompare(a.memory.created_at);
 }
 
 /** One list of search terms from several queries; a term in more than one keeps its highest weight. */
