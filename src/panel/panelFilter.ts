@@ -4,6 +4,7 @@ import { isMemoryCategory } from '../core/domain/taxonomy.ts';
 import type { MemoryFilter } from '../core/ports/memoryStore.ts';
 import type { PanelFilter, Scope } from '../shared/panelProtocol.ts';
 import type { ParamReader } from './paramReader.ts';
+import { STALE_TAG } from '../core/anchors/anchorUpdates.ts';
 
 export const SCOPES: readonly Scope[] = ['all', 'user', 'project', 'session'];
 export const SOURCE_TYPES = ['explicit', 'conversation', 'editor', 'extraction', 'inferred', 'observed', 'working_memory'] as const;
@@ -34,6 +35,12 @@ export function readPanelFilter(params: ParamReader): PanelFilter {
   if (entities) filter.entities = entities;
   const tags = params.optionalStringList('tags');
   if (tags) filter.tags = tags;
+  const stale = params.optionalBoolean('stale');
+  if (stale !== undefined) filter.stale = stale;
+  if (filter.stale && filter.tags && filter.tags.length > 0) {
+    // Tags match any of them, so the stale-code tag among others would widen the list instead of narrowing it.
+    throw new MemoryError('INVALID_INPUT', 'The stale filter cannot be combined with a tags filter.', { details: { field: 'stale' } });
+  }
   const after = params.optionalString('after');
   if (after) filter.after = boundary(after, 'after');
   const before = params.optionalString('before');
@@ -52,7 +59,7 @@ export function toMemoryFilter(userId: string, filter: PanelFilter, scope: Scope
     ...(nonEmpty(filter.categories) ? { categories: filter.categories as MemoryCategory[] } : {}),
     ...(nonEmpty(filter.subtypes) ? { subtypes: filter.subtypes } : {}),
     ...(nonEmpty(filter.entities) ? { entities: filter.entities } : {}),
-    ...(nonEmpty(filter.tags) ? { tags: filter.tags } : {}),
+    ...(filter.stale ? { tags: [STALE_TAG] } : nonEmpty(filter.tags) ? { tags: filter.tags } : {}),
     ...(nonEmpty(filter.source_types) ? { source_types: filter.source_types } : {}),
     ...(filter.pinned !== undefined ? { pinned: filter.pinned } : {}),
     ...(filter.after ? { after: filter.after } : {}),

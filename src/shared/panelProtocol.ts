@@ -33,6 +33,8 @@ export interface PanelFilter {
   source_types?: string[];
   entities?: string[];
   tags?: string[];
+  /** Only memories whose anchored code changed or is gone (the stale-code tag the editor keeps). */
+  stale?: boolean;
   /** Inclusive ISO dates (YYYY-MM-DD or full timestamps). */
   after?: string;
   before?: string;

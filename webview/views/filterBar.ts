@@ -69,6 +69,7 @@ export function renderFilterBar(init: PanelInit, filter: PanelFilter, onChange: 
     ),
     listInput('Entities', filter.entities, (values) => set({ entities: values })),
     listInput('Tags', filter.tags, (values) => set({ tags: values })),
+    select('Code', filter.stale ? 'stale' : '', [['', 'Any code status'], ['stale', 'Stale code only']], (value) => set({ stale: value === 'stale' ? true : undefined })),
     field('From', h('input', { type: 'date', value: filter.after?.slice(0, 10) ?? '', onchange: (event: Event) => set({ after: (event.target as HTMLInputElement).value }) })),
     field('To', h('input', { type: 'date', value: filter.before?.slice(0, 10) ?? '', onchange: (event: Event) => set({ before: (event.target as HTMLInputElement).value }) })),
     h('div', { class: 'field field-actions' }, iconButton('clear-all', 'Clear all filters', () => onChange(filter.view ? { view: filter.view } : {}))),

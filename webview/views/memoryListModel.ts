@@ -1,4 +1,5 @@
 import type { RecalledMemory, RetrievalBreakdown } from '../../src/core/api/longTermApi.ts';
+import { anchorSummary, type AnchorSummary } from '../../src/core/anchors/anchorSummary.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import { type ListSort, type MemoryPage, PANEL_PAGE_SIZE, PANEL_SEARCH_LIMIT, type PanelFilter, type SearchResult, type SearchSort } from '../../src/shared/panelProtocol.ts';
 import { describeError, type PanelClient } from '../panelClient.ts';
@@ -18,6 +19,8 @@ export interface ListRow {
   entities: string[];
   tags: string[];
   deleted: boolean;
+  /** The status of the code the memory is anchored to (worst of its anchors); absent without anchors. */
+  code?: AnchorSummary;
   /** Present for search results: score, breakdown and why it matched. */
   recalled?: RecalledMemory;
 }
@@ -137,12 +140,13 @@ export class MemoryListModel {
   }
 }
 
-type RowSource = Pick<MemoryRecord, 'memory_id' | 'content' | 'layer' | 'pinned' | 'importance' | 'access_count' | 'created_at' | 'entities' | 'tags'> & {
+type RowSource = Pick<MemoryRecord, 'memory_id' | 'content' | 'layer' | 'pinned' | 'importance' | 'access_count' | 'created_at' | 'entities' | 'tags' | 'metadata'> & {
   memory_category: string;
   memory_subtype: string;
 };
 
 function rowOf(memory: RowSource, deleted: boolean, recalled?: RecalledMemory): ListRow {
+  const code = anchorSummary(memory.metadata, recalled?.anchors);
   return {
     memory_id: memory.memory_id,
     content: memory.content,
@@ -156,6 +160,7 @@ function rowOf(memory: RowSource, deleted: boolean, recalled?: RecalledMemory): 
     entities: memory.entities,
     tags: memory.tags,
     deleted,
+    ...(code ? { code } : {}),
     ...(recalled ? { recalled } : {}),
   };
 }

@@ -36,6 +36,7 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         { class: 'row-meta' },
         h('span', { class: `badge category-${row.memory_category}` }, `${row.memory_category}/${row.memory_subtype}`),
         row.layer !== 'user' ? h('span', { class: 'badge layer', title: 'Memory layer' }, row.layer) : null,
+        row.code ? h('span', { class: `badge code code-${row.code.status}${row.code.status === 'changed' || row.code.status === 'gone' ? ' warning' : ''}`, title: row.code.details }, `code ${row.code.status}`) : null,
         row.recalled ? h('span', { class: 'score', title: 'Relevance score' }, scoreLabel(row.recalled)) : null,
         h('span', null, `imp ${row.importance.toFixed(2)}`),
         h('span', null, `${row.access_count}×`),
@@ -50,5 +51,6 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
 function rowLabel(row: ListRow): string {
   const score = row.recalled ? `, relevance ${scoreLabel(row.recalled)} (${row.recalled.why_matched})` : '';
   const layer = row.layer !== 'user' ? `, ${row.layer} layer` : '';
-  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${score}: ${row.content.slice(0, 140)}`;
+  const code = row.code ? `, code ${row.code.status}` : '';
+  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${code}${score}: ${row.content.slice(0, 140)}`;
 }
