@@ -1,4 +1,5 @@
 import { isMemoryLayer, type MemoryLayer } from '../../core/domain/layers.ts';
+import { anchorSummary } from '../../core/anchors/anchorSummary.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
 
 /** The URI scheme of read-only memory documents; a document is rendered fresh from the store each time it opens. */
@@ -32,6 +33,12 @@ export function parseMemoryDocumentQuery(query: string): MemoryDocumentRef | nul
   return memoryId && scopeId && isMemoryLayer(layer) ? { memoryId, layer, scopeId } : null;
 }
 
+/** The code the memory is anchored to, with the status the editor last checked. */
+function codeLines(memory: MemoryRecord): string[] {
+  const summary = anchorSummary(memory.metadata);
+  return summary ? [`- code (${summary.status}):`, ...summary.details.split('\n').map((line) => `  - ${line}`)] : [];
+}
+
 /** The Markdown a memory document shows: the memory's text, then what it is and where it came from. */
 export function memoryDocumentText(memory: MemoryRecord, whyMatched?: string): string {
   return [
@@ -46,6 +53,7 @@ export function memoryDocumentText(memory: MemoryRecord, whyMatched?: string): s
     `- importance: ${memory.importance}, confidence: ${memory.confidence}, accessed ${memory.access_count} times`,
     ...(memory.entities.length ? [`- entities: ${memory.entities.join(', ')}`] : []),
     ...(memory.tags.length ? [`- tags: ${memory.tags.join(', ')}`] : []),
+    ...codeLines(memory),
     ...(whyMatched ? [`- why it matched: ${whyMatched}`] : []),
     '',
     'Read-only: edit, pin or forget this memory in the Memory panel.',
