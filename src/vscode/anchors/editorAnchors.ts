@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { anchorFor } from '../../core/anchors/anchorChecker.ts';
 import type { CodeAnchor } from '../../core/anchors/anchorModel.ts';
+import { findSymbols } from '../../core/anchors/symbolFinder.ts';
 
 /** A symbol counts as the selection when their first and last lines are this close. */
 const SYMBOL_SLACK_LINES = 1;
@@ -13,7 +14,10 @@ export async function selectionAnchor(document: vscode.TextDocument, selection: 
   const start = selection.start.line;
   // A selection ending at column 0 of the next line ends, for the user, on the line before.
   const end = selection.end.character === 0 && selection.end.line > start ? selection.end.line - 1 : selection.end.line;
-  const symbol = matchingSymbol(await documentSymbols(document.uri), start, end);
+  const found = matchingSymbol(await documentSymbols(document.uri), start, end);
+  // The checks find symbols with the core's regex finder: a symbol it cannot see would read as gone
+  // at the first check, so such a selection is anchored by its lines (whose code is then tracked).
+  const symbol = found && findSymbols(path, document.getText()).some((candidate) => candidate.name === found.name) ? found : null;
   const from = symbol ? symbol.range.start.line : start;
   const to = symbol ? symbol.range.end.line : end;
   const code = document.getText(new vscode.Range(from, 0, to, document.lineAt(to).text.length));
