@@ -66,8 +66,12 @@ export const anchorsField = z
   )
   .optional();
 
-/** What store_memory takes, one string per anchor (anchorSpec.ts): every request carries this listing, so it is terse. */
-export const anchorsInputField = z.array(z.string()).max(5).optional().describe('Code it is about: path#symbol or path:start-end.');
+/**
+ * What store_memory takes: one anchor as a string (anchorSpec.ts). Every request carries the tool
+ * listing (budget: test/mcp/leanSurface.test.ts), so agents get one anchor in a few tokens; the core,
+ * the editor and the CLI take up to five.
+ */
+export const anchorInputField = z.string().optional().describe('path#symbol or path:a-b');
 
 export const overridesField = z
   .array(z.object({ memory_id: z.string(), layer: z.string(), content: z.string(), reason: z.string() }))

@@ -28,7 +28,7 @@ describe('panel anchor status and the stale filter', () => {
     const anchor = anchorFor('src/app.ts', 'export function start() {\n  listen(8080);\n}', { start: 1, end: 3 }, { name: 'start', kind: 'function' });
     const store = async (key: string, content: string, status: 'fresh' | 'changed' | null, tags: string[] = []) => {
       ids[key] = (
-        await test.core.longTerm.store({
+        await test.core.storeMemory({
           user_id: USER,
           content,
           memory_category: 'semantic',

@@ -175,7 +175,7 @@ export class Recall {
       queryEntities: new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase())),
       focusEntities: new Set((input.focus_entities ?? []).map((entity) => entity.toLowerCase())),
       typeWeight: options.typeWeight ?? (() => 1),
-      byPath: input.path !== undefined,
+      byPath: input.path !== undefined || isFileFilter(input.entities),
     };
 
     // One search per partition: the user's own (user, agent and session layers) and each shared layer's.
@@ -467,6 +467,14 @@ export class Recall {
       state: 'live',
     };
   }
+}
+
+/**
+ * Entities that are all `file:<path>` ask "what do we know about these files", like `path`: every
+ * memory anchored to (or naming) them is a candidate, whatever the query's words.
+ */
+function isFileFilter(entities: readonly string[] | undefined): boolean {
+  return entities !== undefined && entities.length > 0 && entities.every((entity) => entity.startsWith('file:'));
 }
 
 function byScore(a: ScoredMemory, b: ScoredMemory): number {

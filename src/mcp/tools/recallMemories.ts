@@ -26,7 +26,6 @@ export const recallMemoriesTool = defineTool({
     include_low_confidence: z.boolean().optional().describe('Include confidence below 0.8.'),
     layers: layerListField,
     explain: z.boolean().optional().describe('Add score breakdowns.'),
-    path: z.string().optional().describe('Only memories about this file.'),
     ...layerIdentifierFields,
   },
   output: {

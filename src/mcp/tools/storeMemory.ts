@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { parseAnchorSpec } from '../../core/anchors/anchorSpec.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
-import { anchorsInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
+import { anchorInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
 
 export const storeMemoryTool = defineTool({
   name: 'store_memory',
@@ -24,7 +24,7 @@ export const storeMemoryTool = defineTool({
       .describe('Free-form JSON object.'),
     keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by: synonyms, questions it answers.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
-    anchors: anchorsInputField,
+    anchor: anchorInputField,
     layer: layerField.optional().describe('Default user.'),
     ...layerIdentifierFields,
   },
@@ -40,10 +40,10 @@ export const storeMemoryTool = defineTool({
       .describe('A live memory this one contradicted; it is now superseded by this one and its confidence lowered.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, { anchors, ...args }) =>
+  run: (context, { anchor, ...args }) =>
     context.core.storeMemory({
       ...resolveLayerArgs(context, args),
-      ...(anchors ? { anchors: anchors.map(parseAnchorSpec) } : {}),
+      ...(anchor !== undefined ? { anchors: [parseAnchorSpec(anchor)] } : {}),
       memory_category: args.memory_category as MemoryCategory,
       user_id: resolveUser(context, args.user_id),
     }),

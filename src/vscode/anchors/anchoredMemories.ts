@@ -68,7 +68,7 @@ export class AnchoredMemories implements vscode.Disposable {
         for (const memory of page.items) if (anchorsOf(memory.metadata).length > 0) this.memories.set(memory.memory_id, memory);
         if (page.items.length < PAGE) break;
       }
-      this.subscribe(core.events);
+      this.subscribe(core);
       await this.recheck(null);
     });
     return this.loading;
@@ -96,7 +96,7 @@ export class AnchoredMemories implements vscode.Disposable {
   /** Stores new anchors on a memory (with the stale-code tag in step) and keeps the local copy. */
   async saveAnchors(memory: MemoryRecord, anchors: readonly CodeAnchor[], content?: string): Promise<MemoryRecord> {
     const { core, identity } = await this.host.ready();
-    const result = await core.longTerm.update({
+    const result = await core.updateMemory({
       memory_id: memory.memory_id,
       user_id: identity.userId,
       ...locationOf(memory),
@@ -121,9 +121,9 @@ export class AnchoredMemories implements vscode.Disposable {
   }
 
   private subscribed: { dispose(): void } | null = null;
-  private subscribe(events: { on(listener: MemoryEventListener): { dispose(): void } }): void {
+  private subscribe(core: { onEvent(listener: MemoryEventListener): { dispose(): void } }): void {
     this.subscribed?.dispose();
-    this.subscribed = events.on((event) => {
+    this.subscribed = core.onEvent((event) => {
       if (event.type !== 'memory') return;
       void this.enqueue(() => this.refreshMemories(event.memory_ids)).catch((error: unknown) => this.log.error('Cannot refresh anchored memories', error));
     });
@@ -133,7 +133,7 @@ export class AnchoredMemories implements vscode.Disposable {
   /** New or edited memories (an agent stored one with anchors, the panel forgot one): re-read them. */
   private async refreshMemories(ids: readonly string[]): Promise<void> {
     const { core, identity } = await this.host.ready();
-    const found = new Map((await core.store.getMemories(identity.userId, ids)).map((memory) => [memory.memory_id, memory]));
+    const found = new Map((await core.getMemories(identity.userId, ids)).map((memory) => [memory.memory_id, memory]));
     const fresh: MemoryRecord[] = [];
     for (const id of ids) {
       const memory = found.get(id);

@@ -67,7 +67,7 @@ async function apply(deps: CommandDeps, anchored: AnchoredMemories, memory: Memo
     }
     case 'forget': {
       const { core, identity } = await deps.host.ready();
-      await core.longTerm.forget({ memory_id: memory.memory_id, user_id: identity.userId, ...(memory.layer === 'project' ? { layer: 'project', project_id: memory.scope_id } : {}) });
+      await core.forgetMemory({ memory_id: memory.memory_id, user_id: identity.userId, ...(memory.layer === 'project' ? { layer: 'project', project_id: memory.scope_id } : {}) });
       deps.log.info(`Forgot stale memory ${memory.memory_id}.`);
     }
   }

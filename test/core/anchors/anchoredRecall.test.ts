@@ -43,11 +43,11 @@ describe('anchored memories in recall and context', () => {
   });
 
   const store = (content: string, anchors?: Array<{ path: string; symbol?: string; lines?: { start: number; end: number } }>) =>
-    test.core.longTerm.store({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'decision', ...(anchors ? { anchors } : {}) });
+    test.core.storeMemory({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'decision', ...(anchors ? { anchors } : {}) });
 
   it('stores the resolved anchor in metadata and its path as a file entity', async () => {
     const { memory_id } = await store('Settings are parsed as JSON and normalised before use.', [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }]);
-    const [memory] = await test.core.store.getMemories(user, [memory_id]);
+    const [memory] = await test.core.getMemories(user, [memory_id]);
     const [anchor] = memory.metadata.anchors as Array<Record<string, unknown>>;
     assert.equal(anchor.path, 'src/settings/loader.ts');
     assert.deepEqual(anchor.symbol, { name: 'loadSettings', kind: 'function' });
@@ -69,7 +69,7 @@ describe('anchored memories in recall and context', () => {
     assert.ok(Math.abs(changed.relevance_score - scoreBefore * STATUS_WEIGHT.changed) < 0.002, `${changed.relevance_score} vs ${scoreBefore} × ${STATUS_WEIGHT.changed}`);
     assert.deepEqual(after.memories.map((memory) => memory.memory_id), [freshId, changedId], 'the stale memory ranks below the fresh one');
 
-    const session = await test.core.working.initSession({ user_id: user });
+    const session = await test.core.initSession({ user_id: user });
     const context = await test.core.getRelevantContext({ user_id: user, session_id: session.session_id, query: 'settings loader', token_budget: 2000 });
     const item = context.context_items.find((candidate) => candidate.memory_id === changedId)!;
     assert.match(item.content, /refers to code changed since it was stored \(src\/settings\/loader\.ts loadSettings\)/);
@@ -84,7 +84,7 @@ describe('anchored memories in recall and context', () => {
     const recalled = await test.core.recall({ user_id: user, query: 'HTTP client fetch' }, { logAccess: false });
     assert.equal(recalled.memories[0].memory_id, memory_id);
     assert.equal(recalled.memories[0].anchors?.[0].status, 'gone');
-    const [memory] = await test.core.store.getMemories(user, [memory_id]);
+    const [memory] = await test.core.getMemories(user, [memory_id]);
     assert.equal(memory.deleted_at, null);
   });
 
@@ -98,11 +98,11 @@ describe('anchored memories in recall and context', () => {
 
   it('anchors content that names an existing file or a declared symbol, and nothing that does not exist', async () => {
     const named = await store('Always call `retryBackoff` before reconnecting; see src/net/client.ts.');
-    const [memory] = await test.core.store.getMemories(user, [named.memory_id]);
+    const [memory] = await test.core.getMemories(user, [named.memory_id]);
     const anchors = memory.metadata.anchors as Array<{ path: string; symbol?: { name: string } }>;
     assert.deepEqual(anchors.map((anchor) => [anchor.path, anchor.symbol?.name ?? null]), [['src/net/client.ts', null], ['src/settings/loader.ts', 'retryBackoff']]);
     const none = await store('The `doesNotExist` helper lives in src/missing.ts.');
-    const [plain] = await test.core.store.getMemories(user, [none.memory_id]);
+    const [plain] = await test.core.getMemories(user, [none.memory_id]);
     assert.equal(plain.metadata.anchors, undefined);
   });
 
@@ -111,7 +111,7 @@ describe('anchored memories in recall and context', () => {
     const bare = await createTestCore();
     try {
       await assert.rejects(
-        bare.core.longTerm.store({ user_id: user, content: 'about the loader', memory_category: 'semantic', memory_subtype: 'project', anchors: [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }] }),
+        bare.core.storeMemory({ user_id: user, content: 'about the loader', memory_category: 'semantic', memory_subtype: 'project', anchors: [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }] }),
         (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR') && /--workspace/.test(error.message),
       );
     } finally {
