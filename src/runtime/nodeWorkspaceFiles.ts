@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { WorkspaceFiles } from '../core/anchors/workspaceFiles.ts';
@@ -28,9 +29,11 @@ export function nodeWorkspaceFiles(root: string): WorkspaceFiles {
       }
     },
     async modified(path) {
+      // Called once per anchor on every recall: a synchronous stat of a local file takes microseconds,
+      // where the thread pool's round trip costs an event-loop turn each on a busy server.
       try {
-        const info = await stat(absolute(path));
-        return info.isFile() ? info.mtimeMs : null;
+        const info = statSync(absolute(path), { throwIfNoEntry: false });
+        return info?.isFile() ? info.mtimeMs : null;
       } catch (error) {
         if (isMissing(error)) return null;
         throw error;
