@@ -154,6 +154,8 @@ async function main(argv: string[]): Promise<void> {
     layerDefaults: layerDefaultsOf({ agent_id: values.agent ?? process.env.FML_AGENT_ID, team_id: values.team ?? process.env.FML_TEAM_ID, org_id: values.org ?? process.env.FML_ORG_ID, company_id: values.company ?? process.env.FML_COMPANY_ID }),
   };
   const core = await createRuntime(config);
+  // Content naming a declared symbol is anchored from the workspace index: built now, off the request path.
+  core.anchors?.warmUp().catch((error: unknown) => console.error('[fml] indexing the workspace for anchors failed:', error instanceof Error ? error.message : String(error)));
   // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).
   const extraction = await core.startExtraction(extractorFromEnv(process.env));
   if (config.defaultUserId) {

@@ -40,6 +40,11 @@ export class AnchorChecker {
     this.search = new WorkspaceSearch(files, this.snapshots, options);
   }
 
+  /** Indexes the workspace's files and declarations in the background, so content naming a symbol can be anchored. */
+  warmUp(): Promise<void> {
+    return this.search.warmUp();
+  }
+
   /** Forgets what is known of `path` (the editor saw it change, move or go) and of moved code. */
   invalidate(path?: string): void {
     if (path !== undefined) this.snapshots.forget(path);
@@ -113,17 +118,21 @@ export class AnchorChecker {
   async fileAnchor(named: string): Promise<CodeAnchor | null> {
     const path = anchorPathOrNull(named);
     if (!path) return null;
-    const matches = await this.search.filesNamed(path);
+    const exact = await this.snapshots.get(path);
+    const matches = exact ? [path] : this.search.filesEndingWith(path);
     if (matches.length !== 1) return null;
-    const file = await this.snapshots.get(matches[0]);
+    const file = exact ?? (await this.snapshots.get(matches[0]));
     if (!file || file.lines.length > MAX_ANCHOR_LINES || codeTokens(file.lines.join('\n')).length === 0) return null;
     return anchorFor(file.path, file.lines.join('\n'), { start: 1, end: file.lines.length });
   }
 
-  /** An anchor on the one declaration of `name` in the workspace; null when there is none or several. */
+  /**
+   * An anchor on the one declaration of `name` in the workspace index; null when there is none or
+   * several, or before the index exists (warmUp builds it; a store never waits for it).
+   */
   async declarationAnchor(name: string): Promise<CodeAnchor | null> {
     if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
-    const declarations = await this.search.declarationsOf(name);
+    const declarations = this.search.declarationsOf(name);
     if (declarations.length !== 1) return null;
     const [{ path, symbol }] = declarations;
     const file = await this.snapshots.get(path);

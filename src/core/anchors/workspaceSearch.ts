@@ -77,16 +77,18 @@ export class WorkspaceSearch {
     return best && (isUnchanged(best) || anchor.symbol) ? { ...best, similarity: Math.min(1, best.similarity) } : null;
   }
 
-  /** Workspace files at `path`, or ending with `/path` (content often names a file by a shorter path). */
-  async filesNamed(path: string): Promise<string[]> {
-    await this.ensureIndex();
-    if (this.index.has(path)) return [path];
+  /** Builds the index ahead of the first search (a server with a workspace starts it in the background). */
+  warmUp(): Promise<void> {
+    return this.ensureIndex();
+  }
+
+  /** Indexed files ending with `/path` (content often names a file by a shorter path); [] before the index exists. */
+  filesEndingWith(path: string): string[] {
     return [...this.index.keys()].filter((candidate) => candidate.endsWith(`/${path}`));
   }
 
-  /** Every declaration of `name` in the workspace. */
-  async declarationsOf(name: string): Promise<Array<{ path: string; symbol: FoundSymbol }>> {
-    await this.ensureIndex();
+  /** Every declaration of `name` in the index as it is (never built or refreshed here: storing a memory must not read the workspace). */
+  declarationsOf(name: string): Array<{ path: string; symbol: FoundSymbol }> {
     const found: Array<{ path: string; symbol: FoundSymbol }> = [];
     for (const file of this.index.values()) {
       if (!file.symbols.has(name)) continue;

@@ -70,6 +70,8 @@ export class AnchoredMemories implements vscode.Disposable {
       }
       this.subscribe(core);
       await this.recheck(null);
+      // The index lets Remember… anchor symbols its text names; built after the first check, off the command path.
+      await this.checker.warmUp();
     });
     return this.loading;
   }

@@ -97,6 +97,8 @@ describe('anchored memories in recall and context', () => {
   });
 
   it('anchors content that names an existing file or a declared symbol, and nothing that does not exist', async () => {
+    // Symbols are looked up in the workspace index, which a server builds in the background at start.
+    await test.core.anchors!.warmUp();
     const named = await store('Always call `retryBackoff` before reconnecting; see src/net/client.ts.');
     const [memory] = await test.core.getMemories(user, [named.memory_id]);
     const anchors = memory.metadata.anchors as Array<{ path: string; symbol?: { name: string } }>;
