@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
 import type { CommandDeps } from '../commands/commandDeps.ts';
+import { confirm } from '../commands/feedback.ts';
 
 /** The CodeLens's command: one memory opens read-only; several are offered in a pick first. Returns the ids opened. */
 export async function openAnchoredMemoriesCommand(deps: CommandDeps, memoryIds: string[]): Promise<string[]> {
   if (!Array.isArray(memoryIds) || memoryIds.length === 0) throw new MemoryError('INVALID_INPUT', 'Open Anchored Memories needs the ids of the memories to open.');
   const memories = memoryIds.map((id) => deps.anchors?.get(id)).filter((memory): memory is MemoryRecord => memory !== undefined);
   if (memories.length === 0) {
-    void vscode.window.showInformationMessage('These memories no longer exist: they were forgotten.');
+    confirm(deps.log, 'These memories no longer exist: they were forgotten.');
     return [];
   }
   let chosen = memories[0];

@@ -3,6 +3,7 @@ import { anchorsOf } from '../../core/anchors/anchorModel.ts';
 import { keepForCurrentCode } from '../../core/anchors/anchorUpdates.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
 import type { CommandDeps } from '../commands/commandDeps.ts';
+import { confirm } from '../commands/feedback.ts';
 import type { AnchoredMemories } from './anchoredMemories.ts';
 
 type Choice = 'keep' | 'update' | 'forget' | 'skip';
@@ -16,13 +17,13 @@ export async function reviewStaleMemoriesCommand(deps: CommandDeps): Promise<Rec
   const done: Record<Choice, number> = { keep: 0, update: 0, forget: 0, skip: 0 };
   const anchored = deps.anchors;
   if (!anchored) {
-    void vscode.window.showInformationMessage('Anchored memories need a folder open on disk.');
+    confirm(deps.log, 'Anchored memories need a folder open on disk.');
     return done;
   }
   await anchored.ready();
   const stale = anchored.stale();
   if (stale.length === 0) {
-    void vscode.window.showInformationMessage('No stale memories: the code every anchored memory refers to is as it was stored.');
+    confirm(deps.log, 'No stale memories: the code every anchored memory refers to is as it was stored.');
     return done;
   }
   for (const [index, memory] of stale.entries()) {
