@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FORGET_ALL_CONFIRMATION } from '../../src/core/api/longTermApi.ts';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { createTestCore } from '../support/testCore.ts';
 import type { TestCore } from '../support/testCore.ts';
-import { cellsContaining, rowsWith } from './storeOnDisk.ts';
+import { bytesContainText, cellsContaining, indexFileBytes, indexFilePaths, rowsWith } from './storeOnDisk.ts';
 
 /** Tables that hold a memory's data; change_log only records that an id changed, for other processes. */
 const DATA_TABLES = ['long_term_memories', 'embeddings', 'lexical_documents', 'memory_access_log'];
@@ -109,5 +110,77 @@ describe('hard delete and erasure, checked in the database file', () => {
     assert.ok(Object.keys(left).includes('session_contexts') && Object.keys(left).includes('working_memory_items'));
     assert.deepEqual(cellsContaining(dbPath, 'xylophonist'), []);
     assert.equal(rowsWith(dbPath, 'user_id', other).long_term_memories, 1, 'another user keeps their memory');
+  });
+});
+
+describe('hard delete and erasure, checked in the persisted index files', () => {
+  /** Stores two memories, builds the index, and closes, which writes the persisted index file. */
+  async function persistedPair(user: string): Promise<{ dataDir: string; doomed: string; kept: string }> {
+    const t = await createTestCore();
+    const kept = await t.core.longTerm.store({ user_id: user, content: 'The build cache lives in .cache/turbo for the monorepo', memory_category: 'semantic', memory_subtype: 'project' });
+    const doomed = await t.core.longTerm.store({ user_id: user, content: 'The quartermaster rotates the zanzibar credential', memory_category: 'semantic', memory_subtype: 'project', entities: ['Okapi-Entity'] });
+    await t.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
+    await t.core.close();
+    return { dataDir: t.dataDir, doomed: doomed.memory_id, kept: kept.memory_id };
+  }
+  const zanzibarTerm = analyzeQuery('zanzibar')[0]!.term;
+
+  it("a hard-deleted memory's terms, id and tags are not left in any persisted index file", async () => {
+    const user = 'erase-index-one';
+    const { dataDir, doomed, kept } = await persistedPair(user);
+    const dbPath = join(dataDir, 'memory.db');
+    const t = await createTestCore({ dataDir });
+    try {
+      const before = indexFileBytes(dbPath);
+      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.ok(bytesContainText(before, needle), `the index file held ${needle} before the delete`);
+      // Loaded from the file, then erased: the erasure must reach the file, not only the memory of this process.
+      await t.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
+      await t.core.longTerm.forget({ user_id: user, memory_id: doomed, hard_delete: true });
+      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.equal(bytesContainText(indexFileBytes(dbPath), needle), false, `${needle} is gone from the index files`);
+      await t.core.close();
+      const rewritten = indexFileBytes(dbPath);
+      assert.ok(bytesContainText(rewritten, kept), 'the index was written again at close, with the memory that was kept');
+      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.equal(bytesContainText(rewritten, needle), false, `${needle} is not in the rewritten file`);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('a hard delete by another process removes the files this process wrote, and this process’s next save lacks the memory', async () => {
+    const user = 'erase-index-other';
+    const { dataDir, doomed } = await persistedPair(user);
+    const dbPath = join(dataDir, 'memory.db');
+    const holder = await createTestCore({ dataDir });
+    const eraser = await createTestCore({ dataDir });
+    try {
+      await holder.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
+      assert.ok(bytesContainText(indexFileBytes(dbPath), zanzibarTerm));
+      await eraser.core.longTerm.forget({ user_id: user, memory_id: doomed, hard_delete: true });
+      assert.equal(bytesContainText(indexFileBytes(dbPath), zanzibarTerm), false, 'the eraser removed the file');
+      // The holder saves at close after catching up with the erasure: the new file lacks the memory too.
+      await holder.core.close();
+      assert.ok(indexFilePaths(dbPath).length > 0, 'the holder wrote its index again');
+      assert.equal(bytesContainText(indexFileBytes(dbPath), zanzibarTerm), false);
+      assert.equal(bytesContainText(indexFileBytes(dbPath), doomed), false);
+    } finally {
+      await holder.cleanup();
+      await eraser.cleanup();
+    }
+  });
+
+  it("forget-all removes the user's persisted index file", async () => {
+    const user = 'erase-index-all';
+    const { dataDir } = await persistedPair(user);
+    const dbPath = join(dataDir, 'memory.db');
+    const t = await createTestCore({ dataDir });
+    try {
+      assert.equal(indexFilePaths(dbPath).length, 1);
+      await t.core.longTerm.forgetAll({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
+      assert.deepEqual(indexFilePaths(dbPath), []);
+      await t.core.close();
+      assert.equal(bytesContainText(indexFileBytes(dbPath), zanzibarTerm), false, 'nothing of the user is saved again at close');
+    } finally {
+      await t.cleanup();
+    }
   });
 });

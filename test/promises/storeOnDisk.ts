@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 /**
@@ -6,14 +7,31 @@ import { DatabaseSync } from 'node:sqlite';
  * stored (redaction, erasure) are checked here, not by the API that makes them.
  */
 
-/** Every file SQLite keeps for the database: the main file, its WAL and its shared-memory index. */
-export function storeFileBytes(dbPath: string): Buffer {
-  return Buffer.concat([dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`].filter((path) => existsSync(path)).map((path) => readFileSync(path)));
+/** The persisted index files kept beside the database (every user's, temporary ones included). */
+export function indexFilePaths(dbPath: string): string[] {
+  const dir = `${dbPath}-indexes`;
+  return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
 }
 
-/** True when `needle` occurs in the database files as UTF-8 bytes. */
+/** Every file kept for the database: the main file, its WAL and shared-memory index, and the persisted indexes. */
+export function storeFileBytes(dbPath: string): Buffer {
+  const sqliteFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`].filter((path) => existsSync(path));
+  return Buffer.concat([...sqliteFiles, ...indexFilePaths(dbPath)].map((path) => readFileSync(path)));
+}
+
+/** True when `needle` occurs in `bytes` as UTF-8 or as UTF-16LE (how persisted indexes hold strings). */
+export function bytesContainText(bytes: Buffer, needle: string): boolean {
+  return bytes.includes(Buffer.from(needle, 'utf8')) || bytes.includes(Buffer.from(needle, 'utf16le'));
+}
+
+/** True when `needle` occurs in the store's files (database and persisted indexes) as UTF-8 or UTF-16LE bytes. */
 export function bytesOnDiskContain(dbPath: string, needle: string): boolean {
-  return storeFileBytes(dbPath).includes(Buffer.from(needle, 'utf8'));
+  return bytesContainText(storeFileBytes(dbPath), needle);
+}
+
+/** The bytes of the persisted index files only. */
+export function indexFileBytes(dbPath: string): Buffer {
+  return Buffer.concat(indexFilePaths(dbPath).map((path) => readFileSync(path)));
 }
 
 /** `table.column` of every row, in every table of the file, whose text contains `needle`. */

@@ -104,6 +104,19 @@ export class ChangeFeed {
     return Number(result.lastInsertRowid);
   }
 
+  /**
+   * One user's log rows after `seq`, for bringing a persisted index up to date (and for checking
+   * that nothing was erased since it was made); null when the log was trimmed past `seq`, so the
+   * rows in between are unknown. Call inside a transaction, so they match the caller's snapshot.
+   */
+  changesOfUserSince(userId: string, seq: number): ChangeEntry[] | null {
+    if (seq < this.trimmedThrough()) return null;
+    return this.sql
+      .get('SELECT seq, user_id, memory_id, op FROM change_log WHERE seq > ? AND user_id = ? ORDER BY seq')
+      .all(seq, userId)
+      .map((row) => ({ seq: Number(row.seq), user_id: row.user_id as string, memory_id: row.memory_id as string | null, op: row.op as ChangeOp }));
+  }
+
   /** After a commit made while `inStepWithFile()` was true: its rows are already applied in memory. */
   markApplied(seq: number): void {
     if (seq > this.lastSeq) this.lastSeq = seq;

@@ -56,6 +56,9 @@ import { readUserStats } from './storeStats.ts';
 import { UserMemoryState, vectorIndexKey } from './userMemoryState.ts';
 import { searchVectorIndex } from './vectorSearch.ts';
 import { WalCheckpointer } from './walCheckpointer.ts';
+import { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
+import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions } from './persistedIndexes.ts';
+import { ensureStoreId } from './storeIdentity.ts';
 import { purgeWal } from './walPurge.ts';
 import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
 
@@ -75,6 +78,8 @@ export interface SqliteMemoryStoreOptions {
   changeLogRetention?: ChangeLogRetention;
   /** Where background failures are reported (default: stderr). */
   logger?: Logger;
+  /** Persisted indexes beside the store (persistedIndexes.ts): on unless false. */
+  persistedIndexes?: PersistedIndexOptions | false;
 }
 
 interface Connection {
@@ -101,12 +106,18 @@ export class SqliteMemoryStore implements MemoryStore {
   /** Commits of this process; other processes' commits move PRAGMA data_version instead. */
   private localCommits = 0;
   private readonly commits = new GroupCommit(() => this.requireConnection('commit').db, this.groupCommitHooks());
+  private readonly indexFiles: IndexSnapshotFiles;
+  private readonly persistedOptions: PersistedIndexOptions | false;
+  private persisted: PersistedIndexes | null = null;
+  private storeId = '';
 
   constructor(options: SqliteMemoryStoreOptions) {
     this.dataDir = options.dataDir;
     this.path = join(options.dataDir, options.fileName ?? 'memory.db');
     this.retention = options.changeLogRetention;
     this.log = options.logger ?? stderrLogger;
+    this.indexFiles = new IndexSnapshotFiles(this.path);
+    this.persistedOptions = options.persistedIndexes ?? {};
   }
 
   async open(): Promise<void> {
@@ -124,10 +135,12 @@ export class SqliteMemoryStore implements MemoryStore {
       const opened = await retryWhileBusy(() => openDatabase(sqlite, this.path));
       db = opened;
       await retryWhileBusy(() => runMigrations(opened));
+      this.storeId = await retryWhileBusy(() => ensureStoreId(opened));
       const sql = new StatementCache(opened);
       const feed = new ChangeFeed(opened, sql, this.retention);
       feed.start();
       this.connection = { db: opened, sql, feed, checkpointer: new WalCheckpointer(opened, this.path, this.log) };
+      if (this.persistedOptions !== false) this.persisted = new PersistedIndexes(this.indexFiles, this.persistedIndexHost(), this.persistedOptions);
     } catch (error) {
       db?.close();
       throw toMemoryError(error, 'open', this.dataDir);
@@ -136,6 +149,11 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async close(): Promise<void> {
     // Writes already queued were asked for before the close: they commit (or fail) first.
+    if (this.connection !== null) await this.commits.drain();
+    const persisted = this.persisted;
+    this.persisted = null;
+    // What changed since the last save is saved now; failing that, the next process rebuilds or catches up.
+    await persisted?.close().catch((error: unknown) => console.error('[fml] saving persisted indexes at close failed:', error instanceof Error ? error.message : String(error)));
     if (this.connection !== null) await this.commits.drain();
     const connection = this.connection;
     this.connection = null;
@@ -245,7 +263,8 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       () => this.users.get(userId)?.forget(memoryId),
     );
-    // A hard delete is an erasure: no copy of the text may stay in the WAL.
+    // A hard delete is an erasure: no copy of the text may stay in a persisted index or the WAL.
+    if (removed) this.indexFiles.eraseUser(userId);
     if (removed) await purgeWal(this.requireConnection('hardDeleteMemory').db);
     return removed;
   }
@@ -264,6 +283,7 @@ export class SqliteMemoryStore implements MemoryStore {
         this.workingItems.clear();
       },
     );
+    this.indexFiles.eraseUser(userId);
     await purgeWal(this.requireConnection('deleteUser').db);
     return receipt;
   }
@@ -286,6 +306,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
+    // Recall asks for these alongside its search: both wait for the same sliced (or persisted) index
+    // rather than this one building it in a single synchronous stretch.
+    if (terms.length > 0) await this.prepareLexicalIndex(userId);
     return this.read('termStatistics', ({ sql }) => {
       const state = this.userState(userId);
       const index = state.lexical ?? this.buildLexicalIndex(sql, userId, state);
@@ -513,6 +536,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   /** Loads a user's metadata in slices that yield (first search, warm-up); shares a load in progress. */
   private async loadUserInSlices(userId: string): Promise<UserMemoryState> {
+    if (!this.users.has(userId) && this.persisted !== null) await this.persisted.restore(userId);
     let state = this.users.get(userId);
     if (state === undefined) {
       const loading = new UserMemoryState();
@@ -563,16 +587,21 @@ export class SqliteMemoryStore implements MemoryStore {
   private async prepareLexicalIndex(userId: string): Promise<void> {
     const state = await this.loadUserInSlices(userId);
     if (state.lexical !== null) return;
-    if (state.lexicalBuilding === null) {
+    let building = state.lexicalBuilding;
+    if (building === null) {
       const index = new LexicalIndex();
-      const building = { index, done: this.buildLexicalInSlices(userId, state, index) };
-      state.lexicalBuilding = building;
-      building.done.catch(() => {
+      // Registered before the build starts: its first page runs synchronously, and for a small or
+      // empty user that page is also the last, which clears the registration it must find.
+      const started = { index, done: Promise.resolve() };
+      state.lexicalBuilding = started;
+      started.done = this.buildLexicalInSlices(userId, state, index);
+      started.done.catch(() => {
         // The caller that awaits it reports the failure; the next search starts a new build.
-        if (state.lexicalBuilding === building) state.lexicalBuilding = null;
+        if (state.lexicalBuilding === started) state.lexicalBuilding = null;
       });
+      building = started;
     }
-    await state.lexicalBuilding.done;
+    await building.done;
   }
 
   private async buildLexicalInSlices(userId: string, state: UserMemoryState, index: LexicalIndex): Promise<void> {
@@ -597,6 +626,7 @@ export class SqliteMemoryStore implements MemoryStore {
       await yieldToEventLoop();
     }
     if (reanalyzed.length > 0) this.saveAnalyses(userId, reanalyzed);
+    this.persisted?.builtFromRows(userId);
   }
 
   private async prepareVectorIndex(userId: string, model: string, dims: number): Promise<void> {
@@ -606,8 +636,10 @@ export class SqliteMemoryStore implements MemoryStore {
     let building = state.vectorBuilding.get(key);
     if (building === undefined) {
       const index = new BinaryVectorIndex<MemoryMeta>(dims);
-      const started = { index, model, done: this.buildVectorInSlices(userId, model, state, index) };
+      // Registered before the build starts, as the lexical build is.
+      const started = { index, model, done: Promise.resolve() };
       state.vectorBuilding.set(key, started);
+      started.done = this.buildVectorInSlices(userId, model, state, index);
       started.done.catch(() => {
         if (state.vectorBuilding.get(key) === started) state.vectorBuilding.delete(key);
       });
@@ -637,6 +669,23 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
+  private persistedIndexHost(): PersistedIndexHost {
+    return {
+      users: this.users,
+      storeId: () => this.storeId,
+      read: (operation, work) => this.read(operation, ({ feed }) => work(feed)),
+      write: (operation, work) => this.write(operation, ({ feed }) => work(feed), undefined, 'background'),
+      refreshMemories: (userId, memoryIds) => this.refreshMemories(userId, memoryIds),
+      log: (message) => console.error(`[fml] ${message}`),
+    };
+  }
+
+  /** Where this user's first search got its index: `persisted` (loaded from the index file), `rows` (built), or null (none yet). */
+  indexOrigin(userId: string): 'persisted' | 'rows' | null {
+    const state = this.users.get(userId);
+    return state === undefined || state.lexical === null ? null : state.origin;
+  }
+
   private saveAnalyses(userId: string, reanalyzed: LexicalSource[]): void {
     // Saved by a background group commit. They only spare the next process the work: if saving fails, that process analyses again.
     this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed), undefined, 'background').catch((error: unknown) => {
@@ -653,6 +702,7 @@ export class SqliteMemoryStore implements MemoryStore {
     }
     state.lexical = index;
     if (reanalyzed.length > 0) this.saveAnalyses(userId, reanalyzed);
+    this.persisted?.builtFromRows(userId);
     return index;
   }
 

@@ -38,10 +38,36 @@ export class UserMemoryState {
   /** Ids in the order they were stored (rowid order at load, then appended), for neighbour lookups. */
   private readonly order: string[] = [];
   private readonly position = new Map<string, number>();
+  /** Moves on every change to the metadata or the indexes; a persisted index is current while it matches. */
+  revision = 0;
+  /** Where the lexical index came from: built from the rows, or loaded from a persisted index. */
+  origin: 'rows' | 'persisted' = 'rows';
+
+  /**
+   * A state holding `metas` (in store order) and a finished lexical index, as a persisted index
+   * restores it. The metas are taken as they are: the caller made them for this state alone.
+   */
+  static restore(metas: readonly MemoryMeta[], lexical: LexicalIndex): UserMemoryState {
+    const state = new UserMemoryState();
+    for (const meta of metas) {
+      state.metas.set(meta.memory_id, meta);
+      state.index(meta);
+      state.append(meta.memory_id);
+    }
+    state.lexical = lexical;
+    state.origin = 'persisted';
+    return state;
+  }
+
+  /** Every meta in store order (the order neighbour lookups walk): what a persisted index saves. */
+  orderedMetas(): MemoryMeta[] {
+    return this.order.flatMap((id) => this.metas.get(id) ?? []);
+  }
 
   /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
     const next = metaOf(memory);
+    this.revision++;
     let meta = this.metas.get(memory.memory_id);
     if (meta === undefined && this.loading !== null) return;
     if (meta === undefined) {
@@ -150,11 +176,13 @@ export class UserMemoryState {
   touch(memoryId: string, accessCount: number, lastAccessed: string): void {
     const meta = this.metas.get(memoryId);
     if (meta === undefined) return;
+    this.revision++;
     meta.access_count = accessCount;
     meta.last_accessed_ms = Date.parse(lastAccessed);
   }
 
   forget(memoryId: string): void {
+    this.revision++;
     const meta = this.metas.get(memoryId);
     if (meta !== undefined) this.unindex(meta);
     this.metas.delete(memoryId);

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const SUFFIX = '.fmlidx';
+
+/**
+ * Where persisted indexes live: `<store file>-indexes/`, one file per user, named by a hash of
+ * the user id (ids are free text; a file name must not be). Files are written whole to a temporary
+ * name and renamed into place, so a reader never sees half a file; the directory is private to
+ * the account (0700, files 0600) like the store itself.
+ */
+export class IndexSnapshotFiles {
+  readonly dir: string;
+
+  constructor(storePath: string) {
+    this.dir = `${storePath}-indexes`;
+  }
+
+  pathFor(userId: string): string {
+    return join(this.dir, `${userKey(userId)}${SUFFIX}`);
+  }
+
+  /** The user's file, or null when there is none. */
+  async read(userId: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathFor(userId));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  /** Writes `bytes` under a temporary name of the user's; `publish` or `discard` it next. */
+  async writeTemporary(userId: string, bytes: Buffer): Promise<string> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const temporary = join(this.dir, `${userKey(userId)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    await writeFile(temporary, bytes, { mode: 0o600 });
+    return temporary;
+  }
+
+  /**
+   * Synchronous on purpose: the store calls it under its write lock (see persistedIndexes.ts).
+   * False when the temporary file is gone: an erasure of the user removed it meanwhile.
+   */
+  publish(temporary: string, userId: string): boolean {
+    try {
+      renameSync(temporary, this.pathFor(userId));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  discard(temporary: string): void {
+    unlinkQuietly(temporary);
+  }
+
+  /**
+   * Removes every file of the user, temporary ones of any process included: after an erasure no
+   * persisted index may still hold the erased memory's terms or ids.
+   */
+  eraseUser(userId: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const prefix = `${userKey(userId)}.`;
+    for (const name of names) if (name.startsWith(prefix)) unlinkQuietly(join(this.dir, name));
+  }
+}
+
+function userKey(userId: string): string {
+  return `u-${createHash('sha256').update(userId, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+/** A file already gone is what was wanted; any other failure (permissions) is reported. */
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { LexicalDocumentsError, LexicalIndex } from '../../../src/core/retrieval/lexicalIndex.ts';
+
+/** A seeded mix of upserts, re-upserts and removals, so slots are reused and the arena holds waste. */
+function editedIndex(seed: number): LexicalIndex {
+  let state = seed;
+  const random = (): number => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const vocabulary = Array.from({ length: 60 }, (_, index) => `term${index}`);
+  const index = new LexicalIndex();
+  for (let step = 0; step < 3_000; step++) {
+    const id = `doc${Math.floor(random() * 400)}`;
+    if (random() < 0.3) {
+      index.remove(id);
+      continue;
+    }
+    const terms = new Map<string, number>();
+    for (let count = 1 + Math.floor(random() * 8); count > 0; count--) {
+      const term = vocabulary[Math.floor(random() * vocabulary.length)]!;
+      terms.set(term, (terms.get(term) ?? 0) + 0.5 + Math.floor(random() * 3));
+    }
+    index.upsert(id, { terms, length: 1 + Math.floor(random() * 20) });
+  }
+  return index;
+}
+
+const queries = [['term1'], ['term2', 'term3'], ['term10', 'term20', 'term30', 'term40'], Array.from({ length: 60 }, (_, index) => `term${index}`)];
+
+test('an index rebuilt from its exported documents answers every search exactly as the original, ties included', () => {
+  const original = editedIndex(7);
+  const restored = LexicalIndex.fromDocuments(original.exportDocuments());
+  assert.equal(restored.size, original.size);
+  assert.deepEqual(restored.stats(), original.stats());
+  for (const terms of queries) {
+    const weighted = terms.map((term) => ({ term, weight: 1 }));
+    assert.deepEqual(restored.search(weighted, 50), original.search(weighted, 50), terms.join(' '));
+    for (const term of terms) assert.equal(restored.documentFrequency(term), original.documentFrequency(term));
+  }
+  const someId = original.search([{ term: 'term1', weight: 1 }], 1)[0]!.memory_id;
+  assert.deepEqual(restored.documentTerms(someId), original.documentTerms(someId));
+});
+
+test('a restored index keeps working: upserts, removals and growth after the load stay exact', () => {
+  const original = editedIndex(11);
+  const restored = LexicalIndex.fromDocuments(original.exportDocuments());
+  for (const index of [original, restored]) {
+    for (let n = 0; n < 500; n++) index.upsert(`late${n}`, { terms: new Map([['term1', 1], [`fresh${n % 7}`, 2]]), length: 3 });
+    for (let n = 0; n < 400; n += 3) index.remove(`doc${n}`);
+  }
+  for (const terms of [...queries, ['fresh3', 'term1']]) {
+    const weighted = terms.map((term) => ({ term, weight: 1 }));
+    assert.deepEqual(restored.search(weighted, 100), original.search(weighted, 100), terms.join(' '));
+  }
+  assert.deepEqual(restored.stats(), original.stats());
+});
+
+test('terms whose every document was removed are not exported', () => {
+  const index = new LexicalIndex();
+  index.upsert('kept', { terms: new Map([['common', 1]]), length: 1 });
+  index.upsert('erased', { terms: new Map([['common', 1], ['zanzibar', 2]]), length: 3 });
+  index.remove('erased');
+  const exported = index.exportDocuments();
+  assert.deepEqual(exported.termNames, ['common']);
+  assert.deepEqual(exported.ids, ['kept']);
+});
+
+test('documents whose parts do not add up are refused with a typed error, not loaded half-way', () => {
+  const good = editedIndex(3).exportDocuments();
+  const cases: Array<[string, typeof good]> = [
+    ['a term number out of range', { ...good, terms: Int32Array.from(good.terms, (term, cell) => (cell === 0 ? good.termNames.length : term)) }],
+    ['a posting naming a missing document', { ...good, postingDocuments: Int32Array.from(good.postingDocuments, (doc, cell) => (cell === 5 ? good.ids.length + 1 : doc)) }],
+    ['term counts that do not sum to the cells', { ...good, termCounts: Int32Array.from(good.termCounts, (count, doc) => (doc === 0 ? count + 1 : count)) }],
+    ['posting sizes that do not sum to the cells', { ...good, postingSizes: Int32Array.from(good.postingSizes, (size, term) => (term === 0 ? size + 1 : size)) }],
+    ['a repeated id', { ...good, ids: [good.ids[1]!, ...good.ids.slice(1)] }],
+    ['a repeated term', { ...good, termNames: [good.termNames[1]!, ...good.termNames.slice(1)] }],
+    ['arrays of different lengths', { ...good, lengths: good.lengths.subarray(1) }],
+  ];
+  for (const [name, documents] of cases) {
+    assert.throws(() => LexicalIndex.fromDocuments(documents), (error: unknown) => error instanceof LexicalDocumentsError && error.code === 'LEXICAL_DOCUMENTS_INVALID', name);
+  }
+});

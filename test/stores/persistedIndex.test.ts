@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import type { MemoryRecord } from '../../src/core/domain/records.ts';
+import { decodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
+import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stores/sqlite/sqliteStore.ts';
+import { iso, makeMemory, newUserId } from '../contract/fixtures.ts';
+
+const TOPICS = ['build cache', 'deploy pipeline', 'pelican migration', 'database index', 'release calendar', 'flaky test'];
+
+async function withDir(work: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fml-persisted-'));
+  try {
+    await work(dataDir);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function opened(dataDir: string, options: Partial<SqliteMemoryStoreOptions> = {}): Promise<SqliteMemoryStore> {
+  const store = new SqliteMemoryStore({ dataDir, ...options });
+  await store.open();
+  return store;
+}
+
+async function fill(store: SqliteMemoryStore, user: string, count: number): Promise<MemoryRecord[]> {
+  const memories = Array.from({ length: count }, (_, index) =>
+    makeMemory(user, { content: `Note ${index} about the ${TOPICS[index % TOPICS.length]} of team ${index % 5}`, tags: [`t${index % 3}`], pinned: index % 7 === 0, created_at: iso(index) }),
+  );
+  await Promise.all(memories.map((memory) => store.insertMemory(memory, null)));
+  return memories;
+}
+
+async function search(store: SqliteMemoryStore, user: string, text: string, extra: { pinned?: boolean; tags?: readonly string[] } = {}) {
+  return store.searchLexical({ filter: { user_id: user, ...extra }, terms: analyzeQuery(text), limit: 20 });
+}
+
+const indexDir = (dataDir: string): string => join(dataDir, 'memory.db-indexes');
+const indexFiles = (dataDir: string): string[] => readdirSync(indexDir(dataDir)).map((name) => join(indexDir(dataDir), name));
+
+describe('persisted indexes', () => {
+  it('a fresh process loads the saved index and answers exactly as one that builds from the rows, filters included', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const writer = await opened(dataDir);
+      await fill(writer, user, 120);
+      await search(writer, user, 'pelican');
+      assert.equal(writer.indexOrigin(user), 'rows');
+      await writer.close();
+      assert.equal(indexFiles(dataDir).length, 1, 'closing saved the index');
+
+      const loaded = await opened(dataDir);
+      const rebuilt = await opened(dataDir, { persistedIndexes: false });
+      try {
+        for (const [text, extra] of [['pelican migration', {}], ['build cache team', { pinned: true }], ['deploy', { tags: ['t1'] }]] as const) {
+          assert.deepEqual(await search(loaded, user, text, extra), await search(rebuilt, user, text, extra), text);
+        }
+        assert.equal(loaded.indexOrigin(user), 'persisted');
+        assert.equal(rebuilt.indexOrigin(user), 'rows');
+        const page = { filter: { user_id: user, pinned: true }, sort: 'created' as const, offset: 0, limit: 50 };
+        assert.deepEqual(await loaded.listMemories(page), await rebuilt.listMemories(page), 'listings read the restored metadata');
+      } finally {
+        await loaded.close();
+        await rebuilt.close();
+      }
+    });
+  });
+
+  it('writes of other processes made after the save are caught up from the change log: new, edited and soft-deleted memories', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const first = await opened(dataDir);
+      const memories = await fill(first, user, 60);
+      await search(first, user, 'pelican');
+      await first.close();
+
+      // Another process, one that does not save indexes, writes after the file was made.
+      const other = await opened(dataDir, { persistedIndexes: false });
+      const added = makeMemory(user, { content: 'The okapi keeper joined the release calendar', created_at: iso(100) });
+      await other.insertMemory(added, null);
+      const edited = { ...memories[2]!, content: 'Rewritten: the narwhal owns the pipeline' };
+      await other.updateMemory(edited);
+      await other.updateMemory({ ...memories[8]!, deleted_at: iso(101) });
+      await other.close();
+
+      const fresh = await opened(dataDir);
+      try {
+        assert.deepEqual((await search(fresh, user, 'okapi')).map((hit) => hit.memory_id), [added.memory_id]);
+        assert.equal(fresh.indexOrigin(user), 'persisted', 'the file was used, then brought up to date');
+        assert.deepEqual((await search(fresh, user, 'narwhal')).map((hit) => hit.memory_id), [edited.memory_id]);
+        const pelican = (await search(fresh, user, 'pelican migration')).map((hit) => hit.memory_id);
+        assert.ok(!pelican.includes(memories[2]!.memory_id), 'the edited memory lost its old terms');
+        assert.ok(!pelican.includes(memories[8]!.memory_id), 'the soft-deleted memory is not found');
+        const trash = await fresh.listMemories({ filter: { user_id: user, state: 'deleted' }, sort: 'created', offset: 0, limit: 10 });
+        assert.deepEqual(trash.items.map((memory) => memory.memory_id), [memories[8]!.memory_id]);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+
+  it('a file the change log no longer reaches back to is not trusted: the index is built from the rows', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const first = await opened(dataDir);
+      await fill(first, user, 30);
+      await search(first, user, 'pelican');
+      await first.close();
+      const other = await opened(dataDir, { persistedIndexes: false, changeLogRetention: { keepRows: 2, trimEvery: 1 } });
+      const late = makeMemory(user, { content: 'A pelican arrived after the trim', created_at: iso(50) });
+      await fill(other, user, 5);
+      await other.insertMemory(late, null);
+      await other.close();
+
+      const fresh = await opened(dataDir);
+      try {
+        const hits = await search(fresh, user, 'pelican arrived trim');
+        assert.equal(hits[0]?.memory_id, late.memory_id);
+        assert.equal(fresh.indexOrigin(user), 'rows');
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+
+  it('a corrupt file is rebuilt from the rows and replaced by a valid one; a file from another database is not used', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const first = await opened(dataDir);
+      await fill(first, user, 40);
+      await search(first, user, 'pelican');
+      await first.close();
+      const [file] = indexFiles(dataDir);
+      const bytes = readFileSync(file!);
+      bytes[bytes.length - 5] ^= 0x5a;
+      writeFileSync(file!, bytes);
+
+      const second = await opened(dataDir);
+      const expected = await search(second, user, 'pelican migration');
+      assert.equal(second.indexOrigin(user), 'rows');
+      await second.close();
+      assert.equal(decodeSnapshot(readFileSync(file!)).stamp.userId, user, 'the rewritten file is whole again');
+
+      // The same user in another data directory: the copied file belongs to another database.
+      await withDir(async (otherDir) => {
+        const foreign = await opened(otherDir);
+        const own = makeMemory(user, { content: 'Only the pelican of the other directory' });
+        await foreign.insertMemory(own, null);
+        await foreign.close();
+        mkdirSync(indexDir(otherDir), { recursive: true });
+        copyFileSync(file!, join(indexDir(otherDir), file!.split('/').pop()!));
+        const reopened = await opened(otherDir);
+        try {
+          assert.deepEqual((await search(reopened, user, 'pelican')).map((hit) => hit.memory_id), [own.memory_id]);
+          assert.equal(reopened.indexOrigin(user), 'rows');
+        } finally {
+          await reopened.close();
+        }
+      });
+      assert.ok(expected.length > 0);
+    });
+  });
+
+  it('an index built from the rows is saved in the background, without waiting for close', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const store = await opened(dataDir, { persistedIndexes: { saveAfterBuildMs: 0 } });
+      try {
+        await fill(store, user, 10);
+        await search(store, user, 'pelican');
+        const saved = new Promise<void>((resolve) => {
+          const check = (): void => {
+            const dir = indexDir(dataDir);
+            let names: string[] = [];
+            try {
+              names = readdirSync(dir);
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+            }
+            if (names.some((name) => name.endsWith('.fmlidx'))) resolve();
+            else setImmediate(check);
+          };
+          check();
+        });
+        await saved;
+        const [file] = indexFiles(dataDir).filter((path) => path.endsWith('.fmlidx'));
+        const snapshot = decodeSnapshot(readFileSync(file!));
+        assert.equal(snapshot.metas.length, 10);
+        assert.equal(snapshot.lexical.ids.length, 10);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
