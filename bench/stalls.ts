@@ -7,7 +7,7 @@
 // three clients (windows), the calling process's RSS, and recall/store latency over the socket.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from '../src/core/portability/exportFormat.ts';
@@ -79,11 +79,11 @@ const steps = (seed: number): Step[] => {
 };
 
 function row(name: string, report: StallReport, elapsedMs: number): string {
-  return `| ${name} | ${(elapsedMs / 1000).toFixed(1)} s | ${ms(report.longestStallMs)} | ${ms(report.p99DelayMs)} |`;
+  return `| ${name} | ${(elapsedMs / 1000).toFixed(1)} s | ${ms(report.longestStallMs)} (${ms(report.longestStallCpuMs)} of it on CPU) | ${ms(report.longestBusyMs)} | ${ms(report.p99DelayMs)} | ${loadavg().map((value) => value.toFixed(1)).join(', ')} |`;
 }
 
 async function runSteps(label: string, core: CoreSurface, seed: number): Promise<void> {
-  console.log(`\n${label}\n| step | took | longest stall of the calling thread (ms) | event-loop delay p99 (ms) |\n|---|---|---|---|`);
+  console.log(`\n${label}\n| step | took | longest stall of the calling thread (ms) | longest CPU stretch of the calling thread (ms) | event-loop delay p99 (ms) | load average after |\n|---|---|---|---|---|---|`);
   for (const step of steps(seed)) {
     const started = performance.now();
     const { report } = await watchStalls(() => step.run(core));
@@ -108,6 +108,19 @@ async function latency(core: CoreSurface): Promise<void> {
   };
   show('recall_memories', recall);
   show('store_memory', store);
+}
+
+/** Resolves once process `pid` is gone (the memory process exits after its grace period and saves its index). */
+async function exited(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+      throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 const loadOnly = args.indexOf('--load-into');
@@ -150,6 +163,19 @@ try {
   await warm.core.recall({ user_id: USER, query: 'first recall of a new window', limit: 10 }, { logAccess: false });
   console.log(`\nfirst recall of a window joining the running process: ${ms(performance.now() - warmRecall)} ms`);
   warm.connection.close();
+
+  // A cold start after the process exited: the index it saved at exit is loaded, not rebuilt.
+  await exited(first.opened.pid);
+  const cold = await openRemoteCore({ dataDir, command, hello: { config } });
+  const { report: coldReport, value: coldMs } = await watchStalls(async () => {
+    const started = performance.now();
+    await cold.core.recall({ user_id: USER, query: 'deploy the build server cache', limit: 10 }, { logAccess: false });
+    return performance.now() - started;
+  });
+  const coldStatus = await cold.connection.status();
+  console.log(`first recall of a new memory process with the persisted index: ${ms(coldMs)} ms (longest stall of the calling thread ${ms(coldReport.longestStallMs)} ms, p99 ${ms(coldReport.p99DelayMs)} ms; memory process RSS ${mb(coldStatus.rssBytes)}; load average ${loadavg().map((value) => value.toFixed(1)).join(', ')})`);
+  cold.connection.close();
+  await exited(cold.opened.pid);
 
   // The previous model for comparison: the core in the calling process.
   const rssBefore = process.memoryUsage().rss;

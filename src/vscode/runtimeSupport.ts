@@ -1,9 +1,12 @@
 /**
  * Desktop VS Code runs extensions on Electron's Node, and some Electron builds of 2025 shipped
- * without a working `node:sqlite` (electron/electron#47671: Electron 37.2.0 threw "No such
- * binding: sqlite"; fixed by electron/electron#47706, merged 2025-07-15). The memory process runs
- * on the same executable, so the window checks once at activation and explains, instead of
- * failing later with a stack trace. No `vscode` import: unit-tested with stand-in loaders.
+ * without a working `node:sqlite` (electron/electron#47671: Electron 37.2.0 to 37.2.2 threw "No such
+ * binding: sqlite" after the Node 22.17 update; fixed by electron/electron#47706, released in 37.2.3
+ * and backported to 36). VS Code 1.101 (Electron 35.5.1, Node 22.15.1) is the first release with a
+ * working one, and stable VS Code went from 35.5.1 to 37.2.3, skipping the broken builds (evidence in
+ * docs/extension.md). The memory process runs on the same executable, so the window checks once at
+ * activation and explains, instead of failing later with a stack trace. No `vscode` import:
+ * unit-tested with stand-in loaders.
  */
 export const MINIMUM_VSCODE = '1.101.0';
 

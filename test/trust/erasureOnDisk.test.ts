@@ -6,7 +6,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { FORGET_ALL_CONFIRMATION } from '../../src/core/api/longTermApi.ts';
 import { callOk, connectClient, createTestCore, type TestCore } from '../support/testCore.ts';
 
-/** Every file under the data directory, raw bytes, searched for the marker (case-insensitive). */
+/**
+ * Every file under the data directory, raw bytes, searched for the marker (case-insensitive), read
+ * as single-byte text (SQLite's UTF-8) and as UTF-16LE (how persisted index files hold strings).
+ */
 function copiesOnDisk(dataDir: string, marker: string): Record<string, number> {
   const found: Record<string, number> = {};
   const walk = (dir: string): void => {
@@ -14,8 +17,10 @@ function copiesOnDisk(dataDir: string, marker: string): Record<string, number> {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
       else {
-        const text = readFileSync(path).toString('latin1').toLowerCase();
-        const count = text.split(marker.toLowerCase()).length - 1;
+        const bytes = readFileSync(path);
+        const needle = marker.toLowerCase();
+        const count = [bytes.toString('latin1'), bytes.toString('utf16le'), bytes.subarray(1).toString('utf16le')]
+          .reduce((total, text) => total + text.toLowerCase().split(needle).length - 1, 0);
         if (count > 0) found[path] = count;
       }
     }
@@ -78,6 +83,9 @@ describe('erased text is gone from the data directory (issue 13.5)', () => {
     assert.deepEqual(copiesOnDisk(test.dataDir, ERASED), {}, 'after the server stopped');
     assert.deepEqual(copiesOnDisk(test.dataDir, HARD_DELETED), {});
     assert.ok(Object.keys(copiesOnDisk(test.dataDir, KEPT)).length > 0, 'other data is still there');
+    // Closing saved the persisted indexes of the users left: the grep reads them too (the kept
+    // memory's id is found there), so the two checks above covered those files.
+    assert.ok(Object.keys(copiesOnDisk(test.dataDir, keptId)).some((path) => path.includes('memory.db-indexes')), 'the kept memory is in a persisted index file');
     await test.core.open();
     assert.equal((await test.core.getMemories(other, [keptId])).length, 1);
   });
