@@ -23,6 +23,7 @@ function snapshot(): IndexSnapshot {
       meta({ memory_id: 'mem_ü', deleted: true, superseded: true, tags: ['infra', 'emoji 🦄', 'lone \ud800 surrogate'], confidence: 0.25, time_ms: Number.NaN }),
     ],
     lexical: lexical.exportDocuments(),
+    vectors: [{ model: 'embed-small', dims: 160, ids: ['mem_1', 'mem_ü'], codes: Uint32Array.from({ length: 16 }, (_, word) => (word * 2654435761) >>> 0) }],
   };
 }
 
@@ -36,6 +37,7 @@ test('a snapshot decodes to exactly what was encoded: every meta field, null, un
   for (const key of ['lengths', 'termCounts', 'terms', 'tfs', 'postingSizes', 'postingDocuments', 'postingTfs'] as const) {
     assert.deepEqual([...decoded.lexical[key]], [...original.lexical[key]], key);
   }
+  assert.deepEqual(decoded.vectors.map((vectors) => ({ ...vectors, codes: [...vectors.codes] })), original.vectors.map((vectors) => ({ ...vectors, codes: [...vectors.codes] })));
 });
 
 test('a damaged, cut or foreign file is refused with the reason, never decoded', () => {

@@ -8,7 +8,8 @@ import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import { decodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stores/sqlite/sqliteStore.ts';
-import { iso, makeMemory, newUserId } from '../contract/fixtures.ts';
+import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
+import { EXACT_SCAN_LIMIT } from '../../src/stores/sqlite/vectorSearch.ts';
 
 const TOPICS = ['build cache', 'deploy pipeline', 'pelican migration', 'database index', 'release calendar', 'flaky test'];
 
@@ -193,6 +194,47 @@ describe('persisted indexes', () => {
         assert.equal(snapshot.lexical.ids.length, 10);
       } finally {
         await store.close();
+      }
+    });
+  });
+});
+
+describe('persisted vector codes', () => {
+  it('a fresh process loads the vector codes instead of reading every vector, and finds the same nearest memories, new vectors included', { timeout: 120_000 }, async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const dims = 32;
+      const random = seededRandom(5);
+      // Above the exact-scan size, where the Hamming shortlist (and so the codes) is used.
+      const count = EXACT_SCAN_LIMIT + 300;
+      const writer = await opened(dataDir);
+      const memories = Array.from({ length: count }, (_, index) => makeMemory(user, { content: `Vector note ${index}`, created_at: iso(index) }));
+      for (let start = 0; start < count; start += 500) {
+        await Promise.all(memories.slice(start, start + 500).map((memory) => writer.insertMemory(memory, embedding(randomUnitVector(dims, random)))));
+      }
+      const probe = randomUnitVector(dims, seededRandom(77));
+      const query = { filter: { user_id: user }, vector: probe, model: MODEL, limit: 5 };
+      await search(writer, user, 'vector note');
+      const before = await writer.searchVector(query);
+      await writer.close();
+      const snapshot = decodeSnapshot(readFileSync(indexFiles(dataDir)[0]!));
+      assert.deepEqual(snapshot.vectors.map((vectors) => [vectors.model, vectors.dims, vectors.ids.length]), [[MODEL, dims, count]]);
+
+      // Written by another process after the save: a vector equal to the probe must come first.
+      const other = await opened(dataDir, { persistedIndexes: false });
+      const closest = makeMemory(user, { content: 'The probe itself', created_at: iso(count + 1) });
+      await other.insertMemory(closest, embedding(probe));
+      await other.close();
+
+      const fresh = await opened(dataDir);
+      try {
+        const after = await fresh.searchVector(query);
+        assert.equal(fresh.indexOrigin(user), 'persisted');
+        assert.equal(fresh.vectorIndexOrigin(user, MODEL, dims), 'persisted', 'the codes were loaded, not rebuilt from the vectors');
+        assert.equal(after[0]!.memory_id, closest.memory_id);
+        assert.deepEqual(after.slice(1).map((hit) => hit.memory_id), before.slice(0, 4).map((hit) => hit.memory_id));
+      } finally {
+        await fresh.close();
       }
     });
   });

@@ -13,6 +13,8 @@ export class BinaryVectorIndex<Payload> {
   static readonly FLOAT_CACHE_BYTES = 64 * 1024 * 1024;
 
   readonly dims: number;
+  /** Built from the rows, or loaded from a persisted index (fromCodes). */
+  origin: 'rows' | 'persisted' = 'rows';
   /** 128-bit lanes per code; a code is padded with zero bits to whole lanes. */
   private readonly lanes: number;
   private readonly strideWords: number;
@@ -39,6 +41,36 @@ export class BinaryVectorIndex<Payload> {
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /** The ids in slot order and their sign codes back to back (`dims/128` rounded up lanes of 4 words each): what a persisted index holds. */
+  exportCodes(): { ids: string[]; codes: Uint32Array } {
+    const start = this.codeWord(0);
+    return { ids: this.ids.slice(), codes: this.memoryWords().slice(start, start + this.ids.length * this.strideWords) };
+  }
+
+  /**
+   * An index holding `codes` (as exportCodes gives them) without the float vectors: its rerank
+   * reads them from SQLite, as an index too large for the float cache always does. `payloadOf`
+   * gives each id's payload; an id it has none for, a repeated id or codes of the wrong length
+   * are refused (RangeError), so a damaged file never yields an index out of step.
+   */
+  static fromCodes<Payload>(dims: number, ids: readonly string[], codes: Uint32Array, payloadOf: (id: string) => Payload | undefined): BinaryVectorIndex<Payload> {
+    const index = new BinaryVectorIndex<Payload>(dims);
+    if (codes.length !== ids.length * index.strideWords) throw new RangeError(`Vector codes hold ${codes.length} words for ${ids.length} ids of ${dims} dimensions.`);
+    index.ensureCapacity(ids.length);
+    for (const id of ids) {
+      const payload = payloadOf(id);
+      if (payload === undefined) throw new RangeError(`Vector codes name ${id}, which has no payload.`);
+      if (index.slotById.has(id)) throw new RangeError(`Vector codes hold ${id} twice.`);
+      index.slotById.set(id, index.ids.length);
+      index.ids.push(id);
+      index.payloads.push(payload);
+      index.floats.push(null);
+    }
+    index.memoryWords().set(codes, index.codeWord(0));
+    index.origin = 'persisted';
+    return index;
   }
 
   has(id: string): boolean {

@@ -26,11 +26,20 @@ export interface SnapshotStamp {
   bm25: { k1: number; b: number };
 }
 
+/** One model's binary-quantised vector index: ids in slot order and their sign codes (BinaryVectorIndex.exportCodes). */
+export interface VectorCodes {
+  model: string;
+  dims: number;
+  ids: string[];
+  codes: Uint32Array;
+}
+
 export interface IndexSnapshot {
   stamp: SnapshotStamp;
   /** Every row of the user (soft-deleted ones too), in store order. */
   metas: MemoryMeta[];
   lexical: LexicalDocuments;
+  vectors: VectorCodes[];
 }
 
 export type SnapshotRejection = 'not-a-snapshot' | 'format-version' | 'byte-order' | 'corrupt';
@@ -52,11 +61,12 @@ interface Header {
   byteOrder: 'LE';
   stamp: SnapshotStamp;
   counts: { metas: number; documents: number; terms: number; cells: number; strings: number; listItems: number };
+  vectors: Array<{ model: string; dims: number; count: number; words: number }>;
   sections: SectionEntry[];
   crc32: number;
 }
 
-type SectionKind = 'i32' | 'f64' | 'f32' | 'u8' | 'utf16';
+type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u8' | 'utf16';
 interface SectionEntry {
   name: string;
   kind: SectionKind;
@@ -105,6 +115,7 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     for (const tag of meta.tags) listItems.push(table.number(tag));
   });
   const documentIds = Int32Array.from(lexical.ids, (id) => table.number(id));
+  const vectorIds = snapshot.vectors.map((vectors) => Int32Array.from(vectors.ids, (id) => table.number(id)));
   const termNames = Int32Array.from(lexical.termNames, (term) => table.number(term));
   const stringLengths = Int32Array.from(table.strings, (value) => value.length);
   // UTF-16 keeps every JavaScript string exact, unpaired surrogates included, which UTF-8 would not.
@@ -127,6 +138,10 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     ['postingSizes', 'i32', lexical.postingSizes],
     ['postingDocuments', 'i32', lexical.postingDocuments],
     ['postingTfs', 'f32', lexical.postingTfs],
+    ...snapshot.vectors.flatMap((vectors, at): Array<[string, SectionKind, ArrayBufferView]> => [
+      [`vector${at}Ids`, 'i32', vectorIds[at]!],
+      [`vector${at}Codes`, 'u32', vectors.codes],
+    ]),
   ];
   const entries: SectionEntry[] = [];
   let offset = 0;
@@ -142,6 +157,7 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     byteOrder: 'LE',
     stamp: snapshot.stamp,
     counts: { metas: metas.length, documents: lexical.ids.length, terms: lexical.termNames.length, cells: lexical.terms.length, strings: table.strings.length, listItems: listItems.length },
+    vectors: snapshot.vectors.map((vectors) => ({ model: vectors.model, dims: vectors.dims, count: vectors.ids.length, words: vectors.codes.length })),
     sections: entries,
     crc32: crc32(body),
   };
@@ -223,9 +239,17 @@ export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
   if (item !== listItems.length) throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
   const termNumbers = section('termNames', 'i32', counts.terms) as Int32Array;
   const documentIds = section('documentIds', 'i32', counts.documents) as Int32Array;
+  if (!Array.isArray(header.vectors)) throw new SnapshotFormatError('corrupt', 'The index file does not list its vector indexes.');
+  const vectors = header.vectors.map((entry, at): VectorCodes => ({
+    model: String(entry.model),
+    dims: Number(entry.dims),
+    ids: Array.from(section(`vector${at}Ids`, 'i32', entry.count) as Int32Array, string),
+    codes: section(`vector${at}Codes`, 'u32', entry.words) as Uint32Array,
+  }));
   return {
     stamp: header.stamp,
     metas,
+    vectors,
     lexical: {
       termNames: Array.from(termNumbers, string),
       ids: Array.from(documentIds, string),
@@ -278,6 +302,7 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]) {
       start = 0;
     }
     if (kind === 'i32') return new Int32Array(buffer, start, count);
+    if (kind === 'u32') return new Uint32Array(buffer, start, count);
     if (kind === 'f64') return new Float64Array(buffer, start, count);
     if (kind === 'f32') return new Float32Array(buffer, start, count);
     return new Uint8Array(buffer, start, count);

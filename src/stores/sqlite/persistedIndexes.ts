@@ -4,6 +4,9 @@ import type { ChangeFeed } from './changeFeed.ts';
 import type { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
 import { decodeSnapshot, encodeSnapshot, SnapshotFormatError, type SnapshotStamp } from './indexSnapshotFormat.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations.ts';
+import { BinaryVectorIndex } from './binaryVectorIndex.ts';
+import type { MemoryMeta } from './memoryMeta.ts';
+import { EXACT_SCAN_LIMIT } from './vectorSearch.ts';
 import { UserMemoryState } from './userMemoryState.ts';
 
 /** What the store lends the persisted indexes: its caches, its transactions, its catch-up. */
@@ -116,7 +119,12 @@ export class PersistedIndexes {
       if (this.savedRevision.get(state) === state.revision) return null;
       // Caught up by read(): the caches hold exactly what this snapshot of the file holds, up to its newest seq.
       const stamp: SnapshotStamp = { ...this.liveStamp(userId), seq: feed.maxSeq() };
-      const bytes = encodeSnapshot({ stamp, metas: state.orderedMetas(), lexical: state.lexical.exportDocuments() });
+      // Vector codes only where the search uses them (above the exact-scan size); smaller indexes build from rows in moments.
+      const vectors = state
+        .vectorIndexList()
+        .filter(({ index }) => index.size > EXACT_SCAN_LIMIT)
+        .map(({ model, index }) => ({ model, dims: index.dims, ...index.exportCodes() }));
+      const bytes = encodeSnapshot({ stamp, metas: state.orderedMetas(), lexical: state.lexical.exportDocuments(), vectors });
       return { state, revision: state.revision, seq: stamp.seq, bytes };
     });
     if (taken === null) return;
@@ -164,6 +172,19 @@ export class PersistedIndexes {
         return;
       }
       const state = UserMemoryState.restore(snapshot.metas, lexical);
+      for (const vectors of snapshot.vectors) {
+        try {
+          const live = (id: string): MemoryMeta | undefined => {
+            const meta = state.metas.get(id);
+            return meta === undefined || meta.deleted ? undefined : meta;
+          };
+          state.addVectorIndex(vectors.model, BinaryVectorIndex.fromCodes(vectors.dims, vectors.ids, vectors.codes, live));
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          // The full-text index and metadata are sound; this model's index is built from rows when a search needs it.
+          this.host.log(`the persisted vector index of ${userId} (${vectors.model}) is inconsistent (${error.message}); it will be built from the store`);
+        }
+      }
       this.host.users.set(userId, state);
       const changed = [...new Set(changes.flatMap((change) => (change.memory_id === null ? [] : [change.memory_id])))];
       if (changed.length > 0) this.host.refreshMemories(userId, changed);

@@ -667,6 +667,7 @@ export class SqliteMemoryStore implements MemoryStore {
       after = last;
       await yieldToEventLoop();
     }
+    this.persisted?.builtFromRows(userId);
   }
 
   private persistedIndexHost(): PersistedIndexHost {
@@ -684,6 +685,11 @@ export class SqliteMemoryStore implements MemoryStore {
   indexOrigin(userId: string): 'persisted' | 'rows' | null {
     const state = this.users.get(userId);
     return state === undefined || state.lexical === null ? null : state.origin;
+  }
+
+  /** Where the user's vector index of `model` came from, as indexOrigin; null when there is none yet. */
+  vectorIndexOrigin(userId: string, model: string, dims: number): 'persisted' | 'rows' | null {
+    return this.users.get(userId)?.vectorIndexes.get(vectorIndexKey(model, dims))?.origin ?? null;
   }
 
   private saveAnalyses(userId: string, reanalyzed: LexicalSource[]): void {
@@ -713,6 +719,7 @@ export class SqliteMemoryStore implements MemoryStore {
       if (meta !== undefined && !meta.deleted) index.upsert(memoryId, vector, meta);
     }
     state.addVectorIndex(model, index);
+    this.persisted?.builtFromRows(userId);
     return index;
   }
 }

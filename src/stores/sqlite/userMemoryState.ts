@@ -192,7 +192,16 @@ export class UserMemoryState {
     for (const build of this.vectorBuilding.values()) build.index.remove(memoryId);
   }
 
+  /** The finished vector indexes with the model each was built for. */
+  vectorIndexList(): Array<{ model: string; index: BinaryVectorIndex<MemoryMeta> }> {
+    return [...this.vectorIndexes].flatMap(([key, index]) => {
+      const model = this.vectorModels.get(key);
+      return model === undefined ? [] : [{ model, index }];
+    });
+  }
+
   addVectorIndex(model: string, index: BinaryVectorIndex<MemoryMeta>): void {
+    this.revision++;
     const key = vectorIndexKey(model, index.dims);
     this.vectorIndexes.set(key, index);
     this.vectorModels.set(key, model);
