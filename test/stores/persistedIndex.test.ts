@@ -71,6 +71,25 @@ describe('persisted indexes', () => {
     });
   });
 
+  it('a listing before the first search (the extraction queue at open, a panel) loads the persisted index too', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const writer = await opened(dataDir);
+      await fill(writer, user, 50);
+      await search(writer, user, 'pelican');
+      await writer.close();
+      const fresh = await opened(dataDir);
+      try {
+        const listed = await fresh.listMemories({ filter: { user_id: user, tags: ['t2'] }, sort: 'created', offset: 0, limit: 100 });
+        assert.equal(listed.total, 16);
+        assert.equal(fresh.indexOrigin(user), 'persisted');
+        assert.ok((await search(fresh, user, 'pelican migration')).length > 0);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+
   it('writes of other processes made after the save are caught up from the change log: new, edited and soft-deleted memories', async () => {
     await withDir(async (dataDir) => {
       const user = newUserId();

@@ -155,8 +155,11 @@ export class PersistedIndexes {
     }
     const { stamp } = snapshot;
     await this.host.read('restoreIndex', (feed) => {
-      // Loaded meanwhile by a caller that could not wait (a listing): that state stays.
-      if (this.host.users.has(userId)) return;
+      // Loaded meanwhile by a caller that could not wait (a write inside its transaction): that state stays.
+      if (this.host.users.has(userId)) {
+        this.host.log(`the persisted index of ${userId} was not used: the store had loaded the user meanwhile; its index is built from the store`);
+        return;
+      }
       const mismatch = stampMismatch(stamp, { ...this.liveStamp(userId), seq: feed.maxSeq() });
       const changes = mismatch === null ? feed.changesOfUserSince(userId, stamp.seq) : null;
       if (changes === null || changes.some((change) => change.op === 'drop_user')) {

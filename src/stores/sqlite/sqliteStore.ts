@@ -245,6 +245,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async listMemories(query: ListQuery): Promise<ListResult> {
+    // The first listing of a user (the extraction queue's scan at open, a panel) loads the metadata
+    // like a first search does: from the persisted index, else in slices, never in one stretch.
+    await this.loadUserInSlices(query.filter.user_id);
     return this.read('listMemories', ({ sql }) => {
       const state = this.userState(query.filter.user_id);
       const { ids, total } = pageOfMatches(state.candidatesFor(query.filter), compileMemoryFilter(query.filter), query);
@@ -337,6 +340,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>> {
+    if (radius > 0 && memoryIds.length > 0) await this.loadUserInSlices(filter.user_id);
     return this.read('adjacentMemories', () => {
       const out = new Map<string, AdjacentMemories>();
       if (radius <= 0 || memoryIds.length === 0) return out;
