@@ -31,6 +31,8 @@ export class CoreRegistry {
   private readonly stores = new Map<string, SharedStore>();
   private readonly cores = new Map<string, CoreEntry>();
   private readonly maintainedUsers = new Set<string>();
+  /** Closes of idle cores in progress: the process must not exit under them (a store saves its persisted indexes as it closes). */
+  private readonly closing = new Set<Promise<void>>();
 
   private readonly options: CoreRegistryOptions;
 
@@ -87,7 +89,10 @@ export class CoreRegistry {
     entry.idleClose = setTimeout(() => {
       entry.idleClose = null;
       if (entry.leases === 0 && this.cores.get(key) === entry) {
-        this.closeEntry(entry).catch((error: unknown) => this.options.log(`closing core ${key} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+        const closing = this.closeEntry(entry)
+          .catch((error: unknown) => this.options.log(`closing core ${key} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`))
+          .finally(() => this.closing.delete(closing));
+        this.closing.add(closing);
       }
     }, this.options.idleCloseMs);
   }
@@ -118,6 +123,7 @@ export class CoreRegistry {
       }
       await core.close();
     }
+    await Promise.all([...this.closing]);
     this.stores.clear();
   }
 
