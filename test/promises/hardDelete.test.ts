@@ -117,8 +117,8 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
   /** Stores two memories, builds the index, and closes, which writes the persisted index file. */
   async function persistedPair(user: string): Promise<{ dataDir: string; doomed: string; kept: string }> {
     const t = await createTestCore();
-    const kept = await t.core.longTerm.store({ user_id: user, content: 'The build cache lives in .cache/turbo for the monorepo', memory_category: 'semantic', memory_subtype: 'project' });
-    const doomed = await t.core.longTerm.store({ user_id: user, content: 'The quartermaster rotates the zanzibar credential', memory_category: 'semantic', memory_subtype: 'project', entities: ['Okapi-Entity'] });
+    const kept = await t.core.storeMemory({ user_id: user, content: 'The build cache lives in .cache/turbo for the monorepo', memory_category: 'semantic', memory_subtype: 'project' });
+    const doomed = await t.core.storeMemory({ user_id: user, content: 'The quartermaster rotates the zanzibar credential', memory_category: 'semantic', memory_subtype: 'project', entities: ['Okapi-Entity'] });
     await t.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
     await t.core.close();
     return { dataDir: t.dataDir, doomed: doomed.memory_id, kept: kept.memory_id };
@@ -135,7 +135,7 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
       for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.ok(bytesContainText(before, needle), `the index file held ${needle} before the delete`);
       // Loaded from the file, then erased: the erasure must reach the file, not only the memory of this process.
       await t.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
-      await t.core.longTerm.forget({ user_id: user, memory_id: doomed, hard_delete: true });
+      await t.core.forgetMemory({ user_id: user, memory_id: doomed, hard_delete: true });
       for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.equal(bytesContainText(indexFileBytes(dbPath), needle), false, `${needle} is gone from the index files`);
       await t.core.close();
       const rewritten = indexFileBytes(dbPath);
@@ -155,7 +155,7 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
     try {
       await holder.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
       assert.ok(bytesContainText(indexFileBytes(dbPath), zanzibarTerm));
-      await eraser.core.longTerm.forget({ user_id: user, memory_id: doomed, hard_delete: true });
+      await eraser.core.forgetMemory({ user_id: user, memory_id: doomed, hard_delete: true });
       assert.equal(bytesContainText(indexFileBytes(dbPath), zanzibarTerm), false, 'the eraser removed the file');
       // The holder saves at close after catching up with the erasure: the new file lacks the memory too.
       await holder.core.close();
@@ -175,7 +175,7 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
     const t = await createTestCore({ dataDir });
     try {
       assert.equal(indexFilePaths(dbPath).length, 1);
-      await t.core.longTerm.forgetAll({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
+      await t.core.forgetAllMemories({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
       assert.deepEqual(indexFilePaths(dbPath), []);
       await t.core.close();
       assert.equal(bytesContainText(indexFileBytes(dbPath), zanzibarTerm), false, 'nothing of the user is saved again at close');

@@ -1,3 +1,4 @@
+import type { Logger } from '../../core/ports/logger.ts';
 import { DEFAULT_BM25, LexicalDocumentsError, LexicalIndex } from '../../core/retrieval/lexicalIndex.ts';
 import { ANALYZER_VERSION } from '../../core/text/analyzer.ts';
 import type { ChangeFeed } from './changeFeed.ts';
@@ -19,7 +20,8 @@ export interface PersistedIndexHost {
   write<T>(operation: string, work: (feed: ChangeFeed) => T): Promise<T>;
   /** Re-reads rows into a loaded user's caches (rows gone are dropped). */
   refreshMemories(userId: string, memoryIds: readonly string[]): void;
-  log(message: string): void;
+  /** The store's logger: a rebuild is info, a damaged file or a failed save a warning. */
+  log: Logger;
 }
 
 export interface PersistedIndexOptions {
@@ -107,7 +109,7 @@ export class PersistedIndexes {
   private save(userId: string): void {
     if (this.saving.has(userId)) return;
     const saving = this.saveNow(userId)
-      .catch((error: unknown) => this.host.log(`saving the persisted index of ${userId} failed; it will be retried: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => this.host.log.warn(`saving the persisted index of ${userId} failed; it will be retried`, error))
       .finally(() => this.saving.delete(userId));
     this.saving.set(userId, saving);
   }
@@ -150,20 +152,20 @@ export class PersistedIndexes {
       snapshot = decodeSnapshot(bytes);
     } catch (error) {
       if (!(error instanceof SnapshotFormatError)) throw error;
-      this.host.log(`the persisted index of ${userId} is not usable (${error.reason}: ${error.message}); rebuilding it from the store`);
+      this.host.log.warn(`the persisted index of ${userId} is not usable (${error.reason}: ${error.message}); rebuilding it from the store`);
       return;
     }
     const { stamp } = snapshot;
     await this.host.read('restoreIndex', (feed) => {
       // Loaded meanwhile by a caller that could not wait (a write inside its transaction): that state stays.
       if (this.host.users.has(userId)) {
-        this.host.log(`the persisted index of ${userId} was not used: the store had loaded the user meanwhile; its index is built from the store`);
+        this.host.log.info(`the persisted index of ${userId} was not used: the store had loaded the user meanwhile; its index is built from the store`);
         return;
       }
       const mismatch = stampMismatch(stamp, { ...this.liveStamp(userId), seq: feed.maxSeq() });
       const changes = mismatch === null ? feed.changesOfUserSince(userId, stamp.seq) : null;
       if (changes === null || changes.some((change) => change.op === 'drop_user')) {
-        this.host.log(`the persisted index of ${userId} is out of date (${mismatch ?? 'the change log no longer reaches back to it'}); rebuilding it from the store`);
+        this.host.log.info(`the persisted index of ${userId} is out of date (${mismatch ?? 'the change log no longer reaches back to it'}); rebuilding it from the store`);
         return;
       }
       let lexical: LexicalIndex;
@@ -171,7 +173,7 @@ export class PersistedIndexes {
         lexical = LexicalIndex.fromDocuments(snapshot.lexical, stamp.bm25);
       } catch (error) {
         if (!(error instanceof LexicalDocumentsError)) throw error;
-        this.host.log(`the persisted index of ${userId} is inconsistent (${error.message}); rebuilding it from the store`);
+        this.host.log.warn(`the persisted index of ${userId} is inconsistent (${error.message}); rebuilding it from the store`);
         return;
       }
       const state = UserMemoryState.restore(snapshot.metas, lexical);
@@ -185,7 +187,7 @@ export class PersistedIndexes {
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           // The full-text index and metadata are sound; this model's index is built from rows when a search needs it.
-          this.host.log(`the persisted vector index of ${userId} (${vectors.model}) is inconsistent (${error.message}); it will be built from the store`);
+          this.host.log.warn(`the persisted vector index of ${userId} (${vectors.model}) is inconsistent (${error.message}); it will be built from the store`);
         }
       }
       this.host.users.set(userId, state);

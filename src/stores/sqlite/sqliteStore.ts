@@ -153,7 +153,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const persisted = this.persisted;
     this.persisted = null;
     // What changed since the last save is saved now; failing that, the next process rebuilds or catches up.
-    await persisted?.close().catch((error: unknown) => console.error('[fml] saving persisted indexes at close failed:', error instanceof Error ? error.message : String(error)));
+    await persisted?.close().catch((error: unknown) => this.log.warn('saving persisted indexes at close failed; the next process catches up from the change log or rebuilds', error));
     if (this.connection !== null) await this.commits.drain();
     const connection = this.connection;
     this.connection = null;
@@ -681,7 +681,7 @@ export class SqliteMemoryStore implements MemoryStore {
       read: (operation, work) => this.read(operation, ({ feed }) => work(feed)),
       write: (operation, work) => this.write(operation, ({ feed }) => work(feed), undefined, 'background'),
       refreshMemories: (userId, memoryIds) => this.refreshMemories(userId, memoryIds),
-      log: (message) => console.error(`[fml] ${message}`),
+      log: this.log,
     };
   }
 
