@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,8 @@ import { describe, it } from 'node:test';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import { decodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
+import { IndexSnapshotFiles } from '../../src/stores/sqlite/indexSnapshotFiles.ts';
+import { PersistedIndexes } from '../../src/stores/sqlite/persistedIndexes.ts';
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stores/sqlite/sqliteStore.ts';
 import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
 import { EXACT_SCAN_LIMIT } from '../../src/stores/sqlite/vectorSearch.ts';
@@ -254,6 +256,43 @@ describe('persisted vector codes', () => {
         assert.deepEqual(after.slice(1).map((hit) => hit.memory_id), before.slice(0, 4).map((hit) => hit.memory_id));
       } finally {
         await fresh.close();
+      }
+    });
+  });
+});
+
+describe('persisted index saves racing an erasure', () => {
+  it('a save whose snapshot was taken before another process hard-deleted a memory is not published', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const holder = await opened(dataDir, { persistedIndexes: false });
+      const eraser = await opened(dataDir, { persistedIndexes: false });
+      try {
+        const doomed = makeMemory(user, { content: 'The okapi credential rotates on Fridays' });
+        await holder.insertMemory(doomed, null);
+        await fill(holder, user, 5);
+        await search(holder, user, 'okapi');
+        // The holder's own save machinery, with the eraser's hard delete committed after the
+        // snapshot (taken in the read) and before the temporary file is written: the removal of
+        // the user's files finds nothing, so only the check under the write lock can stop it.
+        let erased = false;
+        class ErasedMeanwhile extends IndexSnapshotFiles {
+          override async writeTemporary(userId: string, bytes: Buffer): Promise<string> {
+            if (!erased) {
+              erased = true;
+              assert.equal(await eraser.hardDeleteMemory(user, doomed.memory_id), true);
+            }
+            return super.writeTemporary(userId, bytes);
+          }
+        }
+        const racing = new PersistedIndexes(new ErasedMeanwhile(holder.path), holder['persistedIndexHost']());
+        await racing.close();
+        assert.ok(erased, 'the save reached its publication step');
+        const left = existsSync(indexDir(dataDir)) ? readdirSync(indexDir(dataDir)) : [];
+        assert.deepEqual(left, [], 'neither the file nor its temporary copy is left');
+      } finally {
+        await holder.close();
+        await eraser.close();
       }
     });
   });
