@@ -27,6 +27,9 @@ import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } f
 import { EmbeddingGate } from './embeddingGate.ts';
 import { ExtractionQueue, type ExtractionQueueOptions, type ExtractionStats } from './extraction/extractionQueue.ts';
 import type { MemoryExtractor } from './extraction/extractor.ts';
+import type { EnrichmentPolicy } from './enrichment/enrichmentPolicy.ts';
+import type { SearchKeyEnricher } from './enrichment/searchKeyEnricher.ts';
+import { MemoryError } from './domain/errors.ts';
 import { LongTermMemory } from './longterm/longTermMemory.ts';
 import type { PromoteMemoryInput, PromoteMemoryOutput } from './api/layersApi.ts';
 import { promoteMemory } from './layers/promotion.ts';
@@ -107,6 +110,7 @@ export class MemoryCore {
   private backfillTimer: NodeJS.Timeout | undefined;
   private maintenance: MaintenanceScheduler | undefined;
   private extractionQueue: ExtractionQueue | null = null;
+  private enrichment: { enricher: SearchKeyEnricher; policy: EnrichmentPolicy } | null = null;
 
   /**
    * `deps` lets a composition root (tests of core modules, benchmarks) share the parts it built
@@ -348,9 +352,24 @@ export class MemoryCore {
   async startExtraction(extractor: MemoryExtractor, options?: ExtractionQueueOptions): Promise<ExtractionQueue> {
     const previous = this.extractionQueue;
     const queue = new ExtractionQueue(this.deps, this.longTerm, extractor, options);
+    if (this.enrichment) queue.setEnricher(this.enrichment.enricher, this.enrichment.policy);
     this.extractionQueue = queue;
     this.working.extractionSink = queue;
+    this.longTerm.enrichmentSink = queue;
     await previous?.close();
+    return queue;
+  }
+
+  /**
+   * Background enrichment (issue #14 point 4): from now on stored and edited memories are tagged
+   * enrichment:pending and get search keys from `enricher` on the extraction queue, off the
+   * request path. The caller has the user's consent; `policy` says which content may not be sent.
+   */
+  startEnrichment(enricher: SearchKeyEnricher, policy: EnrichmentPolicy = {}): ExtractionQueue {
+    const queue = this.extractionQueue;
+    if (!queue) throw new MemoryError('CONFIGURATION_ERROR', 'Start extraction before enrichment: both run on the one background model queue.');
+    this.enrichment = { enricher, policy };
+    queue.setEnricher(enricher, policy);
     return queue;
   }
 

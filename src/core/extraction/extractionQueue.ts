@@ -1,9 +1,14 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
+import type { MemoryRecord } from '../domain/records.ts';
+import { applyEnrichment, recordSkipped } from '../enrichment/applyEnrichment.ts';
+import { type EnrichmentPolicy, enrichmentRefusal } from '../enrichment/enrichmentPolicy.ts';
+import { ENRICHMENT_FIELD, ENRICHMENT_PENDING_TAG, type EnrichmentState, markedPending } from '../enrichment/pendingEnrichment.ts';
+import type { SearchKeyEnricher } from '../enrichment/searchKeyEnricher.ts';
 import { applyExtraction } from './applyExtraction.ts';
 import type { MemoryExtractor } from './extractor.ts';
-import { EXTRACTION_PENDING_TAG, type ExtractionJob, type ExtractionSink } from './pendingExtraction.ts';
+import { EXTRACTION_PENDING_TAG, type ExtractionJob, type ExtractionSink, type ModelTask } from './pendingExtraction.ts';
 
 export interface ExtractionQueueOptions {
   /** Extractions running at once (default 2): model calls are slow, but a local model is easily overloaded. */
@@ -30,16 +35,35 @@ export interface ExtractionStats {
   raw_replaced: number;
   superseded: number;
   last_error: { memory_id: string; code: string; message: string; at: string } | null;
+  /** Present while background enrichment is on (setEnricher). */
+  enrichment?: EnrichmentStats;
+}
+
+export interface EnrichmentStats {
+  enricher: string;
+  succeeded: number;
+  /** Memories not sent to the model (secret, excluded file): see each memory's metadata.enrichment. */
+  skipped: number;
+  failed: number;
+  retries: number;
+  keys_added: number;
+  last_error: { memory_id: string; code: string; message: string; at: string } | null;
 }
 
 interface QueuedJob extends ExtractionJob {
+  task: ModelTask;
   attempt: number;
 }
 
+const PENDING_TAGS: Record<ModelTask, string> = { extract: EXTRACTION_PENDING_TAG, enrich: ENRICHMENT_PENDING_TAG };
+
 /**
- * Runs extraction of promoted working-memory content off the request path (seed 003: "store raw
- * content, extract later"). The raw memory is already stored and tagged extraction:pending, so a
- * crash, a closed editor or a provider outage loses nothing: resumePending finds the work again.
+ * The background model queue. Runs extraction of promoted working-memory content off the request
+ * path (seed 003: "store raw content, extract later") and, when an enricher is set, search-key
+ * enrichment of stored memories (issue #14). The memory is already stored and tagged
+ * extraction:pending or enrichment:pending, so a crash, a closed editor or a provider outage
+ * loses nothing: resumePending finds the work again. Both tasks share the concurrency limit,
+ * the retry policy and the backoff, so a model is never asked more than `concurrency` at once.
  */
 export class ExtractionQueue implements ExtractionSink {
   readonly extractor: MemoryExtractor;
@@ -51,8 +75,12 @@ export class ExtractionQueue implements ExtractionSink {
   private readonly maxDelayMs: number;
   private readonly log: (message: string) => void;
   private readonly queue: QueuedJob[] = [];
-  /** Memory ids queued, running or waiting to retry, so one memory is never extracted twice at once. */
+  /** Task and memory id of jobs queued, running or waiting to retry, so one memory is never worked on twice at once. */
   private readonly known = new Set<string>();
+  private enricher: SearchKeyEnricher | null = null;
+  private enrichmentPolicy: EnrichmentPolicy = {};
+  private readonly enrichCounters = { succeeded: 0, skipped: 0, failed: 0, retries: 0, keys_added: 0 };
+  private enrichLastError: EnrichmentStats['last_error'] = null;
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly runningJobs = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
@@ -71,22 +99,41 @@ export class ExtractionQueue implements ExtractionSink {
     this.log = options.log ?? ((message) => deps.log.warn(message));
   }
 
-  /** Never blocks and never throws: called from inside working-memory tool calls. */
+  /**
+   * Turns background enrichment on (or swaps the enricher): from now on stored and edited
+   * memories are tagged enrichment:pending and queued here. Consent is the caller's: build no
+   * enricher when the user has not allowed a model.
+   */
+  setEnricher(enricher: SearchKeyEnricher, policy: EnrichmentPolicy = {}): void {
+    this.enricher = enricher;
+    this.enrichmentPolicy = policy;
+  }
+
+  get enriching(): boolean {
+    return this.enricher !== null && !this.closed;
+  }
+
+  /** Never blocks and never throws: called from inside tool calls, after the memory is stored. */
   enqueue(job: ExtractionJob): void {
-    if (this.closed || this.known.has(job.memory_id)) return;
-    this.known.add(job.memory_id);
-    this.queue.push({ ...job, attempt: 1 });
+    const task = job.task ?? 'extract';
+    if (this.closed || (task === 'enrich' && this.enricher === null)) return;
+    const key = jobKey(task, job.memory_id);
+    if (this.known.has(key)) return;
+    this.known.add(key);
+    this.queue.push({ ...job, task, attempt: 1 });
     this.pump();
   }
 
   /** Re-queues memories of a user still pending from earlier runs (after a restart or an outage); returns how many. */
   async resumePending(userId: string, limit = 200): Promise<number> {
-    const { items } = await this.deps.store.listMemories({ filter: { user_id: userId, tags: [EXTRACTION_PENDING_TAG] }, sort: 'created', offset: 0, limit });
     let queued = 0;
-    for (const memory of items) {
-      if (this.known.has(memory.memory_id)) continue;
-      this.enqueue({ user_id: userId, memory_id: memory.memory_id });
-      queued++;
+    for (const task of this.enricher ? (['extract', 'enrich'] as const) : (['extract'] as const)) {
+      const { items } = await this.deps.store.listMemories({ filter: { user_id: userId, tags: [PENDING_TAGS[task]] }, sort: 'created', offset: 0, limit });
+      for (const memory of items) {
+        if (this.known.has(jobKey(task, memory.memory_id))) continue;
+        this.enqueue({ user_id: userId, memory_id: memory.memory_id, task });
+        queued++;
+      }
     }
     return queued;
   }
@@ -105,6 +152,7 @@ export class ExtractionQueue implements ExtractionSink {
       waiting_retry: this.retryTimers.size,
       ...this.counters,
       last_error: this.lastError,
+      ...(this.enricher ? { enrichment: { enricher: this.enricher.name, ...this.enrichCounters, last_error: this.enrichLastError } } : {}),
     };
   }
 
@@ -113,7 +161,7 @@ export class ExtractionQueue implements ExtractionSink {
     this.closed = true;
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
-    for (const job of this.queue.splice(0)) this.known.delete(job.memory_id);
+    for (const job of this.queue.splice(0)) this.known.delete(jobKey(job.task, job.memory_id));
     await Promise.all(this.runningJobs);
     this.settleIfIdle();
   }
@@ -131,65 +179,116 @@ export class ExtractionQueue implements ExtractionSink {
   }
 
   private async run(job: QueuedJob): Promise<void> {
+    let again = false;
     try {
-      const [memory] = await this.deps.store.getMemories(job.user_id, [job.memory_id]);
-      // Forgotten or already extracted meanwhile (another window, a resume): nothing to do.
-      if (memory && !memory.deleted_at && memory.tags.includes(EXTRACTION_PENDING_TAG)) {
-        const extracted = await this.extractor.extract({
-          content: memory.content,
-          context: {
-            user_id: memory.user_id,
-            project_id: memory.project_id,
-            ...(memory.source_session ? { session_id: memory.source_session } : {}),
-            ...(typeof memory.metadata.content_type === 'string' ? { source: memory.metadata.content_type } : {}),
-          },
-        });
-        const outcome = await applyExtraction(this.deps, this.longTerm, memory, extracted, this.extractor.name);
-        this.counters.succeeded++;
-        this.counters.memories_written += outcome.memory_ids.length;
-        this.counters.superseded += outcome.superseded.length;
-        if (outcome.raw === 'replaced') this.counters.raw_replaced++;
-      }
-      this.known.delete(job.memory_id);
+      if (job.task === 'enrich') again = await this.enrichOne(job);
+      else await this.extractOne(job);
+      this.known.delete(jobKey(job.task, job.memory_id));
     } catch (error) {
       await this.failed(job, error);
+      return;
     }
+    // Edited while the model answered: the edit's own enqueue found this job running, so run again.
+    if (again) this.enqueue({ user_id: job.user_id, memory_id: job.memory_id, task: job.task });
+  }
+
+  private async extractOne(job: QueuedJob): Promise<void> {
+    const [memory] = await this.deps.store.getMemories(job.user_id, [job.memory_id]);
+    // Forgotten or already extracted meanwhile (another window, a resume): nothing to do.
+    if (!memory || memory.deleted_at || !memory.tags.includes(EXTRACTION_PENDING_TAG)) return;
+    const extracted = await this.extractor.extract({
+      content: memory.content,
+      context: {
+        user_id: memory.user_id,
+        project_id: memory.project_id,
+        ...(memory.source_session ? { session_id: memory.source_session } : {}),
+        ...(typeof memory.metadata.content_type === 'string' ? { source: memory.metadata.content_type } : {}),
+      },
+    });
+    const outcome = await applyExtraction(this.deps, this.longTerm, memory, extracted, this.extractor.name);
+    this.counters.succeeded++;
+    this.counters.memories_written += outcome.memory_ids.length;
+    this.counters.superseded += outcome.superseded.length;
+    if (outcome.raw === 'replaced') this.counters.raw_replaced++;
+    // A raw memory that stays live is now settled content: it gets search keys like any other.
+    else if (this.enricher) await this.markForEnrichment(job.user_id, job.memory_id);
+  }
+
+  private async markForEnrichment(userId: string, memoryId: string): Promise<void> {
+    const [memory] = await this.deps.store.getMemories(userId, [memoryId]);
+    if (!memory || memory.deleted_at) return;
+    await this.deps.store.updateMemory(markedPending(memory));
+    this.enqueue({ user_id: userId, memory_id: memoryId, task: 'enrich' });
+  }
+
+  /** Returns true when the memory changed while the model answered, so it must be enriched again. */
+  private async enrichOne(job: QueuedJob): Promise<boolean> {
+    const enricher = this.enricher;
+    if (!enricher) return false;
+    const [memory] = await this.deps.store.getMemories(job.user_id, [job.memory_id]);
+    // Forgotten memories are not sent; restored ones still carry the tag and are resumed later.
+    if (!memory || memory.deleted_at || !memory.tags.includes(ENRICHMENT_PENDING_TAG)) return false;
+    const refusal = enrichmentRefusal(memory, this.enrichmentPolicy);
+    if (refusal !== null) {
+      await recordSkipped(this.deps, memory, refusal);
+      this.enrichCounters.skipped++;
+      return false;
+    }
+    const keys = await enricher.enrich({ content: memory.content, category: memory.memory_category, subtype: memory.memory_subtype, entities: memory.entities });
+    const outcome = await applyEnrichment(this.deps, memory, keys, enricher.name);
+    if (outcome.status === 'stale') return true;
+    if (outcome.status === 'applied') {
+      this.enrichCounters.succeeded++;
+      this.enrichCounters.keys_added += outcome.keys.length;
+    }
+    return false;
   }
 
   private async failed(job: QueuedJob, error: unknown): Promise<void> {
     const code = error instanceof MemoryError ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
-    this.lastError = { memory_id: job.memory_id, code, message, at: this.deps.clock.now().toISOString() };
+    const lastError = { memory_id: job.memory_id, code, message, at: this.deps.clock.now().toISOString() };
+    const enrich = job.task === 'enrich';
+    const counters = enrich ? this.enrichCounters : this.counters;
+    const worker = enrich ? (this.enricher?.name ?? 'enricher') : this.extractor.name;
+    const what = enrich ? 'enrichment' : 'extraction';
+    if (enrich) this.enrichLastError = lastError;
+    else this.lastError = lastError;
     // Unknown errors are retried too: a store hiccup looks the same as a provider one from here.
     const retryable = !(error instanceof MemoryError) || error.retryable;
     if (retryable && job.attempt < this.maxAttempts && !this.closed) {
-      this.counters.retries++;
+      counters.retries++;
       const delay = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (job.attempt - 1));
-      this.log(`extraction of ${job.memory_id} with ${this.extractor.name} failed (attempt ${job.attempt}/${this.maxAttempts}, retry in ${delay} ms): ${message}`);
+      this.log(`${what} of ${job.memory_id} with ${worker} failed (attempt ${job.attempt}/${this.maxAttempts}, retry in ${delay} ms): ${message}`);
+      const key = jobKey(job.task, job.memory_id);
       const timer = setTimeout(() => {
-        this.retryTimers.delete(job.memory_id);
+        this.retryTimers.delete(key);
         this.queue.push({ ...job, attempt: job.attempt + 1 });
         this.pump();
         this.settleIfIdle();
       }, delay);
       timer.unref();
-      this.retryTimers.set(job.memory_id, timer);
+      this.retryTimers.set(key, timer);
       return;
     }
-    this.counters.failed++;
-    this.known.delete(job.memory_id);
-    this.log(`extraction of ${job.memory_id} with ${this.extractor.name} gave up after ${job.attempt} attempt(s) [${code}]; it stays stored raw and tagged ${EXTRACTION_PENDING_TAG}: ${message}`);
-    await this.recordFailure(job, code, message);
+    counters.failed++;
+    this.known.delete(jobKey(job.task, job.memory_id));
+    this.log(`${what} of ${job.memory_id} with ${worker} gave up after ${job.attempt} attempt(s) [${code}]; it stays stored and tagged ${PENDING_TAGS[job.task]}: ${message}`);
+    await this.recordFailure(job, worker, code, message);
   }
 
-  /** Leaves the reason on the memory, so the panel and exports show why it is still raw. */
-  private async recordFailure(job: QueuedJob, code: string, message: string): Promise<void> {
+  /** Leaves the reason on the memory, so the panel and exports show why it is still pending. */
+  private async recordFailure(job: QueuedJob, worker: string, code: string, message: string): Promise<void> {
     try {
       const [memory] = await this.deps.store.getMemories(job.user_id, [job.memory_id]);
       if (!memory) return;
-      await this.deps.store.updateMemory({ ...memory, metadata: { ...memory.metadata, extraction_error: { code, message, attempts: job.attempt } } });
+      const failure: Record<string, unknown> =
+        job.task === 'enrich'
+          ? { [ENRICHMENT_FIELD]: { status: 'failed', model: worker, code, message, attempts: job.attempt, at: this.deps.clock.now().toISOString() } satisfies EnrichmentState }
+          : { extraction_error: { code, message, attempts: job.attempt } };
+      await this.deps.store.updateMemory({ ...memory, metadata: { ...memory.metadata, ...failure } } satisfies MemoryRecord);
     } catch (writeError) {
-      this.log(`could not record the extraction failure on ${job.memory_id}: ${writeError instanceof Error ? writeError.message : String(writeError)}`);
+      this.log(`could not record the ${job.task === 'enrich' ? 'enrichment' : 'extraction'} failure on ${job.memory_id}: ${writeError instanceof Error ? writeError.message : String(writeError)}`);
     }
   }
 
@@ -203,4 +302,8 @@ export class ExtractionQueue implements ExtractionSink {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function jobKey(task: ModelTask, memoryId: string): string {
+  return `${task}:${memoryId}`;
 }

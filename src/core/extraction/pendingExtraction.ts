@@ -5,9 +5,14 @@
  */
 export const EXTRACTION_PENDING_TAG = 'extraction:pending';
 
+/** What the background model queue does with a memory: extract memories from it, or add search keys to it. */
+export type ModelTask = 'extract' | 'enrich';
+
 export interface ExtractionJob {
   user_id: string;
   memory_id: string;
+  /** Default 'extract'. */
+  task?: ModelTask;
 }
 
 /** What WorkingMemory hands promoted memories to; implemented by ExtractionQueue. */

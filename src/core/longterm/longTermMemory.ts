@@ -32,7 +32,9 @@ import {
 } from '../validation.ts';
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 import { requireOwnSession } from '../working/sessionOwnership.ts';
-import { SEARCH_KEYS_FIELD } from '../text/searchKeys.ts';
+import { SEARCH_KEY_ORIGINS_FIELD, SEARCH_KEYS_FIELD, withSearchKeyRemoved, withSearchKeys } from '../text/searchKeys.ts';
+import { EXTRACTION_PENDING_TAG, type ExtractionSink } from '../extraction/pendingExtraction.ts';
+import { markedPending } from '../enrichment/pendingEnrichment.ts';
 import { ANCHORS_FIELD, anchorsOf } from '../anchors/anchorModel.ts';
 import { anchorsForStore, withAnchorEntities } from '../anchors/storeAnchors.ts';
 
@@ -43,9 +45,28 @@ const DEDUP_CANDIDATES = 5;
  */
 const DEDUP_QUERY_TERMS = 12;
 
+/** Where stored and edited memories go for search keys; set by MemoryCore.startEnrichment. */
+export interface EnrichmentSink extends ExtractionSink {
+  readonly enriching: boolean;
+}
+
+export interface EditSearchKeysInput {
+  user_id: string;
+  memory_id: string;
+  /** Keys the user adds (recorded as the user's). */
+  add?: string[];
+  /** Keys the user removes, whoever added them; a model never adds them back. */
+  remove?: string[];
+}
+
 /** Storing, correcting and forgetting long-term memories (seed 000 §7.1 long-term tools). */
 export class LongTermMemory {
   private readonly deps: CoreDeps;
+  /**
+   * Background enrichment (issue #14): when set, every stored or edited memory is written already
+   * tagged enrichment:pending and queued after the write, so a store never waits for a model.
+   */
+  enrichmentSink: EnrichmentSink | null = null;
 
   constructor(deps: CoreDeps) {
     this.deps = deps;
@@ -58,8 +79,10 @@ export class LongTermMemory {
     const content = guardedContent.content;
     assertValidClassification(input.memory_category, input.memory_subtype);
     const keywords = requireStringList(input.keywords, 'keywords', LIMITS.searchKeys, LIMITS.tagChars);
+    const givenMetadata = requireMetadata(input.metadata);
     // Search keys live in metadata (searchKeys.ts), so they pass the same secret guard as the rest of it.
-    const guardedMetadata = guardJson(requireMetadata(keywords.length > 0 ? { ...input.metadata, [SEARCH_KEYS_FIELD]: keywords } : input.metadata), this.deps.config);
+    const keyedMetadata = keywords.length > 0 ? withSearchKeys(givenMetadata, keywords, { by: 'agent', at: this.deps.clock.now().toISOString() }, LIMITS.searchKeys) : givenMetadata;
+    const guardedMetadata = guardJson(keyedMetadata, this.deps.config);
     const metadata = guardedMetadata.value;
     const tags = requireStringList(Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined, 'metadata.tags', LIMITS.tags, LIMITS.tagChars);
     // Entities given by the caller are stored and searched like content, so they pass the same gate.
@@ -84,17 +107,23 @@ export class LongTermMemory {
     const similar = superseded ? null : await this.findMostSimilar(scope, projectId, content, stored, factIdentity(metadata));
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
       const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
-      const merged: MemoryRecord = {
+      const { [SEARCH_KEYS_FIELD]: _keys, [SEARCH_KEY_ORIGINS_FIELD]: _origins, ...plainMetadata } = metadata;
+      // The older memory keeps its keys (a model's among them); the agent's new ones are added.
+      const mergedMetadata = withSearchKeys({ ...similar.memory.metadata, ...plainMetadata }, keywords, { by: 'agent', at: now }, LIMITS.searchKeys);
+      const contentChanged = action === 'updated_existing' && content !== similar.memory.content;
+      const base: MemoryRecord = {
         ...similar.memory,
         content: action === 'updated_existing' ? content : similar.memory.content,
         entities: normaliseEntities([...similar.memory.entities, ...entities]).slice(0, LIMITS.entities),
         tags: [...new Set([...similar.memory.tags, ...tags])].slice(0, LIMITS.tags),
-        metadata: { ...similar.memory.metadata, ...metadata },
+        metadata: keywords.length > 0 ? mergedMetadata : { ...similar.memory.metadata, ...plainMetadata },
         importance: Math.max(similar.memory.importance, input.importance ?? 0),
         updated_at: now,
       };
+      const merged = contentChanged ? this.forEnrichment(base) : base;
       await this.deps.store.updateMemory(merged, action === 'updated_existing' ? stored : undefined);
       this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [merged.memory_id], change: 'updated' });
+      if (contentChanged) this.queueEnrichment(merged);
       return {
         memory_id: merged.memory_id,
         entities_extracted: extracted,
@@ -110,7 +139,7 @@ export class LongTermMemory {
       : await findStoreConflict(this.deps, { user_id: partition, scopes: [scopeRef(scope)], project_id: projectId, content, memory_category: input.memory_category, metadata });
     const replaced = superseded ?? conflict?.memory ?? null;
 
-    const memory: MemoryRecord = {
+    const memory: MemoryRecord = this.forEnrichment({
       memory_id: newId('mem'),
       user_id: partition,
       layer: scope.layer,
@@ -142,7 +171,7 @@ export class LongTermMemory {
       last_accessed: now,
       updated_at: now,
       deleted_at: null,
-    };
+    });
     await this.deps.store.insertMemory(memory, stored);
     if (replaced) {
       await this.deps.store.updateMemory({
@@ -154,6 +183,7 @@ export class LongTermMemory {
       });
     }
     this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [memory.memory_id], change: 'created' });
+    this.queueEnrichment(memory);
     return {
       memory_id: memory.memory_id,
       entities_extracted: extracted,
@@ -186,7 +216,7 @@ export class LongTermMemory {
       const outcome = await this.deps.embeddings.embed(content);
       embedding = outcome.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: outcome.vector } : null;
     }
-    const updated: MemoryRecord = {
+    const edited: MemoryRecord = {
       ...existing,
       content,
       memory_category: category,
@@ -210,8 +240,11 @@ export class LongTermMemory {
       embedding_model: embedding === undefined ? existing.embedding_model : (embedding?.model ?? null),
       updated_at: this.deps.clock.now().toISOString(),
     };
+    // New words need new keys: the model's keys of the old content are replaced once it answers.
+    const updated = contentChanged ? this.forEnrichment(edited) : edited;
     await this.deps.store.updateMemory(updated, embedding);
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
+    if (contentChanged) this.queueEnrichment(updated);
     const redactions = mergeRedactions(guardedContent?.redactions ?? [], guardedMetadata?.redactions ?? [], guardedTags?.redactions ?? [], guardedEntities?.redactions ?? []);
     return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated, redactions };
   }
@@ -257,8 +290,37 @@ export class LongTermMemory {
     return receipt;
   }
 
+  /** The user's own edit of a memory's search keys (the panel): added keys are the user's, removed ones stay removed. */
+  async editSearchKeys(input: EditSearchKeysInput): Promise<MemoryRecord> {
+    const userId = requireId(input.user_id, 'user_id');
+    const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    const add = guardJson(requireStringList(input.add, 'add', LIMITS.searchKeys, LIMITS.tagChars), { ...this.deps.config, secretPolicy: 'refuse' }, 'add').value;
+    const remove = requireStringList(input.remove, 'remove', LIMITS.searchKeys, LIMITS.tagChars);
+    if (add.length === 0 && remove.length === 0) throw new MemoryError('INVALID_INPUT', 'Name at least one search key to add or remove.', { details: { field: 'add' } });
+    const now = this.deps.clock.now().toISOString();
+    let metadata: Record<string, unknown> = memory.metadata;
+    for (const key of remove) metadata = withSearchKeyRemoved(metadata, key);
+    metadata = withSearchKeys(metadata, add, { by: 'user', at: now }, LIMITS.searchKeys);
+    const updated: MemoryRecord = { ...memory, metadata, updated_at: now };
+    await this.deps.store.updateMemory(updated);
+    this.deps.events.emit({ type: 'memory', user_id: memory.user_id, memory_ids: [memory.memory_id], change: 'updated' });
+    return updated;
+  }
+
   async get(userId: string, memoryId: string): Promise<MemoryRecord> {
     return this.requireMemory(requireId(userId, 'user_id'), requireId(memoryId, 'memory_id'));
+  }
+
+  /** The record as it is written while enrichment runs: tagged pending, unless it waits for extraction first. */
+  private forEnrichment(memory: MemoryRecord): MemoryRecord {
+    if (!this.enrichmentSink?.enriching || memory.tags.includes(EXTRACTION_PENDING_TAG)) return memory;
+    return markedPending(memory);
+  }
+
+  /** After the write is acknowledged: the queue only takes the id, the model runs later. */
+  private queueEnrichment(memory: MemoryRecord): void {
+    if (!this.enrichmentSink?.enriching || memory.tags.includes(EXTRACTION_PENDING_TAG)) return;
+    this.enrichmentSink.enqueue({ user_id: memory.user_id, memory_id: memory.memory_id, task: 'enrich' });
   }
 
   /** Another user's id is reported exactly like a missing one, so ids leak nothing. */

@@ -13,16 +13,19 @@ export interface FakeChatServer {
   requests: Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format?: unknown; authorization?: string }>;
   /** Replies served in order; the last one repeats. */
   replies: ChatReply[];
+  /** While set, requests are recorded but answered only once it resolves (to observe work in flight). */
+  hold: Promise<void> | null;
   close(): Promise<void>;
 }
 
 /** A local HTTP server speaking just enough of the chat-completions API for the `openai` client; no network. */
 export async function startFakeChatServer(replies: ChatReply[]): Promise<FakeChatServer> {
-  const state: FakeChatServer = { baseUrl: '', requests: [], replies, close: async () => undefined };
+  const state: FakeChatServer = { baseUrl: '', requests: [], replies, hold: null, close: async () => undefined };
   let served = 0;
   const server: Server = createServer(async (request, response) => {
     const body = JSON.parse(await readBody(request)) as FakeChatServer['requests'][number];
     state.requests.push({ ...body, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
+    if (state.hold) await state.hold;
     const reply = state.replies[Math.min(served++, state.replies.length - 1)] ?? { status: 500 };
     const status = reply.status ?? 200;
     response.writeHead(status, { 'content-type': 'application/json' });
