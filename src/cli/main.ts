@@ -16,6 +16,7 @@ import { runMigrate } from './migrateCommand.ts';
 import { DEFAULT_GRACE_MS, runDaemon } from '../daemon/runDaemon.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
 import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
+import { enricherFromEnv } from '../core/enrichment/enricherFromEnv.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
 import { checkedEmbeddingConfig, defaultDataDir, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { loadOrCreateToken } from '../runtime/serverToken.ts';
@@ -31,6 +32,8 @@ Usage:
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
   (serve also takes --workspace DIR: the code memories are anchored to; recall checks anchors
    against it lazily, cached on file modification, and store_memory resolves anchors in it)
+  (serve also takes --enrichment-base-url URL [--enrichment-model NAME]: stored memories get search
+   keys from that OpenAI-compatible chat endpoint in the background; same as FML_ENRICHMENT_*)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
    with --user, no other team, org or company can be named by a client)
   (with --user, clients act in the --project project only; --read-project ID, repeatable,
@@ -53,6 +56,11 @@ Environment:
   FML_EMBEDDING_DIMENSIONS   requested vector size
   FML_EXTRACTION_PROVIDER    rules (default) | openai: how promoted working memory is split into memories
   FML_EXTRACTION_MODEL / FML_EXTRACTION_BASE_URL / FML_EXTRACTION_API_KEY   the chat model for openai
+  FML_ENRICHMENT_PROVIDER    none (default) | openai: background search keys for stored memories
+                             (synonyms, categories, questions answered); sends memory text to the model
+  FML_ENRICHMENT_MODEL / FML_ENRICHMENT_BASE_URL / FML_ENRICHMENT_API_KEY   its chat model (default
+                             gpt-4o-mini; the key falls back to OPENAI_API_KEY; a local server needs none)
+  FML_OLLAMA_URL             with FML_EMBEDDING_PROVIDER=ollama: the local server (default http://localhost:11434)
   FML_AGENT_ID / FML_TEAM_ID / FML_ORG_ID / FML_COMPANY_ID   the same layer identifiers (flags win)
   FML_TOKEN                  bearer token for --http (default: kept in DATA_DIR/http-token)
   FML_BACKEND                sqlite | firebolt-core | firebolt-cloud (--backend wins)
@@ -86,6 +94,17 @@ function requireWorkspaceDir(value: string): string {
   return dir;
 }
 
+/** The enrichment flags win over FML_ENRICHMENT_*; either flag turns the OpenAI-compatible enricher on. */
+function enrichmentEnv(values: { 'enrichment-base-url'?: string; 'enrichment-model'?: string }, env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  if (values['enrichment-base-url'] === undefined && values['enrichment-model'] === undefined) return env;
+  return {
+    ...env,
+    FML_ENRICHMENT_PROVIDER: 'openai',
+    ...(values['enrichment-base-url'] !== undefined ? { FML_ENRICHMENT_BASE_URL: values['enrichment-base-url'] } : {}),
+    ...(values['enrichment-model'] !== undefined ? { FML_ENRICHMENT_MODEL: values['enrichment-model'] } : {}),
+  };
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -110,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
       to: { type: 'string' },
       'grace-ms': { type: 'string' },
       workspace: { type: 'string' },
+      'enrichment-base-url': { type: 'string' },
+      'enrichment-model': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -148,6 +169,7 @@ async function main(argv: string[]): Promise<void> {
     dataDir,
     backend: backendConfigFromEnv(dataDir, values.backend),
     embeddings: embeddings.config,
+    ...(embeddings.check ? { embeddingCheck: embeddings.check } : {}),
     ...(boundUser ? { defaultUserId: requireId(boundUser, 'user') } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
     ...(values.workspace !== undefined ? { workspaceDir: requireWorkspaceDir(values.workspace) } : {}),
@@ -158,6 +180,11 @@ async function main(argv: string[]): Promise<void> {
   core.anchors?.warmUp().catch((error: unknown) => console.error('[fml] indexing the workspace for anchors failed:', error instanceof Error ? error.message : String(error)));
   // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).
   const extraction = await core.startExtraction(extractorFromEnv(process.env));
+  const enricher = enricherFromEnv(enrichmentEnv(values, process.env));
+  if (enricher) {
+    core.startEnrichment(enricher);
+    console.error(`[fml] stored memories get search keys from ${enricher.name} in the background`);
+  }
   if (config.defaultUserId) {
     const userId = config.defaultUserId;
     // Daily decay, consolidation and pruning of the bound user's memories (run_daily_maintenance on demand).

@@ -30,12 +30,12 @@ import type { MemoryExtractor } from './extraction/extractor.ts';
 import type { EnrichmentPolicy } from './enrichment/enrichmentPolicy.ts';
 import type { SearchKeyEnricher } from './enrichment/searchKeyEnricher.ts';
 import { MemoryError } from './domain/errors.ts';
-import { LongTermMemory } from './longterm/longTermMemory.ts';
+import { type EditSearchKeysInput, LongTermMemory } from './longterm/longTermMemory.ts';
 import type { PromoteMemoryInput, PromoteMemoryOutput } from './api/layersApi.ts';
 import { promoteMemory } from './layers/promotion.ts';
 import { MemoryEvents } from './memoryEvents.ts';
 import { type Clock, systemClock } from './ports/clock.ts';
-import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
+import type { EmbeddingProvider, EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
 import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
 import { Recall } from './retrieval/recall.ts';
 import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
@@ -78,12 +78,14 @@ export interface MemoryCoreOptions {
   logger?: Logger;
   /** The workspace whose code memories are anchored to (fml serve --workspace); anchors are checked lazily at recall. */
   workspace?: WorkspaceFiles | null;
+  /** What the embedding provider's startup check found (Ollama), reported by stats. */
+  embeddingCheck?: EmbeddingStartupCheck | null;
 }
 
 export interface UserStats extends StoreUserStats {
   user_id: string;
   backend: { kind: string; status: string; detail: string; latency_ms: number };
-  embeddings: { provider: string; model: string | null; failures: number; last_error: { message: string; at: string } | null };
+  embeddings: { provider: string; model: string | null; failures: number; last_error: { message: string; at: string } | null; startup_check: EmbeddingStartupCheck | null };
   /** Present while background extraction runs (startExtraction). */
   extraction?: ExtractionStats;
 }
@@ -111,6 +113,7 @@ export class MemoryCore {
   private maintenance: MaintenanceScheduler | undefined;
   private extractionQueue: ExtractionQueue | null = null;
   private enrichment: { enricher: SearchKeyEnricher; policy: EnrichmentPolicy } | null = null;
+  private readonly embeddingCheck: EmbeddingStartupCheck | null;
 
   /**
    * `deps` lets a composition root (tests of core modules, benchmarks) share the parts it built
@@ -122,6 +125,7 @@ export class MemoryCore {
     this.store = deps.store;
     this.embeddings = deps.embeddings;
     this.defaultProjectId = options.defaultProjectId;
+    this.embeddingCheck = options.embeddingCheck ?? null;
     this.longTerm = new LongTermMemory(this.deps);
     this.working = new WorkingMemory(this.deps, this.longTerm);
     // Summaries use the extractor the server runs (a model only when one is configured), else the offline rules.
@@ -173,6 +177,11 @@ export class MemoryCore {
 
   updateMemory(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
     return this.longTerm.update(input);
+  }
+
+  /** The user's edit of a memory's search keys (the panel): added keys are the user's, removed ones no model adds back. */
+  editSearchKeys(input: EditSearchKeysInput): Promise<MemoryRecord> {
+    return this.longTerm.editSearchKeys(input);
   }
 
   /** One live memory; NOT_FOUND when it does not exist or was forgotten. */
@@ -461,6 +470,7 @@ export class MemoryCore {
         model: this.embeddings.model,
         failures: this.embeddings.failures,
         last_error: this.embeddings.lastError,
+        startup_check: this.embeddingCheck,
       },
       ...(this.extractionQueue ? { extraction: this.extractionQueue.stats() } : {}),
     };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MemoryCore } from '../core/memoryCore.ts';
 import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
+import { enricherFromEnv } from '../core/enrichment/enricherFromEnv.ts';
 import { createEmbeddings, createStore } from '../runtime/createRuntime.ts';
 import type { RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { SharedStore } from './sharedStore.ts';
@@ -136,6 +137,7 @@ export class CoreRegistry {
     const core = new MemoryCore({
       store: shared.view,
       embeddings: createEmbeddings(config.embeddings),
+      ...(config.embeddingCheck ? { embeddingCheck: config.embeddingCheck } : {}),
       ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
       ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
     });
@@ -143,6 +145,12 @@ export class CoreRegistry {
     core.startEmbeddingBackfill();
     // Extraction of promoted working memory runs here, next to the store: the offline rules, or a model from FML_EXTRACTION_*.
     await core.startExtraction(extractorFromEnv(process.env));
+    // Search keys from a model only when FML_ENRICHMENT_PROVIDER asks for one (it sends memory text).
+    const enricher = enricherFromEnv(process.env);
+    if (enricher) {
+      core.startEnrichment(enricher);
+      this.options.log(`enrichment: stored memories get search keys from ${enricher.name}`);
+    }
     this.options.log(`core opened: store ${core.backendKind}, project ${config.defaultProjectId ?? '(all)'}`);
     return core;
   }

@@ -4,7 +4,7 @@ import type { MemoryCore } from '../core/memoryCore.ts';
 /** The core API a window may call through the daemon; anything else is refused before it reaches the core. */
 export const CORE_CALLS = [
   'recall', 'getRelevantContext', 'promoteMemory', 'listMemories', 'stats', 'recordOpened',
-  'storeMemory', 'updateMemory', 'getMemory', 'getMemories', 'forgetMemory', 'restoreMemory', 'forgetAllMemories',
+  'storeMemory', 'updateMemory', 'editSearchKeys', 'getMemory', 'getMemories', 'forgetMemory', 'restoreMemory', 'forgetAllMemories',
   'listSessions', 'getSession', 'changeToken',
   'initSession', 'addToWorkingMemory', 'getWorkingMemory', 'workingState', 'checkpointWorkingMemory', 'clearWorkingMemory', 'pinWorkingItem', 'evictFromWorkingMemory',
   // Whole-store jobs run next to the store (in the daemon), never in a window.

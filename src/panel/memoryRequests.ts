@@ -5,8 +5,10 @@ import type { MemoryRecord } from '../core/domain/records.ts';
 import type { MemoryCategory } from '../core/domain/taxonomy.ts';
 import type { ListQuery } from '../core/ports/memoryStore.ts';
 import { LIMITS } from '../core/validation.ts';
-import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, PromotionTarget, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
+import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, PromotionTarget, SearchKeysParams, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
+import { enrichmentStateOf } from '../core/enrichment/pendingEnrichment.ts';
+import { searchKeyViews } from '../core/text/searchKeys.ts';
 import { type ScopeContext, toMemoryFilter } from './panelFilter.ts';
 import { settingId } from '../shared/settingsSection.ts';
 
@@ -134,7 +136,12 @@ export async function getMemory(deps: PanelDeps, memoryId: string): Promise<Memo
   const relatedIds = memory.related_memories.filter((id) => !seen.has(id));
   const related = relatedIds.length > 0 ? await deps.core.getMemories(userId, relatedIds) : [];
   const chain = before.length + after.length > 0 ? [...before, memory, ...after].map(summarise) : [];
-  return { memory, chain, related: related.map(summarise) };
+  return { memory, chain, related: related.map(summarise), search_keys: searchKeyViews(memory.metadata, memory.created_at), enrichment: enrichmentStateOf(memory.metadata) };
+}
+
+export async function editSearchKeys(deps: PanelDeps, params: SearchKeysParams): Promise<MemoryDetail> {
+  await deps.core.editSearchKeys({ user_id: deps.userId(), memory_id: params.memory_id, ...(params.add ? { add: params.add } : {}), ...(params.remove ? { remove: params.remove } : {}) });
+  return getMemory(deps, params.memory_id);
 }
 
 export async function updateMemory(deps: PanelDeps, params: UpdateParams): Promise<MemoryRecord> {

@@ -28,7 +28,10 @@ export async function overview(deps: PanelDeps, activity: RecallActivity, recall
     recall_activity: activity.series(Date.now()),
     recent_recalls: recalls.list(),
     backend: stats.backend,
-    embeddings: { provider: stats.embeddings.provider, model: stats.embeddings.model, failures: stats.embeddings.failures },
+    embeddings: { provider: stats.embeddings.provider, model: stats.embeddings.model, failures: stats.embeddings.failures, startup_check: stats.embeddings.startup_check ?? null },
+    enrichment: stats.extraction?.enrichment
+      ? (({ enricher, succeeded, skipped, failed, keys_added, last_error }) => ({ enricher, succeeded, skipped, failed, keys_added, last_error }))(stats.extraction.enrichment)
+      : null,
     recent_errors: [...embeddingErrors, ...errors].sort((a, b) => b.at.localeCompare(a.at)).slice(0, 10),
   };
 }

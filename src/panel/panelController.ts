@@ -3,7 +3,7 @@ import { TAXONOMY } from '../core/domain/taxonomy.ts';
 import { LIMITS } from '../core/validation.ts';
 import type { PanelError, PanelErrorCode, PanelErrorEntry, PanelMethod, PanelNotification, ResponseMessage } from '../shared/panelProtocol.ts';
 import { type Disposable, DEFAULT_POLL_MS, watchChanges } from './changeWatcher.ts';
-import { forEachMemory, getMemory, listMemories, promoteFromPanel, promotionTargets, searchMemories, updateMemory } from './memoryRequests.ts';
+import { editSearchKeys, forEachMemory, getMemory, listMemories, promoteFromPanel, promotionTargets, searchMemories, updateMemory } from './memoryRequests.ts';
 import { overview } from './overviewRequest.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import { type ScopeContext, SCOPES, SOURCE_TYPES, readPanelFilter } from './panelFilter.ts';
@@ -75,6 +75,11 @@ export class PanelController {
           ...(tags !== undefined ? { tags } : {}),
           ...(pinned !== undefined ? { pinned } : {}),
         });
+      },
+      'memory/searchKeys': async (p) => {
+        const add = p.optionalStringList('add', LIMITS.searchKeys);
+        const remove = p.optionalStringList('remove', LIMITS.searchKeys);
+        return editSearchKeys(deps, { memory_id: p.string('memory_id'), ...(add ? { add } : {}), ...(remove ? { remove } : {}) });
       },
       'memory/forget': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
       'memory/restore': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.restoreMemory(deps.userId(), id)),

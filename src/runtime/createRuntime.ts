@@ -21,6 +21,7 @@ export async function createRuntime(config: RuntimeConfig, logger: Logger = stde
     logger,
     store: createStore(config.backend, { localReplicaDir: config.dataDir, logger }),
     embeddings: createEmbeddings(config.embeddings),
+    ...(config.embeddingCheck ? { embeddingCheck: config.embeddingCheck } : {}),
     ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
     ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
     ...(config.workspaceDir ? { workspace: nodeWorkspaceFiles(config.workspaceDir) } : {}),

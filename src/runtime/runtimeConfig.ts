@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
-import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaOrigin } from './ollamaCheck.ts';
+import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
+import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaOrigin, startupCheckOf } from './ollamaCheck.ts';
 
 /**
  * Where memories live. A stable shape: the CLI builds it from flags and environment
@@ -31,6 +32,8 @@ export interface RuntimeConfig {
   layerDefaults?: LayerDefaults;
   /** Folder whose code memories are anchored to (--workspace); anchors are checked lazily at recall. */
   workspaceDir?: string;
+  /** What the embedding startup check found (Ollama), for stats and the panel. */
+  embeddingCheck?: EmbeddingStartupCheck;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -42,13 +45,30 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
  * hashing test provider is used only when asked for by name, never as a silent fallback.
  */
 /** With FML_EMBEDDING_PROVIDER=ollama: the startup check, and the config with the model it found. */
-export async function checkedEmbeddingConfig(env: NodeJS.ProcessEnv = process.env, fetchImpl: typeof fetch = fetch): Promise<{ config: EmbeddingConfig; notice: string | null }> {
+export async function checkedEmbeddingConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ config: EmbeddingConfig; notice: string | null; check: EmbeddingStartupCheck | null }> {
   const config = embeddingConfigFromEnv(env);
-  if ((env.FML_EMBEDDING_PROVIDER ?? '').toLowerCase() !== 'ollama' || config.kind !== 'openai') return { config, notice: null };
-  const check = await checkOllama(ollamaOrigin(env.FML_OLLAMA_URL), config.model ?? DEFAULT_OLLAMA_EMBEDDING_MODEL, fetchImpl);
-  // An unreachable server or one without an embedding model leaves recall full-text rather than failing every call.
-  if (check.model === null) return { config: { kind: 'none' }, notice: check.message };
-  return { config: { ...config, model: check.model }, notice: check.message };
+  if ((env.FML_EMBEDDING_PROVIDER ?? '').toLowerCase() !== 'ollama' || config.kind !== 'openai') return { config, notice: null, check: null };
+  return checkedOllamaConfig(config, ollamaOrigin(env.FML_OLLAMA_URL), config.model ?? DEFAULT_OLLAMA_EMBEDDING_MODEL, fetchImpl);
+}
+
+/**
+ * Runs the Ollama startup check (CLI and editor alike) and gives the config to use: the model it
+ * found, or none. An unreachable server or one without an embedding model leaves recall
+ * full-text rather than failing every call.
+ */
+export async function checkedOllamaConfig(
+  config: Extract<EmbeddingConfig, { kind: 'openai' }>,
+  origin: string,
+  wanted: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ config: EmbeddingConfig; notice: string; check: EmbeddingStartupCheck }> {
+  const found = await checkOllama(origin, wanted, fetchImpl);
+  const check = startupCheckOf(found, new Date());
+  if (found.model === null) return { config: { kind: 'none' }, notice: found.message, check };
+  return { config: { ...config, model: found.model }, notice: found.message, check };
 }
 
 export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig {

@@ -6,6 +6,11 @@ import type { StoreUserStats } from '../core/ports/memoryStore.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
 import type { MemoryLayer } from '../core/domain/layers.ts';
 import type { PromoteMemoryOutput } from '../core/api/layersApi.ts';
+import type { SearchKeyView } from '../core/text/searchKeys.ts';
+import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
+import type { EnrichmentState } from '../core/enrichment/pendingEnrichment.ts';
+
+export type { SearchKeyView, EnrichmentState, EmbeddingStartupCheck };
 
 /**
  * The one protocol between the memory panel (webview or browser page) and its host (the VS Code
@@ -73,6 +78,17 @@ export interface MemoryDetail {
   /** Oldest first: memories this one replaced, then this one, then those that replaced it. */
   chain: MemorySummary[];
   related: MemorySummary[];
+  /** Every search key with who added it (agent, user or model; which model and when). */
+  search_keys: SearchKeyView[];
+  /** Background enrichment of this memory: pending, done, skipped (and why) or failed; null when it never ran. */
+  enrichment: EnrichmentState | null;
+}
+
+/** The user's edit of a memory's search keys; at least one list is non-empty. */
+export interface SearchKeysParams {
+  memory_id: string;
+  add?: string[];
+  remove?: string[];
 }
 
 export interface MemorySummary {
@@ -136,7 +152,9 @@ export interface Overview extends Omit<StoreUserStats, 'oldest' | 'newest'> {
   /** The latest recalls of this user, newest first, with the memories each handed out. */
   recent_recalls: RecentRecall[];
   backend: { kind: string; status: string; detail: string; latency_ms: number };
-  embeddings: { provider: string; model: string | null; failures: number };
+  embeddings: { provider: string; model: string | null; failures: number; startup_check: EmbeddingStartupCheck | null };
+  /** Background search-key enrichment; null when no model is allowed. */
+  enrichment: EnrichmentOverview | null;
   recent_errors: PanelErrorEntry[];
 }
 
@@ -147,6 +165,15 @@ export interface RecentRecall {
   tool: string;
   query: string;
   memories: Array<{ memory_id: string; summary: string; layer?: string }>;
+}
+
+export interface EnrichmentOverview {
+  enricher: string;
+  succeeded: number;
+  skipped: number;
+  failed: number;
+  keys_added: number;
+  last_error: { memory_id: string; code: string; message: string; at: string } | null;
 }
 
 export interface PreviewParams {
@@ -184,6 +211,8 @@ export interface PanelRequests {
   'memory/search': { params: SearchParams; result: SearchResult };
   'memory/get': { params: { memory_id: string }; result: MemoryDetail };
   'memory/update': { params: UpdateParams; result: MemoryRecord };
+  /** Adds (as the user's) or removes search keys; a removed key is never added back by a model. */
+  'memory/searchKeys': { params: SearchKeysParams; result: MemoryDetail };
   'memory/forget': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
   'memory/restore': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
   /** Permanent; `confirm` must be true so a stray call cannot purge. */

@@ -6,7 +6,7 @@ import { SECRET_KEYS } from './storage/secretKeys.ts';
 import { settingId } from '../shared/settingsSection.ts';
 
 /** Settings whose change needs a reopened store (new backend, embeddings or identity). */
-const REOPEN_SECTIONS = ['storage', 'firebolt', 'embeddings', 'user', 'scope', 'layers'].map(settingId);
+const REOPEN_SECTIONS = ['storage', 'firebolt', 'embeddings', 'user', 'scope', 'layers', 'extraction'].map(settingId);
 
 /** Settings writes from one command land up to about a second apart (code-server); one reopen for them. */
 const REOPEN_DELAY_MS = 1_000;
@@ -34,6 +34,10 @@ export function watchSettings(context: vscode.ExtensionContext, host: MemoryHost
           (error: unknown) => log.error('Cannot apply the working-memory settings', error),
         );
       }
+    }),
+    // Enrichment waits for a trusted workspace; granting trust starts it without a reload.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (setting('extraction.useLanguageModel')) reopen('the workspace is now trusted');
     }),
     context.secrets.onDidChange((event) => {
       const relevant = event.key === SECRET_KEYS.embeddingApiKey || (event.key === SECRET_KEYS.fireboltClientSecret && setting('storage.backend') === 'firebolt-cloud');

@@ -11,6 +11,7 @@ describe('Ollama startup check (local stub server)', () => {
   let server: Server;
   let origin: string;
   let models: string[] = [];
+  let failEmbed = false;
   const requests: string[] = [];
 
   before(async () => {
@@ -19,6 +20,21 @@ describe('Ollama startup check (local stub server)', () => {
       if (request.url === '/api/tags') {
         response.setHeader('content-type', 'application/json');
         response.end(JSON.stringify({ models: models.map((name) => ({ name })) }));
+        return;
+      }
+      if (request.url === '/api/embed') {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          const { model } = JSON.parse(body) as { model: string };
+          if (failEmbed) {
+            response.statusCode = 500;
+            response.end(JSON.stringify({ error: `${model} does not support embeddings` }));
+            return;
+          }
+          response.setHeader('content-type', 'application/json');
+          response.end(JSON.stringify({ model, embeddings: [[0.6, 0.8, 0]] }));
+        });
         return;
       }
       if (request.url === '/v1/embeddings') {
@@ -46,7 +62,26 @@ describe('Ollama startup check (local stub server)', () => {
     assert.equal(check.reachable, true);
     assert.equal(check.model, 'nomic-embed-text:latest');
     assert.deepEqual(check.embeddingModels, ['nomic-embed-text:latest']);
-    assert.match(check.message, /embedding with nomic-embed-text:latest/);
+    assert.equal(check.dimensions, 3);
+    assert.match(check.message, /embedding with nomic-embed-text:latest \(3 dimensions\)/);
+  });
+
+  it('says so when the model it found cannot embed, and stays full-text', async () => {
+    models = ['nomic-embed-text:latest'];
+    failEmbed = true;
+    try {
+      const check = await checkOllama(origin, 'nomic-embed-text');
+      assert.equal(check.reachable, true);
+      assert.equal(check.model, null);
+      assert.equal(check.dimensions, null);
+      assert.match(check.message, /did not embed a probe text \(HTTP 500\)/);
+      const { config, check: reported } = await checkedEmbeddingConfig({ FML_EMBEDDING_PROVIDER: 'ollama', FML_OLLAMA_URL: origin });
+      assert.deepEqual(config, { kind: 'none' });
+      assert.equal(reported?.reachable, true);
+      assert.equal(reported?.model, null);
+    } finally {
+      failEmbed = false;
+    }
   });
 
   it('falls back to another embedding model it has, and never to a chat model', async () => {
@@ -72,13 +107,14 @@ describe('Ollama startup check (local stub server)', () => {
     models = ['nomic-embed-text:latest'];
     requests.length = 0;
     const env = { FML_EMBEDDING_PROVIDER: 'ollama', FML_OLLAMA_URL: origin };
-    const { config, notice } = await checkedEmbeddingConfig(env);
+    const { config, notice, check } = await checkedEmbeddingConfig(env);
     assert.match(notice ?? '', /embedding with nomic-embed-text:latest/);
+    assert.deepEqual({ ...check, at: undefined }, { provider: 'ollama', reachable: true, model: 'nomic-embed-text:latest', dimensions: 3, message: notice, at: undefined });
     assert.deepEqual(config, { kind: 'openai', apiKey: 'not-needed', baseUrl: `${origin}/v1`, model: 'nomic-embed-text:latest' });
     const provider = createEmbeddings(config)!;
     const [vector] = await provider.embed(['hello']);
     assert.deepEqual([...vector].map((value) => Math.round(value * 10) / 10), [0.6, 0.8, 0]);
-    assert.deepEqual(requests, ['GET /api/tags', 'POST /v1/embeddings']);
+    assert.deepEqual(requests, ['GET /api/tags', 'POST /api/embed', 'POST /v1/embeddings']);
   });
 
   it('stays full-text when the server has no embedding model, and makes no call unless turned on', async () => {
@@ -87,7 +123,7 @@ describe('Ollama startup check (local stub server)', () => {
     assert.deepEqual(config, { kind: 'none' });
     requests.length = 0;
     const off = await checkedEmbeddingConfig({});
-    assert.deepEqual(off, { config: { kind: 'none' }, notice: null });
+    assert.deepEqual(off, { config: { kind: 'none' }, notice: null, check: null });
     assert.deepEqual(requests, []);
   });
 

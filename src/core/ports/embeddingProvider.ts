@@ -7,3 +7,16 @@ export interface EmbeddingProvider {
   readonly dimensions: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
+
+/**
+ * What a provider's startup check found (the Ollama check: server reachable, model present, the
+ * vector size it returned), kept for stats (memory://{user}/stats) and the panel's Overview.
+ */
+export interface EmbeddingStartupCheck {
+  provider: string;
+  reachable: boolean;
+  model: string | null;
+  dimensions: number | null;
+  message: string;
+  at: string;
+}

@@ -62,14 +62,26 @@ export const SETTINGS = {
     type: 'string', default: '', restricted: true, order: 15,
     description: 'Client id of your Firebolt Cloud service account. Its secret is asked for by "Memory: Configure Storage" and kept in the editor\'s secret storage, never in settings.',
   }),
-  'embeddings.provider': spec<'none' | 'openai'>({
-    type: 'string', default: 'none', enum: ['none', 'openai'], restricted: true, order: 20,
-    enumDescriptions: ['Recall matches the words you use (full-text ranking). Nothing leaves your machine.', 'Recall also matches by meaning, through any OpenAI-compatible embeddings service (OpenAI, Ollama, LM Studio…); memory text is sent to it. Set its key with "Memory: Set Embedding API Key".'],
+  'embeddings.provider': spec<'none' | 'openai' | 'ollama'>({
+    type: 'string', default: 'none', enum: ['none', 'openai', 'ollama'], restricted: true, order: 20,
+    enumDescriptions: [
+      'Recall matches the words you use (full-text ranking). Nothing leaves your machine.',
+      'Recall also matches by meaning, through any OpenAI-compatible embeddings service (OpenAI, LM Studio…); memory text is sent to it. Set its key with "Memory: Set Embedding API Key".',
+      'Recall also matches by meaning, with an Ollama server on this machine: no key, nothing leaves your machine. Checked when the memory store opens; the Output channel and the Overview say what was found.',
+    ],
     description: 'Whether recall finds memories by meaning as well as by words.',
   }),
   'embeddings.model': spec<string>({ type: 'string', default: 'text-embedding-3-small', restricted: true, order: 21, description: 'Name of the embedding model to ask the service for.' }),
   'embeddings.dimensions': spec<number>({ type: 'number', default: 0, minimum: 0, maximum: 8192, restricted: true, order: 22, description: 'Length of the vectors to ask the embedding model for; 0 keeps the model\'s own length. Change it only for models that offer shorter vectors.' }),
   'embeddings.baseUrl': spec<string>({ type: 'string', default: '', restricted: true, order: 23, description: 'Address of your embeddings service, e.g. http://localhost:11434/v1 for Ollama. Empty: OpenAI itself.' }),
+  'embeddings.ollamaUrl': spec<string>({
+    type: 'string', default: 'http://localhost:11434', restricted: true, order: 24,
+    description: 'With the "ollama" provider: address of the Ollama server. It must be on this machine (localhost, 127.0.0.1 or [::1]); nothing is contacted unless the provider is "ollama".',
+  }),
+  'embeddings.ollamaModel': spec<string>({
+    type: 'string', default: 'nomic-embed-text', restricted: true, order: 25,
+    description: 'With the "ollama" provider: the embedding model (get it with "ollama pull <name>"). When the server does not have it, the first embedding model it has is used.',
+  }),
   'workingMemory.maxTokens': spec<number>({ type: 'number', default: 8000, minimum: 500, maximum: 2000000, order: 30, description: 'How much this window\'s working memory (the files, errors and failed commands of what you are doing now) may hold, in tokens. When it is full, items are dropped as the next setting says.' }),
   'workingMemory.evictionPolicy': spec<'lru' | 'relevance' | 'hybrid'>({
     type: 'string', default: 'hybrid', enum: ['lru', 'relevance', 'hybrid'], order: 31,
@@ -100,7 +112,7 @@ export const SETTINGS = {
   }),
   'extraction.useLanguageModel': spec<boolean>({
     type: 'boolean', default: false, restricted: true, order: 60,
-    description: 'Let a language model turn your work sessions into long-term memories (a Copilot model, VS Code asks for your consent the first time) and write @memory\'s chat answers from your memories (the model picked in the chat). The text is sent to that model. Off: memories are extracted on this machine by rules, and @memory lists the memories instead of answering.',
+    description: 'Let a language model turn your work sessions into long-term memories (a Copilot model, VS Code asks for your consent the first time) and write @memory\'s chat answers from your memories (the model picked in the chat). The text is sent to that model. It also adds search keys (synonyms, categories, questions answered) to your stored memories in the background, so recall finds them in other words; never in an untrusted workspace, never for text that held a secret or is about an excluded file. Off: memories are extracted on this machine by rules, no model adds search keys, and @memory lists the memories instead of answering.',
   }),
   'extraction.languageModelFamily': spec<string>({
     type: 'string', default: '', restricted: true, order: 61,

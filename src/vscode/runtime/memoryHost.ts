@@ -108,6 +108,9 @@ export class MemoryHost implements vscode.Disposable {
       await mkdir(dataDir, { recursive: true });
       const identity = await resolveIdentity(this.context);
       const config = await runtimeConfigFromSettings(this.context.secrets, dataDir, identity);
+      // The Ollama startup check says what it found: server reachable, model present, vector size.
+      const check = config.embeddingCheck;
+      if (check) (check.model === null ? this.log.warn : this.log.info).call(this.log, `Embeddings: ${check.message}`);
       const runtime = await openCoreRuntime(this.context, config, identity.userId, this.log);
       const core = runtime.core;
       await core.initSession(sessionInput(identity));

@@ -3,7 +3,9 @@ import type { LayerDefaults } from '../../core/coreDeps.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import { requireId } from '../../core/validation.ts';
 import { backendConfigFromSettings } from '../../runtime/backendSelection.ts';
-import type { BackendConfig, EmbeddingConfig, RuntimeConfig } from '../../runtime/runtimeConfig.ts';
+import { type BackendConfig, checkedOllamaConfig, type EmbeddingConfig, type RuntimeConfig } from '../../runtime/runtimeConfig.ts';
+import { DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL, ollamaOrigin } from '../../runtime/ollamaCheck.ts';
+import type { EmbeddingStartupCheck } from '../../core/ports/embeddingProvider.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import { SECRET_KEYS } from './secretKeys.ts';
 import { settingId } from '../../shared/settingsSection.ts';
@@ -52,7 +54,9 @@ export function backendFor(choice: StorageChoice, dataDir: string): BackendConfi
 }
 
 export async function embeddingsFromSettings(secrets: vscode.SecretStorage): Promise<EmbeddingConfig> {
-  if (setting('embeddings.provider') === 'none') return { kind: 'none' };
+  const provider = setting('embeddings.provider');
+  if (provider === 'none') return { kind: 'none' };
+  if (provider === 'ollama') return ollamaEmbeddingsFromSettings();
   const apiKey = await secrets.get(SECRET_KEYS.embeddingApiKey);
   const baseUrl = setting('embeddings.baseUrl').trim();
   // Local OpenAI-compatible servers (Ollama, LM Studio) accept any key.
@@ -69,11 +73,32 @@ export async function embeddingsFromSettings(secrets: vscode.SecretStorage): Pro
   };
 }
 
+/** Ollama's OpenAI-compatible endpoint at the configured local URL (refused when not on this machine). */
+function ollamaEmbeddingsFromSettings(): Extract<EmbeddingConfig, { kind: 'openai' }> {
+  const origin = ollamaOrigin(setting('embeddings.ollamaUrl').trim() || DEFAULT_OLLAMA_URL, settingId('embeddings.ollamaUrl'));
+  const dimensions = setting('embeddings.dimensions');
+  return { kind: 'openai', apiKey: 'not-needed', baseUrl: `${origin}/v1`, model: setting('embeddings.ollamaModel').trim() || DEFAULT_OLLAMA_EMBEDDING_MODEL, ...(dimensions > 0 ? { dimensions } : {}) };
+}
+
+/**
+ * The embeddings to open with, after the startup check when the provider is Ollama (the only
+ * provider that is probed, and only when chosen: no silent network calls).
+ */
+export async function checkedEmbeddingsFromSettings(secrets: vscode.SecretStorage, fetchImpl: typeof fetch = fetch): Promise<{ config: EmbeddingConfig; check: EmbeddingStartupCheck | null }> {
+  const config = await embeddingsFromSettings(secrets);
+  if (setting('embeddings.provider') !== 'ollama' || config.kind !== 'openai') return { config, check: null };
+  const origin = new URL(config.baseUrl ?? DEFAULT_OLLAMA_URL).origin;
+  const checked = await checkedOllamaConfig(config, origin, config.model ?? DEFAULT_OLLAMA_EMBEDDING_MODEL, fetchImpl);
+  return { config: checked.config, check: checked.check };
+}
+
 export async function runtimeConfigFromSettings(secrets: vscode.SecretStorage, dataDir: string, identity: { userId: string; scopeProjectId: string | undefined }): Promise<RuntimeConfig> {
+  const embeddings = await checkedEmbeddingsFromSettings(secrets);
   return {
     dataDir,
     backend: backendFor(await storageChoiceFromSettings(secrets), dataDir),
-    embeddings: await embeddingsFromSettings(secrets),
+    embeddings: embeddings.config,
+    ...(embeddings.check ? { embeddingCheck: embeddings.check } : {}),
     defaultUserId: identity.userId,
     ...(identity.scopeProjectId ? { defaultProjectId: identity.scopeProjectId } : {}),
     layerDefaults: layerDefaultsFromSettings(),
