@@ -1,4 +1,4 @@
-import type { MemoryDetail, PanelFilter, SearchSort, UpdateParams } from '../../src/shared/panelProtocol.ts';
+import type { MemoryDetail, PanelFilter, SearchKeysParams, SearchSort, UpdateParams } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { h, icon, iconButton, replaceChildren } from '../ui/dom.ts';
@@ -342,6 +342,11 @@ export class MemoriesTab {
     const recalled = this.model.loadedRows().find((row) => row.memory_id === memory.memory_id)?.recalled;
     // A refresh rebuilds the toolbar; keyboard users keep their place on the same action.
     const focusedAction = this.detailHost.contains(document.activeElement) ? document.activeElement?.getAttribute('data-action') : null;
+    // A refresh (a change pushed by the host) must not eat a search key being typed.
+    const keyInput = (): HTMLInputElement | null => this.detailHost.querySelector<HTMLInputElement>('.add-key input');
+    const sameMemory = this.detailHost.querySelector('.memory-detail')?.getAttribute('data-memory-id') === memory.memory_id;
+    const keyDraft = sameMemory ? (keyInput()?.value ?? '') : '';
+    const typingKey = sameMemory && document.activeElement === keyInput();
     replaceChildren(
       this.detailHost,
       renderMemoryDetail(detail, recalled, this.context.init.promotion_targets, {
@@ -355,9 +360,24 @@ export class MemoriesTab {
         filterEntity: (entity) => this.addToFilter('entities', entity),
         filterTag: (tag) => this.addToFilter('tags', tag),
         promote: (target) => void this.actions.promote(memory.memory_id, target),
+        removeKey: (key) => void this.editSearchKeys({ memory_id: memory.memory_id, remove: [key] }),
+        addKey: (key) => void this.editSearchKeys({ memory_id: memory.memory_id, add: [key] }, true),
       }),
     );
     if (focusedAction) this.detailHost.querySelector<HTMLElement>(`[data-action="${focusedAction}"]`)?.focus();
+    const input = keyInput();
+    if (input && keyDraft !== '') input.value = keyDraft;
+    if (input && typingKey) input.focus();
+  }
+
+  private async editSearchKeys(params: SearchKeysParams, clearDraft = false): Promise<void> {
+    const detail = await this.actions.editSearchKeys(params);
+    if (detail && this.detail?.memory.memory_id === detail.memory.memory_id) {
+      const input = this.detailHost.querySelector<HTMLInputElement>('.add-key input');
+      if (clearDraft && input) input.value = '';
+      this.detail = detail;
+      this.renderDetail();
+    }
   }
 
   private startEdit(): void {

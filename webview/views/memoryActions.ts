@@ -1,4 +1,4 @@
-import type { PromotionTarget, UpdateParams } from '../../src/shared/panelProtocol.ts';
+import type { MemoryDetail, PromotionTarget, SearchKeysParams, UpdateParams } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { confirmDialog } from '../ui/confirmDialog.ts';
@@ -45,6 +45,19 @@ export class MemoryActions {
         this.hooks.changed();
       },
     );
+  }
+
+  /** The memory as it is after the edit, or null when the host refused it (the toast says why). */
+  async editSearchKeys(params: SearchKeysParams): Promise<MemoryDetail | null> {
+    let detail: MemoryDetail | null = null;
+    await this.run(
+      () => this.context.client.request('memory/searchKeys', params),
+      (result) => {
+        detail = result;
+        this.context.toasts.show(params.remove ? `Removed the search key "${params.remove.join('", "')}"; no model adds it back.` : 'Search key added.');
+      },
+    );
+    return detail;
   }
 
   async forget(ids: string[]): Promise<void> {

@@ -2,8 +2,9 @@ import type { RecalledMemory } from '../../src/core/api/longTermApi.ts';
 import type { MemoryDetail, MemorySummary, PromotionTarget } from '../../src/shared/panelProtocol.ts';
 import { formatDate, h, icon, iconButton } from '../ui/dom.ts';
 import { renderScoreBreakdown } from './scoreBreakdown.ts';
+import { renderSearchKeys, type SearchKeyActions } from './searchKeysSection.ts';
 
-export interface DetailActions {
+export interface DetailActions extends SearchKeyActions {
   togglePin(): void;
   edit(): void;
   forget(): void;
@@ -63,10 +64,12 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
     ['Id', memory.memory_id],
   ];
   if (deleted) meta.unshift(['Forgotten', formatDate(memory.deleted_at)]);
-  const extraMetadata = Object.entries(memory.metadata).filter(([key]) => key !== 'tags');
+  // Keys and enrichment have their own section; the raw metadata view shows the rest.
+  const shownElsewhere = new Set(['tags', 'search_keys', 'search_key_origins', 'search_keys_removed', 'enrichment']);
+  const extraMetadata = Object.entries(memory.metadata).filter(([key]) => !shownElsewhere.has(key));
   return h(
     'article',
-    { class: 'memory-detail', 'aria-label': 'Memory details' },
+    { class: 'memory-detail', 'aria-label': 'Memory details', 'data-memory-id': memory.memory_id },
     toolbar,
     h(
       'p',
@@ -82,6 +85,7 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
     chips(memory.entities, 'Entity', actions.filterEntity),
     h('h3', null, 'Tags'),
     chips(memory.tags, 'Tag', actions.filterTag),
+    renderSearchKeys(detail.search_keys, detail.enrichment, !deleted, actions),
     h('h3', null, 'Details'),
     h('dl', { class: 'meta' }, meta.map(([label, value]) => [h('dt', null, label), h('dd', null, value)])),
     extraMetadata.length > 0 ? [h('h3', null, 'Metadata'), h('pre', { class: 'metadata' }, JSON.stringify(Object.fromEntries(extraMetadata), null, 2))] : null,

@@ -66,8 +66,17 @@ export class OverviewTab {
         h('dd', null, h('span', { class: `health health-${health}` }, health), ` · answered in ${formatLatency(data.backend.latency_ms)} · ${data.backend.detail}`),
         h('dt', null, 'Embeddings'),
         h('dd', null, data.embeddings.model ? `${data.embeddings.provider} · ${data.embeddings.model}` : 'none (full-text ranking)'),
+        data.embeddings.startup_check ? [h('dt', null, 'Startup check'), h('dd', { 'data-field': 'embedding-check' }, data.embeddings.startup_check.message)] : null,
         h('dt', null, 'Embedding failures'),
         h('dd', null, String(data.embeddings.failures)),
+        h('dt', null, 'Search keys by a model'),
+        h(
+          'dd',
+          { 'data-field': 'enrichment' },
+          data.enrichment
+            ? `${data.enrichment.enricher} · ${data.enrichment.succeeded} enriched, ${data.enrichment.keys_added} keys · ${data.enrichment.skipped} not sent (secret or excluded file) · ${data.enrichment.failed} failed`
+            : 'off (no language model allowed)',
+        ),
         h('dt', null, 'Access log'),
         h('dd', null, `${data.access_log_entries.toLocaleString()} entries`),
       ),
