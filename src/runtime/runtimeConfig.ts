@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LayerDefaults } from '../core/coreDeps.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
-import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, ollamaOrigin, startupCheckOf } from './ollamaCheck.ts';
+import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL, ollamaOrigin, startupCheckOf } from './ollamaCheck.ts';
 
 /**
  * Where memories live. A stable shape: the CLI builds it from flags and environment
@@ -97,15 +97,24 @@ export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Em
       };
     }
     case 'ollama':
-      // Ollama's OpenAI-compatible endpoint on this machine; the startup check (ollamaCheck.ts) says what it has.
-      return {
-        kind: 'openai',
-        apiKey: 'not-needed',
-        baseUrl: `${ollamaOrigin(env.FML_OLLAMA_URL)}/v1`,
-        model: env.FML_EMBEDDING_MODEL ?? DEFAULT_OLLAMA_EMBEDDING_MODEL,
-        ...(dimensions ? { dimensions } : {}),
-      };
+      return ollamaEmbeddingConfig({ url: env.FML_OLLAMA_URL, model: env.FML_EMBEDDING_MODEL, ...(dimensions ? { dimensions } : {}), urlField: 'FML_OLLAMA_URL' });
     default:
       throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_PROVIDER must be none, openai, ollama or hashing-test; got "${provider}".`);
   }
+}
+
+/**
+ * Ollama's OpenAI-compatible endpoint on this machine, from the CLI's environment or the editor's
+ * settings; the startup check (ollamaCheck.ts) then says what the server has. A URL that is not
+ * on this machine is refused, naming `urlField`.
+ */
+export function ollamaEmbeddingConfig(options: { url?: string | undefined; model?: string | undefined; dimensions?: number; urlField: string }): Extract<EmbeddingConfig, { kind: 'openai' }> {
+  const origin = ollamaOrigin(options.url?.trim() || DEFAULT_OLLAMA_URL, options.urlField);
+  return {
+    kind: 'openai',
+    apiKey: 'not-needed',
+    baseUrl: `${origin}/v1`,
+    model: options.model?.trim() || DEFAULT_OLLAMA_EMBEDDING_MODEL,
+    ...(options.dimensions ? { dimensions: options.dimensions } : {}),
+  };
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { checkOllama, ollamaOrigin } from '../../src/runtime/ollamaCheck.ts';
-import { checkedEmbeddingConfig, embeddingConfigFromEnv } from '../../src/runtime/runtimeConfig.ts';
+import { checkedEmbeddingConfig, checkedOllamaConfig, embeddingConfigFromEnv, ollamaEmbeddingConfig } from '../../src/runtime/runtimeConfig.ts';
 import { createEmbeddings } from '../../src/runtime/createRuntime.ts';
 
 /** A local stub of Ollama's API: /api/tags lists models, /v1/embeddings answers as OpenAI's does. */
@@ -125,6 +125,20 @@ describe('Ollama startup check (local stub server)', () => {
     const off = await checkedEmbeddingConfig({});
     assert.deepEqual(off, { config: { kind: 'none' }, notice: null, check: null });
     assert.deepEqual(requests, []);
+  });
+
+  it("maps the editor's Ollama settings like the CLI's environment, and checks the server they name", async () => {
+    models = ['all-minilm:latest'];
+    requests.length = 0;
+    const fromSettings = ollamaEmbeddingConfig({ url: origin, model: 'all-minilm', urlField: 'memory.embeddings.ollamaUrl' });
+    assert.deepEqual(fromSettings, { kind: 'openai', apiKey: 'not-needed', baseUrl: `${origin}/v1`, model: 'all-minilm' });
+    assert.deepEqual(ollamaEmbeddingConfig({ url: '', model: ' ', urlField: 'memory.embeddings.ollamaUrl' }).baseUrl, 'http://localhost:11434/v1');
+    assert.equal(ollamaEmbeddingConfig({ url: '', model: '', urlField: 'x' }).model, 'nomic-embed-text');
+    const checked = await checkedOllamaConfig(fromSettings, origin, 'all-minilm');
+    assert.equal(checked.check.model, 'all-minilm:latest');
+    assert.equal(checked.check.dimensions, 3);
+    assert.deepEqual(requests, ['GET /api/tags', 'POST /api/embed']);
+    assert.throws(() => ollamaEmbeddingConfig({ url: 'http://192.168.1.9:11434', urlField: 'memory.embeddings.ollamaUrl' }), /memory\.embeddings\.ollamaUrl must be on this machine/);
   });
 
   it('refuses an Ollama URL that is not on this machine', () => {

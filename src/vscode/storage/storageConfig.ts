@@ -3,8 +3,8 @@ import type { LayerDefaults } from '../../core/coreDeps.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import { requireId } from '../../core/validation.ts';
 import { backendConfigFromSettings } from '../../runtime/backendSelection.ts';
-import { type BackendConfig, checkedOllamaConfig, type EmbeddingConfig, type RuntimeConfig } from '../../runtime/runtimeConfig.ts';
-import { DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL, ollamaOrigin } from '../../runtime/ollamaCheck.ts';
+import { type BackendConfig, checkedOllamaConfig, type EmbeddingConfig, ollamaEmbeddingConfig, type RuntimeConfig } from '../../runtime/runtimeConfig.ts';
+import { DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL } from '../../runtime/ollamaCheck.ts';
 import type { EmbeddingStartupCheck } from '../../core/ports/embeddingProvider.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import { SECRET_KEYS } from './secretKeys.ts';
@@ -73,11 +73,10 @@ export async function embeddingsFromSettings(secrets: vscode.SecretStorage): Pro
   };
 }
 
-/** Ollama's OpenAI-compatible endpoint at the configured local URL (refused when not on this machine). */
+/** The editor's Ollama settings, through the same mapping as the CLI's FML_OLLAMA_URL. */
 function ollamaEmbeddingsFromSettings(): Extract<EmbeddingConfig, { kind: 'openai' }> {
-  const origin = ollamaOrigin(setting('embeddings.ollamaUrl').trim() || DEFAULT_OLLAMA_URL, settingId('embeddings.ollamaUrl'));
   const dimensions = setting('embeddings.dimensions');
-  return { kind: 'openai', apiKey: 'not-needed', baseUrl: `${origin}/v1`, model: setting('embeddings.ollamaModel').trim() || DEFAULT_OLLAMA_EMBEDDING_MODEL, ...(dimensions > 0 ? { dimensions } : {}) };
+  return ollamaEmbeddingConfig({ url: setting('embeddings.ollamaUrl'), model: setting('embeddings.ollamaModel'), ...(dimensions > 0 ? { dimensions } : {}), urlField: settingId('embeddings.ollamaUrl') });
 }
 
 /**
