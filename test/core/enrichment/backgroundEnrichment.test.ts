@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { enricherFromEnv } from '../../../src/core/enrichment/enricherFromEnv.ts';
 import { ENRICHMENT_PENDING_TAG, enrichmentStateOf } from '../../../src/core/enrichment/pendingEnrichment.ts';
@@ -97,6 +100,23 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     assert.deepEqual(record.metadata.search_keys_removed, ['build farm']);
   });
 
+  it('drops keys computed for content that was edited while the model answered, and enriches the new content', async () => {
+    const queue = await startQueue(test.core, server);
+    let release!: () => void;
+    server.hold = new Promise((resolve) => (release = resolve));
+    const stored = await store(test.core);
+    // The model has the old content in hand when the edit lands.
+    await server.received(1);
+    await test.core.longTerm.update({ user_id: USER, memory_id: stored.memory_id, content: 'The deploy job now runs on the shared runner pool green-2.' });
+    server.replies.splice(0, Infinity, keysReply({ keys: ['stale key'] }), keysReply({ keys: ['fresh key'] }));
+    release();
+    await queue.drain();
+    assert.equal(server.requests.length, 2);
+    assert.match(server.requests[1].messages[1].content, /green-2/);
+    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    assert.deepEqual(record.metadata.search_keys, ['fresh key']);
+  });
+
   it('leaves a memory intact while the endpoint fails, retries with backoff, and stores the keys once it answers', async () => {
     server.replies.splice(0, Infinity, { status: 500 }, { status: 503 }, keysReply());
     const queue = await startQueue(test.core, server);
@@ -114,24 +134,34 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
   });
 
   it('survives a restart: a memory the model never answered for is still pending and is enriched by the next process', async () => {
-    server.replies.splice(0, Infinity, { status: 500 });
-    const first = await createTestCore({ dataDir: test.dataDir });
-    const queue = await startQueue(first.core, server, {}, 2);
-    const stored = await store(first.core);
-    await queue.drain();
-    const [failed] = await first.core.store.getMemories(USER, [stored.memory_id]);
-    assert.ok(failed.tags.includes(ENRICHMENT_PENDING_TAG));
-    assert.equal(enrichmentStateOf(failed.metadata)?.status, 'failed');
-    assert.equal(failed.content, CONTENT);
-    await first.cleanup();
+    const dataDir = mkdtempSync(join(tmpdir(), 'fml-enrich-restart-'));
+    try {
+      server.replies.splice(0, Infinity, { status: 500 });
+      const first = await createTestCore({ dataDir });
+      const queue = await startQueue(first.core, server, {}, 2);
+      const stored = await store(first.core);
+      await queue.drain();
+      const [failed] = await first.core.store.getMemories(USER, [stored.memory_id]);
+      assert.ok(failed.tags.includes(ENRICHMENT_PENDING_TAG));
+      assert.equal(enrichmentStateOf(failed.metadata)?.status, 'failed');
+      assert.equal(failed.content, CONTENT);
+      await first.cleanup();
 
-    server.replies.splice(0, Infinity, keysReply());
-    const queueAfterRestart = await startQueue(test.core, server);
-    assert.equal(await queueAfterRestart.resumePending(USER), 1);
-    await queueAfterRestart.drain();
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
-    assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
-    assert.ok((record.metadata.search_keys as string[]).includes('runner capacity'));
+      server.replies.splice(0, Infinity, keysReply());
+      const second = await createTestCore({ dataDir });
+      try {
+        const resumed = await startQueue(second.core, server);
+        assert.equal(await resumed.resumePending(USER), 1);
+        await resumed.drain();
+        const [record] = await second.core.store.getMemories(USER, [stored.memory_id]);
+        assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
+        assert.ok((record.metadata.search_keys as string[]).includes('runner capacity'));
+      } finally {
+        await second.cleanup();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -15,16 +15,30 @@ export interface FakeChatServer {
   replies: ChatReply[];
   /** While set, requests are recorded but answered only once it resolves (to observe work in flight). */
   hold: Promise<void> | null;
+  /** Resolves once `count` requests have arrived (answered or held). */
+  received(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A local HTTP server speaking just enough of the chat-completions API for the `openai` client; no network. */
 export async function startFakeChatServer(replies: ChatReply[]): Promise<FakeChatServer> {
-  const state: FakeChatServer = { baseUrl: '', requests: [], replies, hold: null, close: async () => undefined };
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const state: FakeChatServer = {
+    baseUrl: '',
+    requests: [],
+    replies,
+    hold: null,
+    received: (count) => (state.requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    close: async () => undefined,
+  };
   let served = 0;
   const server: Server = createServer(async (request, response) => {
     const body = JSON.parse(await readBody(request)) as FakeChatServer['requests'][number];
     state.requests.push({ ...body, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
+    for (const waiter of waiters.filter((entry) => state.requests.length >= entry.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     if (state.hold) await state.hold;
     const reply = state.replies[Math.min(served++, state.replies.length - 1)] ?? { status: 500 };
     const status = reply.status ?? 200;
