@@ -11,10 +11,10 @@ export function sqliteConfig(dataDir: string, extra: Partial<RuntimeConfig> = {}
 }
 
 /** A window's view: connect (starting the daemon if needed) and open the core of `config`. */
-export function openWindow(dataDir: string, options: { graceMs?: number; config?: Partial<RuntimeConfig>; userId?: string } = {}): Promise<OpenedRemoteCore> {
+export function openWindow(dataDir: string, options: { graceMs?: number; config?: Partial<RuntimeConfig>; userId?: string; env?: Record<string, string> } = {}): Promise<OpenedRemoteCore> {
   return openRemoteCore({
     dataDir,
-    command: { execPath: process.execPath, cliPath: CLI, graceMs: options.graceMs ?? 60_000, env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } },
+    command: { execPath: process.execPath, cliPath: CLI, graceMs: options.graceMs ?? 60_000, env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none', ...options.env } },
     hello: { config: sqliteConfig(dataDir, options.config), ...(options.userId ? { userId: options.userId } : {}) },
   });
 }
