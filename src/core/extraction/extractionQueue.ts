@@ -124,14 +124,25 @@ export class ExtractionQueue implements ExtractionSink {
     this.pump();
   }
 
-  /** Re-queues memories of a user still pending from earlier runs (after a restart or an outage); returns how many. */
+  /**
+   * Re-queues memories of a user still pending from earlier runs (after a restart or an outage);
+   * returns how many. Extraction takes the oldest `limit` (each is a model call that may write
+   * several memories); enrichment takes every pending memory, a page of `limit` at a time, since
+   * its queue entries are ids only.
+   */
   async resumePending(userId: string, limit = 200): Promise<number> {
     let queued = 0;
     for (const task of this.enricher ? (['extract', 'enrich'] as const) : (['extract'] as const)) {
-      const { items } = await this.deps.store.listMemories({ filter: { user_id: userId, tags: [PENDING_TAGS[task]] }, sort: 'created', offset: 0, limit });
-      for (const memory of items) {
-        if (this.known.has(jobKey(task, memory.memory_id))) continue;
-        this.enqueue({ user_id: userId, memory_id: memory.memory_id, task });
+      // Every page is listed before any job starts: a finished job drops its tag and would shift the pages.
+      const ids: string[] = [];
+      for (let offset = 0; ; offset += limit) {
+        const { items, total } = await this.deps.store.listMemories({ filter: { user_id: userId, tags: [PENDING_TAGS[task]] }, sort: 'created', offset, limit });
+        ids.push(...items.map((memory) => memory.memory_id));
+        if (task === 'extract' || items.length === 0 || offset + limit >= total) break;
+      }
+      for (const memoryId of ids) {
+        if (this.known.has(jobKey(task, memoryId))) continue;
+        this.enqueue({ user_id: userId, memory_id: memoryId, task });
         queued++;
       }
     }

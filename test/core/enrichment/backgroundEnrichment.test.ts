@@ -100,6 +100,32 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     assert.deepEqual(record.metadata.search_keys_removed, ['build farm']);
   });
 
+  it('resumes every pending memory after a restart, page after page', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fml-enrich-pages-'));
+    try {
+      server.replies.splice(0, Infinity, { status: 401 });
+      const first = await createTestCore({ dataDir });
+      const queue = await startQueue(first.core, server, {}, 1);
+      for (let index = 0; index < 7; index++) await store(first.core, `Service number ${index} answers on port ${8000 + index} behind the gateway.`);
+      await queue.drain();
+      await first.cleanup();
+
+      server.replies.splice(0, Infinity, keysReply());
+      const second = await createTestCore({ dataDir });
+      try {
+        const resumed = await startQueue(second.core, server);
+        assert.equal(await resumed.resumePending(USER, 3), 7);
+        await resumed.drain();
+        const { total } = await second.core.listMemories({ filter: { user_id: USER, tags: [ENRICHMENT_PENDING_TAG] }, sort: 'created', offset: 0, limit: 0 });
+        assert.equal(total, 0);
+      } finally {
+        await second.cleanup();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('drops keys computed for content that was edited while the model answered, and enriches the new content', async () => {
     const queue = await startQueue(test.core, server);
     let release!: () => void;
