@@ -36,7 +36,7 @@ async function run(mode: Mode): Promise<{ samples: number[]; enriched: number }>
   try {
     for (let index = 0; index < STORES; index++) {
       const started = performance.now();
-      await core.longTerm.store({
+      await core.storeMemory({
         user_id: 'bench',
         content: `Service s${index} of team t${index % 13} listens on port ${3000 + index} and logs to bucket b${index % 7}.`,
         memory_category: 'semantic',

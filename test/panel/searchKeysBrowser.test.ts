@@ -33,7 +33,7 @@ describe('search keys in the memory panel (real browser)', { skip }, () => {
     const queue = await testCore.core.startExtraction(new RuleBasedExtractor(), { log: () => undefined });
     testCore.core.startEnrichment(enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'openai', FML_ENRICHMENT_BASE_URL: server.baseUrl, FML_ENRICHMENT_MODEL: 'keys-1' })!);
     harness = await startPanelHarness({ pollMs: 200, testCore });
-    const stored = await harness.core.longTerm.store({ user_id: USER, content: 'Decision: chose PostgreSQL over MySQL because of JSONB support.', memory_category: 'episodic', memory_subtype: 'decision', keywords: ['postgres'] });
+    const stored = await harness.core.storeMemory({ user_id: USER, content: 'Decision: chose PostgreSQL over MySQL because of JSONB support.', memory_category: 'episodic', memory_subtype: 'decision', keywords: ['postgres'] });
     memoryId = stored.memory_id;
     await queue.drain();
     const { chromium } = await import('playwright-core');
@@ -63,7 +63,7 @@ describe('search keys in the memory panel (real browser)', { skip }, () => {
     await keys.locator('li[data-key="primary datastore"]').waitFor();
     assert.match(await keys.locator('li[data-key="primary datastore"]').innerText(), /you/);
 
-    const [record] = await harness.core.store.getMemories(USER, [memoryId]);
+    const [record] = await harness.core.getMemories(USER, [memoryId]);
     assert.deepEqual(record.metadata.search_keys, ['postgres', 'which database did we choose', 'primary datastore']);
     assert.deepEqual(record.metadata.search_keys_removed, ['elephant logo']);
   });

@@ -29,7 +29,7 @@ describe('search keys in the panel', () => {
     test = await createTestCore({ embeddingCheck: CHECK });
     const queue = await test.core.startExtraction(new RuleBasedExtractor(), { log: () => undefined });
     test.core.startEnrichment(enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'openai', FML_ENRICHMENT_BASE_URL: server.baseUrl, FML_ENRICHMENT_MODEL: 'keys-1' })!);
-    const stored = await test.core.longTerm.store({
+    const stored = await test.core.storeMemory({
       user_id: USER,
       content: 'Decision: chose PostgreSQL over MySQL because of JSONB support and better CTE performance.',
       memory_category: 'episodic',
@@ -67,7 +67,7 @@ describe('search keys in the panel', () => {
       ['which database did we choose', 'model'],
       ['primary datastore', 'user'],
     ]);
-    const [record] = await test.core.store.getMemories(USER, [memoryId]);
+    const [record] = await test.core.getMemories(USER, [memoryId]);
     assert.deepEqual(record.metadata.search_keys, ['postgres', 'which database did we choose', 'primary datastore']);
     const removed = await call('memory/search', { query: 'elephant logo', filter: {}, sort: 'relevance', limit: 10 });
     assert.equal(removed.items.some((item) => item.memory_id === memoryId), false);
@@ -83,7 +83,7 @@ describe('search keys in the panel', () => {
     assert.equal(!wrongType.ok && wrongType.error.code, 'INVALID_INPUT');
     const secret = await controller.handle({ kind: 'request', id: nextId++, method: 'memory/searchKeys', params: { memory_id: memoryId, add: ['ghp_abcdefghijklmnopqrstuvwxyz0123456789'] } });
     assert.equal(!secret.ok && secret.error.code, 'INVALID_INPUT');
-    const [record] = await test.core.store.getMemories(USER, [memoryId]);
+    const [record] = await test.core.getMemories(USER, [memoryId]);
     assert.equal((record.metadata.search_keys as string[]).length, 3);
   });
 

@@ -34,7 +34,7 @@ async function startQueue(core: MemoryCore, server: FakeChatServer, policy = {},
 }
 
 function store(core: MemoryCore, content = CONTENT, extra: Record<string, unknown> = {}) {
-  return core.longTerm.store({ user_id: USER, content, memory_category: 'procedural', memory_subtype: 'workflow', ...extra });
+  return core.storeMemory({ user_id: USER, content, memory_category: 'procedural', memory_subtype: 'workflow', ...extra });
 }
 
 describe('background enrichment through an OpenAI-compatible endpoint (local fake server)', () => {
@@ -55,7 +55,7 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     server.hold = new Promise((resolve) => (release = resolve));
     const stored = await store(test.core, CONTENT, { keywords: ['runner pool'] });
     // The store returned while the model still holds its answer: the memory is written, tagged pending.
-    const [pending] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [pending] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.ok(pending.tags.includes(ENRICHMENT_PENDING_TAG));
     assert.deepEqual(pending.metadata.search_keys, ['runner pool']);
     release();
@@ -63,7 +63,7 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
 
     assert.equal(server.requests.length, 1);
     assert.match(server.requests[0].messages[1].content, /runner pool blue-7/);
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
     assert.deepEqual(record.metadata.search_keys, ['runner pool', 'build farm', 'runner capacity', 'where do deployments run']);
     const views = searchKeyViews(record.metadata, record.created_at);
@@ -85,14 +85,14 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     const queue = await startQueue(test.core, server);
     const stored = await store(test.core);
     await queue.drain();
-    await test.core.longTerm.editSearchKeys({ user_id: USER, memory_id: stored.memory_id, remove: ['Build Farm'], add: ['blue pool'] });
+    await test.core.editSearchKeys({ user_id: USER, memory_id: stored.memory_id, remove: ['Build Farm'], add: ['blue pool'] });
     server.replies.splice(0, Infinity, keysReply({ keys: ['build farm', 'ci runners'] }));
-    await test.core.longTerm.update({ user_id: USER, memory_id: stored.memory_id, content: 'We pinned the deploy job to runner pool blue-8 after the outage.' });
+    await test.core.updateMemory({ user_id: USER, memory_id: stored.memory_id, content: 'We pinned the deploy job to runner pool blue-8 after the outage.' });
     await queue.drain();
 
     assert.equal(server.requests.length, 2);
     assert.match(server.requests[1].messages[1].content, /blue-8/);
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.deepEqual(searchKeyViews(record.metadata, record.created_at).map((view) => [view.key, view.by]), [
       ['blue pool', 'user'],
       ['ci runners', 'model'],
@@ -133,13 +133,13 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     const stored = await store(test.core);
     // The model has the old content in hand when the edit lands.
     await server.received(1);
-    await test.core.longTerm.update({ user_id: USER, memory_id: stored.memory_id, content: 'The deploy job now runs on the shared runner pool green-2.' });
+    await test.core.updateMemory({ user_id: USER, memory_id: stored.memory_id, content: 'The deploy job now runs on the shared runner pool green-2.' });
     server.replies.splice(0, Infinity, keysReply({ keys: ['stale key'] }), keysReply({ keys: ['fresh key'] }));
     release();
     await queue.drain();
     assert.equal(server.requests.length, 2);
     assert.match(server.requests[1].messages[1].content, /green-2/);
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.deepEqual(record.metadata.search_keys, ['fresh key']);
   });
 
@@ -154,7 +154,7 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     const stats = queue.stats().enrichment;
     assert.equal(stats?.retries, 2);
     assert.equal(stats?.succeeded, 1);
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.equal(record.content, CONTENT);
     assert.ok((record.metadata.search_keys as string[]).includes('build farm'));
   });
@@ -167,7 +167,7 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
       const queue = await startQueue(first.core, server, {}, 2);
       const stored = await store(first.core);
       await queue.drain();
-      const [failed] = await first.core.store.getMemories(USER, [stored.memory_id]);
+      const [failed] = await first.core.getMemories(USER, [stored.memory_id]);
       assert.ok(failed.tags.includes(ENRICHMENT_PENDING_TAG));
       assert.equal(enrichmentStateOf(failed.metadata)?.status, 'failed');
       assert.equal(failed.content, CONTENT);
@@ -179,7 +179,7 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
         const resumed = await startQueue(second.core, server);
         assert.equal(await resumed.resumePending(USER), 1);
         await resumed.drain();
-        const [record] = await second.core.store.getMemories(USER, [stored.memory_id]);
+        const [record] = await second.core.getMemories(USER, [stored.memory_id]);
         assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
         assert.ok((record.metadata.search_keys as string[]).includes('runner capacity'));
       } finally {
@@ -209,7 +209,7 @@ describe('enrichment sends nothing the user has not allowed', () => {
     const queue = await test.core.startExtraction(new RuleBasedExtractor(), { log: () => undefined });
     const stored = await store(test.core);
     await queue.drain();
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
     assert.equal(record.metadata.enrichment, undefined);
     assert.equal(server.requests.length, 0);
@@ -221,7 +221,7 @@ describe('enrichment sends nothing the user has not allowed', () => {
     const stored = await store(test.core, 'The deploy bot uses token ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the release repo.');
     await queue.drain();
     assert.equal(server.requests.length, 0);
-    const [record] = await test.core.store.getMemories(USER, [stored.memory_id]);
+    const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.match(record.content, /\[REDACTED:/);
     assert.deepEqual(enrichmentStateOf(record.metadata), { status: 'skipped', reason: 'secret', at: (enrichmentStateOf(record.metadata) as { at: string }).at });
     assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
@@ -234,7 +234,7 @@ describe('enrichment sends nothing the user has not allowed', () => {
     await queue.drain();
     assert.equal(server.requests.length, 0);
     for (const id of [excluded.memory_id, credentials.memory_id]) {
-      const [record] = await test.core.store.getMemories(USER, [id]);
+      const [record] = await test.core.getMemories(USER, [id]);
       assert.equal(enrichmentStateOf(record.metadata)?.status, 'skipped');
       assert.equal((enrichmentStateOf(record.metadata) as { reason: string }).reason, 'excluded_file');
     }
@@ -248,14 +248,14 @@ describe('enrichment sends nothing the user has not allowed', () => {
     await store(test.core, 'The first memory keeps the single model call busy while the others wait.');
     const second = await store(test.core, 'The second memory gets forgotten before the model is asked about it.');
     await store(test.core, 'The third memory waits its turn behind the other two as well.');
-    await test.core.longTerm.forget({ user_id: USER, memory_id: second.memory_id });
+    await test.core.forgetMemory({ user_id: USER, memory_id: second.memory_id });
     release();
     await queue.drain();
     const sent = server.requests.map((request) => request.messages[1].content);
     assert.equal(sent.length, 2);
     assert.match(sent[0], /first memory/);
     assert.match(sent[1], /third memory/);
-    const [forgotten] = await test.core.store.getMemories(USER, [second.memory_id]);
+    const [forgotten] = await test.core.getMemories(USER, [second.memory_id]);
     assert.equal(forgotten.metadata.search_keys, undefined);
   });
 
@@ -265,10 +265,10 @@ describe('enrichment sends nothing the user has not allowed', () => {
     const rules = new RuleBasedExtractor();
     const queue = await test.core.startExtraction({ name: 'gated-rules', extract: async (input) => (await gate, rules.extract(input)) }, { log: () => undefined });
     test.core.startEnrichment(enricherFor(server));
-    await test.core.working.initSession({ user_id: USER, session_id: 'sess_enrich' });
-    await test.core.working.add({ session_id: 'sess_enrich', user_id: USER, content: 'We decided to use pnpm instead of npm in this repository.', content_type: 'message' });
-    const checkpoint = await test.core.working.checkpoint({ session_id: 'sess_enrich', user_id: USER, force: true });
-    const [raw] = await test.core.store.getMemories(USER, checkpoint.memory_ids);
+    await test.core.initSession({ user_id: USER, session_id: 'sess_enrich' });
+    await test.core.addToWorkingMemory({ session_id: 'sess_enrich', user_id: USER, content: 'We decided to use pnpm instead of npm in this repository.', content_type: 'message' });
+    const checkpoint = await test.core.checkpointWorkingMemory({ session_id: 'sess_enrich', user_id: USER, force: true });
+    const [raw] = await test.core.getMemories(USER, checkpoint.memory_ids);
     assert.ok(raw.tags.includes(EXTRACTION_PENDING_TAG));
     assert.equal(raw.tags.includes(ENRICHMENT_PENDING_TAG), false);
     assert.equal(server.requests.length, 0);
