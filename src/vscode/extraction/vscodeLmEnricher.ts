@@ -1,6 +1,7 @@
 import { ModelKeyEnricher, type SearchKeyEnricher } from '../../core/enrichment/searchKeyEnricher.ts';
 import { type VscodeLmApi, VscodeLmChatModel } from './vscodeLmChatModel.ts';
 import { LANGUAGE_MODEL_FAMILY_SETTING, type MemorySettings, USE_LANGUAGE_MODEL_SETTING } from './vscodeLmExtractor.ts';
+import { settingId } from '../../shared/settingsSection.ts';
 
 /**
  * The search-key enricher for the extension, or null. It asks the same consent as extraction (one
@@ -11,5 +12,5 @@ import { LANGUAGE_MODEL_FAMILY_SETTING, type MemorySettings, USE_LANGUAGE_MODEL_
 export function createVscodeLmEnricher(api: VscodeLmApi, settings: MemorySettings, workspaceTrusted: boolean): SearchKeyEnricher | null {
   if (!workspaceTrusted || settings.get<boolean>(USE_LANGUAGE_MODEL_SETTING) !== true) return null;
   const family = settings.get<string>(LANGUAGE_MODEL_FAMILY_SETTING)?.trim();
-  return new ModelKeyEnricher(new VscodeLmChatModel(api, { ...(family ? { family } : {}), familySetting: `memory.${LANGUAGE_MODEL_FAMILY_SETTING}` }));
+  return new ModelKeyEnricher(new VscodeLmChatModel(api, { ...(family ? { family } : {}), familySetting: settingId(LANGUAGE_MODEL_FAMILY_SETTING) }));
 }

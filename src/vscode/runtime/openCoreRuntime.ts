@@ -4,13 +4,13 @@ import { openRemoteCore } from '../../daemon/daemonLauncher.ts';
 import { localCoreSurface } from '../../daemon/localCore.ts';
 import { createRuntime } from '../../runtime/createRuntime.ts';
 import type { RuntimeConfig } from '../../runtime/runtimeConfig.ts';
-import { createVscodeLmExtractor } from '../extraction/vscodeLmExtractor.ts';
+import { createVscodeLmExtractor, USE_LANGUAGE_MODEL_SETTING } from '../extraction/vscodeLmExtractor.ts';
 import { createVscodeLmEnricher } from '../extraction/vscodeLmEnricher.ts';
 import { PathFilter } from '../../core/editor/pathPrivacy.ts';
 import { filesExcludeGlobs, setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import type { CoreRuntime } from './coreRuntime.ts';
-import { SETTINGS_SECTION } from '../../shared/settingsSection.ts';
+import { SETTINGS_SECTION, settingId } from '../../shared/settingsSection.ts';
 
 /**
  * Opens the window's core. Normally in the background memory process, shared by every window
@@ -32,12 +32,12 @@ export async function openCoreRuntime(context: vscode.ExtensionContext, config: 
   log.info('Extraction uses a Copilot model: the memory core runs in this window (the language-model API exists only here).');
   const core = await createRuntime(config, log.asLogger());
   const extraction = await core.startExtraction(languageModel);
-  const enricher = createVscodeLmEnricher(vscode, vscode.workspace.getConfiguration('memory'), vscode.workspace.isTrusted);
+  const enricher = createVscodeLmEnricher(vscode, vscode.workspace.getConfiguration(SETTINGS_SECTION), vscode.workspace.isTrusted);
   if (enricher) {
     // Files the user keeps out of capture stay out of the model's prompt too.
-    const paths = new PathFilter([...filesExcludeGlobs(), ...setting('memory.capture.exclude')]);
+    const paths = new PathFilter([...filesExcludeGlobs(), ...setting('capture.exclude')]);
     core.startEnrichment(enricher, { allowsPath: (path) => paths.allows(path) });
-    log.info(`Stored memories get search keys from ${enricher.name} in the background (memory.extraction.useLanguageModel is on).`);
+    log.info(`Stored memories get search keys from ${enricher.name} in the background (${settingId(USE_LANGUAGE_MODEL_SETTING)} is on).`);
   } else if (!vscode.workspace.isTrusted) {
     log.info('Search-key enrichment is off in Restricted Mode: nothing from this workspace is sent to a model.');
   }
