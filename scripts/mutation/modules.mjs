@@ -29,8 +29,10 @@ export const MUTATION_MODULES = [
   {
     name: 'import-validation',
     promise: 'import validation',
-    mutate: ['src/core/portability/importMemories.ts'],
-    tests: ['test/promises/importValidation.test.ts', 'test/core/lifecycle/portability.test.ts'],
+    // The checks: the file's shape field by field (validateExport and its helpers), items that name
+    // no session, a session over its budget. Not the id derivation and writes after them.
+    mutate: ['src/core/portability/importMemories.ts:100-102', 'src/core/portability/importMemories.ts:124-127', 'src/core/portability/importMemories.ts:173-339'],
+    tests: ['test/promises/importValidation.test.ts', 'test/promises/importPlanChecks.test.ts'],
   },
   {
     name: 'ranking',

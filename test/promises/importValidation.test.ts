@@ -22,6 +22,23 @@ function refusedField(data: unknown): string {
   throw new Error('the export was accepted');
 }
 
+/** The message an invalid export is refused with: what the user reads in the import error. */
+function refusal(data: unknown): string {
+  try {
+    validateExport(data);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the export was accepted');
+}
+
+/** A value nested deeper than the JSON depth limit (32). */
+function deep(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let level = 0; level < levels; level++) value = { nested: value };
+  return value;
+}
+
 describe('import validation: a hand-edited or foreign file is refused with the field named', () => {
   it('refuses the wrong envelope', () => {
     assert.equal(refusedField(null), 'data');
@@ -115,5 +132,100 @@ describe('import validation: a hand-edited or foreign file is refused with the f
     assert.deepEqual(parsed.working_items[0].metadata, {});
     assert.equal(parsed.sessions[0].last_activity, parsed.sessions[0].created_at);
     for (const policy of ['lru', 'relevance', 'hybrid']) assert.equal(validateExport(file({ sessions: [session({ eviction_policy: policy, config: { a: 1 } })] })).sessions[0].config.a, 1);
+  });
+
+  it('says what is wrong in words the user can act on', () => {
+    const prefix = 'Not a valid memory export: ';
+    const cases: Array<[unknown, string]> = [
+      [null, 'expected a JSON object.'],
+      [file({ format: 'other' }), 'format must be "firebolt-memory-layer/export".'],
+      [file({ format_version: 9 }), 'format_version 9 is not supported (this server reads 1).'],
+      [file({ memories: {} }), 'memories must be an array.'],
+      [file({ sessions: {} }), 'sessions must be an array.'],
+      [file({ working_items: {} }), 'working_items must be an array.'],
+      [file({ memories: ['x'] }), 'memories[0] must be an object.'],
+      [file({ memories: [memory({ content: 7 })] }), 'memories[0].content must be a string.'],
+      [file({ memories: [memory({ tags: [1] })] }), 'memories[0].tags must be a list of strings.'],
+      [file({ memories: [memory({ importance: 2 })] }), 'memories[0].importance must be a number from 0 to 1.'],
+      [file({ memories: [memory({ created_at: 'x' })] }), 'memories[0].created_at must be an ISO-8601 time.'],
+      [file({ memories: [memory({ source_type: 'x' })] }), 'memories[0].source_type must be one of conversation, explicit, inferred, observed, editor, extraction, working_memory.'],
+      [file({ memories: [memory({ metadata: 'x' })] }), 'memories[0].metadata must be an object.'],
+      [file({ memories: [memory({ layer: 'org' })] }), "memories[0].layer must be user, agent or session; shared layers are not part of a user's export."],
+      [file({ sessions: ['x'] }), 'sessions[0] must be an object.'],
+      [file({ sessions: [session({ eviction_policy: 'x' })] }), 'sessions[0].eviction_policy must be lru, relevance or hybrid.'],
+      [file({ sessions: [session({ max_tokens: 0 })] }), 'sessions[0].max_tokens must be a whole number from 1 to 2000000; got 0.'],
+      [file({ sessions: [session({ created_at: '2026-01-02 03:04' })] }), 'sessions[0].created_at must be an ISO-8601 time.'],
+      [file({ sessions: [session({ config: [] })] }), 'sessions[0].config must be an object.'],
+      [file({ working_items: ['x'] }), 'working_items[0] must be an object.'],
+      [file({ working_items: [item({ content: 1 })] }), 'working_items[0].content must be a string.'],
+      [file({ working_items: [item({ content_type: 'x' })] }), 'working_items[0].content_type must be one of message, task_state, scratchpad, system, retrieved_memory, editor_context.'],
+      [file({ working_items: [item({ pinned: 'yes' })] }), 'working_items[0].pinned must be true or false.'],
+      [file({ working_items: [item({ relevance_score: 1.5 })] }), 'working_items[0].relevance_score must be a number from 0 to 1.'],
+      [file({ working_items: [item({ sequence_num: 1.5 })] }), 'working_items[0].sequence_num must be a whole number from 0 to 9007199254740991; got 1.5.'],
+    ];
+    for (const [data, message] of cases) assert.equal(refusal(data), prefix + message);
+    assert.match(refusal(file({ working_items: [item({ metadata: deep(40) })] })), /^Not a valid memory export: working_items\[0\]\.metadata: .*nested/);
+  });
+
+  it('checks each field of sessions and working items at its own bounds', () => {
+    const accepts = (data: unknown) => assert.doesNotThrow(() => validateExport(data), JSON.stringify(data));
+    for (const [field, low, high] of [['max_tokens', 1, 2_000_000], ['total_tokens', 0, 2_000_000], ['next_sequence', 1, Number.MAX_SAFE_INTEGER]] as const) {
+      accepts(file({ sessions: [session({ [field]: low })] }));
+      accepts(file({ sessions: [session({ [field]: high })] }));
+      assert.equal(refusedField(file({ sessions: [session({ [field]: low - 1 })] })), `sessions[0].${field}`);
+      if (high < Number.MAX_SAFE_INTEGER) assert.equal(refusedField(file({ sessions: [session({ [field]: high + 1 })] })), `sessions[0].${field}`);
+      assert.equal(refusedField(file({ sessions: [session({ [field]: 1.5 })] })), `sessions[0].${field}`);
+    }
+    accepts(file({ working_items: [item({ relevance_score: 0 })] }));
+    accepts(file({ working_items: [item({ relevance_score: 1, pinned: true })] }));
+    assert.equal(refusedField(file({ working_items: [item({ relevance_score: -0.1 })] })), 'working_items[0].relevance_score');
+    assert.equal(refusedField(file({ working_items: [item({ relevance_score: '1' })] })), 'working_items[0].relevance_score');
+    assert.equal(refusedField(file({ working_items: [item({ relevance_score: Number.NaN })] })), 'working_items[0].relevance_score');
+    assert.throws(() => validateExport(file({ working_items: [item({ item_id: '' })] })), { code: 'MISSING_IDENTIFIER' });
+    assert.throws(() => validateExport(file({ sessions: [session({ session_id: '' })] })), { code: 'MISSING_IDENTIFIER' });
+    for (const field of ['org_id', 'project_id']) {
+      assert.equal(validateExport(file({ sessions: [session({ [field]: 'p1' })] })).sessions[0][field], 'p1');
+      assert.equal(validateExport(file({ sessions: [session({ [field]: null })] })).sessions[0][field], null);
+      assert.throws(() => validateExport(file({ sessions: [session({ [field]: 5 })] })));
+    }
+  });
+
+  it('keeps what the file says for sessions and items, normalising times', () => {
+    const parsed = validateExport(file({
+      sessions: [session({ total_tokens: undefined, last_activity: '2026-01-03T00:00:00+02:00', expires_at: '2026-02-01', config: { budget: 'tight' } })],
+      working_items: [item({ token_count: undefined, relevance_score: undefined, pinned: true, last_accessed: '2026-01-02T05:00:00Z', metadata: { from: 'editor' }, content_type: 'task_state' })],
+    }));
+    const [parsedSession] = parsed.sessions;
+    assert.deepEqual(parsedSession, {
+      session_id: 'sess_1', user_id: '', org_id: null, project_id: null, max_tokens: 8000, total_tokens: 0, eviction_policy: 'hybrid', next_sequence: 2,
+      created_at: '2026-01-02T03:04:05.000Z', last_activity: '2026-01-02T22:00:00.000Z', expires_at: '2026-02-01T00:00:00.000Z', config: { budget: 'tight' },
+    });
+    assert.deepEqual(parsed.working_items[0], {
+      item_id: 'wmi_1', session_id: 'sess_1', user_id: '', content_type: 'task_state', content: 'x', token_count: 0, relevance_score: 1, pinned: true, sequence_num: 1,
+      created_at: '2026-01-02T03:04:05.000Z', last_accessed: '2026-01-02T05:00:00.000Z', metadata: { from: 'editor' },
+    });
+    assert.equal(validateExport(file({ sessions: [session({ expires_at: null })] })).sessions[0].expires_at, null);
+    assert.equal(validateExport(file({ working_items: [item({ pinned: false })] })).working_items[0].pinned, false);
+    assert.equal(validateExport(file({ working_items: [item()] })).working_items[0].last_accessed, '2026-01-02T03:04:05.000Z');
+  });
+
+  it('keeps what the file says for a memory', () => {
+    const [parsed] = validateExport(file({
+      memories: [memory({
+        layer: 'session', scope_id: 'sess_9', org_id: 'o1', project_id: 'p1', entities: ['file:a.ts'], tags: ['ci'], metadata: { k: 'v' }, importance: 0.7,
+        decay_factor: 0.4, confidence: 0.6, access_count: 4, related_memories: ['mem_2'], superseded_by: 'mem_3', source_session: 'sess_9', source_type: 'editor',
+        last_accessed: '2026-01-05T00:00:00Z', updated_at: '2026-01-04T00:00:00Z', deleted_at: '2026-01-06T00:00:00Z', is_temporal: true,
+      })],
+    })).memories;
+    assert.deepEqual(
+      [parsed.layer, parsed.scope_id, parsed.org_id, parsed.project_id, parsed.entities, parsed.tags, parsed.metadata, parsed.importance, parsed.decay_factor, parsed.confidence, parsed.access_count],
+      ['session', 'sess_9', 'o1', 'p1', ['file:a.ts'], ['ci'], { k: 'v' }, 0.7, 0.4, 0.6, 4],
+    );
+    assert.deepEqual(
+      [parsed.related_memories, parsed.superseded_by, parsed.source_session, parsed.source_type, parsed.last_accessed, parsed.updated_at, parsed.deleted_at, parsed.is_temporal],
+      [['mem_2'], 'mem_3', 'sess_9', 'editor', '2026-01-05T00:00:00.000Z', '2026-01-04T00:00:00.000Z', '2026-01-06T00:00:00.000Z', true],
+    );
+    assert.throws(() => validateExport(file({ memories: [memory({ layer: 'session' })] })), { code: 'MISSING_IDENTIFIER' }, 'a session memory needs its scope id');
+    assert.equal(validateExport(file({ memories: [memory({ access_count: '3' })] })).memories[0].access_count, 0, 'a count that is not a number is 0');
   });
 });
