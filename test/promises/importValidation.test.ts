@@ -183,7 +183,7 @@ describe('import validation: a hand-edited or foreign file is refused with the f
     assert.equal(refusedField(file({ working_items: [item({ relevance_score: Number.NaN })] })), 'working_items[0].relevance_score');
     assert.throws(() => validateExport(file({ working_items: [item({ item_id: '' })] })), { code: 'MISSING_IDENTIFIER' });
     assert.throws(() => validateExport(file({ sessions: [session({ session_id: '' })] })), { code: 'MISSING_IDENTIFIER' });
-    for (const field of ['org_id', 'project_id']) {
+    for (const field of ['org_id', 'project_id'] as const) {
       assert.equal(validateExport(file({ sessions: [session({ [field]: 'p1' })] })).sessions[0][field], 'p1');
       assert.equal(validateExport(file({ sessions: [session({ [field]: null })] })).sessions[0][field], null);
       assert.throws(() => validateExport(file({ sessions: [session({ [field]: 5 })] })));
