@@ -58,6 +58,7 @@ export const MUTATION_MODULES = [
     mutate: ['src/core/safety/contentGuard.ts', 'src/core/safety/replaceSpans.ts', 'src/core/safety/secretDetector.ts', 'src/core/safety/privateKeyBlock.ts'],
     tests: [
       'test/core/safety/contentGuard.test.ts',
+      'test/core/safety/contentGuardPolicy.test.ts',
       'test/core/safety/replaceSpans.test.ts',
       'test/core/safety/secretDetector.test.ts',
       'test/core/safety/privateKeyBlock.test.ts',
