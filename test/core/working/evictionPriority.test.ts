@@ -39,6 +39,19 @@ describe('keep-priority (seed 000 §8.2)', () => {
     close(keepPriority(item('b', { last_accessed: '2026-06-01T10:00:00Z', content_type: 'task_state' }), 'lru', now), accessed + 1e10, 'task_state');
   });
 
+  it('conversation order only breaks ties: it never outweighs access time or relevance', () => {
+    // An early message read a minute ago outlives a later one untouched for an hour (lru) …
+    const earlyReadRecently = item('early', { sequence_num: 1, last_accessed: '2026-06-01T11:59:00Z' });
+    const laterUntouched = item('later', { sequence_num: 500, last_accessed: '2026-06-01T11:00:00Z' });
+    assert.deepEqual(ids(chooseEvictions([earlyReadRecently, laterUntouched], 10, 'lru', now).evicted), ['later']);
+    // … and a relevant early message outlives an irrelevant later one (hybrid, relevance).
+    const earlyRelevant = item('early', { sequence_num: 1, relevance_score: 0.9 });
+    const laterIrrelevant = item('later', { sequence_num: 500, relevance_score: 0.1 });
+    for (const policy of ['hybrid', 'relevance'] as const) {
+      assert.deepEqual(ids(chooseEvictions([earlyRelevant, laterIrrelevant], 10, policy, now).evicted), ['later'], policy);
+    }
+  });
+
   for (const policy of ['lru', 'relevance', 'hybrid'] as const) {
     it(`${policy}: between otherwise equal items the earlier one in the conversation goes first`, () => {
       const earlier = item('early', { sequence_num: 3 });
