@@ -249,7 +249,8 @@ describe('PanelController', () => {
       try {
         received.length = 0;
         await other.storeMemory({ user_id: USER, content: 'Written by another process.', memory_category: 'semantic', memory_subtype: 'project' });
-        const deadline = Date.now() + 3000;
+        // The bound only keeps a broken poll from hanging the run: 3 s was too short on a busy machine.
+        const deadline = Date.now() + 30_000;
         while (!received.some((n) => n.type === 'store-changed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
         assert.ok(received.some((n) => n.type === 'store-changed'), 'the change token poll noticed the other writer');
       } finally {

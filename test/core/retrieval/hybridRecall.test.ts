@@ -92,7 +92,10 @@ describe('background re-embedding', () => {
       provider.failing = false;
       test.core.startEmbeddingBackfill(20);
       let memory = (await test.core.getMemories('bg', [stored.memory_id]))[0];
-      for (let attempt = 0; attempt < 100 && memory.embedding_model === null; attempt++) {
+      // Wait for the backfill to store the vector; the 30 s bound (not 2 s) only keeps a broken
+      // backfill from hanging the run, so a busy machine cannot fail the test.
+      const deadline = Date.now() + 30_000;
+      while (memory.embedding_model === null && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         memory = (await test.core.getMemories('bg', [stored.memory_id]))[0];
       }
