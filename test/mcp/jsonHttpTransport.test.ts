@@ -220,8 +220,14 @@ describe('JSON HTTP transport on its own', () => {
   });
 
   const sessionHeaders = () => ({ 'Mcp-Session-Id': transport.sessionId!, 'MCP-Protocol-Version': VERSION });
+  // Waits for the reply with this id; the 30 s bound only keeps a lost reply from hanging the run
+  // (the old bound, 200 polls of 5 ms, could run out on a busy machine and fail the next assertion).
   const nextReceived = async (id: number | string): Promise<void> => {
-    for (let attempt = 0; attempt < 200 && !received.some((message) => 'id' in message && message.id === id); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const deadline = Date.now() + 30_000;
+    while (!received.some((message) => 'id' in message && message.id === id)) {
+      if (Date.now() > deadline) throw new Error(`no reply with id ${String(id)} within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   };
 
   it('refuses requests before initialize, then initializes once and reports the session', async () => {
