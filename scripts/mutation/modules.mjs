@@ -11,7 +11,7 @@ export const MUTATION_MODULES = [
   {
     name: 'hard-delete',
     promise: 'hard delete and erasure',
-    mutate: ['src/stores/sqlite/memoryTables.ts:123-130', 'src/stores/sqlite/userDeletion.ts', 'src/core/longterm/longTermMemory.ts:202-209', 'src/core/longterm/longTermMemory.ts:226-236'],
+    mutate: ['src/stores/sqlite/memoryTables.ts#deleteMemoryRows', 'src/stores/sqlite/userDeletion.ts', 'src/core/longterm/longTermMemory.ts#forget', 'src/core/longterm/longTermMemory.ts#forgetAll'],
     tests: ['test/promises/hardDelete.test.ts', 'test/core/lifecycle/lifecycle.test.ts'],
   },
   {
@@ -29,10 +29,22 @@ export const MUTATION_MODULES = [
   {
     name: 'import-validation',
     promise: 'import validation',
-    // The checks: the file's shape field by field (validateExport and its helpers), items that name
-    // no session, a session over its budget. Not the id derivation and writes after them.
-    mutate: ['src/core/portability/importMemories.ts:100-102', 'src/core/portability/importMemories.ts:124-127', 'src/core/portability/importMemories.ts:173-339'],
-    tests: ['test/promises/importValidation.test.ts', 'test/promises/importPlanChecks.test.ts'],
+    // The checks of the file's shape, field by field (validateExport and its helpers). The checks
+    // made once the shape is valid (an item of no session, a session over its budget) are tested by
+    // importPlanChecks.test.ts but sit inside planImport with the id derivation, which is not mutated.
+    mutate: [
+      'src/core/portability/importMemories.ts#invalid',
+      'src/core/portability/importMemories.ts#validateExport',
+      'src/core/portability/importMemories.ts#memoryOf',
+      'src/core/portability/importMemories.ts#sessionOf',
+      'src/core/portability/importMemories.ts#itemOf',
+      'src/core/portability/importMemories.ts#wholeNumber',
+      'src/core/portability/importMemories.ts#isoTime',
+      'src/core/portability/importMemories.ts#optionalIdOf',
+      'src/core/portability/importMemories.ts#requireMetadataAt',
+      'src/core/portability/importMemories.ts#isObject',
+    ],
+    tests: ['test/promises/importValidation.test.ts'],
   },
   {
     name: 'ranking',

@@ -9,6 +9,7 @@ import { delimiter, join } from 'node:path';
 import { MUTATION_MODULES } from './modules.mjs';
 import { EQUIVALENT_MUTANTS, mutantKey } from './equivalentMutants.mjs';
 import { scoreOf } from './score.mjs';
+import { resolveMutate } from './scope.mjs';
 
 const TARGET = 80;
 const root = new URL('../..', import.meta.url).pathname;
@@ -37,7 +38,7 @@ for (const module of modules) {
     tsconfigFile: 'tsconfig.json',
     // Files are run as they are (Node strips the types); the checker drops mutants that do not compile.
     tap: { testFiles: module.tests, nodeArgs: ['--test-reporter=tap', '--test-reporter-destination=stdout'], forceBail: true },
-    mutate: module.mutate,
+    mutate: resolveMutate(module.mutate, root),
     coverageAnalysis: 'perTest',
     concurrency: 2,
     timeoutMS: 30_000,
