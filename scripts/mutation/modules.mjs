@@ -6,7 +6,7 @@ export const MUTATION_MODULES = [
     name: 'outbox',
     promise: 'the outbox and its replay',
     mutate: ['src/stores/resilient/outbox.ts', 'src/stores/resilient/remoteApply.ts'],
-    tests: ['test/promises/outboxReplay.test.ts'],
+    tests: ['test/promises/outboxReplay.test.ts', 'test/trust/erasureResilient.test.ts'],
   },
   {
     name: 'hard-delete',
