@@ -4,7 +4,7 @@
 // mutant with the reason it is equivalent (from equivalentMutants.mjs) or "UNEXPLAINED".
 // Exit status 1 when a module is under the target or a survivor is unexplained.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { MUTATION_MODULES } from './modules.mjs';
 import { EQUIVALENT_MUTANTS, mutantKey } from './equivalentMutants.mjs';
@@ -29,16 +29,23 @@ const env = { ...process.env, FML_TEST: '1', PATH: `${join(root, 'node_modules',
 
 for (const module of modules) {
   const jsonReport = join(reportDir, `${module.name}.json`);
+  const mutate = resolveMutate(module.mutate, root);
+  // The checker compiles only what this module's tests import (the mutated files and everything
+  // they depend on), not the whole project: re-checking every file that imports a mutated one
+  // (contentGuard.ts is imported almost everywhere) made each mutant cost seconds of type checking.
+  const tsconfigPath = `tsconfig.mutation-${module.name}.json`;
+  const files = [...new Set([...module.tests.flatMap((pattern) => globSync(pattern, { cwd: root })), ...mutate.map((entry) => entry.replace(/:\d+-\d+$/, ''))])].sort();
+  writeFileSync(join(root, tsconfigPath), `${JSON.stringify({ extends: './tsconfig.json', include: [], files }, null, 2)}\n`);
   const config = {
     $schema: '../../node_modules/@stryker-mutator/core/schema/stryker-schema.json',
     packageManager: 'npm',
     testRunner: 'tap',
     plugins: ['@stryker-mutator/tap-runner', '@stryker-mutator/typescript-checker'],
     checkers: ['typescript'],
-    tsconfigFile: 'tsconfig.json',
+    tsconfigFile: tsconfigPath,
     // Files are run as they are (Node strips the types); the checker drops mutants that do not compile.
     tap: { testFiles: module.tests, nodeArgs: ['--test-reporter=tap', '--test-reporter-destination=stdout'], forceBail: true },
-    mutate: resolveMutate(module.mutate, root),
+    mutate,
     coverageAnalysis: 'perTest',
     concurrency: 2,
     timeoutMS: 30_000,
