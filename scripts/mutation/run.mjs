@@ -16,13 +16,16 @@ const root = new URL('../..', import.meta.url).pathname;
 const reportDir = join(root, 'reports', 'mutation');
 mkdirSync(reportDir, { recursive: true });
 
-const wanted = process.argv.slice(2);
+// `--summary` rewrites summary.md from the per-module results already in reports/mutation/
+// (for instance results copied from another checkout) without running Stryker.
+const summaryOnly = process.argv.includes('--summary');
+const wanted = process.argv.slice(2).filter((argument) => argument !== '--summary');
 const unknown = wanted.filter((name) => !MUTATION_MODULES.some((module) => module.name === name));
 if (unknown.length > 0) {
   console.error(`unknown module(s): ${unknown.join(', ')}; known: ${MUTATION_MODULES.map((module) => module.name).join(', ')}`);
   process.exit(2);
 }
-const modules = wanted.length > 0 ? MUTATION_MODULES.filter((module) => wanted.includes(module.name)) : MUTATION_MODULES;
+const modules = summaryOnly ? [] : wanted.length > 0 ? MUTATION_MODULES.filter((module) => wanted.includes(module.name)) : MUTATION_MODULES;
 
 // The tap runner spawns `node` from PATH: the pinned Node 24 must come first.
 const env = { ...process.env, FML_TEST: '1', PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };
