@@ -40,4 +40,13 @@ export const EQUIVALENT_MUTANTS = {
   'src/core/retrieval/topK.ts:77 EqualityOperator → right <= n': 'Equivalent: as line 76 → left <= n, for the right child.',
   'src/core/retrieval/typeWeights.ts:45 ArrayDeclaration → ["Stryker was here"]':
     "Equivalent: puts a subtype named \"Stryker was here\" in the general profile; no memory can have that subtype (the taxonomy refuses it), so no weight changes.",
+  // Redaction
+  'src/core/safety/contentGuard.ts:51 ConditionalExpression → false':
+    'Equivalent: the early return is a shortcut; replaceSpans with no spans returns the text unchanged and no counts, which is the same { content: text, redactions: [] }.',
+  'src/core/safety/privateKeyBlock.ts:18 Regex → /(?:(?:\\r?\\n|\\\\r\\\\n|\\\\n|[ \\t]+)(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]*(?=\\r?\\n|\\\\':
+    'Equivalent: the body pattern can match the empty string, so exec always finds a match at index 0 and the leftmost match is the same with or without the ^ anchor.',
+  'src/core/safety/privateKeyBlock.ts:26 ConditionalExpression → false':
+    "Equivalent: after each block BEGIN.lastIndex is set to the block's end, so the next BEGIN found never starts before searchFrom and the guard never fires.",
+  'src/core/safety/privateKeyBlock.ts:44 StringLiteral → "Stryker was here!"':
+    'Equivalent (never reached): the body pattern matches the empty string, so exec never returns null and the fallback is never used.',
 };

@@ -74,6 +74,8 @@ export const MUTATION_MODULES = [
       'test/core/safety/replaceSpans.test.ts',
       'test/core/safety/secretDetector.test.ts',
       'test/core/safety/privateKeyBlock.test.ts',
+      'test/core/safety/privateKeyBoundaries.test.ts',
+      'test/core/safety/findingOrder.test.ts',
       'test/promises/workingMemoryRedaction.test.ts',
       'test/core/safety/secretCorpus.test.ts',
     ],

@@ -36,6 +36,10 @@ describe('refusing a credential', () => {
     assert.deepEqual(guardText('The deploy runs on Fridays', refuse), { content: 'The deploy runs on Fridays', redactions: [] });
   });
 
+  it('names the content field when no field is given', () => {
+    assert.equal(refusal(() => guardText(key, refuse)).details?.field, 'content');
+  });
+
   it('names the field it was given, and a named value by its own name', () => {
     assert.equal(refusal(() => guardText(key, refuse, 'summary')).details?.field, 'summary');
     const named = refusal(() => guardNamedText('db_password', 'hunter2x', refuse, 'facts.value'));
@@ -63,7 +67,7 @@ describe('PII redaction', () => {
   });
 
   it('redacts phone numbers written with separators, in national and international shapes', () => {
-    for (const phone of ['(415) 555-0132', '415.555.0132', '+44 20 7946 0958', '+1-415-555-0132', '020 7946 0958']) {
+    for (const phone of ['(415) 555-0132', '(415)555-0132', '415.555.0132', '+44 20 7946 0958', '+1-415-555-0132', '+1(415) 555-0132', '020 7946 0958']) {
       assert.equal(guardText(`call ${phone} today`, pii).content, 'call [REDACTED:phone] today', phone);
     }
   });
