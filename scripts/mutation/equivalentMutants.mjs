@@ -9,17 +9,21 @@ export function mutantKey(mutant) {
 
 export const EQUIVALENT_MUTANTS = {
   // Outbox
-  'src/stores/resilient/outbox.ts:36 ConditionalExpression → false':
+  'src/stores/resilient/outbox.ts:37 ConditionalExpression → false':
     'Equivalent in behaviour: a second open() opens a second connection to the same file and drops the first; every later call uses the new one. Only a file handle leaks.',
-  'src/stores/resilient/outbox.ts:40 StringLiteral → ""':
+  'src/stores/resilient/outbox.ts:41 StringLiteral → ""':
     'Durability only: synchronous = FULL matters when the machine loses power right after a write; an in-process test cannot cut the power.',
-  'src/stores/resilient/outbox.ts:120 StringLiteral → ""':
+  'src/stores/resilient/outbox.ts:121 StringLiteral → ""':
     'Same end state: without BEGIN the move to outbox_rejected runs as two autocommits and the COMMIT then fails, so the replayer goes round once more and finds the entry already moved. Differs only if the process dies between the two statements.',
-  'src/stores/resilient/outbox.ts:127 BlockStatement → {}':
+  'src/stores/resilient/outbox.ts:128 BlockStatement → {}':
     'Runs only when SQLite fails between BEGIN and COMMIT of the move (disk full, I/O error); not reproducible in-process (the storage-fault suite covers the store, not the outbox).',
-  'src/stores/resilient/outbox.ts:128 ConditionalExpression → true': 'Same failure path as line 127.',
-  'src/stores/resilient/outbox.ts:128 ConditionalExpression → false': 'Same failure path as line 127.',
-  'src/stores/resilient/outbox.ts:128 StringLiteral → ""': 'Same failure path as line 127.',
+  'src/stores/resilient/outbox.ts:129 ConditionalExpression → true': 'Same failure path as line 128.',
+  'src/stores/resilient/outbox.ts:129 ConditionalExpression → false': 'Same failure path as line 128.',
+  'src/stores/resilient/outbox.ts:129 StringLiteral → ""': 'Same failure path as line 128.',
+  'src/stores/resilient/outbox.ts:155 BlockStatement → {}': 'The same failure path in erase(): runs only when SQLite fails between BEGIN and COMMIT of the erasure.',
+  'src/stores/resilient/outbox.ts:156 ConditionalExpression → true': 'Same failure path as line 155.',
+  'src/stores/resilient/outbox.ts:156 ConditionalExpression → false': 'Same failure path as line 155.',
+  'src/stores/resilient/outbox.ts:156 StringLiteral → ""': 'Same failure path as line 155.',
   "src/stores/resilient/remoteApply.ts:21 ConditionalExpression → case 'insertMemory':":
     "Equivalent: with the case emptied an insert falls through to the update branch, whose update-else-insert (with the op's own embedding) leaves exactly the state the insert path leaves, lost acknowledgement or not.",
   // Layer access

@@ -216,3 +216,33 @@ describe('outbox replay lease between two outboxes on one file', () => {
     a.close();
   });
 });
+
+describe('erasure reaches queued writes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fml-outbox-erase-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a queued batch of access records loses only the erased memory\'s records, in the pending and the rejected queue', async () => {
+    const outbox = new Outbox(join(dir, 'outbox.db'));
+    await outbox.open();
+    try {
+      const user = newUserId();
+      const [erased, kept] = [makeMemory(user), makeMemory(user)];
+      const batch = { op: 'recordAccess' as const, entries: [makeAccess(erased), makeAccess(kept)] };
+      await outbox.enqueue(batch);
+      const refused = await outbox.enqueue(batch);
+      await outbox.reject(refused, 'refused by Firebolt');
+      await outbox.erase(user, erased.memory_id);
+      const stored = (table: string) =>
+        (new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true }).prepare(`SELECT payload FROM ${table}`).all() as Array<{ payload: string }>).map((row) => row.payload);
+      for (const table of ['outbox', 'outbox_rejected']) {
+        const payloads = stored(table);
+        assert.equal(payloads.length, 1, table);
+        assert.ok(payloads[0]!.includes(kept.memory_id), `${table} keeps the other memory's record`);
+        assert.ok(!payloads[0]!.includes(erased.memory_id), `${table} holds nothing of the erased memory`);
+      }
+      assert.deepEqual(outbox.peek(1)[0]?.op, { op: 'recordAccess', entries: [batch.entries[1]] });
+    } finally {
+      outbox.close();
+    }
+  });
+});
