@@ -69,18 +69,18 @@ describe('hard delete and erasure, checked in the database file', () => {
 
   it('a soft delete marks the memory deleted once and announces it once; forgetting it again changes nothing', async () => {
     const user = 'erase-soft';
-    const memory = await t.core.longTerm.store({ user_id: user, content: 'Soft delete twice: the osprey dashboard', memory_category: 'semantic', memory_subtype: 'project' });
+    const memory = await t.core.storeMemory({ user_id: user, content: 'Soft delete twice: the osprey dashboard', memory_category: 'semantic', memory_subtype: 'project' });
     const deleted: string[][] = [];
-    const listening = t.core.events.on((event) => {
+    const listening = t.core.onEvent((event) => {
       const change = event as { type: string; change?: string; memory_ids?: string[] };
       if (change.type === 'memory' && change.change === 'deleted') deleted.push(change.memory_ids ?? []);
     });
     try {
-      await t.core.longTerm.forget({ user_id: user, memory_id: memory.memory_id });
-      const [first] = await t.core.store.getMemories(user, [memory.memory_id]);
+      await t.core.forgetMemory({ user_id: user, memory_id: memory.memory_id });
+      const [first] = await t.store.getMemories(user, [memory.memory_id]);
       assert.ok(first?.deleted_at, 'the stored record is marked deleted');
-      await t.core.longTerm.forget({ user_id: user, memory_id: memory.memory_id });
-      const [second] = await t.core.store.getMemories(user, [memory.memory_id]);
+      await t.core.forgetMemory({ user_id: user, memory_id: memory.memory_id });
+      const [second] = await t.store.getMemories(user, [memory.memory_id]);
       assert.equal(second?.deleted_at, first.deleted_at, 'the deletion time is the first one');
       assert.deepEqual(deleted, [[memory.memory_id]], 'one announcement, naming the memory');
     } finally {

@@ -18,17 +18,17 @@ describe('import: items belong to a session of the file and fit its budget', () 
   let tokens: number;
   before(async () => {
     test = await createTestCore();
-    tokens = test.core.coreDeps.tokens.count(CONTENT);
+    tokens = test.deps.tokens.count(CONTENT);
   });
   after(() => test.cleanup());
 
   async function refused(user: string, data: unknown): Promise<MemoryError> {
-    const error = await importMemories(test.core.coreDeps, user, data).then(
+    const error = await importMemories(test.deps, user, data).then(
       () => assert.fail('the import was accepted'),
       (failure: unknown) => failure,
     );
     assert.ok(MemoryError.is(error, 'INVALID_INPUT'), String(error));
-    assert.deepEqual(await test.core.store.listSessions(user), [], 'nothing was written');
+    assert.deepEqual(await test.store.listSessions(user), [], 'nothing was written');
     return error;
   }
 
@@ -45,9 +45,9 @@ describe('import: items belong to a session of the file and fit its budget', () 
   });
 
   it('imports a session whose items fill its budget exactly', async () => {
-    const result = await importMemories(test.core.coreDeps, 'exact', file([session('sess_exact', 2 * tokens)], [item('wmi_1', 'sess_exact'), item('wmi_2', 'sess_exact')]));
+    const result = await importMemories(test.deps, 'exact', file([session('sess_exact', 2 * tokens)], [item('wmi_1', 'sess_exact'), item('wmi_2', 'sess_exact')]));
     assert.equal(result.working_items_imported, 2);
-    const [stored] = await test.core.store.listSessions('exact');
+    const [stored] = await test.store.listSessions('exact');
     assert.equal(stored?.total_tokens, 2 * tokens);
     assert.equal(stored?.max_tokens, 2 * tokens);
   });
