@@ -53,4 +53,7 @@ export const EQUIVALENT_MUTANTS = {
     "Equivalent: after each block BEGIN.lastIndex is set to the block's end, so the next BEGIN found never starts before searchFrom and the guard never fires.",
   'src/core/safety/privateKeyBlock.ts:44 StringLiteral → "Stryker was here!"':
     'Equivalent (never reached): the body pattern matches the empty string, so exec never returns null and the fallback is never used.',
+  // Import validation
+  'src/core/portability/importMemories.ts:241 EqualityOperator → raw.access_count > 0':
+    'Equivalent: differs only for an access_count of exactly 0, where Math.floor(0) and the fallback are both 0.',
 };

@@ -16,7 +16,7 @@ function refusedField(data: unknown): string {
     validateExport(data);
   } catch (error) {
     const typed = error as { code: string; details?: { field?: string } };
-    assert.ok(['INVALID_INPUT', 'INVALID_CLASSIFICATION'].includes(typed.code), `code ${typed.code}`);
+    assert.ok(['INVALID_INPUT', 'INVALID_CLASSIFICATION', 'MISSING_IDENTIFIER'].includes(typed.code), `code ${typed.code}`);
     return typed.details?.field ?? typed.code;
   }
   throw new Error('the export was accepted');
@@ -227,5 +227,29 @@ describe('import validation: a hand-edited or foreign file is refused with the f
     );
     assert.throws(() => validateExport(file({ memories: [memory({ layer: 'session' })] })), { code: 'MISSING_IDENTIFIER' }, 'a session memory needs its scope id');
     assert.equal(validateExport(file({ memories: [memory({ access_count: '3' })] })).memories[0].access_count, 0, 'a count that is not a number is 0');
+  });
+
+  it('names the exact field of every bad id and time, in memories, sessions and items', () => {
+    const memoryFields: Array<[Record<string, unknown>, string]> = [
+      [{ memory_id: 7 }, 'memory_id'], [{ layer: 'agent', scope_id: 7 }, 'scope_id'], [{ org_id: 7 }, 'org_id'], [{ project_id: 7 }, 'project_id'],
+      [{ supersedes: 7 }, 'supersedes'], [{ superseded_by: 7 }, 'superseded_by'], [{ source_session: 7 }, 'source_session'],
+      [{ updated_at: 'soon' }, 'updated_at'], [{ deleted_at: 'soon' }, 'deleted_at'],
+    ];
+    for (const [overrides, field] of memoryFields) assert.equal(refusedField(file({ memories: [memory(overrides)] })), `memories[0].${field}`, field);
+    const sessionFields: Array<[Record<string, unknown>, string]> = [
+      [{ session_id: 7 }, 'session_id'], [{ org_id: 7 }, 'org_id'], [{ project_id: 7 }, 'project_id'], [{ last_activity: 'soon' }, 'last_activity'], [{ expires_at: 'soon' }, 'expires_at'],
+    ];
+    for (const [overrides, field] of sessionFields) assert.equal(refusedField(file({ sessions: [session(overrides)] })), `sessions[0].${field}`, field);
+    const itemFields: Array<[Record<string, unknown>, string]> = [
+      [{ item_id: 7 }, 'item_id'], [{ session_id: 7 }, 'session_id'], [{ pinned: 'yes' }, 'pinned'], [{ content: '' }, 'content'], [{ last_accessed: 'soon' }, 'last_accessed'],
+    ];
+    for (const [overrides, field] of itemFields) assert.equal(refusedField(file({ working_items: [item(overrides)] })), `working_items[0].${field}`, field);
+  });
+
+  it('reads null as absent for optional ids and times, and never takes an owner from the file', () => {
+    const [parsed] = validateExport(file({ memories: [memory({ user_id: 'someone-else', event_time: null, supersedes: null, superseded_by: null, org_id: null })] })).memories;
+    assert.deepEqual([parsed.event_time, parsed.supersedes, parsed.superseded_by, parsed.org_id], [null, null, null, null]);
+    assert.equal(parsed.user_id, '', 'the importing user is set by the import, not by the file');
+    assert.equal(validateExport(file({ sessions: [session({ user_id: 'someone-else' })], working_items: [item({ user_id: 'someone-else' })] })).working_items[0].user_id, '');
   });
 });
