@@ -131,6 +131,11 @@ describe('explainMatch', () => {
     assert.equal(explainMatch(neighbour), 'next to a matching memory of the same conversation');
   });
 
+  it('says a partial match was kept beside a full match', () => {
+    const partial = { ...breakdown({ matched_terms: [] }), signals: ['partial' as const] };
+    assert.equal(explainMatch(partial), 'partial match (below the relevance floor, beside a full match)');
+  });
+
   it('falls back to importance and recency when nothing matched, and leaves out a zero similarity', () => {
     assert.equal(explainMatch(breakdown({ matched_terms: [], semantic: 0 })), 'ranked by importance and recency');
   });
