@@ -1,23 +1,9 @@
 import { MemoryError } from './domain/errors.ts';
+import { LIMITS } from './limits.ts';
 
-/** Limits every entry point enforces; the MCP schemas and the panel read them from here. */
-export const LIMITS = {
-  contentBytes: 100 * 1024,
-  queryChars: 4_000,
-  idChars: 200,
-  entities: 100,
-  entityChars: 300,
-  tags: 50,
-  tagChars: 100,
-  metadataBytes: 32 * 1024,
-  /** Nesting of objects and arrays in free-form JSON; real metadata is a few levels deep. */
-  jsonDepth: 32,
-  recallLimit: 100,
-  alternateQueries: 5,
-  searchKeys: 30,
-  tokenBudget: 1_000_000,
-  maxTokens: 2_000_000,
-} as const;
+// LIMITS lives in its own Node-free module so the panel's schemas (src/shared) can read it and the
+// webview's type check, which has no Node types, can follow that import.
+export { LIMITS };
 
 const ID_PATTERN = /^[\w.:@\-/+=]+$/;
 

@@ -1,22 +1,21 @@
 import { MemoryError } from '../core/domain/errors.ts';
 import { TAXONOMY } from '../core/domain/taxonomy.ts';
-import { LIMITS } from '../core/validation.ts';
-import type { PanelError, PanelErrorCode, PanelErrorEntry, PanelMethod, PanelNotification, ResponseMessage } from '../shared/panelProtocol.ts';
+import type { PanelError, PanelErrorCode, PanelErrorEntry, PanelInit, PanelMethod, PanelNotification, ParamsOf, ResponseMessage, ResultOf } from '../shared/panelProtocol.ts';
+import { SCOPES } from '../shared/panelSchemas.ts';
 import { type Disposable, DEFAULT_POLL_MS, watchChanges } from './changeWatcher.ts';
 import { editSearchKeys, forEachMemory, getMemory, listMemories, promoteFromPanel, promotionTargets, searchMemories, updateMemory } from './memoryRequests.ts';
 import { overview } from './overviewRequest.ts';
 import type { PanelDeps } from './panelDeps.ts';
-import { type ScopeContext, SCOPES, SOURCE_TYPES, readPanelFilter } from './panelFilter.ts';
-import { ParamReader } from './paramReader.ts';
+import { type ScopeContext, SOURCE_TYPES, normalisePanelFilter } from './panelFilter.ts';
+import { parsePanelParams } from './panelParams.ts';
 import { RecallActivity } from './recallActivity.ts';
 import { RecentRecalls } from './recentRecalls.ts';
 import { resolveSessionId, withSession, workingView } from './workingRequests.ts';
 
-const MAX_PAGE = 1000;
 const MAX_ERRORS = 20;
-const SORTS = ['recency', 'importance', 'access_count', 'created'] as const;
 
-type Handler = (params: ParamReader) => Promise<unknown>;
+/** One handler per method, typed by the protocol: a handler answering the wrong shape does not compile. */
+export type PanelHandlers = { [M in PanelMethod]: (params: ParamsOf<M>) => Promise<ResultOf<M>> };
 
 /**
  * Answers every panel request against a MemoryCore. Transport-free: the VS Code webview provider
@@ -32,7 +31,7 @@ export class PanelController {
   private readonly recallSubscription: Disposable;
   private readonly pollMs: number;
   private watcher: Disposable | null = null;
-  private readonly handlers: Record<PanelMethod, Handler>;
+  private readonly handlers: PanelHandlers;
 
   constructor(deps: PanelDeps, options: { pollMs?: number } = {}) {
     this.deps = deps;
@@ -44,62 +43,23 @@ export class PanelController {
     });
     this.handlers = {
       'panel/ready': async () => this.init(),
-      'memory/list': async (p) =>
-        listMemories(deps, await this.scope(), {
-          filter: readPanelFilter(p.object('filter')),
-          sort: p.oneOf('sort', SORTS),
-          offset: p.integer('offset', 0, Number.MAX_SAFE_INTEGER),
-          limit: p.integer('limit', 0, MAX_PAGE),
-        }),
-      'memory/search': async (p) =>
-        searchMemories(deps, await this.scope(), {
-          query: p.string('query'),
-          filter: readPanelFilter(p.object('filter')),
-          sort: p.oneOf('sort', ['relevance', ...SORTS] as const),
-          limit: p.integer('limit', 1, LIMITS.recallLimit),
-        }),
-      'memory/get': async (p) => getMemory(deps, p.string('memory_id')),
-      'memory/update': async (p) => {
-        const content = p.optionalString('content');
-        const category = p.optionalString('memory_category');
-        const subtype = p.optionalString('memory_subtype');
-        const importance = p.optionalNumber('importance', 0, 1);
-        const tags = p.optionalStringList('tags', LIMITS.tags);
-        const pinned = p.optionalBoolean('pinned');
-        return updateMemory(deps, {
-          memory_id: p.string('memory_id'),
-          ...(content !== undefined ? { content } : {}),
-          ...(category !== undefined ? { memory_category: category } : {}),
-          ...(subtype !== undefined ? { memory_subtype: subtype } : {}),
-          ...(importance !== undefined ? { importance } : {}),
-          ...(tags !== undefined ? { tags } : {}),
-          ...(pinned !== undefined ? { pinned } : {}),
-        });
-      },
-      'memory/searchKeys': async (p) => {
-        const add = p.optionalStringList('add', LIMITS.searchKeys);
-        const remove = p.optionalStringList('remove', LIMITS.searchKeys);
-        return editSearchKeys(deps, { memory_id: p.string('memory_id'), ...(add ? { add } : {}), ...(remove ? { remove } : {}) });
-      },
-      'memory/forget': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
-      'memory/restore': async (p) => forEachMemory(p.stringList('memory_ids'), (id) => deps.core.restoreMemory(deps.userId(), id)),
-      'memory/purge': async (p) => {
-        if (p.optionalBoolean('confirm') !== true) {
-          throw new MemoryError('CONFIRMATION_REQUIRED', 'Deleting permanently needs confirm: true; the panel asks the user first.', { details: { field: 'confirm' } });
-        }
-        return forEachMemory(p.stringList('memory_ids'), (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId(), hard_delete: true }));
-      },
-      'memory/promote': async (p) => promoteFromPanel(deps, await this.scope(), p.string('memory_id'), p.string('to_layer')),
+      'memory/list': async (p) => listMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
+      'memory/search': async (p) => searchMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
+      'memory/get': async (p) => getMemory(deps, p.memory_id),
+      'memory/update': async (p) => updateMemory(deps, p),
+      'memory/searchKeys': async (p) => editSearchKeys(deps, p),
+      'memory/forget': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
+      'memory/restore': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.restoreMemory(deps.userId(), id)),
+      // The schema refuses a purge without confirm: true (CONFIRMATION_REQUIRED) before it gets here.
+      'memory/purge': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId(), hard_delete: true })),
+      'memory/promote': async (p) => promoteFromPanel(deps, await this.scope(), p.memory_id, p.to_layer),
       'working/state': async () => workingView(deps),
       'working/pin': async (p) => {
-        const itemId = p.string('item_id');
-        const pinned = p.boolean('pinned');
-        await withSession(deps, (session_id, user_id) => deps.core.pinWorkingItem({ session_id, user_id, item_id: itemId, pinned }));
+        await withSession(deps, (session_id, user_id) => deps.core.pinWorkingItem({ session_id, user_id, item_id: p.item_id, pinned: p.pinned }));
         return workingView(deps);
       },
       'working/evict': async (p) => {
-        const itemId = p.string('item_id');
-        await withSession(deps, (session_id, user_id) => deps.core.evictFromWorkingMemory({ session_id, user_id, item_id: itemId }));
+        await withSession(deps, (session_id, user_id) => deps.core.evictFromWorkingMemory({ session_id, user_id, item_id: p.item_id }));
         return workingView(deps);
       },
       'working/checkpoint': async () => {
@@ -114,13 +74,11 @@ export class PanelController {
       },
       'overview/get': async () => overview(deps, this.activity, this.recalls, this.errors),
       'context/preview': async (p) => {
-        const query = p.string('query');
-        const budget = p.integer('token_budget', 1, LIMITS.tokenBudget);
         const sessionId = await resolveSessionId(deps);
         // A preview shows what the agent would get; it must not count as the agent reading memories.
         // Before any session exists (a browser panel, a fresh store) it previews long-term memory alone.
         return deps.core.getRelevantContext(
-          { session_id: sessionId ?? 'panel-preview', user_id: deps.userId(), query, token_budget: budget },
+          { session_id: sessionId ?? 'panel-preview', user_id: deps.userId(), query: p.query, token_budget: p.token_budget },
           { logAccess: false, allowMissingSession: sessionId === null },
         );
       },
@@ -141,13 +99,19 @@ export class PanelController {
     }
     const method = message.method as PanelMethod;
     try {
-      const result = await this.handlers[method](new ParamReader(method, message.params));
+      const result = await this.answer(method, message.params);
       return { kind: 'response', id, ok: true, result };
     } catch (error) {
       const panelError = toPanelError(error);
       this.deps.log(`[panel] ${method} failed: ${panelError.code}: ${panelError.message}`);
       return this.reject(id, panelError.code, panelError.message);
     }
+  }
+
+  /** Validates the params with the method's schema, then runs its handler with them. */
+  private answer<M extends PanelMethod>(method: M, params: unknown): Promise<ResultOf<M>> {
+    const handler = this.handlers[method] as (params: ParamsOf<M>) => Promise<ResultOf<M>>;
+    return handler(parsePanelParams(method, params));
   }
 
   /** Subscribes to change notifications; the store is polled only while at least one panel watches. */
@@ -176,7 +140,7 @@ export class PanelController {
     for (const listener of this.listeners) listener(notification);
   }
 
-  private async init() {
+  private async init(): Promise<PanelInit> {
     const scope = await this.scope();
     return {
       user_id: this.deps.userId(),

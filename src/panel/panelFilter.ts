@@ -3,10 +3,8 @@ import type { MemoryCategory } from '../core/domain/taxonomy.ts';
 import { isMemoryCategory } from '../core/domain/taxonomy.ts';
 import type { MemoryFilter } from '../core/ports/memoryStore.ts';
 import type { PanelFilter, Scope } from '../shared/panelProtocol.ts';
-import type { ParamReader } from './paramReader.ts';
 import { STALE_TAG } from '../core/anchors/anchorUpdates.ts';
 
-export const SCOPES: readonly Scope[] = ['all', 'user', 'project', 'session'];
 export const SOURCE_TYPES = ['explicit', 'conversation', 'editor', 'extraction', 'inferred', 'observed', 'working_memory'] as const;
 
 export interface ScopeContext {
@@ -14,40 +12,25 @@ export interface ScopeContext {
   sessionId: string | null;
 }
 
-export function readPanelFilter(params: ParamReader): PanelFilter {
-  const filter: PanelFilter = {};
-  const scope = params.optionalString('scope');
-  if (scope !== undefined) filter.scope = params.oneOf('scope', SCOPES);
-  const categories = params.optionalStringList('categories');
-  if (categories) {
-    for (const category of categories) {
-      if (!isMemoryCategory(category)) throw new MemoryError('INVALID_INPUT', `Unknown category "${category}".`, { details: { field: 'categories' } });
-    }
-    filter.categories = categories;
+/**
+ * The checks a schema cannot make (a known category, a real date, no stale-with-tags), and the
+ * panel's day-wide dates widened to timestamps. The shape was checked by the request's schema.
+ */
+export function normalisePanelFilter(filter: PanelFilter): PanelFilter {
+  const normalised: PanelFilter = { ...filter };
+  for (const category of filter.categories ?? []) {
+    if (!isMemoryCategory(category)) throw new MemoryError('INVALID_INPUT', `Unknown category "${category}".`, { details: { field: 'categories' } });
   }
-  const subtypes = params.optionalStringList('subtypes');
-  if (subtypes) filter.subtypes = subtypes;
-  const pinned = params.optionalBoolean('pinned');
-  if (pinned !== undefined) filter.pinned = pinned;
-  const sources = params.optionalStringList('source_types');
-  if (sources) filter.source_types = sources;
-  const entities = params.optionalStringList('entities');
-  if (entities) filter.entities = entities;
-  const tags = params.optionalStringList('tags');
-  if (tags) filter.tags = tags;
-  const stale = params.optionalBoolean('stale');
-  if (stale !== undefined) filter.stale = stale;
   if (filter.stale && filter.tags && filter.tags.length > 0) {
     // Tags match any of them, so the stale-code tag among others would widen the list instead of narrowing it.
     throw new MemoryError('INVALID_INPUT', 'The stale filter cannot be combined with a tags filter.', { details: { field: 'stale' } });
   }
-  const after = params.optionalString('after');
-  if (after) filter.after = boundary(after, 'after');
-  const before = params.optionalString('before');
-  if (before) filter.before = boundary(before, 'before');
-  const view = params.optionalString('view');
-  if (view !== undefined) filter.view = params.oneOf('view', ['live', 'trash'] as const);
-  return filter;
+  // An empty date input means no bound.
+  if (filter.after) normalised.after = boundary(filter.after, 'after');
+  else delete normalised.after;
+  if (filter.before) normalised.before = boundary(filter.before, 'before');
+  else delete normalised.before;
+  return normalised;
 }
 
 /** The store filter for a panel filter; the session scope is applied by the caller (the store cannot). */

@@ -11,12 +11,16 @@ import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
 import type { EnrichmentState } from '../core/enrichment/pendingEnrichment.ts';
 
 export type { SearchKeyView, EnrichmentState, EmbeddingStartupCheck };
+import type { z } from 'zod';
+import type { LIST_SORTS, SCOPES, SEARCH_SORTS, VIEWS, panelFilterSchema, panelParamSchemas } from './panelSchemas.ts';
 
 /**
  * The one protocol between the memory panel (webview or browser page) and its host (the VS Code
  * extension or the HTTP server). Requests are a map method -> [params, result]; the host answers
- * every request with exactly one response; notifications flow host -> panel only. Both sides
- * import these types; only the host validates, because only the host trusts nothing it receives.
+ * every request with exactly one response; notifications flow host -> panel only. Request params
+ * are declared once as zod schemas (panelSchemas.ts) and their types inferred here; only the host
+ * validates with them, because only the host trusts nothing it receives. This file imports them
+ * as types only, so the webview, which imports this file, bundles no zod.
  */
 
 /** Rows per list page; the panel asks for its first page before it has its init answer. */
@@ -24,41 +28,19 @@ export const PANEL_PAGE_SIZE = 200;
 /** Results per search (the core's recall limit). */
 export const PANEL_SEARCH_LIMIT = 100;
 
-export type Scope = 'all' | 'user' | 'project' | 'session';
-export type ListSort = 'recency' | 'importance' | 'access_count' | 'created';
-export type SearchSort = 'relevance' | ListSort;
-export type View = 'live' | 'trash';
+export type Scope = (typeof SCOPES)[number];
+export type ListSort = (typeof LIST_SORTS)[number];
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+export type View = (typeof VIEWS)[number];
 
 /** Filters the memories tab offers; absent fields do not filter. */
-export interface PanelFilter {
-  scope?: Scope;
-  categories?: string[];
-  subtypes?: string[];
-  pinned?: boolean;
-  source_types?: string[];
-  entities?: string[];
-  tags?: string[];
-  /** Only memories whose anchored code changed or is gone (the stale-code tag the editor keeps). */
-  stale?: boolean;
-  /** Inclusive ISO dates (YYYY-MM-DD or full timestamps). */
-  after?: string;
-  before?: string;
-  view?: View;
-}
-
-export interface ListParams {
-  filter: PanelFilter;
-  sort: ListSort;
-  offset: number;
-  limit: number;
-}
-
-export interface SearchParams {
-  query: string;
-  filter: PanelFilter;
-  sort: SearchSort;
-  limit: number;
-}
+export type PanelFilter = z.infer<typeof panelFilterSchema>;
+export type ListParams = z.infer<(typeof panelParamSchemas)['memory/list']>;
+export type SearchParams = z.infer<(typeof panelParamSchemas)['memory/search']>;
+export type UpdateParams = z.infer<(typeof panelParamSchemas)['memory/update']>;
+export type PreviewParams = z.infer<(typeof panelParamSchemas)['context/preview']>;
+/** The user's edit of a memory's search keys; the core refuses an edit with both lists empty. */
+export type SearchKeysParams = z.infer<(typeof panelParamSchemas)['memory/searchKeys']>;
 
 export interface MemoryPage {
   items: MemoryRecord[];
@@ -84,12 +66,6 @@ export interface MemoryDetail {
   enrichment: EnrichmentState | null;
 }
 
-/** The user's edit of a memory's search keys; at least one list is non-empty. */
-export interface SearchKeysParams {
-  memory_id: string;
-  add?: string[];
-  remove?: string[];
-}
 
 export interface MemorySummary {
   memory_id: string;
@@ -97,16 +73,6 @@ export interface MemorySummary {
   memory_category: string;
   memory_subtype: string;
   deleted: boolean;
-}
-
-export interface UpdateParams {
-  memory_id: string;
-  content?: string;
-  memory_category?: string;
-  memory_subtype?: string;
-  importance?: number;
-  tags?: string[];
-  pinned?: boolean;
 }
 
 export interface WorkingView {
@@ -176,11 +142,6 @@ export interface EnrichmentOverview {
   last_error: { memory_id: string; code: string; message: string; at: string } | null;
 }
 
-export interface PreviewParams {
-  query: string;
-  token_budget: number;
-}
-
 /** What the panel needs before its first paint. */
 export interface PanelInit {
   user_id: string;
@@ -205,34 +166,32 @@ export interface PromotionTarget {
   label: string;
 }
 
-export interface PanelRequests {
-  'panel/ready': { params: Record<string, never>; result: PanelInit };
-  'memory/list': { params: ListParams; result: MemoryPage };
-  'memory/search': { params: SearchParams; result: SearchResult };
-  'memory/get': { params: { memory_id: string }; result: MemoryDetail };
-  'memory/update': { params: UpdateParams; result: MemoryRecord };
+/** What the host answers to each request; the params are the schemas' (panelSchemas.ts). */
+export interface PanelResults {
+  'panel/ready': PanelInit;
+  'memory/list': MemoryPage;
+  'memory/search': SearchResult;
+  'memory/get': MemoryDetail;
+  'memory/update': MemoryRecord;
   /** Adds (as the user's) or removes search keys; a removed key is never added back by a model. */
-  'memory/searchKeys': { params: SearchKeysParams; result: MemoryDetail };
-  'memory/forget': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
-  'memory/restore': { params: { memory_ids: string[] }; result: { memory_ids: string[] } };
-  /** Permanent; `confirm` must be true so a stray call cannot purge. */
-  'memory/purge': { params: { memory_ids: string[]; confirm: true }; result: { memory_ids: string[] } };
-  /** Copies the memory into one of the init's promotion targets, recording who and when. */
-  'memory/promote': { params: { memory_id: string; to_layer: MemoryLayer }; result: PromoteMemoryOutput };
-  'working/state': { params: Record<string, never>; result: WorkingView };
-  'working/pin': { params: { item_id: string; pinned: boolean }; result: WorkingView };
-  'working/evict': { params: { item_id: string }; result: WorkingView };
-  'working/checkpoint': { params: Record<string, never>; result: WorkingView & { message: string } };
-  'working/clear': { params: Record<string, never>; result: WorkingView & { message: string } };
-  'overview/get': { params: Record<string, never>; result: Overview };
-  'context/preview': { params: PreviewParams; result: GetRelevantContextOutput };
-  /** The editor's selected text, for the context preview; always null in a browser. */
-  'editor/selection': { params: Record<string, never>; result: { text: string | null } };
+  'memory/searchKeys': MemoryDetail;
+  'memory/forget': { memory_ids: string[] };
+  'memory/restore': { memory_ids: string[] };
+  'memory/purge': { memory_ids: string[] };
+  'memory/promote': PromoteMemoryOutput;
+  'working/state': WorkingView;
+  'working/pin': WorkingView;
+  'working/evict': WorkingView;
+  'working/checkpoint': WorkingView & { message: string };
+  'working/clear': WorkingView & { message: string };
+  'overview/get': Overview;
+  'context/preview': GetRelevantContextOutput;
+  'editor/selection': { text: string | null };
 }
 
-export type PanelMethod = keyof PanelRequests;
-export type ParamsOf<M extends PanelMethod> = PanelRequests[M]['params'];
-export type ResultOf<M extends PanelMethod> = PanelRequests[M]['result'];
+export type PanelMethod = keyof typeof panelParamSchemas & keyof PanelResults;
+export type ParamsOf<M extends PanelMethod> = z.infer<(typeof panelParamSchemas)[M]>;
+export type ResultOf<M extends PanelMethod> = PanelResults[M];
 
 /** Core error codes plus the ones only the panel boundary produces. */
 export type PanelErrorCode = MemoryErrorCode | 'UNKNOWN_METHOD' | 'INVALID_REQUEST' | 'TRANSPORT_ERROR' | 'INTERNAL_ERROR';
