@@ -189,7 +189,8 @@ export interface PanelResults {
   'editor/selection': { text: string | null };
 }
 
-export type PanelMethod = keyof typeof panelParamSchemas & keyof PanelResults;
+export type PanelMethod = keyof typeof panelParamSchemas;
+// Indexing PanelResults by every method makes a method without a declared result a type error here.
 export type ParamsOf<M extends PanelMethod> = z.infer<(typeof panelParamSchemas)[M]>;
 export type ResultOf<M extends PanelMethod> = PanelResults[M];
 
