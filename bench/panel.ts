@@ -18,7 +18,6 @@ import { createPanelRoutes } from '../src/panel/httpPanelRoutes.ts';
 import { PanelController } from '../src/panel/panelController.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { SeededRandom, syntheticMemory } from './syntheticCorpus.ts';
-import { localCoreSurface } from '../src/daemon/localCore.ts';
 
 const MEMORIES = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 15);
@@ -82,7 +81,7 @@ try {
   }
   console.log(`seeded ${MEMORIES.toLocaleString()} memories in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-  const controller = new PanelController({ core: localCoreSurface(core), userId: () => USER, sessionId: () => undefined, host: 'browser', log: (message) => console.error(message) });
+  const controller = new PanelController({ core: core, userId: () => USER, sessionId: () => undefined, host: 'browser', log: (message) => console.error(message) });
   let id = 1;
   const time = async (method: string, params: unknown): Promise<number> => {
     const start = performance.now();

@@ -11,9 +11,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from '../src/core/portability/exportFormat.ts';
-import type { CoreSurface } from '../src/daemon/coreSurface.ts';
+import type { CoreSurface } from '../src/core/coreSurface.ts';
 import { openRemoteCore } from '../src/daemon/daemonLauncher.ts';
-import { localCoreSurface } from '../src/daemon/localCore.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { type StallReport, watchStalls } from './stallMonitor.ts';
 import { latencySummary, ms } from './stats.ts';
@@ -181,10 +180,10 @@ try {
   const rssBefore = process.memoryUsage().rss;
   const local = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
   await local.open();
-  await runSteps('In the calling process (the model before the memory process):', localCoreSurface(local), 2);
+  await runSteps('In the calling process (the model before the memory process):', local, 2);
   console.log(`\ncalling process RSS grew by ${mb(process.memoryUsage().rss - rssBefore)} with the core in process`);
   console.log('\nlatency in process (300 calls each):');
-  await latency(localCoreSurface(local));
+  await latency(local);
   await local.close();
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

@@ -21,8 +21,18 @@ if (typecheck !== 0) {
   process.exit(typecheck);
 }
 
-const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
 const only = process.argv.slice(2);
+// The layering rules and floating promises (eslint.config.mjs): part of every full run; a run of
+// selected files skips it to stay quick.
+if (only.length === 0) {
+  const lint = run('lint (eslint: layer zones, floating promises)', process.execPath, ['node_modules/eslint/bin/eslint.js', 'src', 'webview', 'test', 'bench']);
+  if (lint !== 0) {
+    console.error(`✖ lint failed (exit ${lint})`);
+    process.exit(lint);
+  }
+}
+
+const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
 const selected = only.length > 0 ? files.filter((file) => only.some((pattern) => file.includes(pattern))) : files;
 const reportDir = mkdtempSync(join(tmpdir(), 'fml-test-skips-'));
 const skipReport = join(reportDir, 'skips.jsonl');

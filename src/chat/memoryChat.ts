@@ -1,7 +1,7 @@
 import type { RecalledMemory } from '../core/api/longTermApi.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import { rememberText } from '../core/editor/rememberText.ts';
-import { isSharedLayer } from '../core/layers/layerScope.ts';
+import { isSharedLayer } from '../core/api/layerPartitions.ts';
 import { summaryLine as summary } from '../core/memoryEvents.ts';
 import { answerPrompt } from './chatAnswerPrompt.ts';
 import type { ChatDeps, ChatOutcome, ChatOutput, MemoryCitation } from './chatPorts.ts';

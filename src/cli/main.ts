@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { LayerDefaults } from '../core/coreDeps.ts';
+import type { LayerDefaults } from '../core/domain/layers.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import { requireId } from '../core/validation.ts';
 import { createMcpServer } from '../mcp/createMcpServer.ts';

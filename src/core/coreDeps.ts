@@ -1,4 +1,4 @@
-import type { LayerIdentifiers } from './domain/layers.ts';
+import type { LayerDefaults } from './domain/layers.ts';
 import type { EvictionPolicy } from './domain/records.ts';
 import type { Clock } from './ports/clock.ts';
 import type { EmbeddingProvider } from './ports/embeddingProvider.ts';
@@ -39,7 +39,7 @@ export interface CoreConfig {
   layerDefaults: LayerDefaults;
 }
 
-export type LayerDefaults = Pick<LayerIdentifiers, 'agent_id' | 'team_id' | 'org_id' | 'company_id'>;
+export type { LayerDefaults } from './domain/layers.ts';
 
 /**
  * Final score a memory needs to be returned by default. Text scores are the share of the query's

@@ -1,5 +1,5 @@
 import { MemoryError } from '../core/domain/errors.ts';
-import { CORE_CALLS, type CoreSurface } from './coreSurface.ts';
+import { CORE_CALLS, type CoreSurface } from '../core/coreSurface.ts';
 
 const ALLOWED: ReadonlySet<string> = new Set(CORE_CALLS);
 

@@ -10,10 +10,9 @@ import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import { copyStore, type CopyResult } from '../stores/copy/copyStore.ts';
 import { dispatchCall } from './callDispatch.ts';
 import { CoreRegistry } from './coreRegistry.ts';
-import type { CoreSurface } from './coreSurface.ts';
+import type { CoreSurface } from '../core/coreSurface.ts';
 import type { DaemonAddress } from './daemonAddress.ts';
 import { type ClientFrame, DAEMON_PROTOCOL_VERSION, type DaemonStatus, encodeFrame, FrameReader, type HelloAnswer, type ServerFrame, toWireError } from './daemonProtocol.ts';
-import { localCoreSurface } from './localCore.ts';
 
 export interface DaemonInfo {
   pid: number;
@@ -157,7 +156,7 @@ export class DaemonServer {
     connection.coreKey = key;
     connection.dataDir = hello.config.dataDir;
     connection.core = core;
-    connection.surface = localCoreSurface(core);
+    connection.surface = core;
     connection.userId = hello.userId;
     const subscription = core.onEvent((event) => {
       if (!connection.socket.destroyed) connection.socket.write(encodeFrame({ event }));

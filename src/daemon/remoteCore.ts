@@ -1,6 +1,6 @@
-import type { LayerDefaults } from '../core/coreDeps.ts';
+import type { LayerDefaults } from '../core/domain/layers.ts';
 import type { MemoryEventListener } from '../core/memoryEvents.ts';
-import { CORE_CALLS, type CoreCall, type CoreSurface } from './coreSurface.ts';
+import { CORE_CALLS, type CoreCall, type CoreSurface } from '../core/coreSurface.ts';
 import type { DaemonConnection } from './daemonConnection.ts';
 import type { HelloAnswer } from './daemonProtocol.ts';
 

@@ -5,7 +5,7 @@ import type { ServerContext } from './serverContext.ts';
 import type { CallLog } from './callLog.ts';
 import { schemasOf } from './toolSchemas.ts';
 import { errorWithoutLocalPaths } from './localPaths.ts';
-import { settingId } from '../shared/settingsSection.ts';
+import { settingId } from '../core/domain/settingIds.ts';
 import { withFullIds, type ShortIdRegistry } from './shortIds.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { TiktokenCounter, type TokenCounter } from '../core/tokens/tokenCounter.ts';
+import { TiktokenCounter, type TokenCounter } from '../core/api/textApi.ts';
 
 /** What a tools/list costs an agent, in cl100k tokens. */
 export interface ToolListCost {

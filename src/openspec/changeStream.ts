@@ -2,7 +2,7 @@ import { stderrLogger } from '../core/ports/logger.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LayerIdentifiers } from '../core/domain/layers.ts';
 import { SHARED_LAYERS } from '../core/domain/layers.ts';
-import { sharedPartition } from '../core/layers/layerScope.ts';
+import { sharedPartition } from '../core/api/layerPartitions.ts';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
 import { resolveLayerArgs, resolveUser } from '../mcp/defineTool.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';

@@ -1,6 +1,6 @@
 import type { LayerIdentifiers, MemoryLayer } from '../core/domain/layers.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
-import { identifiersOfMemory } from '../core/layers/layerScope.ts';
+import { identifiersOfMemory } from '../core/api/layerPartitions.ts';
 
 /** Seed 001 LayerIdentifiers, in the camelCase of the OpenSpec wire format. */
 export interface WireIdentifiers {

@@ -1,9 +1,9 @@
 import { MemoryError } from '../core/domain/errors.ts';
-import { isSharedLayer, partitionForCall, sharedPartition } from '../core/layers/layerScope.ts';
+import { isSharedLayer, partitionForCall, sharedPartition } from '../core/api/layerPartitions.ts';
 import { requireLayer, type LayerIdentifiers } from '../core/domain/layers.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
 import { assertValidClassification, isMemoryCategory, type MemoryCategory } from '../core/domain/taxonomy.ts';
-import { classifyContent } from '../core/longterm/classifyContent.ts';
+import { classifyContent } from '../core/api/textApi.ts';
 import { requireId } from '../core/validation.ts';
 import { resolveLayerArgs, resolveUser } from '../mcp/defineTool.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';

@@ -1,6 +1,5 @@
 import { stderrLogger } from '../core/ports/logger.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MemoryError } from '../core/domain/errors.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
 import { runBatch } from './batch.ts';
 import { ChangeStreams } from './changeStream.ts';

@@ -1,4 +1,4 @@
-import type { CoreSurface } from '../daemon/coreSurface.ts';
+import type { CoreSurface } from '../core/coreSurface.ts';
 import type { PanelNotification } from '../shared/panelProtocol.ts';
 
 export interface Disposable {

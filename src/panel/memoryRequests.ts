@@ -7,10 +7,10 @@ import type { ListQuery } from '../core/ports/memoryStore.ts';
 import { LIMITS } from '../core/validation.ts';
 import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, PromotionTarget, SearchKeysParams, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
-import { enrichmentStateOf } from '../core/enrichment/pendingEnrichment.ts';
-import { searchKeyViews } from '../core/text/searchKeys.ts';
+import { enrichmentStateOf } from '../core/api/searchKeysApi.ts';
+import { searchKeyViews } from '../core/api/searchKeysApi.ts';
 import { type ScopeContext, toMemoryFilter } from './panelFilter.ts';
-import { settingId } from '../shared/settingsSection.ts';
+import { settingId } from '../core/domain/settingIds.ts';
 
 /** Rows fetched per step when the session scope has to be filtered here rather than in the store. */
 const SESSION_SCAN_CHUNK = 5000;

@@ -1,4 +1,4 @@
-import type { CoreSurface } from '../daemon/coreSurface.ts';
+import type { CoreSurface } from '../core/coreSurface.ts';
 
 /** What a panel host hands the controller: the core and who/where the user is right now. */
 export interface PanelDeps {

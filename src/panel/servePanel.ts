@@ -1,6 +1,5 @@
 import { stderrLogger } from '../core/ports/logger.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
-import { localCoreSurface } from '../daemon/localCore.ts';
 import { createPanelRoutes, type PanelRoutes } from './httpPanelRoutes.ts';
 import { defaultAssetCandidates, locatePanelAssets } from './panelAssets.ts';
 import { PanelController } from './panelController.ts';
@@ -17,7 +16,7 @@ export interface ServePanelOptions {
 export function startPanelOverHttp(core: MemoryCore, options: ServePanelOptions): { routes: PanelRoutes; controller: PanelController; userId: string } {
   const userId = options.userId;
   const controller = new PanelController({
-    core: localCoreSurface(core),
+    core: core,
     userId: () => userId,
     // Outside an editor there is no current session; the controller falls back to the latest one.
     sessionId: () => undefined,

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { LayerDefaults } from '../core/coreDeps.ts';
+import type { LayerDefaults } from '../core/domain/layers.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
 import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL, ollamaOrigin, startupCheckOf } from './ollamaCheck.ts';

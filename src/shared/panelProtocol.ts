@@ -6,13 +6,17 @@ import type { StoreUserStats } from '../core/ports/memoryStore.ts';
 import type { MemoryRecord } from '../core/domain/records.ts';
 import type { MemoryLayer } from '../core/domain/layers.ts';
 import type { PromoteMemoryOutput } from '../core/api/layersApi.ts';
-import type { SearchKeyView } from '../core/text/searchKeys.ts';
+import type { SearchKeyView } from '../core/api/searchKeysApi.ts';
 import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
-import type { EnrichmentState } from '../core/enrichment/pendingEnrichment.ts';
+import type { EnrichmentState } from '../core/api/searchKeysApi.ts';
 
 export type { SearchKeyView, EnrichmentState, EmbeddingStartupCheck };
 import type { z } from 'zod';
 import type { LIST_SORTS, SCOPES, SEARCH_SORTS, VIEWS, panelFilterSchema, panelParamSchemas } from './panelSchemas.ts';
+
+// The core types the panel shows, re-exported so the webview imports only this contract.
+export type { GetRelevantContextOutput, MemoryRecord, RecalledMemory, RetrievalBreakdown };
+export { anchorSummary, type AnchorSummary } from '../core/api/anchorsApi.ts';
 
 /**
  * The one protocol between the memory panel (webview or browser page) and its host (the VS Code

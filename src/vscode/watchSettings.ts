@@ -3,7 +3,7 @@ import { setting } from './config/vscodeSettings.ts';
 import type { Log } from './log.ts';
 import type { MemoryHost } from './runtime/memoryHost.ts';
 import { SECRET_KEYS } from './storage/secretKeys.ts';
-import { settingId } from '../shared/settingsSection.ts';
+import { settingId } from '../core/domain/settingIds.ts';
 
 /** Settings whose change needs a reopened store (new backend, embeddings or identity). */
 const REOPEN_SECTIONS = ['storage', 'firebolt', 'embeddings', 'user', 'scope', 'layers', 'extraction'].map(settingId);

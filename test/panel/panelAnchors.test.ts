@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { anchorFor } from '../../src/core/anchors/anchorChecker.ts';
 import { anchorSummary } from '../../src/core/anchors/anchorSummary.ts';
 import { STALE_TAG } from '../../src/core/anchors/anchorUpdates.ts';
-import { localCoreSurface } from '../../src/daemon/localCore.ts';
 import { PanelController } from '../../src/panel/panelController.ts';
 import type { PanelMethod, ParamsOf, ResultOf } from '../../src/shared/panelProtocol.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
@@ -40,7 +39,7 @@ describe('panel anchor status and the stale filter', () => {
     await store('fresh', 'The server listens on port 8080 from start().', 'fresh');
     await store('stale', 'Startup opens the database before listening.', 'changed', [STALE_TAG]);
     await store('plain', 'Releases are cut on Thursdays.', null);
-    controller = new PanelController({ core: localCoreSurface(test.core), userId: () => USER, sessionId: () => 'none', host: 'browser', log: () => undefined }, { pollMs: 50 });
+    controller = new PanelController({ core: test.core, userId: () => USER, sessionId: () => 'none', host: 'browser', log: () => undefined }, { pollMs: 50 });
   });
   after(async () => {
     controller.dispose();

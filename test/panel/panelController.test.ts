@@ -6,7 +6,6 @@ import type { PanelMethod, PanelNotification, ParamsOf, ResultOf } from '../../s
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 import { SESSION, USER, seedMemories } from './panelHarness.ts';
-import { localCoreSurface } from '../../src/daemon/localCore.ts';
 
 describe('PanelController', () => {
   let testCore: TestCore;
@@ -29,7 +28,7 @@ describe('PanelController', () => {
   before(async () => {
     testCore = await createTestCore();
     ids = await seedMemories(testCore.core);
-    controller = new PanelController({ core: localCoreSurface(testCore.core), userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined }, { pollMs: 50 });
+    controller = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined }, { pollMs: 50 });
   });
 
   after(async () => {
@@ -131,7 +130,7 @@ describe('PanelController', () => {
 
     const reloaded = new PanelController(
       {
-        core: localCoreSurface(testCore.core),
+        core: testCore.core,
         userId: () => USER,
         userLabel: () => 'alice',
         sessionId: () => SESSION,
@@ -141,7 +140,7 @@ describe('PanelController', () => {
       },
       { pollMs: 60_000 },
     );
-    const latest = new PanelController({ core: localCoreSurface(testCore.core), userId: () => USER, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 60_000 });
+    const latest = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 60_000 });
     try {
       const ask = async <M extends PanelMethod>(panel: PanelController, method: M): Promise<ResultOf<M>> => {
         const response = await panel.handle({ kind: 'request', id: 1, method, params: {} as ParamsOf<M> });
@@ -170,7 +169,7 @@ describe('PanelController', () => {
   it('previews context in a browser before any session exists, from long-term memory alone', async () => {
     const stranger = 'user_without_sessions';
     const stored = await testCore.core.storeMemory({ user_id: stranger, content: 'Deploy the web app with make deploy-web after the smoke tests pass.', memory_category: 'procedural', memory_subtype: 'workflow' });
-    const browser = new PanelController({ core: localCoreSurface(testCore.core), userId: () => stranger, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
+    const browser = new PanelController({ core: testCore.core, userId: () => stranger, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
     try {
       const response = await browser.handle({ kind: 'request', id: 1, method: 'context/preview', params: { query: 'how do I deploy the web app', token_budget: 500 } });
       assert.ok(response.ok, JSON.stringify(response));

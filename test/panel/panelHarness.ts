@@ -5,7 +5,6 @@ import type { MemoryCore } from '../../src/core/memoryCore.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 import { join } from 'node:path';
-import { localCoreSurface } from '../../src/daemon/localCore.ts';
 
 export const USER = 'panel-user';
 export const SESSION = 'panel-session';
@@ -29,7 +28,7 @@ export async function startPanelHarness(options: { pollMs?: number; testCore?: T
   const testCore = options.testCore ?? (await createTestCore());
   const core = testCore.core;
   const controller = new PanelController(
-    { core: localCoreSurface(core), userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined },
+    { core: core, userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined },
     options.pollMs !== undefined ? { pollMs: options.pollMs } : {},
   );
   const routes = createPanelRoutes({ controller, token: TOKEN, assetsDir: ASSETS_DIR, heartbeatMs: 1000 });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { enricherFromEnv } from '../../src/core/enrichment/enricherFromEnv.ts';
 import { RuleBasedExtractor } from '../../src/core/extraction/ruleBasedExtractor.ts';
-import { localCoreSurface } from '../../src/daemon/localCore.ts';
 import { PanelController } from '../../src/panel/panelController.ts';
 import type { PanelMethod, ParamsOf, ResultOf } from '../../src/shared/panelProtocol.ts';
 import { type FakeChatServer, startFakeChatServer } from '../core/extraction/fakeChatServer.ts';
@@ -38,7 +37,7 @@ describe('search keys in the panel', () => {
     });
     memoryId = stored.memory_id;
     await queue.drain();
-    controller = new PanelController({ core: localCoreSurface(test.core), userId: () => USER, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
+    controller = new PanelController({ core: test.core, userId: () => USER, sessionId: () => undefined, host: 'browser', log: () => undefined }, { pollMs: 50 });
   });
 
   after(async () => {

@@ -6,7 +6,6 @@ import { connectWebview, type WebviewLike } from '../../src/panel/webviewBridge.
 import type { HostMessage } from '../../src/shared/panelProtocol.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 import { USER } from './panelHarness.ts';
-import { localCoreSurface } from '../../src/daemon/localCore.ts';
 
 /** An in-memory webview view: records what the host posts and lets the test fire its events. */
 class FakeView implements WebviewLike {
@@ -52,7 +51,7 @@ let controller: PanelController;
 
 before(async () => {
   testCore = await createTestCore();
-  controller = new PanelController({ core: localCoreSurface(testCore.core), userId: () => USER, sessionId: () => undefined, host: 'vscode', log: () => undefined }, { pollMs: 60_000 });
+  controller = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => undefined, host: 'vscode', log: () => undefined }, { pollMs: 60_000 });
 });
 
 after(async () => {

@@ -112,7 +112,7 @@ describe('degraded modes', () => {
     const { client, close } = await connectClient({ core });
     try {
       const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: 'fb' });
-      server.pause();
+      await server.pause();
       embeddings.failing = true;
       const stored = await callOk<{ memory_id: string; embedding_status: string }>(client, 'store_memory', semantic('fb', 'Firebolt paused: the queue worker drains jobs every minute'));
       assert.equal(stored.embedding_status, 'pending');
@@ -127,7 +127,7 @@ describe('degraded modes', () => {
       const stats = await readJsonResource<{ backend: { status: string } }>(client, 'memory://fb/stats');
       assert.equal(stats.backend.status, 'degraded');
 
-      server.resume();
+      await server.resume();
       embeddings.failing = false;
       const deadline = Date.now() + 20_000;
       while (!(store.online && store.pendingWrites() === 0)) {

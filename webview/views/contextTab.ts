@@ -1,4 +1,4 @@
-import type { GetRelevantContextOutput } from '../../src/core/api/contextApi.ts';
+import type { GetRelevantContextOutput } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { consume } from '../ui/keys.ts';

@@ -1,4 +1,4 @@
-import type { RecalledMemory } from '../../src/core/api/longTermApi.ts';
+import type { RecalledMemory } from '../../src/shared/panelProtocol.ts';
 import type { MemoryDetail, MemorySummary, PromotionTarget } from '../../src/shared/panelProtocol.ts';
 import { formatDate, h, icon, iconButton } from '../ui/dom.ts';
 import { renderScoreBreakdown } from './scoreBreakdown.ts';

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '../../src/core/domain/records.ts';
+import type { MemoryRecord } from '../../src/shared/panelProtocol.ts';
 import type { PanelInit, UpdateParams } from '../../src/shared/panelProtocol.ts';
 import { consume } from '../ui/keys.ts';
 import { h } from '../ui/dom.ts';

@@ -1,6 +1,4 @@
-import type { RecalledMemory, RetrievalBreakdown } from '../../src/core/api/longTermApi.ts';
-import { anchorSummary, type AnchorSummary } from '../../src/core/anchors/anchorSummary.ts';
-import type { MemoryRecord } from '../../src/core/domain/records.ts';
+import { anchorSummary, type AnchorSummary, type MemoryRecord, type RecalledMemory, type RetrievalBreakdown } from '../../src/shared/panelProtocol.ts';
 import { type ListSort, type MemoryPage, PANEL_PAGE_SIZE, PANEL_SEARCH_LIMIT, type PanelFilter, type SearchResult, type SearchSort } from '../../src/shared/panelProtocol.ts';
 import { describeError, type PanelClient } from '../panelClient.ts';
 

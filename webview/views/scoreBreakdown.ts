@@ -1,4 +1,4 @@
-import type { RecalledMemory } from '../../src/core/api/longTermApi.ts';
+import type { RecalledMemory } from '../../src/shared/panelProtocol.ts';
 import { h } from '../ui/dom.ts';
 
 const SIGNALS: Array<[keyof RecalledMemory['score_breakdown'], string]> = [

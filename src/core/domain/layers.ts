@@ -81,3 +81,6 @@ export function requireLayerIdentifiers(layer: MemoryLayer, ids: LayerIdentifier
 export function accessibleLayers(ids: LayerIdentifiers): MemoryLayer[] {
   return MEMORY_LAYERS.filter((layer) => REQUIRED_IDENTIFIERS[layer].every((field) => Boolean(ids[field])));
 }
+
+/** Layer identifiers a core applies when a call names none (the editor's team, org and company; the agent a server speaks for). */
+export type LayerDefaults = Pick<LayerIdentifiers, 'agent_id' | 'team_id' | 'org_id' | 'company_id'>;

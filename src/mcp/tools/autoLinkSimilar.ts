@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { autoLinkSimilar, DEFAULT_MAX_AUTO_LINKS } from '../../core/lifecycle/links.ts';
-import { DEFAULT_LINK_THRESHOLD } from '../../core/lifecycle/relatedness.ts';
+import { DEFAULT_MAX_AUTO_LINKS } from '../../core/api/lifecycleApi.ts';
+import { DEFAULT_LINK_THRESHOLD } from '../../core/api/lifecycleApi.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { exportPage } from '../../core/portability/exportPages.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryRecordSchema, userIdField, workingItemSchema } from '../schemas.ts';
 

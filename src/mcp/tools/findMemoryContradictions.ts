@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { scanContradictions } from '../../core/lifecycle/contradictionScan.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 

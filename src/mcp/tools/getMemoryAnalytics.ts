@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { memoryAnalytics } from '../../core/lifecycle/analytics.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 

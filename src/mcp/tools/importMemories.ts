@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { importMemories } from '../../core/portability/importMemories.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { redactionsField, userIdField } from '../schemas.ts';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { linkMemories } from '../../core/lifecycle/links.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 

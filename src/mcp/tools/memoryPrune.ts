@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { pruneMemories } from '../../core/lifecycle/prune.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 

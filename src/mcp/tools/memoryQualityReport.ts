@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { qualityReport } from '../../core/lifecycle/qualityReport.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { runDailyMaintenance } from '../../core/lifecycle/maintenance.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { supersedeMemory } from '../../core/lifecycle/supersede.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 

@@ -5,7 +5,7 @@ import { fireboltDetails } from './fireboltErrors.ts';
 import { FireboltQueryClient } from './queryClient.ts';
 import type { QueryClientOptions } from './queryClient.ts';
 import { sqlIdentifier } from './sqlLiteral.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 /** One step of the check: passed, or failed with what happened and what to do about it. */
 export interface CheckStep {

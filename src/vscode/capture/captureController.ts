@@ -9,7 +9,7 @@ import { GitCapture } from './gitCapture.ts';
 import { TaskCapture } from './taskCapture.ts';
 import { TerminalCapture } from './terminalCapture.ts';
 import { editorItemId, WorkingMemoryWriter } from './workingMemoryWriter.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 /** Editor bursts (typing, selection drags) settle within this; one write per burst. */
 const DEBOUNCE_MS = 750;

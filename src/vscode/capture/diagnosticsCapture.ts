@@ -3,7 +3,7 @@ import { ANCHORS_FIELD } from '../../core/anchors/anchorModel.ts';
 import { linesAnchor } from '../anchors/editorAnchors.ts';
 import { type DiagnosticEntry, describeDiagnostics } from '../../core/editor/contextItems.ts';
 import { describeResolvedError, type LineWindow, type ObservedError, type ResolvedError, ResolvedErrorTracker } from '../../core/editor/resolvedErrorTracker.ts';
-import { containsSecret } from '../../core/safety/secretDetector.ts';
+import { containsSecret } from '../../core/api/textApi.ts';
 import type { CaptureContext, CaptureSource } from './captureContext.ts';
 
 /**

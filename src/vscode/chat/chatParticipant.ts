@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { handleMemoryChat } from '../../chat/memoryChat.ts';
 import type { ChatAnswerModel, ChatOutput, MemoryCitation } from '../../chat/chatPorts.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 import { MEMORY_DOCUMENT_SCHEME, memoryDocumentLocation } from '../commands/memoryDocumentText.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import { describeError, type Log } from '../log.ts';

@@ -1,5 +1,5 @@
 import { isMemoryLayer, type MemoryLayer } from '../../core/domain/layers.ts';
-import { anchorSummary } from '../../core/anchors/anchorSummary.ts';
+import { anchorSummary } from '../../core/api/anchorsApi.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
 
 /** The URI scheme of read-only memory documents; a document is rendered fresh from the store each time it opens. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { MemoryRecord } from '../../core/domain/records.ts';
-import { isSharedLayer, sharedPartition } from '../../core/layers/layerScope.ts';
+import { isSharedLayer, sharedPartition } from '../../core/api/layerPartitions.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
 import { MEMORY_DOCUMENT_SCHEME, memoryDocumentLocation, memoryDocumentText, parseMemoryDocumentQuery } from './memoryDocumentText.ts';
 

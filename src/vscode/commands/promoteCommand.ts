@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { MemoryLayer } from '../../core/domain/layers.ts';
-import { isSharedLayer } from '../../core/layers/layerScope.ts';
+import { isSharedLayer } from '../../core/api/layerPartitions.ts';
 import type { PromoteMemoryOutput } from '../../core/api/layersApi.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import { confirm } from './feedback.ts';
 import { firstLine, pickMemory } from './pickMemory.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 interface LayerChoice {
   layer: MemoryLayer;

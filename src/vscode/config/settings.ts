@@ -6,7 +6,7 @@
  * Keys are relative to the extension's own prefix (SETTINGS_SECTION, `fireboltMemory`): the key
  * `storage.backend` is the setting `fireboltMemory.storage.backend` users see and write.
  */
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 interface SettingSpec<T> {
   default: T;

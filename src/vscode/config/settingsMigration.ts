@@ -5,7 +5,7 @@
  * Pure: the editor's configuration comes in as `SettingsScope`s, so it is testable with fakes.
  */
 import { MemoryError } from '../../core/domain/errors.ts';
-import { LEGACY_SETTINGS_SECTION, settingId } from '../../shared/settingsSection.ts';
+import { LEGACY_SETTINGS_SECTION, settingId } from '../../core/domain/settingIds.ts';
 import { SETTING_KEYS, SETTINGS } from './settings.ts';
 
 /** One settings file: the user's, the workspace's, or one folder's of a multi-root workspace. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 import { readSetting, type SettingKey, type SettingValue } from './settings.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { ModelKeyEnricher, type SearchKeyEnricher } from '../../core/enrichment/searchKeyEnricher.ts';
 import { type VscodeLmApi, VscodeLmChatModel } from './vscodeLmChatModel.ts';
 import { LANGUAGE_MODEL_FAMILY_SETTING, type MemorySettings, USE_LANGUAGE_MODEL_SETTING } from './vscodeLmExtractor.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 /**
  * The search-key enricher for the extension, or null. It asks the same consent as extraction (one

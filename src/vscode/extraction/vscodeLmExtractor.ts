@@ -1,5 +1,5 @@
 import { ModelExtractor } from '../../core/extraction/modelExtractor.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 import { type VscodeLmApi, VscodeLmChatModel } from './vscodeLmChatModel.ts';
 
 export type { VscodeLmApi } from './vscodeLmChatModel.ts';

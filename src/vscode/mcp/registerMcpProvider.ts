@@ -4,7 +4,7 @@ import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { MCP_PROVIDER_ID, MCP_PROVIDER_LABEL } from './mcpIds.ts';
 import type { MemoryEndpoint } from './memoryEndpoint.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 /**
  * Makes the memory tools appear in Copilot agent mode with no configuration: one HTTP server

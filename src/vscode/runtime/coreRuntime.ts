@@ -1,5 +1,5 @@
 import type { MemoryCore } from '../../core/memoryCore.ts';
-import type { CoreSurface } from '../../daemon/coreSurface.ts';
+import type { CoreSurface } from '../../core/coreSurface.ts';
 import type { DaemonConnection } from '../../daemon/daemonConnection.ts';
 
 /** Where this window's core runs, and how to let go of it. */

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { CoreSurface } from '../../daemon/coreSurface.ts';
+import type { CoreSurface } from '../../core/coreSurface.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { runtimeConfigFromSettings } from '../storage/storageConfig.ts';

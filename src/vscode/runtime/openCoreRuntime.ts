@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { openRemoteCore } from '../../daemon/daemonLauncher.ts';
-import { localCoreSurface } from '../../daemon/localCore.ts';
 import { createRuntime } from '../../runtime/createRuntime.ts';
 import type { RuntimeConfig } from '../../runtime/runtimeConfig.ts';
 import { createVscodeLmExtractor, USE_LANGUAGE_MODEL_SETTING } from '../extraction/vscodeLmExtractor.ts';
@@ -10,7 +9,7 @@ import { PathFilter } from '../../core/editor/pathPrivacy.ts';
 import { filesExcludeGlobs, setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import type { CoreRuntime } from './coreRuntime.ts';
-import { SETTINGS_SECTION, settingId } from '../../shared/settingsSection.ts';
+import { SETTINGS_SECTION, settingId } from '../../core/domain/settingIds.ts';
 
 /**
  * Opens the window's core. Normally in the background memory process, shared by every window
@@ -47,7 +46,7 @@ export async function openCoreRuntime(context: vscode.ExtensionContext, config: 
     onError: (error) => log.warn(`Daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
   });
   extraction.resumePending(userId).catch((error: unknown) => log.warn(`Resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
-  return { kind: 'in-process', core: localCoreSurface(core), local: core };
+  return { kind: 'in-process', core: core, local: core };
 }
 
 /** Test suites shorten the 5-minute grace period (FML_DAEMON_GRACE_MS) so their processes do not outlive them. */

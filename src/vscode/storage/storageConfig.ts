@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { LayerDefaults } from '../../core/coreDeps.ts';
+import type { LayerDefaults } from '../../core/domain/layers.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import { requireId } from '../../core/validation.ts';
 import { backendConfigFromSettings } from '../../runtime/backendSelection.ts';
@@ -8,7 +8,7 @@ import { DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL } from '../../runtim
 import type { EmbeddingStartupCheck } from '../../core/ports/embeddingProvider.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import { SECRET_KEYS } from './secretKeys.ts';
-import { settingId } from '../../shared/settingsSection.ts';
+import { settingId } from '../../core/domain/settingIds.ts';
 
 export type StorageKind = 'embedded' | 'firebolt-core' | 'firebolt-cloud';
 

@@ -4,7 +4,7 @@ import { MemoryError } from '../../../src/core/domain/errors.ts';
 import { memoryAnalytics } from '../../../src/core/lifecycle/analytics.ts';
 import { consolidateMemories } from '../../../src/core/lifecycle/consolidation.ts';
 import { applyDecay, retention } from '../../../src/core/lifecycle/decay.ts';
-import { autoLinkSimilar, linkMemories, relatedMemories, unlinkMemories } from '../../../src/core/lifecycle/links.ts';
+import { linkMemories, relatedMemories, unlinkMemories } from '../../../src/core/lifecycle/links.ts';
 import { MaintenanceScheduler } from '../../../src/core/lifecycle/maintenanceScheduler.ts';
 import { pruneMemories } from '../../../src/core/lifecycle/prune.ts';
 import { qualityReport } from '../../../src/core/lifecycle/qualityReport.ts';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { extractEntities } from '../../../src/core/entities/extractEntities.ts';
-import { autoLinkSimilar } from '../../../src/core/lifecycle/links.ts';
 import { DEFAULT_LINK_THRESHOLD, relatedness } from '../../../src/core/lifecycle/relatedness.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 import { LINK_TARGET, RELATED_TO_TARGET, UNRELATED_TO_TARGET } from './relatedMemoriesFixture.ts';

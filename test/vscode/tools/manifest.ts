@@ -1,6 +1,6 @@
 import { COMMAND_CATEGORY, hiddenCommands, manifestCommands } from '../../../src/vscode/commands/commandIds.ts';
 import { manifestConfigurationProperties, restrictedSettingIds } from '../../../src/vscode/config/settings.ts';
-import { SETTINGS_SECTION } from '../../../src/shared/settingsSection.ts';
+import { SETTINGS_SECTION } from '../../../src/core/domain/settingIds.ts';
 import { manifestChatParticipants } from '../../../src/vscode/chat/chatIds.ts';
 import { MCP_PROVIDER_ID, MCP_PROVIDER_LABEL } from '../../../src/vscode/mcp/mcpIds.ts';
 import { PANEL_CONTAINER_ID, PANEL_VIEW_ID } from '../../../src/vscode/panelIds.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { settingId } from '../../../src/shared/settingsSection.ts';
+import { settingId } from '../../../src/core/domain/settingIds.ts';
 import { CHAT_COMMANDS } from '../../../src/chat/memoryChat.ts';
 import { CHAT_PARTICIPANT_ID } from '../../../src/vscode/chat/chatIds.ts';
 import { COMMANDS } from '../../../src/vscode/commands/commandIds.ts';

@@ -1,5 +1,5 @@
-import type { LayerDefaults } from '../core/coreDeps.ts';
-import type { MemoryCore } from '../core/memoryCore.ts';
+import type { LayerDefaults } from './coreDeps.ts';
+import type { MemoryCore } from './memoryCore.ts';
 
 /** The core API a window may call through the daemon; anything else is refused before it reaches the core. */
 export const CORE_CALLS = [
