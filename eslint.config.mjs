@@ -11,7 +11,7 @@ function zone(files, { may = [], coreApiOnly = false, editorApi = false, coreFor
   const patterns = [{ regex: `^(\\.\\./)+(src/)?(${forbidden.join('|')})/`, message }];
   if (coreApiOnly) {
     patterns.push({
-      regex: `^(\\.\\./)+(src/)?core/(?!(memoryCore|memoryEvents|validation|coreSurface)\\.ts$|(api|domain|ports|anchors${editorApi ? '|editor|extraction|enrichment|models' : ''})/)`,
+      regex: `^(\\.\\./)+(src/)?core/(?!(memoryCore|memoryEvents|validation|limits|coreSurface)\\.ts$|(api|domain|ports|anchors${editorApi ? '|editor|extraction|enrichment|models' : ''})/)`,
       message: 'Outside the core, use its API: MemoryCore, core/api, core/domain, core/ports and core/anchors (README, How it is built).',
     });
   }

@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { PanelController, type PanelHandlers } from '../../src/panel/panelController.ts';
-import { localCoreSurface } from '../../src/daemon/localCore.ts';
 import { LIMITS } from '../../src/core/validation.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 import { SESSION, USER, seedMemories } from './panelHarness.ts';
@@ -28,7 +27,7 @@ describe('panel request params, checked by their schemas', () => {
   before(async () => {
     testCore = await createTestCore();
     ids = await seedMemories(testCore.core);
-    controller = new PanelController({ core: localCoreSurface(testCore.core), userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined });
+    controller = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined });
   });
 
   after(async () => {
