@@ -1,3 +1,5 @@
+import { LIMITS } from '../core/validation.ts';
+
 /** Recent tool calls and errors of this server process, for stats and the panel's overview. */
 export interface CallRecord {
   tool: string;
@@ -24,7 +26,7 @@ export class CallLog {
   /** Calls recorded so far; the newest is at (written - 1) % capacity. */
   private written = 0;
 
-  constructor(capacity = 200) {
+  constructor(capacity: number = LIMITS.recentCalls) {
     this.capacity = capacity;
     this.slots = new Array<Slot | undefined>(capacity);
   }

@@ -126,7 +126,7 @@ export const knownSubtypes = MEMORY_SUBTYPES as string[];
 
 export const factCategoryField = z.enum(['identity', 'preference', 'constraint', 'instruction']).describe('identity: name, location; preference: language, style; constraint: limits; instruction: standing rules.');
 
-export const factKeyField = z.string().min(1).max(64).describe('e.g. name, timezone, coding_style (case-insensitive).');
+export const factKeyField = z.string().min(1).max(LIMITS.factKeyChars).describe('e.g. name, timezone, coding_style (case-insensitive).');
 
 export const factSchema = z.object({
   category: z.string(),

@@ -2,6 +2,7 @@ import type { MemoryLayer } from '../domain/layers.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { MemoryCategory, MemorySubtype } from '../domain/taxonomy.ts';
+import { LIMITS } from '../validation.ts';
 
 /**
  * Structured facts (seed 002): small, deterministic facts about a user, one active value per
@@ -45,8 +46,8 @@ export interface Fact extends FactValue {
   deleted: boolean;
 }
 
-const KEY_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
-export const MAX_FACT_VALUE_CHARS = 2_000;
+const KEY_PATTERN = new RegExp(`^[a-z0-9][a-z0-9_.-]{0,${LIMITS.factKeyChars - 1}}$`);
+export const MAX_FACT_VALUE_CHARS = LIMITS.factValueChars;
 
 export function factTag(category: FactCategory, key: string): string {
   return `fact:${category}/${key}`;
@@ -63,7 +64,7 @@ export function requireFactCategory(value: unknown): FactCategory {
 export function requireFactKey(value: unknown): string {
   const key = typeof value === 'string' ? value.trim().toLowerCase().replace(/\s+/g, '_') : '';
   if (!KEY_PATTERN.test(key)) {
-    throw new MemoryError('INVALID_INPUT', 'key must be 1-64 characters of letters, digits, _ . - (e.g. name, timezone, coding_style).', { details: { field: 'key' } });
+    throw new MemoryError('INVALID_INPUT', `key must be 1-${LIMITS.factKeyChars} characters of letters, digits, _ . - (e.g. name, timezone, coding_style).`, { details: { field: 'key' } });
   }
   return key;
 }

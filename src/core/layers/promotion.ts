@@ -4,10 +4,10 @@ import type { PromoteMemoryInput, PromoteMemoryOutput, PromotionRecord } from '.
 import { requireLayer } from '../domain/layers.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
-import { requireId } from '../validation.ts';
+import { LIMITS, requireId } from '../validation.ts';
 import { identifiersFrom, partitionForCall, scopeFor } from './layerScope.ts';
 
-const MAX_REASON_CHARS = 500;
+const MAX_REASON_CHARS = LIMITS.reasonChars;
 
 /**
  * Moves knowledge between layers, only when asked (issue 7: never silently). The memory is

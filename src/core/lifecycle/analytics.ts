@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import { requireId } from '../validation.ts';
+import { LIMITS, requireId } from '../validation.ts';
 import { listAllMemories } from './listAll.ts';
 
 export type Bucket = 'day' | 'week' | 'month';
@@ -28,7 +28,7 @@ export async function memoryAnalytics(deps: CoreDeps, userId: string, options: {
   const user = requireId(userId, 'user_id');
   const bucket = options.bucket ?? 'week';
   if (!['day', 'week', 'month'].includes(bucket)) throw new MemoryError('INVALID_INPUT', 'bucket must be day, week or month.', { details: { field: 'bucket' } });
-  const bucketCount = Math.max(1, Math.min(366, Math.floor(options.buckets ?? 12)));
+  const bucketCount = Math.max(1, Math.min(LIMITS.analyticsBuckets, Math.floor(options.buckets ?? 12)));
   const [stats, listed, top] = await Promise.all([
     deps.store.stats(user),
     listAllMemories(deps.store, { user_id: user, state: 'live', include_superseded: true }, 50_000),

@@ -44,7 +44,7 @@ export interface ConsolidateOutput {
 export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInput): Promise<ConsolidateOutput> {
   const userId = requireId(input.user_id, 'user_id');
   const threshold = requireUnitInterval(input.threshold, 'threshold', 0.85);
-  const cap = Math.max(2, Math.min(5_000, Math.floor(input.max_candidates ?? 1_000)));
+  const cap = Math.max(2, Math.min(LIMITS.consolidationCandidates, Math.floor(input.max_candidates ?? 1_000)));
   const { items } = await listAllMemories(deps.store, { user_id: userId, state: 'live' }, cap);
   const candidates = items.filter((memory) => !isProtected(memory));
   const embeddings = await deps.store.getEmbeddings(userId, candidates.map((memory) => memory.memory_id));

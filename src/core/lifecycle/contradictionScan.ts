@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import { factOfMemory } from '../facts/factModel.ts';
-import { requireId } from '../validation.ts';
+import { LIMITS, requireId, requirePositiveInt } from '../validation.ts';
 import { type Contradiction, detectContradiction, hasNegation, subjectKey } from './contradictions.ts';
 import { listAllMemories } from './listAll.ts';
 
@@ -27,6 +27,7 @@ const SCAN_CAP = 5_000;
  * one of them negates something. That keeps the scan near-linear on real memory sets.
  */
 export async function scanContradictions(deps: CoreDeps, userId: string, options: { limit?: number; project_id?: string | null } = {}): Promise<ScanResult> {
+  const limit = requirePositiveInt(options.limit, 'limit', 50, LIMITS.contradictionPairs);
   const { items, truncated } = await listAllMemories(
     deps.store,
     { user_id: requireId(userId, 'user_id'), state: 'live', ...(options.project_id !== undefined ? { project_id: options.project_id } : {}) },
@@ -57,7 +58,7 @@ export async function scanContradictions(deps: CoreDeps, userId: string, options
   const negated = memories.filter((memory) => hasNegation(memory.content));
   for (const negative of negated) for (const other of memories) if (!hasNegation(other.content)) consider(negative, other);
   pairs.sort((a, b) => (a.strength === b.strength ? b.newer.created_at.localeCompare(a.newer.created_at) : a.strength === 'strong' ? -1 : 1));
-  return { pairs: pairs.slice(0, options.limit ?? 50), memories_scanned: memories.length, truncated };
+  return { pairs: pairs.slice(0, limit), memories_scanned: memories.length, truncated };
 }
 
 function brief(memory: MemoryRecord): ContradictionPair['older'] {

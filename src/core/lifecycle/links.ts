@@ -9,7 +9,7 @@ import { DEFAULT_LINK_THRESHOLD, relatedness } from './relatedness.ts';
 /** Memory graph over related_memories (seed 003 /related): links are symmetric and user-scoped. */
 
 const MAX_LINKS = 200;
-const MAX_DEPTH = 5;
+const MAX_DEPTH = LIMITS.relatedDepth;
 
 export interface LinkOutput {
   memory_id: string;
@@ -113,7 +113,7 @@ export interface AutoLinkHost {
 
 /** Default and largest number of links one auto_link_similar call adds. */
 export const DEFAULT_MAX_AUTO_LINKS = 20;
-const MAX_AUTO_LINKS = 50;
+const MAX_AUTO_LINKS = LIMITS.autoLinks;
 
 /**
  * Links a memory to the memories related to it: recall proposes candidates (hybrid search on the

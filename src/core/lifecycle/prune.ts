@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord } from '../domain/records.ts';
-import { requireId, requireUnitInterval } from '../validation.ts';
+import { LIMITS, requireId, requireUnitInterval } from '../validation.ts';
 import { isProtected } from './eligibility.ts';
 import { listAllMemories } from './listAll.ts';
 
@@ -48,7 +48,7 @@ export async function pruneMemories(deps: CoreDeps, input: PruneInput): Promise<
     throw new MemoryError('INVALID_INPUT', 'older_than_days must be a number of days of at least 1.', { details: { field: 'older_than_days' } });
   }
   const maxScore = input.max_score === undefined ? undefined : requireUnitInterval(input.max_score, 'max_score', 0);
-  const limit = Math.max(1, Math.min(10_000, Math.floor(input.limit ?? 500)));
+  const limit = Math.max(1, Math.min(LIMITS.pruneBatch, Math.floor(input.limit ?? 500)));
   const now = deps.clock.now();
   const { items } = await listAllMemories(deps.store, { user_id: userId, state: 'live', include_superseded: true }, 50_000);
   const archived: PrunedMemory[] = [];

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import { requireId } from '../validation.ts';
+import { LIMITS, requireId } from '../validation.ts';
 import { requireLiveMemories } from './requireMemories.ts';
 
 export interface SupersedeInput {
@@ -27,6 +27,9 @@ export async function supersedeMemory(deps: CoreDeps, input: SupersedeInput): Pr
   const userId = requireId(input.user_id, 'user_id');
   if (input.memory_id === input.superseded_by) {
     throw new MemoryError('INVALID_INPUT', 'A memory cannot supersede itself; pass two different ids.', { details: { field: 'superseded_by' } });
+  }
+  if (input.reason !== undefined && (typeof input.reason !== 'string' || input.reason.length > LIMITS.reasonChars)) {
+    throw new MemoryError('INVALID_INPUT', `reason must be a string of at most ${LIMITS.reasonChars} characters.`, { details: { field: 'reason' } });
   }
   const [older, newer] = await requireLiveMemories(deps, userId, [input.memory_id, input.superseded_by], ['memory_id', 'superseded_by']);
   if (newer.superseded_by) {

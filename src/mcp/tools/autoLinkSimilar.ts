@@ -3,6 +3,7 @@ import { DEFAULT_MAX_AUTO_LINKS } from '../../core/api/lifecycleApi.ts';
 import { DEFAULT_LINK_THRESHOLD } from '../../core/api/lifecycleApi.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const autoLinkSimilarTool = defineTool({
   name: 'auto_link_similar',
@@ -12,7 +13,7 @@ export const autoLinkSimilarTool = defineTool({
     user_id: userIdField,
     memory_id: memoryIdField('Id of the memory to link.'),
     threshold: z.number().min(0).max(1).optional().describe(`Minimum relatedness 0..1 for a link (default ${DEFAULT_LINK_THRESHOLD}).`),
-    max_links: z.number().int().min(1).max(50).optional().describe(`Most links to add (default ${DEFAULT_MAX_AUTO_LINKS}).`),
+    max_links: z.number().int().min(1).max(LIMITS.autoLinks).optional().describe(`Most links to add (default ${DEFAULT_MAX_AUTO_LINKS}).`),
   },
   output: {
     memory_id: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryRecordSchema, userIdField, workingItemSchema } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const exportMemoriesTool = defineTool({
   name: 'export_memories',
@@ -9,7 +10,7 @@ export const exportMemoriesTool = defineTool({
     'Everything stored for the user as re-importable JSON with a format version: all memories (forgotten and superseded ones included and flagged), sessions and working-memory items, one page (about 2 MB) per call. While next_cursor is not null, call again with cursor: next_cursor and append the arrays; counts are the totals. Embeddings are not exported.',
   input: {
     user_id: userIdField,
-    cursor: z.string().max(40).optional().describe('next_cursor of the previous page; omit for the first page.'),
+    cursor: z.string().max(LIMITS.cursorChars).optional().describe('next_cursor of the previous page; omit for the first page.'),
   },
   output: {
     format: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 const counts = z.record(z.string(), z.number());
 
@@ -11,7 +12,7 @@ export const getMemoryAnalyticsTool = defineTool({
   input: {
     user_id: userIdField,
     bucket: z.enum(['day', 'week', 'month']).optional().describe('Time bucket for created_over_time (default week).'),
-    buckets: z.number().int().min(1).max(366).optional().describe('How many buckets back from now (default 12).'),
+    buckets: z.number().int().min(1).max(LIMITS.analyticsBuckets).optional().describe('How many buckets back from now (default 12).'),
   },
   output: {
     user_id: z.string(),

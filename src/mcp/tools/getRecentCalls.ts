@@ -3,6 +3,7 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import type { ServerContext } from '../serverContext.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const callRecordSchema = z.object({
   tool: z.string(),
@@ -24,14 +25,14 @@ export const getRecentCallsTool = defineTool({
   description: 'The most recent tool calls this server handled for the user, newest first, with duration and outcome (kept in memory, cleared on restart).',
   input: {
     user_id: userIdField,
-    limit: z.number().int().min(1).max(200).optional().describe('Most calls to return (default 50).'),
+    limit: z.number().int().min(1).max(LIMITS.recentCalls).optional().describe('Most calls to return (default 50).'),
   },
   output: { calls: z.array(callRecordSchema) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: async (context, args) => {
     const user = resolveUser(context, args.user_id);
     // Only this user's calls: the log is shared by every connection of the process.
-    const calls = requireCallLog(context).recent(200).filter((call) => call.user_id === user).slice(0, args.limit ?? 50);
+    const calls = requireCallLog(context).recent(LIMITS.recentCalls).filter((call) => call.user_id === user).slice(0, args.limit ?? 50);
     return { calls: calls.map(({ user_id: _user, ...call }) => call) };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import { callRecordSchema, requireCallLog } from './getRecentCalls.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const getRecentErrorsTool = defineTool({
   name: 'get_recent_errors',
@@ -9,13 +10,13 @@ export const getRecentErrorsTool = defineTool({
   description: 'The most recent failed tool calls for the user, newest first, each with its error code and message (kept in memory, cleared on restart).',
   input: {
     user_id: userIdField,
-    limit: z.number().int().min(1).max(200).optional().describe('Most errors to return (default 20).'),
+    limit: z.number().int().min(1).max(LIMITS.recentCalls).optional().describe('Most errors to return (default 20).'),
   },
   output: { errors: z.array(callRecordSchema) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: async (context, args) => {
     const user = resolveUser(context, args.user_id);
-    const errors = requireCallLog(context).recentErrors(200).filter((call) => call.user_id === user).slice(0, args.limit ?? 20);
+    const errors = requireCallLog(context).recentErrors(LIMITS.recentCalls).filter((call) => call.user_id === user).slice(0, args.limit ?? 20);
     return { errors: errors.map(({ user_id: _user, ...call }) => call) };
   },
 });

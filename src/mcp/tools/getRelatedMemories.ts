@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const getRelatedMemoriesTool = defineTool({
   name: 'get_related_memories',
@@ -9,8 +10,8 @@ export const getRelatedMemoriesTool = defineTool({
   input: {
     user_id: userIdField,
     memory_id: memoryIdField('Id of the memory to start from.'),
-    max_depth: z.number().int().min(1).max(5).optional().describe('How many hops to follow (default 2).'),
-    limit: z.number().int().min(1).max(100).optional().describe('Most memories to return (default 20).'),
+    max_depth: z.number().int().min(1).max(LIMITS.relatedDepth).optional().describe('How many hops to follow (default 2).'),
+    limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Most memories to return (default 20).'),
     include_supersession: z.boolean().optional().describe('Also follow supersedes / superseded_by edges (default true).'),
   },
   output: {

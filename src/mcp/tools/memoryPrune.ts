@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const memoryPruneTool = defineTool({
   name: 'memory_prune',
@@ -12,7 +13,7 @@ export const memoryPruneTool = defineTool({
     older_than_days: z.number().min(1).optional().describe('Archive memories not accessed for more than this many days.'),
     max_score: z.number().min(0).max(1).optional().describe('Archive memories scoring below this (importance × decay_factor × confidence).'),
     dry_run: z.boolean().optional().describe('Only report what would be archived (default false).'),
-    limit: z.number().int().min(1).max(10000).optional().describe('Most memories to archive in one call (default 500).'),
+    limit: z.number().int().min(1).max(LIMITS.pruneBatch).optional().describe('Most memories to archive in one call (default 500).'),
   },
   output: {
     archived: z.array(z.object({ memory_id: z.string(), content_preview: z.string(), score: z.number(), days_since_access: z.number(), reason: z.string() })),

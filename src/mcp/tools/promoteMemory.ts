@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { layerField, layerIdentifierFields, memoryIdField, userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 const promotionSchema = z.object({
   from_memory_id: z.string(),
@@ -24,7 +25,7 @@ export const promoteMemoryTool = defineTool({
     memory_id: memoryIdField('Id of the memory to promote.'),
     to_layer: layerField.describe('Layer to copy the memory into: agent, user, session, project, team, org or company.'),
     from_layer: layerField.optional().describe('Layer the memory is in when it is a shared one (project, team, org, company); omit for your own memories.'),
-    reason: z.string().max(500).optional().describe('Why it is promoted; kept with the promotion record.'),
+    reason: z.string().max(LIMITS.reasonChars).optional().describe('Why it is promoted; kept with the promotion record.'),
     move: z.boolean().optional().describe('Forget the original after copying (default false).'),
     ...layerIdentifierFields,
   },

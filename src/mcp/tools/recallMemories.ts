@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../../core/validation.ts';
 import { MEMORY_CATEGORIES, type MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { recallText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
@@ -15,9 +16,9 @@ export const recallMemoriesTool = defineTool({
     memory_categories: z.array(z.enum(MEMORY_CATEGORIES as [string, ...string[]])).optional(),
     memory_subtypes: z.array(z.string()).optional(),
     entities: z.array(z.string()).optional().describe('Any of these, e.g. table:users.'),
-    limit: z.number().int().min(1).max(100).optional().describe('Default 10.'),
+    limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Default 10.'),
     min_similarity: z.number().min(0).max(1).optional().describe('Floor on the final score, default 0.3.'),
-    alternate_queries: z.array(z.string()).max(5).optional().describe('Other wordings of the query.'),
+    alternate_queries: z.array(z.string()).max(LIMITS.alternateQueries).optional().describe('Other wordings of the query.'),
     time_range: z
       .object({ after: z.string().optional(), before: z.string().optional() })
       .optional()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 const nullableRecord = z.record(z.string(), z.unknown()).nullable();
 
@@ -12,12 +13,12 @@ export const runDailyMaintenanceTool = defineTool({
   input: {
     user_id: userIdField,
     dry_run: z.boolean().optional().describe('Report what would change without changing anything (default false).'),
-    decay: z.object({ enabled: z.boolean().optional().describe('Run decay (default true).'), base_stability_days: z.number().min(1).max(3650).optional().describe('Base stability in days (default 30).') }).optional().describe('Decay step settings.'),
+    decay: z.object({ enabled: z.boolean().optional().describe('Run decay (default true).'), base_stability_days: z.number().min(1).max(LIMITS.stabilityDays).optional().describe('Base stability in days (default 30).') }).optional().describe('Decay step settings.'),
     consolidation: z
       .object({
         enabled: z.boolean().optional().describe('Run consolidation (default true).'),
         threshold: z.number().min(0.5).max(1).optional().describe('Similarity for near-duplicates (default 0.85).'),
-        max_candidates: z.number().int().min(2).max(5000).optional().describe('Most memories to cluster (default 1000).'),
+        max_candidates: z.number().int().min(2).max(LIMITS.consolidationCandidates).optional().describe('Most memories to cluster (default 1000).'),
       })
       .optional()
       .describe('Consolidation step settings.'),
@@ -26,7 +27,7 @@ export const runDailyMaintenanceTool = defineTool({
         enabled: z.boolean().optional().describe('Run pruning (default true when a criterion is given).'),
         older_than_days: z.number().min(1).optional().describe('Archive memories unused for more than this many days.'),
         max_score: z.number().min(0).max(1).optional().describe('Archive memories scoring below this.'),
-        limit: z.number().int().min(1).max(10000).optional().describe('Most memories to archive.'),
+        limit: z.number().int().min(1).max(LIMITS.pruneBatch).optional().describe('Most memories to archive.'),
       })
       .optional()
       .describe('Prune step settings; pruning is skipped without a criterion.'),

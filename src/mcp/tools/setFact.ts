@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { factCategoryField, factKeyField, factSchema, redactionsField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const setFactTool = defineTool({
   name: 'set_fact',
@@ -11,7 +12,7 @@ export const setFactTool = defineTool({
     user_id: userIdField,
     category: factCategoryField,
     key: factKeyField,
-    value: z.string().min(1).max(2000),
+    value: z.string().min(1).max(LIMITS.factValueChars),
     confidence: z.number().min(0).max(1).optional().describe('Default 1; below the active value\'s, ignored.'),
     importance: z.number().min(0).max(1).optional(),
     layer: layerField.optional().describe('Default user; a more specific layer overrides.'),

@@ -3,6 +3,7 @@ import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { parseAnchorSpec } from '../../core/anchors/anchorSpec.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { anchorInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const storeMemoryTool = defineTool({
   name: 'store_memory',
@@ -22,7 +23,7 @@ export const storeMemoryTool = defineTool({
       .catchall(z.unknown())
       .optional()
       .describe('Free-form JSON object.'),
-    keywords: z.array(z.string()).max(30).optional().describe('Other words to find it by: synonyms, questions it answers.'),
+    keywords: z.array(z.string()).max(LIMITS.searchKeys).optional().describe('Other words to find it by: synonyms, questions it answers.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
     anchor: anchorInputField,
     layer: layerField.optional().describe('Default user.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveUser } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
+import { LIMITS } from '../../core/validation.ts';
 
 export const supersedeMemoryTool = defineTool({
   name: 'supersede_memory',
@@ -10,7 +11,7 @@ export const supersedeMemoryTool = defineTool({
     user_id: userIdField,
     memory_id: memoryIdField('The outdated memory.'),
     superseded_by: memoryIdField('Its replacement.'),
-    reason: z.string().max(500).optional(),
+    reason: z.string().max(LIMITS.reasonChars).optional(),
   },
   output: { memory_id: z.string(), superseded_by: z.string(), previous_confidence: z.number(), confidence: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
