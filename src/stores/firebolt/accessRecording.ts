@@ -1,4 +1,5 @@
 import type { AccessLogEntry } from '../../core/domain/records.ts';
+import { decodeAccessLogRow } from '../shared/accessLogRow.ts';
 import type { FireboltQueryClient, TransactionScope } from './queryClient.ts';
 import { ACCESS_LOG_COLUMNS, columnNames, valuePlaceholders } from './recordRows.ts';
 import { sqlLiteral } from './sqlLiteral.ts';
@@ -90,14 +91,5 @@ export async function readAccessLog(client: FireboltQueryClient, userId: string,
     `SELECT ${columnNames(ACCESS_LOG_COLUMNS)} FROM fml_access_log WHERE user_id = $1 ORDER BY accessed_at ASC, access_id ASC LIMIT ${sqlLiteral(Math.floor(limit))} OFFSET ${sqlLiteral(Math.max(0, Math.floor(offset)))}`,
     [userId],
   );
-  return rows.map((row) => ({
-    access_id: row.access_id as string,
-    memory_id: row.memory_id as string,
-    session_id: (row.session_id as string | null) ?? null,
-    user_id: row.user_id as string,
-    query_text: (row.query_text as string | null) ?? null,
-    similarity_score: row.similarity_score === null || row.similarity_score === undefined ? null : Number(row.similarity_score),
-    tool: row.tool as string,
-    accessed_at: row.accessed_at as string,
-  }));
+  return rows.map(decodeAccessLogRow);
 }

@@ -1,4 +1,5 @@
 import type { AccessLogEntry } from '../../core/domain/records.ts';
+import { decodeAccessLogRow } from '../shared/accessLogRow.ts';
 import type { StatementCache } from './statementCache.ts';
 
 export interface AccessBump {
@@ -46,16 +47,7 @@ export function readAccessLog(sql: StatementCache, userId: string, offset: numbe
   const rows = sql
     .get('SELECT access_id, memory_id, session_id, user_id, query_text, similarity_score, tool, accessed_at FROM memory_access_log WHERE user_id = ? ORDER BY accessed_at ASC, access_id ASC LIMIT ? OFFSET ?')
     .all(userId, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset))) as Array<Record<string, unknown>>;
-  return rows.map((row) => ({
-    access_id: row.access_id as string,
-    memory_id: row.memory_id as string,
-    session_id: (row.session_id as string | null) ?? null,
-    user_id: row.user_id as string,
-    query_text: (row.query_text as string | null) ?? null,
-    similarity_score: row.similarity_score === null ? null : Number(row.similarity_score),
-    tool: row.tool as string,
-    accessed_at: row.accessed_at as string,
-  }));
+  return rows.map(decodeAccessLogRow);
 }
 
 /** Users with memories, sessions or access-log rows. */
