@@ -53,30 +53,12 @@ export const layerIdentifierFields = {
   company_id: idString().optional(),
 };
 
-/** Code anchors with their status (issue #18): fresh, moved, changed, gone or unchecked. */
-export const anchorsField = z
-  .array(
-    z.object({
-      path: z.string(),
-      symbol: z.object({ name: z.string(), kind: z.string() }).optional(),
-      lines: z.object({ start: z.number(), end: z.number() }),
-      status: z.string(),
-      current: z.object({ path: z.string(), lines: z.object({ start: z.number(), end: z.number() }) }).optional(),
-    }),
-  )
-  .optional();
-
 /**
  * What store_memory takes: one anchor as a string (anchorSpec.ts). Every request carries the tool
  * listing (budget: test/mcp/leanSurface.test.ts), so agents get one anchor in a few tokens; the core,
  * the editor and the CLI take up to five.
  */
 export const anchorInputField = z.string().optional().describe('path#symbol or path:a-b');
-
-export const overridesField = z
-  .array(z.object({ memory_id: z.string(), layer: z.string(), content: z.string(), reason: z.string() }))
-  .optional()
-  .describe('Conflicting memories of less specific layers this one overrides; they were left out of the results.');
 
 export const workingItemSchema = z.object({
   item_id: z.string(),
@@ -102,20 +84,6 @@ export const workingStateSchema = z.object({
   eviction_policy: z.string(),
   item_count: z.number(),
   items: z.array(workingItemSchema),
-});
-
-export const scoreBreakdownSchema = z.object({
-  text_match: z.number(),
-  semantic: z.number().nullable(),
-  recency: z.number(),
-  importance: z.number(),
-  frequency: z.number(),
-  type_weight: z.number(),
-  entity_match: z.number(),
-  confidence: z.number(),
-  matched_terms: z.array(z.string()),
-  matched_entities: z.array(z.string()),
-  signals: z.array(z.string()),
 });
 
 export const redactionsField = z

@@ -1,6 +1,7 @@
-import type { LayerName, MemoryLayer } from '../domain/layers.ts';
-import type { AnchorReport } from '../anchors/anchorModel.ts';
-export type QueryIntent = 'how_to' | 'what_happened' | 'what_is' | 'debug' | 'general';
+import type { LayerName } from '../domain/layers.ts';
+import type { QueryIntent } from './contextOutput.ts';
+
+export type { ContextItem, GetRelevantContextOutput, QueryIntent } from './contextOutput.ts';
 
 /** Keys of seed 000 §7.1 `context_weights`. */
 export type ContextWeightKey =
@@ -30,44 +31,4 @@ export interface GetRelevantContextInput {
   team_id?: string;
   org_id?: string;
   company_id?: string;
-}
-
-export interface ContextItem {
-  source: 'working_memory' | 'long_term';
-  memory_id?: string;
-  item_id?: string;
-  memory_category?: string;
-  memory_subtype?: string;
-  /** Layer of a long-term memory. */
-  layer?: MemoryLayer;
-  content: string;
-  relevance_score: number;
-  token_count: number;
-  entities?: string[];
-  confidence?: number;
-  source_type?: string;
-  why_included: string;
-  /** The memory's code anchors with their status (issue #18). */
-  anchors?: AnchorReport[];
-}
-
-export interface GetRelevantContextOutput {
-  context_items: ContextItem[];
-  total_tokens: number;
-  budget_used_pct: number;
-  detected_intent: QueryIntent;
-  retrieval_stats: {
-    working_memory_items: number;
-    long_term_searched: number;
-    long_term_returned: number;
-    by_category: Record<string, number>;
-    entity_boost_applied: boolean;
-    mode: string;
-    /** The layers long-term memories and facts came from, most specific first. */
-    searched_layers: MemoryLayer[];
-    /** The relevance floor long-term memories had to reach (pinned memories are always considered). */
-    relevance_floor: number;
-    /** Long-term memories the floor left out. */
-    long_term_below_floor: number;
-  };
 }

@@ -1,9 +1,8 @@
 import type { MemoryRecord, SourceType } from '../domain/records.ts';
-import type { LayerName, MemoryLayer } from '../domain/layers.ts';
+import type { LayerName } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
-import type { OverriddenMemory } from './layersApi.ts';
 import type { Redaction } from '../safety/contentGuard.ts';
-import type { AnchorInput, AnchorReport } from '../anchors/anchorModel.ts';
+import type { AnchorInput } from '../anchors/anchorModel.ts';
 
 /** Inputs and outputs of the long-term memory operations (seed 000 §7.1). */
 
@@ -84,81 +83,7 @@ export interface RecallInput {
   path?: string;
 }
 
-/** Contribution of each signal to a result's score, all in [0, 1] except the multipliers. */
-export interface ScoreBreakdown {
-  text_match: number;
-  semantic: number | null;
-  recency: number;
-  importance: number;
-  frequency: number;
-  type_weight: number;
-  entity_match: number;
-  confidence: number;
-  matched_terms: string[];
-  matched_entities: string[];
-  /** 'partial': below the relevance floor, returned beside a result that clears it. */
-  signals: Array<'text' | 'semantic' | 'entity' | 'neighbour' | 'pinned' | 'partial'>;
-}
-
-export interface RecalledMemory {
-  memory_id: string;
-  layer: MemoryLayer;
-  scope_id: string;
-  content: string;
-  memory_category: string;
-  memory_subtype: string;
-  entities: string[];
-  similarity: number;
-  relevance_score: number;
-  confidence: number;
-  created_at: string;
-  event_time?: string;
-  metadata: Record<string, unknown>;
-  importance: number;
-  access_count: number;
-  pinned: boolean;
-  source_type: string;
-  tags: string[];
-  score_breakdown: ScoreBreakdown;
-  why_matched: string;
-  /** Conflicting memories of less specific layers this one overrides (seed 001 precedence). */
-  overrides?: OverriddenMemory[];
-  /** The code this memory is anchored to, each with its freshness (issue #18); absent when it has none. */
-  anchors?: AnchorReport[];
-}
-
-export interface RetrievalBreakdown {
-  by_category: Record<string, number>;
-  by_subtype: Record<string, number>;
-  entity_matches: number;
-  semantic_matches: number;
-  text_matches: number;
-  candidates_considered: number;
-  /** 'lexical', 'hybrid' or 'lexical (embedding unavailable: …)'. */
-  mode: string;
-  vector_method: string | null;
-  embedding_model: string | null;
-  time_filter: { after?: string; before?: string; matched: string[] } | null;
-  /** The layers searched, most specific first. */
-  searched_layers: MemoryLayer[];
-  /** Results of less specific layers hidden by a conflicting more specific one. */
-  overridden: number;
-  /** The floor every result's final score had to reach. */
-  relevance_floor: number;
-  /** Candidates the floor left out (results marked 'partial' were kept beside a full match). */
-  below_floor: number;
-  /** True when nothing reached the floor: memory has nothing on this query. */
-  abstained: boolean;
-  /** When abstained: the best candidate the floor left out (null when nothing matched at all). */
-  best_below_floor?: { memory_id: string; relevance_score: number } | null;
-  /** When abstained: one sentence for the agent saying so. */
-  note?: string;
-}
-
-export interface RecallOutput {
-  memories: RecalledMemory[];
-  retrieval_breakdown: RetrievalBreakdown;
-}
+export type { RecallOutput, RecalledMemory, RetrievalBreakdown, ScoreBreakdown } from './recallOutput.ts';
 
 /** Names the shared layer a memory lives in; agent and session memories are found without it. */
 export interface MemoryLocation {

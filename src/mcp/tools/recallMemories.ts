@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { recallOutputSchema, recalledMemorySchema } from '../../core/api/recallOutput.ts';
 import { LIMITS } from '../../core/validation.ts';
 import { MEMORY_CATEGORIES, type MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { recallText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
-import { anchorsField, layerListField, layerIdentifierFields, metadataField, overridesField, scoreBreakdownSchema, userIdField } from '../schemas.ts';
+import { layerListField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const recallMemoriesTool = defineTool({
   name: 'recall_memories',
@@ -29,53 +30,8 @@ export const recallMemoriesTool = defineTool({
     explain: z.boolean().optional().describe('Add score breakdowns.'),
     ...layerIdentifierFields,
   },
-  output: {
-    memories: z.array(
-      z.object({
-        memory_id: z.string(),
-        layer: z.string(),
-        scope_id: z.string(),
-        content: z.string(),
-        memory_category: z.string(),
-        memory_subtype: z.string(),
-        entities: z.array(z.string()),
-        similarity: z.number(),
-        relevance_score: z.number(),
-        confidence: z.number(),
-        created_at: z.string(),
-        event_time: z.string().optional(),
-        metadata: metadataField,
-        importance: z.number(),
-        access_count: z.number(),
-        pinned: z.boolean(),
-        source_type: z.string(),
-        tags: z.array(z.string()),
-        score_breakdown: scoreBreakdownSchema.optional().describe('With explain only.'),
-        why_matched: z.string().optional().describe('With explain only.'),
-        overrides: overridesField,
-        anchors: anchorsField,
-      }),
-    ),
-    retrieval_breakdown: z.object({
-      by_category: z.record(z.string(), z.number()),
-      by_subtype: z.record(z.string(), z.number()),
-      entity_matches: z.number(),
-      semantic_matches: z.number(),
-      text_matches: z.number(),
-      candidates_considered: z.number(),
-      mode: z.string(),
-      vector_method: z.string().nullable(),
-      embedding_model: z.string().nullable(),
-      time_filter: z.object({ after: z.string().optional(), before: z.string().optional(), matched: z.array(z.string()) }).nullable(),
-      searched_layers: z.array(z.string()),
-      overridden: z.number(),
-      relevance_floor: z.number(),
-      below_floor: z.number(),
-      abstained: z.boolean(),
-      best_below_floor: z.object({ memory_id: z.string(), relevance_score: z.number() }).nullable().optional(),
-      note: z.string().optional(),
-    }),
-  },
+  // The core's recall result, except that the score breakdown comes only with explain (run strips it).
+  output: { ...recallOutputSchema.shape, memories: z.array(recalledMemorySchema.partial({ score_breakdown: true, why_matched: true })) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: async (context, { explain, ...args }) => {
     const answer = await context.core.recall({ ...authorizeLayers(context, args), memory_categories: args.memory_categories as MemoryCategory[] | undefined, user_id: resolveUser(context, args.user_id) });
