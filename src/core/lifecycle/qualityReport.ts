@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord } from '../domain/records.ts';
-import { requireId } from '../validation.ts';
+import { LIMITS, requireId } from '../validation.ts';
 import { scanContradictions } from './contradictionScan.ts';
 import { listAllMemories } from './listAll.ts';
 import { SimilarityIndex } from './similarityIndex.ts';
@@ -35,7 +35,7 @@ export async function qualityReport(deps: CoreDeps, userId: string): Promise<Qua
   const { items, truncated } = await listAllMemories(deps.store, { user_id: user, state: 'live' }, SCAN_CAP);
   const index = new SimilarityIndex(items.map((memory) => memory.content));
   const duplicateGroups = await index.clusters(DUPLICATE_THRESHOLD, (i, j) => items[i].memory_category === items[j].memory_category);
-  const contradictions = await scanContradictions(deps, user, { limit: 200 });
+  const contradictions = await scanContradictions(deps, user, { limit: LIMITS.contradictionPairs });
   const stale = items
     .map((memory) => ({ memory, days: Math.floor((now - Date.parse(memory.last_accessed)) / DAY_MS) }))
     .filter(({ memory, days }) => !memory.pinned && (memory.decay_factor < 0.3 || (days > STALE_DAYS && memory.access_count === 0)))
