@@ -13,6 +13,9 @@ type LimitName = keyof typeof LIMITS;
  * creep back in beside the one the core enforces.
  */
 const BOUNDS: Record<string, LimitName> = {
+  'init_session.config.max_tokens': 'maxTokens',
+  'get_working_memory.token_budget': 'tokenBudget',
+  'get_relevant_context.token_budget': 'tokenBudget',
   'recall_memories.limit': 'recallLimit',
   'recall_memories.alternate_queries': 'alternateQueries',
   'store_memory.keywords': 'searchKeys',
@@ -86,8 +89,12 @@ describe('input-schema limits come from LIMITS', () => {
     const [older, newer] = await Promise.all(
       ['The orders service uses PostgreSQL 16.', 'The orders service uses PostgreSQL 17 since the upgrade.'].map(async (content) => (await core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id),
     );
+    const { session_id: session } = await core.initSession({ user_id: user });
     const tooLong = (limit: number) => 'x'.repeat(limit + 1);
     const probes: Array<[string, string, () => Promise<unknown>]> = [
+      ['session max_tokens', 'config.max_tokens', () => core.initSession({ user_id: user, config: { max_tokens: LIMITS.maxTokens + 1 } })],
+      ['working token_budget', 'token_budget', () => core.getWorkingMemory({ session_id: session, user_id: user, token_budget: LIMITS.tokenBudget + 1 })],
+      ['context token_budget', 'token_budget', () => core.getRelevantContext({ session_id: session, user_id: user, query: 'orders', token_budget: LIMITS.tokenBudget + 1 })],
       ['recall limit', 'limit', () => core.recall({ user_id: user, query: 'orders', limit: LIMITS.recallLimit + 1 })],
       ['alternate_queries', 'alternate_queries', () => core.recall({ user_id: user, query: 'orders', alternate_queries: Array.from({ length: LIMITS.alternateQueries + 1 }, (_, index) => `q${index}`) })],
       ['keywords', 'keywords', () => core.storeMemory({ user_id: user, content: 'A memory with too many keys.', memory_category: 'semantic', memory_subtype: 'project', keywords: Array.from({ length: LIMITS.searchKeys + 1 }, (_, index) => `k${index}`) })],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../../core/validation.ts';
 import { contextOutputSchema, queryIntentSchema } from '../../core/api/contextOutput.ts';
 import { contextText } from '../answerText.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
@@ -15,7 +16,7 @@ export const getRelevantContextTool = defineTool({
     session_id: sessionIdField,
     user_id: userIdField,
     query: z.string(),
-    token_budget: z.number().int().positive(),
+    token_budget: z.number().int().positive().max(LIMITS.tokenBudget),
     query_intent: queryIntentSchema.optional().describe('Detected when omitted.'),
     context_weights: z
       .object({

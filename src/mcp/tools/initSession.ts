@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../../core/validation.ts';
 import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
 import { idString, userIdField, workingStateSchema } from '../schemas.ts';
 
@@ -12,7 +13,7 @@ export const initSessionTool = defineTool({
     org_id: idString().optional(),
     config: z
       .object({
-        max_tokens: z.number().int().positive().optional().describe('Default 8000.'),
+        max_tokens: z.number().int().positive().max(LIMITS.maxTokens).optional().describe('Default 8000.'),
         eviction_policy: z.enum(['lru', 'relevance', 'hybrid']).optional().describe('Default hybrid.'),
       })
       .optional()
