@@ -7,17 +7,11 @@
 
 import { staleNote } from '../core/anchors/anchorFreshness.ts';
 import type { AnchorReport } from '../core/anchors/anchorModel.ts';
+import type { RecalledMemory } from '../core/api/recallOutput.ts';
 
-interface RecalledForText {
-  memory_id: string;
-  layer: string;
-  content: string;
-  memory_category: string;
-  memory_subtype: string;
-  event_time?: string | undefined;
-  why_matched?: string | undefined;
-  anchors?: ReadonlyArray<{ path: string; symbol?: { name: string } | undefined; lines: { start: number; end: number }; status: string }> | undefined;
-}
+/** What the text reads of a recalled memory: the core's result, the breakdown optional as the tool lists it. */
+type RecalledForText = Pick<RecalledMemory, 'memory_id' | 'layer' | 'content' | 'memory_category' | 'memory_subtype' | 'event_time' | 'anchors'> &
+  Partial<Pick<RecalledMemory, 'why_matched'>>;
 
 interface ContextItemForText {
   content: string;
