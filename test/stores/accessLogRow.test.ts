@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeAccessLogRow } from '../../src/stores/shared/accessLogRow.ts';
+import { decodeAccessLogRow } from '../../src/stores/common/accessLogRow.ts';
 
 describe('decodeAccessLogRow', () => {
   it('reads a full row as the entry it stores', () => {

@@ -1,5 +1,5 @@
 import type { AccessLogEntry } from '../../core/domain/records.ts';
-import { decodeAccessLogRow } from '../shared/accessLogRow.ts';
+import { decodeAccessLogRow } from '../common/accessLogRow.ts';
 import type { FireboltQueryClient, TransactionScope } from './queryClient.ts';
 import { ACCESS_LOG_COLUMNS, columnNames, valuePlaceholders } from './recordRows.ts';
 import { sqlLiteral } from './sqlLiteral.ts';

@@ -1,5 +1,5 @@
 import type { AccessLogEntry } from '../../core/domain/records.ts';
-import { decodeAccessLogRow } from '../shared/accessLogRow.ts';
+import { decodeAccessLogRow } from '../common/accessLogRow.ts';
 import type { StatementCache } from './statementCache.ts';
 
 export interface AccessBump {
