@@ -55,9 +55,12 @@ export class DaemonConnection {
     return this.request({ op: 'call', path, args });
   }
 
-  /** The MCP endpoint of this user in the memory process; `adminTools` adds the opt-in admin group. */
-  endpoint(userId: string, adminTools: boolean): Promise<{ mcpUrl: string; port: number; token: string }> {
-    return this.request({ op: 'endpoint', userId, adminTools }) as Promise<{ mcpUrl: string; port: number; token: string }>;
+  /**
+   * The MCP endpoint of this user in the memory process; `adminTools` adds the opt-in admin group,
+   * `workspaceDir` (the window's folder, or null) is where agents' anchors resolve.
+   */
+  endpoint(userId: string, adminTools: boolean, workspaceDir: string | null): Promise<{ mcpUrl: string; port: number; token: string }> {
+    return this.request({ op: 'endpoint', userId, adminTools, workspaceDir }) as Promise<{ mcpUrl: string; port: number; token: string }>;
   }
 
   /**

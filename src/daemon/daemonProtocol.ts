@@ -8,7 +8,7 @@ import type { CopyProgress } from '../stores/copy/copyStore.ts';
  * process: one JSON object per line over a local socket or named pipe. Bumped whenever a frame
  * changes shape, and part of the socket's name, so an updated extension never talks to an old process.
  */
-export const DAEMON_PROTOCOL_VERSION = 2;
+export const DAEMON_PROTOCOL_VERSION = 3;
 
 /** What a client opens: the store, embeddings and the window's project and layers. */
 export interface DaemonHello {
@@ -22,7 +22,11 @@ export interface DaemonHello {
 export type ClientFrame =
   | { id: number; op: 'hello'; hello: DaemonHello }
   | { id: number; op: 'call'; path: string; args: unknown[] }
-  | { id: number; op: 'endpoint'; userId: string; adminTools: boolean }
+  /**
+   * The MCP endpoint of a window's user; `workspaceDir` (absolute, the window's folder on disk, or
+   * null) is where agents' `anchor`s are resolved, since one process serves windows of many folders.
+   */
+  | { id: number; op: 'endpoint'; userId: string; adminTools: boolean; workspaceDir: string | null }
   /** Copies the user's embedded store into `target`; progress frames carry this request's id. */
   | { id: number; op: 'copy'; target: BackendConfig; userId: string }
   | { id: number; op: 'cancel'; request: number }

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { AnchorChecker } from '../core/anchors/anchorChecker.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import { startHttpServer, type RunningHttpServer } from '../http/httpServer.ts';
 import { createStore } from '../runtime/createRuntime.ts';
+import { nodeWorkspaceFiles } from '../runtime/nodeWorkspaceFiles.ts';
 import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import { copyStore, type CopyResult } from '../stores/copy/copyStore.ts';
 import { dispatchCall } from './callDispatch.ts';
@@ -13,6 +15,7 @@ import { CoreRegistry } from './coreRegistry.ts';
 import type { CoreSurface } from '../core/coreSurface.ts';
 import type { DaemonAddress } from './daemonAddress.ts';
 import { type ClientFrame, DAEMON_PROTOCOL_VERSION, type DaemonStatus, encodeFrame, FrameReader, type HelloAnswer, type ServerFrame, toWireError } from './daemonProtocol.ts';
+import { requireWorkspaceDir } from './workspaceDir.ts';
 
 export interface DaemonInfo {
   pid: number;
@@ -138,7 +141,7 @@ export class DaemonServer {
       connection.copies.get(frame.request)?.abort();
       return null;
     }
-    return this.endpoint(connection.coreKey, connection.core, frame.userId, frame.adminTools === true);
+    return this.endpoint(connection.coreKey, connection.core, frame.userId, frame.adminTools === true, requireWorkspaceDir(frame.workspaceDir));
   }
 
   private async hello(connection: Connection, hello: Extract<ClientFrame, { op: 'hello' }>['hello']): Promise<HelloAnswer> {
@@ -202,16 +205,18 @@ export class DaemonServer {
     }
   }
 
-  private endpoint(coreKey: string, core: MemoryCore, userId: string, adminTools: boolean): Promise<{ mcpUrl: string; port: number; token: string }> {
-    // One endpoint per tool set: windows that opt into the admin group get their own.
-    const key = `${coreKey}\0${userId}\0${adminTools ? 'admin' : 'agent'}`;
+  private endpoint(coreKey: string, core: MemoryCore, userId: string, adminTools: boolean, workspaceDir: string | null): Promise<{ mcpUrl: string; port: number; token: string }> {
+    // One endpoint per tool set and workspace: windows that opt into the admin group get their own,
+    // and so does each folder, whose files its agents' anchors are resolved in.
+    const key = `${coreKey}\0${userId}\0${adminTools ? 'admin' : 'agent'}\0${workspaceDir ?? ''}`;
     let running = this.endpoints.get(key);
     if (running === undefined) {
       running = (async () => {
         const token = randomBytes(32).toString('base64url');
+        const workspace = workspaceDir === null ? {} : { workspace: new AnchorChecker(nodeWorkspaceFiles(workspaceDir)) };
         // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
-        const server = await startHttpServer({ core, defaultUserId: userId, adminTools }, { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } });
-        this.options.log(`MCP endpoint for user ${userId} on ${server.mcpUrl}`);
+        const server = await startHttpServer({ core, defaultUserId: userId, adminTools, ...workspace }, { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } });
+        this.options.log(`MCP endpoint for user ${userId}${workspaceDir === null ? '' : ` in ${workspaceDir}`} on ${server.mcpUrl}`);
         return Object.assign(server, { token });
       })();
       this.endpoints.set(key, running);

@@ -1,3 +1,4 @@
+import type { AnchorChecker } from '../core/anchors/anchorChecker.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
 import type { CallLog } from './callLog.ts';
@@ -24,4 +25,10 @@ export interface ServerContext {
    * sessions of one HTTP server, so an id shown in one session works in the next.
    */
   shortIds?: ShortIdRegistry;
+  /**
+   * The workspace of this endpoint's window, when the core itself serves none (the editor's memory
+   * process serves windows of many folders): store_memory resolves agents' `anchor` in it. The
+   * window's editor then checks the anchor as it does its own.
+   */
+  workspace?: AnchorChecker;
 }

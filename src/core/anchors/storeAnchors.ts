@@ -24,7 +24,7 @@ export async function anchorsForStore(
     throw new MemoryError('INVALID_INPUT', `A memory carries at most ${MAX_ANCHORS} anchors.`, { details: { field: 'anchors' } });
   }
   if (given.length > 0 && !checker) {
-    throw new MemoryError('CONFIGURATION_ERROR', 'anchors need a workspace to resolve them against: start the server with --workspace DIR.', { details: { field: 'anchors' } });
+    throw new MemoryError('CONFIGURATION_ERROR', 'anchors need a workspace to resolve them against: start the server with --workspace DIR (in VS Code: a trusted window with a folder on disk).', { details: { field: 'anchors' } });
   }
   const anchors = [...resolved];
   for (const anchor of given) anchors.push(await checker!.create(anchor));

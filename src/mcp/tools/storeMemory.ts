@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
-import { parseAnchorSpec } from '../../core/anchors/anchorSpec.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { anchorArgs } from '../toolAnchors.ts';
 import { anchorInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -41,10 +41,10 @@ export const storeMemoryTool = defineTool({
       .describe('A live memory this one contradicted; it is now superseded by this one and its confidence lowered.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, { anchor, ...args }) =>
+  run: async (context, { anchor, ...args }) =>
     context.core.storeMemory({
       ...resolveLayerArgs(context, args),
-      ...(anchor !== undefined ? { anchors: [parseAnchorSpec(anchor)] } : {}),
+      ...(await anchorArgs(context, anchor, args.metadata)),
       memory_category: args.memory_category as MemoryCategory,
       user_id: resolveUser(context, args.user_id),
     }),

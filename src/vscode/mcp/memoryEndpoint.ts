@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { AnchorChecker } from '../../core/anchors/anchorChecker.ts';
 import { startHttpServer, type RunningHttpServer } from '../../http/httpServer.ts';
+import { nodeWorkspaceFiles } from '../../runtime/nodeWorkspaceFiles.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
@@ -68,12 +70,12 @@ export class MemoryEndpoint implements vscode.Disposable {
     let running: { server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string };
     if (runtime.kind === 'daemon') {
       // The endpoint lives in the memory process with the core; it closes there when the last window using that core leaves.
-      const endpoint = await runtime.connection.endpoint(ready.identity.userId, setting('mcp.adminTools'));
+      const endpoint = await runtime.connection.endpoint(ready.identity.userId, setting('mcp.adminTools'), anchorFolder());
       running = { server: { mcpUrl: endpoint.mcpUrl, port: endpoint.port, close: async () => undefined }, token: endpoint.token };
     } else {
       const token = randomBytes(32).toString('base64url');
       const server = await startHttpServer(
-        { core: runtime.local, defaultUserId: ready.identity.userId, adminTools: setting('mcp.adminTools') },
+        { core: runtime.local, defaultUserId: ready.identity.userId, adminTools: setting('mcp.adminTools'), ...workspaceOf(anchorFolder()) },
         // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
         { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
       );
@@ -83,4 +85,17 @@ export class MemoryEndpoint implements vscode.Disposable {
     this.started.fire({ mcpUrl: running.server.mcpUrl, port: running.server.port, token: running.token });
     return running;
   }
+}
+
+/**
+ * The folder agents' anchors resolve in, the one the window's own anchors use (workspaceAnchors.ts):
+ * its first folder on disk; none in Restricted Mode, where nothing is read from the workspace.
+ */
+function workspaceOf(folder: string | null): { workspace?: AnchorChecker } {
+  return folder === null ? {} : { workspace: new AnchorChecker(nodeWorkspaceFiles(folder)) };
+}
+
+function anchorFolder(): string | null {
+  const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.scheme === 'file');
+  return folder && vscode.workspace.isTrusted ? folder.uri.fsPath : null;
 }
