@@ -10,10 +10,16 @@ import { MemoryError } from '../core/domain/errors.ts';
 export function requireWorkspaceDir(value: unknown): string | null {
   if (value === null) return null;
   if (typeof value !== 'string' || !isAbsolute(value)) {
-    throw new MemoryError('INVALID_INPUT', `workspaceDir must be an absolute folder path or null, got ${JSON.stringify(value)}.`, { details: { field: 'workspaceDir' } });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `workspaceDir must be an absolute folder path or null, got ${JSON.stringify(value)}.`,
+      { details: { field: 'workspaceDir' } },
+    );
   }
   if (!statSync(value, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new MemoryError('INVALID_INPUT', `workspaceDir ${value} is not a folder.`, { details: { field: 'workspaceDir', path: value } });
+    throw new MemoryError('INVALID_INPUT', `workspaceDir ${value} is not a folder.`, {
+      details: { field: 'workspaceDir', path: value },
+    });
   }
   return value;
 }

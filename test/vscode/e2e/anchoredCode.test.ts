@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { CHROMIUM, type Dirs, installExtension, missingPrerequisite, ROOT, type RunningCodeServer, startCodeServer } from './codeServer.ts';
+import {
+  CHROMIUM,
+  type Dirs,
+  installExtension,
+  missingPrerequisite,
+  ROOT,
+  type RunningCodeServer,
+  startCodeServer,
+} from './codeServer.ts';
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
 import { Workbench } from './workbench.ts';
@@ -26,7 +34,12 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
   let state: ExtensionState;
   let mcp: Awaited<ReturnType<typeof connectMcp>>;
 
-  const recall = async (query: string): Promise<Array<{ memory_id: string; content: string }>> => ((await mcp.call('recall_memories', { query, min_similarity: 0 })) as { memories: Array<{ memory_id: string; content: string }> }).memories;
+  const recall = async (query: string): Promise<Array<{ memory_id: string; content: string }>> =>
+    (
+      (await mcp.call('recall_memories', { query, min_similarity: 0 })) as {
+        memories: Array<{ memory_id: string; content: string }>;
+      }
+    ).memories;
 
   before(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'fml-e2e-anchors-'));
@@ -35,27 +48,64 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     const dirs: Dirs = { userData: join(tmp, 'user-data'), extensions: join(tmp, 'extensions') };
     for (const dir of [workspace, probeDir, join(dirs.userData, 'User')]) mkdirSync(dir, { recursive: true });
     writeFileSync(join(workspace, 'README.md'), '# Billing app\n');
-    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false }));
+    writeFileSync(
+      join(dirs.userData, 'User', 'settings.json'),
+      JSON.stringify({
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'security.workspace.trust.enabled': false,
+      }),
+    );
     const vsix = join(tmp, 'extension.vsix');
-    const packaged = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+    const packaged = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'vsce'),
+      [
+        'package',
+        '--no-dependencies',
+        '--allow-missing-repository',
+        '--skip-license',
+        '--readme-path',
+        'docs/extension.md',
+        '--out',
+        vsix,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
     installExtension(vsix, dirs);
-    server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir, FML_DAEMON_GRACE_MS: '3000' });
+    server = await startCodeServer(workspace, dirs, {
+      FML_E2E: '1',
+      FML_E2E_DIR: probeDir,
+      FML_DAEMON_GRACE_MS: '3000',
+    });
     const { chromium } = await import('playwright-core');
     browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1400, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     bench = new Workbench(page);
     await bench.waitReady();
-    state = await waitFor('the extension to activate and open its store', () => {
-      const current = readState(probeDir);
-      return current?.mcpUrl && current.sessionId ? current : null;
-    }, 90_000);
+    state = await waitFor(
+      'the extension to activate and open its store',
+      () => {
+        const current = readState(probeDir);
+        return current?.mcpUrl && current.sessionId ? current : null;
+      },
+      90_000,
+    );
     mcp = await connectMcp(state);
   });
 
@@ -67,86 +117,140 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     else console.log(`[e2e] kept ${tmp}`);
   });
 
-  it('anchors a memory from a selection: fresh, then changed after an edit, then followed through a rename, in the panel and the CodeLens', {
-    // Reported, not hidden: in 1 of 7 runs on this box the CodeLens appeared; in the others the window stored and checked
-    // the anchor (log: "Anchored memories re-checked") and the panel showed it, but no CodeLens was rendered within 30 s.
-    todo: 'the CodeLens of a newly anchored memory is not rendered in most runs: cause not yet found',
-  }, async () => {
-    const original = 'export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  let total = 0;\n  for (const line of lines) total += line.price * line.quantity;\n  return total;\n}\n';
-    // The same declaration with its body rewritten: token similarity far below the 0.8 threshold.
-    const rewritten = "export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  const discounted = lines.map((entry) => applyCoupon(entry, 'SPRING')).filter(Boolean);\n  return discounted.reduce((sum, item) => sum + Math.round(item.net * 100) / 100, 0) * taxRate(region);\n}\n";
-    writeFileSync(join(workspace, 'billing.ts'), original);
-    await bench.openFile('billing.ts');
-    await bench.focusEditor();
-    await page.keyboard.press('Control+A');
-    await bench.runCommand('Memory: Remember Selection');
-    await bench.notification(/Remembered as|Updated an existing memory/);
-    const memoryId = await waitFor('the selection to be stored', async () => (await recall('invoiceTotal price quantity')).find((memory) => memory.content.startsWith('From billing.ts:1-'))?.memory_id, 15_000);
+  it(
+    'anchors a memory from a selection: fresh, then changed after an edit, then followed through a rename, in the panel and the CodeLens',
+    {
+      // Reported, not hidden: in 1 of 7 runs on this box the CodeLens appeared; in the others the window stored and checked
+      // the anchor (log: "Anchored memories re-checked") and the panel showed it, but no CodeLens was rendered within 30 s.
+      todo: 'the CodeLens of a newly anchored memory is not rendered in most runs: cause not yet found',
+    },
+    async () => {
+      const original =
+        'export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  let total = 0;\n  for (const line of lines) total += line.price * line.quantity;\n  return total;\n}\n';
+      // The same declaration with its body rewritten: token similarity far below the 0.8 threshold.
+      const rewritten =
+        "export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  const discounted = lines.map((entry) => applyCoupon(entry, 'SPRING')).filter(Boolean);\n  return discounted.reduce((sum, item) => sum + Math.round(item.net * 100) / 100, 0) * taxRate(region);\n}\n";
+      writeFileSync(join(workspace, 'billing.ts'), original);
+      await bench.openFile('billing.ts');
+      await bench.focusEditor();
+      await page.keyboard.press('Control+A');
+      await bench.runCommand('Memory: Remember Selection');
+      await bench.notification(/Remembered as|Updated an existing memory/);
+      const memoryId = await waitFor(
+        'the selection to be stored',
+        async () =>
+          (await recall('invoiceTotal price quantity')).find((memory) =>
+            memory.content.startsWith('From billing.ts:1-'),
+          )?.memory_id,
+        15_000,
+      );
 
-    // What the editor checked and stored back into the memory (the memory process has no workspace of its own).
-    type Anchor = { path: string; status: string; current?: { path: string } };
-    const anchorNow = async (): Promise<Anchor | undefined> =>
-      ((await mcp.call('recall_memories', { query: 'invoiceTotal price quantity', min_similarity: 0 })) as { memories: Array<{ memory_id: string; anchors?: Anchor[] }> }).memories.find((memory) => memory.memory_id === memoryId)?.anchors?.[0];
-    const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
-    const panelBadge = async (expected: RegExp): Promise<string> => {
-      await bench.runCommand('Memory: Show Memory Panel');
-      const search = panel.getByRole('searchbox', { name: 'Search memories' });
-      // Searching again re-reads the memory, with the status the editor stored since.
-      return waitFor(`the panel to show ${expected}`, async () => {
-        await search.fill('');
-        await search.fill('invoiceTotal');
-        const badge = panel.locator('.memory-row:not(.loading-row)').filter({ hasText: 'billing.ts' }).first().locator('.badge.code');
-        const text = await badge.innerText({ timeout: 5_000 });
-        return expected.test(text) ? `${text} | ${(await badge.getAttribute('title')) ?? ''}` : null;
-      }, 30_000);
-    };
-    const lens = (expected: RegExp): Promise<string> =>
-      waitFor(`the CodeLens to show ${expected}`, async () => {
-        const texts = await page.locator('.editor-group-container.active .monaco-editor .codelens-decoration').allInnerTexts();
-        return texts.find((text) => expected.test(text)) ?? null;
-      }, 30_000);
+      // What the editor checked and stored back into the memory (the memory process has no workspace of its own).
+      type Anchor = { path: string; status: string; current?: { path: string } };
+      const anchorNow = async (): Promise<Anchor | undefined> =>
+        (
+          (await mcp.call('recall_memories', { query: 'invoiceTotal price quantity', min_similarity: 0 })) as {
+            memories: Array<{ memory_id: string; anchors?: Anchor[] }>;
+          }
+        ).memories.find((memory) => memory.memory_id === memoryId)?.anchors?.[0];
+      const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+      const panelBadge = async (expected: RegExp): Promise<string> => {
+        await bench.runCommand('Memory: Show Memory Panel');
+        const search = panel.getByRole('searchbox', { name: 'Search memories' });
+        // Searching again re-reads the memory, with the status the editor stored since.
+        return waitFor(
+          `the panel to show ${expected}`,
+          async () => {
+            await search.fill('');
+            await search.fill('invoiceTotal');
+            const badge = panel
+              .locator('.memory-row:not(.loading-row)')
+              .filter({ hasText: 'billing.ts' })
+              .first()
+              .locator('.badge.code');
+            const text = await badge.innerText({ timeout: 5_000 });
+            return expected.test(text) ? `${text} | ${(await badge.getAttribute('title')) ?? ''}` : null;
+          },
+          30_000,
+        );
+      };
+      const lens = (expected: RegExp): Promise<string> =>
+        waitFor(
+          `the CodeLens to show ${expected}`,
+          async () => {
+            const texts = await page
+              .locator('.editor-group-container.active .monaco-editor .codelens-decoration')
+              .allInnerTexts();
+            return texts.find((text) => expected.test(text)) ?? null;
+          },
+          30_000,
+        );
 
-    // Stored fresh, and the CodeLens names the memory above its code.
-    assert.equal((await waitFor('the anchor to be checked', async () => ((await anchorNow())?.status === 'fresh' ? anchorNow() : null), 20_000))?.path, 'billing.ts');
-    assert.match(await panelBadge(/code\sfresh/), /billing\.ts/);
-    assert.doesNotMatch(await lens(/1\smemory:/), /changed|moved/);
+      // Stored fresh, and the CodeLens names the memory above its code.
+      assert.equal(
+        (
+          await waitFor(
+            'the anchor to be checked',
+            async () => ((await anchorNow())?.status === 'fresh' ? anchorNow() : null),
+            20_000,
+          )
+        )?.path,
+        'billing.ts',
+      );
+      assert.match(await panelBadge(/code\sfresh/), /billing\.ts/);
+      assert.doesNotMatch(await lens(/1\smemory:/), /changed|moved/);
 
-    // The anchored code rewritten on disk: the watcher re-checks it and the memory says its code changed.
-    writeFileSync(join(workspace, 'billing.ts'), rewritten);
-    await waitFor('the anchor to become changed', async () => (await anchorNow())?.status === 'changed', 30_000);
-    await panelBadge(/code\schanged/);
-    await lens(/1\smemory:.*code\schanged\ssince\sstored/);
+      // The anchored code rewritten on disk: the watcher re-checks it and the memory says its code changed.
+      writeFileSync(join(workspace, 'billing.ts'), rewritten);
+      await waitFor('the anchor to become changed', async () => (await anchorNow())?.status === 'changed', 30_000);
+      await panelBadge(/code\schanged/);
+      await lens(/1\smemory:.*code\schanged\ssince\sstored/);
 
-    // Renamed in the Explorer: the anchor follows the file (its current path), still changed (its code is).
-    await bench.runCommand('File: Reveal Active File in Explorer View');
-    await page.locator('.explorer-folders-view .monaco-list-row.selected', { hasText: 'billing.ts' }).waitFor({ timeout: 10_000 });
-    await page.keyboard.press('F2');
-    const rename = page.locator('.explorer-folders-view .monaco-inputbox input');
-    await rename.waitFor({ timeout: 10_000 });
-    await rename.fill('ledger.ts');
-    await rename.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: 'ledger.ts' }).waitFor({ timeout: 15_000 });
-    const followed = await waitFor('the anchor to follow the rename', async () => {
-      const anchor = await anchorNow();
-      return anchor?.current?.path === 'ledger.ts' ? anchor : null;
-    }, 30_000);
-    assert.deepEqual([followed.path, followed.status], ['billing.ts', 'changed'], 'the stored path stays, the status is checked at the new one');
-    assert.match(await panelBadge(/code\schanged/), /now\sledger\.ts/);
-    await lens(/1\smemory:.*code\schanged\ssince\sstored/);
+      // Renamed in the Explorer: the anchor follows the file (its current path), still changed (its code is).
+      await bench.runCommand('File: Reveal Active File in Explorer View');
+      await page
+        .locator('.explorer-folders-view .monaco-list-row.selected', { hasText: 'billing.ts' })
+        .waitFor({ timeout: 10_000 });
+      await page.keyboard.press('F2');
+      const rename = page.locator('.explorer-folders-view .monaco-inputbox input');
+      await rename.waitFor({ timeout: 10_000 });
+      await rename.fill('ledger.ts');
+      await rename.press('Enter');
+      await page.locator('.tabs-container .tab.active', { hasText: 'ledger.ts' }).waitFor({ timeout: 15_000 });
+      const followed = await waitFor(
+        'the anchor to follow the rename',
+        async () => {
+          const anchor = await anchorNow();
+          return anchor?.current?.path === 'ledger.ts' ? anchor : null;
+        },
+        30_000,
+      );
+      assert.deepEqual(
+        [followed.path, followed.status],
+        ['billing.ts', 'changed'],
+        'the stored path stays, the status is checked at the new one',
+      );
+      assert.match(await panelBadge(/code\schanged/), /now\sledger\.ts/);
+      await lens(/1\smemory:.*code\schanged\ssince\sstored/);
 
-    // The original code back in the renamed file: the anchor's code is found unchanged at its new path, moved.
-    writeFileSync(join(workspace, 'ledger.ts'), original);
-    await waitFor('the anchor to become moved', async () => (await anchorNow())?.status === 'moved', 30_000);
-    assert.match(await panelBadge(/code\smoved/), /now\sledger\.ts/);
-    await lens(/1\smemory:.*moved\shere/);
+      // The original code back in the renamed file: the anchor's code is found unchanged at its new path, moved.
+      writeFileSync(join(workspace, 'ledger.ts'), original);
+      await waitFor('the anchor to become moved', async () => (await anchorNow())?.status === 'moved', 30_000);
+      assert.match(await panelBadge(/code\smoved/), /now\sledger\.ts/);
+      await lens(/1\smemory:.*moved\shere/);
 
-    // An agent of this window anchors a memory too: its endpoint in the shared memory process resolves
-    // the anchor in this window's folder, and the window checks it like its own.
-    const agent = (await mcp.call('store_memory', { content: 'invoiceTotal sums price times quantity without rounding', memory_category: 'semantic', memory_subtype: 'project', anchor: 'ledger.ts#invoiceTotal' })) as { memory_id: string };
-    assert.match(agent.memory_id, /^mem_/);
-    await lens(/2\smemories:/);
-  });
-
+      // An agent of this window anchors a memory too: its endpoint in the shared memory process resolves
+      // the anchor in this window's folder, and the window checks it like its own.
+      const agent = (await mcp.call('store_memory', {
+        content: 'invoiceTotal sums price times quantity without rounding',
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+        anchor: 'ledger.ts#invoiceTotal',
+      })) as { memory_id: string };
+      assert.match(agent.memory_id, /^mem_/);
+      await lens(/2\smemories:/);
+    },
+  );
 });
 
 if (skip) console.log(`[e2e] anchored-memories editor suite skipped: ${skip}`);
