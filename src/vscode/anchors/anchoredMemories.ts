@@ -70,9 +70,11 @@ export class AnchoredMemories implements vscode.Disposable {
       }
       this.subscribe(core);
       await this.recheck(null);
-      // The index lets Remember… anchor symbols its text names; built after the first check, off the command path.
-      await this.checker.warmUp();
     });
+    // The index lets Remember… anchor symbols its text names. It is built after the first check and
+    // outside the queue: on a large workspace it takes seconds, and a memory stored meanwhile must
+    // get its check (and its CodeLens) without waiting for it.
+    void this.loading.then(() => this.checker.warmUp()).catch((error: unknown) => this.log.warn(`Indexing the workspace's symbols failed: ${error instanceof Error ? error.message : String(error)}`));
     return this.loading;
   }
 
