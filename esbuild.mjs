@@ -10,13 +10,26 @@ const node = { ...common, platform: 'node', target: 'node22', format: 'cjs', ext
 const entries = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
-if (existsSync('src/vscode/extension.ts')) entries.push({ ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
+if (existsSync('src/vscode/extension.ts'))
+  entries.push({ ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
 if (existsSync('webview/main.ts')) {
-  entries.push({ ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['webview/main.ts'], outfile: 'dist/webview/main.js' });
+  entries.push({
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview/main.js',
+  });
   // Panel styles, and the codicon font copied next to them: the packaged extension ships no node_modules.
-  entries.push({ ...common, entryPoints: ['webview/styles/panel.css', 'webview/styles/browserTheme.css'], outdir: 'dist/webview' });
+  entries.push({
+    ...common,
+    entryPoints: ['webview/styles/panel.css', 'webview/styles/browserTheme.css'],
+    outdir: 'dist/webview',
+  });
   mkdirSync('dist/webview/codicons', { recursive: true });
-  for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/codicons/${file}`);
+  for (const file of ['codicon.css', 'codicon.ttf'])
+    copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/codicons/${file}`);
 }
 
 mkdirSync('dist', { recursive: true });

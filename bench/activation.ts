@@ -10,7 +10,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM, installExtension, missingPrerequisite, ROOT, startCodeServer } from '../test/vscode/e2e/codeServer.ts';
+import {
+  CHROMIUM,
+  installExtension,
+  missingPrerequisite,
+  ROOT,
+  startCodeServer,
+} from '../test/vscode/e2e/codeServer.ts';
 import { readState, waitFor } from '../test/vscode/e2e/mcpProbe.ts';
 import { Workbench } from '../test/vscode/e2e/workbench.ts';
 
@@ -26,7 +32,20 @@ if (missing) {
 const tmp = mkdtempSync(join(tmpdir(), 'fml-bench-activation-'));
 try {
   const vsix = join(tmp, 'extension.vsix');
-  const packaged = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+  const packaged = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'vsce'),
+    [
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--skip-license',
+      '--readme-path',
+      'docs/extension.md',
+      '--out',
+      vsix,
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
   const { chromium } = await import('playwright-core');
   const activations: number[] = [];
@@ -37,21 +56,34 @@ try {
     const probeDir = join(dir, 'probe');
     const dirs = { userData: join(dir, 'user-data'), extensions: join(dir, 'extensions') };
     for (const path of [workspace, probeDir, join(dirs.userData, 'User')]) mkdirSync(path, { recursive: true });
-    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false }));
+    writeFileSync(
+      join(dirs.userData, 'User', 'settings.json'),
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false }),
+    );
     installExtension(vsix, dirs);
     const server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir });
-    const browser = await chromium.launchPersistentContext(join(dir, 'chromium'), { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launchPersistentContext(join(dir, 'chromium'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
       await new Workbench(page).waitReady();
-      const state = await waitFor('the extension to activate', () => {
-        const current = readState(probeDir);
-        return current?.mcpUrl ? current : null;
-      }, 90_000);
+      const state = await waitFor(
+        'the extension to activate',
+        () => {
+          const current = readState(probeDir);
+          return current?.mcpUrl ? current : null;
+        },
+        90_000,
+      );
       activations.push(state.activateMs);
       storeReady.push(state.storeReadyMs);
-      console.log(`run ${run + 1}: activate() ${state.activateMs} ms, store ready ${state.storeReadyMs} ms after activation start`);
+      console.log(
+        `run ${run + 1}: activate() ${state.activateMs} ms, store ready ${state.storeReadyMs} ms after activation start`,
+      );
     } finally {
       await browser.close();
       await server.stop();
@@ -59,7 +91,9 @@ try {
   }
   const sorted = [...activations].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  console.log(`activate(): median ${median} ms, max ${sorted[sorted.length - 1]} ms over ${RUNS} windows (budget ${BUDGET_MS} ms: ${median < BUDGET_MS ? 'within' : 'OVER'})`);
+  console.log(
+    `activate(): median ${median} ms, max ${sorted[sorted.length - 1]} ms over ${RUNS} windows (budget ${BUDGET_MS} ms: ${median < BUDGET_MS ? 'within' : 'OVER'})`,
+  );
   console.log(`store ready: median ${[...storeReady].sort((a, b) => a - b)[Math.floor(storeReady.length / 2)]} ms`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -21,7 +21,13 @@ import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { latencySummary, ms } from './stats.ts';
 import { SeededRandom, syntheticMemory, syntheticSentence } from './syntheticCorpus.ts';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '5000' }, memories: { type: 'string', default: '10000' }, recalls: { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string', default: '5000' },
+    memories: { type: 'string', default: '10000' },
+    recalls: { type: 'string', default: '300' },
+  },
+});
 const fileCount = Number(values.files);
 const memoryCount = Number(values.memories);
 const recalls = Number(values.recalls);
@@ -36,7 +42,9 @@ const user = 'anchors-bench';
 function sourceFunction(file: number, fn: number, rewrite = 0): string {
   const name = `handler${file}x${fn}`;
   const body = Array.from({ length: 10 }, (_, line) =>
-    rewrite === 0 ? `  const v${line} = input.field${(file + fn + line) % 17} * ${line + fn} + offset${line % 3};` : `  const v${line} = lookup${line}(input.key${line + rewrite}, cache${line});`,
+    rewrite === 0
+      ? `  const v${line} = input.field${(file + fn + line) % 17} * ${line + fn} + offset${line % 3};`
+      : `  const v${line} = lookup${line}(input.key${line + rewrite}, cache${line});`,
   ).join('\n');
   return `export function ${name}(input: Payload, offset0: number, offset1: number, offset2: number): number {\n${body}\n  return v9 + v${fn};\n}\n`;
 }
@@ -49,7 +57,9 @@ function writeFile(file: number, rewrite = 0): void {
 }
 const pathOf = (file: number): string => `src/module${file % 50}/file${file}.ts`;
 
-console.log(`Firebolt Memory Layer anchor benchmark — node ${process.version}, embedded SQLite, ${fileCount} files, ${memoryCount} anchored memories`);
+console.log(
+  `Firebolt Memory Layer anchor benchmark — node ${process.version}, embedded SQLite, ${fileCount} files, ${memoryCount} anchored memories`,
+);
 let started = performance.now();
 for (let file = 0; file < fileCount; file++) writeFile(file);
 console.log(`workspace written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -71,9 +81,23 @@ for (let index = 0; index < memoryCount; index += 500) {
     const file = offset % fileCount;
     const fn = Math.floor(offset / fileCount) % FUNCTIONS_PER_FILE;
     const start = 3 + fn * 13;
-    const anchor = anchorFor(pathOf(file), sourceFunction(file, fn), { start, end: start + 11 }, { name: `handler${file}x${fn}`, kind: 'function' });
+    const anchor = anchorFor(
+      pathOf(file),
+      sourceFunction(file, fn),
+      { start, end: start + 11 },
+      { name: `handler${file}x${fn}`, kind: 'function' },
+    );
     batch.push(plainStore.insertMemory(memory, null));
-    batch.push(anchoredStore.insertMemory({ ...memory, entities: [...memory.entities, pathEntity(anchor.path)], metadata: { ...memory.metadata, anchors: [anchor] } }, null));
+    batch.push(
+      anchoredStore.insertMemory(
+        {
+          ...memory,
+          entities: [...memory.entities, pathEntity(anchor.path)],
+          metadata: { ...memory.metadata, anchors: [anchor] },
+        },
+        null,
+      ),
+    );
   }
   await Promise.all(batch);
 }
@@ -111,10 +135,14 @@ const afterEdits = await checkAll();
 // The same queries on both stores, alternating, so a busy machine slows both alike.
 const samples: Record<'plain' | 'anchored', number[]> = { plain: [], anchored: [] };
 const queryRandom = new SeededRandom(7);
-for (const core of [plainCore, anchoredCore]) await core.recall({ user_id: user, query: 'warm up', limit: 10 }, { logAccess: false });
+for (const core of [plainCore, anchoredCore])
+  await core.recall({ user_id: user, query: 'warm up', limit: 10 }, { logAccess: false });
 for (let op = 0; op < recalls; op++) {
   const query = syntheticSentence(queryRandom, 3 + Math.floor(queryRandom.next() * 5));
-  for (const [kind, core] of [['plain', plainCore], ['anchored', anchoredCore]] as const) {
+  for (const [kind, core] of [
+    ['plain', plainCore],
+    ['anchored', anchoredCore],
+  ] as const) {
     await new Promise((resolve) => setImmediate(resolve));
     const begun = performance.now();
     await core.recall({ user_id: user, query, limit: 10 }, { logAccess: false });
@@ -124,14 +152,21 @@ for (let op = 0; op < recalls; op++) {
 const plain = latencySummary(samples.plain);
 const anchored = latencySummary(samples.anchored);
 
-const describe = (counts: Record<string, number>): string => Object.entries(counts).map(([status, count]) => `${count} ${status}`).join(', ');
+const describe = (counts: Record<string, number>): string =>
+  Object.entries(counts)
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ');
 console.log(`\ncheck of ${anchors.length} anchors over ${fileCount} files`);
 console.log(`  cold (read + parse every file):   ${cold.seconds.toFixed(2)} s  (${describe(cold.counts)})`);
 console.log(`  warm (cached on mtime):           ${warm.seconds.toFixed(2)} s  (${describe(warm.counts)})`);
 console.log(`  after 200 changed, 50 deleted:    ${afterEdits.seconds.toFixed(2)} s  (${describe(afterEdits.counts)})`);
 console.log(`\nrecall_memories, ${recalls} queries, limit 10      p50      p95      p99      max (ms)`);
-console.log(`  without anchors (no workspace)   ${ms(plain.p50).padStart(7)}  ${ms(plain.p95).padStart(7)}  ${ms(plain.p99).padStart(7)}  ${ms(plain.max).padStart(7)}`);
-console.log(`  with anchors (lazy check)        ${ms(anchored.p50).padStart(7)}  ${ms(anchored.p95).padStart(7)}  ${ms(anchored.p99).padStart(7)}  ${ms(anchored.max).padStart(7)}`);
+console.log(
+  `  without anchors (no workspace)   ${ms(plain.p50).padStart(7)}  ${ms(plain.p95).padStart(7)}  ${ms(plain.p99).padStart(7)}  ${ms(plain.max).padStart(7)}`,
+);
+console.log(
+  `  with anchors (lazy check)        ${ms(anchored.p50).padStart(7)}  ${ms(anchored.p95).padStart(7)}  ${ms(anchored.p99).padStart(7)}  ${ms(anchored.max).padStart(7)}`,
+);
 
 await anchoredCore.close();
 await plainCore.close();

@@ -15,7 +15,8 @@ export function benchBackendArgs(argv: readonly string[]): BenchBackendArgs {
     return index >= 0 ? argv[index + 1] : argv.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1);
   };
   const backend = valueOf('--backend') ?? 'sqlite';
-  if (backend !== 'sqlite' && backend !== 'firebolt-core') throw new Error(`--backend must be sqlite or firebolt-core; got "${backend}"`);
+  if (backend !== 'sqlite' && backend !== 'firebolt-core')
+    throw new Error(`--backend must be sqlite or firebolt-core; got "${backend}"`);
   const fireboltUrl = valueOf('--firebolt-url');
   return { backend, ...(fireboltUrl ? { fireboltUrl } : {}) };
 }
@@ -26,8 +27,16 @@ export function benchBackendArgs(argv: readonly string[]): BenchBackendArgs {
  * measure the store's SQL and protocol overhead, not a real Firebolt engine. Each run uses a
  * fresh database so runs against a real Core never mix.
  */
-export async function openBenchStore(args: BenchBackendArgs, dataDir: string): Promise<{ store: MemoryStore; description: string; cleanup(): Promise<void> }> {
-  if (args.backend === 'sqlite') return { store: new SqliteMemoryStore({ dataDir }), description: 'embedded SQLite', cleanup: async () => undefined };
+export async function openBenchStore(
+  args: BenchBackendArgs,
+  dataDir: string,
+): Promise<{ store: MemoryStore; description: string; cleanup(): Promise<void> }> {
+  if (args.backend === 'sqlite')
+    return {
+      store: new SqliteMemoryStore({ dataDir }),
+      description: 'embedded SQLite',
+      cleanup: async () => undefined,
+    };
   const server = args.fireboltUrl ? null : await startFireboltTestServer({ dataDir });
   const url = args.fireboltUrl ?? server!.url;
   const database = `fml_bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;

@@ -13,6 +13,7 @@ for (const split of ['tuning', 'heldout'] as const) {
   const report = classifierAccuracy(loadLabelledNotes(split));
   console.log(`\n${split === 'tuning' ? 'Tuning split' : 'Held-out split'}\n${accuracyTable(report)}`);
   if (showMisses && split === 'tuning') {
-    for (const miss of report.misses) console.log(`  ${miss.expected.padEnd(24)} got ${miss.got.padEnd(24)} (${miss.rule}) ${miss.text}`);
+    for (const miss of report.misses)
+      console.log(`  ${miss.expected.padEnd(24)} got ${miss.got.padEnd(24)} (${miss.rule}) ${miss.text}`);
   }
 }

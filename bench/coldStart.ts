@@ -46,23 +46,41 @@ try {
   if (ownDir) {
     const size = Number(option('size') ?? 100_000);
     console.log(`loading ${size.toLocaleString('en-US')} memories…`);
-    const loaded = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--load-into', dataDir, '--user', user, '--size', String(size)], { stdio: 'inherit' });
+    const loaded = spawnSync(
+      process.execPath,
+      [new URL(import.meta.url).pathname, '--load-into', dataDir, '--user', user, '--size', String(size)],
+      { stdio: 'inherit' },
+    );
     if (loaded.status !== 0) throw new Error(`loading failed (exit ${loaded.status})`);
   }
   console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}`);
-  console.log('| run | first recall through the socket (ms) | longest stall of the calling thread (ms) | its longest CPU stretch (ms) | p99 delay (ms) | memory process RSS | load average |');
+  console.log(
+    '| run | first recall through the socket (ms) | longest stall of the calling thread (ms) | its longest CPU stretch (ms) | p99 delay (ms) | memory process RSS | load average |',
+  );
   console.log('|---|---|---|---|---|---|---|');
-  const command = { execPath: process.execPath, cliPath: CLI, graceMs: 1_000, env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } };
+  const command = {
+    execPath: process.execPath,
+    cliPath: CLI,
+    graceMs: 1_000,
+    env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' },
+  };
   const config = { dataDir, backend: { kind: 'sqlite' as const, dataDir }, embeddings: { kind: 'none' as const } };
   for (const label of ['1: new process, index from the rows (or a stale file)', '2: new process, persisted index']) {
     const window = await openRemoteCore({ dataDir, command, hello: { config } });
     const { value: recallMs, report } = await watchStalls(async () => {
       const started = performance.now();
-      await window.core.recall({ user_id: user, query: 'deploy the build server cache', limit: 10 }, { logAccess: false });
+      await window.core.recall(
+        { user_id: user, query: 'deploy the build server cache', limit: 10 },
+        { logAccess: false },
+      );
       return performance.now() - started;
     });
     const status = await window.connection.status();
-    console.log(`| ${label} | ${ms(recallMs)} | ${ms(report.longestStallMs)} | ${ms(report.longestBusyMs)} | ${ms(report.p99DelayMs)} | ${mb(status.rssBytes)} | ${loadavg().map((value) => value.toFixed(1)).join(', ')} |`);
+    console.log(
+      `| ${label} | ${ms(recallMs)} | ${ms(report.longestStallMs)} | ${ms(report.longestBusyMs)} | ${ms(report.p99DelayMs)} | ${mb(status.rssBytes)} | ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(', ')} |`,
+    );
     window.connection.close();
     await exited(window.opened.pid);
   }

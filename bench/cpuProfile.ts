@@ -41,7 +41,11 @@ export interface ProfileSummary {
  * `window` is in microseconds of the monotonic clock (process.hrtime), which is the clock V8
  * stamps its samples with on Linux; a window that holds no sample falls back to the whole profile.
  */
-export function summarizeProfile(file: string, window: { fromUs: number; toUs: number } | null, top: number): ProfileSummary {
+export function summarizeProfile(
+  file: string,
+  window: { fromUs: number; toUs: number } | null,
+  top: number,
+): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
@@ -115,7 +119,8 @@ class FrameMapper {
     const map = this.mapFor(path);
     if (map && line >= 0) {
       const entry = map.findEntry(line, column);
-      if ('originalSource' in entry && entry.originalSource) return `${shorten(entry.originalSource)}:${entry.originalLine + 1}`;
+      if ('originalSource' in entry && entry.originalSource)
+        return `${shorten(entry.originalSource)}:${entry.originalLine + 1}`;
     }
     return `${shorten(path)}:${line + 1}`;
   }
@@ -123,7 +128,10 @@ class FrameMapper {
   private mapFor(path: string): SourceMap | null {
     if (!this.maps.has(path)) {
       const mapFile = `${path}.map`;
-      this.maps.set(path, path.startsWith('/') && existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null);
+      this.maps.set(
+        path,
+        path.startsWith('/') && existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) : null,
+      );
     }
     return this.maps.get(path)!;
   }

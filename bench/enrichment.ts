@@ -53,7 +53,9 @@ async function run(mode: Mode): Promise<{ samples: number[]; enriched: number }>
   }
 }
 
-const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = loadavg()
+  .map((value) => value.toFixed(2))
+  .join(' ');
 console.log(`store_memory latency with background enrichment (${STORES} stores per run; load average ${load})`);
 console.log('| enrichment | p50 ms | p95 ms | p99 ms | enriched |');
 console.log('|---|---|---|---|---|');
@@ -62,4 +64,8 @@ for (const mode of ['off', 'on, answers pending', 'on, answered at once'] as con
   const summary = latencySummary(samples);
   console.log(`| ${mode} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${enriched} |`);
 }
-console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+console.log(
+  `load average after: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);

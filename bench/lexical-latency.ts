@@ -80,7 +80,9 @@ filtered.sort((a, b) => a - b);
 
 const format = (values: number[]) => [50, 95, 99].map((p) => `p${p} ${percentile(values, p).toFixed(3)} ms`).join(', ');
 const { averageLength } = index.stats();
-console.log(`index: ${index.size} docs, avg length ${averageLength.toFixed(1)}, built in ${(buildMs / 1000).toFixed(1)} s`);
+console.log(
+  `index: ${index.size} docs, avg length ${averageLength.toFixed(1)}, built in ${(buildMs / 1000).toFixed(1)} s`,
+);
 console.log(`search top-10, 3 terms (${QUERIES} queries): ${format(timings)}`);
 console.log(`search top-10 with a 10% row filter: ${format(filtered)} (${filteredHits} hits)`);
 const upsertStart = performance.now();

@@ -34,7 +34,9 @@ function neighbourLookup(turns: readonly Turn[]): (docId: string) => string[] {
   return (docId) => {
     const i = position.get(docId);
     if (i === undefined) return [];
-    return [turns[i - 1], turns[i + 1]].filter((turn) => turn !== undefined && session(turn.dia_id) === session(docId)).map((turn) => turn.dia_id);
+    return [turns[i - 1], turns[i + 1]]
+      .filter((turn) => turn !== undefined && session(turn.dia_id) === session(docId))
+      .map((turn) => turn.dia_id);
   };
 }
 
@@ -43,7 +45,8 @@ export function evaluate(samples: readonly Sample[], pipeline: Pipeline): Recall
   for (const sample of samples) {
     const turns = turnsOf(sample);
     const index = new LexicalIndex(pipeline.bm25);
-    for (const turn of turns) index.upsert(turn.dia_id, analyzeDocument({ content: formatTurn(turn), entities: [], tags: [] }));
+    for (const turn of turns)
+      index.upsert(turn.dia_id, analyzeDocument({ content: formatTurn(turn), entities: [], tags: [] }));
     const neighbours = neighbourLookup(turns);
     for (const qa of sample.qa) {
       let terms = analyzeQuery(qa.question);
@@ -79,7 +82,8 @@ function main(): void {
   const results = pipelines.map((pipeline) => ({ pipeline, rows: evaluate(samples, pipeline) }));
   console.log(header);
   for (const { pipeline, rows } of results) console.log(summaryLine(pipeline.name, rows));
-  for (const { pipeline, rows } of results) if (!ablation || process.argv.includes('--detail')) console.log(detailTable(pipeline.name, rows));
+  for (const { pipeline, rows } of results)
+    if (!ablation || process.argv.includes('--detail')) console.log(detailTable(pipeline.name, rows));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -66,7 +66,14 @@ const CPU_PROF = values['server-cpu-prof'];
 const TOKEN = `load-token-${Date.now()}-0123456789abcdef0123456789`;
 const root = new URL('..', import.meta.url).pathname;
 const CLI = values.cli ?? join(root, 'dist', 'cli.js');
-for (const [name, value] of [['sessions', SESSIONS], ['users', USERS], ['duration', DURATION_S], ['concurrency', CONCURRENCY], ['open-concurrency', OPEN_CONCURRENCY], ['servers', SERVERS]] as const) {
+for (const [name, value] of [
+  ['sessions', SESSIONS],
+  ['users', USERS],
+  ['duration', DURATION_S],
+  ['concurrency', CONCURRENCY],
+  ['open-concurrency', OPEN_CONCURRENCY],
+  ['servers', SERVERS],
+] as const) {
   if (!Number.isFinite(value) || value < 1) {
     process.stderr.write(`--${name} must be a positive number\n\n${USAGE}`);
     process.exit(2);
@@ -94,9 +101,11 @@ const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 /** Runs `work` over the items with at most `limit` in flight. */
 async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -105,7 +114,8 @@ async function main(): Promise<void> {
   const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // One after the other: the first opens and migrates the store, the others find it ready.
   const servers: ServerProcess[] = [];
-  for (let index = 0; index < SERVERS; index++) servers.push(await startServer({ cliPath: CLI, dataDir, token: TOKEN, nodeFlags }));
+  for (let index = 0; index < SERVERS; index++)
+    servers.push(await startServer({ cliPath: CLI, dataDir, token: TOKEN, nodeFlags }));
   const agent = new Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, OPEN_CONCURRENCY) });
   const random = new SeededRandom(7);
   const rssMb = (): number => sum(servers.map((server) => rssMbOf(server.pid)));
@@ -114,27 +124,37 @@ async function main(): Promise<void> {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1000;
   };
-  console.log(`Firebolt Memory Layer load test — node ${process.version}, ${cpus().length} cores (shared by servers and load generator), ${SERVERS} server process(es) ${servers.map((server) => server.pid).join(', ')} running ${CLI}`);
-  console.log(`${SESSIONS.toLocaleString('en')} MCP sessions over ${USERS} users, ${CONCURRENCY} requests in flight, ${DURATION_S} s, rate limit off, no embedding provider${CPU_PROF ? ', servers under --cpu-prof' : ''}`);
+  console.log(
+    `Firebolt Memory Layer load test — node ${process.version}, ${cpus().length} cores (shared by servers and load generator), ${SERVERS} server process(es) ${servers.map((server) => server.pid).join(', ')} running ${CLI}`,
+  );
+  console.log(
+    `${SESSIONS.toLocaleString('en')} MCP sessions over ${USERS} users, ${CONCURRENCY} requests in flight, ${DURATION_S} s, rate limit off, no embedding provider${CPU_PROF ? ', servers under --cpu-prof' : ''}`,
+  );
 
   // Phase 1: open every session (MCP initialize + init_session), as clients connecting.
   const sessions: LoadSession[] = [];
   const openStarted = performance.now();
   const initSamples: number[] = [];
-  await pool(Array.from({ length: SESSIONS }, (_, index) => index), OPEN_CONCURRENCY, async (index) => {
-    // Session i talks to server i mod N, as clients spread by a load balancer would.
-    const mcp = new RawMcpSession(servers[index % SERVERS].mcpUrl, TOKEN, agent);
-    await mcp.open();
-    const userId = `load-user-${index % USERS}`;
-    const started = performance.now();
-    const init = await mcp.callTool('init_session', { user_id: userId, config: { max_tokens: 4000 } });
-    initSamples.push(performance.now() - started);
-    if (!init.ok) throw new Error(`init_session failed: ${JSON.stringify(init.error)}`);
-    sessions.push({ mcp, userId, workingSessionId: String(init.output!.session_id) });
-  });
+  await pool(
+    Array.from({ length: SESSIONS }, (_, index) => index),
+    OPEN_CONCURRENCY,
+    async (index) => {
+      // Session i talks to server i mod N, as clients spread by a load balancer would.
+      const mcp = new RawMcpSession(servers[index % SERVERS].mcpUrl, TOKEN, agent);
+      await mcp.open();
+      const userId = `load-user-${index % USERS}`;
+      const started = performance.now();
+      const init = await mcp.callTool('init_session', { user_id: userId, config: { max_tokens: 4000 } });
+      initSamples.push(performance.now() - started);
+      if (!init.ok) throw new Error(`init_session failed: ${JSON.stringify(init.error)}`);
+      sessions.push({ mcp, userId, workingSessionId: String(init.output!.session_id) });
+    },
+  );
   const openSeconds = (performance.now() - openStarted) / 1000;
   const rssAfterOpen = rssMb();
-  console.log(`opened ${sessions.length.toLocaleString('en')} sessions in ${openSeconds.toFixed(1)} s; server RSS ${rssAfterOpen.toFixed(0)} MB`);
+  console.log(
+    `opened ${sessions.length.toLocaleString('en')} sessions in ${openSeconds.toFixed(1)} s; server RSS ${rssAfterOpen.toFixed(0)} MB`,
+  );
 
   // Phase 2: the mixed load for a fixed duration.
   const samples: Record<string, number[]> = Object.fromEntries(MIX.map(([name]) => [name, []]));
@@ -156,30 +176,46 @@ async function main(): Promise<void> {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 4));
     switch (tool) {
       case 'store_memory':
-        return { user_id: session.userId, content: `${syntheticSentence(random, 14)} [load write ${sequence++}]`, memory_category: 'episodic', memory_subtype: 'event' };
+        return {
+          user_id: session.userId,
+          content: `${syntheticSentence(random, 14)} [load write ${sequence++}]`,
+          memory_category: 'episodic',
+          memory_subtype: 'event',
+        };
       case 'recall_memories':
         return { user_id: session.userId, query, limit: 10 };
       case 'add_to_working_memory':
-        return { session_id: session.workingSessionId, content: syntheticSentence(random, 25), content_type: 'message' };
+        return {
+          session_id: session.workingSessionId,
+          content: syntheticSentence(random, 25),
+          content_type: 'message',
+        };
       case 'get_working_memory':
         return { session_id: session.workingSessionId, token_budget: 2000 };
       default:
         return { user_id: session.userId, session_id: session.workingSessionId, query, token_budget: 1500 };
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < deadline) {
-      const session = sessions[Math.floor(random.next() * sessions.length)];
-      const tool = pick();
-      const args = argsFor(tool, session);
-      const started = performance.now();
-      const result = await session.mcp.callTool(tool, args);
-      samples[tool].push(performance.now() - started);
-      responseBytes[tool] += result.bytes;
-      if (!result.ok) errors.push({ tool, error: result.error });
-      else if (tool === 'store_memory') acknowledged.push({ userId: session.userId, memoryId: String(result.output!.memory_id), content: String(args.content) });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) {
+        const session = sessions[Math.floor(random.next() * sessions.length)];
+        const tool = pick();
+        const args = argsFor(tool, session);
+        const started = performance.now();
+        const result = await session.mcp.callTool(tool, args);
+        samples[tool].push(performance.now() - started);
+        responseBytes[tool] += result.bytes;
+        if (!result.ok) errors.push({ tool, error: result.error });
+        else if (tool === 'store_memory')
+          acknowledged.push({
+            userId: session.userId,
+            memoryId: String(result.output!.memory_id),
+            content: String(args.content),
+          });
+      }
+    }),
+  );
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   const loadEndedUs = monotonicUs();
   const serverCpu = serverCpuMs() - serverCpuBefore;
@@ -187,16 +223,24 @@ async function main(): Promise<void> {
   const rssAfter = rssMb();
   const total = sum(Object.values(samples).map((list) => list.length));
 
-  console.log(`\n## ${total.toLocaleString('en')} operations in ${loadSeconds.toFixed(1)} s = ${Math.round(total / loadSeconds).toLocaleString('en')} memory operations/s (target 5,000/s); errors ${errors.length}`);
-  console.log(`server RSS ${rssAfterOpen.toFixed(0)} MB after opening, ${rssAfter.toFixed(0)} MB at the end; CPU per operation: server ${(serverCpu / total).toFixed(2)} ms (${(serverCpu / 1000 / loadSeconds * 100).toFixed(0)} % of a core), load generator ${(generatorCpu / total).toFixed(2)} ms (${(generatorCpu / 1000 / loadSeconds * 100).toFixed(0)} % of a core)`);
+  console.log(
+    `\n## ${total.toLocaleString('en')} operations in ${loadSeconds.toFixed(1)} s = ${Math.round(total / loadSeconds).toLocaleString('en')} memory operations/s (target 5,000/s); errors ${errors.length}`,
+  );
+  console.log(
+    `server RSS ${rssAfterOpen.toFixed(0)} MB after opening, ${rssAfter.toFixed(0)} MB at the end; CPU per operation: server ${(serverCpu / total).toFixed(2)} ms (${((serverCpu / 1000 / loadSeconds) * 100).toFixed(0)} % of a core), load generator ${(generatorCpu / total).toFixed(2)} ms (${((generatorCpu / 1000 / loadSeconds) * 100).toFixed(0)} % of a core)`,
+  );
   console.log('| tool | calls | p50 ms | p95 ms | p99 ms | max ms | mean response bytes |');
   console.log('|---|---|---|---|---|---|---|');
   const init = latencySummary(initSamples);
-  console.log(`| init_session (open phase) | ${init.n} | ${ms(init.p50)} | ${ms(init.p95)} | ${ms(init.p99)} | ${ms(init.max)} | - |`);
+  console.log(
+    `| init_session (open phase) | ${init.n} | ${ms(init.p50)} | ${ms(init.p95)} | ${ms(init.p99)} | ${ms(init.max)} | - |`,
+  );
   for (const [name, list] of Object.entries(samples)) {
     const summary = latencySummary(list);
     const meanBytes = list.length > 0 ? Math.round(responseBytes[name] / list.length).toLocaleString('en') : '-';
-    console.log(`| ${name} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${ms(summary.max)} | ${meanBytes} |`);
+    console.log(
+      `| ${name} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${ms(summary.max)} | ${meanBytes} |`,
+    );
   }
   for (const failure of errors.slice(0, 5)) console.log(`error: ${failure.tool}: ${JSON.stringify(failure.error)}`);
 
@@ -218,7 +262,14 @@ async function main(): Promise<void> {
   for (const [userId, writes] of byUser) {
     for (let offset = 0; offset < writes.length; offset += 500) {
       const chunk = writes.slice(offset, offset + 500);
-      const found = new Map((await store.getMemories(userId, chunk.map((write) => write.memoryId))).map((memory) => [memory.memory_id, memory.content]));
+      const found = new Map(
+        (
+          await store.getMemories(
+            userId,
+            chunk.map((write) => write.memoryId),
+          )
+        ).map((memory) => [memory.memory_id, memory.content]),
+      );
       for (const write of chunk) {
         if (!found.has(write.memoryId)) lost++;
         else if (found.get(write.memoryId) !== write.content) mismatched++;
@@ -228,24 +279,32 @@ async function main(): Promise<void> {
   }
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
-  console.log(`\nverification: ${acknowledged.length.toLocaleString('en')} acknowledged stores, ${lost} lost, ${mismatched} with other content; ${storedTotal.toLocaleString('en')} memories on disk (duplicates: ${storedTotal - acknowledged.length})`);
+  console.log(
+    `\nverification: ${acknowledged.length.toLocaleString('en')} acknowledged stores, ${lost} lost, ${mismatched} with other content; ${storedTotal.toLocaleString('en')} memories on disk (duplicates: ${storedTotal - acknowledged.length})`,
+  );
   if (errors.length > 0 || lost > 0 || mismatched > 0 || storedTotal !== acknowledged.length) process.exitCode = 1;
 }
 
 /** Top self-time functions of each server during the load phase. */
 function printProfiles(directory: string, window: { fromUs: number; toUs: number }): void {
-  for (const file of readdirSync(directory).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+  for (const file of readdirSync(directory)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort()) {
     // Node names profiles CPU.<date>.<time>.<pid>.<thread>.<seq>: thread 0 is the main thread, others are workers (WAL checkpoints).
     const mainThread = file.split('.')[4] === '0';
     const summary = summarizeProfile(join(directory, file), window, mainThread ? 40 : 5);
-    console.log(`\n### server CPU profile ${file} (${mainThread ? 'main thread' : 'worker thread'}): ${summary.sampledMs.toFixed(0)} ms sampled in a ${summary.windowMs.toFixed(0)} ms window (self time)`);
+    console.log(
+      `\n### server CPU profile ${file} (${mainThread ? 'main thread' : 'worker thread'}): ${summary.sampledMs.toFixed(0)} ms sampled in a ${summary.windowMs.toFixed(0)} ms window (self time)`,
+    );
     console.log('| self ms | share | function | where |');
     console.log('|---|---|---|---|');
-    for (const row of summary.rows) console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
+    for (const row of summary.rows)
+      console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
     if (!mainThread) continue;
     console.log('\n| total ms (with callees) | share | function | where |');
     console.log('|---|---|---|---|');
-    for (const row of summary.totals) console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
+    for (const row of summary.totals)
+      console.log(`| ${row.ms.toFixed(0)} | ${(row.share * 100).toFixed(1)} % | ${row.name} | ${row.where} |`);
   }
 }
 

@@ -39,7 +39,10 @@ export async function printMcpAnswerCost(root: string): Promise<void> {
   await core.open();
   // The editor and `fml serve --project` bind a project too: a core of its own, on its own directory.
   const projectDir = mkdtempSync(join(tmpdir(), 'fml-bench-mcp-project-'));
-  const projectCore = new MemoryCore({ store: new SqliteMemoryStore({ dataDir: projectDir }), defaultProjectId: 'bench/project' });
+  const projectCore = new MemoryCore({
+    store: new SqliteMemoryStore({ dataDir: projectDir }),
+    defaultProjectId: 'bench/project',
+  });
   await projectCore.open();
   const counter = new TiktokenCounter();
   try {
@@ -49,15 +52,23 @@ export async function printMcpAnswerCost(root: string): Promise<void> {
     const servers: Array<[string, ServerContext]> = [
       ['unbound (`fml serve`)', { core }],
       ['bound to a user (`fml serve --user`)', { core, defaultUserId: 'bench-user' }],
-      ['bound to a user and project (the editor, `fml serve --user --project`)', { core: projectCore, defaultUserId: 'bench-user' }],
+      [
+        'bound to a user and project (the editor, `fml serve --user --project`)',
+        { core: projectCore, defaultUserId: 'bench-user' },
+      ],
       ['unbound, with the admin group (`--admin-tools`)', { core, adminTools: true }],
-      ['bound to a user and project, with the admin group', { core: projectCore, defaultUserId: 'bench-user', adminTools: true }],
+      [
+        'bound to a user and project, with the admin group',
+        { core: projectCore, defaultUserId: 'bench-user', adminTools: true },
+      ],
     ];
     for (const [label, context] of servers) {
       const { client, close } = await connect(context);
       const cost = toolListCost((await client.listTools()).tools, counter);
       await close();
-      console.log(`| ${label} | ${cost.tools} | ${cost.definitionTokens.toLocaleString('en')} | ${cost.listingTokens.toLocaleString('en')} |`);
+      console.log(
+        `| ${label} | ${cost.tools} | ${cost.definitionTokens.toLocaleString('en')} | ${cost.listingTokens.toLocaleString('en')} |`,
+      );
     }
 
     const path = process.env.CODING_DEV_PATH ?? resolve(root, '../shared/data/coding-dev.json');
@@ -65,12 +76,17 @@ export async function printMcpAnswerCost(root: string): Promise<void> {
     try {
       data = JSON.parse(readFileSync(path, 'utf8')) as CodingDev;
     } catch (error) {
-      console.log(`recall answer size: skipped, ${path} not readable (${error instanceof Error ? error.message : String(error)}); set CODING_DEV_PATH`);
+      console.log(
+        `recall answer size: skipped, ${path} not readable (${error instanceof Error ? error.message : String(error)}); set CODING_DEV_PATH`,
+      );
       return;
     }
     const { client, close } = await connect({ core, defaultUserId: 'bench-user' });
     for (const memory of data.memories) {
-      const stored = await client.callTool({ name: 'store_memory', arguments: { content: memory.text, memory_category: memory.cat, memory_subtype: memory.sub } });
+      const stored = await client.callTool({
+        name: 'store_memory',
+        arguments: { content: memory.text, memory_category: memory.cat, memory_subtype: memory.sub },
+      });
       if (stored.isError) throw new Error(`store_memory failed: ${JSON.stringify(stored.content)}`);
     }
     let answerTokens = 0;
@@ -90,12 +106,17 @@ export async function printMcpAnswerCost(root: string): Promise<void> {
       if (memories.length === 0) empty++;
       else filledAnswerTokens += read;
       memoryTokens += memories.reduce((sum, memory) => sum + counter.count(memory.content), 0);
-      const explained = await client.callTool({ name: 'recall_memories', arguments: { query: text, limit: 5, explain: true } });
+      const explained = await client.callTool({
+        name: 'recall_memories',
+        arguments: { query: text, limit: 5, explain: true },
+      });
       explainedTokens += counter.count(JSON.stringify(explained.structuredContent));
       answers++;
     }
     await close();
-    console.log(`\nrecall_memories, limit 5, ${answers} queries of coding-dev.json over its ${data.memories.length} memories: the text an agent reads averages ${(answerTokens / answers).toFixed(0)} tokens, of which the memories' own text ${(memoryTokens / answers).toFixed(0)} (${((memoryTokens / answerTokens) * 100).toFixed(0)} %, counting the ${empty} empty answers, whose abstention note is all overhead; ${((memoryTokens / filledAnswerTokens) * 100).toFixed(0)} % of the ${answers - empty} answers with memories); the structured content with explain: true averages ${(explainedTokens / answers).toFixed(0)} tokens`);
+    console.log(
+      `\nrecall_memories, limit 5, ${answers} queries of coding-dev.json over its ${data.memories.length} memories: the text an agent reads averages ${(answerTokens / answers).toFixed(0)} tokens, of which the memories' own text ${(memoryTokens / answers).toFixed(0)} (${((memoryTokens / answerTokens) * 100).toFixed(0)} %, counting the ${empty} empty answers, whose abstention note is all overhead; ${((memoryTokens / filledAnswerTokens) * 100).toFixed(0)} % of the ${answers - empty} answers with memories); the structured content with explain: true averages ${(explainedTokens / answers).toFixed(0)} tokens`,
+    );
   } finally {
     await core.close();
     await projectCore.close();

@@ -25,7 +25,23 @@ const USER = 'bench-user';
 const TOKEN = 'bench-panel-token';
 const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
 const ASSETS = join(import.meta.dirname, '..', 'dist', 'webview');
-const QUERIES = ['postgres migration timeout', 'redis cache retry', 'deploy staging rollback', 'auth token session', 'kafka queue worker', 'react bundle vite', 'docker image registry', 'lint format prettier', 'incident outage alert', 'schema column index', 'nginx proxy gateway', 'jest vitest test', 'terraform cluster node', 'getUserById handler', 'release branch merge'];
+const QUERIES = [
+  'postgres migration timeout',
+  'redis cache retry',
+  'deploy staging rollback',
+  'auth token session',
+  'kafka queue worker',
+  'react bundle vite',
+  'docker image registry',
+  'lint format prettier',
+  'incident outage alert',
+  'schema column index',
+  'nginx proxy gateway',
+  'jest vitest test',
+  'terraform cluster node',
+  'getUserById handler',
+  'release branch merge',
+];
 
 const MARKS_SCRIPT = `
   window.__bench = {};
@@ -47,7 +63,11 @@ const MARKS_SCRIPT = `
  * CSP forbids; evaluate runs through the debugger protocol. Timing comes from in-page marks, so
  * the polling interval does not affect the figures.
  */
-async function until(page: { evaluate<T>(expression: string): Promise<T> }, expression: string, timeoutMs = 30_000): Promise<void> {
+async function until(
+  page: { evaluate<T>(expression: string): Promise<T> },
+  expression: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await page.evaluate<boolean>(expression))) {
     if (Date.now() > deadline) throw new Error(`bench:panel: timed out waiting for ${expression}`);
@@ -77,11 +97,22 @@ try {
   const now = Date.now();
   for (let index = 0; index < MEMORIES; index++) {
     // Spread over a year so recency sorting and date filters see realistic spans.
-    await store.insertMemory(syntheticMemory(random, USER, index, new Date(now - Math.floor(random.next() * 365 * 86_400_000))), null);
+    await store.insertMemory(
+      syntheticMemory(random, USER, index, new Date(now - Math.floor(random.next() * 365 * 86_400_000))),
+      null,
+    );
   }
-  console.log(`seeded ${MEMORIES.toLocaleString()} memories in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${MEMORIES.toLocaleString()} memories in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
 
-  const controller = new PanelController({ core: core, userId: () => USER, sessionId: () => undefined, host: 'browser', log: (message) => console.error(message) });
+  const controller = new PanelController({
+    core: core,
+    userId: () => USER,
+    sessionId: () => undefined,
+    host: 'browser',
+    log: (message) => console.error(message),
+  });
   let id = 1;
   const time = async (method: string, params: unknown): Promise<number> => {
     const start = performance.now();
@@ -93,19 +124,31 @@ try {
   const hostList: number[] = [];
   const hostSearch: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    hostList.push(await time('memory/list', { filter: {}, sort: run % 2 ? 'importance' : 'recency', offset: 0, limit: 200 }));
-    hostSearch.push(await time('memory/search', { query: QUERIES[run % QUERIES.length], filter: {}, sort: 'relevance', limit: 100 }));
+    hostList.push(
+      await time('memory/list', { filter: {}, sort: run % 2 ? 'importance' : 'recency', offset: 0, limit: 200 }),
+    );
+    hostSearch.push(
+      await time('memory/search', { query: QUERIES[run % QUERIES.length], filter: {}, sort: 'relevance', limit: 100 }),
+    );
   }
   console.log(`host  memory/list first page (200 rows): median ${ms(median(hostList))}`);
   console.log(`host  memory/search (100 results):       median ${ms(median(hostSearch))}`);
 
   if (!existsSync(CHROMIUM)) {
-    console.log(`browser figures skipped: chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set FML_CHROMIUM)`);
+    console.log(
+      `browser figures skipped: chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set FML_CHROMIUM)`,
+    );
   } else {
     const routes = createPanelRoutes({ controller, token: TOKEN, assetsDir: ASSETS });
-    const server = await startHttpServer({ core, defaultUserId: USER }, { port: 0, token: TOKEN, extraRoutes: routes.handle });
+    const server = await startHttpServer(
+      { core, defaultUserId: USER },
+      { port: 0, token: TOKEN, extraRoutes: routes.handle },
+    );
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
       // Injected by the browser driver, outside the page's CSP: records when rows first appear.
@@ -121,7 +164,11 @@ try {
         await page.reload();
         await until(page, 'window.__bench.firstRow !== undefined');
         listRender.push(await page.evaluate<number>('window.__bench.firstRow'));
-        appRender.push(await page.evaluate<number>("window.__bench.firstRow - performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/main.js')).responseEnd"));
+        appRender.push(
+          await page.evaluate<number>(
+            "window.__bench.firstRow - performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/main.js')).responseEnd",
+          ),
+        );
         const search = page.locator('.search-input');
         await search.fill(QUERIES[run % QUERIES.length]);
         await search.press('Enter');
@@ -133,14 +180,27 @@ try {
       await until(page, "document.querySelector('.list-status')?.textContent?.includes('memories')");
       // Jump to the middle of the list: the page there loads on demand and only visible rows exist.
       const scrollStart = performance.now();
-      await page.evaluate("(() => { const list = document.querySelector('.virtual-list'); list.scrollTop = list.scrollHeight / 2; })()");
-      await until(page, `[...document.querySelectorAll('.memory-row:not(.loading-row)')].some((row) => Number(row.getAttribute('aria-posinset')) > ${Math.floor(MEMORIES / 2) - 100}) && !document.querySelector('.memory-row.loading-row')`);
+      await page.evaluate(
+        "(() => { const list = document.querySelector('.virtual-list'); list.scrollTop = list.scrollHeight / 2; })()",
+      );
+      await until(
+        page,
+        `[...document.querySelectorAll('.memory-row:not(.loading-row)')].some((row) => Number(row.getAttribute('aria-posinset')) > ${Math.floor(MEMORIES / 2) - 100}) && !document.querySelector('.memory-row.loading-row')`,
+      );
       const scrollMs = performance.now() - scrollStart;
       const listRows = await page.locator('.memory-row').count();
-      console.log(`browser first render of the list (navigation -> first row): median ${ms(median(listRender))} over ${RUNS} loads`);
-      console.log(`browser first render of the list (panel script loaded -> first row): median ${ms(median(appRender))}`);
-      console.log(`browser first render of a search (Enter -> first result row): median ${ms(median(searchRender))} over ${RUNS} queries`);
-      console.log(`jump to the middle of ${MEMORIES.toLocaleString()} memories until rows are loaded: ${ms(scrollMs)}; rows in the DOM: ${listRows}`);
+      console.log(
+        `browser first render of the list (navigation -> first row): median ${ms(median(listRender))} over ${RUNS} loads`,
+      );
+      console.log(
+        `browser first render of the list (panel script loaded -> first row): median ${ms(median(appRender))}`,
+      );
+      console.log(
+        `browser first render of a search (Enter -> first result row): median ${ms(median(searchRender))} over ${RUNS} queries`,
+      );
+      console.log(
+        `jump to the middle of ${MEMORIES.toLocaleString()} memories until rows are loaded: ${ms(scrollMs)}; rows in the DOM: ${listRows}`,
+      );
     } finally {
       await browser.close();
       routes.dispose();

@@ -54,15 +54,29 @@ async function probe(dataDir: string, persisted: boolean, vectors: boolean): Pro
   started = performance.now();
   await core.recall({ user_id: USER, query: 'rollback the staging release', limit: 10 }, { logAccess: false });
   const secondRecallMs = performance.now() - started;
-  const origin = vectors ? `${store.indexOrigin(USER)} + vectors ${store.vectorIndexOrigin(USER, `hashing-test-${DIMS}`, DIMS)}` : store.indexOrigin(USER);
+  const origin = vectors
+    ? `${store.indexOrigin(USER)} + vectors ${store.vectorIndexOrigin(USER, `hashing-test-${DIMS}`, DIMS)}`
+    : store.indexOrigin(USER);
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
   started = performance.now();
   await core.close();
-  return { openMs, firstRecallMs, firstRecallCpuMs, secondRecallMs, origin, rssMb, closeMs: performance.now() - started, hits: first.memories.map((memory) => memory.memory_id) };
+  return {
+    openMs,
+    firstRecallMs,
+    firstRecallCpuMs,
+    secondRecallMs,
+    origin,
+    rssMb,
+    closeMs: performance.now() - started,
+    hits: first.memories.map((memory) => memory.memory_id),
+  };
 }
 
 function inChild(flags: string[]): Probe {
-  const run = spawnSync(process.execPath, [new URL(import.meta.url).pathname, ...flags], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [new URL(import.meta.url).pathname, ...flags], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`child ${flags.join(' ')} failed (exit ${run.status}): ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').pop()!) as Probe;
 }
@@ -83,14 +97,22 @@ async function loadWithVectors(dataDir: string, size: number): Promise<void> {
   for (let index = 0; index < size; index++) {
     const memory = syntheticMemory(random, USER, index, new Date(base + index * 60_000));
     const [vector] = await embeddings.embed([memory.content]);
-    batch.push(store.insertMemory({ ...memory, embedding_model: embeddings.model }, { model: embeddings.model, vector: vector! }));
+    batch.push(
+      store.insertMemory(
+        { ...memory, embedding_model: embeddings.model },
+        { model: embeddings.model, vector: vector! },
+      ),
+    );
     if (batch.length >= 500) await Promise.all(batch.splice(0));
   }
   await Promise.all(batch);
   await store.close();
 }
 
-const load = (): string => loadavg().map((value) => value.toFixed(2)).join(', ');
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 
 if (option('probe') !== undefined) {
   console.log(JSON.stringify(await probe(option('probe')!, option('persisted') === 'yes', args.includes('--vectors'))));
@@ -105,23 +127,34 @@ if (option('load-into') !== undefined) {
 const withVectors = args.includes('--vectors') ? ['--vectors'] : [];
 const sizes = (option('sizes') ?? '10000,100000').split(',').map(Number);
 console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}`);
-console.log('| memories | case | first recall (ms) | its CPU time (ms) | index from | RSS after (MB) | close (ms) | second recall (ms) | load average (1, 5, 15 min) |');
+console.log(
+  '| memories | case | first recall (ms) | its CPU time (ms) | index from | RSS after (MB) | close (ms) | second recall (ms) | load average (1, 5, 15 min) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const size of sizes) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-index-bench-'));
   try {
-    const loaded = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--load-into', dataDir, '--size', String(size), ...withVectors], { stdio: 'inherit' });
+    const loaded = spawnSync(
+      process.execPath,
+      [new URL(import.meta.url).pathname, '--load-into', dataDir, '--size', String(size), ...withVectors],
+      { stdio: 'inherit' },
+    );
     if (loaded.status !== 0) throw new Error(`loading ${size} memories failed (exit ${loaded.status})`);
     const row = (label: string, result: Probe): void =>
-      console.log(`| ${size.toLocaleString('en-US')} | ${label} | ${ms(result.firstRecallMs)} | ${ms(result.firstRecallCpuMs)} | ${result.origin} | ${Math.round(result.rssMb)} | ${ms(result.closeMs)} | ${ms(result.secondRecallMs)} | ${load()} |`);
+      console.log(
+        `| ${size.toLocaleString('en-US')} | ${label} | ${ms(result.firstRecallMs)} | ${ms(result.firstRecallCpuMs)} | ${result.origin} | ${Math.round(result.rssMb)} | ${ms(result.closeMs)} | ${ms(result.secondRecallMs)} | ${load()} |`,
+      );
     const withoutFile = inChild(['--probe', dataDir, '--persisted', 'no', ...withVectors]);
     row('built from rows (persisted indexes off)', withoutFile);
     const building = inChild(['--probe', dataDir, '--persisted', 'yes', ...withVectors]);
     row('built from rows, then saved at close', building);
     const loadedFromFile = inChild(['--probe', dataDir, '--persisted', 'yes', ...withVectors]);
     row('loaded from the persisted index', loadedFromFile);
-    if (JSON.stringify(loadedFromFile.hits) !== JSON.stringify(withoutFile.hits)) throw new Error('the persisted index answered differently from the rows');
-    console.log(`|  | persisted index file: ${(indexBytes(dataDir) / 1024 / 1024).toFixed(1)} MB; same top 10 either way |  |  |  |  |  |  |  |`);
+    if (JSON.stringify(loadedFromFile.hits) !== JSON.stringify(withoutFile.hits))
+      throw new Error('the persisted index answered differently from the rows');
+    console.log(
+      `|  | persisted index file: ${(indexBytes(dataDir) / 1024 / 1024).toFixed(1)} MB; same top 10 either way |  |  |  |  |  |  |  |`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

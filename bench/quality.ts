@@ -33,7 +33,20 @@ const PUBLISHED = [
   { name: 'BM25 k1 0.9 b 0.4 (this split)', recall: [null, 58, 66, 73, 78] },
 ];
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** "1:56 pm on 8 May, 2023" -> ISO: when the conversation happened, as a client would record it. */
 function parseSessionTime(text: string): string {
@@ -59,8 +72,11 @@ async function main(): Promise<void> {
   // --min-similarity X: LoCoMo questions with another relevance floor (0 measures the ranking alone).
   const minIndex = process.argv.indexOf('--min-similarity');
   const minSimilarity = minIndex >= 0 ? Number(process.argv[minIndex + 1]) : undefined;
-  const setArg = process.argv.find((arg) => arg.startsWith('--set='))?.slice(6) ?? (process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'all');
-  if (!['all', 'locomo', 'coding'].includes(setArg)) throw new Error(`--set must be all, locomo or coding; got "${setArg}"`);
+  const setArg =
+    process.argv.find((arg) => arg.startsWith('--set='))?.slice(6) ??
+    (process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'all');
+  if (!['all', 'locomo', 'coding'].includes(setArg))
+    throw new Error(`--set must be all, locomo or coding; got "${setArg}"`);
   let coding: CodingResult | null = null;
   const codingSet = setArg === 'locomo' ? null : loadCodingSet();
   const rows: RecallRow[] = [];
@@ -69,7 +85,8 @@ async function main(): Promise<void> {
   try {
     if (codingSet) {
       const distractors = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE);
-      if (!distractors) throw new Error(`LoCoMo conversation ${DISTRACTOR_SAMPLE} (the coding set's distractors) is missing`);
+      if (!distractors)
+        throw new Error(`LoCoMo conversation ${DISTRACTOR_SAMPLE} (the coding set's distractors) is missing`);
       coding = await runCodingSet(client, codingSet, distractors);
     }
     for (const sample of setArg === 'coding' ? [] : samples) {
@@ -117,15 +134,24 @@ async function main(): Promise<void> {
     return;
   }
   const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}`;
-  console.log(`LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`);
+  console.log(
+    `LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`,
+  );
   console.log(detailTable('Firebolt Memory Layer', rows));
   console.log(`\nrecall@k, all questions   ${KS.map((k) => `@${k}`.padStart(6)).join('')}`);
-  console.log(`  ${'Firebolt Memory Layer'.padEnd(32)}${KS.map((_, i) => meanRecall(rows, i).toFixed(1).padStart(6)).join('')}`);
-  for (const published of PUBLISHED) console.log(`  ${published.name.padEnd(32)}${published.recall.map((value) => (value === null ? '-' : value.toFixed(1)).padStart(6)).join('')}`);
+  console.log(
+    `  ${'Firebolt Memory Layer'.padEnd(32)}${KS.map((_, i) => meanRecall(rows, i).toFixed(1).padStart(6)).join('')}`,
+  );
+  for (const published of PUBLISHED)
+    console.log(
+      `  ${published.name.padEnd(32)}${published.recall.map((value) => (value === null ? '-' : value.toFixed(1)).padStart(6)).join('')}`,
+    );
   const recall = latencySummary(recallMs);
   const store = latencySummary(storeMs);
   console.log(`\n${combinedTable(coding, rows)}`);
-  console.log(`\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`);
+  console.log(
+    `\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`,
+  );
 }
 
 await main();

@@ -35,7 +35,8 @@ const BEFORE_LOCOMO: Record<string, number[]> = {
 const cell = (value: number): string => value.toFixed(1).padStart(6);
 /** Width of a row's label and count: "  single-hop        n= 418". */
 const HEAD = 28;
-const row = (label: string, n: number, before: string, after: string): string => `  ${label.padEnd(HEAD - 9)}n=${String(n).padStart(4)} ${before}   ${after}`;
+const row = (label: string, n: number, before: string, after: string): string =>
+  `  ${label.padEnd(HEAD - 9)}n=${String(n).padStart(4)} ${before}   ${after}`;
 const header = (title: string, columns: readonly string[]): string => {
   const block = columns.map((column) => column.padStart(6)).join('');
   return `${title.padEnd(HEAD)}${' '.repeat(block.length - 'before'.length)}before${' '.repeat(3 + block.length - 'after'.length)}after\n${' '.repeat(HEAD)}${block}   ${block}`;
@@ -52,14 +53,29 @@ function codingLines(coding: CodingResult): string[] {
   const mean = counts.reduce((sum, count) => sum + count, 0) / Math.max(1, counts.length);
   const withAny = (100 * counts.filter((count) => count > 0).length) / Math.max(1, counts.length);
   lines.push(header('never-stored questions', ['mean', 'any %']));
-  lines.push(row('results returned', counts.length, `${BEFORE_NEGATIVES.mean.toFixed(2).padStart(6)}${String(BEFORE_NEGATIVES.withAnyPercent).padStart(6)}`, `${mean.toFixed(2).padStart(6)}${withAny.toFixed(0).padStart(6)}`));
+  lines.push(
+    row(
+      'results returned',
+      counts.length,
+      `${BEFORE_NEGATIVES.mean.toFixed(2).padStart(6)}${String(BEFORE_NEGATIVES.withAnyPercent).padStart(6)}`,
+      `${mean.toFixed(2).padStart(6)}${withAny.toFixed(0).padStart(6)}`,
+    ),
+  );
   return lines;
 }
 
 function locomoLines(rows: readonly RecallRow[]): string[] {
-  const lines = [header('LoCoMo dev split, recall', KS.map((k) => `@${k}`))];
+  const lines = [
+    header(
+      'LoCoMo dev split, recall',
+      KS.map((k) => `@${k}`),
+    ),
+  ];
   const groups: Array<[string, RecallRow[]]> = [
-    ...[1, 2, 3, 4, 5].map((category): [string, RecallRow[]] => [CATEGORY_NAMES[category], rows.filter((entry) => entry.category === category)]),
+    ...[1, 2, 3, 4, 5].map((category): [string, RecallRow[]] => [
+      CATEGORY_NAMES[category],
+      rows.filter((entry) => entry.category === category),
+    ]),
     ['overall', [...rows]],
   ];
   for (const [name, subset] of groups) {

@@ -31,19 +31,40 @@ export class RawMcpSession {
 
   /** initialize + notifications/initialized, as every MCP client does before calling tools. */
   async open(): Promise<void> {
-    const init = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fml-raw', version: '1' } } });
-    if (init.status !== 200 || !init.sessionId) throw new Error(`initialize failed: HTTP ${init.status} ${init.body.slice(0, 200)}`);
+    const init = await this.post({
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fml-raw', version: '1' } },
+    });
+    if (init.status !== 200 || !init.sessionId)
+      throw new Error(`initialize failed: HTTP ${init.status} ${init.body.slice(0, 200)}`);
     this.sessionId = init.sessionId;
     const notified = await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     if (notified.status !== 202) throw new Error(`notifications/initialized failed: HTTP ${notified.status}`);
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<RawCallResult> {
-    const response = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'tools/call', params: { name, arguments: args } });
+    const response = await this.post({
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
     const bytes = Buffer.byteLength(response.body);
-    if (response.status !== 200) return { ok: false, status: response.status, bytes, error: parseHttpError(response.body) };
-    const message = parseRpcMessage(response.body) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text?: string }> }; error?: { code: number; message: string } };
-    if (message.error) return { ok: false, status: 200, bytes, error: { code: `JSONRPC_${message.error.code}`, message: message.error.message } };
+    if (response.status !== 200)
+      return { ok: false, status: response.status, bytes, error: parseHttpError(response.body) };
+    const message = parseRpcMessage(response.body) as {
+      result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text?: string }> };
+      error?: { code: number; message: string };
+    };
+    if (message.error)
+      return {
+        ok: false,
+        status: 200,
+        bytes,
+        error: { code: `JSONRPC_${message.error.code}`, message: message.error.message },
+      };
     const result = message.result ?? {};
     if (result.isError) {
       return { ok: false, status: 200, bytes, error: parseToolError(result.content?.[0]?.text ?? '') };
@@ -62,20 +83,42 @@ export class RawMcpSession {
     return this.send('POST', JSON.stringify(body));
   }
 
-  private send(method: string, body: string | undefined): Promise<{ status: number; body: string; sessionId: string | null }> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' };
+  private send(
+    method: string,
+    body: string | undefined,
+  ): Promise<{ status: number; body: string; sessionId: string | null }> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.token}`,
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-06-18',
+    };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (this.sessionId) headers['Mcp-Session-Id'] = this.sessionId;
     return new Promise((resolve, reject) => {
-      const req = request({ host: this.url.hostname, port: this.url.port, path: this.url.pathname, method, headers, agent: this.agent, timeout: 60_000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const sessionId = res.headers['mcp-session-id'];
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), sessionId: typeof sessionId === 'string' ? sessionId : null });
-        });
-        res.on('error', reject);
-      });
+      const req = request(
+        {
+          host: this.url.hostname,
+          port: this.url.port,
+          path: this.url.pathname,
+          method,
+          headers,
+          agent: this.agent,
+          timeout: 60_000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const sessionId = res.headers['mcp-session-id'];
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              sessionId: typeof sessionId === 'string' ? sessionId : null,
+            });
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`${method} ${this.url.pathname} timed out after 60 s`)));
       req.on('error', reject);
       req.end(body);
@@ -102,7 +145,8 @@ function parseRpcMessage(body: string): unknown {
  */
 export function parseToolError(text: string): { code: string; message: string } {
   const newline = text.indexOf('\n');
-  if (newline >= 0 && text.slice(newline + 1).startsWith('{"error"')) return (JSON.parse(text.slice(newline + 1)) as { error: { code: string; message: string } }).error;
+  if (newline >= 0 && text.slice(newline + 1).startsWith('{"error"'))
+    return (JSON.parse(text.slice(newline + 1)) as { error: { code: string; message: string } }).error;
   return { code: /Input validation error|-32602/.test(text) ? 'INPUT_VALIDATION' : 'UNTYPED', message: text };
 }
 
@@ -111,6 +155,9 @@ function parseHttpError(body: string): { code: string; message: string } {
     const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
     return { code: String(parsed.error?.code ?? 'HTTP_ERROR'), message: String(parsed.error?.message ?? body) };
   } catch (cause) {
-    return { code: 'HTTP_ERROR', message: `${body.slice(0, 200)} (${cause instanceof Error ? cause.message : String(cause)})` };
+    return {
+      code: 'HTTP_ERROR',
+      message: `${body.slice(0, 200)} (${cause instanceof Error ? cause.message : String(cause)})`,
+    };
   }
 }

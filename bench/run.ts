@@ -41,7 +41,14 @@ const ISSUE_P99: Record<string, number> = {
 };
 
 const { values } = parseArgs({
-  options: { size: { type: 'string', default: '10000' }, ops: { type: 'string', default: '300' }, 'vectors-only': { type: 'boolean' }, 'text-only': { type: 'boolean' }, backend: { type: 'string' }, 'firebolt-url': { type: 'string' } },
+  options: {
+    size: { type: 'string', default: '10000' },
+    ops: { type: 'string', default: '300' },
+    'vectors-only': { type: 'boolean' },
+    'text-only': { type: 'boolean' },
+    backend: { type: 'string' },
+    'firebolt-url': { type: 'string' },
+  },
 });
 const backendArgs = benchBackendArgs(process.argv.slice(2));
 const size = Number(values.size);
@@ -74,7 +81,8 @@ class TimedEmbeddings implements EmbeddingProvider {
 /** GC pauses, recorded so a slow percentile can be told apart from a collector pause landing in a call. */
 const gcPauses: Array<{ start: number; end: number }> = [];
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  for (const entry of list.getEntries())
+    gcPauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
 }).observe({ entryTypes: ['gc'] });
 
 function dirSize(dir: string): number {
@@ -98,7 +106,12 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     const memory = syntheticMemory(random, user, index, new Date(base + index * 60_000));
     let vector: Float32Array | null = null;
     if (embeddings) [vector] = await embeddings.embed([memory.content]);
-    batch.push(bench.store.insertMemory({ ...memory, embedding_model: embeddings?.model ?? null }, vector && embeddings ? { model: embeddings.model, vector } : null));
+    batch.push(
+      bench.store.insertMemory(
+        { ...memory, embedding_model: embeddings?.model ?? null },
+        vector && embeddings ? { model: embeddings.model, vector } : null,
+      ),
+    );
     if (batch.length >= 500) await Promise.all(batch.splice(0));
   }
   await Promise.all(batch);
@@ -136,36 +149,64 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   const addSentence = (): string => syntheticSentence(random, 30);
   // Untimed: the first session is filled until adds to it evict, and each tool is called once, so
   // regexes, caches and JIT warm up once per process, not per call.
-  while ((await core.addToWorkingMemory({ session_id, content: addSentence(), content_type: 'message' })).evicted_items.length === 0);
+  while (
+    (await core.addToWorkingMemory({ session_id, content: addSentence(), content_type: 'message' })).evicted_items
+      .length === 0
+  );
   await core.getWorkingMemory({ session_id, token_budget: 2000 });
-  await core.storeMemory({ user_id: user, content: `${syntheticSentence(random)} warm-up`, memory_category: 'semantic', memory_subtype: 'project' });
+  await core.storeMemory({
+    user_id: user,
+    content: `${syntheticSentence(random)} warm-up`,
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+  });
   await core.getRelevantContext({ user_id: user, session_id, query: 'warm up the context', token_budget: 2000 });
-  const addKind = (added: { evicted_items: string[] }): string => (added.evicted_items.length > 0 ? 'add_to_working_memory (evicts and promotes)' : 'add_to_working_memory (within budget)');
+  const addKind = (added: { evicted_items: string[] }): string =>
+    added.evicted_items.length > 0
+      ? 'add_to_working_memory (evicts and promotes)'
+      : 'add_to_working_memory (within budget)';
   const timedStarted = performance.now();
   for (let op = 0; op < ops; op++) {
     const query = syntheticSentence(random, 3 + Math.floor(random.next() * 5));
     await time('init_session', () => core.initSession({ user_id: user, session_id }));
     await time(addKind, () => core.addToWorkingMemory({ session_id, content: addSentence(), content_type: 'message' }));
-    const fitting = await time(addKind, () => core.addToWorkingMemory({ session_id: roomy.session_id, content: addSentence(), content_type: 'message' }));
-    if (fitting.total_tokens > maxTokens - 200) await core.clearWorkingMemory({ session_id: roomy.session_id, checkpoint_first: false });
+    const fitting = await time(addKind, () =>
+      core.addToWorkingMemory({ session_id: roomy.session_id, content: addSentence(), content_type: 'message' }),
+    );
+    if (fitting.total_tokens > maxTokens - 200)
+      await core.clearWorkingMemory({ session_id: roomy.session_id, checkpoint_first: false });
     await time('get_working_memory', () => core.getWorkingMemory({ session_id, token_budget: 2000 }));
-    await time('store_memory', () => core.storeMemory({ user_id: user, content: `${syntheticSentence(random)} op ${op}`, memory_category: 'semantic', memory_subtype: 'project' }));
+    await time('store_memory', () =>
+      core.storeMemory({
+        user_id: user,
+        content: `${syntheticSentence(random)} op ${op}`,
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      }),
+    );
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));
-    await time('get_relevant_context', () => core.getRelevantContext({ user_id: user, session_id, query, token_budget: 2000 }));
+    await time('get_relevant_context', () =>
+      core.getRelevantContext({ user_id: user, session_id, query, token_budget: 2000 }),
+    );
   }
   const timedEnded = performance.now();
   // GC entries reach the observer asynchronously.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const pauses = gcPauses.filter((pause) => pause.start >= timedStarted && pause.start < timedEnded);
-  const overlaps = (pause: { start: number; end: number }, call: { start: number; end: number }): boolean => pause.start < call.end && pause.end > call.start;
+  const overlaps = (pause: { start: number; end: number }, call: { start: number; end: number }): boolean =>
+    pause.start < call.end && pause.end > call.start;
   const inCalls = pauses.filter((pause) => callSpans.some((call) => overlaps(pause, call)));
   const pauseMs = (list: typeof pauses): number => list.reduce((total, pause) => total + pause.end - pause.start, 0);
   const longest = pauses.reduce((max, pause) => Math.max(max, pause.end - pause.start), 0);
   const rssMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
   const diskMb = dirSize(dataDir) / 1024 / 1024;
   console.log(`\n## ${label}: ${size.toLocaleString('en')} memories of one user, ${ops} operations per tool`);
-  console.log(`load ${loadSeconds.toFixed(1)} s (${Math.round(size / loadSeconds).toLocaleString('en')}/s), first-search index build ${ms(warmMs)} ms, RSS +${rssMb.toFixed(0)} MB, on disk ${diskMb.toFixed(1)} MB`);
-  console.log('| tool | p50 ms | p95 ms | p99 ms | spec target p50/p95/p99 | issue p99 target | calls over it (in a GC pause) |');
+  console.log(
+    `load ${loadSeconds.toFixed(1)} s (${Math.round(size / loadSeconds).toLocaleString('en')}/s), first-search index build ${ms(warmMs)} ms, RSS +${rssMb.toFixed(0)} MB, on disk ${diskMb.toFixed(1)} MB`,
+  );
+  console.log(
+    '| tool | p50 ms | p95 ms | p99 ms | spec target p50/p95/p99 | issue p99 target | calls over it (in a GC pause) |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const [name, samples] of Object.entries(timings)) {
     if (samples.length === 0) continue;
@@ -175,12 +216,18 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     // Which slow calls a collector pause explains, and which need another explanation.
     const over = callSpans.filter((call) => call.tool === name && call.elapsed > ISSUE_P99[name]);
     const inGc = over.filter((call) => pauses.some((pause) => overlaps(pause, call)));
-    console.log(`| ${name} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${t50}/${t95}/${t99} | < ${ISSUE_P99[name]} (${verdict}) | ${over.length} (${inGc.length}) |`);
+    console.log(
+      `| ${name} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.p99)} | ${t50}/${t95}/${t99} | < ${ISSUE_P99[name]} (${verdict}) | ${over.length} (${inGc.length}) |`,
+    );
   }
-  console.log(`GC while timing: ${pauses.length} pauses, ${ms(pauseMs(pauses))} ms in all, longest ${ms(longest)} ms; ${inCalls.length} inside a timed call (${ms(pauseMs(inCalls))} ms)`);
+  console.log(
+    `GC while timing: ${pauses.length} pauses, ${ms(pauseMs(pauses))} ms in all, longest ${ms(longest)} ms; ${inCalls.length} inside a timed call (${ms(pauseMs(inCalls))} ms)`,
+  );
   if (embeddings) {
     const embed = latencySummary(embeddings.samples);
-    console.log(`embedding time (hashing test provider, 1,536 dimensions; excluded from the tool times above): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`);
+    console.log(
+      `embedding time (hashing test provider, 1,536 dimensions; excluded from the tool times above): p50 ${ms(embed.p50)} p99 ${ms(embed.p99)} ms per call`,
+    );
   }
   await core.close();
   await bench.cleanup();

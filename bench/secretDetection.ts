@@ -40,7 +40,13 @@ function report(name: string, texts: readonly string[]): void {
   const chars = texts.reduce((total, text) => total + text.length, 0);
   const redact = time(texts, redactSecrets);
   const inject = time(texts, isInstructionLike);
-  console.log(`${name.padEnd(28)} ${String(texts.length).padStart(6)} texts, ${Math.round(chars / texts.length).toString().padStart(6)} chars avg | redact p50 ${ms(redact.p50)} p99 ${ms(redact.p99)} max ${ms(redact.max)} ms | injection p50 ${ms(inject.p50)} p99 ${ms(inject.p99)} ms`);
+  console.log(
+    `${name.padEnd(28)} ${String(texts.length).padStart(6)} texts, ${Math.round(chars / texts.length)
+      .toString()
+      .padStart(
+        6,
+      )} chars avg | redact p50 ${ms(redact.p50)} p99 ${ms(redact.p99)} max ${ms(redact.max)} ms | injection p50 ${ms(inject.p50)} p99 ${ms(inject.p99)} ms`,
+  );
 }
 
 const evaluation = ['coding-dev.json', 'locomo-dev.json']
@@ -59,10 +65,16 @@ if (evaluation.length > 0) {
 } else {
   console.log(`no evaluation data in ${dataDir}; set FML_DATA_DIR`);
 }
-report('credential corpus', CREDENTIAL_CORPUS.map((sample) => sample.text));
+report(
+  'credential corpus',
+  CREDENTIAL_CORPUS.map((sample) => sample.text),
+);
 report('look-alike corpus', LOOK_ALIKE_CORPUS);
 const prose = 'We decided to run mypy in strict mode; staging deploys need the VPN and the password lives in Vault. ';
 const code = 'const token = await getToken({ scope: "repo" }); if (password === confirmPassword) submit(); // TODO\n';
 const base64 = 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw==\n';
 const limit = (unit: string) => unit.repeat(Math.ceil(100_000 / unit.length)).slice(0, 100_000);
-report('100 KB prose / code / base64', Array.from({ length: 10 }, () => [limit(prose), limit(code), limit(base64)]).flat());
+report(
+  '100 KB prose / code / base64',
+  Array.from({ length: 10 }, () => [limit(prose), limit(code), limit(base64)]).flat(),
+);

@@ -20,7 +20,19 @@ export interface ServerLaunch {
 }
 
 export async function startServer(launch: ServerLaunch): Promise<ServerProcess> {
-  const args = [...launch.nodeFlags, launch.cliPath, 'serve', '--http', '--any-user', '--port', '0', '--data-dir', launch.dataDir, '--rate-limit', '0'];
+  const args = [
+    ...launch.nodeFlags,
+    launch.cliPath,
+    'serve',
+    '--http',
+    '--any-user',
+    '--port',
+    '0',
+    '--data-dir',
+    launch.dataDir,
+    '--rate-limit',
+    '0',
+  ];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, FML_TOKEN: launch.token, FML_EMBEDDING_PROVIDER: 'none' },

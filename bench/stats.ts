@@ -6,8 +6,20 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[rank];
 }
 
-export function latencySummary(samples: readonly number[]): { n: number; p50: number; p95: number; p99: number; max: number } {
-  return { n: samples.length, p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99), max: percentile(samples, 100) };
+export function latencySummary(samples: readonly number[]): {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+} {
+  return {
+    n: samples.length,
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    p99: percentile(samples, 99),
+    max: percentile(samples, 100),
+  };
 }
 
 export function ms(value: number): string {

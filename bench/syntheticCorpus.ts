@@ -15,23 +15,67 @@ lint format type compile bundle module package import export function class meth
 decided chose prefer avoid always never fixed resolved failed because when check first then after before
 postgres redis kafka nginx docker kubernetes terraform github actions jest vitest eslint prettier webpack vite
 react vue svelte express fastify django flask rails spring gradle maven cargo rustc clang python node deno bun
-staging production local preview canary rollback hotfix incident outage alert metric trace log span dashboard`.split(/\s+/);
+staging production local preview canary rollback hotfix incident outage alert metric trace log span dashboard`.split(
+  /\s+/,
+);
 /**
  * Real notes draw on tens of thousands of distinct words; a vocabulary of a few hundred would make
  * every term match a third of the corpus, a worst case no real store sees. Pseudo-words from
  * syllables give a Zipf-ranked vocabulary of realistic size after the developer words above.
  */
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'ri', 'do', 'fe', 'gu', 'ha', 'ji', 'ko', 'be', 'xi'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'ti',
+  'vo',
+  'ze',
+  'pa',
+  'qu',
+  'ri',
+  'do',
+  'fe',
+  'gu',
+  'ha',
+  'ji',
+  'ko',
+  'be',
+  'xi',
+];
 const VOCABULARY = [
   ...WORDS,
   ...Array.from({ length: 30_000 }, (_, index) => {
     let word = '';
-    for (let rest = index + 400; rest > 0; rest = Math.floor(rest / SYLLABLES.length)) word += SYLLABLES[rest % SYLLABLES.length];
+    for (let rest = index + 400; rest > 0; rest = Math.floor(rest / SYLLABLES.length))
+      word += SYLLABLES[rest % SYLLABLES.length];
     return word;
   }),
 ];
-const IDENTIFIERS = ['getUserById', 'parseConfig', 'retryWithBackoff', 'OrderService', 'PaymentGateway', 'useAuthStore', 'build_index', 'load_fixtures', 'SessionManager', 'renderPanel'];
-const FILES = ['src/api/users.ts', 'src/db/schema.sql', 'infra/gateway.yaml', 'package.json', 'src/auth/token.py', 'web/src/App.tsx', 'Makefile', 'docs/README.md'];
+const IDENTIFIERS = [
+  'getUserById',
+  'parseConfig',
+  'retryWithBackoff',
+  'OrderService',
+  'PaymentGateway',
+  'useAuthStore',
+  'build_index',
+  'load_fixtures',
+  'SessionManager',
+  'renderPanel',
+];
+const FILES = [
+  'src/api/users.ts',
+  'src/db/schema.sql',
+  'infra/gateway.yaml',
+  'package.json',
+  'src/auth/token.py',
+  'web/src/App.tsx',
+  'Makefile',
+  'docs/README.md',
+];
 const CATEGORIES = Object.keys(TAXONOMY) as MemoryCategory[];
 
 export class SeededRandom {

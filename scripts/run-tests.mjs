@@ -15,7 +15,11 @@ const run = (label, command, args) => {
   return result.status ?? 1;
 };
 
-const typecheck = run('type check (tsc --noEmit)', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
+const typecheck = run('type check (tsc --noEmit)', process.execPath, [
+  'node_modules/typescript/bin/tsc',
+  '-p',
+  'tsconfig.json',
+]);
 if (typecheck !== 0) {
   console.error(`✖ type check failed (exit ${typecheck})`);
   process.exit(typecheck);
@@ -25,7 +29,13 @@ const only = process.argv.slice(2);
 // The layering rules and floating promises (eslint.config.mjs): part of every full run; a run of
 // selected files skips it to stay quick.
 if (only.length === 0) {
-  const lint = run('lint (eslint: layer zones, floating promises)', process.execPath, ['node_modules/eslint/bin/eslint.js', 'src', 'webview', 'test', 'bench']);
+  const lint = run('lint (eslint: layer zones, floating promises)', process.execPath, [
+    'node_modules/eslint/bin/eslint.js',
+    'src',
+    'webview',
+    'test',
+    'bench',
+  ]);
   if (lint !== 0) {
     console.error(`✖ lint failed (exit ${lint})`);
     process.exit(lint);
@@ -47,12 +57,16 @@ const status = run(`unit, contract and integration tests (${selected.length} fil
   ...selected,
 ]);
 
-const skips = readFileSync(skipReport, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+const skips = readFileSync(skipReport, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line));
 rmSync(reportDir, { recursive: true, force: true });
 const suites = skips.filter((skip) => skip.kind === 'suite');
 const tests = skips.filter((skip) => skip.kind !== 'suite');
 console.log(`\n▶ skipped: ${suites.length} suite(s) (their tests are not counted above) and ${tests.length} test(s)`);
-for (const skip of skips) console.log(`  ﹣ ${skip.kind} "${skip.name}" in ${relative(root, skip.file)}: ${skip.reason}`);
+for (const skip of skips)
+  console.log(`  ﹣ ${skip.kind} "${skip.name}" in ${relative(root, skip.file)}: ${skip.reason}`);
 if (status !== 0) {
   console.error(`✖ tests failed (exit ${status})`);
   process.exit(status);

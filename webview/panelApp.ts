@@ -61,12 +61,23 @@ export class PanelApp {
     } catch (error) {
       replaceChildren(
         this.root,
-        h('div', { class: 'error-box', role: 'alert' }, h('h2', null, 'The memory panel could not start'), h('p', null, describeError(error)), h('button', { type: 'button', onclick: () => void this.start() }, 'Try again')),
+        h(
+          'div',
+          { class: 'error-box', role: 'alert' },
+          h('h2', null, 'The memory panel could not start'),
+          h('p', null, describeError(error)),
+          h('button', { type: 'button', onclick: () => void this.start() }, 'Try again'),
+        ),
       );
       return;
     }
     const context: PanelContext = { client: this.client, ui: this.ui, toasts: this.toasts, init };
-    this.views = { memories: new MemoriesTab(context), working: new WorkingTab(context), overview: new OverviewTab(context), context: new ContextTab(context) };
+    this.views = {
+      memories: new MemoriesTab(context),
+      working: new WorkingTab(context),
+      overview: new OverviewTab(context),
+      context: new ContextTab(context),
+    };
     document.body.dataset.host = init.host;
     const tabButtons = TABS.map((tab, index) =>
       h(
@@ -88,8 +99,19 @@ export class PanelApp {
     );
     replaceChildren(
       this.root,
-      h('header', { class: 'panel-header' }, h('div', { role: 'tablist', 'aria-label': 'Memory panel sections', class: 'tabs' }, tabButtons), this.connection),
-      TABS.map((tab) => h('section', { role: 'tabpanel', id: `panel-${tab}`, 'aria-labelledby': `tab-${tab}`, class: 'tab-panel', tabindex: '-1' }, this.views![tab].element)),
+      h(
+        'header',
+        { class: 'panel-header' },
+        h('div', { role: 'tablist', 'aria-label': 'Memory panel sections', class: 'tabs' }, tabButtons),
+        this.connection,
+      ),
+      TABS.map((tab) =>
+        h(
+          'section',
+          { role: 'tabpanel', id: `panel-${tab}`, 'aria-labelledby': `tab-${tab}`, class: 'tab-panel', tabindex: '-1' },
+          this.views![tab].element,
+        ),
+      ),
       this.toasts.element,
     );
     document.addEventListener('keydown', (event) => this.onGlobalKey(event));
@@ -116,7 +138,17 @@ export class PanelApp {
   }
 
   setConnected(connected: boolean): void {
-    replaceChildren(this.connection, connected ? '' : h('span', { class: 'error-text', title: 'Live updates paused; reconnecting' }, icon('debug-disconnect'), ' reconnecting…'));
+    replaceChildren(
+      this.connection,
+      connected
+        ? ''
+        : h(
+            'span',
+            { class: 'error-text', title: 'Live updates paused; reconnecting' },
+            icon('debug-disconnect'),
+            ' reconnecting…',
+          ),
+    );
   }
 
   private select(tab: Tab, focus: boolean): void {
@@ -143,7 +175,16 @@ export class PanelApp {
   /** Arrow keys move between tabs (WAI-ARIA tabs pattern). */
   private onTabKey(event: KeyboardEvent, tab: Tab): void {
     const index = TABS.indexOf(tab);
-    const next = event.key === 'ArrowRight' ? TABS[(index + 1) % TABS.length] : event.key === 'ArrowLeft' ? TABS[(index + TABS.length - 1) % TABS.length] : event.key === 'Home' ? TABS[0] : event.key === 'End' ? TABS[TABS.length - 1] : null;
+    const next =
+      event.key === 'ArrowRight'
+        ? TABS[(index + 1) % TABS.length]
+        : event.key === 'ArrowLeft'
+          ? TABS[(index + TABS.length - 1) % TABS.length]
+          : event.key === 'Home'
+            ? TABS[0]
+            : event.key === 'End'
+              ? TABS[TABS.length - 1]
+              : null;
     if (next) {
       consume(event);
       this.select(next, true);

@@ -1,4 +1,11 @@
-import type { HostMessage, PanelErrorCode, PanelMethod, PanelNotification, ParamsOf, ResultOf } from '../src/shared/panelProtocol.ts';
+import type {
+  HostMessage,
+  PanelErrorCode,
+  PanelMethod,
+  PanelNotification,
+  ParamsOf,
+  ResultOf,
+} from '../src/shared/panelProtocol.ts';
 import type { PanelHost } from './host/panelHost.ts';
 
 /** A failed request, with the host's error code so views can branch on it, never on text. */

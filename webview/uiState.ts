@@ -16,7 +16,16 @@ export interface UiState {
   previewBudget: number;
 }
 
-const DEFAULTS: UiState = { tab: 'memories', query: '', filter: {}, sort: 'relevance', openId: null, filtersOpen: false, previewQuery: '', previewBudget: 4000 };
+const DEFAULTS: UiState = {
+  tab: 'memories',
+  query: '',
+  filter: {},
+  sort: 'relevance',
+  openId: null,
+  filtersOpen: false,
+  previewQuery: '',
+  previewBudget: 4000,
+};
 
 export class UiStore {
   private current: UiState;

@@ -44,21 +44,37 @@ export function classifierAccuracy(notes: readonly LabelledNote[]): AccuracyRepo
     const category = got.memory_category === note.category;
     return { note, got, category, subtype: category && got.memory_subtype === note.subtype };
   });
-  const byCategory = Object.fromEntries(MEMORY_CATEGORIES.map((category) => [category, tally(results.filter((result) => result.note.category === category))])) as Record<MemoryCategory, Accuracy>;
+  const byCategory = Object.fromEntries(
+    MEMORY_CATEGORIES.map((category) => [
+      category,
+      tally(results.filter((result) => result.note.category === category)),
+    ]),
+  ) as Record<MemoryCategory, Accuracy>;
   return {
     overall: tally(results),
     byCategory,
     misses: results
       .filter((result) => !result.subtype)
-      .map((result) => ({ text: result.note.text, expected: `${result.note.category}/${result.note.subtype}`, got: `${result.got.memory_category}/${result.got.memory_subtype}`, rule: result.got.rule })),
+      .map((result) => ({
+        text: result.note.text,
+        expected: `${result.note.category}/${result.note.subtype}`,
+        got: `${result.got.memory_category}/${result.got.memory_subtype}`,
+        rule: result.got.rule,
+      })),
   };
 }
 
 export function accuracyTable(report: AccuracyReport): string {
   const pct = (value: number): string => `${(value * 100).toFixed(1)}%`.padStart(7);
-  const rows = [...MEMORY_CATEGORIES.map((category) => [category, report.byCategory[category]] as const), ['overall', report.overall] as const];
+  const rows = [
+    ...MEMORY_CATEGORIES.map((category) => [category, report.byCategory[category]] as const),
+    ['overall', report.overall] as const,
+  ];
   return [
     'category       notes  category  category+subtype',
-    ...rows.map(([name, accuracy]) => `${name.padEnd(13)} ${String(accuracy.notes).padStart(6)}  ${pct(accuracy.category)}   ${pct(accuracy.subtype)}`),
+    ...rows.map(
+      ([name, accuracy]) =>
+        `${name.padEnd(13)} ${String(accuracy.notes).padStart(6)}  ${pct(accuracy.category)}   ${pct(accuracy.subtype)}`,
+    ),
   ].join('\n');
 }

@@ -7,9 +7,22 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface CodingMemory { id: string; cat: string; sub: string; text: string }
-export interface CodingQuery { q: string; id: string; kind: string }
-export interface CodingSet { memories: CodingMemory[]; queries: CodingQuery[]; negatives: string[] }
+export interface CodingMemory {
+  id: string;
+  cat: string;
+  sub: string;
+  text: string;
+}
+export interface CodingQuery {
+  q: string;
+  id: string;
+  kind: string;
+}
+export interface CodingSet {
+  memories: CodingMemory[];
+  queries: CodingQuery[];
+  negatives: string[];
+}
 
 /** Kinds of wording gap, in the order the table prints them. */
 export const GAP_KINDS = ['lex', 'morph', 'syn', 'hyper', 'para'] as const;

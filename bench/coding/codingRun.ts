@@ -36,7 +36,12 @@ export async function runCodingSet(client: Client, set: CodingSet, distractorSam
   }
   const idOf = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: USER, content: memory.text, memory_category: memory.cat, memory_subtype: memory.sub });
+    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
+      user_id: USER,
+      content: memory.text,
+      memory_category: memory.cat,
+      memory_subtype: memory.sub,
+    });
     idOf.set(stored.memory_id, memory.id);
   }
   const byKind = new Map<string, [number, number, number]>([...GAP_KINDS, 'all'].map((kind) => [kind, [0, 0, 0]]));
@@ -44,7 +49,11 @@ export async function runCodingSet(client: Client, set: CodingSet, distractorSam
   for (const query of set.queries) {
     await new Promise((resolve) => setImmediate(resolve));
     const started = performance.now();
-    const result = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', { user_id: USER, query: query.q, limit: 10 });
+    const result = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', {
+      user_id: USER,
+      query: query.q,
+      limit: 10,
+    });
     recallMs.push(performance.now() - started);
     const ranked = result.memories.map((memory) => idOf.get(memory.memory_id));
     for (const kind of [query.kind, 'all']) {
@@ -66,11 +75,17 @@ export async function runCodingSet(client: Client, set: CodingSet, distractorSam
 /** One line per kind of gap, then the never-stored topics. */
 export function codingTable(result: CodingResult, memories: number): string {
   const pct = (hits: number, n: number): string => (n === 0 ? '-' : ((100 * hits) / n).toFixed(1)).padStart(7);
-  const lines = [`coding dev set (${memories} memories + ${result.distractors} distractor dialog turns)`, `  ${'kind'.padEnd(8)}${'n'.padStart(4)}${'@1'.padStart(7)}${'@5'.padStart(7)}`];
-  for (const [kind, [at1, at5, n]] of result.byKind) lines.push(`  ${kind.padEnd(8)}${String(n).padStart(4)}${pct(at1, n)}${pct(at5, n)}`);
+  const lines = [
+    `coding dev set (${memories} memories + ${result.distractors} distractor dialog turns)`,
+    `  ${'kind'.padEnd(8)}${'n'.padStart(4)}${'@1'.padStart(7)}${'@5'.padStart(7)}`,
+  ];
+  for (const [kind, [at1, at5, n]] of result.byKind)
+    lines.push(`  ${kind.padEnd(8)}${String(n).padStart(4)}${pct(at1, n)}${pct(at5, n)}`);
   const negatives = result.negativeCounts;
   const mean = negatives.reduce((sum, count) => sum + count, 0) / Math.max(1, negatives.length);
   const withAny = negatives.filter((count) => count > 0).length;
-  lines.push(`  never-stored topics (${negatives.length}): mean results ${mean.toFixed(2)}, with any result ${withAny}/${negatives.length} (${((100 * withAny) / Math.max(1, negatives.length)).toFixed(0)} %)`);
+  lines.push(
+    `  never-stored topics (${negatives.length}): mean results ${mean.toFixed(2)}, with any result ${withAny}/${negatives.length} (${((100 * withAny) / Math.max(1, negatives.length)).toFixed(0)} %)`,
+  );
   return lines.join('\n');
 }

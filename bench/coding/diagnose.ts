@@ -21,13 +21,24 @@ try {
   const distractors = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
   for (const session of sessionsOf(distractors)) {
     for (const turn of session.turns) {
-      await core.storeMemory({ user_id: user, content: formatTurn(turn), memory_category: 'episodic', memory_subtype: 'conversation', metadata: { session: session.session } });
+      await core.storeMemory({
+        user_id: user,
+        content: formatTurn(turn),
+        memory_category: 'episodic',
+        memory_subtype: 'conversation',
+        metadata: { session: session.session },
+      });
     }
   }
   const set = loadCodingSet();
   const idOf = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await core.storeMemory({ user_id: user, content: memory.text, memory_category: memory.cat as MemoryCategory, memory_subtype: memory.sub });
+    const stored = await core.storeMemory({
+      user_id: user,
+      content: memory.text,
+      memory_category: memory.cat as MemoryCategory,
+      memory_subtype: memory.sub,
+    });
     idOf.set(stored.memory_id, memory.id);
   }
   for (const query of set.queries) {
@@ -35,11 +46,15 @@ try {
     const rank = out.memories.findIndex((memory) => idOf.get(memory.memory_id) === query.id);
     const target = rank >= 0 ? out.memories[rank] : null;
     const top = out.memories[0];
-    console.log(`${query.kind.padEnd(6)} rank ${String(rank).padStart(3)} target ${target ? target.relevance_score.toFixed(3) : '  -  '} top ${top ? top.relevance_score.toFixed(3) : '-'}${verbose ? `  ${query.q} | ${target?.why_matched ?? ''}` : ''}`);
+    console.log(
+      `${query.kind.padEnd(6)} rank ${String(rank).padStart(3)} target ${target ? target.relevance_score.toFixed(3) : '  -  '} top ${top ? top.relevance_score.toFixed(3) : '-'}${verbose ? `  ${query.q} | ${target?.why_matched ?? ''}` : ''}`,
+    );
   }
   for (const question of set.negatives) {
     const out = await core.recall({ user_id: user, query: question, limit: 3, min_similarity: 0 });
-    console.log(`neg    best ${out.memories[0]?.relevance_score.toFixed(3) ?? '-'}${verbose ? `  ${question} | ${out.memories[0]?.content.slice(0, 60)} | ${out.memories[0]?.why_matched}` : ''}`);
+    console.log(
+      `neg    best ${out.memories[0]?.relevance_score.toFixed(3) ?? '-'}${verbose ? `  ${question} | ${out.memories[0]?.content.slice(0, 60)} | ${out.memories[0]?.why_matched}` : ''}`,
+    );
   }
 } finally {
   await core.close();

@@ -7,15 +7,39 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-export interface Question { question: string; evidence: string[]; category: number; answer?: unknown }
-export interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: Question[] }
-export interface SessionTurns { session: number; dateTime: string | undefined; turns: Turn[] }
+export interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+export interface Question {
+  question: string;
+  evidence: string[];
+  category: number;
+  answer?: unknown;
+}
+export interface Sample {
+  sample_id: string;
+  conversation: Record<string, unknown>;
+  qa: Question[];
+}
+export interface SessionTurns {
+  session: number;
+  dateTime: string | undefined;
+  turns: Turn[];
+}
 
 export const KS = [1, 5, 10, 25, 50] as const;
 /** Conversations used to choose any weight or threshold; the rest is held out. */
 export const TUNING = new Set(['conv-26', 'conv-30']);
-export const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop', 5: 'adversarial' };
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+  5: 'adversarial',
+};
 
 export function loadSamples(): Sample[] {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,6 +1,10 @@
 import { CATEGORY_NAMES, KS, TUNING } from './locomoData.ts';
 
-export interface RecallRow { sample: string; category: number; recall: number[] }
+export interface RecallRow {
+  sample: string;
+  category: number;
+  recall: number[];
+}
 
 function mean(rows: readonly RecallRow[], k: number): string {
   if (rows.length === 0) return '  -  ';
@@ -31,9 +35,13 @@ export function detailTable(title: string, rows: readonly RecallRow[]): string {
     lines.push(`  ${split}`);
     for (const category of [1, 2, 3, 4, 5]) {
       const inCategory = subset.filter((row) => row.category === category);
-      lines.push(`    ${CATEGORY_NAMES[category].padEnd(12)} n=${String(inCategory.length).padStart(3)}  ${KS.map((_, i) => mean(inCategory, i)).join(' ')}`);
+      lines.push(
+        `    ${CATEGORY_NAMES[category].padEnd(12)} n=${String(inCategory.length).padStart(3)}  ${KS.map((_, i) => mean(inCategory, i)).join(' ')}`,
+      );
     }
-    lines.push(`    ${'overall'.padEnd(12)} n=${String(subset.length).padStart(3)}  ${KS.map((_, i) => mean(subset, i)).join(' ')}`);
+    lines.push(
+      `    ${'overall'.padEnd(12)} n=${String(subset.length).padStart(3)}  ${KS.map((_, i) => mean(subset, i)).join(' ')}`,
+    );
   }
   return lines.join('\n');
 }

@@ -20,30 +20,34 @@ export const EQUIVALENT_MUTANTS = {
   'src/stores/resilient/outbox.ts:129 ConditionalExpression → true': 'Same failure path as line 128.',
   'src/stores/resilient/outbox.ts:129 ConditionalExpression → false': 'Same failure path as line 128.',
   'src/stores/resilient/outbox.ts:129 StringLiteral → ""': 'Same failure path as line 128.',
-  'src/stores/resilient/outbox.ts:155 BlockStatement → {}': 'The same failure path in erase(): runs only when SQLite fails between BEGIN and COMMIT of the erasure.',
+  'src/stores/resilient/outbox.ts:155 BlockStatement → {}':
+    'The same failure path in erase(): runs only when SQLite fails between BEGIN and COMMIT of the erasure.',
   'src/stores/resilient/outbox.ts:156 ConditionalExpression → true': 'Same failure path as line 155.',
   'src/stores/resilient/outbox.ts:156 ConditionalExpression → false': 'Same failure path as line 155.',
   'src/stores/resilient/outbox.ts:156 StringLiteral → ""': 'Same failure path as line 155.',
   "src/stores/resilient/remoteApply.ts:21 ConditionalExpression → case 'insertMemory':":
     "Equivalent: with the case emptied an insert falls through to the update branch, whose update-else-insert (with the op's own embedding) leaves exactly the state the insert path leaves, lost acknowledgement or not.",
   // Layer access
-  "src/core/layers/layerScope.ts:42 StringLiteral → \"\"":
+  'src/core/layers/layerScope.ts:42 StringLiteral → ""':
     'Equivalent: unreachable. requireLayerIdentifiers has already refused a personal layer without user_id, so this requireId never fails and its field name is never shown.',
   'src/core/layers/layerScope.ts:74 ConditionalExpression → false':
     "Equivalent: a user-layer memory's scope_id is its user_id (the user layer is scoped by the user id), so { user_id, user_id: scope_id } is the same object.",
   // Ranking
   'src/core/retrieval/topK.ts:23 EqualityOperator → this.#orders[a] >= this.#orders[b]':
     'Equivalent: differs only when two entries carry the same order, and orders are distinct (both callers, vectorSearch and lexicalIndex, pass an insertion index), so two different entries never tie on order.',
-  'src/core/retrieval/topK.ts:41 EqualityOperator → order >= this.#orders[0]': 'Equivalent for the same reason as line 23: a newcomer never has the order of the entry it is compared with.',
+  'src/core/retrieval/topK.ts:41 EqualityOperator → order >= this.#orders[0]':
+    'Equivalent for the same reason as line 23: a newcomer never has the order of the entry it is compared with.',
   'src/core/retrieval/topK.ts:62 EqualityOperator → i >= 0':
     'Equivalent: at the root, i = 0, the extra turn compares with index (0 − 1) >> 1 = −1, whose score is undefined; undefined is neither greater nor equal, so #worse is false and the loop returns.',
   'src/core/retrieval/topK.ts:76 ConditionalExpression → true':
     'Equivalent: without the bound a child index past the end reads an undefined score, which #worse never ranks below anything (undefined < x and undefined === x are false), so it is never chosen.',
-  'src/core/retrieval/topK.ts:76 EqualityOperator → left <= n': 'Equivalent: index n is past the end; as line 76 → true, its undefined score is never worse.',
+  'src/core/retrieval/topK.ts:76 EqualityOperator → left <= n':
+    'Equivalent: index n is past the end; as line 76 → true, its undefined score is never worse.',
   'src/core/retrieval/topK.ts:77 ConditionalExpression → true': 'Equivalent: as line 76 → true, for the right child.',
-  'src/core/retrieval/topK.ts:77 EqualityOperator → right <= n': 'Equivalent: as line 76 → left <= n, for the right child.',
+  'src/core/retrieval/topK.ts:77 EqualityOperator → right <= n':
+    'Equivalent: as line 76 → left <= n, for the right child.',
   'src/core/retrieval/typeWeights.ts:45 ArrayDeclaration → ["Stryker was here"]':
-    "Equivalent: puts a subtype named \"Stryker was here\" in the general profile; no memory can have that subtype (the taxonomy refuses it), so no weight changes.",
+    'Equivalent: puts a subtype named "Stryker was here" in the general profile; no memory can have that subtype (the taxonomy refuses it), so no weight changes.',
   // Redaction
   'src/core/safety/contentGuard.ts:51 ConditionalExpression → false':
     'Equivalent: the early return is a shortcut; replaceSpans with no spans returns the text unchanged and no counts, which is the same { content: text, redactions: [] }.',

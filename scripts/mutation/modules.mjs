@@ -11,7 +11,12 @@ export const MUTATION_MODULES = [
   {
     name: 'hard-delete',
     promise: 'hard delete and erasure',
-    mutate: ['src/stores/sqlite/memoryTables.ts#deleteMemoryRows', 'src/stores/sqlite/userDeletion.ts', 'src/core/longterm/longTermMemory.ts#forget', 'src/core/longterm/longTermMemory.ts#forgetAll'],
+    mutate: [
+      'src/stores/sqlite/memoryTables.ts#deleteMemoryRows',
+      'src/stores/sqlite/userDeletion.ts',
+      'src/core/longterm/longTermMemory.ts#forget',
+      'src/core/longterm/longTermMemory.ts#forgetAll',
+    ],
     tests: ['test/promises/hardDelete.test.ts', 'test/core/lifecycle/lifecycle.test.ts'],
   },
   {
@@ -67,7 +72,12 @@ export const MUTATION_MODULES = [
     // tables themselves (vendor patterns, credential word lists) are measured by the corpus tests
     // (secretCorpus.test.ts: every credential of the corpus caught, no look-alike flagged); mutating
     // each pattern and word would add several hundred mutants and no promise.
-    mutate: ['src/core/safety/contentGuard.ts', 'src/core/safety/replaceSpans.ts', 'src/core/safety/secretDetector.ts', 'src/core/safety/privateKeyBlock.ts'],
+    mutate: [
+      'src/core/safety/contentGuard.ts',
+      'src/core/safety/replaceSpans.ts',
+      'src/core/safety/secretDetector.ts',
+      'src/core/safety/privateKeyBlock.ts',
+    ],
     tests: [
       'test/core/safety/contentGuard.test.ts',
       'test/core/safety/contentGuardPolicy.test.ts',

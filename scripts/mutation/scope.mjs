@@ -27,9 +27,14 @@ export function resolveMutate(entries, root) {
 /** First and last line (1-based) of the declaration of `name`, found by matching its braces. */
 export function functionLines(source, name, file = 'source') {
   const lines = source.split('\n');
-  const declaration = new RegExp(`^\\s*(?:export\\s+)?(?:private\\s+|public\\s+|static\\s+)*(?:async\\s+)?(?:function\\s+)?${name.replace(/[$]/g, '\\$')}\\s*[(<]`);
+  const declaration = new RegExp(
+    `^\\s*(?:export\\s+)?(?:private\\s+|public\\s+|static\\s+)*(?:async\\s+)?(?:function\\s+)?${name.replace(/[$]/g, '\\$')}\\s*[(<]`,
+  );
   const start = lines.findIndex((line) => declaration.test(line));
-  if (start === -1) throw new MutationScopeError(`${file}: no function or method "${name}" to mutate; update scripts/mutation/modules.mjs`);
+  if (start === -1)
+    throw new MutationScopeError(
+      `${file}: no function or method "${name}" to mutate; update scripts/mutation/modules.mjs`,
+    );
   let depth = 0;
   let opened = false;
   for (let index = start; index < lines.length; index++) {

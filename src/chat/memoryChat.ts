@@ -24,7 +24,11 @@ export interface ChatRequestLike {
  * to forget, and a plain question is answered from memories (by a model the user allowed, else
  * as a list). Every memory shown is also cited as a reference, so no context is silent.
  */
-export async function handleMemoryChat(request: ChatRequestLike, deps: ChatDeps, out: ChatOutput): Promise<ChatOutcome> {
+export async function handleMemoryChat(
+  request: ChatRequestLike,
+  deps: ChatDeps,
+  out: ChatOutput,
+): Promise<ChatOutcome> {
   const prompt = request.prompt.trim();
   let command: ChatOutcome['command'] = 'help';
   try {
@@ -51,11 +55,18 @@ export async function handleMemoryChat(request: ChatRequestLike, deps: ChatDeps,
 function toCommand(name: string | undefined): ChatOutcome['command'] {
   if (name === undefined || name === '') return 'ask';
   if ((CHAT_COMMANDS as readonly string[]).includes(name)) return name as ChatOutcome['command'];
-  throw new MemoryError('INVALID_INPUT', `@memory has no /${name} command; use ${CHAT_COMMANDS.map((command) => `/${command}`).join(', ')}, or ask a question.`, { details: { field: 'command' } });
+  throw new MemoryError(
+    'INVALID_INPUT',
+    `@memory has no /${name} command; use ${CHAT_COMMANDS.map((command) => `/${command}`).join(', ')}, or ask a question.`,
+    { details: { field: 'command' } },
+  );
 }
 
 function requirePrompt(prompt: string, example: string): void {
-  if (prompt === '') throw new MemoryError('INVALID_INPUT', `Say what after the command, e.g. \`${example}\`.`, { details: { field: 'prompt' } });
+  if (prompt === '')
+    throw new MemoryError('INVALID_INPUT', `Say what after the command, e.g. \`${example}\`.`, {
+      details: { field: 'prompt' },
+    });
 }
 
 async function remember(prompt: string, deps: ChatDeps, out: ChatOutput): Promise<ChatOutcome> {
@@ -65,13 +76,21 @@ async function remember(prompt: string, deps: ChatDeps, out: ChatOutput): Promis
   const action = result.similar_existing?.action;
   // A skipped duplicate is the memory already stored, with its own words.
   const content = action === 'skipped_duplicate' ? (result.similar_existing?.content ?? prompt) : prompt;
-  const memory: MemoryCitation = { memory_id: result.memory_id, layer: 'user', scope_id: deps.identity.userId, content };
+  const memory: MemoryCitation = {
+    memory_id: result.memory_id,
+    layer: 'user',
+    scope_id: deps.identity.userId,
+    content,
+  };
   const label = `${classification.memory_category} / ${classification.memory_subtype}`;
   if (action === 'skipped_duplicate') out.markdown(`Already remembered (**${label}**): `);
   else if (action === 'updated_existing') out.markdown(`Updated an existing memory (**${label}**): `);
   else out.markdown(`Remembered as **${label}**: `);
   out.anchor(memory, summary(memory.content));
-  if (result.redactions.length > 0) out.markdown(`\n\nSensitive parts were replaced before storing (${result.redactions.map((redaction) => redaction.kind).join(', ')}).`);
+  if (result.redactions.length > 0)
+    out.markdown(
+      `\n\nSensitive parts were replaced before storing (${result.redactions.map((redaction) => redaction.kind).join(', ')}).`,
+    );
   out.markdown('\n\nNot the right category? Change it, or forget the memory:');
   out.reference(memory);
   out.button({ title: 'Change Category…', command: 'memory.changeCategory', memoryId: memory.memory_id });
@@ -96,14 +115,20 @@ async function offerToForget(prompt: string, deps: ChatDeps, out: ChatOutput): P
     out.markdown(`Memory has nothing matching “${prompt}”, so nothing was forgotten.`);
     return { command: 'forget', memory_ids: [] };
   }
-  out.markdown(`${count(memories.length)} match “${prompt}”. Nothing is forgotten until you press **Forget** on one; each can be undone right after.\n`);
+  out.markdown(
+    `${count(memories.length)} match “${prompt}”. Nothing is forgotten until you press **Forget** on one; each can be undone right after.\n`,
+  );
   list(memories, out);
   // Memories shared with a project, team, org or company belong to everyone there: the chat forgets only your own.
   memories.forEach((memory, index) => {
-    if (!isSharedLayer(memory.layer)) out.button({ title: `Forget ${index + 1}`, command: 'memory.forget', memoryId: memory.memory_id });
+    if (!isSharedLayer(memory.layer))
+      out.button({ title: `Forget ${index + 1}`, command: 'memory.forget', memoryId: memory.memory_id });
   });
   const shared = [...new Set(memories.filter((memory) => isSharedLayer(memory.layer)).map((memory) => memory.layer))];
-  if (shared.length > 0) out.markdown(`\n_Memories shared in the ${shared.join(', ')} layer have no Forget button: the chat forgets only your own memories._`);
+  if (shared.length > 0)
+    out.markdown(
+      `\n_Memories shared in the ${shared.join(', ')} layer have no Forget button: the chat forgets only your own memories._`,
+    );
   return { command: 'forget', memory_ids: memories.map((memory) => memory.memory_id) };
 }
 
@@ -122,14 +147,23 @@ async function ask(question: string, deps: ChatDeps, out: ChatOutput): Promise<C
       return { command: 'ask', memory_ids: ids, answered_by: 'model' };
     } catch (error) {
       // The user still gets what memory holds, and sees why the model did not answer.
-      out.markdown(`\n\n_The language model could not answer (${error instanceof Error ? error.message : String(error)}); these are the memories on it:_\n`);
+      out.markdown(
+        `\n\n_The language model could not answer (${error instanceof Error ? error.message : String(error)}); these are the memories on it:_\n`,
+      );
       list(memories, out);
-      return { command: 'ask', memory_ids: ids, answered_by: 'list', error: { code: 'PROVIDER_ERROR', message: error instanceof Error ? error.message : String(error) } };
+      return {
+        command: 'ask',
+        memory_ids: ids,
+        answered_by: 'list',
+        error: { code: 'PROVIDER_ERROR', message: error instanceof Error ? error.message : String(error) },
+      };
     }
   }
   out.markdown(`${count(memories.length)} on this:\n`);
   list(memories, out);
-  out.markdown(`\n_For an answer written from them, allow a language model with the setting \`${deps.modelSetting}\`._`);
+  out.markdown(
+    `\n_For an answer written from them, allow a language model with the setting \`${deps.modelSetting}\`._`,
+  );
   return { command: 'ask', memory_ids: ids, answered_by: 'list' };
 }
 
@@ -164,7 +198,9 @@ function list(memories: readonly RecalledMemory[], out: ChatOutput): void {
   memories.forEach((memory, index) => {
     out.markdown(`\n${index + 1}. `);
     out.anchor(citation(memory), summary(memory.content));
-    out.markdown(` · ${memory.memory_category}/${memory.memory_subtype}${memory.layer === 'user' ? '' : ` · ${memory.layer}`}`);
+    out.markdown(
+      ` · ${memory.memory_category}/${memory.memory_subtype}${memory.layer === 'user' ? '' : ` · ${memory.layer}`}`,
+    );
     out.reference(citation(memory));
   });
   out.markdown('\n');
@@ -177,4 +213,3 @@ function citation(memory: RecalledMemory): MemoryCitation {
 function count(n: number): string {
   return n === 1 ? '1 memory' : `${n} memories`;
 }
-

@@ -84,18 +84,26 @@ function defaultHttpUser(): string {
 
 /** Only the identifiers actually given; each is validated like any id. */
 function layerDefaultsOf(values: LayerDefaults): LayerDefaults {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value).map(([field, value]) => [field, requireId(value, field)]));
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([, value]) => value)
+      .map(([field, value]) => [field, requireId(value, field)]),
+  );
 }
 
 /** --workspace must name an existing folder: a typo would otherwise report every anchor gone. */
 function requireWorkspaceDir(value: string): string {
   const dir = resolve(value);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new MemoryError('INVALID_INPUT', `--workspace ${value}: no such folder.`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new MemoryError('INVALID_INPUT', `--workspace ${value}: no such folder.`);
   return dir;
 }
 
 /** The enrichment flags win over FML_ENRICHMENT_*; either flag turns the OpenAI-compatible enricher on. */
-function enrichmentEnv(values: { 'enrichment-base-url'?: string; 'enrichment-model'?: string }, env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+function enrichmentEnv(
+  values: { 'enrichment-base-url'?: string; 'enrichment-model'?: string },
+  env: NodeJS.ProcessEnv,
+): Record<string, string | undefined> {
   if (values['enrichment-base-url'] === undefined && values['enrichment-model'] === undefined) return env;
   return {
     ...env,
@@ -140,22 +148,40 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'migrate') {
-    process.exitCode = await runMigrate({ to: values.to, dataDir: values['data-dir'] ?? defaultDataDir(), backend: values.backend, write: (line) => console.log(line) });
+    process.exitCode = await runMigrate({
+      to: values.to,
+      dataDir: values['data-dir'] ?? defaultDataDir(),
+      backend: values.backend,
+      write: (line) => console.log(line),
+    });
     return;
   }
   if (command === 'firebolt') {
-    if (positionals[1] !== 'check') throw new MemoryError('INVALID_INPUT', `Unknown firebolt subcommand "${positionals[1] ?? ''}"; did you mean "fml firebolt check"?`);
-    process.exitCode = await runFireboltCheck({ dataDir: values['data-dir'] ?? defaultDataDir(), backend: values.backend, write: (line) => console.log(line) });
+    if (positionals[1] !== 'check')
+      throw new MemoryError(
+        'INVALID_INPUT',
+        `Unknown firebolt subcommand "${positionals[1] ?? ''}"; did you mean "fml firebolt check"?`,
+      );
+    process.exitCode = await runFireboltCheck({
+      dataDir: values['data-dir'] ?? defaultDataDir(),
+      backend: values.backend,
+      write: (line) => console.log(line),
+    });
     return;
   }
   if (command === 'daemon') {
     const graceMs = values['grace-ms'] === undefined ? DEFAULT_GRACE_MS : Number(values['grace-ms']);
-    if (!Number.isInteger(graceMs) || graceMs < 0) throw new MemoryError('INVALID_INPUT', `--grace-ms must be a whole number of milliseconds; got "${values['grace-ms']}".`);
+    if (!Number.isInteger(graceMs) || graceMs < 0)
+      throw new MemoryError(
+        'INVALID_INPUT',
+        `--grace-ms must be a whole number of milliseconds; got "${values['grace-ms']}".`,
+      );
     await runDaemon({ dataDir: values['data-dir'] ?? defaultDataDir(), graceMs });
     return;
   }
   if (command !== 'serve') throw new MemoryError('INVALID_INPUT', `Unknown command "${command}".\n\n${USAGE}`);
-  if (values.http === values.stdio) throw new MemoryError('INVALID_INPUT', `Pass exactly one of --http or --stdio.\n\n${USAGE}`);
+  if (values.http === values.stdio)
+    throw new MemoryError('INVALID_INPUT', `Pass exactly one of --http or --stdio.\n\n${USAGE}`);
 
   if (values['any-user'] && (values.user !== undefined || values.stdio)) {
     throw new MemoryError('INVALID_INPUT', `--any-user goes with --http and without --user.\n\n${USAGE}`);
@@ -173,11 +199,23 @@ async function main(argv: string[]): Promise<void> {
     ...(boundUser ? { defaultUserId: requireId(boundUser, 'user') } : {}),
     ...(values.project ? { defaultProjectId: values.project } : {}),
     ...(values.workspace !== undefined ? { workspaceDir: requireWorkspaceDir(values.workspace) } : {}),
-    layerDefaults: layerDefaultsOf({ agent_id: values.agent ?? process.env.FML_AGENT_ID, team_id: values.team ?? process.env.FML_TEAM_ID, org_id: values.org ?? process.env.FML_ORG_ID, company_id: values.company ?? process.env.FML_COMPANY_ID }),
+    layerDefaults: layerDefaultsOf({
+      agent_id: values.agent ?? process.env.FML_AGENT_ID,
+      team_id: values.team ?? process.env.FML_TEAM_ID,
+      org_id: values.org ?? process.env.FML_ORG_ID,
+      company_id: values.company ?? process.env.FML_COMPANY_ID,
+    }),
   };
   const core = await createRuntime(config);
   // Content naming a declared symbol is anchored from the workspace index: built now, off the request path.
-  core.anchors?.warmUp().catch((error: unknown) => console.error('[fml] indexing the workspace for anchors failed:', error instanceof Error ? error.message : String(error)));
+  core.anchors
+    ?.warmUp()
+    .catch((error: unknown) =>
+      console.error(
+        '[fml] indexing the workspace for anchors failed:',
+        error instanceof Error ? error.message : String(error),
+      ),
+    );
   // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).
   const extraction = await core.startExtraction(extractorFromEnv(process.env));
   const enricher = enricherFromEnv(enrichmentEnv(values, process.env));
@@ -189,7 +227,14 @@ async function main(argv: string[]): Promise<void> {
     const userId = config.defaultUserId;
     // Daily decay, consolidation and pruning of the bound user's memories (run_daily_maintenance on demand).
     core.startMaintenance({ users: () => [userId] });
-    extraction.resumePending(config.defaultUserId).catch((error: unknown) => console.error('[fml] resuming pending extraction failed:', error instanceof Error ? error.message : String(error)));
+    extraction
+      .resumePending(config.defaultUserId)
+      .catch((error: unknown) =>
+        console.error(
+          '[fml] resuming pending extraction failed:',
+          error instanceof Error ? error.message : String(error),
+        ),
+      );
   }
   const context = {
     core,
@@ -207,16 +252,28 @@ async function main(argv: string[]): Promise<void> {
   if (values.stdio) {
     // stdout belongs to the protocol; everything human goes to stderr.
     await createMcpServer(context).connect(new LineStdioTransport());
-    console.error(`[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddingModel ?? 'none (full-text ranking)'}`);
+    console.error(
+      `[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddingModel ?? 'none (full-text ranking)'}`,
+    );
     return;
   }
 
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MemoryError('INVALID_INPUT', `--port must be a whole number from 0 to 65535; got "${values.port}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new MemoryError('INVALID_INPUT', `--port must be a whole number from 0 to 65535; got "${values.port}".`);
   const perMinute = values['rate-limit'] === undefined ? 6000 : Number(values['rate-limit']);
   const token = process.env.FML_TOKEN ?? loadOrCreateToken(dataDir, values['rotate-token'] ?? false);
-  const panel = startPanelOverHttp(core, { token, userId: config.defaultUserId ?? defaultHttpUser(), entryFile: process.argv[1] });
-  const server = await startHttpServer(context, { port, token, rateLimit: rateLimitOf(perMinute), extraRoutes: panel.routes.handle });
+  const panel = startPanelOverHttp(core, {
+    token,
+    userId: config.defaultUserId ?? defaultHttpUser(),
+    entryFile: process.argv[1],
+  });
+  const server = await startHttpServer(context, {
+    port,
+    token,
+    rateLimit: rateLimitOf(perMinute),
+    extraRoutes: panel.routes.handle,
+  });
   console.log(`Firebolt Memory Layer MCP server (Streamable HTTP)
   endpoint:   ${server.mcpUrl}
   panel:      ${server.url}/?token=${token}  (memories of user "${panel.userId}")

@@ -30,11 +30,28 @@ export function fileCheckpoint(dataDir: string, target: BackendConfig): CopyChec
  * from --backend / FML_BACKEND and the FIREBOLT_* variables). Returns the exit code: 0 when
  * every user's counts match, 1 otherwise.
  */
-export async function runMigrate(options: { to: string | undefined; dataDir: string; backend: string | undefined; write: (line: string) => void }): Promise<number> {
-  if (options.to !== 'firebolt') throw new MemoryError('INVALID_INPUT', `fml migrate needs --to firebolt; got "${options.to ?? ''}".`);
-  const target = backendConfigFromEnv(options.dataDir, options.backend ?? (process.env.FML_BACKEND?.startsWith('firebolt') ? process.env.FML_BACKEND : 'firebolt-core'));
-  if (target.kind === 'sqlite') throw new MemoryError('CONFIGURATION_ERROR', 'fml migrate --to firebolt needs --backend firebolt-core or firebolt-cloud.');
-  if (!existsSync(join(options.dataDir, 'memory.db'))) throw new MemoryError('CONFIGURATION_ERROR', `No embedded store in ${options.dataDir} (memory.db missing); pass --data-dir.`);
+export async function runMigrate(options: {
+  to: string | undefined;
+  dataDir: string;
+  backend: string | undefined;
+  write: (line: string) => void;
+}): Promise<number> {
+  if (options.to !== 'firebolt')
+    throw new MemoryError('INVALID_INPUT', `fml migrate needs --to firebolt; got "${options.to ?? ''}".`);
+  const target = backendConfigFromEnv(
+    options.dataDir,
+    options.backend ?? (process.env.FML_BACKEND?.startsWith('firebolt') ? process.env.FML_BACKEND : 'firebolt-core'),
+  );
+  if (target.kind === 'sqlite')
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      'fml migrate --to firebolt needs --backend firebolt-core or firebolt-cloud.',
+    );
+  if (!existsSync(join(options.dataDir, 'memory.db')))
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `No embedded store in ${options.dataDir} (memory.db missing); pass --data-dir.`,
+    );
 
   const source = new SqliteMemoryStore({ dataDir: options.dataDir });
   // The bare Firebolt store: a copy must fail when Firebolt is away, not queue locally.
@@ -51,13 +68,19 @@ export async function runMigrate(options: { to: string | undefined; dataDir: str
         checkpoint: fileCheckpoint(options.dataDir, target),
         onProgress: (p) => {
           const line = `  ${p.user_id}: ${p.phase} ${p.done}/${p.total} (copied ${p.copied}, already there ${p.skipped})`;
-          if (line !== lastLine && (p.phase !== 'memories' || p.done === p.total || p.done % 1000 < 100)) options.write(line);
+          if (line !== lastLine && (p.phase !== 'memories' || p.done === p.total || p.done % 1000 < 100))
+            options.write(line);
           lastLine = line;
         },
       });
       for (const user of result.users) {
-        const verdict = user.mismatches.length === 0 ? 'counts match' : `MISMATCH ${user.mismatches.map((m) => `${m.field} source ${m.source} target ${m.target}`).join(', ')}`;
-        options.write(`${user.user_id}: ${user.memories_copied} memories copied, ${user.memories_skipped} already there, ${user.sessions} sessions, ${user.access_log_copied} access-log rows; ${verdict}`);
+        const verdict =
+          user.mismatches.length === 0
+            ? 'counts match'
+            : `MISMATCH ${user.mismatches.map((m) => `${m.field} source ${m.source} target ${m.target}`).join(', ')}`;
+        options.write(
+          `${user.user_id}: ${user.memories_copied} memories copied, ${user.memories_skipped} already there, ${user.sessions} sessions, ${user.access_log_copied} access-log rows; ${verdict}`,
+        );
       }
       options.write(result.verified ? 'Migration verified.' : 'Migration finished with count mismatches.');
       return result.verified ? 0 : 1;

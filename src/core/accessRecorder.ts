@@ -59,7 +59,10 @@ export class AccessRecorder {
       } catch (error) {
         // Kept for the next flush and reported in stats; a lost access count must not fail a recall.
         this.queue.unshift(...batch);
-        this.lastError = { message: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
+        this.lastError = {
+          message: error instanceof Error ? error.message : String(error),
+          at: new Date().toISOString(),
+        };
         this.log.warn(`writing the access log failed; will retry: ${this.lastError.message}`);
       }
     });

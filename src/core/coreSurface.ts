@@ -3,12 +3,35 @@ import type { MemoryCore } from './memoryCore.ts';
 
 /** The core API a window may call through the daemon; anything else is refused before it reaches the core. */
 export const CORE_CALLS = [
-  'recall', 'getRelevantContext', 'promoteMemory', 'listMemories', 'stats', 'recordOpened',
-  'storeMemory', 'updateMemory', 'editSearchKeys', 'getMemory', 'getMemories', 'forgetMemory', 'restoreMemory', 'forgetAllMemories',
-  'listSessions', 'getSession', 'changeToken',
-  'initSession', 'addToWorkingMemory', 'getWorkingMemory', 'workingState', 'checkpointWorkingMemory', 'clearWorkingMemory', 'pinWorkingItem', 'evictFromWorkingMemory',
+  'recall',
+  'getRelevantContext',
+  'promoteMemory',
+  'listMemories',
+  'stats',
+  'recordOpened',
+  'storeMemory',
+  'updateMemory',
+  'editSearchKeys',
+  'getMemory',
+  'getMemories',
+  'forgetMemory',
+  'restoreMemory',
+  'forgetAllMemories',
+  'listSessions',
+  'getSession',
+  'changeToken',
+  'initSession',
+  'addToWorkingMemory',
+  'getWorkingMemory',
+  'workingState',
+  'checkpointWorkingMemory',
+  'clearWorkingMemory',
+  'pinWorkingItem',
+  'evictFromWorkingMemory',
   // Whole-store jobs run next to the store (in the daemon), never in a window.
-  'exportMemories', 'importMemories', 'runMaintenance',
+  'exportMemories',
+  'importMemories',
+  'runMaintenance',
 ] as const satisfies ReadonlyArray<keyof MemoryCore>;
 
 export type CoreCall = (typeof CORE_CALLS)[number];

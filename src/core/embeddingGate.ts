@@ -49,7 +49,10 @@ export class EmbeddingGate {
   private withTimeout<T>(work: Promise<T>, ms = this.timeoutMs): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new MemoryError('EMBEDDING_FAILED', `The embedding provider did not answer within ${ms} ms.`)), ms);
+      timer = setTimeout(
+        () => reject(new MemoryError('EMBEDDING_FAILED', `The embedding provider did not answer within ${ms} ms.`)),
+        ms,
+      );
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }

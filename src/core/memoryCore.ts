@@ -1,6 +1,29 @@
 import { type Logger, stderrLogger } from './ports/logger.ts';
-import type { AddToWorkingMemoryInput, AddToWorkingMemoryOutput, CheckpointInput, CheckpointOutput, ClearWorkingMemoryInput, ClearWorkingMemoryOutput, EvictWorkingItemInput, GetWorkingMemoryInput, GetWorkingMemoryOutput, InitSessionInput, InitSessionOutput, PromotedItem, UpdateWorkingItemInput, WorkingMemoryState } from './api/workingMemoryApi.ts';
-import type { ForgetAllInput, ForgetAllOutput, ForgetMemoryInput, StoreMemoryInput, StoreMemoryOutput, UpdateMemoryInput, UpdateMemoryOutput } from './api/longTermApi.ts';
+import type {
+  AddToWorkingMemoryInput,
+  AddToWorkingMemoryOutput,
+  CheckpointInput,
+  CheckpointOutput,
+  ClearWorkingMemoryInput,
+  ClearWorkingMemoryOutput,
+  EvictWorkingItemInput,
+  GetWorkingMemoryInput,
+  GetWorkingMemoryOutput,
+  InitSessionInput,
+  InitSessionOutput,
+  PromotedItem,
+  UpdateWorkingItemInput,
+  WorkingMemoryState,
+} from './api/workingMemoryApi.ts';
+import type {
+  ForgetAllInput,
+  ForgetAllOutput,
+  ForgetMemoryInput,
+  StoreMemoryInput,
+  StoreMemoryOutput,
+  UpdateMemoryInput,
+  UpdateMemoryOutput,
+} from './api/longTermApi.ts';
 import type { LayerDefaults } from './coreDeps.ts';
 import type { MemoryRecord, WorkingItemRecord } from './domain/records.ts';
 import { StructuredFacts, type GetFactsInput, type SetFactInput, type SetFactOutput } from './facts/structuredFacts.ts';
@@ -85,7 +108,13 @@ export interface MemoryCoreOptions {
 export interface UserStats extends StoreUserStats {
   user_id: string;
   backend: { kind: string; status: string; detail: string; latency_ms: number };
-  embeddings: { provider: string; model: string | null; failures: number; last_error: { message: string; at: string } | null; startup_check: EmbeddingStartupCheck | null };
+  embeddings: {
+    provider: string;
+    model: string | null;
+    failures: number;
+    last_error: { message: string; at: string } | null;
+    startup_check: EmbeddingStartupCheck | null;
+  };
   /** Present while background extraction runs (startExtraction). */
   extraction?: ExtractionStats;
 }
@@ -376,7 +405,11 @@ export class MemoryCore {
    */
   startEnrichment(enricher: SearchKeyEnricher, policy: EnrichmentPolicy = {}): ExtractionQueue {
     const queue = this.extractionQueue;
-    if (!queue) throw new MemoryError('CONFIGURATION_ERROR', 'Start extraction before enrichment: both run on the one background model queue.');
+    if (!queue)
+      throw new MemoryError(
+        'CONFIGURATION_ERROR',
+        'Start extraction before enrichment: both run on the one background model queue.',
+      );
     this.enrichment = { enricher, policy };
     queue.setEnricher(enricher, policy);
     return queue;
@@ -441,11 +474,23 @@ export class MemoryCore {
     const [memory] = await this.store.getMemories(userId, [requireId(input.memory_id, 'memory_id')]);
     if (!memory) return;
     this.deps.access.record([
-      { access_id: newId('acc'), memory_id: memory.memory_id, session_id: null, user_id: userId, query_text: input.query, similarity_score: null, tool: input.tool, accessed_at: this.deps.clock.now().toISOString() },
+      {
+        access_id: newId('acc'),
+        memory_id: memory.memory_id,
+        session_id: null,
+        user_id: userId,
+        query_text: input.query,
+        similarity_score: null,
+        tool: input.tool,
+        accessed_at: this.deps.clock.now().toISOString(),
+      },
     ]);
   }
 
-  async getRelevantContext(input: GetRelevantContextInput, options: Omit<ContextOptions, 'defaultProjectId'> = {}): Promise<GetRelevantContextOutput> {
+  async getRelevantContext(
+    input: GetRelevantContextInput,
+    options: Omit<ContextOptions, 'defaultProjectId'> = {},
+  ): Promise<GetRelevantContextOutput> {
     return this.assembler.assemble(input, { defaultProjectId: this.defaultProjectId, ...options });
   }
 

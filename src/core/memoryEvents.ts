@@ -2,7 +2,12 @@ import type { Logger } from './ports/logger.ts';
 
 /** What changed, so open panels and status bars refresh without polling the core. */
 export type MemoryEvent =
-  | { type: 'memory'; user_id: string; memory_ids: string[]; change: 'created' | 'updated' | 'deleted' | 'restored' | 'purged' }
+  | {
+      type: 'memory';
+      user_id: string;
+      memory_ids: string[];
+      change: 'created' | 'updated' | 'deleted' | 'restored' | 'purged';
+    }
   | { type: 'working'; user_id: string; session_id: string }
   | { type: 'user-cleared'; user_id: string }
   | { type: 'external'; token: string }
@@ -22,7 +27,11 @@ export interface RecalledRef {
 const SUMMARY_CHARS = 100;
 
 export function recalledRef(memory: { memory_id: string; content: string; layer?: string }): RecalledRef {
-  return { memory_id: memory.memory_id, summary: summaryLine(memory.content), ...(memory.layer ? { layer: memory.layer } : {}) };
+  return {
+    memory_id: memory.memory_id,
+    summary: summaryLine(memory.content),
+    ...(memory.layer ? { layer: memory.layer } : {}),
+  };
 }
 
 /** A memory's first line, shortened to `max` characters: how lists name a memory. */

@@ -9,7 +9,9 @@ const ID_PATTERN = /^[\w.:@\-/+=]+$/;
 
 export function requireId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim().length === 0) {
-    throw new MemoryError('MISSING_IDENTIFIER', `${field} is required and must be a non-empty string.`, { details: { field } });
+    throw new MemoryError('MISSING_IDENTIFIER', `${field} is required and must be a non-empty string.`, {
+      details: { field },
+    });
   }
   if (value.length > LIMITS.idChars || !ID_PATTERN.test(value)) {
     throw new MemoryError(
@@ -19,7 +21,11 @@ export function requireId(value: unknown, field: string): string {
     );
   }
   if (field === 'user_id' && RESERVED_PARTITION.test(value)) {
-    throw new MemoryError('INVALID_INPUT', `user_id may not start with "${value.split(':')[0]}:"; that prefix names a shared memory layer.`, { details: { field } });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `user_id may not start with "${value.split(':')[0]}:"; that prefix names a shared memory layer.`,
+      { details: { field } },
+    );
   }
   return value;
 }
@@ -47,9 +53,13 @@ export function requireQuery(value: unknown): string {
     throw new MemoryError('INVALID_INPUT', 'query must be a non-empty string.', { details: { field: 'query' } });
   }
   if (value.length > LIMITS.queryChars) {
-    throw new MemoryError('QUERY_TOO_LONG', `query is ${value.length} characters; the limit is ${LIMITS.queryChars}. Shorten it to the key terms.`, {
-      details: { field: 'query', limit: LIMITS.queryChars },
-    });
+    throw new MemoryError(
+      'QUERY_TOO_LONG',
+      `query is ${value.length} characters; the limit is ${LIMITS.queryChars}. Shorten it to the key terms.`,
+      {
+        details: { field: 'query', limit: LIMITS.queryChars },
+      },
+    );
   }
   return value;
 }
@@ -57,7 +67,9 @@ export function requireQuery(value: unknown): string {
 export function requireUnitInterval(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new MemoryError('INVALID_INPUT', `${field} must be a number between 0 and 1; got ${String(value)}.`, { details: { field } });
+    throw new MemoryError('INVALID_INPUT', `${field} must be a number between 0 and 1; got ${String(value)}.`, {
+      details: { field },
+    });
   }
   return value;
 }
@@ -65,17 +77,32 @@ export function requireUnitInterval(value: number | undefined, field: string, fa
 export function requirePositiveInt(value: number | undefined, field: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new MemoryError('INVALID_INPUT', `${field} must be a whole number from 1 to ${max}; got ${String(value)}.`, { details: { field } });
+    throw new MemoryError('INVALID_INPUT', `${field} must be a whole number from 1 to ${max}; got ${String(value)}.`, {
+      details: { field },
+    });
   }
   return value;
 }
 
-export function requireStringList(value: readonly string[] | undefined, field: string, maxItems: number, maxChars: number): string[] {
+export function requireStringList(
+  value: readonly string[] | undefined,
+  field: string,
+  maxItems: number,
+  maxChars: number,
+): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.length > maxItems || value.some((entry) => typeof entry !== 'string' || entry.length > maxChars)) {
-    throw new MemoryError('INVALID_INPUT', `${field} must be a list of at most ${maxItems} strings of at most ${maxChars} characters each.`, {
-      details: { field },
-    });
+  if (
+    !Array.isArray(value) ||
+    value.length > maxItems ||
+    value.some((entry) => typeof entry !== 'string' || entry.length > maxChars)
+  ) {
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `${field} must be a list of at most ${maxItems} strings of at most ${maxChars} characters each.`,
+      {
+        details: { field },
+      },
+    );
   }
   return [...new Set(value.map((entry) => entry.trim()).filter((entry) => entry.length > 0))];
 }
@@ -90,12 +117,19 @@ export function requireMetadata(value: Record<string, unknown> | undefined): Rec
   try {
     serialised = JSON.stringify(value);
   } catch (cause) {
-    throw new MemoryError('INVALID_INPUT', 'metadata must be plain JSON (no cycles, no BigInt).', { details: { field: 'metadata' }, cause });
+    throw new MemoryError('INVALID_INPUT', 'metadata must be plain JSON (no cycles, no BigInt).', {
+      details: { field: 'metadata' },
+      cause,
+    });
   }
   if (Buffer.byteLength(serialised, 'utf8') > LIMITS.metadataBytes) {
-    throw new MemoryError('CONTENT_TOO_LONG', `metadata is larger than ${LIMITS.metadataBytes} bytes once serialised.`, {
-      details: { field: 'metadata' },
-    });
+    throw new MemoryError(
+      'CONTENT_TOO_LONG',
+      `metadata is larger than ${LIMITS.metadataBytes} bytes once serialised.`,
+      {
+        details: { field: 'metadata' },
+      },
+    );
   }
   return JSON.parse(serialised) as Record<string, unknown>;
 }
@@ -112,7 +146,9 @@ export function requireJsonDepth(value: unknown, field: string, limit: number = 
     const next = pending.pop()!;
     if (next.value === null || typeof next.value !== 'object') continue;
     if (next.depth >= limit) {
-      throw new MemoryError('INVALID_INPUT', `${field} is nested more than ${limit} levels deep; flatten it.`, { details: { field, max_depth: limit } });
+      throw new MemoryError('INVALID_INPUT', `${field} is nested more than ${limit} levels deep; flatten it.`, {
+        details: { field, max_depth: limit },
+      });
     }
     // A cycle is not deep, it is not JSON: serialisation refuses it right after.
     if (seen.has(next.value)) continue;

@@ -76,7 +76,13 @@ export class CoreRegistry {
     if (userId !== undefined) {
       this.maintain(key, core, userId);
       // The first recall then finds the user's index built (in slices, while other calls are served).
-      core.warmUp(userId).catch((error: unknown) => this.options.log(`warming up the index of ${userId} failed: ${error instanceof Error ? error.message : String(error)}`));
+      core
+        .warmUp(userId)
+        .catch((error: unknown) =>
+          this.options.log(
+            `warming up the index of ${userId} failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
     }
     return { key, core };
   }
@@ -91,7 +97,11 @@ export class CoreRegistry {
       entry.idleClose = null;
       if (entry.leases === 0 && this.cores.get(key) === entry) {
         const closing = this.closeEntry(entry)
-          .catch((error: unknown) => this.options.log(`closing core ${key} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`))
+          .catch((error: unknown) =>
+            this.options.log(
+              `closing core ${key} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+            ),
+          )
           .finally(() => this.closing.delete(closing));
         this.closing.add(closing);
       }
@@ -102,7 +112,8 @@ export class CoreRegistry {
     const key = entry.key;
     this.cores.delete(key);
     await this.options.beforeClose(key);
-    for (const marker of [...this.maintainedUsers]) if (marker.startsWith(`${key}\0`)) this.maintainedUsers.delete(marker);
+    for (const marker of [...this.maintainedUsers])
+      if (marker.startsWith(`${key}\0`)) this.maintainedUsers.delete(marker);
     const core = await entry.core;
     await core.close();
     const shared = this.stores.get(entry.storeKey);
@@ -119,7 +130,9 @@ export class CoreRegistry {
       try {
         core = await entry.core;
       } catch (error) {
-        this.options.log(`core ${entry.key} had failed to open, nothing to close: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log(
+          `core ${entry.key} had failed to open, nothing to close: ${error instanceof Error ? error.message : String(error)}`,
+        );
         continue;
       }
       await core.close();
@@ -160,15 +173,22 @@ export class CoreRegistry {
     const marker = `${key}\0${userId}`;
     if (this.maintainedUsers.has(marker)) return;
     this.maintainedUsers.add(marker);
-    const users = [...this.maintainedUsers].filter((entry) => entry.startsWith(`${key}\0`)).map((entry) => entry.slice(key.length + 1));
+    const users = [...this.maintainedUsers]
+      .filter((entry) => entry.startsWith(`${key}\0`))
+      .map((entry) => entry.slice(key.length + 1));
     core.startMaintenance({
       users: () => users,
       onReport: (report) => this.options.log(`daily maintenance: ${JSON.stringify(report)}`),
-      onError: (error) => this.options.log(`daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) =>
+        this.options.log(`daily maintenance failed: ${error instanceof Error ? error.message : String(error)}`),
     });
     core.extraction
       ?.resumePending(userId)
-      .catch((error: unknown) => this.options.log(`resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        this.options.log(
+          `resuming pending extraction failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
   }
 }
 

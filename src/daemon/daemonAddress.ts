@@ -24,7 +24,10 @@ export interface DaemonAddress {
 export function daemonAddressOf(dataDir: string, platform: NodeJS.Platform = process.platform): DaemonAddress {
   const absolute = resolve(dataDir);
   const user = safeUserName();
-  const key = createHash('sha256').update(`${user}\0${absolute}\0${DAEMON_PROTOCOL_VERSION}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(`${user}\0${absolute}\0${DAEMON_PROTOCOL_VERSION}`)
+    .digest('hex')
+    .slice(0, 16);
   // Versioned like the socket: an old process still serving old windows keeps its own info file.
   const infoFile = join(absolute, 'daemon', `daemon-v${DAEMON_PROTOCOL_VERSION}.json`);
   const logFile = join(absolute, 'daemon', 'daemon.log');

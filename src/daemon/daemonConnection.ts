@@ -3,7 +3,17 @@ import { createConnection, type Socket } from 'node:net';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
 import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import type { CopyProgress, CopyResult } from '../stores/copy/copyStore.ts';
-import { type ClientFrame, DaemonError, type DaemonHello, type DaemonStatus, encodeFrame, FrameReader, fromWireError, type HelloAnswer, type ServerFrame } from './daemonProtocol.ts';
+import {
+  type ClientFrame,
+  DaemonError,
+  type DaemonHello,
+  type DaemonStatus,
+  encodeFrame,
+  FrameReader,
+  fromWireError,
+  type HelloAnswer,
+  type ServerFrame,
+} from './daemonProtocol.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Request = ClientFrame extends infer F ? (F extends { id: number } ? Omit<F, 'id'> : never) : never;
@@ -26,7 +36,11 @@ export class DaemonConnection {
     socket.setEncoding('utf8');
     const reader = new FrameReader((frame) => this.receive(frame as ServerFrame));
     socket.on('data', (chunk: string) => reader.push(chunk));
-    socket.on('error', (error) => this.fail(new DaemonError('DAEMON_EXITED', `The memory process connection failed: ${error.message}`, { cause: error })));
+    socket.on('error', (error) =>
+      this.fail(
+        new DaemonError('DAEMON_EXITED', `The memory process connection failed: ${error.message}`, { cause: error }),
+      ),
+    );
     socket.on('close', () => this.fail(new DaemonError('DAEMON_EXITED', 'The memory process closed the connection.')));
   }
 
@@ -34,7 +48,12 @@ export class DaemonConnection {
   static open(socketPath: string, log: Logger = stderrLogger): Promise<DaemonConnection> {
     return new Promise((resolve, reject) => {
       const socket = createConnection(socketPath);
-      const onError = (error: Error): void => reject(new DaemonError('DAEMON_UNREACHABLE', `No memory process answers on ${socketPath}: ${error.message}`, { cause: error }));
+      const onError = (error: Error): void =>
+        reject(
+          new DaemonError('DAEMON_UNREACHABLE', `No memory process answers on ${socketPath}: ${error.message}`, {
+            cause: error,
+          }),
+        );
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
@@ -59,15 +78,27 @@ export class DaemonConnection {
    * The MCP endpoint of this user in the memory process; `adminTools` adds the opt-in admin group,
    * `workspaceDir` (the window's folder, or null) is where agents' anchors resolve.
    */
-  endpoint(userId: string, adminTools: boolean, workspaceDir: string | null): Promise<{ mcpUrl: string; port: number; token: string }> {
-    return this.request({ op: 'endpoint', userId, adminTools, workspaceDir }) as Promise<{ mcpUrl: string; port: number; token: string }>;
+  endpoint(
+    userId: string,
+    adminTools: boolean,
+    workspaceDir: string | null,
+  ): Promise<{ mcpUrl: string; port: number; token: string }> {
+    return this.request({ op: 'endpoint', userId, adminTools, workspaceDir }) as Promise<{
+      mcpUrl: string;
+      port: number;
+      token: string;
+    }>;
   }
 
   /**
    * Copies the user's embedded store into `target` inside the memory process, with progress; the
    * signal cancels it there (the copy stops between batches and reports `cancelled`).
    */
-  async copy(target: BackendConfig, userId: string, options: { onProgress?: (progress: CopyProgress) => void; signal?: AbortSignal } = {}): Promise<CopyResult> {
+  async copy(
+    target: BackendConfig,
+    userId: string,
+    options: { onProgress?: (progress: CopyProgress) => void; signal?: AbortSignal } = {},
+  ): Promise<CopyResult> {
     const id = this.nextId;
     if (options.onProgress) this.progressListeners.set(id, options.onProgress);
     const cancel = (): void =>

@@ -63,7 +63,11 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
         } catch (error) {
           connection.close();
           // A wrong secret means the info file is a dead process's and the new one has not written its own yet.
-          if (!MemoryError.is(error, 'UNAUTHORIZED') && !(error instanceof DaemonError && error.code === 'DAEMON_EXITED')) throw error;
+          if (
+            !MemoryError.is(error, 'UNAUTHORIZED') &&
+            !(error instanceof DaemonError && error.code === 'DAEMON_EXITED')
+          )
+            throw error;
           lastError = error;
         }
       } else {
@@ -74,11 +78,18 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
       spawnDaemon(options.dataDir, address, options.command).once('exit', (code) => (child.exitCode = code));
     } else if (child.exitCode !== undefined && child.exitCode !== 0) {
       // Exit code 0 is the process that lost the race to another one: keep connecting to the winner.
-      throw new DaemonError('DAEMON_START_FAILED', `The memory process exited with code ${child.exitCode}; see ${address.logFile}.`);
+      throw new DaemonError(
+        'DAEMON_START_FAILED',
+        `The memory process exited with code ${child.exitCode}; see ${address.logFile}.`,
+      );
     }
     await pause(Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
   }
-  throw new DaemonError('DAEMON_START_FAILED', `The memory process did not answer on ${address.socketPath} in time; see ${address.logFile}.`, { cause: lastError });
+  throw new DaemonError(
+    'DAEMON_START_FAILED',
+    `The memory process did not answer on ${address.socketPath} in time; see ${address.logFile}.`,
+    { cause: lastError },
+  );
 }
 
 function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCommand) {
@@ -86,14 +97,24 @@ function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCom
   rotate(address.logFile);
   const log = openSync(address.logFile, 'a', 0o600);
   try {
-    const child = spawn(command.execPath, [command.cliPath, 'daemon', '--data-dir', dataDir, ...(command.graceMs !== undefined ? ['--grace-ms', String(command.graceMs)] : [])], {
-      // Detached: it outlives the window that started it (a reload, or that window closing while others use it).
-      detached: true,
-      stdio: ['ignore', log, log],
-      windowsHide: true,
-      // The editor's executable runs as plain Node; the secret-free environment is the parent's.
-      env: { ...(command.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' },
-    });
+    const child = spawn(
+      command.execPath,
+      [
+        command.cliPath,
+        'daemon',
+        '--data-dir',
+        dataDir,
+        ...(command.graceMs !== undefined ? ['--grace-ms', String(command.graceMs)] : []),
+      ],
+      {
+        // Detached: it outlives the window that started it (a reload, or that window closing while others use it).
+        detached: true,
+        stdio: ['ignore', log, log],
+        windowsHide: true,
+        // The editor's executable runs as plain Node; the secret-free environment is the parent's.
+        env: { ...(command.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' },
+      },
+    );
     child.unref();
     return child;
   } finally {

@@ -65,7 +65,12 @@ export interface WireError {
 
 export function toWireError(error: unknown): WireError {
   if (MemoryError.is(error)) {
-    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...(error.operation ? { operation: error.operation } : {}) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+      ...(error.operation ? { operation: error.operation } : {}),
+    };
   }
   // Anything else is a bug in the daemon; the caller sees its message, the daemon's log has the stack.
   return { code: 'DAEMON_PROTOCOL', message: error instanceof Error ? error.message : String(error) };
@@ -74,7 +79,10 @@ export function toWireError(error: unknown): WireError {
 /** The typed error a client throws for a failed call: the core's own MemoryError when it was one. */
 export function fromWireError(wire: WireError): Error {
   if (wire.code === 'DAEMON_PROTOCOL') return new DaemonError('DAEMON_FAILED', wire.message);
-  return new MemoryError(wire.code, wire.message, { ...(wire.details ? { details: wire.details } : {}), ...(wire.operation ? { operation: wire.operation } : {}) });
+  return new MemoryError(wire.code, wire.message, {
+    ...(wire.details ? { details: wire.details } : {}),
+    ...(wire.operation ? { operation: wire.operation } : {}),
+  });
 }
 
 export type DaemonErrorCode = 'DAEMON_UNREACHABLE' | 'DAEMON_EXITED' | 'DAEMON_FAILED' | 'DAEMON_START_FAILED';
@@ -123,7 +131,12 @@ function replace(_key: string, value: unknown): unknown {
 }
 
 function revive(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && '$f32' in value && Array.isArray((value as { $f32: unknown }).$f32)) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    '$f32' in value &&
+    Array.isArray((value as { $f32: unknown }).$f32)
+  ) {
     return Float32Array.from((value as { $f32: number[] }).$f32);
   }
   return value;

@@ -14,7 +14,16 @@ import { dispatchCall } from './callDispatch.ts';
 import { CoreRegistry } from './coreRegistry.ts';
 import type { CoreSurface } from '../core/coreSurface.ts';
 import type { DaemonAddress } from './daemonAddress.ts';
-import { type ClientFrame, DAEMON_PROTOCOL_VERSION, type DaemonStatus, encodeFrame, FrameReader, type HelloAnswer, type ServerFrame, toWireError } from './daemonProtocol.ts';
+import {
+  type ClientFrame,
+  DAEMON_PROTOCOL_VERSION,
+  type DaemonStatus,
+  encodeFrame,
+  FrameReader,
+  type HelloAnswer,
+  type ServerFrame,
+  toWireError,
+} from './daemonProtocol.ts';
 import { requireWorkspaceDir } from './workspaceDir.ts';
 
 export interface DaemonInfo {
@@ -64,7 +73,11 @@ export class DaemonServer {
 
   constructor(options: DaemonServerOptions) {
     this.options = options;
-    this.registry = new CoreRegistry({ log: options.log, idleCloseMs: options.graceMs, beforeClose: (key) => this.closeEndpoints(key) });
+    this.registry = new CoreRegistry({
+      log: options.log,
+      idleCloseMs: options.graceMs,
+      beforeClose: (key) => this.closeEndpoints(key),
+    });
   }
 
   /** Listens; false when another live process already owns the address (this one should exit). */
@@ -82,7 +95,13 @@ export class DaemonServer {
     }
     if (socketDir !== null) chmodSync(socketPath, 0o600);
     this.server = server;
-    const info: DaemonInfo = { pid: process.pid, socketPath, secret: this.secret, protocol: DAEMON_PROTOCOL_VERSION, startedAt: new Date(this.started).toISOString() };
+    const info: DaemonInfo = {
+      pid: process.pid,
+      socketPath,
+      secret: this.secret,
+      protocol: DAEMON_PROTOCOL_VERSION,
+      startedAt: new Date(this.started).toISOString(),
+    };
     // Written whole then renamed, so a client never reads half of it.
     writeFileSync(`${infoFile}.${process.pid}`, `${JSON.stringify(info)}\n`, { mode: 0o600 });
     renameSync(`${infoFile}.${process.pid}`, infoFile);
@@ -102,7 +121,16 @@ export class DaemonServer {
   }
 
   private accept(socket: Socket): void {
-    const connection: Connection = { socket, copies: new Map(), dataDir: null, coreKey: null, surface: null, core: null, userId: undefined, unsubscribe: null };
+    const connection: Connection = {
+      socket,
+      copies: new Map(),
+      dataDir: null,
+      coreKey: null,
+      surface: null,
+      core: null,
+      userId: undefined,
+      unsubscribe: null,
+    };
     this.connections.add(connection);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -112,7 +140,9 @@ export class DaemonServer {
       try {
         reader.push(chunk);
       } catch (error) {
-        this.options.log(`dropping a client that sent a malformed frame: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log(
+          `dropping a client that sent a malformed frame: ${error instanceof Error ? error.message : String(error)}`,
+        );
         socket.destroy();
       }
     });
@@ -125,7 +155,8 @@ export class DaemonServer {
     try {
       answer = { id: frame.id, ok: true, value: await this.answer(connection, frame) };
     } catch (error) {
-      if (!MemoryError.is(error)) this.options.log(`call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!MemoryError.is(error))
+        this.options.log(`call failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       answer = { id: frame.id, ok: false, error: toWireError(error) };
     }
     if (!connection.socket.destroyed) connection.socket.write(encodeFrame(answer));
@@ -134,17 +165,27 @@ export class DaemonServer {
   private async answer(connection: Connection, frame: ClientFrame): Promise<unknown> {
     if (frame.op === 'status') return this.status();
     if (frame.op === 'hello') return this.hello(connection, frame.hello);
-    if (connection.surface === null || connection.core === null || connection.coreKey === null) throw new MemoryError('INVALID_INPUT', 'Say hello (open a core) before calling it.');
+    if (connection.surface === null || connection.core === null || connection.coreKey === null)
+      throw new MemoryError('INVALID_INPUT', 'Say hello (open a core) before calling it.');
     if (frame.op === 'call') return dispatchCall(connection.surface, frame.path, frame.args);
     if (frame.op === 'copy') return this.copy(connection, frame.id, frame.target, frame.userId);
     if (frame.op === 'cancel') {
       connection.copies.get(frame.request)?.abort();
       return null;
     }
-    return this.endpoint(connection.coreKey, connection.core, frame.userId, frame.adminTools === true, requireWorkspaceDir(frame.workspaceDir));
+    return this.endpoint(
+      connection.coreKey,
+      connection.core,
+      frame.userId,
+      frame.adminTools === true,
+      requireWorkspaceDir(frame.workspaceDir),
+    );
   }
 
-  private async hello(connection: Connection, hello: Extract<ClientFrame, { op: 'hello' }>['hello']): Promise<HelloAnswer> {
+  private async hello(
+    connection: Connection,
+    hello: Extract<ClientFrame, { op: 'hello' }>['hello'],
+  ): Promise<HelloAnswer> {
     if (hello.secret !== this.secret) {
       connection.socket.destroy();
       throw new MemoryError('UNAUTHORIZED', 'Wrong daemon secret.');
@@ -179,8 +220,17 @@ export class DaemonServer {
    * Memory: Copy Local Memories to Firebolt, run here: the embedded store (a second connection to
    * its file) copied into the bare target store (no outbox: the copy must fail when Firebolt is away).
    */
-  private async copy(connection: Connection, request: number, target: BackendConfig, userId: string): Promise<CopyResult> {
-    if (target.kind === 'sqlite') throw new MemoryError('INVALID_INPUT', 'The copy goes from the embedded store to Firebolt; the target must be a Firebolt backend.');
+  private async copy(
+    connection: Connection,
+    request: number,
+    target: BackendConfig,
+    userId: string,
+  ): Promise<CopyResult> {
+    if (target.kind === 'sqlite')
+      throw new MemoryError(
+        'INVALID_INPUT',
+        'The copy goes from the embedded store to Firebolt; the target must be a Firebolt backend.',
+      );
     const source = createStore({ kind: 'sqlite', dataDir: connection.dataDir! });
     const destination = createStore(target);
     const abort = new AbortController();
@@ -205,7 +255,13 @@ export class DaemonServer {
     }
   }
 
-  private endpoint(coreKey: string, core: MemoryCore, userId: string, adminTools: boolean, workspaceDir: string | null): Promise<{ mcpUrl: string; port: number; token: string }> {
+  private endpoint(
+    coreKey: string,
+    core: MemoryCore,
+    userId: string,
+    adminTools: boolean,
+    workspaceDir: string | null,
+  ): Promise<{ mcpUrl: string; port: number; token: string }> {
     // One endpoint per tool set and workspace: windows that opt into the admin group get their own,
     // and so does each folder, whose files its agents' anchors are resolved in.
     const key = `${coreKey}\0${userId}\0${adminTools ? 'admin' : 'agent'}\0${workspaceDir ?? ''}`;
@@ -213,10 +269,16 @@ export class DaemonServer {
     if (running === undefined) {
       running = (async () => {
         const token = randomBytes(32).toString('base64url');
-        const workspace = workspaceDir === null ? {} : { workspace: new AnchorChecker(nodeWorkspaceFiles(workspaceDir)) };
+        const workspace =
+          workspaceDir === null ? {} : { workspace: new AnchorChecker(nodeWorkspaceFiles(workspaceDir)) };
         // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
-        const server = await startHttpServer({ core, defaultUserId: userId, adminTools, ...workspace }, { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } });
-        this.options.log(`MCP endpoint for user ${userId}${workspaceDir === null ? '' : ` in ${workspaceDir}`} on ${server.mcpUrl}`);
+        const server = await startHttpServer(
+          { core, defaultUserId: userId, adminTools, ...workspace },
+          { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
+        );
+        this.options.log(
+          `MCP endpoint for user ${userId}${workspaceDir === null ? '' : ` in ${workspaceDir}`} on ${server.mcpUrl}`,
+        );
         return Object.assign(server, { token });
       })();
       this.endpoints.set(key, running);
@@ -299,7 +361,10 @@ function preparePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stats = statSync(dir);
   if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) {
-    throw new MemoryError('CONFIGURATION_ERROR', `${dir} belongs to another user; the memory process will not listen there.`);
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `${dir} belongs to another user; the memory process will not listen there.`,
+    );
   }
   if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

@@ -26,7 +26,11 @@ export class HashingTestEmbeddings implements EmbeddingProvider {
 
   private vectorOf(text: string): Float32Array {
     const vector = new Float32Array(this.dimensions);
-    const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const words =
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? [];
     for (const word of words) {
       add(vector, `w:${word}`, 1);
       const padded = `#${word}#`;

@@ -26,7 +26,12 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
     this.requestDimensions = options.dimensions;
     this.dimensions = options.dimensions ?? 1536;
     // The SDK's own retries would hide an outage behind long waits; the core degrades to lexical instead.
-    this.client = new OpenAI({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), maxRetries: 1, timeout: 10_000 });
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+      maxRetries: 1,
+      timeout: 10_000,
+    });
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -40,7 +45,8 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
           ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}),
           encoding_format: 'float',
         });
-        for (const item of [...response.data].sort((a, b) => a.index - b.index)) vectors.push(Float32Array.from(item.embedding));
+        for (const item of [...response.data].sort((a, b) => a.index - b.index))
+          vectors.push(Float32Array.from(item.embedding));
       } catch (cause) {
         const message = cause instanceof Error ? cause.message : String(cause);
         throw new MemoryError('EMBEDDING_FAILED', `Embedding with ${this.model} failed: ${message}`, { cause });

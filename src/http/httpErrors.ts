@@ -40,7 +40,11 @@ export function typedError(error: MemoryError | HttpRejection): TypedError {
 /** `{ "error": { code, message, retryable, operation?, details? } }` with the given status. */
 export function sendRouteError(response: ServerResponse, status: number, error: MemoryError | HttpRejection): void {
   const body = JSON.stringify({ error: typedError(error) } satisfies RouteErrorBody);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(body),
+  });
   response.end(body);
 }
 
@@ -51,11 +55,21 @@ export type RpcId = string | number | null;
  * the same typed error the other routes send, so programs branch on one set of codes.
  */
 export function rpcErrorBody(error: MemoryError | HttpRejection, rpcCode: number, id: RpcId = null): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: rpcCode, message: error.message, data: typedError(error) } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code: rpcCode, message: error.message, data: typedError(error) },
+  });
 }
 
 /** A JSON-RPC error body with an HTTP status, for requests refused before a JSON-RPC handler answers them. */
-export function sendRpcError(response: ServerResponse, status: number, rpcCode: number, error: MemoryError | HttpRejection, id: RpcId = null): void {
+export function sendRpcError(
+  response: ServerResponse,
+  status: number,
+  rpcCode: number,
+  error: MemoryError | HttpRejection,
+  id: RpcId = null,
+): void {
   const body = rpcErrorBody(error, rpcCode, id);
   response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   response.end(body);

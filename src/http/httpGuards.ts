@@ -16,7 +16,11 @@ export function checkHostAndOrigin(request: IncomingMessage, port: number): Guar
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const host = request.headers.host ?? '';
   if (!allowedHosts.has(host)) {
-    return { status: 403, code: 'FORBIDDEN', message: `Host "${host}" is not allowed; connect to http://127.0.0.1:${port}.` };
+    return {
+      status: 403,
+      code: 'FORBIDDEN',
+      message: `Host "${host}" is not allowed; connect to http://127.0.0.1:${port}.`,
+    };
   }
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== 'null' && !allowedHosts.has(origin.replace(/^http:\/\//, ''))) {
@@ -27,13 +31,22 @@ export function checkHostAndOrigin(request: IncomingMessage, port: number): Guar
 }
 
 /** Bearer token check in constant time; the token never appears in a response or a log. */
-export function checkBearer(request: IncomingMessage, token: string, queryToken?: string | null): GuardRejection | null {
+export function checkBearer(
+  request: IncomingMessage,
+  token: string,
+  queryToken?: string | null,
+): GuardRejection | null {
   const header = request.headers.authorization ?? '';
   const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : (queryToken ?? '');
   const expected = Buffer.from(token);
   const given = Buffer.from(presented);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return { status: 401, code: 'UNAUTHORIZED', message: 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the server printed at start.' };
+    return {
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message:
+        'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the server printed at start.',
+    };
   }
   return null;
 }

@@ -42,7 +42,10 @@ const DEFAULT_MAX_BODY = 1024 * 1024;
  * retryable, operation?, details? } }` (httpErrors.ts), the same typed error.
  */
 export async function startHttpServer(context: ServerContext, options: HttpServerOptions): Promise<RunningHttpServer> {
-  const limiter = options.rateLimit && options.rateLimit.perMinute > 0 ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst) : null;
+  const limiter =
+    options.rateLimit && options.rateLimit.perMinute > 0
+      ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst)
+      : null;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const mcp = createMcpHttpEndpoint(context);
   // Seed 001 OpenSpec endpoints: same core, token, Host/Origin checks and rate limit as /mcp.
@@ -59,7 +62,13 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
   });
 
   /** An error in the format of the route asked: JSON-RPC on /mcp, the route error body elsewhere. */
-  function refuse(request: IncomingMessage, response: ServerResponse, status: number, error: MemoryError | HttpRejection, rpcCode = RPC_SERVER_ERROR): void {
+  function refuse(
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    error: MemoryError | HttpRejection,
+    rpcCode = RPC_SERVER_ERROR,
+  ): void {
     if (pathOf(request) === MCP_PATH) sendRpcError(response, status, rpcCode, error);
     else sendRouteError(response, status, error);
   }
@@ -73,7 +82,11 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
     const isMcp = url.pathname === MCP_PATH;
     if (!isMcp && !openSpecPath) {
       if (options.extraRoutes && (await options.extraRoutes(request, response, body))) return;
-      return sendRouteError(response, 404, { status: 404, code: 'NOT_FOUND', message: `Not found. The MCP endpoint is ${MCP_PATH}.` });
+      return sendRouteError(response, 404, {
+        status: 404,
+        code: 'NOT_FOUND',
+        message: `Not found. The MCP endpoint is ${MCP_PATH}.`,
+      });
     }
     const auth = checkBearer(request, options.token);
     if (auth) {
@@ -84,7 +97,12 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
       const wait = limiter.take(String(request.headers['mcp-session-id'] ?? request.socket.remoteAddress ?? 'client'));
       if (wait > 0) {
         response.setHeader('Retry-After', String(wait));
-        return refuse(request, response, 429, new MemoryError('RATE_LIMITED', `Too many requests; retry after ${wait} s.`));
+        return refuse(
+          request,
+          response,
+          429,
+          new MemoryError('RATE_LIMITED', `Too many requests; retry after ${wait} s.`),
+        );
       }
     }
     if (openSpecPath) return openSpec.handle(request, response, url, body);
@@ -95,8 +113,14 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new MemoryError('CONFIGURATION_ERROR', `Port ${options.port} on 127.0.0.1 is already in use. Stop the other process or pass --port <free port> (0 picks one).`, { cause: error })
-          : new MemoryError('CONFIGURATION_ERROR', `Cannot listen on 127.0.0.1:${options.port}: ${error.message}`, { cause: error }),
+          ? new MemoryError(
+              'CONFIGURATION_ERROR',
+              `Port ${options.port} on 127.0.0.1 is already in use. Stop the other process or pass --port <free port> (0 picks one).`,
+              { cause: error },
+            )
+          : new MemoryError('CONFIGURATION_ERROR', `Cannot listen on 127.0.0.1:${options.port}: ${error.message}`, {
+              cause: error,
+            }),
       );
     });
     server.listen(options.port, '127.0.0.1', () => resolve());

@@ -10,7 +10,8 @@ export function onceBody(request: IncomingMessage, limit: number): () => Promise
 /** The parsed JSON body, undefined when empty; CONTENT_TOO_LONG past `limit` bytes, INVALID_INPUT when not JSON. */
 export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limit) throw new MemoryError('CONTENT_TOO_LONG', `Request body of ${declared} bytes exceeds the ${limit}-byte limit.`);
+  if (declared > limit)
+    throw new MemoryError('CONTENT_TOO_LONG', `Request body of ${declared} bytes exceeds the ${limit}-byte limit.`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {

@@ -10,7 +10,10 @@ import type { AnchorReport } from '../core/anchors/anchorModel.ts';
 import type { RecalledMemory } from '../core/api/recallOutput.ts';
 
 /** What the text reads of a recalled memory: the core's result, the breakdown optional as the tool lists it. */
-type RecalledForText = Pick<RecalledMemory, 'memory_id' | 'layer' | 'content' | 'memory_category' | 'memory_subtype' | 'event_time' | 'anchors'> &
+type RecalledForText = Pick<
+  RecalledMemory,
+  'memory_id' | 'layer' | 'content' | 'memory_category' | 'memory_subtype' | 'event_time' | 'anchors'
+> &
   Partial<Pick<RecalledMemory, 'why_matched'>>;
 
 interface ContextItemForText {
@@ -25,7 +28,11 @@ const OWN_LAYERS = new Set(['user', 'agent', 'session']);
  * matched when explained. `shortId` gives the id as shown (shortIds.ts); the full one is in the
  * structured content.
  */
-export function recallText(memories: readonly RecalledForText[], abstention: string | undefined, shortId: (memoryId: string) => string): string {
+export function recallText(
+  memories: readonly RecalledForText[],
+  abstention: string | undefined,
+  shortId: (memoryId: string) => string,
+): string {
   // Only an empty answer says why (nothing cleared the relevance floor), so the agent knows memory has nothing on it.
   if (memories.length === 0) return abstention ?? 'No memories matched.';
   return memories

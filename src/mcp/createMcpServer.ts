@@ -47,7 +47,10 @@ export function toolSetVersion(options: { adminTools?: boolean }): string {
  * arguments) are this server's own, not a patch over the high-level McpServer.
  */
 export function createMcpServer(context: ServerContext, callLog = new CallLog()): Server {
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
   // Tools read the very log that records their calls (get_recent_calls / get_recent_errors).
   const shortIds = context.shortIds ?? new ShortIdRegistry();
   const served: ServerContext = { ...context, callLog, shortIds };
@@ -57,7 +60,8 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
   // tools/call is dispatched here rather than through setRequestHandler: the SDK's tools/call
   // wrapper answers malformed params with a raw schema dump, and clients deserve a sentence.
   server.fallbackRequestHandler = async (request) => {
-    if (request.method !== 'tools/call') throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+    if (request.method !== 'tools/call')
+      throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `Method not found: ${request.method}`);
     const { name, args } = callParams(request.params);
     const tool = tools.get(name);
     if (tool === undefined) {
@@ -72,13 +76,18 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
 
 /** The name and arguments of a tools/call, or a -32602 saying what is wrong with them. */
 function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new JsonRpcError(RPC_INVALID_PARAMS, 'tools/call needs params: an object with "name" and "arguments".');
+  if (params === null || typeof params !== 'object' || Array.isArray(params))
+    throw new JsonRpcError(RPC_INVALID_PARAMS, 'tools/call needs params: an object with "name" and "arguments".');
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  if (typeof name !== 'string' || name.length === 0) throw new JsonRpcError(RPC_INVALID_PARAMS, 'tools/call needs params.name: the name of a tool from tools/list.');
+  if (typeof name !== 'string' || name.length === 0)
+    throw new JsonRpcError(RPC_INVALID_PARAMS, 'tools/call needs params.name: the name of a tool from tools/list.');
   if (args === undefined) return { name, args: {} };
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-    throw new JsonRpcError(RPC_INVALID_PARAMS, `tools/call params.arguments must be an object of named arguments; got ${kind}.`);
+    throw new JsonRpcError(
+      RPC_INVALID_PARAMS,
+      `tools/call params.arguments must be an object of named arguments; got ${kind}.`,
+    );
   }
   return { name, args: args as Record<string, unknown> };
 }

@@ -29,7 +29,9 @@ export interface AnswerView {
 export type AnyTool = ToolDefinition<any, any>;
 
 /** Identity for a tool definition; keeps the input and output types of `run` inferred from the schemas. */
-export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
   return definition;
 }
 
@@ -38,7 +40,13 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
  * call log. Invalid arguments are a tool error (INVALID_INPUT) a model can read and correct.
  * Memory ids given in their short form (shortIds.ts) are replaced by the full ids before the run.
  */
-export async function callTool(context: ServerContext, tool: AnyTool, args: Record<string, unknown>, log: CallLog, shortIds: ShortIdRegistry): Promise<CallToolResult> {
+export async function callTool(
+  context: ServerContext,
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  log: CallLog,
+  shortIds: ShortIdRegistry,
+): Promise<CallToolResult> {
   const started = performance.now();
   const user = args.user_id ?? context.defaultUserId;
   const who = typeof user === 'string' ? { user_id: user } : {};
@@ -62,7 +70,9 @@ export async function callTool(context: ServerContext, tool: AnyTool, args: Reco
 
 /** Schema failures as one readable line per field: `limit: Too big: expected number to be <=100`. */
 export function describeIssues(error: z.ZodError): string {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`);
+  const lines = error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`);
   const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
   return `Invalid arguments: ${lines.join('; ')}${more}.`;
 }
@@ -70,7 +80,10 @@ export function describeIssues(error: z.ZodError): string {
 export function errorResult(error: MemoryError): CallToolResult {
   // No structuredContent: clients validate it against the tool's success schema even on errors.
   // The first line is for a model to read; the second is the typed error for programs.
-  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}\n${JSON.stringify({ error: error.toJSON() })}` }] };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.code}: ${error.message}\n${JSON.stringify({ error: error.toJSON() })}` }],
+  };
 }
 
 /** Anything that is not already a MemoryError is a backend failure: reported, never a crash. */
@@ -84,10 +97,17 @@ function toMemoryError(error: unknown, operation: string): MemoryError {
 export function resolveUser(context: ServerContext, userId: string | undefined): string {
   // A server bound to one user (the editor, `fml serve --user`) serves that user only.
   if (context.defaultUserId !== undefined && userId !== undefined && userId !== context.defaultUserId) {
-    throw new MemoryError('UNAUTHORIZED', `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`, { details: { field: 'user_id' } });
+    throw new MemoryError(
+      'UNAUTHORIZED',
+      `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`,
+      { details: { field: 'user_id' } },
+    );
   }
   const resolved = userId ?? context.defaultUserId;
-  if (!resolved) throw new MemoryError('MISSING_IDENTIFIER', 'user_id is required: pass the id of the user whose memory this is.', { details: { field: 'user_id' } });
+  if (!resolved)
+    throw new MemoryError('MISSING_IDENTIFIER', 'user_id is required: pass the id of the user whose memory this is.', {
+      details: { field: 'user_id' },
+    });
   return resolved;
 }
 
@@ -97,13 +117,23 @@ export function resolveUser(context: ServerContext, userId: string | undefined):
  */
 export function sessionOwner(context: ServerContext, userId: string | undefined): { user_id?: string } {
   if (context.defaultUserId !== undefined && userId !== undefined && userId !== context.defaultUserId) {
-    throw new MemoryError('UNAUTHORIZED', `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`, { details: { field: 'user_id' } });
+    throw new MemoryError(
+      'UNAUTHORIZED',
+      `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`,
+      { details: { field: 'user_id' } },
+    );
   }
   const owner = userId ?? context.defaultUserId;
   return owner === undefined ? {} : { user_id: owner };
 }
 
-type LayerArgs = { project_id?: string | null; team_id?: string; org_id?: string; company_id?: string; agent_id?: string };
+type LayerArgs = {
+  project_id?: string | null;
+  team_id?: string;
+  org_id?: string;
+  company_id?: string;
+  agent_id?: string;
+};
 
 /** Whether a call only reads the layers it names, or writes to or deletes from them. */
 export type LayerAccess = 'read' | 'write';
@@ -152,10 +182,15 @@ export function authorizeLayers<T extends LayerArgs>(context: ServerContext, arg
  * server's own identifiers (workspace project, configured team, org, company, agent) where the
  * call leaves them out.
  */
-export function resolveLayerArgs<T extends LayerArgs>(context: ServerContext, args: T, access: LayerAccess = 'write'): T {
+export function resolveLayerArgs<T extends LayerArgs>(
+  context: ServerContext,
+  args: T,
+  access: LayerAccess = 'write',
+): T {
   const resolved = { ...authorizeLayers(context, args, access) };
   const defaults = context.core.layerDefaults;
-  if (resolved.project_id === undefined && context.core.defaultProjectId) resolved.project_id = context.core.defaultProjectId;
+  if (resolved.project_id === undefined && context.core.defaultProjectId)
+    resolved.project_id = context.core.defaultProjectId;
   for (const field of ['agent_id', 'team_id', 'org_id', 'company_id'] as const) {
     if (resolved[field] === undefined && defaults[field]) resolved[field] = defaults[field];
   }

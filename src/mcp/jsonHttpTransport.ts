@@ -1,5 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';
@@ -61,14 +66,36 @@ export class JsonHttpTransport implements Transport {
 
   /** A POST to /mcp whose JSON body has been read (and size-checked) by the HTTP server. */
   handlePost(request: IncomingMessage, response: ServerResponse, body: unknown): void {
-    if (this.closed) return reject(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'The MCP session has ended; initialize a new one.'));
+    if (this.closed)
+      return reject(
+        response,
+        404,
+        RPC_SESSION_NOT_FOUND,
+        new MemoryError('SESSION_NOT_FOUND', 'The MCP session has ended; initialize a new one.'),
+      );
     const accept = request.headers.accept;
     // Only JSON is ever sent back; a client that accepts neither it nor anything is refused.
     if (accept !== undefined && !/(?:application\/json|application\/\*|\*\/\*)/i.test(accept)) {
-      return reject(response, 406, RPC_SERVER_ERROR, new MemoryError('INVALID_INPUT', 'Not Acceptable: this server answers with application/json; list it in the Accept header.'));
+      return reject(
+        response,
+        406,
+        RPC_SERVER_ERROR,
+        new MemoryError(
+          'INVALID_INPUT',
+          'Not Acceptable: this server answers with application/json; list it in the Accept header.',
+        ),
+      );
     }
     if (!/^application\/json\s*(?:;|$)/i.test(request.headers['content-type'] ?? '')) {
-      return reject(response, 415, RPC_SERVER_ERROR, new MemoryError('INVALID_INPUT', 'Unsupported Media Type: POST a JSON-RPC message with Content-Type: application/json.'));
+      return reject(
+        response,
+        415,
+        RPC_SERVER_ERROR,
+        new MemoryError(
+          'INVALID_INPUT',
+          'Unsupported Media Type: POST a JSON-RPC message with Content-Type: application/json.',
+        ),
+      );
     }
     let parsed: ReturnType<typeof parsePostedMessages>;
     try {
@@ -80,8 +107,20 @@ export class JsonHttpTransport implements Transport {
     const { messages, batch } = parsed;
     const initializing = messages.some(isInitialize);
     if (initializing) {
-      if (this.sessionId !== undefined) return reject(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', 'This MCP session is already initialized.'));
-      if (messages.length > 1) return reject(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', 'initialize must be sent on its own, not in a batch.'));
+      if (this.sessionId !== undefined)
+        return reject(
+          response,
+          400,
+          RPC_INVALID_REQUEST,
+          new MemoryError('INVALID_INPUT', 'This MCP session is already initialized.'),
+        );
+      if (messages.length > 1)
+        return reject(
+          response,
+          400,
+          RPC_INVALID_REQUEST,
+          new MemoryError('INVALID_INPUT', 'initialize must be sent on its own, not in a batch.'),
+        );
       this.sessionId = randomUUID();
       this.options.onsessioninitialized?.(this.sessionId);
     } else {
@@ -92,7 +131,15 @@ export class JsonHttpTransport implements Transport {
     const requests = messages.filter(isRequest);
     for (const message of requests) {
       if (this.pending.has(message.id)) {
-        return reject(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', `Request id ${JSON.stringify(message.id)} is already in flight in this session; use a new id.`));
+        return reject(
+          response,
+          400,
+          RPC_INVALID_REQUEST,
+          new MemoryError(
+            'INVALID_INPUT',
+            `Request id ${JSON.stringify(message.id)} is already in flight in this session; use a new id.`,
+          ),
+        );
       }
     }
     if (requests.length === 0) {
@@ -101,7 +148,13 @@ export class JsonHttpTransport implements Transport {
       response.writeHead(202).end();
       return;
     }
-    const post: PendingPost = { response, ids: requests.map((message) => message.id), answers: new Map(), batch, gone: false };
+    const post: PendingPost = {
+      response,
+      ids: requests.map((message) => message.id),
+      answers: new Map(),
+      batch,
+      gone: false,
+    };
     for (const id of post.ids) this.pending.set(id, post);
     response.once('close', () => {
       // The client went away before its answer. The requests still run (a store still lands), so
@@ -113,7 +166,13 @@ export class JsonHttpTransport implements Transport {
 
   /** DELETE ends the session (spec: the client's way to say it is done). */
   async handleDelete(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (this.closed) return reject(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'The MCP session has already ended.'));
+    if (this.closed)
+      return reject(
+        response,
+        404,
+        RPC_SESSION_NOT_FOUND,
+        new MemoryError('SESSION_NOT_FOUND', 'The MCP session has already ended.'),
+      );
     const refused = this.checkSession(request);
     if (refused) return reject(response, refused.status, refused.rpcCode, refused.error);
     await this.close();
@@ -124,7 +183,10 @@ export class JsonHttpTransport implements Transport {
     if (!isResponse(message)) {
       if (isRequest(message)) {
         // Sampling, elicitation, roots: they need a stream to the client, which JSON answers do not have.
-        throw new MemoryError('PROVIDER_ERROR', `This server cannot send the request "${message.method}" to the client: it answers over plain JSON, without a server-to-client stream.`);
+        throw new MemoryError(
+          'PROVIDER_ERROR',
+          `This server cannot send the request "${message.method}" to the client: it answers over plain JSON, without a server-to-client stream.`,
+        );
       }
       // Notifications (progress, logging, list changes) have no stream to travel on either; the
       // spec lets a server that answers with JSON leave them out, and no tool here depends on them.
@@ -136,7 +198,10 @@ export class JsonHttpTransport implements Transport {
       // After close() every pending request was answered with an error, and the protocol layer
       // aborts the handlers; an error response without an id answers nothing to route.
       if (this.closed || id === undefined) return;
-      throw new MemoryError('PROVIDER_ERROR', `No open POST is waiting for the answer to request ${JSON.stringify(id)}.`);
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        `No open POST is waiting for the answer to request ${JSON.stringify(id)}.`,
+      );
     }
     this.pending.delete(id);
     post.answers.set(id, message);
@@ -147,7 +212,10 @@ export class JsonHttpTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     // Requests still running lose their session: their clients get an error, not a hanging POST.
-    const error = new MemoryError('SESSION_NOT_FOUND', 'The MCP session was closed while this request ran; its outcome is unknown.');
+    const error = new MemoryError(
+      'SESSION_NOT_FOUND',
+      'The MCP session was closed while this request ran; its outcome is unknown.',
+    );
     for (const [id, post] of this.pending) {
       post.answers.set(id, JSON.parse(rpcErrorBody(error, RPC_SESSION_NOT_FOUND, id)) as JSONRPCMessage);
       if (post.answers.size === post.ids.length) this.answer(post);
@@ -157,7 +225,8 @@ export class JsonHttpTransport implements Transport {
   }
 
   private deliver(message: JSONRPCMessage): void {
-    if ('method' in message && message.method === 'notifications/cancelled' && !isRequest(message)) this.answerCancelled(message.params?.requestId);
+    if ('method' in message && message.method === 'notifications/cancelled' && !isRequest(message))
+      this.answerCancelled(message.params?.requestId);
     this.onmessage?.(message);
   }
 
@@ -179,24 +248,38 @@ export class JsonHttpTransport implements Transport {
     if (post.gone) return;
     const answers = post.ids.map((id) => post.answers.get(id)!);
     const body = JSON.stringify(post.batch ? answers : answers[0]);
-    const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+    const headers: Record<string, string | number> = {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     post.response.writeHead(200, headers).end(body);
   }
 
   private checkSession(request: IncomingMessage): { status: number; rpcCode: number; error: MemoryError } | null {
     if (this.sessionId === undefined) {
-      return { status: 400, rpcCode: RPC_SERVER_ERROR, error: new MemoryError('INVALID_INPUT', 'The MCP session is not initialized; send initialize first.') };
+      return {
+        status: 400,
+        rpcCode: RPC_SERVER_ERROR,
+        error: new MemoryError('INVALID_INPUT', 'The MCP session is not initialized; send initialize first.'),
+      };
     }
     if (request.headers['mcp-session-id'] !== this.sessionId) {
-      return { status: 404, rpcCode: RPC_SESSION_NOT_FOUND, error: new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session id; initialize again.') };
+      return {
+        status: 404,
+        rpcCode: RPC_SESSION_NOT_FOUND,
+        error: new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session id; initialize again.'),
+      };
     }
     const version = request.headers['mcp-protocol-version'];
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
       return {
         status: 400,
         rpcCode: RPC_SERVER_ERROR,
-        error: new MemoryError('INVALID_INPUT', `Unsupported MCP protocol version "${String(version)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`),
+        error: new MemoryError(
+          'INVALID_INPUT',
+          `Unsupported MCP protocol version "${String(version)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+        ),
       };
     }
     return null;

@@ -26,14 +26,25 @@ export interface ParsedPost {
 export function parsePostedMessages(body: unknown): ParsedPost {
   const batch = Array.isArray(body);
   const raw: unknown[] = batch ? body : [body];
-  if (raw.length === 0) throw new MemoryError('INVALID_INPUT', 'An empty JSON-RPC batch is not a valid request.', { details: { rpc_code: RPC_INVALID_REQUEST } });
+  if (raw.length === 0)
+    throw new MemoryError('INVALID_INPUT', 'An empty JSON-RPC batch is not a valid request.', {
+      details: { rpc_code: RPC_INVALID_REQUEST },
+    });
   if (raw.length > MAX_BATCH_MESSAGES) {
-    throw new MemoryError('INVALID_INPUT', `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages; got ${raw.length}.`, { details: { rpc_code: RPC_INVALID_REQUEST } });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `A JSON-RPC batch may hold at most ${MAX_BATCH_MESSAGES} messages; got ${raw.length}.`,
+      { details: { rpc_code: RPC_INVALID_REQUEST } },
+    );
   }
   const messages = raw.map((item, index) => {
     const parsed = JSONRPCMessageSchema.safeParse(item);
     if (!parsed.success) {
-      throw new MemoryError('INVALID_INPUT', `Message ${index} is not a JSON-RPC 2.0 request, notification or response.`, { details: { rpc_code: RPC_INVALID_REQUEST } });
+      throw new MemoryError(
+        'INVALID_INPUT',
+        `Message ${index} is not a JSON-RPC 2.0 request, notification or response.`,
+        { details: { rpc_code: RPC_INVALID_REQUEST } },
+      );
     }
     return parsed.data;
   });
@@ -53,4 +64,3 @@ export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage &
 export function isInitialize(message: JSONRPCMessage): boolean {
   return isRequest(message) && message.method === 'initialize';
 }
-

@@ -29,7 +29,14 @@ export function valueWithoutLocalPaths<T>(value: T): T {
 /** The error as an MCP client may see it: same code, no paths in message or details. */
 export function errorWithoutLocalPaths(error: MemoryError): MemoryError {
   const message = withoutLocalPaths(error.message);
-  const details = error.details === undefined ? undefined : valueWithoutLocalPaths(Object.fromEntries(Object.entries(error.details).filter(([key]) => key !== 'data_dir')));
+  const details =
+    error.details === undefined
+      ? undefined
+      : valueWithoutLocalPaths(Object.fromEntries(Object.entries(error.details).filter(([key]) => key !== 'data_dir')));
   if (message === error.message && details === undefined && error.details === undefined) return error;
-  return new MemoryError(error.code, message, { cause: error, ...(error.operation ? { operation: error.operation } : {}), ...(details ? { details } : {}) });
+  return new MemoryError(error.code, message, {
+    cause: error,
+    ...(error.operation ? { operation: error.operation } : {}),
+    ...(details ? { details } : {}),
+  });
 }

@@ -32,7 +32,11 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
   const shared: ServerContext = { ...context, shortIds: context.shortIds ?? new ShortIdRegistry() };
   const sessions = new Map<string, JsonHttpTransport>();
 
-  async function handle(request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>): Promise<void> {
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: () => Promise<unknown>,
+  ): Promise<void> {
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (request.method === 'POST') {
@@ -50,9 +54,25 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
         throw error;
       }
       if (existing) return existing.handlePost(request, response, posted);
-      if (sessionId !== undefined) return sendRpcError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.'), idOf(posted));
-      if (!isInitializeRequest(posted)) return sendRpcError(response, 400, RPC_INVALID_REQUEST, new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'), idOf(posted));
-      const transport: JsonHttpTransport = new JsonHttpTransport({ onsessioninitialized: (id) => sessions.set(id, transport) });
+      if (sessionId !== undefined)
+        return sendRpcError(
+          response,
+          404,
+          RPC_SESSION_NOT_FOUND,
+          new MemoryError('SESSION_NOT_FOUND', 'Unknown MCP session; initialize again.'),
+          idOf(posted),
+        );
+      if (!isInitializeRequest(posted))
+        return sendRpcError(
+          response,
+          400,
+          RPC_INVALID_REQUEST,
+          new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'),
+          idOf(posted),
+        );
+      const transport: JsonHttpTransport = new JsonHttpTransport({
+        onsessioninitialized: (id) => sessions.set(id, transport),
+      });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
@@ -60,13 +80,23 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
       return transport.handlePost(request, response, posted);
     }
     if (request.method === 'DELETE') {
-      if (!existing) return sendRpcError(response, 404, RPC_SESSION_NOT_FOUND, new MemoryError('SESSION_NOT_FOUND', 'Unknown or missing MCP session id.'));
+      if (!existing)
+        return sendRpcError(
+          response,
+          404,
+          RPC_SESSION_NOT_FOUND,
+          new MemoryError('SESSION_NOT_FOUND', 'Unknown or missing MCP session id.'),
+        );
       return existing.handleDelete(request, response);
     }
     // GET would open a server-to-client SSE stream; this server sends nothing unasked, and the
     // spec's answer for a server without that stream is 405 (clients then carry on with POSTs).
     response.setHeader('Allow', 'POST, DELETE');
-    return sendRpcError(response, 405, RPC_SERVER_ERROR, { status: 405, code: 'METHOD_NOT_ALLOWED', message: `Method ${request.method} is not allowed on ${MCP_PATH}.` });
+    return sendRpcError(response, 405, RPC_SERVER_ERROR, {
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      message: `Method ${request.method} is not allowed on ${MCP_PATH}.`,
+    });
   }
 
   return {
@@ -81,6 +111,7 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
 
 /** The id of a posted single request, so its error can name it. */
 function idOf(body: unknown): RequestId | null {
-  const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  const id =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

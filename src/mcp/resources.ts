@@ -1,5 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../core/domain/errors.ts';
 import { errorWithoutLocalPaths, valueWithoutLocalPaths } from './localPaths.ts';
 import { JsonRpcError, RPC_RESOURCE_NOT_FOUND } from './rpcError.ts';
@@ -10,7 +14,8 @@ const TEMPLATES = [
     uriTemplate: 'memory://{user_id}/stats',
     name: 'memory_stats',
     title: 'Memory statistics',
-    description: 'Memory usage statistics for a user: counts by category and subtype, store health, embedding provider.',
+    description:
+      'Memory usage statistics for a user: counts by category and subtype, store health, embedding provider.',
     mimeType: 'application/json',
   },
   {
@@ -42,7 +47,8 @@ async function read(context: ServerContext, uri: string): Promise<unknown> {
   if (stats) {
     const userId = decodeURIComponent(stats[1]!);
     // Another user's statistics are reported as absent, not as forbidden: their existence is not ours to tell.
-    if (context.defaultUserId && userId !== context.defaultUserId) throw notFound(uri, 'This server serves one user; other users\' statistics are not available.');
+    if (context.defaultUserId && userId !== context.defaultUserId)
+      throw notFound(uri, "This server serves one user; other users' statistics are not available.");
     return context.core.stats(userId);
   }
   const info = INFO.exec(uri);

@@ -13,7 +13,10 @@ import { LIMITS } from '../core/validation.ts';
  * than minLength/maxLength so the listed schema stays a plain string; an id too long is still
  * refused, with a message saying the limit.
  */
-export const idString = () => z.string().refine((value) => value.length > 0 && value.length <= LIMITS.idChars, `must be 1 to ${LIMITS.idChars} characters`);
+export const idString = () =>
+  z
+    .string()
+    .refine((value) => value.length > 0 && value.length <= LIMITS.idChars, `must be 1 to ${LIMITS.idChars} characters`);
 
 export const userIdField = idString().optional().describe('Required unless the server is bound to a user.');
 
@@ -21,11 +24,15 @@ export const sessionUserField = idString().optional().describe("The session's ow
 
 export const sessionIdField = idString().describe('From init_session.');
 
-export const categoryField = z.enum(MEMORY_CATEGORIES as [string, ...string[]]).describe('episodic: what happened; semantic: facts; procedural: how to; preference: learned behaviour.');
+export const categoryField = z
+  .enum(MEMORY_CATEGORIES as [string, ...string[]])
+  .describe('episodic: what happened; semantic: facts; procedural: how to; preference: learned behaviour.');
 
 export const subtypeField = z
   .string()
-  .describe('episodic: event|decision|conversation|outcome; semantic: user|project|environment|domain|entity; procedural: workflow|pattern|tool_usage|debugging; preference: communication|style|tools|boundaries.');
+  .describe(
+    'episodic: event|decision|conversation|outcome; semantic: user|project|environment|domain|entity; procedural: workflow|pattern|tool_usage|debugging; preference: communication|style|tools|boundaries.',
+  );
 
 /** A free-form JSON object; the tool's own description says which keys it understands. */
 export const metadataField = z.record(z.string(), z.unknown()).describe('Free-form JSON object.');
@@ -34,7 +41,11 @@ export const metadataField = z.record(z.string(), z.unknown()).describe('Free-fo
  * A plain string, not an enum: an unknown layer must reach the core and fail there with seed
  * 001's INVALID_LAYER, not be turned into a generic validation error before the tool runs.
  */
-export const layerField = z.string().describe(`One of ${MEMORY_LAYERS.join(', ')}; project, team, org and company are shared with everyone who has the id.`);
+export const layerField = z
+  .string()
+  .describe(
+    `One of ${MEMORY_LAYERS.join(', ')}; project, team, org and company are shared with everyone who has the id.`,
+  );
 
 /** Layers to read from; the listing repeats it in several tools, so it says the least it can. */
 // Strings, like layerField: an unknown layer reaches the core and fails with INVALID_LAYER.
@@ -87,14 +98,27 @@ export const workingStateSchema = z.object({
 });
 
 export const redactionsField = z
-  .array(z.object({ kind: z.string().describe('What was redacted: a credential kind (openai-key, password-assignment, …) or email / phone.'), count: z.number().describe('How many occurrences were replaced by [REDACTED:<kind>].') }))
+  .array(
+    z.object({
+      kind: z
+        .string()
+        .describe('What was redacted: a credential kind (openai-key, password-assignment, …) or email / phone.'),
+      count: z.number().describe('How many occurrences were replaced by [REDACTED:<kind>].'),
+    }),
+  )
   .describe('Secrets (and PII when enabled) replaced before storage; empty when nothing was redacted.');
 
 export const knownSubtypes = MEMORY_SUBTYPES as string[];
 
-export const factCategoryField = z.enum(['identity', 'preference', 'constraint', 'instruction']).describe('identity: name, location; preference: language, style; constraint: limits; instruction: standing rules.');
+export const factCategoryField = z
+  .enum(['identity', 'preference', 'constraint', 'instruction'])
+  .describe('identity: name, location; preference: language, style; constraint: limits; instruction: standing rules.');
 
-export const factKeyField = z.string().min(1).max(LIMITS.factKeyChars).describe('e.g. name, timezone, coding_style (case-insensitive).');
+export const factKeyField = z
+  .string()
+  .min(1)
+  .max(LIMITS.factKeyChars)
+  .describe('e.g. name, timezone, coding_style (case-insensitive).');
 
 export const factSchema = z.object({
   category: z.string(),

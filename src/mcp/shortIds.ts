@@ -22,7 +22,8 @@ export class ShortIdRegistry {
   private readonly capacity: number;
 
   constructor(capacity = DEFAULT_CAPACITY) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new MemoryError('CONFIGURATION_ERROR', `Short-id capacity must be a positive integer; got ${capacity}.`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new MemoryError('CONFIGURATION_ERROR', `Short-id capacity must be a positive integer; got ${capacity}.`);
     this.capacity = capacity;
   }
 

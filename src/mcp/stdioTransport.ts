@@ -86,7 +86,11 @@ export class LineStdioTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      void this.reply(null, RPC_PARSE_ERROR, 'Parse error: the line is not valid JSON. Send one JSON-RPC message per line.');
+      void this.reply(
+        null,
+        RPC_PARSE_ERROR,
+        'Parse error: the line is not valid JSON. Send one JSON-RPC message per line.',
+      );
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
@@ -124,11 +128,13 @@ function idOf(value: unknown): RequestId | null {
 }
 
 function invalidRequestMessage(value: unknown): string {
-  if (Array.isArray(value)) return 'Invalid Request: batches are not part of MCP over stdio; send one message per line.';
+  if (Array.isArray(value))
+    return 'Invalid Request: batches are not part of MCP over stdio; send one message per line.';
   if (value === null || typeof value !== 'object') return 'Invalid Request: a JSON-RPC message is an object.';
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== '2.0') return 'Invalid Request: "jsonrpc" must be "2.0".';
-  if (!('method' in message) && !('result' in message) && !('error' in message)) return 'Invalid Request: a request needs a "method".';
+  if (!('method' in message) && !('result' in message) && !('error' in message))
+    return 'Invalid Request: a request needs a "method".';
   if ('method' in message && typeof message.method !== 'string') return 'Invalid Request: "method" must be a string.';
   return 'Invalid Request: not a JSON-RPC 2.0 request, notification or response.';
 }

@@ -25,7 +25,11 @@ function rewrite(node: unknown): unknown {
     // Property names of a JSON object are strings by definition; saying so again is noise.
     if (key === 'propertyNames' && isPlainStringSchema(value)) continue;
     // zod writes the safe-integer range on every integer; JSON numbers a client sends are within it anyway.
-    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
+    if (
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+    )
+      continue;
     out[key] = key === 'properties' || key === '$defs' ? mapValues(value as JsonSchema) : rewrite(value);
   }
   return Array.isArray(out.type) ? splitTypes(out) : out;
@@ -36,7 +40,12 @@ function mapValues(record: JsonSchema): JsonSchema {
 }
 
 function isPlainStringSchema(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Object.keys(value).length === 1 && (value as JsonSchema).type === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.keys(value).length === 1 &&
+    (value as JsonSchema).type === 'string'
+  );
 }
 
 /** `{type: [string, null], minLength: 1}` → `{anyOf: [{type: string, minLength: 1}, {type: null}]}`. */

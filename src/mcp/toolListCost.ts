@@ -20,7 +20,9 @@ export function toolListCost(tools: readonly Tool[], counter: TokenCounter = new
   let definitionTokens = 0;
   let listingTokens = 0;
   for (const tool of tools) {
-    const tokens = counter.count(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    const tokens = counter.count(
+      JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }),
+    );
     perTool[tool.name] = tokens;
     definitionTokens += tokens;
     listingTokens += counter.count(JSON.stringify(tool));

@@ -46,7 +46,10 @@ export function jsonSchemasOf(tool: ShapedTool, hidden: readonly string[]): Tool
   let schemas = byHidden.get(key);
   if (schemas === undefined) {
     const shown = Object.fromEntries(Object.entries(tool.input).filter(([field]) => !hidden.includes(field)));
-    schemas = { inputSchema: toToolJsonSchema(z.object(shown), 'input'), outputSchema: toToolJsonSchema(schemasOf(tool).output, 'output') };
+    schemas = {
+      inputSchema: toToolJsonSchema(z.object(shown), 'input'),
+      outputSchema: toToolJsonSchema(schemasOf(tool).output, 'output'),
+    };
     byHidden.set(key, schemas);
   }
   return schemas;

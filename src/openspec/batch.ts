@@ -15,14 +15,22 @@ export type BatchOutcome =
  * own route would do it. Not atomic: every operation reports its own outcome, so one bad entry
  * does not cost the rest (seed 001 bulkDelete reports `failed` the same way).
  */
-export async function runBatch(context: ServerContext, body: unknown): Promise<{ results: BatchOutcome[]; succeeded: number; failed: number }> {
+export async function runBatch(
+  context: ServerContext,
+  body: unknown,
+): Promise<{ results: BatchOutcome[]; succeeded: number; failed: number }> {
   const operations = requireObject(body, 'body').operations;
   if (!Array.isArray(operations) || operations.length === 0 || operations.length > MAX_BATCH_OPERATIONS) {
-    throw new MemoryError('INVALID_INPUT', `operations must be a list of 1 to ${MAX_BATCH_OPERATIONS} operations.`, { details: { field: 'operations' } });
+    throw new MemoryError('INVALID_INPUT', `operations must be a list of 1 to ${MAX_BATCH_OPERATIONS} operations.`, {
+      details: { field: 'operations' },
+    });
   }
   const results: BatchOutcome[] = [];
   for (const [index, raw] of operations.entries()) {
-    const kind = typeof raw === 'object' && raw !== null && typeof (raw as { operation?: unknown }).operation === 'string' ? (raw as { operation: string }).operation : 'unknown';
+    const kind =
+      typeof raw === 'object' && raw !== null && typeof (raw as { operation?: unknown }).operation === 'string'
+        ? (raw as { operation: string }).operation
+        : 'unknown';
     try {
       results.push({ index, operation: kind, ok: true, result: await runOne(context, raw, index) });
     } catch (error) {
@@ -36,7 +44,10 @@ export async function runBatch(context: ServerContext, body: unknown): Promise<{
 async function runOne(context: ServerContext, raw: unknown, index: number): Promise<unknown> {
   const operation = requireObject(raw, `operations[${index}]`);
   const id = optionalString(operation.id, `operations[${index}].id`);
-  const location = { ...(typeof operation.layer === 'string' ? { layer: operation.layer } : {}), identifiers: readIdentifiers(operation.identifiers, `operations[${index}].identifiers`) };
+  const location = {
+    ...(typeof operation.layer === 'string' ? { layer: operation.layer } : {}),
+    identifiers: readIdentifiers(operation.identifiers, `operations[${index}].identifiers`),
+  };
   switch (operation.operation) {
     case 'create':
       return createEntry(context, operation.input);
@@ -45,11 +56,16 @@ async function runOne(context: ServerContext, raw: unknown, index: number): Prom
     case 'delete':
       return deleteEntry(context, requireBatchId(id, index), location);
     default:
-      throw new MemoryError('INVALID_INPUT', `operations[${index}].operation must be create, update or delete.`, { details: { field: `operations[${index}].operation` } });
+      throw new MemoryError('INVALID_INPUT', `operations[${index}].operation must be create, update or delete.`, {
+        details: { field: `operations[${index}].operation` },
+      });
   }
 }
 
 function requireBatchId(id: string | undefined, index: number): string {
-  if (id === undefined) throw new MemoryError('INVALID_INPUT', `operations[${index}].id is required for update and delete.`, { details: { field: `operations[${index}].id` } });
+  if (id === undefined)
+    throw new MemoryError('INVALID_INPUT', `operations[${index}].id is required for update and delete.`, {
+      details: { field: `operations[${index}].id` },
+    });
   return id;
 }

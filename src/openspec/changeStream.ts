@@ -37,8 +37,14 @@ export class ChangeStreams {
       const id = resolved[field];
       if (typeof id === 'string' && id.length > 0) partitions.set(sharedPartition(layer, id), layer);
     }
-    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    response.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ user: userId, watching: [...new Set(partitions.values())] })}\n\n`);
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    response.write(
+      `retry: 3000\nevent: ready\ndata: ${JSON.stringify({ user: userId, watching: [...new Set(partitions.values())] })}\n\n`,
+    );
     this.open.add(response);
     // Writes are queued so events reach the client in the order the core emitted them.
     let queue = Promise.resolve();

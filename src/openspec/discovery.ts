@@ -15,7 +15,9 @@ export function discovery(context: ServerContext): Record<string, unknown> {
     protocolVersion: '1.0.0',
     provider: { name: SERVER_NAME, version: SERVER_VERSION },
     layers: MEMORY_LAYERS,
-    layerRequirements: Object.fromEntries(MEMORY_LAYERS.map((layer) => [layer, REQUIRED_IDENTIFIERS[layer].map((field) => wireName.get(field))])),
+    layerRequirements: Object.fromEntries(
+      MEMORY_LAYERS.map((layer) => [layer, REQUIRED_IDENTIFIERS[layer].map((field) => wireName.get(field))]),
+    ),
     boundUser: context.defaultUserId ?? null,
     capabilities: {
       semanticSearch: context.core.embeddingModel !== null,
@@ -36,6 +38,18 @@ export function discovery(context: ServerContext): Record<string, unknown> {
       stream: `GET ${OPENSPEC_BASE}/stream`,
       metadata: `GET ${OPENSPEC_BASE}/{id}/metadata`,
     },
-    errorCodes: ['INVALID_LAYER', 'MISSING_IDENTIFIER', 'MEMORY_NOT_FOUND', 'CONTENT_TOO_LONG', 'QUERY_TOO_LONG', 'EMBEDDING_FAILED', 'PROVIDER_ERROR', 'RATE_LIMITED', 'UNAUTHORIZED', 'CONFIGURATION_ERROR', 'INVALID_INPUT'],
+    errorCodes: [
+      'INVALID_LAYER',
+      'MISSING_IDENTIFIER',
+      'MEMORY_NOT_FOUND',
+      'CONTENT_TOO_LONG',
+      'QUERY_TOO_LONG',
+      'EMBEDDING_FAILED',
+      'PROVIDER_ERROR',
+      'RATE_LIMITED',
+      'UNAUTHORIZED',
+      'CONFIGURATION_ERROR',
+      'INVALID_INPUT',
+    ],
   };
 }

@@ -8,7 +8,14 @@ import { requireId } from '../core/validation.ts';
 import { resolveLayerArgs, resolveUser } from '../mcp/defineTool.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
 import { type KnowledgeEntry, toKnowledgeEntry, type WireIdentifiers } from './knowledgeEntry.ts';
-import { optionalNumber, optionalObject, optionalString, optionalStringList, readIdentifiers, requireObject } from './openSpecRequest.ts';
+import {
+  optionalNumber,
+  optionalObject,
+  optionalString,
+  optionalStringList,
+  readIdentifiers,
+  requireObject,
+} from './openSpecRequest.ts';
 
 /**
  * The OpenSpec knowledge operations (seed 001 Core Operations) over the same core calls as the
@@ -18,7 +25,15 @@ import { optionalNumber, optionalObject, optionalString, optionalStringList, rea
  */
 
 /** Metadata keys that are fields of the memory itself, not custom metadata. */
-const RECORD_FIELDS = ['tags', 'memory_category', 'memory_subtype', 'importance', 'confidence', 'entities', 'decayFactor'] as const;
+const RECORD_FIELDS = [
+  'tags',
+  'memory_category',
+  'memory_subtype',
+  'importance',
+  'confidence',
+  'entities',
+  'decayFactor',
+] as const;
 /** Knowledge entries that match no classification rule are project knowledge, not conversation. */
 const UNCLASSIFIED = { category: 'semantic', subtype: 'project' } as const;
 
@@ -28,10 +43,14 @@ export interface EntryLocation {
   identifiers: LayerIdentifiers;
 }
 
-export async function createEntry(context: ServerContext, body: unknown): Promise<{ memory: KnowledgeEntry; embeddingGenerated: boolean }> {
+export async function createEntry(
+  context: ServerContext,
+  body: unknown,
+): Promise<{ memory: KnowledgeEntry; embeddingGenerated: boolean }> {
   const input = requireObject(body, 'body');
   const content = optionalString(input.content, 'content');
-  if (content === undefined) throw new MemoryError('INVALID_INPUT', 'content is required.', { details: { field: 'content' } });
+  if (content === undefined)
+    throw new MemoryError('INVALID_INPUT', 'content is required.', { details: { field: 'content' } });
   const layer = requireLayer(input.layer ?? 'user');
   const ids = resolvedIdentifiers(context, readIdentifiers(input.identifiers));
   const metadata = optionalObject(input.metadata, 'metadata') ?? {};
@@ -52,7 +71,12 @@ export async function createEntry(context: ServerContext, body: unknown): Promis
   return { memory: toKnowledgeEntry(memory), embeddingGenerated: stored.embedding_status === 'embedded' };
 }
 
-export async function updateEntry(context: ServerContext, id: string, body: unknown, location: EntryLocation): Promise<{ memory: KnowledgeEntry; embeddingRegenerated: boolean }> {
+export async function updateEntry(
+  context: ServerContext,
+  id: string,
+  body: unknown,
+  location: EntryLocation,
+): Promise<{ memory: KnowledgeEntry; embeddingRegenerated: boolean }> {
   const input = requireObject(body, 'body');
   const where = locate(context, location, input);
   const metadata = optionalObject(input.metadata, 'metadata');
@@ -67,15 +91,26 @@ export async function updateEntry(context: ServerContext, id: string, body: unkn
     ...(content !== undefined ? { content } : {}),
     ...(metadata ? { metadata: customMetadata(metadata), ...numbersOf(metadata) } : {}),
     ...(metadata && optionalStringList(metadata.tags, 'metadata.tags') ? { tags: metadata.tags as string[] } : {}),
-    ...(category !== undefined ? { memory_category: requireCategory(category), ...(subtype !== undefined ? { memory_subtype: subtype } : {}) } : {}),
+    ...(category !== undefined
+      ? { memory_category: requireCategory(category), ...(subtype !== undefined ? { memory_subtype: subtype } : {}) }
+      : {}),
   });
   return { memory: toKnowledgeEntry(updated.memory), embeddingRegenerated: updated.re_embedded };
 }
 
-export async function deleteEntry(context: ServerContext, id: string, location: EntryLocation): Promise<{ success: boolean }> {
+export async function deleteEntry(
+  context: ServerContext,
+  id: string,
+  location: EntryLocation,
+): Promise<{ success: boolean }> {
   const where = locate(context, location, {});
   // Soft delete, as forget_memory without hard_delete: the entry stays restorable from the panel's trash.
-  const result = await context.core.forgetMemory({ ...where.ids, ...(where.layer ? { layer: where.layer } : {}), user_id: where.userId, memory_id: requireId(id, 'id') });
+  const result = await context.core.forgetMemory({
+    ...where.ids,
+    ...(where.layer ? { layer: where.layer } : {}),
+    user_id: where.userId,
+    memory_id: requireId(id, 'id'),
+  });
   return { success: result.success };
 }
 
@@ -95,7 +130,11 @@ export interface EntryMetadata {
   embedding: { generated: boolean; model: string | null };
 }
 
-export async function entryMetadata(context: ServerContext, id: string, location: EntryLocation): Promise<EntryMetadata> {
+export async function entryMetadata(
+  context: ServerContext,
+  id: string,
+  location: EntryLocation,
+): Promise<EntryMetadata> {
   const where = locate(context, location, {});
   const partition = partitionForCall({ ...where.ids, user_id: where.userId, layer: where.layer });
   const memory = await requireRecord(context, partition, requireId(id, 'id'));
@@ -130,11 +169,14 @@ const MAX_QUERY_LIMIT = 100;
 export async function queryEntries(context: ServerContext, body: unknown): Promise<QueryResult> {
   const input = requireObject(body, 'body');
   const query = optionalString(input.query, 'query');
-  if (query === undefined) throw new MemoryError('INVALID_INPUT', 'query is required.', { details: { field: 'query' } });
+  if (query === undefined)
+    throw new MemoryError('INVALID_INPUT', 'query is required.', { details: { field: 'query' } });
   const ids = resolvedIdentifiers(context, readIdentifiers(input.identifiers));
   const limit = optionalNumber(input.limit, 'limit') ?? DEFAULT_QUERY_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_LIMIT) {
-    throw new MemoryError('INVALID_INPUT', `limit must be an integer from 1 to ${MAX_QUERY_LIMIT}.`, { details: { field: 'limit' } });
+    throw new MemoryError('INVALID_INPUT', `limit must be an integer from 1 to ${MAX_QUERY_LIMIT}.`, {
+      details: { field: 'limit' },
+    });
   }
   const threshold = optionalNumber(input.threshold, 'threshold');
   const layers = input.layers === undefined ? undefined : optionalStringList(input.layers, 'layers');
@@ -155,12 +197,22 @@ export async function queryEntries(context: ServerContext, body: unknown): Promi
     byPartition.set(partition, [...(byPartition.get(partition) ?? []), hit.memory_id]);
   }
   const records = new Map<string, MemoryRecord>();
-  for (const [partition, memoryIds] of byPartition) for (const record of await context.core.getMemories(partition, memoryIds)) records.set(record.memory_id, record);
+  for (const [partition, memoryIds] of byPartition)
+    for (const record of await context.core.getMemories(partition, memoryIds)) records.set(record.memory_id, record);
   const matching = recalled.memories
     .map((hit) => ({ hit, record: records.get(hit.memory_id) }))
-    .filter((pair): pair is { hit: (typeof recalled.memories)[number]; record: MemoryRecord } => pair.record !== undefined && filter.accepts(pair.record));
+    .filter(
+      (pair): pair is { hit: (typeof recalled.memories)[number]; record: MemoryRecord } =>
+        pair.record !== undefined && filter.accepts(pair.record),
+    );
   return {
-    results: matching.slice(0, limit).map(({ hit, record }) => ({ memory: toKnowledgeEntry(record), score: hit.relevance_score, layer: record.layer })),
+    results: matching
+      .slice(0, limit)
+      .map(({ hit, record }) => ({
+        memory: toKnowledgeEntry(record),
+        score: hit.relevance_score,
+        layer: record.layer,
+      })),
     totalCount: matching.length,
     searchedLayers: recalled.retrieval_breakdown.searched_layers,
   };
@@ -169,10 +221,18 @@ export async function queryEntries(context: ServerContext, body: unknown): Promi
 /** Identifiers completed and authorised exactly as a tool call's are (bound user, configured layers). */
 function resolvedIdentifiers(context: ServerContext, ids: LayerIdentifiers): LayerIdentifiers {
   const resolved = resolveLayerArgs(context, ids);
-  return { ...resolved, project_id: resolved.project_id ?? undefined, user_id: resolveUser(context, ids.user_id) } as LayerIdentifiers;
+  return {
+    ...resolved,
+    project_id: resolved.project_id ?? undefined,
+    user_id: resolveUser(context, ids.user_id),
+  } as LayerIdentifiers;
 }
 
-function locate(context: ServerContext, location: EntryLocation, body: Record<string, unknown>): { userId: string; layer?: string; ids: LayerIdentifiers } {
+function locate(
+  context: ServerContext,
+  location: EntryLocation,
+  body: Record<string, unknown>,
+): { userId: string; layer?: string; ids: LayerIdentifiers } {
   const bodyIds = body.identifiers === undefined ? {} : readIdentifiers(body.identifiers);
   const layer = optionalString(body.layer, 'layer') ?? location.layer;
   const ids = resolvedIdentifiers(context, { ...location.identifiers, ...bodyIds });
@@ -185,11 +245,17 @@ function partitionOf(layer: ReturnType<typeof requireLayer>, ids: LayerIdentifie
 
 async function requireRecord(context: ServerContext, partition: string, id: string): Promise<MemoryRecord> {
   const [memory] = await context.core.getMemories(partition, [id]);
-  if (!memory) throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${id} exists in this layer for this user.`, { details: { memory_id: id } });
+  if (!memory)
+    throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${id} exists in this layer for this user.`, {
+      details: { memory_id: id },
+    });
   return memory;
 }
 
-function classificationOf(metadata: Record<string, unknown>, content: string): { category: MemoryCategory; subtype: string } {
+function classificationOf(
+  metadata: Record<string, unknown>,
+  content: string,
+): { category: MemoryCategory; subtype: string } {
   const category = optionalString(metadata.memory_category, 'metadata.memory_category');
   const subtype = optionalString(metadata.memory_subtype, 'metadata.memory_subtype');
   if (category !== undefined && subtype !== undefined) {
@@ -197,9 +263,13 @@ function classificationOf(metadata: Record<string, unknown>, content: string): {
     return { category: category as MemoryCategory, subtype };
   }
   if (category !== undefined || subtype !== undefined) {
-    throw new MemoryError('INVALID_INPUT', 'metadata.memory_category and metadata.memory_subtype go together: pass both, or neither to classify the content.', {
-      details: { field: category === undefined ? 'metadata.memory_category' : 'metadata.memory_subtype' },
-    });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      'metadata.memory_category and metadata.memory_subtype go together: pass both, or neither to classify the content.',
+      {
+        details: { field: category === undefined ? 'metadata.memory_category' : 'metadata.memory_subtype' },
+      },
+    );
   }
   const classified = classifyContent(content, UNCLASSIFIED);
   return { category: classified.memory_category, subtype: classified.memory_subtype };
@@ -219,7 +289,8 @@ function numbersOf(metadata: Record<string, unknown>): { importance?: number; co
 /** The caller's own metadata (source, knowledgePointer, custom keys) plus tags, which the core reads from metadata.tags. */
 function customMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
   const custom: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(metadata)) if (!(RECORD_FIELDS as readonly string[]).includes(key)) custom[key] = value;
+  for (const [key, value] of Object.entries(metadata))
+    if (!(RECORD_FIELDS as readonly string[]).includes(key)) custom[key] = value;
   if (metadata.tags !== undefined) custom.tags = optionalStringList(metadata.tags, 'metadata.tags');
   return custom;
 }
@@ -236,7 +307,10 @@ function metadataFilter(filter: Record<string, unknown> | undefined): MetadataFi
   const tags = optionalStringList(filter.tags, 'filter.tags');
   const sourceType = optionalString(filter.sourceType, 'filter.sourceType');
   const pointer = filter.hasKnowledgePointer;
-  if (pointer !== undefined && typeof pointer !== 'boolean') throw new MemoryError('INVALID_INPUT', 'filter.hasKnowledgePointer must be a boolean.', { details: { field: 'filter.hasKnowledgePointer' } });
+  if (pointer !== undefined && typeof pointer !== 'boolean')
+    throw new MemoryError('INVALID_INPUT', 'filter.hasKnowledgePointer must be a boolean.', {
+      details: { field: 'filter.hasKnowledgePointer' },
+    });
   const custom = optionalObject(filter.custom, 'filter.custom') ?? {};
   return {
     applies: sourceType !== undefined || pointer !== undefined || Object.keys(custom).length > 0,
@@ -245,8 +319,9 @@ function metadataFilter(filter: Record<string, unknown> | undefined): MetadataFi
       const source = memory.metadata.source as { type?: unknown } | undefined;
       if (sourceType !== undefined && source?.type !== sourceType) return false;
       if (pointer !== undefined && (memory.metadata.knowledgePointer !== undefined) !== pointer) return false;
-      return Object.entries(custom).every(([key, value]) => JSON.stringify(memory.metadata[key]) === JSON.stringify(value));
+      return Object.entries(custom).every(
+        ([key, value]) => JSON.stringify(memory.metadata[key]) === JSON.stringify(value),
+      );
     },
   };
 }
-

@@ -21,13 +21,15 @@ export function optionalObject(value: unknown, field: string): Record<string, un
 
 export function optionalString(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new MemoryError('INVALID_INPUT', `${field} must be a string.`, { details: { field } });
+  if (typeof value !== 'string')
+    throw new MemoryError('INVALID_INPUT', `${field} must be a string.`, { details: { field } });
   return value;
 }
 
 export function optionalNumber(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new MemoryError('INVALID_INPUT', `${field} must be a number.`, { details: { field } });
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new MemoryError('INVALID_INPUT', `${field} must be a number.`, { details: { field } });
   return value;
 }
 

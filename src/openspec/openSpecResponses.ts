@@ -38,6 +38,7 @@ export function asMemoryError(error: unknown, operation: string): MemoryError {
 }
 
 export function sendMemoryError(response: ServerResponse, error: MemoryError): void {
-  if (error.code === 'RATE_LIMITED' && typeof error.details?.retry_after === 'number') response.setHeader('Retry-After', String(error.details.retry_after));
+  if (error.code === 'RATE_LIMITED' && typeof error.details?.retry_after === 'number')
+    response.setHeader('Retry-After', String(error.details.retry_after));
   sendRouteError(response, statusOf(error.code), error);
 }

@@ -45,7 +45,11 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
   const sessions = options.sessions ?? new PanelSessions();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  async function handle(request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>): Promise<boolean> {
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: () => Promise<unknown>,
+  ): Promise<boolean> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const cookieName = `fml_panel_${request.headers.host?.split(':').pop() ?? ''}`.replace(/[^\w]/g, '_');
     if (url.pathname === '/' || url.pathname === '/index.html') {
@@ -82,11 +86,19 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
       // A form or a no-cors fetch from another page can only send text/plain, urlencoded or
       // multipart bodies without a preflight; JSON needs one, which a foreign origin cannot pass.
       if (!isJson(request)) {
-        sendRouteError(response, 415, { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the panel request as Content-Type: application/json.' });
+        sendRouteError(response, 415, {
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'Send the panel request as Content-Type: application/json.',
+        });
         return true;
       }
       if (!hasBearer(request) && !isSameOrigin(request)) {
-        sendRouteError(response, 403, { status: 403, code: 'FORBIDDEN', message: 'Panel changes are accepted from the panel page only (same origin).' });
+        sendRouteError(response, 403, {
+          status: 403,
+          code: 'FORBIDDEN',
+          message: 'Panel changes are accepted from the panel page only (same origin).',
+        });
         return true;
       }
       let message: unknown;
@@ -140,7 +152,11 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
 
   async function serveAsset(name: string, response: ServerResponse): Promise<void> {
     if (!Object.hasOwn(PANEL_ASSET_FILES, name)) {
-      sendRouteError(response, 404, { status: 404, code: 'NOT_FOUND', message: `No panel asset named ${JSON.stringify(name)}.` });
+      sendRouteError(response, 404, {
+        status: 404,
+        code: 'NOT_FOUND',
+        message: `No panel asset named ${JSON.stringify(name)}.`,
+      });
       return;
     }
     const type = PANEL_ASSET_FILES[name as PanelAssetName];
@@ -148,7 +164,15 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
     try {
       content = await readFile(join(options.assetsDir, name));
     } catch (error) {
-      sendRouteError(response, 500, new MemoryError('CONFIGURATION_ERROR', `Panel asset ${name} is missing from ${options.assetsDir}; run "npm run build". (${error instanceof Error ? error.message : String(error)})`, { cause: error }));
+      sendRouteError(
+        response,
+        500,
+        new MemoryError(
+          'CONFIGURATION_ERROR',
+          `Panel asset ${name} is missing from ${options.assetsDir}; run "npm run build". (${error instanceof Error ? error.message : String(error)})`,
+          { cause: error },
+        ),
+      );
       return;
     }
     response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
@@ -156,7 +180,12 @@ export function createPanelRoutes(options: PanelRoutesOptions): PanelRoutes {
   }
 
   function openEventStream(request: IncomingMessage, response: ServerResponse): void {
-    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     response.write(': connected\n\n');
     streams.add(response);
     const subscription = options.controller.watch((notification) => {
@@ -217,7 +246,12 @@ function sendJson(response: ServerResponse, status: number, payload: unknown): v
 }
 
 function unauthorizedJson(response: ServerResponse): true {
-  sendRouteError(response, 401, { status: 401, code: 'UNAUTHORIZED', message: 'The panel needs the server token: open the panel URL that "fml serve --http" printed, or send "Authorization: Bearer <token>".' });
+  sendRouteError(response, 401, {
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message:
+      'The panel needs the server token: open the panel URL that "fml serve --http" printed, or send "Authorization: Bearer <token>".',
+  });
   return true;
 }
 

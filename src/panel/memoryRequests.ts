@@ -5,7 +5,18 @@ import type { MemoryRecord } from '../core/domain/records.ts';
 import type { MemoryCategory } from '../core/domain/taxonomy.ts';
 import type { ListQuery } from '../core/ports/memoryStore.ts';
 import { LIMITS } from '../core/validation.ts';
-import type { ListParams, MemoryDetail, MemoryPage, MemorySummary, PanelFilter, PromotionTarget, SearchKeysParams, SearchParams, SearchResult, UpdateParams } from '../shared/panelProtocol.ts';
+import type {
+  ListParams,
+  MemoryDetail,
+  MemoryPage,
+  MemorySummary,
+  PanelFilter,
+  PromotionTarget,
+  SearchKeysParams,
+  SearchParams,
+  SearchResult,
+  UpdateParams,
+} from '../shared/panelProtocol.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import { enrichmentStateOf } from '../core/api/searchKeysApi.ts';
 import { searchKeyViews } from '../core/api/searchKeysApi.ts';
@@ -18,7 +29,12 @@ const SUMMARY_CHARS = 160;
 
 export async function listMemories(deps: PanelDeps, scope: ScopeContext, params: ListParams): Promise<MemoryPage> {
   const userId = deps.userId();
-  const query: ListQuery = { filter: toMemoryFilter(userId, params.filter, scope), sort: params.sort, offset: params.offset, limit: params.limit };
+  const query: ListQuery = {
+    filter: toMemoryFilter(userId, params.filter, scope),
+    sort: params.sort,
+    offset: params.offset,
+    limit: params.limit,
+  };
   if (params.filter.scope !== 'session') {
     const page = await deps.core.listMemories(query);
     return { items: page.items, total: page.total, offset: params.offset };
@@ -31,14 +47,25 @@ export async function listMemories(deps: PanelDeps, scope: ScopeContext, params:
     matched.push(...chunk.items.filter((memory) => memory.source_session === sessionId));
     if (offset + SESSION_SCAN_CHUNK >= chunk.total) break;
   }
-  return { items: matched.slice(params.offset, params.offset + params.limit), total: matched.length, offset: params.offset };
+  return {
+    items: matched.slice(params.offset, params.offset + params.limit),
+    total: matched.length,
+    offset: params.offset,
+  };
 }
 
-export async function searchMemories(deps: PanelDeps, scope: ScopeContext, params: SearchParams): Promise<SearchResult> {
+export async function searchMemories(
+  deps: PanelDeps,
+  scope: ScopeContext,
+  params: SearchParams,
+): Promise<SearchResult> {
   const started = performance.now();
   const userId = deps.userId();
   const filter = toMemoryFilter(userId, params.filter, scope);
-  if (params.filter.view === 'trash') throw new MemoryError('INVALID_INPUT', 'Search covers live memories; clear the search box to browse the trash.', { details: { field: 'view' } });
+  if (params.filter.view === 'trash')
+    throw new MemoryError('INVALID_INPUT', 'Search covers live memories; clear the search box to browse the trash.', {
+      details: { field: 'view' },
+    });
   const { memories, retrieval_breakdown } = await deps.core.recall(
     {
       user_id: userId,
@@ -48,7 +75,14 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
       ...(filter.subtypes ? { memory_subtypes: [...filter.subtypes] } : {}),
       ...(filter.entities ? { entities: [...filter.entities] } : {}),
       ...(filter.tags ? { tags: [...filter.tags] } : {}),
-      ...(filter.after || filter.before ? { time_range: { ...(filter.after ? { after: filter.after } : {}), ...(filter.before ? { before: filter.before } : {}) } } : {}),
+      ...(filter.after || filter.before
+        ? {
+            time_range: {
+              ...(filter.after ? { after: filter.after } : {}),
+              ...(filter.before ? { before: filter.before } : {}),
+            },
+          }
+        : {}),
       // Without a project filter recall applies the core's default project, as it does for the agent.
       ...(filter.project_id !== undefined ? { project_id: filter.project_id } : {}),
       // The panel browses the user's own memories, as its listing does; shared layers are the agents' to search.
@@ -63,8 +97,13 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
   let items = memories.filter((memory) => matchesRecallOnlyFilters(memory, params.filter));
   if (params.filter.scope === 'session') {
     const sessionId = requireSession(scope);
-    const records = await deps.core.getMemories(userId, items.map((memory) => memory.memory_id));
-    const inSession = new Set(records.filter((record) => record.source_session === sessionId).map((record) => record.memory_id));
+    const records = await deps.core.getMemories(
+      userId,
+      items.map((memory) => memory.memory_id),
+    );
+    const inSession = new Set(
+      records.filter((record) => record.source_session === sessionId).map((record) => record.memory_id),
+    );
     items = items.filter((memory) => inSession.has(memory.memory_id));
   }
   if (params.sort !== 'relevance') items = [...items].sort(SEARCH_SORTS[params.sort]);
@@ -72,35 +111,60 @@ export async function searchMemories(deps: PanelDeps, scope: ScopeContext, param
 }
 
 function personalLayers(deps: PanelDeps, scope: ScopeContext): MemoryLayer[] {
-  return [...(deps.core.layerDefaults.agent_id ? ['agent' as const] : []), 'user', ...(scope.sessionId ? ['session' as const] : [])];
+  return [
+    ...(deps.core.layerDefaults.agent_id ? ['agent' as const] : []),
+    'user',
+    ...(scope.sessionId ? ['session' as const] : []),
+  ];
 }
 
 /** Where this panel may promote to: the project it works in and the layers the host configured. */
 export function promotionTargets(deps: PanelDeps, scope: ScopeContext): PromotionTarget[] {
   const layers = deps.core.layerDefaults;
   const targets: PromotionTarget[] = [];
-  if (scope.projectId) targets.push({ layer: 'project', scope_id: scope.projectId, label: `Project ${scope.projectId}` });
+  if (scope.projectId)
+    targets.push({ layer: 'project', scope_id: scope.projectId, label: `Project ${scope.projectId}` });
   if (layers.team_id) targets.push({ layer: 'team', scope_id: layers.team_id, label: `Team ${layers.team_id}` });
   if (layers.org_id) targets.push({ layer: 'org', scope_id: layers.org_id, label: `Org ${layers.org_id}` });
-  if (layers.company_id) targets.push({ layer: 'company', scope_id: layers.company_id, label: `Company ${layers.company_id}` });
+  if (layers.company_id)
+    targets.push({ layer: 'company', scope_id: layers.company_id, label: `Company ${layers.company_id}` });
   if (layers.agent_id) targets.push({ layer: 'agent', scope_id: layers.agent_id, label: `Agent ${layers.agent_id}` });
   return targets;
 }
 
-export async function promoteFromPanel(deps: PanelDeps, scope: ScopeContext, memoryId: string, toLayer: string): Promise<PromoteMemoryOutput> {
+export async function promoteFromPanel(
+  deps: PanelDeps,
+  scope: ScopeContext,
+  memoryId: string,
+  toLayer: string,
+): Promise<PromoteMemoryOutput> {
   const target = promotionTargets(deps, scope).find((candidate) => candidate.layer === toLayer);
   if (!target) {
-    throw new MemoryError('INVALID_LAYER', `This panel cannot promote to the ${toLayer} layer; it offers ${promotionTargets(deps, scope).map((t) => t.layer).join(', ') || `none (set a project or the ${settingId('layers')} settings)`}.`, {
-      details: { field: 'to_layer' },
-    });
+    throw new MemoryError(
+      'INVALID_LAYER',
+      `This panel cannot promote to the ${toLayer} layer; it offers ${
+        promotionTargets(deps, scope)
+          .map((t) => t.layer)
+          .join(', ') || `none (set a project or the ${settingId('layers')} settings)`
+      }.`,
+      {
+        details: { field: 'to_layer' },
+      },
+    );
   }
-  return deps.core.promoteMemory({ user_id: deps.userId(), memory_id: memoryId, to_layer: target.layer, [SCOPE_IDENTIFIER[target.layer]]: target.scope_id });
+  return deps.core.promoteMemory({
+    user_id: deps.userId(),
+    memory_id: memoryId,
+    to_layer: target.layer,
+    [SCOPE_IDENTIFIER[target.layer]]: target.scope_id,
+  });
 }
 
 /** Recall does not filter on pinned or source; the panel does, on the returned results. */
 function matchesRecallOnlyFilters(memory: { pinned: boolean; source_type: string }, filter: PanelFilter): boolean {
   if (filter.pinned !== undefined && memory.pinned !== filter.pinned) return false;
-  if (filter.source_types && filter.source_types.length > 0 && !filter.source_types.includes(memory.source_type)) return false;
+  if (filter.source_types && filter.source_types.length > 0 && !filter.source_types.includes(memory.source_type))
+    return false;
   return true;
 }
 
@@ -118,7 +182,7 @@ export async function getMemory(deps: PanelDeps, memoryId: string): Promise<Memo
   // Walk both directions of the supersedes chain; the seen set guards against a corrupt cycle.
   const seen = new Set([memory.memory_id]);
   const before: MemoryRecord[] = [];
-  for (let id = memory.supersedes; id && !seen.has(id); ) {
+  for (let id = memory.supersedes; id && !seen.has(id);) {
     seen.add(id);
     const [older] = await deps.core.getMemories(userId, [id]);
     if (!older) break;
@@ -126,7 +190,7 @@ export async function getMemory(deps: PanelDeps, memoryId: string): Promise<Memo
     id = older.supersedes;
   }
   const after: MemoryRecord[] = [];
-  for (let id = memory.superseded_by; id && !seen.has(id); ) {
+  for (let id = memory.superseded_by; id && !seen.has(id);) {
     seen.add(id);
     const [newer] = await deps.core.getMemories(userId, [id]);
     if (!newer) break;
@@ -136,11 +200,22 @@ export async function getMemory(deps: PanelDeps, memoryId: string): Promise<Memo
   const relatedIds = memory.related_memories.filter((id) => !seen.has(id));
   const related = relatedIds.length > 0 ? await deps.core.getMemories(userId, relatedIds) : [];
   const chain = before.length + after.length > 0 ? [...before, memory, ...after].map(summarise) : [];
-  return { memory, chain, related: related.map(summarise), search_keys: searchKeyViews(memory.metadata, memory.created_at), enrichment: enrichmentStateOf(memory.metadata) };
+  return {
+    memory,
+    chain,
+    related: related.map(summarise),
+    search_keys: searchKeyViews(memory.metadata, memory.created_at),
+    enrichment: enrichmentStateOf(memory.metadata),
+  };
 }
 
 export async function editSearchKeys(deps: PanelDeps, params: SearchKeysParams): Promise<MemoryDetail> {
-  await deps.core.editSearchKeys({ user_id: deps.userId(), memory_id: params.memory_id, ...(params.add ? { add: params.add } : {}), ...(params.remove ? { remove: params.remove } : {}) });
+  await deps.core.editSearchKeys({
+    user_id: deps.userId(),
+    memory_id: params.memory_id,
+    ...(params.add ? { add: params.add } : {}),
+    ...(params.remove ? { remove: params.remove } : {}),
+  });
   return getMemory(deps, params.memory_id);
 }
 
@@ -156,7 +231,10 @@ export async function updateMemory(deps: PanelDeps, params: UpdateParams): Promi
 }
 
 /** Applies `operation` to each id; stops at the first failure so the error names the memory it hit. */
-export async function forEachMemory(ids: readonly string[], operation: (id: string) => Promise<unknown>): Promise<{ memory_ids: string[] }> {
+export async function forEachMemory(
+  ids: readonly string[],
+  operation: (id: string) => Promise<unknown>,
+): Promise<{ memory_ids: string[] }> {
   const done: string[] = [];
   for (const id of new Set(ids)) {
     await operation(id);
@@ -167,12 +245,22 @@ export async function forEachMemory(ids: readonly string[], operation: (id: stri
 
 async function requireMemory(deps: PanelDeps, userId: string, memoryId: string): Promise<MemoryRecord> {
   const [memory] = await deps.core.getMemories(userId, [memoryId]);
-  if (!memory) throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memoryId} does not exist (it may have been deleted permanently).`, { details: { memory_id: memoryId } });
+  if (!memory)
+    throw new MemoryError(
+      'MEMORY_NOT_FOUND',
+      `Memory ${memoryId} does not exist (it may have been deleted permanently).`,
+      { details: { memory_id: memoryId } },
+    );
   return memory;
 }
 
 function requireSession(scope: ScopeContext): string {
-  if (!scope.sessionId) throw new MemoryError('SESSION_NOT_FOUND', 'The session scope needs an active working-memory session; none is open.', { details: { field: 'scope' } });
+  if (!scope.sessionId)
+    throw new MemoryError(
+      'SESSION_NOT_FOUND',
+      'The session scope needs an active working-memory session; none is open.',
+      { details: { field: 'scope' } },
+    );
   return scope.sessionId;
 }
 

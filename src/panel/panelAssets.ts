@@ -19,7 +19,10 @@ export type PanelAssetName = keyof typeof PANEL_ASSET_FILES;
  */
 export function locatePanelAssets(candidates: readonly string[]): string {
   for (const candidate of candidates) if (existsSync(join(candidate, 'main.js'))) return candidate;
-  throw new MemoryError('CONFIGURATION_ERROR', `The memory panel is not built (looked for main.js in ${candidates.join(', ')}). Run "npm run build" first.`);
+  throw new MemoryError(
+    'CONFIGURATION_ERROR',
+    `The memory panel is not built (looked for main.js in ${candidates.join(', ')}). Run "npm run build" first.`,
+  );
 }
 
 /** Candidate asset directories for a process started from `entryFile` (process.argv[1]). */

@@ -1,9 +1,28 @@
 import { MemoryError } from '../core/domain/errors.ts';
 import { TAXONOMY } from '../core/domain/taxonomy.ts';
-import type { PanelError, PanelErrorCode, PanelErrorEntry, PanelInit, PanelMethod, PanelNotification, ParamsOf, ResponseMessage, ResultOf } from '../shared/panelProtocol.ts';
+import type {
+  PanelError,
+  PanelErrorCode,
+  PanelErrorEntry,
+  PanelInit,
+  PanelMethod,
+  PanelNotification,
+  ParamsOf,
+  ResponseMessage,
+  ResultOf,
+} from '../shared/panelProtocol.ts';
 import { SCOPES } from '../shared/panelSchemas.ts';
 import { type Disposable, DEFAULT_POLL_MS, watchChanges } from './changeWatcher.ts';
-import { editSearchKeys, forEachMemory, getMemory, listMemories, promoteFromPanel, promotionTargets, searchMemories, updateMemory } from './memoryRequests.ts';
+import {
+  editSearchKeys,
+  forEachMemory,
+  getMemory,
+  listMemories,
+  promoteFromPanel,
+  promotionTargets,
+  searchMemories,
+  updateMemory,
+} from './memoryRequests.ts';
 import { overview } from './overviewRequest.ts';
 import type { PanelDeps } from './panelDeps.ts';
 import { type ScopeContext, SOURCE_TYPES, normalisePanelFilter } from './panelFilter.ts';
@@ -43,32 +62,46 @@ export class PanelController {
     });
     this.handlers = {
       'panel/ready': async () => this.init(),
-      'memory/list': async (p) => listMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
-      'memory/search': async (p) => searchMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
+      'memory/list': async (p) =>
+        listMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
+      'memory/search': async (p) =>
+        searchMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
       'memory/get': async (p) => getMemory(deps, p.memory_id),
       'memory/update': async (p) => updateMemory(deps, p),
       'memory/searchKeys': async (p) => editSearchKeys(deps, p),
-      'memory/forget': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
+      'memory/forget': async (p) =>
+        forEachMemory(p.memory_ids, (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
       'memory/restore': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.restoreMemory(deps.userId(), id)),
       // The schema refuses a purge without confirm: true (CONFIRMATION_REQUIRED) before it gets here.
-      'memory/purge': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId(), hard_delete: true })),
+      'memory/purge': async (p) =>
+        forEachMemory(p.memory_ids, (id) =>
+          deps.core.forgetMemory({ memory_id: id, user_id: deps.userId(), hard_delete: true }),
+        ),
       'memory/promote': async (p) => promoteFromPanel(deps, await this.scope(), p.memory_id, p.to_layer),
       'working/state': async () => workingView(deps),
       'working/pin': async (p) => {
-        await withSession(deps, (session_id, user_id) => deps.core.pinWorkingItem({ session_id, user_id, item_id: p.item_id, pinned: p.pinned }));
+        await withSession(deps, (session_id, user_id) =>
+          deps.core.pinWorkingItem({ session_id, user_id, item_id: p.item_id, pinned: p.pinned }),
+        );
         return workingView(deps);
       },
       'working/evict': async (p) => {
-        await withSession(deps, (session_id, user_id) => deps.core.evictFromWorkingMemory({ session_id, user_id, item_id: p.item_id }));
+        await withSession(deps, (session_id, user_id) =>
+          deps.core.evictFromWorkingMemory({ session_id, user_id, item_id: p.item_id }),
+        );
         return workingView(deps);
       },
       'working/checkpoint': async () => {
-        const result = await withSession(deps, (session_id, user_id) => deps.core.checkpointWorkingMemory({ session_id, user_id, force: true }));
+        const result = await withSession(deps, (session_id, user_id) =>
+          deps.core.checkpointWorkingMemory({ session_id, user_id, force: true }),
+        );
         const message = `Checkpoint saved ${result.memories_created} new and updated ${result.memories_updated} memories; freed ${result.working_memory_tokens_freed} tokens.`;
         return { ...(await workingView(deps)), message };
       },
       'working/clear': async () => {
-        const result = await withSession(deps, (session_id, user_id) => deps.core.clearWorkingMemory({ session_id, user_id, checkpoint_first: true }));
+        const result = await withSession(deps, (session_id, user_id) =>
+          deps.core.clearWorkingMemory({ session_id, user_id, checkpoint_first: true }),
+        );
         const message = `Cleared ${result.items_removed} items; ${result.memories_preserved} saved to long-term memory first.`;
         return { ...(await workingView(deps)), message };
       },
@@ -78,7 +111,12 @@ export class PanelController {
         // A preview shows what the agent would get; it must not count as the agent reading memories.
         // Before any session exists (a browser panel, a fresh store) it previews long-term memory alone.
         return deps.core.getRelevantContext(
-          { session_id: sessionId ?? 'panel-preview', user_id: deps.userId(), query: p.query, token_budget: p.token_budget },
+          {
+            session_id: sessionId ?? 'panel-preview',
+            user_id: deps.userId(),
+            query: p.query,
+            token_budget: p.token_budget,
+          },
           { logAccess: false, allowMissingSession: sessionId === null },
         );
       },
@@ -88,10 +126,15 @@ export class PanelController {
 
   /** Validates one raw message from a panel and answers it; never throws. */
   async handle(raw: unknown): Promise<ResponseMessage> {
-    if (typeof raw !== 'object' || raw === null) return this.reject(-1, 'INVALID_REQUEST', 'A panel message must be an object.');
+    if (typeof raw !== 'object' || raw === null)
+      return this.reject(-1, 'INVALID_REQUEST', 'A panel message must be an object.');
     const message = raw as { kind?: unknown; id?: unknown; method?: unknown; params?: unknown };
     if (message.kind !== 'request' || typeof message.id !== 'number' || !Number.isInteger(message.id)) {
-      return this.reject(-1, 'INVALID_REQUEST', 'A panel message must be { kind: "request", id: <integer>, method, params }.');
+      return this.reject(
+        -1,
+        'INVALID_REQUEST',
+        'A panel message must be { kind: "request", id: <integer>, method, params }.',
+      );
     }
     const id = message.id;
     if (typeof message.method !== 'string' || !Object.hasOwn(this.handlers, message.method)) {
@@ -117,7 +160,13 @@ export class PanelController {
   /** Subscribes to change notifications; the store is polled only while at least one panel watches. */
   watch(listener: (notification: PanelNotification) => void): Disposable {
     this.listeners.add(listener);
-    this.watcher ??= watchChanges(this.deps.core, this.deps.userId, (notification) => this.broadcast(notification), this.deps.log, this.pollMs);
+    this.watcher ??= watchChanges(
+      this.deps.core,
+      this.deps.userId,
+      (notification) => this.broadcast(notification),
+      this.deps.log,
+      this.pollMs,
+    );
     return {
       dispose: () => {
         this.listeners.delete(listener);
@@ -149,7 +198,9 @@ export class PanelController {
       project_id: scope.projectId,
       taxonomy: Object.fromEntries(Object.entries(TAXONOMY).map(([category, subtypes]) => [category, [...subtypes]])),
       source_types: [...SOURCE_TYPES],
-      scopes: SCOPES.filter((scopeName) => (scopeName === 'project' ? scope.projectId !== null : scopeName === 'session' ? scope.sessionId !== null : true)),
+      scopes: SCOPES.filter((scopeName) =>
+        scopeName === 'project' ? scope.projectId !== null : scopeName === 'session' ? scope.sessionId !== null : true,
+      ),
       promotion_targets: promotionTargets(this.deps, scope),
       host: this.deps.host,
     };

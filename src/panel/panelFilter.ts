@@ -5,7 +5,15 @@ import type { MemoryFilter } from '../core/ports/memoryStore.ts';
 import type { PanelFilter, Scope } from '../shared/panelProtocol.ts';
 import { STALE_TAG } from '../core/anchors/anchorUpdates.ts';
 
-export const SOURCE_TYPES = ['explicit', 'conversation', 'editor', 'extraction', 'inferred', 'observed', 'working_memory'] as const;
+export const SOURCE_TYPES = [
+  'explicit',
+  'conversation',
+  'editor',
+  'extraction',
+  'inferred',
+  'observed',
+  'working_memory',
+] as const;
 
 export interface ScopeContext {
   projectId: string | null;
@@ -19,11 +27,14 @@ export interface ScopeContext {
 export function normalisePanelFilter(filter: PanelFilter): PanelFilter {
   const normalised: PanelFilter = { ...filter };
   for (const category of filter.categories ?? []) {
-    if (!isMemoryCategory(category)) throw new MemoryError('INVALID_INPUT', `Unknown category "${category}".`, { details: { field: 'categories' } });
+    if (!isMemoryCategory(category))
+      throw new MemoryError('INVALID_INPUT', `Unknown category "${category}".`, { details: { field: 'categories' } });
   }
   if (filter.stale && filter.tags && filter.tags.length > 0) {
     // Tags match any of them, so the stale-code tag among others would widen the list instead of narrowing it.
-    throw new MemoryError('INVALID_INPUT', 'The stale filter cannot be combined with a tags filter.', { details: { field: 'stale' } });
+    throw new MemoryError('INVALID_INPUT', 'The stale filter cannot be combined with a tags filter.', {
+      details: { field: 'stale' },
+    });
   }
   // An empty date input means no bound.
   if (filter.after) normalised.after = boundary(filter.after, 'after');
@@ -63,7 +74,10 @@ export function projectFilter(scope: Scope, context: ScopeContext): string | nul
     case 'user':
       return null;
     case 'project':
-      if (!context.projectId) throw new MemoryError('INVALID_INPUT', 'The project scope needs an open project; none is active.', { details: { field: 'scope' } });
+      if (!context.projectId)
+        throw new MemoryError('INVALID_INPUT', 'The project scope needs an open project; none is active.', {
+          details: { field: 'scope' },
+        });
       return context.projectId;
   }
 }
@@ -72,7 +86,12 @@ export function projectFilter(scope: Scope, context: ScopeContext): string | nul
 function boundary(value: string, field: 'after' | 'before'): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const iso = day ? `${value}T${field === 'after' ? '00:00:00.000' : '23:59:59.999'}Z` : value;
-  if (Number.isNaN(Date.parse(iso))) throw new MemoryError('INVALID_INPUT', `${field} must be a date (YYYY-MM-DD) or an ISO timestamp; got "${value}".`, { details: { field } });
+  if (Number.isNaN(Date.parse(iso)))
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `${field} must be a date (YYYY-MM-DD) or an ISO timestamp; got "${value}".`,
+      { details: { field } },
+    );
   return iso;
 }
 

@@ -33,7 +33,9 @@ export function renderPanelHtml(options: PanelHtmlOptions): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const theme = assets.browserTheme ? `\n    <link rel="stylesheet" href="${escapeAttribute(assets.browserTheme)}">` : '';
+  const theme = assets.browserTheme
+    ? `\n    <link rel="stylesheet" href="${escapeAttribute(assets.browserTheme)}">`
+    : '';
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

@@ -17,9 +17,15 @@ export function parsePanelParams<M extends PanelMethod>(method: M, raw: unknown)
   const [issue] = parsed.error.issues;
   const field = fieldOf(issue?.path ?? []);
   if (field === CONFIRM_FIELD) {
-    throw new MemoryError('CONFIRMATION_REQUIRED', 'Deleting permanently needs confirm: true; the panel asks the user first.', { details: { field } });
+    throw new MemoryError(
+      'CONFIRMATION_REQUIRED',
+      'Deleting permanently needs confirm: true; the panel asks the user first.',
+      { details: { field } },
+    );
   }
-  throw new MemoryError('INVALID_INPUT', `${method}: ${field} ${issue?.message ?? 'is invalid'}.`, { details: { field } });
+  throw new MemoryError('INVALID_INPUT', `${method}: ${field} ${issue?.message ?? 'is invalid'}.`, {
+    details: { field },
+  });
 }
 
 /** The field a user can find: "filter.tags" for a bad third tag, "params" when params is not an object. */

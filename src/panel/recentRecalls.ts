@@ -7,7 +7,12 @@ const KEPT = 20;
  * search as you type, one per keystroke; the panel's Context preview) or that only link
  * memories: listing them would bury what the agents received.
  */
-const NOT_HANDED_OUT: ReadonlySet<string> = new Set(['panel_search', 'search_memories', 'context_preview', 'link_memories']);
+const NOT_HANDED_OUT: ReadonlySet<string> = new Set([
+  'panel_search',
+  'search_memories',
+  'context_preview',
+  'link_memories',
+]);
 
 /**
  * The last recalls of this user served by the memory process, newest first, with the memories
@@ -19,7 +24,12 @@ export class RecentRecalls {
 
   record(at: Date, recall: { tool: string; query: string; memories: readonly RecalledRef[] }): void {
     if (NOT_HANDED_OUT.has(recall.tool)) return;
-    this.entries.unshift({ at: at.toISOString(), tool: recall.tool, query: recall.query, memories: [...recall.memories] });
+    this.entries.unshift({
+      at: at.toISOString(),
+      tool: recall.tool,
+      query: recall.query,
+      memories: [...recall.memories],
+    });
     if (this.entries.length > KEPT) this.entries.length = KEPT;
   }
 

@@ -13,7 +13,10 @@ export interface ServePanelOptions {
 }
 
 /** Wires the panel for `fml serve --http`: one controller, its HTTP routes, and the user it shows. */
-export function startPanelOverHttp(core: MemoryCore, options: ServePanelOptions): { routes: PanelRoutes; controller: PanelController; userId: string } {
+export function startPanelOverHttp(
+  core: MemoryCore,
+  options: ServePanelOptions,
+): { routes: PanelRoutes; controller: PanelController; userId: string } {
   const userId = options.userId;
   const controller = new PanelController({
     core: core,
@@ -23,6 +26,10 @@ export function startPanelOverHttp(core: MemoryCore, options: ServePanelOptions)
     host: 'browser',
     log: (message) => stderrLogger.info(message),
   });
-  const routes = createPanelRoutes({ controller, token: options.token, assetsDir: locatePanelAssets(defaultAssetCandidates(options.entryFile, process.cwd())) });
+  const routes = createPanelRoutes({
+    controller,
+    token: options.token,
+    assetsDir: locatePanelAssets(defaultAssetCandidates(options.entryFile, process.cwd())),
+  });
   return { routes, controller, userId };
 }

@@ -21,9 +21,17 @@ export interface WebviewConnection extends Disposable {
  * notifications (and with them the store polling) run only while the view is visible, because a
  * hidden webview drops messages anyway; on becoming visible it is told to re-read everything.
  */
-export function connectWebview(view: WebviewLike, controller: PanelController, log: (message: string) => void): WebviewConnection {
+export function connectWebview(
+  view: WebviewLike,
+  controller: PanelController,
+  log: (message: string) => void,
+): WebviewConnection {
   const post = (message: HostMessage): void => {
-    view.postMessage(message).then(undefined, (error: unknown) => log(`[panel] postMessage failed: ${error instanceof Error ? error.message : String(error)}`));
+    view
+      .postMessage(message)
+      .then(undefined, (error: unknown) =>
+        log(`[panel] postMessage failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
   };
   let watching: Disposable | null = null;
   const syncWatching = (): void => {

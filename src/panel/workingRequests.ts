@@ -11,18 +11,26 @@ export async function resolveSessionId(deps: PanelDeps): Promise<string | null> 
   if (current) return current;
   const sessions = await deps.core.listSessions(deps.userId());
   if (sessions.length === 0) return null;
-  return sessions.reduce((latest, session) => (session.last_activity > latest.last_activity ? session : latest)).session_id;
+  return sessions.reduce((latest, session) => (session.last_activity > latest.last_activity ? session : latest))
+    .session_id;
 }
 
 export async function workingView(deps: PanelDeps): Promise<WorkingView> {
   const sessionId = await resolveSessionId(deps);
   if (!sessionId) return { state: null, session: null };
-  const [state, record] = await Promise.all([deps.core.workingState(sessionId, deps.userId()), deps.core.getSession(sessionId)]);
+  const [state, record] = await Promise.all([
+    deps.core.workingState(sessionId, deps.userId()),
+    deps.core.getSession(sessionId),
+  ]);
   return { state, session: record ? sessionInfo(deps, sessionId, record) : null };
 }
 
 /** When the session started, and whether it is this window's own, continued after a reload, or the latest one. */
-function sessionInfo(deps: PanelDeps, sessionId: string, record: { created_at: string; last_activity: string }): WorkingSessionInfo {
+function sessionInfo(
+  deps: PanelDeps,
+  sessionId: string,
+  record: { created_at: string; last_activity: string },
+): WorkingSessionInfo {
   const editorSession = deps.sessionId() === sessionId;
   const continuity = editorSession ? deps.sessionContinuity?.() : undefined;
   return {
@@ -33,8 +41,15 @@ function sessionInfo(deps: PanelDeps, sessionId: string, record: { created_at: s
   };
 }
 
-export async function withSession<T>(deps: PanelDeps, action: (sessionId: string, userId: string) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  deps: PanelDeps,
+  action: (sessionId: string, userId: string) => Promise<T>,
+): Promise<T> {
   const sessionId = await resolveSessionId(deps);
-  if (!sessionId) throw new MemoryError('SESSION_NOT_FOUND', 'There is no working-memory session yet; it starts with the first agent call or editor capture.');
+  if (!sessionId)
+    throw new MemoryError(
+      'SESSION_NOT_FOUND',
+      'There is no working-memory session yet; it starts with the first agent call or editor capture.',
+    );
   return action(sessionId, deps.userId());
 }

@@ -38,7 +38,11 @@ export function backendConfigFromSettings(settings: BackendSettings): BackendCon
   const requested = present(settings.backend)?.toLowerCase() ?? 'sqlite';
   const kind = (requested === 'embedded' ? 'sqlite' : requested) as BackendKind;
   if (!KINDS.includes(kind)) {
-    throw new MemoryError('CONFIGURATION_ERROR', `Backend must be sqlite, firebolt-core or firebolt-cloud; got "${requested}".`, { details: { field: 'backend' } });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `Backend must be sqlite, firebolt-core or firebolt-cloud; got "${requested}".`,
+      { details: { field: 'backend' } },
+    );
   }
   const database = present(settings.database) ?? DEFAULT_FIREBOLT_DATABASE;
   switch (kind) {
@@ -47,8 +51,15 @@ export function backendConfigFromSettings(settings: BackendSettings): BackendCon
     case 'firebolt-core':
       return { kind, url: present(settings.coreUrl) ?? DEFAULT_CORE_URL, database };
     case 'firebolt-cloud': {
-      const required = { clientId: 'FIREBOLT_CLIENT_ID', clientSecret: 'FIREBOLT_CLIENT_SECRET', account: 'FIREBOLT_ACCOUNT', engine: 'FIREBOLT_ENGINE' } as const;
-      const missing = (Object.keys(required) as Array<keyof typeof required>).filter((field) => present(settings[field]) === undefined);
+      const required = {
+        clientId: 'FIREBOLT_CLIENT_ID',
+        clientSecret: 'FIREBOLT_CLIENT_SECRET',
+        account: 'FIREBOLT_ACCOUNT',
+        engine: 'FIREBOLT_ENGINE',
+      } as const;
+      const missing = (Object.keys(required) as Array<keyof typeof required>).filter(
+        (field) => present(settings[field]) === undefined,
+      );
       if (missing.length > 0) {
         throw new MemoryError(
           'CONFIGURATION_ERROR',
@@ -74,7 +85,11 @@ export function backendConfigFromSettings(settings: BackendSettings): BackendCon
  * The CLI's backend: `--backend` wins over FML_BACKEND; the rest comes from FIREBOLT_* variables.
  * FIREBOLT_CLIENT_SECRET is read from the environment only, never from a flag.
  */
-export function backendConfigFromEnv(dataDir: string, backendFlag: string | undefined, env: NodeJS.ProcessEnv = process.env): BackendConfig {
+export function backendConfigFromEnv(
+  dataDir: string,
+  backendFlag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): BackendConfig {
   return backendConfigFromSettings({
     backend: backendFlag ?? env.FML_BACKEND,
     dataDir,

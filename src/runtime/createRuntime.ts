@@ -43,9 +43,12 @@ export interface CreateStoreOptions {
 }
 
 export function createStore(backend: BackendConfig, options: CreateStoreOptions = {}): MemoryStore {
-  if (backend.kind === 'sqlite') return new SqliteMemoryStore({ dataDir: backend.dataDir, ...(options.logger ? { logger: options.logger } : {}) });
+  if (backend.kind === 'sqlite')
+    return new SqliteMemoryStore({ dataDir: backend.dataDir, ...(options.logger ? { logger: options.logger } : {}) });
   const firebolt = fireboltConfigOf(backend);
-  return options.localReplicaDir === undefined ? new FireboltStore(firebolt) : createResilientFireboltStore(firebolt, options.localReplicaDir, options.logger ? { logger: options.logger } : {});
+  return options.localReplicaDir === undefined
+    ? new FireboltStore(firebolt)
+    : createResilientFireboltStore(firebolt, options.localReplicaDir, options.logger ? { logger: options.logger } : {});
 }
 
 /** The store-level Firebolt config for a runtime backend. */

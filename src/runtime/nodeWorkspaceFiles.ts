@@ -5,7 +5,22 @@ import type { WorkspaceFiles } from '../core/anchors/workspaceFiles.ts';
 import { requireAnchorPath } from '../core/anchors/anchorPaths.ts';
 
 /** Folders never searched for moved code: dependencies, build output, VCS data. */
-const IGNORED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', 'build', 'target', '.venv', 'venv', '__pycache__', '.next', 'coverage', '.cache']);
+const IGNORED_DIRS = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'dist',
+  'out',
+  'build',
+  'target',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.next',
+  'coverage',
+  '.cache',
+]);
 /** Larger files are data or generated code, not code a memory is about. */
 const MAX_FILE_BYTES = 1024 * 1024;
 

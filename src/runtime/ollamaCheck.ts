@@ -36,17 +36,32 @@ export function ollamaOrigin(url: string = DEFAULT_OLLAMA_URL, field = 'FML_OLLA
     throw new MemoryError('CONFIGURATION_ERROR', `${field} is not a URL: "${url}".`, { details: { field } });
   }
   if (!LOOPBACK_HOSTS.has(parsed.hostname)) {
-    throw new MemoryError('CONFIGURATION_ERROR', `${field} must be on this machine (localhost, 127.0.0.1 or [::1]); got "${parsed.hostname}". For a remote server use an OpenAI-compatible provider with its base URL.`, { details: { field } });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `${field} must be on this machine (localhost, 127.0.0.1 or [::1]); got "${parsed.hostname}". For a remote server use an OpenAI-compatible provider with its base URL.`,
+      { details: { field } },
+    );
   }
   return parsed.origin;
 }
 
 /** The check as stats and the panel report it. */
 export function startupCheckOf(check: OllamaCheck, at: Date): EmbeddingStartupCheck {
-  return { provider: 'ollama', reachable: check.reachable, model: check.model, dimensions: check.dimensions, message: check.message, at: at.toISOString() };
+  return {
+    provider: 'ollama',
+    reachable: check.reachable,
+    model: check.model,
+    dimensions: check.dimensions,
+    message: check.message,
+    at: at.toISOString(),
+  };
 }
 
-export async function checkOllama(origin: string, wanted: string, fetchImpl: typeof fetch = fetch): Promise<OllamaCheck> {
+export async function checkOllama(
+  origin: string,
+  wanted: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<OllamaCheck> {
   let names: string[];
   try {
     const response = await fetchImpl(`${origin}/api/tags`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
@@ -56,16 +71,30 @@ export async function checkOllama(origin: string, wanted: string, fetchImpl: typ
   } catch (error) {
     return unreachable(origin, error instanceof Error ? error.message : String(error));
   }
-  const embeddingModels = names.filter((name) => EMBEDDING_MODEL_HINTS.some((hint) => name.toLowerCase().includes(hint)));
+  const embeddingModels = names.filter((name) =>
+    EMBEDDING_MODEL_HINTS.some((hint) => name.toLowerCase().includes(hint)),
+  );
   const exact = names.find((name) => name === wanted || name === `${wanted}:latest`);
   const candidate = exact ?? embeddingModels[0] ?? null;
   if (candidate === null) {
-    return { reachable: true, embeddingModels, model: null, dimensions: null, message: `Ollama at ${origin} has no embedding model (found: ${names.join(', ') || 'none'}); run "ollama pull ${wanted}". Recall stays full-text.` };
+    return {
+      reachable: true,
+      embeddingModels,
+      model: null,
+      dimensions: null,
+      message: `Ollama at ${origin} has no embedding model (found: ${names.join(', ') || 'none'}); run "ollama pull ${wanted}". Recall stays full-text.`,
+    };
   }
   // One probe embedding: proves the model embeds (a chat model named like one would not) and gives its vector size.
   const probe = await probeDimensions(origin, candidate, fetchImpl);
   if (typeof probe === 'string') {
-    return { reachable: true, embeddingModels, model: null, dimensions: null, message: `Ollama at ${origin} has ${candidate} but it did not embed a probe text (${probe}). Recall stays full-text.` };
+    return {
+      reachable: true,
+      embeddingModels,
+      model: null,
+      dimensions: null,
+      message: `Ollama at ${origin} has ${candidate} but it did not embed a probe text (${probe}). Recall stays full-text.`,
+    };
   }
   const message = exact
     ? `Ollama at ${origin}: embedding with ${candidate} (${probe} dimensions).`
@@ -85,7 +114,8 @@ async function probeDimensions(origin: string, model: string, fetchImpl: typeof 
     if (!response.ok) return `HTTP ${response.status}`;
     const body = (await response.json()) as { embeddings?: unknown };
     const vector = Array.isArray(body.embeddings) ? body.embeddings[0] : undefined;
-    if (!Array.isArray(vector) || vector.length === 0 || !vector.every((value) => typeof value === 'number')) return 'the answer held no vector';
+    if (!Array.isArray(vector) || vector.length === 0 || !vector.every((value) => typeof value === 'number'))
+      return 'the answer held no vector';
     return vector.length;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -93,5 +123,11 @@ async function probeDimensions(origin: string, model: string, fetchImpl: typeof 
 }
 
 function unreachable(origin: string, reason: string): OllamaCheck {
-  return { reachable: false, embeddingModels: [], model: null, dimensions: null, message: `Ollama at ${origin} is not reachable (${reason}); recall stays full-text until it is.` };
+  return {
+    reachable: false,
+    embeddingModels: [],
+    model: null,
+    dimensions: null,
+    message: `Ollama at ${origin} is not reachable (${reason}); recall stays full-text until it is.`,
+  };
 }

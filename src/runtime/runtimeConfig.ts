@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type { LayerDefaults } from '../core/domain/layers.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { EmbeddingStartupCheck } from '../core/ports/embeddingProvider.ts';
-import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL, ollamaOrigin, startupCheckOf } from './ollamaCheck.ts';
+import {
+  checkOllama,
+  DEFAULT_OLLAMA_EMBEDDING_MODEL,
+  DEFAULT_OLLAMA_URL,
+  ollamaOrigin,
+  startupCheckOf,
+} from './ollamaCheck.ts';
 
 /**
  * Where memories live. A stable shape: the CLI builds it from flags and environment
@@ -13,7 +19,15 @@ import { checkOllama, DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL, ollama
 export type BackendConfig =
   | { kind: 'sqlite'; dataDir: string }
   | { kind: 'firebolt-core'; url: string; database: string }
-  | { kind: 'firebolt-cloud'; clientId: string; clientSecret: string; account: string; database: string; engine: string; apiEndpoint?: string };
+  | {
+      kind: 'firebolt-cloud';
+      clientId: string;
+      clientSecret: string;
+      account: string;
+      database: string;
+      engine: string;
+      apiEndpoint?: string;
+    };
 
 export type BackendKind = BackendConfig['kind'];
 
@@ -50,8 +64,14 @@ export async function checkedEmbeddingConfig(
   fetchImpl: typeof fetch = fetch,
 ): Promise<{ config: EmbeddingConfig; notice: string | null; check: EmbeddingStartupCheck | null }> {
   const config = embeddingConfigFromEnv(env);
-  if ((env.FML_EMBEDDING_PROVIDER ?? '').toLowerCase() !== 'ollama' || config.kind !== 'openai') return { config, notice: null, check: null };
-  return checkedOllamaConfig(config, ollamaOrigin(env.FML_OLLAMA_URL), config.model ?? DEFAULT_OLLAMA_EMBEDDING_MODEL, fetchImpl);
+  if ((env.FML_EMBEDDING_PROVIDER ?? '').toLowerCase() !== 'ollama' || config.kind !== 'openai')
+    return { config, notice: null, check: null };
+  return checkedOllamaConfig(
+    config,
+    ollamaOrigin(env.FML_OLLAMA_URL),
+    config.model ?? DEFAULT_OLLAMA_EMBEDDING_MODEL,
+    fetchImpl,
+  );
 }
 
 /**
@@ -72,10 +92,15 @@ export async function checkedOllamaConfig(
 }
 
 export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig {
-  const provider = (env.FML_EMBEDDING_PROVIDER ?? (env.FML_EMBEDDING_API_KEY || env.OPENAI_API_KEY ? 'openai' : 'none')).toLowerCase();
+  const provider = (
+    env.FML_EMBEDDING_PROVIDER ?? (env.FML_EMBEDDING_API_KEY || env.OPENAI_API_KEY ? 'openai' : 'none')
+  ).toLowerCase();
   const dimensions = env.FML_EMBEDDING_DIMENSIONS ? Number(env.FML_EMBEDDING_DIMENSIONS) : undefined;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 8 || dimensions > 8192)) {
-    throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_DIMENSIONS must be a whole number from 8 to 8192; got "${env.FML_EMBEDDING_DIMENSIONS}".`);
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `FML_EMBEDDING_DIMENSIONS must be a whole number from 8 to 8192; got "${env.FML_EMBEDDING_DIMENSIONS}".`,
+    );
   }
   switch (provider) {
     case 'none':
@@ -86,7 +111,10 @@ export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Em
       const apiKey = env.FML_EMBEDDING_API_KEY ?? env.OPENAI_API_KEY;
       // Local OpenAI-compatible servers (Ollama, LM Studio) accept any key.
       if (!apiKey && !env.FML_EMBEDDING_BASE_URL) {
-        throw new MemoryError('CONFIGURATION_ERROR', 'FML_EMBEDDING_PROVIDER=openai needs FML_EMBEDDING_API_KEY (or OPENAI_API_KEY), or FML_EMBEDDING_BASE_URL for a local server.');
+        throw new MemoryError(
+          'CONFIGURATION_ERROR',
+          'FML_EMBEDDING_PROVIDER=openai needs FML_EMBEDDING_API_KEY (or OPENAI_API_KEY), or FML_EMBEDDING_BASE_URL for a local server.',
+        );
       }
       return {
         kind: 'openai',
@@ -97,9 +125,17 @@ export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Em
       };
     }
     case 'ollama':
-      return ollamaEmbeddingConfig({ url: env.FML_OLLAMA_URL, model: env.FML_EMBEDDING_MODEL, ...(dimensions ? { dimensions } : {}), urlField: 'FML_OLLAMA_URL' });
+      return ollamaEmbeddingConfig({
+        url: env.FML_OLLAMA_URL,
+        model: env.FML_EMBEDDING_MODEL,
+        ...(dimensions ? { dimensions } : {}),
+        urlField: 'FML_OLLAMA_URL',
+      });
     default:
-      throw new MemoryError('CONFIGURATION_ERROR', `FML_EMBEDDING_PROVIDER must be none, openai, ollama or hashing-test; got "${provider}".`);
+      throw new MemoryError(
+        'CONFIGURATION_ERROR',
+        `FML_EMBEDDING_PROVIDER must be none, openai, ollama or hashing-test; got "${provider}".`,
+      );
   }
 }
 
@@ -108,7 +144,12 @@ export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Em
  * settings; the startup check (ollamaCheck.ts) then says what the server has. A URL that is not
  * on this machine is refused, naming `urlField`.
  */
-export function ollamaEmbeddingConfig(options: { url?: string | undefined; model?: string | undefined; dimensions?: number; urlField: string }): Extract<EmbeddingConfig, { kind: 'openai' }> {
+export function ollamaEmbeddingConfig(options: {
+  url?: string | undefined;
+  model?: string | undefined;
+  dimensions?: number;
+  urlField: string;
+}): Extract<EmbeddingConfig, { kind: 'openai' }> {
   const origin = ollamaOrigin(options.url?.trim() || DEFAULT_OLLAMA_URL, options.urlField);
   return {
     kind: 'openai',

@@ -70,7 +70,6 @@ export interface MemoryDetail {
   enrichment: EnrichmentState | null;
 }
 
-
 export interface MemorySummary {
   memory_id: string;
   content: string;
@@ -199,7 +198,8 @@ export type ParamsOf<M extends PanelMethod> = z.infer<(typeof panelParamSchemas)
 export type ResultOf<M extends PanelMethod> = PanelResults[M];
 
 /** Core error codes plus the ones only the panel boundary produces. */
-export type PanelErrorCode = MemoryErrorCode | 'UNKNOWN_METHOD' | 'INVALID_REQUEST' | 'TRANSPORT_ERROR' | 'INTERNAL_ERROR';
+export type PanelErrorCode =
+  MemoryErrorCode | 'UNKNOWN_METHOD' | 'INVALID_REQUEST' | 'TRANSPORT_ERROR' | 'INTERNAL_ERROR';
 
 export interface PanelError {
   code: PanelErrorCode;
@@ -213,7 +213,9 @@ export interface RequestMessage<M extends PanelMethod = PanelMethod> {
   params: ParamsOf<M>;
 }
 
-export type ResponseMessage = { kind: 'response'; id: number; ok: true; result: unknown } | { kind: 'response'; id: number; ok: false; error: PanelError };
+export type ResponseMessage =
+  | { kind: 'response'; id: number; ok: true; result: unknown }
+  | { kind: 'response'; id: number; ok: false; error: PanelError };
 
 /**
  * Pushed when something the panel shows may have changed (the panel re-fetches what it displays),

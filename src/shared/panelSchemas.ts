@@ -38,7 +38,10 @@ function textList(maxItems: number) {
 
 function nonEmptyTextList(maxItems: number) {
   const rule = `must be a non-empty list of at most ${maxItems} strings`;
-  return z.array(z.string({ error: rule }), { error: rule }).min(1, { error: rule }).max(maxItems, { error: rule });
+  return z
+    .array(z.string({ error: rule }), { error: rule })
+    .min(1, { error: rule })
+    .max(maxItems, { error: rule });
 }
 
 /** Filters the memories tab offers; absent fields do not filter. */
@@ -105,7 +108,10 @@ export const panelParamSchemas = {
   'memory/forget': memoryIds,
   'memory/restore': memoryIds,
   /** Permanent; `confirm` must be true so a stray call cannot purge (a missing one is CONFIRMATION_REQUIRED). */
-  'memory/purge': z.object({ memory_ids: nonEmptyTextList(LIMITS.batchIds), confirm: z.literal(true, { error: 'must be true' }) }, { error: 'must be an object' }),
+  'memory/purge': z.object(
+    { memory_ids: nonEmptyTextList(LIMITS.batchIds), confirm: z.literal(true, { error: 'must be true' }) },
+    { error: 'must be an object' },
+  ),
   /** Copies the memory into one of the init's promotion targets, recording who and when. */
   'memory/promote': z.object({ memory_id: text(), to_layer: oneOf(MEMORY_LAYERS) }, { error: 'must be an object' }),
   'working/state': nothing,
@@ -114,7 +120,10 @@ export const panelParamSchemas = {
   'working/checkpoint': nothing,
   'working/clear': nothing,
   'overview/get': nothing,
-  'context/preview': z.object({ query: text(), token_budget: wholeNumber(1, LIMITS.tokenBudget) }, { error: 'must be an object' }),
+  'context/preview': z.object(
+    { query: text(), token_budget: wholeNumber(1, LIMITS.tokenBudget) },
+    { error: 'must be an object' },
+  ),
   /** The editor's selected text, for the context preview; always null in a browser. */
   'editor/selection': nothing,
 } as const;

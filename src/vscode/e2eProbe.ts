@@ -22,7 +22,14 @@ export class E2eProbe {
   }
 
   ready(ready: ReadyMemory, times: ActivationTimes): void {
-    this.update({ backend: ready.core.backendKind, userId: ready.identity.userId, projectId: ready.identity.scopeProjectId ?? null, sessionId: ready.identity.sessionId, dataDir: ready.dataDir, ...times.snapshot() });
+    this.update({
+      backend: ready.core.backendKind,
+      userId: ready.identity.userId,
+      projectId: ready.identity.scopeProjectId ?? null,
+      sessionId: ready.identity.sessionId,
+      dataDir: ready.dataDir,
+      ...times.snapshot(),
+    });
   }
 
   endpoint(info: EndpointInfo): void {

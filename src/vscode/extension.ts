@@ -24,11 +24,20 @@ export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   const activation = new ActivationTimes();
   const log = new Log();
-  const problem = sqliteRuntimeProblem(loadNodeSqlite, { node: process.versions.node, electron: process.versions.electron, editor: vscode.version });
+  const problem = sqliteRuntimeProblem(loadNodeSqlite, {
+    node: process.versions.node,
+    electron: process.versions.electron,
+    editor: vscode.version,
+  });
   if (problem !== null) {
     // Nothing else is registered: every feature needs the store, and a half-working extension would fail later with a stack trace.
     context.subscriptions.push(log);
-    log.error('Unsupported editor runtime', problem, [{ title: 'Download VS Code', run: () => vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/download')) }]);
+    log.error('Unsupported editor runtime', problem, [
+      {
+        title: 'Download VS Code',
+        run: () => vscode.env.openExternal(vscode.Uri.parse('https://code.visualstudio.com/download')),
+      },
+    ]);
     return;
   }
   const probe = E2eProbe.fromEnvironment();
@@ -79,7 +88,9 @@ export function activate(context: vscode.ExtensionContext): void {
       .then(() => host.ready())
       .catch((error: unknown) => {
         status.showError(error instanceof Error ? error.message : String(error));
-        log.error('Cannot open the memory store', error, [{ title: 'Configure Storage', run: () => vscode.commands.executeCommand('memory.configureStorage') }]);
+        log.error('Cannot open the memory store', error, [
+          { title: 'Configure Storage', run: () => vscode.commands.executeCommand('memory.configureStorage') },
+        ]);
       });
   }, 0);
 }

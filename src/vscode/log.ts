@@ -42,7 +42,8 @@ export class Log {
    * notifications (they retry on their own; a failure the user must act on comes through error()).
    */
   asLogger(): Logger {
-    const withCause = (message: string, error: unknown): string => (error === undefined ? message : `${message}: ${describeError(error)}`);
+    const withCause = (message: string, error: unknown): string =>
+      error === undefined ? message : `${message}: ${describeError(error)}`;
     return {
       info: (message) => this.channel.info(message),
       warn: (message, error) => this.channel.warn(withCause(message, error)),

@@ -27,7 +27,11 @@ export function sqliteRuntimeProblem(load: SqliteLoader, facts: RuntimeFacts): s
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   }
-  const usable = failure === null && typeof loaded === 'object' && loaded !== null && typeof (loaded as { DatabaseSync?: unknown }).DatabaseSync === 'function';
+  const usable =
+    failure === null &&
+    typeof loaded === 'object' &&
+    loaded !== null &&
+    typeof (loaded as { DatabaseSync?: unknown }).DatabaseSync === 'function';
   if (usable) return null;
   const runtime = `VS Code ${facts.editor}, Node ${facts.node}${facts.electron ? `, Electron ${facts.electron}` : ''}`;
   return (

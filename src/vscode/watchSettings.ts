@@ -40,7 +40,9 @@ export function watchSettings(context: vscode.ExtensionContext, host: MemoryHost
       if (setting('extraction.useLanguageModel')) reopen('the workspace is now trusted');
     }),
     context.secrets.onDidChange((event) => {
-      const relevant = event.key === SECRET_KEYS.embeddingApiKey || (event.key === SECRET_KEYS.fireboltClientSecret && setting('storage.backend') === 'firebolt-cloud');
+      const relevant =
+        event.key === SECRET_KEYS.embeddingApiKey ||
+        (event.key === SECRET_KEYS.fireboltClientSecret && setting('storage.backend') === 'firebolt-cloud');
       if (relevant) reopen('a secret changed');
     }),
     new vscode.Disposable(() => clearTimeout(timer)),

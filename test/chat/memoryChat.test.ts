@@ -38,7 +38,13 @@ class RecordedResponse implements ChatOutput {
 describe('@memory chat participant', () => {
   let testCore: TestCore;
   const events: MemoryEvent[] = [];
-  const deps = (model: ChatAnswerModel | null = null): ChatDeps => ({ core: testCore.core, identity: IDENTITY, model, modelSetting: MODEL_SETTING, isCancelled: () => false });
+  const deps = (model: ChatAnswerModel | null = null): ChatDeps => ({
+    core: testCore.core,
+    identity: IDENTITY,
+    model,
+    modelSetting: MODEL_SETTING,
+    isCancelled: () => false,
+  });
   const turn = async (command: string | undefined, prompt: string, model: ChatAnswerModel | null = null) => {
     const out = new RecordedResponse();
     const outcome = await handleMemoryChat({ command, prompt }, deps(model), out);
@@ -48,10 +54,25 @@ describe('@memory chat participant', () => {
   before(async () => {
     testCore = await createTestCore({ defaultProjectId: PROJECT });
     testCore.core.onEvent((event) => events.push(event));
-    for (const content of ['Staging deploys go through ArgoCD after the smoke tests pass.', 'The search service indexes products in OpenSearch 2.11.']) {
-      await testCore.core.storeMemory({ user_id: USER, content, memory_category: 'semantic', memory_subtype: 'project' });
+    for (const content of [
+      'Staging deploys go through ArgoCD after the smoke tests pass.',
+      'The search service indexes products in OpenSearch 2.11.',
+    ]) {
+      await testCore.core.storeMemory({
+        user_id: USER,
+        content,
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      });
     }
-    await testCore.core.storeMemory({ user_id: USER, content: 'The shop app feature flags live in LaunchDarkly.', memory_category: 'semantic', memory_subtype: 'project', layer: 'project', project_id: PROJECT });
+    await testCore.core.storeMemory({
+      user_id: USER,
+      content: 'The shop app feature flags live in LaunchDarkly.',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      layer: 'project',
+      project_id: PROJECT,
+    });
   });
 
   after(async () => {
@@ -64,8 +85,16 @@ describe('@memory chat participant', () => {
     assert.equal(stored?.content, 'The billing service uses PostgreSQL 16 in production.');
     assert.equal(stored?.source_type, 'explicit');
     assert.equal(stored?.metadata.source, 'chat');
-    assert.match(out.text, new RegExp(`^Remembered as \\*\\*${stored!.memory_category} / ${stored!.memory_subtype}\\*\\*: \\[The billing service uses PostgreSQL 16`));
-    assert.deepEqual(out.references.map((memory) => [memory.memory_id, memory.layer, memory.scope_id]), [[stored!.memory_id, 'user', USER]]);
+    assert.match(
+      out.text,
+      new RegExp(
+        `^Remembered as \\*\\*${stored!.memory_category} / ${stored!.memory_subtype}\\*\\*: \\[The billing service uses PostgreSQL 16`,
+      ),
+    );
+    assert.deepEqual(
+      out.references.map((memory) => [memory.memory_id, memory.layer, memory.scope_id]),
+      [[stored!.memory_id, 'user', USER]],
+    );
     assert.deepEqual(out.buttons, [
       { title: 'Change Category…', command: 'memory.changeCategory', memoryId: stored!.memory_id },
       { title: 'Forget', command: 'memory.forget', memoryId: stored!.memory_id },
@@ -86,16 +115,25 @@ describe('@memory chat participant', () => {
     assert.equal((await testCore.core.stats(USER)).memories, before);
   });
 
-  it('/recall lists the matching memories, each as a link and a reference, and the recall is announced as the chat\'s', async () => {
+  it("/recall lists the matching memories, each as a link and a reference, and the recall is announced as the chat's", async () => {
     events.length = 0;
     const { out, outcome } = await turn('recall', 'ArgoCD staging deploys');
     assert.ok(outcome.memory_ids.length >= 1);
     assert.match(out.text, /^\d+ memor(y|ies) on “ArgoCD staging deploys”:\n\n1\. \[Staging deploys go through ArgoCD/);
-    assert.deepEqual(out.references.map((memory) => memory.memory_id), outcome.memory_ids);
-    assert.deepEqual(out.anchors.map((anchor) => anchor.memory.memory_id), outcome.memory_ids);
+    assert.deepEqual(
+      out.references.map((memory) => memory.memory_id),
+      outcome.memory_ids,
+    );
+    assert.deepEqual(
+      out.anchors.map((anchor) => anchor.memory.memory_id),
+      outcome.memory_ids,
+    );
     const recall = events.find((event) => event.type === 'recall');
     assert.equal(recall?.type === 'recall' && recall.tool, CHAT_TOOL);
-    assert.deepEqual(recall?.type === 'recall' && recall.memories.map((memory) => memory.memory_id), outcome.memory_ids);
+    assert.deepEqual(
+      recall?.type === 'recall' && recall.memories.map((memory) => memory.memory_id),
+      outcome.memory_ids,
+    );
   });
 
   it('an empty recall says memory has nothing on it, and cites nothing', async () => {
@@ -108,14 +146,22 @@ describe('@memory chat participant', () => {
     const { out, outcome } = await turn('forget', 'OpenSearch products index');
     assert.ok(outcome.memory_ids.length >= 1);
     assert.match(out.text, /Nothing is forgotten until you press \*\*Forget\*\*/);
-    assert.deepEqual(out.buttons.map((button) => [button.title, button.command, button.memoryId]), outcome.memory_ids.map((id, index) => [`Forget ${index + 1}`, 'memory.forget', id]));
+    assert.deepEqual(
+      out.buttons.map((button) => [button.title, button.command, button.memoryId]),
+      outcome.memory_ids.map((id, index) => [`Forget ${index + 1}`, 'memory.forget', id]),
+    );
     const stillThere = await testCore.core.getMemories(USER, outcome.memory_ids);
     assert.ok(stillThere.every((memory) => memory.deleted_at === null));
   });
 
   it('/forget offers no Forget button for a memory shared with the project, and says why', async () => {
     const { out, outcome } = await turn('forget', 'LaunchDarkly feature flags');
-    const { memories: [shared] } = await testCore.core.recall({ user_id: USER, query: 'LaunchDarkly feature flags', limit: 1 }, { logAccess: false });
+    const {
+      memories: [shared],
+    } = await testCore.core.recall(
+      { user_id: USER, query: 'LaunchDarkly feature flags', limit: 1 },
+      { logAccess: false },
+    );
     assert.equal(shared?.layer, 'project');
     assert.ok(outcome.memory_ids.includes(shared!.memory_id));
     assert.ok(!out.buttons.some((button) => button.memoryId === shared!.memory_id));
@@ -134,7 +180,10 @@ describe('@memory chat participant', () => {
     assert.equal(outcome.answered_by, 'list');
     assert.match(out.text, /\[The billing service uses PostgreSQL 16/);
     assert.ok(out.text.includes(`\`${MODEL_SETTING}\``));
-    assert.deepEqual(out.references.map((memory) => memory.memory_id), outcome.memory_ids);
+    assert.deepEqual(
+      out.references.map((memory) => memory.memory_id),
+      outcome.memory_ids,
+    );
   });
 
   it('a question with an allowed model is answered by it from the memories, which are cited', async () => {
@@ -153,7 +202,10 @@ describe('@memory chat participant', () => {
     assert.match(out.progressShown[0] ?? '', /^Answering from \d+ memor(y|ies) with Fake GPT…$/);
     assert.match(prompts[0] ?? '', /\[1\] \(semantic\/\w+, \d{4}-\d{2}-\d{2}\) The billing service uses PostgreSQL 16/);
     assert.match(prompts[0] ?? '', /Question: which database does the billing service use\?$/);
-    assert.deepEqual(out.references.map((memory) => memory.memory_id), outcome.memory_ids);
+    assert.deepEqual(
+      out.references.map((memory) => memory.memory_id),
+      outcome.memory_ids,
+    );
   });
 
   it('when the model fails, the user sees why and gets the memories as a list', async () => {
@@ -170,7 +222,10 @@ describe('@memory chat participant', () => {
   });
 
   it('an empty question shows how to use @memory; an unknown command and an empty /recall are clear errors', async () => {
-    assert.match((await turn(undefined, '   ')).out.text, /\/remember <text>[\s\S]*\/recall <topic>[\s\S]*\/forget <topic>/);
+    assert.match(
+      (await turn(undefined, '   ')).out.text,
+      /\/remember <text>[\s\S]*\/recall <topic>[\s\S]*\/forget <topic>/,
+    );
     const unknown = await turn('purge', 'everything');
     assert.equal(unknown.outcome.error?.code, 'INVALID_INPUT');
     assert.match(unknown.out.text, /no \/purge command/);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../src/core/domain/records.ts';
+import type {
+  AccessLogEntry,
+  MemoryRecord,
+  SessionRecord,
+  StoredEmbedding,
+  WorkingItemRecord,
+} from '../../src/core/domain/records.ts';
 
 /**
  * Record factories for the store contract. Every id and user is random, so tests never collide
@@ -74,7 +80,11 @@ export function makeSession(userId: string, overrides: Partial<SessionRecord> = 
   };
 }
 
-export function makeWorkingItem(session: SessionRecord, sequence: number, overrides: Partial<WorkingItemRecord> = {}): WorkingItemRecord {
+export function makeWorkingItem(
+  session: SessionRecord,
+  sequence: number,
+  overrides: Partial<WorkingItemRecord> = {},
+): WorkingItemRecord {
   return {
     item_id: newId('wmi'),
     session_id: session.session_id,

@@ -46,7 +46,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       for (const memory of memories) await store().insertMemory(memory, null);
     }
 
-    async function listIds(filter: MemoryFilter, sort: 'recency' | 'importance' | 'access_count' | 'created' = 'created'): Promise<string[]> {
+    async function listIds(
+      filter: MemoryFilter,
+      sort: 'recency' | 'importance' | 'access_count' | 'created' = 'created',
+    ): Promise<string[]> {
       const result = await store().listMemories({ filter, sort, offset: 0, limit: 1000 });
       return result.items.map((m) => m.memory_id);
     }
@@ -59,7 +62,11 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       try {
         await operation;
       } catch (error) {
-        assert.equal((error as { code?: string }).code, 'MEMORY_NOT_FOUND', `expected MEMORY_NOT_FOUND, got ${String(error)}`);
+        assert.equal(
+          (error as { code?: string }).code,
+          'MEMORY_NOT_FOUND',
+          `expected MEMORY_NOT_FOUND, got ${String(error)}`,
+        );
       }
     }
 
@@ -143,10 +150,16 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
           }),
         );
         await insertAll(memories);
-        const stored = await store().getMemories(user, memories.map((m) => m.memory_id));
+        const stored = await store().getMemories(
+          user,
+          memories.map((m) => m.memory_id),
+        );
         assert.equal(stored.length, memories.length);
         for (const memory of memories) {
-          assert.deepEqual(stored.find((m) => m.memory_id === memory.memory_id), memory);
+          assert.deepEqual(
+            stored.find((m) => m.memory_id === memory.memory_id),
+            memory,
+          );
         }
         const tagged = await listIds({ user_id: user, tags: [hostile[3]] });
         assert.deepEqual(tagged, [memories[3].memory_id]);
@@ -161,7 +174,12 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const trashed = makeMemory(user, { deleted_at: iso(2) });
         const foreign = makeMemory(other);
         await insertAll([live, trashed, foreign]);
-        const rows = await store().getMemories(user, [live.memory_id, trashed.memory_id, foreign.memory_id, newId('mem')]);
+        const rows = await store().getMemories(user, [
+          live.memory_id,
+          trashed.memory_id,
+          foreign.memory_id,
+          newId('mem'),
+        ]);
         assert.deepEqual(sorted(rows.map((m) => m.memory_id)), sorted([live.memory_id, trashed.memory_id]));
         assert.deepEqual(await store().getMemories(user, []), []);
       });
@@ -177,7 +195,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const edited = { ...memory, content: 'Edited content', importance: 0.9, updated_at: iso(1) };
         await store().updateMemory(edited);
         assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], edited);
-        assert.deepEqual([...(await store().getEmbeddings(user, [memory.memory_id])).get(memory.memory_id)!.vector], [...first]);
+        assert.deepEqual(
+          [...(await store().getEmbeddings(user, [memory.memory_id])).get(memory.memory_id)!.vector],
+          [...first],
+        );
 
         const reembedded = { ...edited, embedding_model: OTHER_MODEL, updated_at: iso(2) };
         await store().updateMemory(reembedded, embedding(second, OTHER_MODEL));
@@ -221,11 +242,30 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
     describe('listMemories filters', () => {
       const user = newUserId();
       const m = {
-        projectA: makeMemory(user, { project_id: 'proj_a', memory_category: 'procedural', memory_subtype: 'workflow', created_at: iso(1) }),
-        projectB: makeMemory(user, { project_id: 'proj_b', memory_category: 'procedural', memory_subtype: 'debugging', created_at: iso(2) }),
+        projectA: makeMemory(user, {
+          project_id: 'proj_a',
+          memory_category: 'procedural',
+          memory_subtype: 'workflow',
+          created_at: iso(1),
+        }),
+        projectB: makeMemory(user, {
+          project_id: 'proj_b',
+          memory_category: 'procedural',
+          memory_subtype: 'debugging',
+          created_at: iso(2),
+        }),
         global: makeMemory(user, { memory_category: 'preference', memory_subtype: 'style', created_at: iso(3) }),
-        entityTag: makeMemory(user, { entities: ['table:users', 'file:api.py'], tags: ['backend'], created_at: iso(4) }),
-        evented: makeMemory(user, { memory_category: 'episodic', memory_subtype: 'event', event_time: iso(20), created_at: iso(5) }),
+        entityTag: makeMemory(user, {
+          entities: ['table:users', 'file:api.py'],
+          tags: ['backend'],
+          created_at: iso(4),
+        }),
+        evented: makeMemory(user, {
+          memory_category: 'episodic',
+          memory_subtype: 'event',
+          event_time: iso(20),
+          created_at: iso(5),
+        }),
         lowConfidence: makeMemory(user, { confidence: 0.3, source_type: 'inferred', created_at: iso(6) }),
         pinned: makeMemory(user, { pinned: true, source_type: 'observed', created_at: iso(7) }),
         trashed: makeMemory(user, { deleted_at: iso(9), created_at: iso(8) }),
@@ -251,7 +291,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
 
       it('include_superseded shows superseded rows', async () => {
-        assert.deepEqual(sorted(await listIds({ user_id: user, include_superseded: true })), ids(...liveVisible, m.superseded));
+        assert.deepEqual(
+          sorted(await listIds({ user_id: user, include_superseded: true })),
+          ids(...liveVisible, m.superseded),
+        );
       });
 
       it('project_id keeps that project and user-wide rows', async () => {
@@ -261,9 +304,18 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
 
       it('categories and subtypes', async () => {
-        assert.deepEqual(sorted(await listIds({ user_id: user, categories: ['procedural'] })), ids(m.projectA, m.projectB));
-        assert.deepEqual(sorted(await listIds({ user_id: user, categories: ['procedural', 'preference'] })), ids(m.projectA, m.projectB, m.global));
-        assert.deepEqual(sorted(await listIds({ user_id: user, subtypes: ['debugging', 'style'] })), ids(m.projectB, m.global));
+        assert.deepEqual(
+          sorted(await listIds({ user_id: user, categories: ['procedural'] })),
+          ids(m.projectA, m.projectB),
+        );
+        assert.deepEqual(
+          sorted(await listIds({ user_id: user, categories: ['procedural', 'preference'] })),
+          ids(m.projectA, m.projectB, m.global),
+        );
+        assert.deepEqual(
+          sorted(await listIds({ user_id: user, subtypes: ['debugging', 'style'] })),
+          ids(m.projectB, m.global),
+        );
         assert.deepEqual(await listIds({ user_id: user, categories: ['procedural'], subtypes: ['style'] }), []);
       });
 
@@ -283,32 +335,72 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
 
       it('min_confidence, pinned and source_types', async () => {
         assert.ok(!(await listIds({ user_id: user, min_confidence: 0.5 })).includes(m.lowConfidence.memory_id));
-        assert.deepEqual(await listIds({ user_id: user, min_confidence: 0.3, source_types: ['inferred'] }), [m.lowConfidence.memory_id]);
+        assert.deepEqual(await listIds({ user_id: user, min_confidence: 0.3, source_types: ['inferred'] }), [
+          m.lowConfidence.memory_id,
+        ]);
         assert.deepEqual(await listIds({ user_id: user, pinned: true }), [m.pinned.memory_id]);
         assert.equal((await listIds({ user_id: user, pinned: false })).length, liveVisible.length - 1);
-        assert.deepEqual(sorted(await listIds({ user_id: user, source_types: ['observed', 'inferred'] })), ids(m.pinned, m.lowConfidence));
+        assert.deepEqual(
+          sorted(await listIds({ user_id: user, source_types: ['observed', 'inferred'] })),
+          ids(m.pinned, m.lowConfidence),
+        );
       });
 
       it('never returns rows of another user', async () => {
         const stranger = newUserId();
         assert.deepEqual(await listIds({ user_id: stranger, state: 'all', include_superseded: true }), []);
-        const result = await store().listMemories({ filter: { user_id: user, tags: ['backend'] }, sort: 'created', offset: 0, limit: 10 });
+        const result = await store().listMemories({
+          filter: { user_id: user, tags: ['backend'] },
+          sort: 'created',
+          offset: 0,
+          limit: 10,
+        });
         assert.equal(result.total, 1);
       });
     });
 
     describe('layer scopes', () => {
       const user = newUserId();
-      const agent = makeMemory(user, { layer: 'agent', scope_id: 'copilot', content: 'The heron agent formats with prettier.', embedding_model: MODEL, created_at: iso(1) });
-      const own = makeMemory(user, { content: 'The heron service deploys on Fridays.', embedding_model: MODEL, created_at: iso(2) });
-      const session = makeMemory(user, { layer: 'session', scope_id: 'sess_1', content: 'The heron bug is being bisected now.', embedding_model: MODEL, created_at: iso(3) });
-      const otherAgent = makeMemory(user, { layer: 'agent', scope_id: 'claude', content: 'The heron agent prefers tabs.', embedding_model: MODEL, created_at: iso(4) });
-      const team = makeMemory(`team:${user}`, { layer: 'team', scope_id: user, content: 'The heron team reviews every migration.', embedding_model: MODEL, created_at: iso(5) });
+      const agent = makeMemory(user, {
+        layer: 'agent',
+        scope_id: 'copilot',
+        content: 'The heron agent formats with prettier.',
+        embedding_model: MODEL,
+        created_at: iso(1),
+      });
+      const own = makeMemory(user, {
+        content: 'The heron service deploys on Fridays.',
+        embedding_model: MODEL,
+        created_at: iso(2),
+      });
+      const session = makeMemory(user, {
+        layer: 'session',
+        scope_id: 'sess_1',
+        content: 'The heron bug is being bisected now.',
+        embedding_model: MODEL,
+        created_at: iso(3),
+      });
+      const otherAgent = makeMemory(user, {
+        layer: 'agent',
+        scope_id: 'claude',
+        content: 'The heron agent prefers tabs.',
+        embedding_model: MODEL,
+        created_at: iso(4),
+      });
+      const team = makeMemory(`team:${user}`, {
+        layer: 'team',
+        scope_id: user,
+        content: 'The heron team reviews every migration.',
+        embedding_model: MODEL,
+        created_at: iso(5),
+      });
       const vector = randomUnitVector(8, seededRandom(7));
-      const scopes = (...refs: Array<[MemoryRecord['layer'], string]>) => refs.map(([layer, scope_id]) => ({ layer, scope_id }));
+      const scopes = (...refs: Array<[MemoryRecord['layer'], string]>) =>
+        refs.map(([layer, scope_id]) => ({ layer, scope_id }));
 
       before(async () => {
-        for (const memory of [agent, own, session, otherAgent, team]) await store().insertMemory(memory, embedding(vector));
+        for (const memory of [agent, own, session, otherAgent, team])
+          await store().insertMemory(memory, embedding(vector));
       });
 
       it('round-trips layer and scope_id, also in a shared partition', async () => {
@@ -321,7 +413,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
 
       it('without scopes a filter sees every layer of the partition', async () => {
-        assert.deepEqual(sorted(await listIds({ user_id: user })), sorted([agent, own, session, otherAgent].map((m) => m.memory_id)));
+        assert.deepEqual(
+          sorted(await listIds({ user_id: user })),
+          sorted([agent, own, session, otherAgent].map((m) => m.memory_id)),
+        );
       });
 
       it('scopes restrict listing, lexical and vector search alike', async () => {
@@ -337,7 +432,12 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
 
       it('neighbour windows only walk through memories of the filter scopes', async () => {
-        const windows = await store().adjacentMemories({ user_id: user, scopes: scopes(['user', user], ['session', 'sess_1']) }, [own.memory_id], 2, 365 * 86_400_000);
+        const windows = await store().adjacentMemories(
+          { user_id: user, scopes: scopes(['user', user], ['session', 'sess_1']) },
+          [own.memory_id],
+          2,
+          365 * 86_400_000,
+        );
         assert.deepEqual(windows.get(own.memory_id), { before: [], after: [session.memory_id] });
       });
     });
@@ -350,10 +450,22 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const c = makeMemory(user, { created_at: iso(3), importance: 0.5, access_count: 9, last_accessed: iso(2) });
         await insertAll([a, b, c]);
         const filter = { user_id: user };
-        assert.deepEqual(await listIds(filter, 'created'), [c, b, a].map((x) => x.memory_id));
-        assert.deepEqual(await listIds(filter, 'importance'), [b, c, a].map((x) => x.memory_id));
-        assert.deepEqual(await listIds(filter, 'access_count'), [c, a, b].map((x) => x.memory_id));
-        assert.deepEqual(await listIds(filter, 'recency'), [a, c, b].map((x) => x.memory_id));
+        assert.deepEqual(
+          await listIds(filter, 'created'),
+          [c, b, a].map((x) => x.memory_id),
+        );
+        assert.deepEqual(
+          await listIds(filter, 'importance'),
+          [b, c, a].map((x) => x.memory_id),
+        );
+        assert.deepEqual(
+          await listIds(filter, 'access_count'),
+          [c, a, b].map((x) => x.memory_id),
+        );
+        assert.deepEqual(
+          await listIds(filter, 'recency'),
+          [a, c, b].map((x) => x.memory_id),
+        );
       });
 
       it('pages with offset/limit and reports the total of all matches', async () => {
@@ -375,7 +487,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
 
     describe('searchLexical', () => {
       const user = newUserId();
-      const rare = makeMemory(user, { content: 'The flamingo deployment pipeline runs nightly builds.', created_at: iso(1) });
+      const rare = makeMemory(user, {
+        content: 'The flamingo deployment pipeline runs nightly builds.',
+        created_at: iso(1),
+      });
       const common = [
         makeMemory(user, { content: 'The deployment pipeline deploys builds to staging.', created_at: iso(2) }),
         makeMemory(user, { content: 'Deployment happens after the pipeline passes.', created_at: iso(3) }),
@@ -395,7 +510,11 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
 
       it('ranks the document with the rare query term first, with matched terms', async () => {
-        const hits = await store().searchLexical({ filter: { user_id: user }, terms: terms('flamingo deployment pipeline'), limit: 10 });
+        const hits = await store().searchLexical({
+          filter: { user_id: user },
+          terms: terms('flamingo deployment pipeline'),
+          limit: 10,
+        });
         assert.equal(hits[0].memory_id, rare.memory_id);
         assert.ok(hits.length >= 4);
         for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score, 'scores are descending');
@@ -405,13 +524,22 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
 
       it('respects limit and returns nothing for unknown terms', async () => {
-        const hits = await store().searchLexical({ filter: { user_id: user }, terms: terms('deployment pipeline'), limit: 2 });
+        const hits = await store().searchLexical({
+          filter: { user_id: user },
+          terms: terms('deployment pipeline'),
+          limit: 2,
+        });
         assert.equal(hits.length, 2);
-        assert.deepEqual(await store().searchLexical({ filter: { user_id: user }, terms: terms('xylophonist'), limit: 5 }), []);
+        assert.deepEqual(
+          await store().searchLexical({ filter: { user_id: user }, terms: terms('xylophonist'), limit: 5 }),
+          [],
+        );
       });
 
-      it('reports BM25 corpus statistics of the user\'s live memories for the recall scale', async () => {
-        const [flamingo, deployment, unknown] = ['flamingo', 'deployment', 'xylophonist'].map((word) => terms(word)[0].term);
+      it("reports BM25 corpus statistics of the user's live memories for the recall scale", async () => {
+        const [flamingo, deployment, unknown] = ['flamingo', 'deployment', 'xylophonist'].map(
+          (word) => terms(word)[0].term,
+        );
         const stats = await store().termStatistics(user, [flamingo, deployment, unknown]);
         // Five memories of this user; the other user's flamingo document does not count.
         assert.equal(stats.documents, 5);
@@ -427,14 +555,23 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
           terms: terms('walrus deployment pipeline'),
           limit: 1,
         });
-        assert.deepEqual(hits.map((h) => h.memory_id), [procedural.memory_id]);
+        assert.deepEqual(
+          hits.map((h) => h.memory_id),
+          [procedural.memory_id],
+        );
       });
 
       it('only searches the filter user', async () => {
         const stranger = newUserId();
-        assert.deepEqual(await store().searchLexical({ filter: { user_id: stranger }, terms: terms('flamingo'), limit: 5 }), []);
+        assert.deepEqual(
+          await store().searchLexical({ filter: { user_id: stranger }, terms: terms('flamingo'), limit: 5 }),
+          [],
+        );
         const hits = await store().searchLexical({ filter: { user_id: user }, terms: terms('flamingo'), limit: 5 });
-        assert.deepEqual(hits.map((h) => h.memory_id), [rare.memory_id]);
+        assert.deepEqual(
+          hits.map((h) => h.memory_id),
+          [rare.memory_id],
+        );
       });
 
       it('follows updates, soft deletes, supersedes and hard deletes', async () => {
@@ -442,7 +579,9 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const memory = makeMemory(owner, { content: 'The capybara service owns billing.' });
         await store().insertMemory(memory, null);
         const search = (text: string, filter: Partial<MemoryFilter> = {}) =>
-          store().searchLexical({ filter: { user_id: owner, ...filter }, terms: terms(text), limit: 5 }).then((h) => h.map((x) => x.memory_id));
+          store()
+            .searchLexical({ filter: { user_id: owner, ...filter }, terms: terms(text), limit: 5 })
+            .then((h) => h.map((x) => x.memory_id));
         assert.deepEqual(await search('capybara'), [memory.memory_id]);
 
         await store().updateMemory({ ...memory, content: 'The axolotl service owns billing.' });
@@ -471,7 +610,11 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       const query = randomUnitVector(dims, random);
       const targets = [0.95, 0.8, 0.6, 0.3, -0.2].map((similarity) => vectorNear(query, similarity, random));
       const memories = targets.map((_, i) => makeMemory(user, { created_at: iso(i), embedding_model: MODEL }));
-      const procedural = makeMemory(user, { memory_category: 'procedural', memory_subtype: 'workflow', embedding_model: MODEL });
+      const procedural = makeMemory(user, {
+        memory_category: 'procedural',
+        memory_subtype: 'workflow',
+        embedding_model: MODEL,
+      });
       const proceduralVector = vectorNear(query, 0.1, random);
       const otherModel = makeMemory(user, { embedding_model: OTHER_MODEL });
 
@@ -484,7 +627,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
 
       it('orders hits by cosine similarity and reports it', async () => {
         const hits = await store().searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 10 });
-        assert.deepEqual(hits.map((h) => h.memory_id), [...memories.slice(0, 4), procedural, memories[4]].map((m) => m.memory_id));
+        assert.deepEqual(
+          hits.map((h) => h.memory_id),
+          [...memories.slice(0, 4), procedural, memories[4]].map((m) => m.memory_id),
+        );
         for (const hit of hits) {
           const index = memories.findIndex((m) => m.memory_id === hit.memory_id);
           const expected = cosineOf(query, index >= 0 ? targets[index] : proceduralVector);
@@ -497,17 +643,39 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const hits = await store().searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 50 });
         assert.ok(!hits.some((h) => h.memory_id === otherModel.memory_id));
         assert.equal(hits.length, memories.length + 1);
-        const other = await store().searchVector({ filter: { user_id: user }, vector: query, model: OTHER_MODEL, limit: 50 });
-        assert.deepEqual(other.map((h) => h.memory_id), [otherModel.memory_id]);
+        const other = await store().searchVector({
+          filter: { user_id: user },
+          vector: query,
+          model: OTHER_MODEL,
+          limit: 50,
+        });
+        assert.deepEqual(
+          other.map((h) => h.memory_id),
+          [otherModel.memory_id],
+        );
         assert.ok(Math.abs(other[0].similarity - 1) < 1e-4);
-        assert.deepEqual(await store().searchVector({ filter: { user_id: newUserId() }, vector: query, model: MODEL, limit: 5 }), []);
+        assert.deepEqual(
+          await store().searchVector({ filter: { user_id: newUserId() }, vector: query, model: MODEL, limit: 5 }),
+          [],
+        );
       });
 
       it('applies the filter before the top-k cut and respects limit', async () => {
-        const filtered = await store().searchVector({ filter: { user_id: user, categories: ['procedural'] }, vector: query, model: MODEL, limit: 1 });
-        assert.deepEqual(filtered.map((h) => h.memory_id), [procedural.memory_id]);
+        const filtered = await store().searchVector({
+          filter: { user_id: user, categories: ['procedural'] },
+          vector: query,
+          model: MODEL,
+          limit: 1,
+        });
+        assert.deepEqual(
+          filtered.map((h) => h.memory_id),
+          [procedural.memory_id],
+        );
         const top2 = await store().searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 2 });
-        assert.deepEqual(top2.map((h) => h.memory_id), memories.slice(0, 2).map((m) => m.memory_id));
+        assert.deepEqual(
+          top2.map((h) => h.memory_id),
+          memories.slice(0, 2).map((m) => m.memory_id),
+        );
       });
 
       it('follows re-embedding, soft delete and hard delete', async () => {
@@ -516,13 +684,21 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const probe = randomUnitVector(dims, rng);
         const memory = makeMemory(owner, { embedding_model: MODEL });
         await store().insertMemory(memory, embedding(vectorNear(probe, 0.9, rng)));
-        const search = () => store().searchVector({ filter: { user_id: owner }, vector: probe, model: MODEL, limit: 5 }).then((h) => h.map((x) => x.memory_id));
+        const search = () =>
+          store()
+            .searchVector({ filter: { user_id: owner }, vector: probe, model: MODEL, limit: 5 })
+            .then((h) => h.map((x) => x.memory_id));
         assert.deepEqual(await search(), [memory.memory_id]);
 
         await store().updateMemory({ ...memory, embedding_model: OTHER_MODEL }, embedding(probe, OTHER_MODEL));
         assert.deepEqual(await search(), []);
         await store().updateMemory({ ...memory, embedding_model: MODEL }, embedding(probe));
-        const [exact] = await store().searchVector({ filter: { user_id: owner }, vector: probe, model: MODEL, limit: 5 });
+        const [exact] = await store().searchVector({
+          filter: { user_id: owner },
+          vector: probe,
+          model: MODEL,
+          limit: 5,
+        });
         assert.ok(Math.abs(exact.similarity - 1) < 1e-4);
 
         await store().updateMemory({ ...memory, embedding_model: MODEL, deleted_at: iso(2) });
@@ -580,18 +756,36 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
 
       it('returns live, filter-passing neighbours in storage order, nearest first, for the user only', async () => {
         const user = newUserId();
-        const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((label) => makeMemory(user, { content: `turn ${label}` }));
+        const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((label) =>
+          makeMemory(user, { content: `turn ${label}` }),
+        );
         const trashed = makeMemory(user, { content: 'trashed turn', deleted_at: iso(1) });
-        const procedural = makeMemory(user, { content: 'a workflow', memory_category: 'procedural', memory_subtype: 'workflow' });
+        const procedural = makeMemory(user, {
+          content: 'a workflow',
+          memory_category: 'procedural',
+          memory_subtype: 'workflow',
+        });
         for (const memory of [a, b, trashed, c, procedural, d, e]) await store().insertMemory(memory, null);
         await store().insertMemory(makeMemory(newUserId()), null);
-        const windows = await store().adjacentMemories({ user_id: user, categories: ['semantic'] }, [c.memory_id, a.memory_id, 'mem_missing'], 2, HOUR);
-        assert.deepEqual(windows.get(c.memory_id), { before: [b.memory_id, a.memory_id], after: [d.memory_id, e.memory_id] });
+        const windows = await store().adjacentMemories(
+          { user_id: user, categories: ['semantic'] },
+          [c.memory_id, a.memory_id, 'mem_missing'],
+          2,
+          HOUR,
+        );
+        assert.deepEqual(windows.get(c.memory_id), {
+          before: [b.memory_id, a.memory_id],
+          after: [d.memory_id, e.memory_id],
+        });
         assert.deepEqual(windows.get(a.memory_id), { before: [], after: [b.memory_id, c.memory_id] });
         assert.equal(windows.has('mem_missing'), false);
         const unfiltered = await store().adjacentMemories({ user_id: user }, [c.memory_id], 1, HOUR);
         assert.deepEqual(unfiltered.get(c.memory_id), { before: [b.memory_id], after: [procedural.memory_id] });
-        assert.equal((await store().adjacentMemories({ user_id: newUserId() }, [c.memory_id], 1, HOUR)).size, 0, 'another user sees nothing');
+        assert.equal(
+          (await store().adjacentMemories({ user_id: newUserId() }, [c.memory_id], 1, HOUR)).size,
+          0,
+          'another user sees nothing',
+        );
       });
 
       it('stops at a conversation boundary: another session or a time gap', async () => {
@@ -599,7 +793,11 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const early = makeMemory(user, { content: 'early turn', event_time: '2026-01-01T09:00:00.000Z' });
         const first = makeMemory(user, { content: 'first turn', event_time: '2026-01-02T09:00:00.000Z' });
         const second = makeMemory(user, { content: 'second turn', event_time: '2026-01-02T09:05:00.000Z' });
-        const otherSession = makeMemory(user, { content: 'other session', event_time: '2026-01-02T09:06:00.000Z', source_session: 'sess_other' });
+        const otherSession = makeMemory(user, {
+          content: 'other session',
+          event_time: '2026-01-02T09:06:00.000Z',
+          source_session: 'sess_other',
+        });
         for (const memory of [early, first, second, otherSession]) await store().insertMemory(memory, null);
         const windows = await store().adjacentMemories({ user_id: user }, [first.memory_id, second.memory_id], 3, HOUR);
         assert.deepEqual(windows.get(first.memory_id), { before: [], after: [second.memory_id] });
@@ -613,7 +811,10 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const memory = makeMemory(user, { access_count: 2, last_accessed: iso(1) });
         const untouched = makeMemory(user, { access_count: 0 });
         await insertAll([memory, untouched]);
-        await store().recordAccess([makeAccess(memory, { accessed_at: iso(6) }), makeAccess(memory, { accessed_at: iso(7) })]);
+        await store().recordAccess([
+          makeAccess(memory, { accessed_at: iso(6) }),
+          makeAccess(memory, { accessed_at: iso(7) }),
+        ]);
         const [after] = await store().getMemories(user, [memory.memory_id]);
         assert.equal(after.access_count, 4);
         assert.equal(Date.parse(after.last_accessed), Date.parse(iso(7)));
@@ -623,7 +824,7 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(byAccess, [memory.memory_id, untouched.memory_id]);
       });
 
-      it('listAccessLog pages the user\'s rows oldest first, every field intact', async () => {
+      it("listAccessLog pages the user's rows oldest first, every field intact", async () => {
         const user = newUserId();
         const memory = makeMemory(user);
         await store().insertMemory(memory, null);
@@ -633,8 +834,12 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
           makeAccess(memory, { accessed_at: iso(7) }),
         ];
         await store().recordAccess(entries);
-        const expected = [entries[1], entries[2], entries[0]].map((entry) => ({ ...entry, accessed_at: new Date(entry.accessed_at).toISOString() }));
-        const normalise = (page: readonly typeof entries[number][]) => page.map((entry) => ({ ...entry, accessed_at: new Date(entry.accessed_at).toISOString() }));
+        const expected = [entries[1], entries[2], entries[0]].map((entry) => ({
+          ...entry,
+          accessed_at: new Date(entry.accessed_at).toISOString(),
+        }));
+        const normalise = (page: readonly (typeof entries)[number][]) =>
+          page.map((entry) => ({ ...entry, accessed_at: new Date(entry.accessed_at).toISOString() }));
         assert.deepEqual(normalise(await store().listAccessLog(user, 0, 10)), expected);
         assert.deepEqual(normalise(await store().listAccessLog(user, 1, 1)), [expected[1]]);
         assert.deepEqual(await store().listAccessLog(newUserId(), 0, 10), []);
@@ -653,16 +858,31 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       it('stats counts live, deleted, pinned, categories, sessions, items, accesses and vectors', async () => {
         const user = newUserId();
         const vector = randomUnitVector(4, seededRandom(11));
-        const a = makeMemory(user, { memory_category: 'semantic', memory_subtype: 'project', pinned: true, created_at: iso(1), embedding_model: MODEL });
+        const a = makeMemory(user, {
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+          pinned: true,
+          created_at: iso(1),
+          embedding_model: MODEL,
+        });
         const b = makeMemory(user, { memory_category: 'procedural', memory_subtype: 'workflow', created_at: iso(2) });
-        const c = makeMemory(user, { memory_category: 'procedural', memory_subtype: 'workflow', created_at: iso(3), embedding_model: MODEL });
+        const c = makeMemory(user, {
+          memory_category: 'procedural',
+          memory_subtype: 'workflow',
+          created_at: iso(3),
+          embedding_model: MODEL,
+        });
         const trashed = makeMemory(user, { deleted_at: iso(5), created_at: iso(0), embedding_model: MODEL });
         await store().insertMemory(a, embedding(vector));
         await store().insertMemory(b, null);
         await store().insertMemory(c, embedding(vector));
         await store().insertMemory(trashed, embedding(vector));
         const session = makeSession(user);
-        await store().commitWorking({ session, upsert: [makeWorkingItem(session, 0), makeWorkingItem(session, 1)], delete: [] });
+        await store().commitWorking({
+          session,
+          upsert: [makeWorkingItem(session, 0), makeWorkingItem(session, 1)],
+          delete: [],
+        });
         await store().recordAccess([makeAccess(a)]);
         await store().insertMemory(makeMemory(newUserId()), null);
 
@@ -691,12 +911,20 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       it('removes everything the user has and returns the counts', async () => {
         const user = newUserId();
         const survivor = newUserId();
-        const memories = [makeMemory(user, { content: 'narwhal one', embedding_model: MODEL }), makeMemory(user, { content: 'narwhal two' }), makeMemory(user, { deleted_at: iso(1) })];
+        const memories = [
+          makeMemory(user, { content: 'narwhal one', embedding_model: MODEL }),
+          makeMemory(user, { content: 'narwhal two' }),
+          makeMemory(user, { deleted_at: iso(1) }),
+        ];
         const vector = randomUnitVector(4, seededRandom(12));
         await store().insertMemory(memories[0], embedding(vector));
         await insertAll(memories.slice(1));
         const sessions = [makeSession(user), makeSession(user)];
-        await store().commitWorking({ session: sessions[0], upsert: [makeWorkingItem(sessions[0], 0), makeWorkingItem(sessions[0], 1)], delete: [] });
+        await store().commitWorking({
+          session: sessions[0],
+          upsert: [makeWorkingItem(sessions[0], 0), makeWorkingItem(sessions[0], 1)],
+          delete: [],
+        });
         await store().commitWorking({ session: sessions[1], upsert: [makeWorkingItem(sessions[1], 0)], delete: [] });
         await store().recordAccess([makeAccess(memories[0]), makeAccess(memories[1])]);
         const kept = makeMemory(survivor, { content: 'narwhal kept', embedding_model: MODEL });
@@ -708,21 +936,55 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         await store().searchVector({ filter: { user_id: user }, vector, model: MODEL, limit: 5 });
 
         const receipt = await store().deleteUser(user);
-        assert.deepEqual(receipt, { memories_deleted: 3, sessions_deleted: 2, working_items_deleted: 3, access_log_deleted: 2 });
+        assert.deepEqual(receipt, {
+          memories_deleted: 3,
+          sessions_deleted: 2,
+          working_items_deleted: 3,
+          access_log_deleted: 2,
+        });
         const stats = await store().stats(user);
-        assert.equal(stats.memories + stats.deleted + stats.sessions + stats.working_items + stats.access_log_entries + stats.embedded, 0);
-        assert.deepEqual(await store().getMemories(user, memories.map((m) => m.memory_id)), []);
+        assert.equal(
+          stats.memories +
+            stats.deleted +
+            stats.sessions +
+            stats.working_items +
+            stats.access_log_entries +
+            stats.embedded,
+          0,
+        );
+        assert.deepEqual(
+          await store().getMemories(
+            user,
+            memories.map((m) => m.memory_id),
+          ),
+          [],
+        );
         assert.deepEqual(await store().listSessions(user), []);
         assert.equal(await store().getSession(sessions[0].session_id), null);
         assert.deepEqual(await store().listWorkingItems(sessions[0].session_id), []);
-        assert.deepEqual(await store().searchLexical({ filter: { user_id: user }, terms: analyzeQuery('narwhal'), limit: 5 }), []);
+        assert.deepEqual(
+          await store().searchLexical({ filter: { user_id: user }, terms: analyzeQuery('narwhal'), limit: 5 }),
+          [],
+        );
         assert.deepEqual(await store().searchVector({ filter: { user_id: user }, vector, model: MODEL, limit: 5 }), []);
 
         assert.equal((await store().getMemories(survivor, [kept.memory_id])).length, 1);
         assert.equal((await store().listWorkingItems(keptSession.session_id)).length, 1);
-        const survivorHits = await store().searchLexical({ filter: { user_id: survivor }, terms: analyzeQuery('narwhal'), limit: 5 });
-        assert.deepEqual(survivorHits.map((h) => h.memory_id), [kept.memory_id]);
-        assert.deepEqual(await store().deleteUser(user), { memories_deleted: 0, sessions_deleted: 0, working_items_deleted: 0, access_log_deleted: 0 });
+        const survivorHits = await store().searchLexical({
+          filter: { user_id: survivor },
+          terms: analyzeQuery('narwhal'),
+          limit: 5,
+        });
+        assert.deepEqual(
+          survivorHits.map((h) => h.memory_id),
+          [kept.memory_id],
+        );
+        assert.deepEqual(await store().deleteUser(user), {
+          memories_deleted: 0,
+          sessions_deleted: 0,
+          working_items_deleted: 0,
+          access_log_deleted: 0,
+        });
       });
     });
 
@@ -730,12 +992,17 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       it('commitWorking upserts the session and items; listWorkingItems orders by sequence_num', async () => {
         const user = newUserId();
         const session = makeSession(user, { project_id: 'proj_a', config: { model: 'claude', temperature: 0.7 } });
-        const items = [2, 0, 1].map((seq) => makeWorkingItem(session, seq, { content: `content ${seq}`, metadata: { seq } }));
+        const items = [2, 0, 1].map((seq) =>
+          makeWorkingItem(session, seq, { content: `content ${seq}`, metadata: { seq } }),
+        );
         const opened = { ...session, total_tokens: 30, next_sequence: 3 };
         await store().commitWorking({ session: opened, upsert: items, delete: [] });
         assert.deepEqual(await store().getSession(session.session_id), opened);
         const listed = await store().listWorkingItems(session.session_id);
-        assert.deepEqual(listed.map((i) => i.sequence_num), [0, 1, 2]);
+        assert.deepEqual(
+          listed.map((i) => i.sequence_num),
+          [0, 1, 2],
+        );
         assert.deepEqual(listed[0], items[1]);
       });
 
@@ -743,7 +1010,11 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         const user = newUserId();
         const session = makeSession(user);
         const [a, b, c] = [0, 1, 2].map((seq) => makeWorkingItem(session, seq));
-        await store().commitWorking({ session: { ...session, total_tokens: 30, next_sequence: 3 }, upsert: [a, b, c], delete: [] });
+        await store().commitWorking({
+          session: { ...session, total_tokens: 30, next_sequence: 3 },
+          upsert: [a, b, c],
+          delete: [],
+        });
         const d = makeWorkingItem(session, 3, { pinned: true, content_type: 'task_state' });
         const bEdited = { ...b, relevance_score: 0.25, content: 'edited' };
         const next = { ...session, total_tokens: 30, next_sequence: 4, last_activity: iso(1) };

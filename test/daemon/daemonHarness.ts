@@ -11,10 +11,18 @@ export function sqliteConfig(dataDir: string, extra: Partial<RuntimeConfig> = {}
 }
 
 /** A window's view: connect (starting the daemon if needed) and open the core of `config`. */
-export function openWindow(dataDir: string, options: { graceMs?: number; config?: Partial<RuntimeConfig>; userId?: string; env?: Record<string, string> } = {}): Promise<OpenedRemoteCore> {
+export function openWindow(
+  dataDir: string,
+  options: { graceMs?: number; config?: Partial<RuntimeConfig>; userId?: string; env?: Record<string, string> } = {},
+): Promise<OpenedRemoteCore> {
   return openRemoteCore({
     dataDir,
-    command: { execPath: process.execPath, cliPath: CLI, graceMs: options.graceMs ?? 60_000, env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none', ...options.env } },
+    command: {
+      execPath: process.execPath,
+      cliPath: CLI,
+      graceMs: options.graceMs ?? 60_000,
+      env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none', ...options.env },
+    },
     hello: { config: sqliteConfig(dataDir, options.config), ...(options.userId ? { userId: options.userId } : {}) },
   });
 }
@@ -34,7 +42,11 @@ export function isRunning(pid: number): boolean {
 }
 
 /** Polls a condition until it holds (no fixed sleep decides a test's outcome). */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

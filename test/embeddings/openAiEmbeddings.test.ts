@@ -29,14 +29,24 @@ describe('OpenAiEmbeddings against an OpenAI-compatible server', () => {
         if (failNext > 0) {
           failNext--;
           response.writeHead(401, { 'Content-Type': 'application/json' });
-          response.end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }));
+          response.end(
+            JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }),
+          );
           return;
         }
         const dims = body.dimensions ?? 4;
         // Out of order on purpose: the client must place each vector by its index.
-        const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from({ length: dims }, (_, d) => text.length + d) })).reverse();
+        const data = body.input
+          .map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: Array.from({ length: dims }, (_, d) => text.length + d),
+          }))
+          .reverse();
         response.writeHead(200, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        response.end(
+          JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,9 +59,20 @@ describe('OpenAiEmbeddings against an OpenAI-compatible server', () => {
     assert.equal(provider.model, 'nomic-embed-text');
     assert.equal(provider.dimensions, 3);
     const vectors = await provider.embed(['a', 'bbb']);
-    assert.deepEqual(vectors.map((vector) => [...vector]), [[1, 2, 3], [3, 4, 5]]);
+    assert.deepEqual(
+      vectors.map((vector) => [...vector]),
+      [
+        [1, 2, 3],
+        [3, 4, 5],
+      ],
+    );
     const last = requests.at(-1)!;
-    assert.deepEqual(last.body, { model: 'nomic-embed-text', input: ['a', 'bbb'], dimensions: 3, encoding_format: 'float' });
+    assert.deepEqual(last.body, {
+      model: 'nomic-embed-text',
+      input: ['a', 'bbb'],
+      dimensions: 3,
+      encoding_format: 'float',
+    });
     assert.equal(last.authorization, 'Bearer sk-local');
   });
 

@@ -21,17 +21,27 @@ describe('Firebolt test server: Cloud endpoints', () => {
       const granted = await fetch(new URL('/oauth/token', server.url), {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: 'id-1', client_secret: 's3cr3t', grant_type: 'client_credentials', audience: 'https://api.firebolt.io' }),
+        body: new URLSearchParams({
+          client_id: 'id-1',
+          client_secret: 's3cr3t',
+          grant_type: 'client_credentials',
+          audience: 'https://api.firebolt.io',
+        }),
       });
       const token = (await granted.json()) as { access_token: string; token_type: string; expires_in: number };
       assert.equal(token.token_type, 'Bearer');
       const auth = { Authorization: `Bearer ${token.access_token}` };
       assert.equal((await fetch(new URL('/web/v3/account/acme/engineUrl', server.url))).status, 401);
-      const engineUrl = (await (await fetch(new URL('/web/v3/account/acme/engineUrl', server.url), { headers: auth })).json()) as { engineUrl: string };
+      const engineUrl = (await (
+        await fetch(new URL('/web/v3/account/acme/engineUrl', server.url), { headers: auth })
+      ).json()) as { engineUrl: string };
       assert.match(engineUrl.engineUrl, /^127\.0\.0\.1:\d+\?account_id=acc-42$/u);
 
       assert.equal((await post(server.url, 'SELECT 1', {}, undefined, '/query')).status, 401);
-      assert.equal((await post(server.url, 'CREATE DATABASE IF NOT EXISTS "clouddb"', {}, undefined, '/query', auth)).status, 200);
+      assert.equal(
+        (await post(server.url, 'CREATE DATABASE IF NOT EXISTS "clouddb"', {}, undefined, '/query', auth)).status,
+        200,
+      );
       const use = await post(server.url, 'USE DATABASE "clouddb"', {}, undefined, '/query', auth);
       assert.equal(use.headers.get('firebolt-update-parameters'), 'database=clouddb');
       const engine = await post(server.url, 'USE ENGINE "eng1"', { database: 'clouddb' }, undefined, '/query', auth);
@@ -42,7 +52,14 @@ describe('Firebolt test server: Cloud endpoints', () => {
       assert.equal(endpoint.searchParams.get('engine'), 'eng1');
       const systemDml = await post(server.url, 'SELECT 1', { database: 'clouddb' }, undefined, '/query', auth);
       assert.equal(systemDml.status, 400, 'the system engine does not run queries against tables');
-      const onEngine = await post(server.url, 'SELECT 1 AS one', { database: 'clouddb' }, undefined, endpoint.pathname, auth);
+      const onEngine = await post(
+        server.url,
+        'SELECT 1 AS one',
+        { database: 'clouddb' },
+        undefined,
+        endpoint.pathname,
+        auth,
+      );
       assert.deepEqual(onEngine.json().data, [[1]]);
     } finally {
       await server.close();

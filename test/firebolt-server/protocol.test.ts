@@ -10,7 +10,10 @@ describe('Firebolt test server: query protocol', () => {
 
   before(async () => {
     server = await startFireboltTestServer();
-    assert.equal((await post(server.url, 'CREATE DATABASE IF NOT EXISTS "proto"', { output_format: 'JSON_Compact' })).status, 200);
+    assert.equal(
+      (await post(server.url, 'CREATE DATABASE IF NOT EXISTS "proto"', { output_format: 'JSON_Compact' })).status,
+      200,
+    );
     const ddl = await post(
       server.url,
       `CREATE TABLE IF NOT EXISTS items (
@@ -34,7 +37,12 @@ describe('Firebolt test server: query protocol', () => {
     );
     assert.equal(insert.status, 200, insert.text);
     assert.equal(insert.text, '', 'statements without a result set answer with an empty body');
-    const response = await post(server.url, 'SELECT id, note, v, tags, n, score, flag, at FROM items WHERE user_id = $1', db, ['u1']);
+    const response = await post(
+      server.url,
+      'SELECT id, note, v, tags, n, score, flag, at FROM items WHERE user_id = $1',
+      db,
+      ['u1'],
+    );
     assert.equal(response.status, 200, response.text);
     assert.match(response.headers.get('content-type') ?? '', /application\/json/u);
     const body = response.json();
@@ -50,13 +58,22 @@ describe('Firebolt test server: query protocol', () => {
       { name: 'at', type: 'timestamptz' },
     ]);
     assert.equal(body.rows, 1);
-    assert.match(response.text, /"data":\[\["a",null,\[0\.1,0\.2,0\.3\],\["x","y"\],9007199254740993,0\.30000000000000004,true,"2024-01-02 03:04:05\.678\+00"\]\]/u);
+    assert.match(
+      response.text,
+      /"data":\[\["a",null,\[0\.1,0\.2,0\.3\],\["x","y"\],9007199254740993,0\.30000000000000004,true,"2024-01-02 03:04:05\.678\+00"\]\]/u,
+    );
     assert.equal(typeof body.statistics.elapsed, 'number');
   });
 
   test('JSONLines_Compact streams START, DATA and FINISH_SUCCESSFULLY', async () => {
-    const response = await post(server.url, 'SELECT id FROM items ORDER BY id', { ...db, output_format: 'JSONLines_Compact' });
-    const lines = response.text.trim().split('\n').map((line) => JSON.parse(line));
+    const response = await post(server.url, 'SELECT id FROM items ORDER BY id', {
+      ...db,
+      output_format: 'JSONLines_Compact',
+    });
+    const lines = response.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.equal(lines[0].message_type, 'START');
     assert.deepEqual(lines[0].result_columns, [{ name: 'id', type: 'text' }]);
     assert.equal(lines[1].message_type, 'DATA');
@@ -114,15 +131,25 @@ describe('Firebolt test server: query protocol', () => {
     const transactionId = /transaction_id=([^,]+)/u.exec(update)?.[1];
     assert.ok(transactionId, update);
     const inTx = { ...db, transaction_id: transactionId, transaction_sequence_id: '0' };
-    assert.equal((await post(server.url, "INSERT INTO items (user_id, id, v, tags) VALUES ('u3', 't', [0, 1, 0], [])", inTx)).status, 200);
+    assert.equal(
+      (await post(server.url, "INSERT INTO items (user_id, id, v, tags) VALUES ('u3', 't', [0, 1, 0], [])", inTx))
+        .status,
+      200,
+    );
     const outside = await post(server.url, "SELECT COUNT(*) AS c FROM items WHERE user_id = 'u3'", db);
     assert.deepEqual(outside.json().data, [[0]], 'uncommitted rows are invisible outside the transaction');
-    const conflict = await post(server.url, "INSERT INTO items (user_id, id, v, tags) VALUES ('u3', 'x', [0, 1, 0], [])", db);
+    const conflict = await post(
+      server.url,
+      "INSERT INTO items (user_id, id, v, tags) VALUES ('u3', 'x', [0, 1, 0], [])",
+      db,
+    );
     assert.equal(conflict.status, 409, 'a second writer conflicts while the transaction holds the write lock');
     assert.equal((await post(server.url, 'BEGIN', inTx)).status, 400, 'nested BEGIN is an error');
     const rollback = await post(server.url, 'ROLLBACK', inTx);
     assert.equal(rollback.headers.get('firebolt-remove-parameters'), 'transaction_id,transaction_sequence_id');
-    assert.deepEqual((await post(server.url, "SELECT COUNT(*) AS c FROM items WHERE user_id = 'u3'", db)).json().data, [[0]]);
+    assert.deepEqual((await post(server.url, "SELECT COUNT(*) AS c FROM items WHERE user_id = 'u3'", db)).json().data, [
+      [0],
+    ]);
     assert.equal((await post(server.url, 'COMMIT', db)).status, 400, 'COMMIT outside a transaction is an error');
   });
 
@@ -132,12 +159,25 @@ describe('Firebolt test server: query protocol', () => {
       'CREATE INDEX vecs_hnsw ON vecs USING HNSW (e vector_cosine_ops) WITH (dimension = 2, m = 16, ef_construction = 128)',
       "INSERT INTO vecs (user_id, id, e) VALUES ('other', 'o1', [1, 0]), ('other', 'o2', [0.99, 0.01]), ('me', 'm1', [0.9, 0.1]), ('me', 'm2', [0, 1])",
     ];
-    const vectorDb = { ...db, advanced_mode: '1', enable_vector_search_index_creation: '1', enable_vector_search_tvf: '1' };
+    const vectorDb = {
+      ...db,
+      advanced_mode: '1',
+      enable_vector_search_index_creation: '1',
+      enable_vector_search_tvf: '1',
+    };
     for (const sql of setup) assert.equal((await post(server.url, sql, vectorDb)).status, 200, sql);
-    const wrongDimension = await post(server.url, "INSERT INTO vecs (user_id, id, e) VALUES ('me', 'bad', [1, 0, 0])", db);
+    const wrongDimension = await post(
+      server.url,
+      "INSERT INTO vecs (user_id, id, e) VALUES ('me', 'bad', [1, 0, 0])",
+      db,
+    );
     assert.equal(wrongDimension.status, 400);
     const search = (topK: number) =>
-      post(server.url, `SELECT v.id FROM VECTOR_SEARCH(INDEX vecs_hnsw, target_vector => [1, 0]::ARRAY(DOUBLE), top_k => ${topK}, ef_search => 64) AS v WHERE v.user_id = 'me'`, vectorDb);
+      post(
+        server.url,
+        `SELECT v.id FROM VECTOR_SEARCH(INDEX vecs_hnsw, target_vector => [1, 0]::ARRAY(DOUBLE), top_k => ${topK}, ef_search => 64) AS v WHERE v.user_id = 'me'`,
+        vectorDb,
+      );
     assert.deepEqual((await search(2)).json().data, [], 'the two nearest rows belong to another user');
     assert.deepEqual((await search(3)).json().data, [['m1']]);
     const similarity = await post(server.url, 'SELECT VECTOR_COSINE_SIMILARITY([1, 2], [3, 4]) AS s', db);
@@ -164,7 +204,11 @@ describe('Firebolt test server without vector search', () => {
     const server = await startFireboltTestServer({ vectorSearch: false });
     try {
       await post(server.url, 'CREATE TABLE t (e ARRAY(REAL NOT NULL) NOT NULL)', {});
-      const response = await post(server.url, 'SELECT * FROM VECTOR_SEARCH(INDEX t_idx, target_vector => [1.0], top_k => 1)', {});
+      const response = await post(
+        server.url,
+        'SELECT * FROM VECTOR_SEARCH(INDEX t_idx, target_vector => [1.0], top_k => 1)',
+        {},
+      );
       assert.equal(response.status, 400);
       assert.match(response.json().errors[0].description, /VECTOR_SEARCH does not exist/u);
     } finally {

@@ -17,7 +17,7 @@ const HOUR = 3_600_000;
  * on corpora full of what makes the walk stop or skip: deleted and superseded rows, rows the
  * filter rejects, session changes, time gaps, deleted and unknown anchors.
  */
-test('adjacentMemories in one query equals the embedded store\'s walk on random corpora', async () => {
+test("adjacentMemories in one query equals the embedded store's walk on random corpora", async () => {
   const server = await startFireboltTestServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-adjacent-'));
   const firebolt = new FireboltStore({ kind: 'core', url: server.url, database: 'adjacent_tests' });
@@ -57,7 +57,12 @@ test('adjacentMemories in one query equals the embedded store\'s walk on random 
       const own = memories.filter((memory) => memory.user_id === user).map((memory) => memory.memory_id);
       const ids = [...own, memories.find((memory) => memory.user_id !== user)!.memory_id, 'mem_missing'];
       for (const filter of filters(user)) {
-        for (const [radius, gap] of [[1, HOUR], [2, HOUR], [3, Number.POSITIVE_INFINITY], [2, 5 * 60_000]] as const) {
+        for (const [radius, gap] of [
+          [1, HOUR],
+          [2, HOUR],
+          [3, Number.POSITIVE_INFINITY],
+          [2, 5 * 60_000],
+        ] as const) {
           const expected = await sqlite.adjacentMemories(filter, ids, radius, gap);
           const actual = await firebolt.adjacentMemories(filter, ids, radius, gap);
           assert.deepEqual(actual, expected, `filter ${JSON.stringify(filter)}, radius ${radius}, gap ${gap}`);

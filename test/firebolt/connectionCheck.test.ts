@@ -25,7 +25,10 @@ describe('Firebolt connection check', () => {
       assert.match(report.serverVersion ?? '', /firebolt-test-server/u);
       assert.equal(report.hnswUsable, true);
       assert.equal(report.vectorSearchUsable, true);
-      assert.deepEqual(report.steps.filter((step) => !step.ok), []);
+      assert.deepEqual(
+        report.steps.filter((step) => !step.ok),
+        [],
+      );
       const index = server.requests.find((request) => request.body.startsWith('CREATE INDEX'))!;
       assert.equal(index.params.enable_vector_search_index_creation, '1');
       const table = /fml_check_[0-9a-f]+/u.exec(index.body)![0];
@@ -52,9 +55,15 @@ describe('Firebolt connection check', () => {
 
   test('nothing listening: the connect step fails with advice to start Core or fix the URL', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const report = await checkFireboltConnection({ kind: 'core', url, database: 'checked' }, { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const report = await checkFireboltConnection(
+      { kind: 'core', url, database: 'checked' },
+      { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } },
+    );
     assert.equal(report.ok, false);
-    assert.deepEqual(report.steps.map((step) => [step.step, step.ok]), [['connect', false]]);
+    assert.deepEqual(
+      report.steps.map((step) => [step.step, step.ok]),
+      [['connect', false]],
+    );
     assert.match(report.steps[0].advice ?? '', /Nothing listens at/u);
   });
 
@@ -62,7 +71,15 @@ describe('Firebolt connection check', () => {
     const account = { clientId: 'svc', clientSecret: 'right-secret', account: 'acme', accountId: 'acc', engine: 'eng' };
     const server = await startFireboltTestServer({ cloud: account });
     try {
-      const report = await checkFireboltConnection({ kind: 'cloud', clientId: 'svc', clientSecret: 'wrong-secret-123', account: 'acme', engine: 'eng', database: 'd', apiEndpoint: server.url });
+      const report = await checkFireboltConnection({
+        kind: 'cloud',
+        clientId: 'svc',
+        clientSecret: 'wrong-secret-123',
+        account: 'acme',
+        engine: 'eng',
+        database: 'd',
+        apiEndpoint: server.url,
+      });
       assert.equal(report.ok, false);
       assert.match(report.steps[0].advice ?? '', /Authentication failed/u);
       assert.ok(!formatConnectionReport(report).join('\n').includes('wrong-secret-123'));
@@ -77,10 +94,20 @@ describe('Firebolt connection check', () => {
     try {
       const lines: string[] = [];
       process.env.FIREBOLT_CORE_URL = server.url;
-      assert.equal(await runFireboltCheck({ dataDir: '/nonexistent', backend: 'firebolt-core', write: (line) => lines.push(line) }), 0);
+      assert.equal(
+        await runFireboltCheck({
+          dataDir: '/nonexistent',
+          backend: 'firebolt-core',
+          write: (line) => lines.push(line),
+        }),
+        0,
+      );
       assert.equal(lines.at(-1), 'Result: OK');
       process.env.FIREBOLT_CORE_URL = `http://127.0.0.1:${await closedPort()}`;
-      assert.equal(await runFireboltCheck({ dataDir: '/nonexistent', backend: 'firebolt-core', write: () => undefined }), 1);
+      assert.equal(
+        await runFireboltCheck({ dataDir: '/nonexistent', backend: 'firebolt-core', write: () => undefined }),
+        1,
+      );
     } finally {
       if (previous === undefined) delete process.env.FIREBOLT_CORE_URL;
       else process.env.FIREBOLT_CORE_URL = previous;

@@ -9,13 +9,26 @@ import { analyzeDocument, analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
 import { MIGRATIONS, SCHEMA_VERSION_TABLE } from '../../src/stores/firebolt/schema.ts';
-import { MODEL, embedding, iso, makeAccess, makeMemory, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
+import {
+  MODEL,
+  embedding,
+  iso,
+  makeAccess,
+  makeMemory,
+  newUserId,
+  randomUnitVector,
+  seededRandom,
+  vectorNear,
+} from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServerOptions } from '../support/firebolt-server/server.ts';
 
 const fastRetry = { retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 40 } };
 
-async function withStore(options: FireboltTestServerOptions, work: (store: FireboltStore, server: Awaited<ReturnType<typeof startFireboltTestServer>>) => Promise<void>): Promise<void> {
+async function withStore(
+  options: FireboltTestServerOptions,
+  work: (store: FireboltStore, server: Awaited<ReturnType<typeof startFireboltTestServer>>) => Promise<void>,
+): Promise<void> {
   const server = await startFireboltTestServer(options);
   const store = new FireboltStore({ kind: 'core', url: server.url, database: 'store_tests' }, fastRetry);
   try {
@@ -28,7 +41,7 @@ async function withStore(options: FireboltTestServerOptions, work: (store: Fireb
 }
 
 describe('FireboltStore specifics', () => {
-  test('recordAccess bumps a recall\'s memories in one UPDATE, not one per memory', async () => {
+  test("recordAccess bumps a recall's memories in one UPDATE, not one per memory", async () => {
     await withStore({}, async (store, server) => {
       const user = newUserId();
       const memories = Array.from({ length: 10 }, (_, i) => makeMemory(user, { content: `memory ${i}` }));
@@ -37,7 +50,10 @@ describe('FireboltStore specifics', () => {
       await store.recordAccess([...memories, memories[0]].map((memory) => makeAccess(memory, { accessed_at: iso(5) })));
       const updates = server.requests.slice(before).filter((request) => request.body.trimStart().startsWith('UPDATE'));
       assert.equal(updates.length, 2, 'one UPDATE for the nine memories read once, one for the memory read twice');
-      const after = await store.getMemories(user, memories.map((memory) => memory.memory_id));
+      const after = await store.getMemories(
+        user,
+        memories.map((memory) => memory.memory_id),
+      );
       assert.deepEqual(after.map((memory) => memory.access_count).sort(), [1, 1, 1, 1, 1, 1, 1, 1, 1, 2]);
     });
   });
@@ -49,12 +65,21 @@ describe('FireboltStore specifics', () => {
         const random = seededRandom(3);
         const query = randomUnitVector(8, random);
         for (let i = 0; i < 4; i++) {
-          await store.insertMemory(makeMemory(user, { embedding_model: MODEL }), embedding(vectorNear(query, 0.9 - i * 0.2, random)));
+          await store.insertMemory(
+            makeMemory(user, { embedding_model: MODEL }),
+            embedding(vectorNear(query, 0.9 - i * 0.2, random)),
+          );
         }
         const hits = await store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 2 });
         assert.equal(hits.length, 2);
-        assert.deepEqual(new Set(hits.map((hit) => hit.method)), new Set([vectorSearch ? 'hnsw:fml_vectors_d8_hnsw' : 'exact']));
-        assert.match((await store.health()).detail, vectorSearch ? /HNSW vector search/u : /exact vector search for dimension 8/u);
+        assert.deepEqual(
+          new Set(hits.map((hit) => hit.method)),
+          new Set([vectorSearch ? 'hnsw:fml_vectors_d8_hnsw' : 'exact']),
+        );
+        assert.match(
+          (await store.health()).detail,
+          vectorSearch ? /HNSW vector search/u : /exact vector search for dimension 8/u,
+        );
       });
     }
   });
@@ -65,11 +90,18 @@ describe('FireboltStore specifics', () => {
       const me = newUserId();
       const random = seededRandom(4);
       const query = randomUnitVector(4, random);
-      for (let i = 0; i < 70; i++) await store.insertMemory(makeMemory(crowd, { embedding_model: MODEL }), embedding(vectorNear(query, 0.99, random)));
+      for (let i = 0; i < 70; i++)
+        await store.insertMemory(
+          makeMemory(crowd, { embedding_model: MODEL }),
+          embedding(vectorNear(query, 0.99, random)),
+        );
       const mine = makeMemory(me, { embedding_model: MODEL });
       await store.insertMemory(mine, embedding(vectorNear(query, 0.1, random)));
       const hits = await store.searchVector({ filter: { user_id: me }, vector: query, model: MODEL, limit: 1 });
-      assert.deepEqual(hits.map((hit) => [hit.memory_id, hit.method]), [[mine.memory_id, 'exact']]);
+      assert.deepEqual(
+        hits.map((hit) => [hit.memory_id, hit.method]),
+        [[mine.memory_id, 'exact']],
+      );
     });
   });
 
@@ -83,7 +115,14 @@ describe('FireboltStore specifics', () => {
         'Pipeline caches speed up the nightly build; deploy happens after tests.',
         'Billing billing billing: invoices are generated nightly.',
       ];
-      const memories = texts.map((content, i) => makeMemory(user, { content, tags: i % 2 ? ['billing'] : [], entities: i === 2 ? ['function:getUserById'] : [], created_at: iso(i) }));
+      const memories = texts.map((content, i) =>
+        makeMemory(user, {
+          content,
+          tags: i % 2 ? ['billing'] : [],
+          entities: i === 2 ? ['function:getUserById'] : [],
+          created_at: iso(i),
+        }),
+      );
       for (const memory of memories) await store.insertMemory(memory, null);
       await store.updateMemory({ ...memories[4], deleted_at: iso(9) });
       const index = new LexicalIndex();
@@ -95,7 +134,10 @@ describe('FireboltStore specifics', () => {
         assert.deepEqual(actual.map((hit) => hit.memory_id).sort(), expected.map((hit) => hit.memory_id).sort(), text);
         for (const hit of actual) {
           const twin = expected.find((candidate) => candidate.memory_id === hit.memory_id)!;
-          assert.ok(Math.abs(hit.score - twin.score) < 1e-9 * Math.max(1, twin.score), `${text}: ${hit.score} vs ${twin.score}`);
+          assert.ok(
+            Math.abs(hit.score - twin.score) < 1e-9 * Math.max(1, twin.score),
+            `${text}: ${hit.score} vs ${twin.score}`,
+          );
           assert.deepEqual(hit.matched_terms, twin.matched_terms);
         }
       }
@@ -108,9 +150,14 @@ describe('FireboltStore specifics', () => {
       await again.open();
       await again.close();
       const client = new FireboltQueryClient({ kind: 'core', url: server.url, database: 'store_tests' });
-      const { rows } = await client.query('SELECT version, COUNT(*) AS n FROM fml_schema_version GROUP BY version ORDER BY version');
+      const { rows } = await client.query(
+        'SELECT version, COUNT(*) AS n FROM fml_schema_version GROUP BY version ORDER BY version',
+      );
       client.close();
-      assert.deepEqual(rows, [{ version: 1, n: 1 }, { version: 2, n: 1 }]);
+      assert.deepEqual(rows, [
+        { version: 1, n: 1 },
+        { version: 2, n: 1 },
+      ]);
     });
   });
 
@@ -123,7 +170,11 @@ describe('FireboltStore specifics', () => {
       await client.connect();
       await client.query(SCHEMA_VERSION_TABLE, [], { write: true });
       for (const statement of MIGRATIONS[0].statements) await client.query(statement, [], { write: true });
-      await client.query('INSERT INTO fml_schema_version (version, description, applied_at) VALUES (1, $1, CURRENT_TIMESTAMP)', [MIGRATIONS[0].description], { write: true });
+      await client.query(
+        'INSERT INTO fml_schema_version (version, description, applied_at) VALUES (1, $1, CURRENT_TIMESTAMP)',
+        [MIGRATIONS[0].description],
+        { write: true },
+      );
       const user = newUserId();
       await client.query(
         `INSERT INTO fml_memories (user_id, memory_id, memory_category, memory_subtype, content, entities, tags, metadata, is_temporal, importance, access_count,
@@ -153,7 +204,10 @@ describe('FireboltStore specifics', () => {
       server.failNextQueries([429, 503]);
       await store.insertMemory(memory, null);
       assert.equal((await store.stats(user)).memories, 1);
-      assert.deepEqual((await store.getMemories(user, [memory.memory_id])).map((m) => m.memory_id), [memory.memory_id]);
+      assert.deepEqual(
+        (await store.getMemories(user, [memory.memory_id])).map((m) => m.memory_id),
+        [memory.memory_id],
+      );
     });
   });
 
@@ -161,7 +215,10 @@ describe('FireboltStore specifics', () => {
     await withStore({}, async (store, server) => {
       const user = newUserId();
       await server.pause();
-      await assert.rejects(store.insertMemory(makeMemory(user), null), (error: unknown) => MemoryError.is(error, 'PROVIDER_ERROR') && error.retryable);
+      await assert.rejects(
+        store.insertMemory(makeMemory(user), null),
+        (error: unknown) => MemoryError.is(error, 'PROVIDER_ERROR') && error.retryable,
+      );
       assert.equal((await store.health()).status, 'unhealthy');
       await server.resume();
       assert.equal((await store.health()).status, 'healthy');
@@ -175,11 +232,20 @@ describe('FireboltStore specifics', () => {
     try {
       const user = newUserId();
       const memory = makeMemory(user, { content: 'persisted across restarts', embedding_model: MODEL });
-      await withStore({ dataDir }, (store) => store.insertMemory(memory, embedding(randomUnitVector(4, seededRandom(8)))));
+      await withStore({ dataDir }, (store) =>
+        store.insertMemory(memory, embedding(randomUnitVector(4, seededRandom(8)))),
+      );
       await withStore({ dataDir }, async (store) => {
         assert.deepEqual(await store.getMemories(user, [memory.memory_id]), [memory]);
-        const hits = await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('persisted'), limit: 3 });
-        assert.deepEqual(hits.map((hit) => hit.memory_id), [memory.memory_id]);
+        const hits = await store.searchLexical({
+          filter: { user_id: user },
+          terms: analyzeQuery('persisted'),
+          limit: 3,
+        });
+        assert.deepEqual(
+          hits.map((hit) => hit.memory_id),
+          [memory.memory_id],
+        );
       });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

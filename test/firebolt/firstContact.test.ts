@@ -5,7 +5,17 @@ import { describe, test } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
-import { MODEL, embedding, makeAccess, makeMemory, makeSession, makeWorkingItem, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
+import {
+  MODEL,
+  embedding,
+  makeAccess,
+  makeMemory,
+  makeSession,
+  makeWorkingItem,
+  newUserId,
+  randomUnitVector,
+  seededRandom,
+} from '../contract/fixtures.ts';
 import { REQUEST_TARGET_LIMIT, startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServer, FireboltTestServerOptions } from '../support/firebolt-server/server.ts';
 
@@ -15,7 +25,10 @@ import type { FireboltTestServer, FireboltTestServerOptions } from '../support/f
  */
 const fastRetry = { retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 20 } };
 
-async function withStore(options: FireboltTestServerOptions, work: (store: FireboltStore, server: FireboltTestServer) => Promise<void>): Promise<void> {
+async function withStore(
+  options: FireboltTestServerOptions,
+  work: (store: FireboltStore, server: FireboltTestServer) => Promise<void>,
+): Promise<void> {
   const server = await startFireboltTestServer(options);
   const store = new FireboltStore({ kind: 'core', url: server.url, database: 'first_contact' }, fastRetry);
   try {
@@ -67,7 +80,15 @@ describe('Fix 1: Cloud connects when Firebolt-Update-Endpoint has no scheme', ()
     const account = { clientId: 'svc', clientSecret: 'secret', account: 'acme', accountId: 'acc-1', engine: 'eng' };
     const server = await startFireboltTestServer({ cloud: account });
     const client = new FireboltQueryClient(
-      { kind: 'cloud', clientId: 'svc', clientSecret: 'secret', account: 'acme', database: 'cloud_db', engine: 'eng', apiEndpoint: server.url },
+      {
+        kind: 'cloud',
+        clientId: 'svc',
+        clientSecret: 'secret',
+        account: 'acme',
+        database: 'cloud_db',
+        engine: 'eng',
+        apiEndpoint: server.url,
+      },
       fastRetry,
     );
     try {
@@ -96,10 +117,15 @@ describe('Fix 2: every request target stays under the gateway limit', () => {
       assert.equal(stored.summary, memory.summary);
 
       const session = makeSession(user);
-      const items = Array.from({ length: 40 }, (_, i) => makeWorkingItem(session, i, { content: `項目 ${i} ${'é'.repeat(400)}` }));
+      const items = Array.from({ length: 40 }, (_, i) =>
+        makeWorkingItem(session, i, { content: `項目 ${i} ${'é'.repeat(400)}` }),
+      );
       await store.commitWorking({ session, upsert: items, delete: [] });
       const listed = await store.listWorkingItems(session.session_id);
-      assert.deepEqual(listed.map((item) => item.content), items.map((item) => item.content));
+      assert.deepEqual(
+        listed.map((item) => item.content),
+        items.map((item) => item.content),
+      );
 
       await store.recordAccess([makeAccess(memory, { query_text: '質問'.repeat(2000) })]);
       assert.equal((await store.listAccessLog(user, 0, 10))[0].query_text, '質問'.repeat(2000));
@@ -133,7 +159,10 @@ describe('Fix 3: vector search degrades instead of failing', () => {
       const memory = makeMemory(user, { embedding_model: MODEL });
       await store.insertMemory(memory, embedding(query));
       const hits = await store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 1 });
-      assert.deepEqual(hits.map((hit) => [hit.memory_id, hit.method]), [[memory.memory_id, 'exact']]);
+      assert.deepEqual(
+        hits.map((hit) => [hit.memory_id, hit.method]),
+        [[memory.memory_id, 'exact']],
+      );
       assert.match((await store.health()).detail, /exact vector search for dimension 6/u);
     });
   });
@@ -144,11 +173,17 @@ describe('Fix 3: vector search degrades instead of failing', () => {
       const first = makeMemory(user, { embedding_model: MODEL });
       await store.insertMemory(first, embedding(query));
       await store.hardDeleteMemory(user, first.memory_id);
-      assert.deepEqual(await store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 3 }), []);
+      assert.deepEqual(
+        await store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 3 }),
+        [],
+      );
       const second = makeMemory(user, { embedding_model: MODEL });
       await store.insertMemory(second, embedding(query));
       const hits = await store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 1 });
-      assert.deepEqual(hits.map((hit) => [hit.memory_id, hit.method]), [[second.memory_id, 'hnsw:fml_vectors_d6_hnsw']]);
+      assert.deepEqual(
+        hits.map((hit) => [hit.memory_id, hit.method]),
+        [[second.memory_id, 'hnsw:fml_vectors_d6_hnsw']],
+      );
     });
   });
 
@@ -158,11 +193,14 @@ describe('Fix 3: vector search degrades instead of failing', () => {
       await store.insertMemory(makeMemory(user, { embedding_model: MODEL }), embedding(query));
       await server.pause();
       try {
-        await assert.rejects(store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 1 }), (error: unknown) => {
-          assert.ok(MemoryError.is(error, 'PROVIDER_ERROR'));
-          assert.equal(error.details?.status, 0);
-          return true;
-        });
+        await assert.rejects(
+          store.searchVector({ filter: { user_id: user }, vector: query, model: MODEL, limit: 1 }),
+          (error: unknown) => {
+            assert.ok(MemoryError.is(error, 'PROVIDER_ERROR'));
+            assert.equal(error.details?.status, 0);
+            return true;
+          },
+        );
       } finally {
         await server.resume();
       }
@@ -184,8 +222,15 @@ describe('Fix 4: transactions as Firebolt runs them', () => {
         await tx.query('INSERT INTO t (id) VALUES ($1::TEXT)', ['a']);
       });
       const traffic = server.requests.slice(before);
-      assert.deepEqual(traffic.map((request) => request.body.split(' ')[0]), ['BEGIN', 'INSERT', 'COMMIT', 'ROLLBACK', 'BEGIN', 'INSERT', 'COMMIT']);
-      assert.equal(traffic[3].params.transaction_id, traffic[2].params.transaction_id, 'ROLLBACK names the transaction whose COMMIT failed');
+      assert.deepEqual(
+        traffic.map((request) => request.body.split(' ')[0]),
+        ['BEGIN', 'INSERT', 'COMMIT', 'ROLLBACK', 'BEGIN', 'INSERT', 'COMMIT'],
+      );
+      assert.equal(
+        traffic[3].params.transaction_id,
+        traffic[2].params.transaction_id,
+        'ROLLBACK names the transaction whose COMMIT failed',
+      );
       assert.equal(server.openTransactions(), 0, 'no aborted transaction is left holding the engine');
       assert.deepEqual((await client.query('SELECT id FROM t')).rows, [{ id: 'a' }]);
     } finally {
@@ -206,7 +251,10 @@ describe('Fix 4: transactions as Firebolt runs them', () => {
             }),
             (error: unknown) => MemoryError.is(error, 'PROVIDER_ERROR') && /transaction id/u.test(error.message),
           );
-          assert.ok(!seen.some((request) => request.sql.startsWith('INSERT')), 'the INSERT would have auto-committed on its own');
+          assert.ok(
+            !seen.some((request) => request.sql.startsWith('INSERT')),
+            'the INSERT would have auto-committed on its own',
+          );
         } finally {
           client.close();
         }
@@ -217,16 +265,32 @@ describe('Fix 4: transactions as Firebolt runs them', () => {
   test('Firebolt-Remove-Parameters on an error response is applied: the ended transaction is not named again', async () => {
     await withScriptedServer(
       (sql): ScriptedReply => {
-        if (sql.startsWith('BEGIN')) return { status: 200, headers: { 'Firebolt-Update-Parameters': 'transaction_id=tx1,transaction_sequence_id=0' } };
+        if (sql.startsWith('BEGIN'))
+          return {
+            status: 200,
+            headers: { 'Firebolt-Update-Parameters': 'transaction_id=tx1,transaction_sequence_id=0' },
+          };
         if (sql.startsWith('INSERT')) {
-          return { status: 500, headers: { 'Firebolt-Remove-Parameters': 'transaction_id,transaction_sequence_id', 'Content-Type': 'application/json' }, body: errorBody('engine restarted') };
+          return {
+            status: 500,
+            headers: {
+              'Firebolt-Remove-Parameters': 'transaction_id,transaction_sequence_id',
+              'Content-Type': 'application/json',
+            },
+            body: errorBody('engine restarted'),
+          };
         }
         return { status: 200 };
       },
       async (url, seen) => {
-        const client = new FireboltQueryClient({ kind: 'core', url, database: 'db' }, { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+        const client = new FireboltQueryClient(
+          { kind: 'core', url, database: 'db' },
+          { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } },
+        );
         try {
-          await assert.rejects(client.transaction(async (tx) => void (await tx.query('INSERT INTO t (id) VALUES ($1::TEXT)', ['a']))));
+          await assert.rejects(
+            client.transaction(async (tx) => void (await tx.query('INSERT INTO t (id) VALUES ($1::TEXT)', ['a']))),
+          );
           await client.query('SELECT 1 AS one');
           const after = seen.slice(seen.findIndex((request) => request.sql.startsWith('INSERT')) + 1);
           assert.ok(after.length > 0);
@@ -244,7 +308,10 @@ describe('Fix 5: type-explicit, unambiguous SQL', () => {
     await withStore({}, async (store) => {
       const user = newUserId();
       const session = makeSession(user, { org_id: null, expires_at: null });
-      const items = [makeWorkingItem(session, 0, { relevance_score: 1 }), makeWorkingItem(session, 1, { relevance_score: 0.25, metadata: {} })];
+      const items = [
+        makeWorkingItem(session, 0, { relevance_score: 1 }),
+        makeWorkingItem(session, 1, { relevance_score: 0.25, metadata: {} }),
+      ];
       await store.commitWorking({ session, upsert: items, delete: [] });
       const revised = { ...items[0], content: 'revised', relevance_score: 0.5 };
       await store.commitWorking({ session, upsert: [{ ...items[0], content: 'stale' }, revised], delete: [] });

@@ -24,5 +24,8 @@ test('inf strings and plain timestamps', () => {
 });
 
 test('query_parameters keep bigint digits and nested arrays', () => {
-  assert.equal(encodeQueryParameters([12345678901234567890n, ['a"b', 1], null]), '[{"name":"$1","value":12345678901234567890},{"name":"$2","value":["a\\"b",1]},{"name":"$3","value":null}]');
+  assert.equal(
+    encodeQueryParameters([12345678901234567890n, ['a"b', 1], null]),
+    '[{"name":"$1","value":12345678901234567890},{"name":"$2","value":["a\\"b",1]},{"name":"$3","value":null}]',
+  );
 });

@@ -43,15 +43,34 @@ describe('backend failures over MCP', () => {
   });
 
   it('reports PROVIDER_ERROR with the cause, keeps serving, and lost nothing acknowledged', async () => {
-    const kept = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: 'b', content: 'Acknowledged before the outage', memory_category: 'semantic', memory_subtype: 'project' });
+    const kept = await callOk<{ memory_id: string }>(client, 'store_memory', {
+      user_id: 'b',
+      content: 'Acknowledged before the outage',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     broken.add('insertMemory');
-    const failure = await callError(client, 'store_memory', { user_id: 'b', content: 'Written during the outage', memory_category: 'semantic', memory_subtype: 'project' });
+    const failure = await callError(client, 'store_memory', {
+      user_id: 'b',
+      content: 'Written during the outage',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     assert.equal(failure.code, 'PROVIDER_ERROR');
     assert.match(failure.message, /simulated outage in insertMemory/);
     broken.add('searchLexical');
-    assert.equal((await callError(client, 'recall_memories', { user_id: 'b', query: 'outage' })).code, 'PROVIDER_ERROR');
+    assert.equal(
+      (await callError(client, 'recall_memories', { user_id: 'b', query: 'outage' })).code,
+      'PROVIDER_ERROR',
+    );
     broken.clear();
-    const recalled = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', { user_id: 'b', query: 'acknowledged outage' });
-    assert.deepEqual(recalled.memories.map((memory) => memory.memory_id), [kept.memory_id]);
+    const recalled = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', {
+      user_id: 'b',
+      query: 'acknowledged outage',
+    });
+    assert.deepEqual(
+      recalled.memories.map((memory) => memory.memory_id),
+      [kept.memory_id],
+    );
   });
 });

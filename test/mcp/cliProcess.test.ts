@@ -14,7 +14,13 @@ const cli = join(root, 'dist', 'cli.js');
 
 async function stdioClient(dataDir: string): Promise<Client> {
   const client = new Client({ name: 'cli-test', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--stdio', '--data-dir', dataDir], stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'serve', '--stdio', '--data-dir', dataDir],
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
@@ -24,31 +30,70 @@ describe('the built fml CLI', () => {
 
   it('keeps memories across a restart of the stdio server', async () => {
     const first = await stdioClient(dataDir);
-    const stored = await first.callTool({ name: 'store_memory', arguments: { user_id: 'p', content: 'Persistence survives restarts', memory_category: 'semantic', memory_subtype: 'project' } });
+    const stored = await first.callTool({
+      name: 'store_memory',
+      arguments: {
+        user_id: 'p',
+        content: 'Persistence survives restarts',
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      },
+    });
     assert.ok(!stored.isError);
     await first.close();
     const second = await stdioClient(dataDir);
-    const recalled = await second.callTool({ name: 'recall_memories', arguments: { user_id: 'p', query: 'persistence restarts' } });
-    assert.equal((recalled.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content, 'Persistence survives restarts');
+    const recalled = await second.callTool({
+      name: 'recall_memories',
+      arguments: { user_id: 'p', query: 'persistence restarts' },
+    });
+    assert.equal(
+      (recalled.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content,
+      'Persistence survives restarts',
+    );
     await second.close();
   });
 
   it('loses nothing when two server processes write the same data directory at once', async () => {
     const [a, b] = await Promise.all([stdioClient(dataDir), stdioClient(dataDir)]);
     const writes = (client: Client, label: string) =>
-      Promise.all(Array.from({ length: 40 }, (_, index) => client.callTool({ name: 'store_memory', arguments: { user_id: 'shared', content: `Concurrent write ${label}-${index} token${label}${index}`, memory_category: 'episodic', memory_subtype: 'event' } })));
+      Promise.all(
+        Array.from({ length: 40 }, (_, index) =>
+          client.callTool({
+            name: 'store_memory',
+            arguments: {
+              user_id: 'shared',
+              content: `Concurrent write ${label}-${index} token${label}${index}`,
+              memory_category: 'episodic',
+              memory_subtype: 'event',
+            },
+          }),
+        ),
+      );
     const results = [...(await writes(a, 'a')), ...(await writes(b, 'b'))];
     await Promise.all([writes(a, 'c'), writes(b, 'd')]);
     assert.ok(results.every((result) => !result.isError));
     assert.equal((await readJsonResource<{ memories: number }>(a, 'memory://shared/stats')).memories, 160);
-    const seenByB = await b.callTool({ name: 'recall_memories', arguments: { user_id: 'shared', query: 'tokenc7', limit: 5 } });
-    assert.equal((seenByB.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content, 'Concurrent write c-7 tokenc7', 'a write of process A is found by process B');
+    const seenByB = await b.callTool({
+      name: 'recall_memories',
+      arguments: { user_id: 'shared', query: 'tokenc7', limit: 5 },
+    });
+    assert.equal(
+      (seenByB.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content,
+      'Concurrent write c-7 tokenc7',
+      'a write of process A is found by process B',
+    );
     await Promise.all([a.close(), b.close()]);
   });
 
   /** Starts `fml serve --http` with the given extra flags and returns the child and what it printed. */
-  async function startHttp(extra: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ReturnType<typeof spawn>; out: string }> {
-    const child = spawn(process.execPath, [cli, 'serve', '--http', '--port', '0', '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  async function startHttp(
+    extra: string[],
+    env: NodeJS.ProcessEnv = process.env,
+  ): Promise<{ child: ReturnType<typeof spawn>; out: string }> {
+    const child = spawn(process.execPath, [cli, 'serve', '--http', '--port', '0', '--data-dir', dataDir, ...extra], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let out = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no endpoint printed: ${out}`)), 15_000);
@@ -71,9 +116,14 @@ describe('the built fml CLI', () => {
 
   /** Connects an MCP client exactly as the printed config says: the printed URL and header, nothing else. */
   async function clientFromPrintedConfig(out: string): Promise<Client> {
-    const config = JSON.parse(/\{ "type": "http".*\}/.exec(out)![0]) as { url: string; headers: Record<string, string> };
+    const config = JSON.parse(/\{ "type": "http".*\}/.exec(out)![0]) as {
+      url: string;
+      headers: Record<string, string>;
+    };
     const client = new Client({ name: 'printed-config', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+    );
     return client;
   }
 
@@ -90,7 +140,9 @@ describe('the built fml CLI', () => {
     assert.equal(discovery.status, 200);
     assert.equal(((await discovery.json()) as { protocolVersion: string }).protocolVersion, '1.0.0');
     assert.equal((await fetch(openSpec)).status, 401);
-    const second = spawn(process.execPath, [cli, 'serve', '--http', '--port', String(port), '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const second = spawn(process.execPath, [cli, 'serve', '--http', '--port', String(port), '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     second.stderr.on('data', (chunk) => (err += chunk));
     const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
@@ -105,12 +157,22 @@ describe('the built fml CLI', () => {
     assert.match(out, /memories of user "printed_user"/);
     assert.match(out, /user: +bound to "printed_user"/);
     const client = await clientFromPrintedConfig(out);
-    const stored = await client.callTool({ name: 'store_memory', arguments: { content: 'The staging cluster runs on arm64 nodes.', memory_category: 'semantic', memory_subtype: 'environment' } });
+    const stored = await client.callTool({
+      name: 'store_memory',
+      arguments: {
+        content: 'The staging cluster runs on arm64 nodes.',
+        memory_category: 'semantic',
+        memory_subtype: 'environment',
+      },
+    });
     assert.equal(stored.isError, undefined, JSON.stringify(stored.content));
     const recalled = await client.callTool({ name: 'recall_memories', arguments: { query: 'staging cluster arm64' } });
     const memories = (recalled.structuredContent as { memories: Array<{ content: string }> }).memories;
     assert.equal(memories[0]?.content, 'The staging cluster runs on arm64 nodes.');
-    const other = await client.callTool({ name: 'recall_memories', arguments: { user_id: 'someone_else', query: 'staging' } });
+    const other = await client.callTool({
+      name: 'recall_memories',
+      arguments: { user_id: 'someone_else', query: 'staging' },
+    });
     assert.equal(other.isError, true, 'a bound server refuses another user');
     assert.match(JSON.stringify(other.content), /UNAUTHORIZED/);
     await client.close();
@@ -126,14 +188,24 @@ describe('the built fml CLI', () => {
     const missing = await client.callTool({ name: 'recall_memories', arguments: { query: 'staging' } });
     assert.equal(missing.isError, true);
     assert.match(JSON.stringify(missing.content), /MISSING_IDENTIFIER/);
-    const named = await client.callTool({ name: 'recall_memories', arguments: { user_id: 'printed_user', query: 'staging cluster arm64' } });
-    assert.equal((named.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content, 'The staging cluster runs on arm64 nodes.');
+    const named = await client.callTool({
+      name: 'recall_memories',
+      arguments: { user_id: 'printed_user', query: 'staging cluster arm64' },
+    });
+    assert.equal(
+      (named.structuredContent as { memories: Array<{ content: string }> }).memories[0]?.content,
+      'The staging cluster runs on arm64 nodes.',
+    );
     await client.close();
     await stop(child);
   });
 
   it('refuses --any-user together with --user', async () => {
-    const child = spawn(process.execPath, [cli, 'serve', '--http', '--any-user', '--user', 'a', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [cli, 'serve', '--http', '--any-user', '--user', 'a', '--data-dir', dataDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let err = '';
     child.stderr.on('data', (chunk) => (err += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

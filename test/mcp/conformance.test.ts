@@ -14,11 +14,22 @@ const NOT_APPLICABLE = join(root, 'test', 'mcp', 'conformance-not-applicable.yml
 const TOKEN = 'conformance-token-0123456789abcdef';
 
 /** The scenarios that apply to the capabilities this server declares (tools, resources) and its transport. */
-const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+const APPLICABLE = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'resources-list',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
 
 function runSuite(url: string, outputDir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SUITE, 'server', '--url', url, '--expected-failures', NOT_APPLICABLE, '--output-dir', outputDir], { cwd: outputDir });
+    const child = spawn(
+      process.execPath,
+      [SUITE, 'server', '--url', url, '--expected-failures', NOT_APPLICABLE, '--output-dir', outputDir],
+      { cwd: outputDir },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -49,6 +60,7 @@ describe('the official MCP conformance suite against the HTTP server', () => {
   it('passes every server scenario that applies, and fails only the ones listed as not applying', async () => {
     const { code, output } = await runSuite(proxy.url, outputDir);
     assert.equal(code, 0, output);
-    for (const scenario of APPLICABLE) assert.match(output, new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`), `${scenario} passed:\n${output}`);
+    for (const scenario of APPLICABLE)
+      assert.match(output, new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`), `${scenario} passed:\n${output}`);
   });
 });

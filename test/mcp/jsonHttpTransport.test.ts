@@ -18,21 +18,36 @@ interface Reply {
   headers: Record<string, string | string[] | undefined>;
 }
 
-function send(port: number, options: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string }): Promise<Reply> {
+function send(
+  port: number,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...options.headers };
-    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: '/mcp', headers, timeout: 10_000 }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...options.headers,
+    };
+    const req = request(
+      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: '/mcp', headers, timeout: 10_000 },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
     req.end(options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)));
   });
 }
 
-const initialize = (id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'json-transport-test', version: '1' } } });
+const initialize = (id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'json-transport-test', version: '1' } },
+});
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 
 describe('JSON HTTP transport behind the MCP endpoint', () => {
@@ -51,7 +66,10 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
 
   before(async () => {
     test = await createTestCore();
-    server = await startHttpServer({ core: test.core }, { port: 0, token: TOKEN, rateLimit: { perMinute: 6000, burst: 200 } });
+    server = await startHttpServer(
+      { core: test.core },
+      { port: 0, token: TOKEN, rateLimit: { perMinute: 6000, burst: 200 } },
+    );
   });
   after(async () => {
     await server.close();
@@ -65,12 +83,23 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
     assert.ok(transport.sessionId, 'the client learned the session id');
     const { tools } = await client.listTools();
     assert.ok(tools.some((tool) => tool.name === 'store_memory'));
-    const stored = await client.callTool({ name: 'store_memory', arguments: { user_id: 'sdk', content: 'The JSON transport answers the SDK client', memory_category: 'semantic', memory_subtype: 'project' } });
+    const stored = await client.callTool({
+      name: 'store_memory',
+      arguments: {
+        user_id: 'sdk',
+        content: 'The JSON transport answers the SDK client',
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      },
+    });
     assert.equal(stored.isError, undefined);
     assert.match(String((stored.structuredContent as { memory_id: string }).memory_id), /^mem/);
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
-    const after = await send(server.port, { headers: { ...auth, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': VERSION }, body: { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} } });
+    const after = await send(server.port, {
+      headers: { ...auth, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': VERSION },
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} },
+    });
     assert.equal(after.status, 404, 'the ended session is gone');
     await client.close();
   });
@@ -81,7 +110,10 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
     assert.match(String(init.headers['content-type']), /^application\/json/);
     assert.match(String(init.headers['mcp-session-id']), /^[0-9a-f-]{36}$/);
     assert.ok(!init.body.startsWith('event:') && !init.body.includes('data:'), init.body.slice(0, 80));
-    const message = JSON.parse(init.body) as { id: number; result: { protocolVersion: string; serverInfo: { name: string } } };
+    const message = JSON.parse(init.body) as {
+      id: number;
+      result: { protocolVersion: string; serverInfo: { name: string } };
+    };
     assert.equal(message.id, 7);
     assert.equal(message.result.protocolVersion, VERSION);
     assert.equal(message.result.serverInfo.name, 'firebolt-memory-layer');
@@ -89,14 +121,25 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
 
   it('accepts notifications with 202 and no body, and answers a tool call with its session header', async () => {
     const { id, headers } = await openSession();
-    const call = await send(server.port, { headers, body: { jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'init_session', arguments: { user_id: 'json-u' } } } });
+    const call = await send(server.port, {
+      headers,
+      body: {
+        jsonrpc: '2.0',
+        id: 'call-1',
+        method: 'tools/call',
+        params: { name: 'init_session', arguments: { user_id: 'json-u' } },
+      },
+    });
     assert.equal(call.status, 200);
     assert.equal(call.headers['mcp-session-id'], id);
     assert.equal(Number(call.headers['content-length']), Buffer.byteLength(call.body));
     const answer = JSON.parse(call.body) as { id: string; result: { structuredContent: { session_id: string } } };
     assert.equal(answer.id, 'call-1');
     assert.match(answer.result.structuredContent.session_id, /\S/);
-    const note = await send(server.port, { headers, body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nothing-pending' } } });
+    const note = await send(server.port, {
+      headers,
+      body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nothing-pending' } },
+    });
     assert.equal(note.status, 202);
     assert.equal(note.body, '');
   });
@@ -113,13 +156,23 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
       ],
     });
     assert.equal(batch.status, 200);
-    const answers = JSON.parse(batch.body) as Array<{ id: number; result?: { tools?: unknown[] }; error?: { code: number } }>;
-    assert.deepEqual(answers.map((answer) => answer.id), [2, 3, 4]);
+    const answers = JSON.parse(batch.body) as Array<{
+      id: number;
+      result?: { tools?: unknown[] };
+      error?: { code: number };
+    }>;
+    assert.deepEqual(
+      answers.map((answer) => answer.id),
+      [2, 3, 4],
+    );
     assert.ok((answers[0].result?.tools?.length ?? 0) > 10);
     assert.equal(answers[2].error?.code, -32601, 'an unknown method is a JSON-RPC error inside the batch');
     const single = await send(server.port, { headers, body: [{ jsonrpc: '2.0', id: 5, method: 'ping' }] });
     assert.ok(Array.isArray(JSON.parse(single.body)), 'a batch of one is answered with an array of one');
-    const onlyNotes = await send(server.port, { headers, body: [initialized, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }] });
+    const onlyNotes = await send(server.port, {
+      headers,
+      body: [initialized, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }],
+    });
     assert.equal(onlyNotes.status, 202);
   });
 
@@ -142,18 +195,31 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
   it('checks the protocol version header, a second initialize, unknown sessions and malformed messages', async () => {
     const { headers } = await openSession();
     const ping = { jsonrpc: '2.0', id: 11, method: 'ping' };
-    const badVersion = await send(server.port, { headers: { ...headers, 'MCP-Protocol-Version': '1999-01-01' }, body: ping });
+    const badVersion = await send(server.port, {
+      headers: { ...headers, 'MCP-Protocol-Version': '1999-01-01' },
+      body: ping,
+    });
     assert.equal(badVersion.status, 400);
     assert.match(JSON.parse(badVersion.body).error.message, /Unsupported MCP protocol version "1999-01-01"/);
-    assert.equal((await send(server.port, { headers: { ...headers, 'MCP-Protocol-Version': '2025-03-26' }, body: ping })).status, 200);
+    assert.equal(
+      (await send(server.port, { headers: { ...headers, 'MCP-Protocol-Version': '2025-03-26' }, body: ping })).status,
+      200,
+    );
     const { 'MCP-Protocol-Version': _omitted, ...withoutVersion } = headers;
-    assert.equal((await send(server.port, { headers: withoutVersion, body: ping })).status, 200, 'no version header: the negotiated default is assumed');
+    assert.equal(
+      (await send(server.port, { headers: withoutVersion, body: ping })).status,
+      200,
+      'no version header: the negotiated default is assumed',
+    );
 
     const again = await send(server.port, { headers, body: initialize(12) });
     assert.equal(again.status, 400);
     assert.equal(JSON.parse(again.body).error.code, -32600);
 
-    const unknown = await send(server.port, { headers: { ...headers, 'Mcp-Session-Id': '00000000-0000-0000-0000-000000000000' }, body: ping });
+    const unknown = await send(server.port, {
+      headers: { ...headers, 'Mcp-Session-Id': '00000000-0000-0000-0000-000000000000' },
+      body: ping,
+    });
     assert.equal(unknown.status, 404);
 
     const malformed = await send(server.port, { headers, body: { jsonrpc: '1.0', id: 1, method: 'ping' } });
@@ -163,20 +229,35 @@ describe('JSON HTTP transport behind the MCP endpoint', () => {
     assert.equal(error.error.data.code, 'INVALID_INPUT');
     assert.equal(error.id, null);
     assert.equal((await send(server.port, { headers, body: [] })).status, 400, 'an empty batch');
-    assert.equal((await send(server.port, { headers, body: Array.from({ length: 101 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' })) })).status, 400, 'a batch over 100');
+    assert.equal(
+      (
+        await send(server.port, {
+          headers,
+          body: Array.from({ length: 101 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' })),
+        })
+      ).status,
+      400,
+      'a batch over 100',
+    );
   });
 
   it('refuses a wrong Content-Type with 415 and an Accept without JSON with 406', async () => {
     const { headers } = await openSession();
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
-    assert.equal((await send(server.port, { headers: { ...headers, 'Content-Type': 'text/plain' }, body: ping })).status, 415);
+    assert.equal(
+      (await send(server.port, { headers: { ...headers, 'Content-Type': 'text/plain' }, body: ping })).status,
+      415,
+    );
     assert.equal((await send(server.port, { headers: { ...headers, Accept: 'text/html' }, body: ping })).status, 406);
     assert.equal((await send(server.port, { headers: { ...headers, Accept: '*/*' }, body: ping })).status, 200);
   });
 
   it('keeps the guards in front of every session: a wrong token is 401 even with a live session id', async () => {
     const { headers } = await openSession();
-    const refused = await send(server.port, { headers: { ...headers, Authorization: 'Bearer wrong' }, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    const refused = await send(server.port, {
+      headers: { ...headers, Authorization: 'Bearer wrong' },
+      body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
     assert.equal(refused.status, 401);
     assert.equal(JSON.parse(refused.body).error.data.code, 'UNAUTHORIZED');
   });
@@ -199,7 +280,11 @@ describe('JSON HTTP transport on its own', () => {
       received.push(message);
       // Answer initialize at once; other requests are answered by each test.
       if ('method' in message && message.method === 'initialize' && 'id' in message) {
-        void transport.send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: VERSION, capabilities: {}, serverInfo: { name: 'echo-server', version: '1' } } });
+        void transport.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: { protocolVersion: VERSION, capabilities: {}, serverInfo: { name: 'echo-server', version: '1' } },
+        });
       }
     };
     await transport.start();
@@ -244,12 +329,24 @@ describe('JSON HTTP transport on its own', () => {
   });
 
   it('holds a POST until every request in it is answered, whatever the order', async () => {
-    const reply = send(port, { headers: sessionHeaders(), body: [{ jsonrpc: '2.0', id: 20, method: 'a' }, { jsonrpc: '2.0', id: 21, method: 'b' }] });
+    const reply = send(port, {
+      headers: sessionHeaders(),
+      body: [
+        { jsonrpc: '2.0', id: 20, method: 'a' },
+        { jsonrpc: '2.0', id: 21, method: 'b' },
+      ],
+    });
     await nextReceived(21);
     await transport.send({ jsonrpc: '2.0', id: 21, result: { which: 'b' } });
     await transport.send({ jsonrpc: '2.0', id: 20, result: { which: 'a' } });
     const answers = JSON.parse((await reply).body) as Array<{ id: number; result: { which: string } }>;
-    assert.deepEqual(answers.map((answer) => [answer.id, answer.result.which]), [[20, 'a'], [21, 'b']]);
+    assert.deepEqual(
+      answers.map((answer) => [answer.id, answer.result.which]),
+      [
+        [20, 'a'],
+        [21, 'b'],
+      ],
+    );
   });
 
   it('refuses a request id that is already in flight in the session', async () => {
@@ -265,7 +362,10 @@ describe('JSON HTTP transport on its own', () => {
   it('answers a request the client cancels, since the protocol layer never will', async () => {
     const pending = send(port, { headers: sessionHeaders(), body: { jsonrpc: '2.0', id: 40, method: 'slow' } });
     await nextReceived(40);
-    const cancel = await send(port, { headers: sessionHeaders(), body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 40, reason: 'user' } } });
+    const cancel = await send(port, {
+      headers: sessionHeaders(),
+      body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 40, reason: 'user' } },
+    });
     assert.equal(cancel.status, 202);
     const answer = JSON.parse((await pending).body) as { id: number; error: { message: string } };
     assert.equal(answer.id, 40);
@@ -273,14 +373,26 @@ describe('JSON HTTP transport on its own', () => {
   });
 
   it('refuses to send a server-to-client request, drops notifications, and reports an answer nobody asked for', async () => {
-    await assert.rejects(transport.send({ jsonrpc: '2.0', id: 'srv-1', method: 'sampling/createMessage', params: {} }), /without a server-to-client stream/);
+    await assert.rejects(
+      transport.send({ jsonrpc: '2.0', id: 'srv-1', method: 'sampling/createMessage', params: {} }),
+      /without a server-to-client stream/,
+    );
     await transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
-    await assert.rejects(transport.send({ jsonrpc: '2.0', id: 999, result: {} }), (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR');
+    await assert.rejects(
+      transport.send({ jsonrpc: '2.0', id: 999, result: {} }),
+      (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR',
+    );
   });
 
   it('drops the late answer of a client that hung up, frees its request id, and keeps the session serving', async () => {
     const gone = new Promise<void>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'Content-Type': 'application/json', ...sessionHeaders() } });
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/mcp',
+        headers: { 'Content-Type': 'application/json', ...sessionHeaders() },
+      });
       // The client's socket closing is the event the test waits for, not a delay.
       req.on('close', () => resolve());
       req.on('error', (error: NodeJS.ErrnoException) => assert.equal(error.code, 'ECONNRESET'));
@@ -289,7 +401,11 @@ describe('JSON HTTP transport on its own', () => {
     });
     await gone;
     await transport.send({ jsonrpc: '2.0', id: 50, result: {} });
-    await assert.rejects(transport.send({ jsonrpc: '2.0', id: 50, result: {} }), (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR', 'the id was answered once and is no longer pending');
+    await assert.rejects(
+      transport.send({ jsonrpc: '2.0', id: 50, result: {} }),
+      (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR',
+      'the id was answered once and is no longer pending',
+    );
     const next = send(port, { headers: sessionHeaders(), body: { jsonrpc: '2.0', id: 51, method: 'slow' } });
     await nextReceived(51);
     await transport.send({ jsonrpc: '2.0', id: 51, result: { still: 'serving' } });

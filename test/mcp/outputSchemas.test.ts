@@ -14,7 +14,14 @@ describe('MCP output schemas come from the core API', () => {
   before(async () => {
     test = await createTestCore();
     ({ client, close } = await connectClient({ core: test.core, defaultUserId: 'alex' }));
-    await client.callTool({ name: 'store_memory', arguments: { content: 'The orders service uses PostgreSQL 16 for JSONB indexes.', memory_category: 'semantic', memory_subtype: 'project' } });
+    await client.callTool({
+      name: 'store_memory',
+      arguments: {
+        content: 'The orders service uses PostgreSQL 16 for JSONB indexes.',
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      },
+    });
   });
   after(async () => {
     await close();
@@ -25,14 +32,23 @@ describe('MCP output schemas come from the core API', () => {
     const recall = (await client.listTools()).tools.find((tool) => tool.name === 'recall_memories')!;
     const memory = (recall.outputSchema as JsonSchema).properties!.memories!.items!;
     assert.deepEqual(Object.keys(memory.properties!).sort(), Object.keys(recalledMemorySchema.shape).sort());
-    assert.ok(!memory.required!.includes('score_breakdown') && !memory.required!.includes('why_matched'), 'the breakdown comes with explain only');
+    assert.ok(
+      !memory.required!.includes('score_breakdown') && !memory.required!.includes('why_matched'),
+      'the breakdown comes with explain only',
+    );
     assert.ok(memory.required!.includes('memory_id') && memory.required!.includes('layer'));
     const breakdown = (recall.outputSchema as JsonSchema).properties!.retrieval_breakdown!;
-    assert.deepEqual(Object.keys(breakdown.properties!).sort(), Object.keys(recallOutputSchema.shape.retrieval_breakdown.shape).sort());
+    assert.deepEqual(
+      Object.keys(breakdown.properties!).sort(),
+      Object.keys(recallOutputSchema.shape.retrieval_breakdown.shape).sort(),
+    );
   });
 
   it('an explained recall answers exactly the core schema', async () => {
-    const result = await client.callTool({ name: 'recall_memories', arguments: { query: 'orders database', explain: true } });
+    const result = await client.callTool({
+      name: 'recall_memories',
+      arguments: { query: 'orders database', explain: true },
+    });
     const parsed = recallOutputSchema.safeParse(result.structuredContent);
     assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);
     assert.ok(parsed.data.memories.length >= 1);
@@ -40,10 +56,16 @@ describe('MCP output schemas come from the core API', () => {
 
   it('lists get_relevant_context with the core context result, and answers it', async () => {
     const listed = (await client.listTools()).tools.find((tool) => tool.name === 'get_relevant_context')!;
-    assert.deepEqual(Object.keys((listed.outputSchema as JsonSchema).properties!).sort(), Object.keys(contextOutputSchema.shape).sort());
+    assert.deepEqual(
+      Object.keys((listed.outputSchema as JsonSchema).properties!).sort(),
+      Object.keys(contextOutputSchema.shape).sort(),
+    );
     const session = await client.callTool({ name: 'init_session', arguments: {} });
     const sessionId = (session.structuredContent as { session_id: string }).session_id;
-    const result = await client.callTool({ name: 'get_relevant_context', arguments: { session_id: sessionId, query: 'orders database', token_budget: 400 } });
+    const result = await client.callTool({
+      name: 'get_relevant_context',
+      arguments: { session_id: sessionId, query: 'orders database', token_budget: 400 },
+    });
     const parsed = contextOutputSchema.safeParse(result.structuredContent);
     assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);
     assert.ok(parsed.data.context_items.some((item) => item.source === 'long_term'));

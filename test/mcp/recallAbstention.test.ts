@@ -6,7 +6,13 @@ import { callOk, connectClient, createTestCore, type TestCore } from '../support
 
 interface Recalled {
   memories: Array<{ memory_id: string; why_matched: string }>;
-  retrieval_breakdown: { abstained: boolean; relevance_floor: number; below_floor: number; best_below_floor?: { memory_id: string; relevance_score: number } | null; note?: string };
+  retrieval_breakdown: {
+    abstained: boolean;
+    relevance_floor: number;
+    below_floor: number;
+    best_below_floor?: { memory_id: string; relevance_score: number } | null;
+    note?: string;
+  };
 }
 
 /** Abstention, keywords and alternate queries as an agent sees them over MCP. */
@@ -26,8 +32,16 @@ describe('recall abstention and search keys over MCP', () => {
   });
 
   it('answers a question about an unstored topic with an empty list and says so', async () => {
-    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content: 'Set the retry budget to three attempts for the payment webhook.', memory_category: 'procedural', memory_subtype: 'workflow' });
-    const answer = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'how do I set up the Bluetooth printer' });
+    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
+      user_id: user,
+      content: 'Set the retry budget to three attempts for the payment webhook.',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+    });
+    const answer = await callOk<Recalled>(client, 'recall_memories', {
+      user_id: user,
+      query: 'how do I set up the Bluetooth printer',
+    });
     assert.deepEqual(answer.memories, []);
     assert.equal(answer.retrieval_breakdown.abstained, true);
     assert.equal(answer.retrieval_breakdown.relevance_floor, RELEVANCE_FLOOR);
@@ -41,7 +55,10 @@ describe('recall abstention and search keys over MCP', () => {
 
   it('get_relevant_context leaves out long-term memories under the floor', async () => {
     const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: user });
-    const context = await callOk<{ context_items: Array<{ source: string }>; retrieval_stats: { relevance_floor: number; long_term_below_floor: number } }>(client, 'get_relevant_context', {
+    const context = await callOk<{
+      context_items: Array<{ source: string }>;
+      retrieval_stats: { relevance_floor: number; long_term_below_floor: number };
+    }>(client, 'get_relevant_context', {
       user_id: user,
       session_id,
       query: 'how do I set up the Bluetooth printer',
@@ -67,10 +84,23 @@ describe('recall abstention and search keys over MCP', () => {
   });
 
   it('accepts alternate_queries and matches through them', async () => {
-    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content: 'Nightly invoices are rendered by the billing worker.', memory_category: 'semantic', memory_subtype: 'project' });
-    const without = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'who produces the monthly statements' });
+    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
+      user_id: user,
+      content: 'Nightly invoices are rendered by the billing worker.',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    const without = await callOk<Recalled>(client, 'recall_memories', {
+      user_id: user,
+      query: 'who produces the monthly statements',
+    });
     assert.ok(!without.memories.some((memory) => memory.memory_id === stored.memory_id));
-    const withAlternates = await callOk<Recalled>(client, 'recall_memories', { user_id: user, query: 'who produces the monthly statements', alternate_queries: ['billing worker renders invoices'], explain: true });
+    const withAlternates = await callOk<Recalled>(client, 'recall_memories', {
+      user_id: user,
+      query: 'who produces the monthly statements',
+      alternate_queries: ['billing worker renders invoices'],
+      explain: true,
+    });
     assert.equal(withAlternates.memories[0]?.memory_id, stored.memory_id);
     assert.match(withAlternates.memories[0].why_matched, /alternate query/);
   });
@@ -79,7 +109,8 @@ describe('recall abstention and search keys over MCP', () => {
     const { tools } = await client.listTools();
     const recall = tools.find((tool) => tool.name === 'recall_memories')!;
     const store = tools.find((tool) => tool.name === 'store_memory')!;
-    const describe = (tool: typeof recall, field: string) => (tool.inputSchema.properties?.[field] as { description?: string }).description ?? '';
+    const describe = (tool: typeof recall, field: string) =>
+      (tool.inputSchema.properties?.[field] as { description?: string }).description ?? '';
     assert.match(describe(recall, 'alternate_queries'), /Other wordings/);
     assert.match(describe(store, 'keywords'), /Other words to find it by/);
     assert.match(describe(recall, 'min_similarity'), /final score/);

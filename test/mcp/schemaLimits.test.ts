@@ -51,7 +51,8 @@ function boundsOf(schema: JsonSchema, path: string, found: Bound[]): Bound[] {
     // A maximum of 1 on a number from 0 is a score in [0, 1] (requireUnitInterval), not a size limit.
     if (typeof value === 'number' && !(keyword === 'maximum' && value === 1)) found.push({ path, max: value });
   }
-  for (const [field, child] of Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {})) boundsOf(child, `${path}.${field}`, found);
+  for (const [field, child] of Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {}))
+    boundsOf(child, `${path}.${field}`, found);
   for (const branch of (schema.anyOf as JsonSchema[] | undefined) ?? []) boundsOf(branch, path, found);
   return found;
 }
@@ -69,7 +70,9 @@ describe('input-schema limits come from LIMITS', () => {
     const { client, close } = await connectClient({ core: test.core, adminTools: true });
     let bounds: Bound[];
     try {
-      bounds = (await client.listTools()).tools.flatMap((tool) => boundsOf(tool.inputSchema as JsonSchema, tool.name, []));
+      bounds = (await client.listTools()).tools.flatMap((tool) =>
+        boundsOf(tool.inputSchema as JsonSchema, tool.name, []),
+      );
     } finally {
       await close();
     }
@@ -87,29 +90,110 @@ describe('input-schema limits come from LIMITS', () => {
     const core = test.core;
     const user = 'limits-user';
     const [older, newer] = await Promise.all(
-      ['The orders service uses PostgreSQL 16.', 'The orders service uses PostgreSQL 17 since the upgrade.'].map(async (content) => (await core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id),
+      ['The orders service uses PostgreSQL 16.', 'The orders service uses PostgreSQL 17 since the upgrade.'].map(
+        async (content) =>
+          (await core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' }))
+            .memory_id,
+      ),
     );
     const { session_id: session } = await core.initSession({ user_id: user });
     const tooLong = (limit: number) => 'x'.repeat(limit + 1);
     const probes: Array<[string, string, () => Promise<unknown>]> = [
-      ['session max_tokens', 'config.max_tokens', () => core.initSession({ user_id: user, config: { max_tokens: LIMITS.maxTokens + 1 } })],
-      ['working token_budget', 'token_budget', () => core.getWorkingMemory({ session_id: session, user_id: user, token_budget: LIMITS.tokenBudget + 1 })],
-      ['context token_budget', 'token_budget', () => core.getRelevantContext({ session_id: session, user_id: user, query: 'orders', token_budget: LIMITS.tokenBudget + 1 })],
+      [
+        'session max_tokens',
+        'config.max_tokens',
+        () => core.initSession({ user_id: user, config: { max_tokens: LIMITS.maxTokens + 1 } }),
+      ],
+      [
+        'working token_budget',
+        'token_budget',
+        () => core.getWorkingMemory({ session_id: session, user_id: user, token_budget: LIMITS.tokenBudget + 1 }),
+      ],
+      [
+        'context token_budget',
+        'token_budget',
+        () =>
+          core.getRelevantContext({
+            session_id: session,
+            user_id: user,
+            query: 'orders',
+            token_budget: LIMITS.tokenBudget + 1,
+          }),
+      ],
       ['recall limit', 'limit', () => core.recall({ user_id: user, query: 'orders', limit: LIMITS.recallLimit + 1 })],
-      ['alternate_queries', 'alternate_queries', () => core.recall({ user_id: user, query: 'orders', alternate_queries: Array.from({ length: LIMITS.alternateQueries + 1 }, (_, index) => `q${index}`) })],
-      ['keywords', 'keywords', () => core.storeMemory({ user_id: user, content: 'A memory with too many keys.', memory_category: 'semantic', memory_subtype: 'project', keywords: Array.from({ length: LIMITS.searchKeys + 1 }, (_, index) => `k${index}`) })],
-      ['related max_depth', 'max_depth', () => core.relatedMemories({ user_id: user, memory_id: older!, max_depth: LIMITS.relatedDepth + 1 })],
-      ['related limit', 'limit', () => core.relatedMemories({ user_id: user, memory_id: older!, limit: LIMITS.recallLimit + 1 })],
+      [
+        'alternate_queries',
+        'alternate_queries',
+        () =>
+          core.recall({
+            user_id: user,
+            query: 'orders',
+            alternate_queries: Array.from({ length: LIMITS.alternateQueries + 1 }, (_, index) => `q${index}`),
+          }),
+      ],
+      [
+        'keywords',
+        'keywords',
+        () =>
+          core.storeMemory({
+            user_id: user,
+            content: 'A memory with too many keys.',
+            memory_category: 'semantic',
+            memory_subtype: 'project',
+            keywords: Array.from({ length: LIMITS.searchKeys + 1 }, (_, index) => `k${index}`),
+          }),
+      ],
+      [
+        'related max_depth',
+        'max_depth',
+        () => core.relatedMemories({ user_id: user, memory_id: older!, max_depth: LIMITS.relatedDepth + 1 }),
+      ],
+      [
+        'related limit',
+        'limit',
+        () => core.relatedMemories({ user_id: user, memory_id: older!, limit: LIMITS.recallLimit + 1 }),
+      ],
       ['contradiction pairs', 'limit', () => core.findContradictions(user, { limit: LIMITS.contradictionPairs + 1 })],
-      ['fact key', 'key', () => core.setFact({ user_id: user, category: 'preference', key: tooLong(LIMITS.factKeyChars), value: 'tabs' })],
-      ['fact value', 'value', () => core.setFact({ user_id: user, category: 'preference', key: 'indent', value: tooLong(LIMITS.factValueChars) })],
-      ['supersede reason', 'reason', () => core.supersedeMemory({ user_id: user, memory_id: older!, superseded_by: newer!, reason: tooLong(LIMITS.reasonChars) })],
-      ['promote reason', 'reason', () => core.promoteMemory({ user_id: user, memory_id: older!, to_layer: 'project', project_id: 'acme/orders', reason: tooLong(LIMITS.reasonChars) })],
+      [
+        'fact key',
+        'key',
+        () => core.setFact({ user_id: user, category: 'preference', key: tooLong(LIMITS.factKeyChars), value: 'tabs' }),
+      ],
+      [
+        'fact value',
+        'value',
+        () =>
+          core.setFact({ user_id: user, category: 'preference', key: 'indent', value: tooLong(LIMITS.factValueChars) }),
+      ],
+      [
+        'supersede reason',
+        'reason',
+        () =>
+          core.supersedeMemory({
+            user_id: user,
+            memory_id: older!,
+            superseded_by: newer!,
+            reason: tooLong(LIMITS.reasonChars),
+          }),
+      ],
+      [
+        'promote reason',
+        'reason',
+        () =>
+          core.promoteMemory({
+            user_id: user,
+            memory_id: older!,
+            to_layer: 'project',
+            project_id: 'acme/orders',
+            reason: tooLong(LIMITS.reasonChars),
+          }),
+      ],
     ];
     for (const [name, field, probe] of probes) {
       await assert.rejects(
         probe,
-        (error: unknown) => error instanceof MemoryError && error.code === 'INVALID_INPUT' && error.details?.field === field,
+        (error: unknown) =>
+          error instanceof MemoryError && error.code === 'INVALID_INPUT' && error.details?.field === field,
         `${name} past its limit is refused as INVALID_INPUT on ${field}`,
       );
     }

@@ -36,7 +36,10 @@ describe('the line-delimited stdio transport', () => {
     input.write('{"jsonrpc":"2.0","id":1,');
     input.write('"method":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     await until(() => delivered.length === 2, output);
-    assert.deepEqual(delivered.map((message) => ('method' in message ? message.method : '')), ['ping', 'notifications/initialized']);
+    assert.deepEqual(
+      delivered.map((message) => ('method' in message ? message.method : '')),
+      ['ping', 'notifications/initialized'],
+    );
     await transport.close();
   });
 

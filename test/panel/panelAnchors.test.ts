@@ -24,7 +24,12 @@ describe('panel anchor status and the stale filter', () => {
 
   before(async () => {
     test = await createTestCore();
-    const anchor = anchorFor('src/app.ts', 'export function start() {\n  listen(8080);\n}', { start: 1, end: 3 }, { name: 'start', kind: 'function' });
+    const anchor = anchorFor(
+      'src/app.ts',
+      'export function start() {\n  listen(8080);\n}',
+      { start: 1, end: 3 },
+      { name: 'start', kind: 'function' },
+    );
     const store = async (key: string, content: string, status: 'fresh' | 'changed' | null, tags: string[] = []) => {
       ids[key] = (
         await test.core.storeMemory({
@@ -39,7 +44,10 @@ describe('panel anchor status and the stale filter', () => {
     await store('fresh', 'The server listens on port 8080 from start().', 'fresh');
     await store('stale', 'Startup opens the database before listening.', 'changed', [STALE_TAG]);
     await store('plain', 'Releases are cut on Thursdays.', null);
-    controller = new PanelController({ core: test.core, userId: () => USER, sessionId: () => 'none', host: 'browser', log: () => undefined }, { pollMs: 50 });
+    controller = new PanelController(
+      { core: test.core, userId: () => USER, sessionId: () => 'none', host: 'browser', log: () => undefined },
+      { pollMs: 50 },
+    );
   });
   after(async () => {
     controller.dispose();
@@ -48,17 +56,25 @@ describe('panel anchor status and the stale filter', () => {
 
   it('lists only memories whose code changed or is gone with the stale filter', async () => {
     const page = await call('memory/list', { filter: { stale: true }, sort: 'created', offset: 0, limit: 10 });
-    assert.deepEqual(page.items.map((memory) => memory.memory_id), [ids.stale]);
+    assert.deepEqual(
+      page.items.map((memory) => memory.memory_id),
+      [ids.stale],
+    );
     const all = await call('memory/list', { filter: {}, sort: 'created', offset: 0, limit: 10 });
     assert.equal(all.items.length, 3);
   });
 
   it('refuses the stale filter combined with tags, which would widen the list', async () => {
-    const response = await controller.handle({ kind: 'request', id: nextId++, method: 'memory/list', params: { filter: { stale: true, tags: ['x'] }, sort: 'created', offset: 0, limit: 10 } });
+    const response = await controller.handle({
+      kind: 'request',
+      id: nextId++,
+      method: 'memory/list',
+      params: { filter: { stale: true, tags: ['x'] }, sort: 'created', offset: 0, limit: 10 },
+    });
     assert.equal(response.ok, false);
   });
 
-  it('summarises each memory\'s code status as the list row shows it', async () => {
+  it("summarises each memory's code status as the list row shows it", async () => {
     const page = await call('memory/list', { filter: {}, sort: 'created', offset: 0, limit: 10 });
     const byId = new Map(page.items.map((memory) => [memory.memory_id, anchorSummary(memory.metadata)]));
     assert.deepEqual(byId.get(ids.fresh), { status: 'fresh', details: 'src/app.ts start: fresh' });

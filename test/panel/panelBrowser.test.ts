@@ -6,7 +6,17 @@ import type { Browser, Page } from 'playwright-core';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
 import { ASSETS_DIR, type PanelHarness, seedMemories, SESSION, startPanelHarness, USER } from './panelHarness.ts';
-import { ACTIVE_ELEMENT_TEXT, activeElementAttribute, applyThemeScript, FOCUS_WINDOW, FORWARDED_KEYS, INSTALL_KEY_FORWARDER, overflowingScript, TAB_ROWS, UNLABELLED_CONTROLS } from './pageScripts.ts';
+import {
+  ACTIVE_ELEMENT_TEXT,
+  activeElementAttribute,
+  applyThemeScript,
+  FOCUS_WINDOW,
+  FORWARDED_KEYS,
+  INSTALL_KEY_FORWARDER,
+  overflowingScript,
+  TAB_ROWS,
+  UNLABELLED_CONTROLS,
+} from './pageScripts.ts';
 import { THEME_BODY_CLASS, THEMES, type ThemeName } from './vscodeThemes.ts';
 
 const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
@@ -39,9 +49,21 @@ describe('memory panel in a real browser', { skip }, () => {
   before(async () => {
     const { chromium } = await import('playwright-core');
     // A configured team opens the team layer, so the detail pane offers promotion to it.
-    harness = await startPanelHarness({ pollMs: 200, testCore: await createTestCore({ config: { layerDefaults: { team_id: 'panel-team' } } }) });
+    harness = await startPanelHarness({
+      pollMs: 200,
+      testCore: await createTestCore({ config: { layerDefaults: { team_id: 'panel-team' } } }),
+    });
     ids = await seedMemories(harness.core);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
     page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
@@ -65,12 +87,17 @@ describe('memory panel in a real browser', { skip }, () => {
 
   it('searches with the agent recall and shows the score breakdown', async () => {
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('postgres billing');
-    await status().filter({ hasText: /result/ }).waitFor();
+    await status()
+      .filter({ hasText: /result/ })
+      .waitFor();
     await assert.doesNotReject(rows().first().filter({ hasText: 'PostgreSQL 17' }).waitFor());
     await rows().first().click();
     const breakdown = page.getByRole('region', { name: 'Score breakdown' });
     await breakdown.waitFor();
-    assert.match(await breakdown.innerText(), /Text match[\s\S]*Semantic[\s\S]*Recency[\s\S]*Importance[\s\S]*Frequency[\s\S]*Entity match/);
+    assert.match(
+      await breakdown.innerText(),
+      /Text match[\s\S]*Semantic[\s\S]*Recency[\s\S]*Importance[\s\S]*Frequency[\s\S]*Entity match/,
+    );
     const chain = page.locator('.summary-list');
     assert.match(await chain.innerText(), /PostgreSQL 16/, 'the supersedes chain lists the older decision');
   });
@@ -111,7 +138,14 @@ describe('memory panel in a real browser', { skip }, () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Promote' }).click();
     await page.locator('.toast').filter({ hasText: 'Promoted to the team layer' }).waitFor();
-    const promoted = (await harness.store.listMemories({ filter: { user_id: 'team:panel-team' }, sort: 'created', offset: 0, limit: 10 })).items;
+    const promoted = (
+      await harness.store.listMemories({
+        filter: { user_id: 'team:panel-team' },
+        sort: 'created',
+        offset: 0,
+        limit: 10,
+      })
+    ).items;
     assert.equal(promoted.length, 1);
     assert.equal(promoted[0].layer, 'team');
     assert.match(promoted[0].content, /48 partitions/);
@@ -143,7 +177,10 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('toolbar', { name: 'Selected memories' }).getByRole('button', { name: 'Restore' }).click();
     await status().filter({ hasText: '2 forgotten memories' }).waitFor();
     await checks.nth(0).check();
-    await page.getByRole('toolbar', { name: 'Selected memories' }).getByRole('button', { name: 'Delete permanently' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Selected memories' })
+      .getByRole('button', { name: 'Delete permanently' })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Delete permanently?' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Delete permanently' }).click();
@@ -155,7 +192,12 @@ describe('memory panel in a real browser', { skip }, () => {
   });
 
   it('shows a change made elsewhere without a manual refresh', async () => {
-    await harness.core.storeMemory({ user_id: USER, content: 'Stored by the agent while the panel is open.', memory_category: 'semantic', memory_subtype: 'project' });
+    await harness.core.storeMemory({
+      user_id: USER,
+      content: 'Stored by the agent while the panel is open.',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     // The panel notices the change by polling; the bound is generous so a busy machine cannot fail it.
     await assert.doesNotReject(status().filter({ hasText: '45 memories' }).waitFor({ timeout: 30_000 }));
     await rows().filter({ hasText: 'Stored by the agent' }).waitFor();
@@ -169,7 +211,10 @@ describe('memory panel in a real browser', { skip }, () => {
     const meter = page.getByRole('meter', { name: 'Token budget used' });
     assert.equal(await meter.getAttribute('aria-valuemax'), '2000');
     // When the session started; the harness serves it as the window's own session.
-    assert.match(((await page.locator('.session-line').textContent()) ?? '').replace(/\s+/g, ' ').trim(), /^Session started \d{2}:\d{2} · this window$/);
+    assert.match(
+      ((await page.locator('.session-line').textContent()) ?? '').replace(/\s+/g, ' ').trim(),
+      /^Session started \d{2}:\d{2} · this window$/,
+    );
     assert.ok(Number(await meter.getAttribute('aria-valuenow')) > 0);
     await page.getByRole('button', { name: 'Pin item 2' }).click();
     await page.getByRole('button', { name: 'Unpin item 2' }).waitFor();
@@ -177,7 +222,11 @@ describe('memory panel in a real browser', { skip }, () => {
     // The toast can show before the list re-renders: wait for the list's own state, not the toast.
     await page.getByRole('button', { name: 'Evict item 3' }).waitFor({ state: 'detached' });
     assert.equal(await items.locator('li').count(), 2);
-    assert.equal((await harness.core.getWorkingMemory({ session_id: SESSION })).items.length, 2, 'the item left working memory, not only the list');
+    assert.equal(
+      (await harness.core.getWorkingMemory({ session_id: SESSION })).items.length,
+      2,
+      'the item left working memory, not only the list',
+    );
     await page.getByRole('button', { name: 'Checkpoint now' }).click();
     await page.locator('.toast').filter({ hasText: 'Checkpoint saved' }).waitFor();
   });
@@ -196,7 +245,10 @@ describe('memory panel in a real browser', { skip }, () => {
   });
 
   it('shows the overview with counts, charts and backend health', async () => {
-    const agent = await harness.core.getRelevantContext({ session_id: SESSION, user_id: USER, query: 'fly deploy web app', token_budget: 600 }, { allowMissingSession: true });
+    const agent = await harness.core.getRelevantContext(
+      { session_id: SESSION, user_id: USER, query: 'fly deploy web app', token_budget: 600 },
+      { allowMissingSession: true },
+    );
     const chat = await harness.core.recall({ user_id: USER, query: 'billing database' }, { tool: 'chat_participant' });
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.locator('.stat-grid').waitFor();
@@ -212,17 +264,25 @@ describe('memory panel in a real browser', { skip }, () => {
     const latest = await recalls.locator('.recall-entry').first().innerText();
     assert.match(latest, /^@memory chat · “?billing database”?/);
     assert.ok(chat.memories.length > 0);
-    for (const memory of chat.memories) assert.ok(latest.includes(memory.content.split('\n')[0].slice(0, 60)), `${memory.memory_id} listed`);
+    for (const memory of chat.memories)
+      assert.ok(latest.includes(memory.content.split('\n')[0].slice(0, 60)), `${memory.memory_id} listed`);
     const all = await recalls.innerText();
     const packed = agent.context_items.filter((item) => item.memory_id);
     assert.ok(packed.length > 0);
     assert.match(all, /Agent context · “?fly deploy web app”?/);
     for (const item of packed) {
       const [stored] = await harness.core.getMemories(USER, [item.memory_id!]);
-      assert.ok(all.includes(stored!.content.split('\n')[0].slice(0, 60)), `packed ${item.memory_id} listed by its own text`);
+      assert.ok(
+        all.includes(stored!.content.split('\n')[0].slice(0, 60)),
+        `packed ${item.memory_id} listed by its own text`,
+      );
     }
     assert.doesNotMatch(all, /<memory/);
-    assert.doesNotMatch(all, /postgres billing|kafka partitions|how do I deploy the web app/, 'the panel\'s own searches and previews are not listed');
+    assert.doesNotMatch(
+      all,
+      /postgres billing|kafka partitions|how do I deploy the web app/,
+      "the panel's own searches and previews are not listed",
+    );
   });
 
   it('is usable with the keyboard alone', async () => {
@@ -231,7 +291,9 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.equal(await page.evaluate(activeElementAttribute('aria-label')), 'Search memories');
     await page.keyboard.type('redis session cache');
     await page.keyboard.press('Enter');
-    await status().filter({ hasText: /result/ }).waitFor();
+    await status()
+      .filter({ hasText: /result/ })
+      .waitFor();
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox');
     await page.keyboard.press('Enter');
@@ -294,8 +356,12 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.keyboard.press('Alt+1');
     await page.keyboard.press('F1');
     const forwarded = (await page.evaluate(FORWARDED_KEYS)) as string[];
-    assert.ok(forwarded.includes('F1'), `a key the panel does not handle still reaches the workbench: ${forwarded.join(', ')}`);
-    for (const handled of ['Alt+1', 'Alt+2', 'Control+z', 'Delete', 'Escape', 'ArrowDown', ' ']) assert.ok(!forwarded.includes(handled), `${handled} was forwarded to the workbench: ${forwarded.join(", ")}`);
+    assert.ok(
+      forwarded.includes('F1'),
+      `a key the panel does not handle still reaches the workbench: ${forwarded.join(', ')}`,
+    );
+    for (const handled of ['Alt+1', 'Alt+2', 'Control+z', 'Delete', 'Escape', 'ArrowDown', ' '])
+      assert.ok(!forwarded.includes(handled), `${handled} was forwarded to the workbench: ${forwarded.join(', ')}`);
   });
 
   it('keeps what the user typed when a save is refused, and shows the error with its code', async () => {
@@ -306,7 +372,9 @@ describe('memory panel in a real browser', { skip }, () => {
     const typed = 'To deploy the web app run npm run build, then fly deploy --remote-only from the repository root.';
     await page.getByLabel('Memory content').fill(typed);
     // 51 tags: one more than a memory may carry, so the host refuses the whole change.
-    await page.getByRole('textbox', { name: 'Tags, comma separated' }).fill(Array.from({ length: 51 }, (_, index) => `tag${index}`).join(', '));
+    await page
+      .getByRole('textbox', { name: 'Tags, comma separated' })
+      .fill(Array.from({ length: 51 }, (_, index) => `tag${index}`).join(', '));
     await page.getByRole('button', { name: 'Save' }).click();
     const error = page.locator('.toast-error');
     await error.waitFor();
@@ -345,7 +413,10 @@ describe('memory panel in a real browser', { skip }, () => {
     for (const tab of ['Working', 'Overview', 'Context preview'] as const) {
       await page.getByRole('tab', { name: tab }).click();
       await page.waitForTimeout(150);
-      await page.screenshot({ path: join(SCREENSHOTS, `${tab.toLowerCase().replace(' ', '-')}-dark.png`), fullPage: true });
+      await page.screenshot({
+        path: join(SCREENSHOTS, `${tab.toLowerCase().replace(' ', '-')}-dark.png`),
+        fullPage: true,
+      });
     }
     assert.ok(existsSync(join(SCREENSHOTS, 'memories-high-contrast.png')));
   });
@@ -354,13 +425,30 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.setViewportSize({ width: 300, height: 720 });
     await page.keyboard.press('Alt+1');
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
-    await status().filter({ hasText: /memories/ }).waitFor();
+    await status()
+      .filter({ hasText: /memories/ })
+      .waitFor();
     const filters = page.getByRole('button', { name: /^Filters/ });
     if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
     await page.locator('.filter-bar').getByLabel('Category').selectOption('semantic');
-    await status().filter({ hasText: /memories/ }).waitFor();
+    await status()
+      .filter({ hasText: /memories/ })
+      .waitFor();
     assert.match(await filters.innerText(), /Filters\s*1/, 'the disclosure counts the active filters');
-    const selectors = ['html', 'body', '[role="tablist"]', '[role="tab"]', '.search-row', '.search-input', '.toolbar', '.filter-bar', '.filter-bar .field', '.list-status', '.virtual-list', '.memory-row:not(.loading-row)'];
+    const selectors = [
+      'html',
+      'body',
+      '[role="tablist"]',
+      '[role="tab"]',
+      '.search-row',
+      '.search-input',
+      '.toolbar',
+      '.filter-bar',
+      '.filter-bar .field',
+      '.list-status',
+      '.virtual-list',
+      '.memory-row:not(.loading-row)',
+    ];
     for (const theme of Object.keys(THEMES) as ThemeName[]) {
       await applyTheme(page, theme);
       assert.deepEqual(await page.evaluate(overflowingScript(selectors)), [], `overflow in the ${theme} theme`);

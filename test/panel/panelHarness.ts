@@ -24,7 +24,9 @@ export interface PanelHarness {
 }
 
 /** The real core on a temporary SQLite store, served by the real HTTP server with the panel routes. */
-export async function startPanelHarness(options: { pollMs?: number; testCore?: TestCore } = {}): Promise<PanelHarness & { testCore: TestCore }> {
+export async function startPanelHarness(
+  options: { pollMs?: number; testCore?: TestCore } = {},
+): Promise<PanelHarness & { testCore: TestCore }> {
   const testCore = options.testCore ?? (await createTestCore());
   const core = testCore.core;
   const controller = new PanelController(
@@ -32,7 +34,10 @@ export async function startPanelHarness(options: { pollMs?: number; testCore?: T
     options.pollMs !== undefined ? { pollMs: options.pollMs } : {},
   );
   const routes = createPanelRoutes({ controller, token: TOKEN, assetsDir: ASSETS_DIR, heartbeatMs: 1000 });
-  const server = await startHttpServer({ core, defaultUserId: USER }, { port: 0, token: TOKEN, extraRoutes: routes.handle });
+  const server = await startHttpServer(
+    { core, defaultUserId: USER },
+    { port: 0, token: TOKEN, extraRoutes: routes.handle },
+  );
   return {
     core,
     store: testCore.store,
@@ -53,23 +58,85 @@ export async function startPanelHarness(options: { pollMs?: number; testCore?: T
 /** A small, varied set of memories and a working-memory session to exercise every view. */
 export async function seedMemories(core: MemoryCore): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  const store = async (key: string, content: string, category: 'episodic' | 'semantic' | 'procedural' | 'preference', subtype: string, extra: Record<string, unknown> = {}): Promise<void> => {
-    const result = await core.storeMemory({ user_id: USER, content, memory_category: category, memory_subtype: subtype, ...extra });
+  const store = async (
+    key: string,
+    content: string,
+    category: 'episodic' | 'semantic' | 'procedural' | 'preference',
+    subtype: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> => {
+    const result = await core.storeMemory({
+      user_id: USER,
+      content,
+      memory_category: category,
+      memory_subtype: subtype,
+      ...extra,
+    });
     ids[key] = result.memory_id;
   };
-  await store('postgres', 'We decided to use PostgreSQL 16 for the billing service because it supports logical replication.', 'episodic', 'decision', { entities: ['PostgreSQL', 'billing-service'], importance: 0.9 });
-  await store('tabs', 'The user prefers tabs over spaces in TypeScript files.', 'preference', 'style', { entities: ['TypeScript'], metadata: { tags: ['formatting'] } });
-  await store('deploy', 'To deploy the web app run npm run build and then fly deploy from the repository root.', 'procedural', 'workflow', { entities: ['fly.io'], importance: 0.7 });
-  await store('redis', 'The session cache runs on Redis 7 with a 15 minute TTL.', 'semantic', 'project', { entities: ['Redis'], session_id: SESSION });
-  await store('flaky', 'The integration test for invoices was flaky because of a race in the retry queue; fixed by awaiting the drain.', 'procedural', 'debugging', { entities: ['retry-queue'] });
-  await store('kafka', 'Event ingestion uses Kafka with 12 partitions per topic.', 'semantic', 'project', { entities: ['Kafka'] });
-  await store('postgres2', 'Billing moved from PostgreSQL 16 to PostgreSQL 17 in March for faster vacuum.', 'episodic', 'decision', { entities: ['PostgreSQL', 'billing-service'], supersedes: ids.postgres });
+  await store(
+    'postgres',
+    'We decided to use PostgreSQL 16 for the billing service because it supports logical replication.',
+    'episodic',
+    'decision',
+    { entities: ['PostgreSQL', 'billing-service'], importance: 0.9 },
+  );
+  await store('tabs', 'The user prefers tabs over spaces in TypeScript files.', 'preference', 'style', {
+    entities: ['TypeScript'],
+    metadata: { tags: ['formatting'] },
+  });
+  await store(
+    'deploy',
+    'To deploy the web app run npm run build and then fly deploy from the repository root.',
+    'procedural',
+    'workflow',
+    { entities: ['fly.io'], importance: 0.7 },
+  );
+  await store('redis', 'The session cache runs on Redis 7 with a 15 minute TTL.', 'semantic', 'project', {
+    entities: ['Redis'],
+    session_id: SESSION,
+  });
+  await store(
+    'flaky',
+    'The integration test for invoices was flaky because of a race in the retry queue; fixed by awaiting the drain.',
+    'procedural',
+    'debugging',
+    { entities: ['retry-queue'] },
+  );
+  await store('kafka', 'Event ingestion uses Kafka with 12 partitions per topic.', 'semantic', 'project', {
+    entities: ['Kafka'],
+  });
+  await store(
+    'postgres2',
+    'Billing moved from PostgreSQL 16 to PostgreSQL 17 in March for faster vacuum.',
+    'episodic',
+    'decision',
+    { entities: ['PostgreSQL', 'billing-service'], supersedes: ids.postgres },
+  );
   for (let index = 0; index < 40; index++) {
-    await store(`note${index}`, `Observation ${index}: module ${index % 7} owns the ${['parser', 'renderer', 'cache', 'router', 'scheduler'][index % 5]} component and its tests (note ${index}).`, 'semantic', 'entity', { importance: (index % 10) / 10 });
+    await store(
+      `note${index}`,
+      `Observation ${index}: module ${index % 7} owns the ${['parser', 'renderer', 'cache', 'router', 'scheduler'][index % 5]} component and its tests (note ${index}).`,
+      'semantic',
+      'entity',
+      { importance: (index % 10) / 10 },
+    );
   }
   await core.initSession({ session_id: SESSION, user_id: USER, config: { max_tokens: 2000 } });
-  await core.addToWorkingMemory({ session_id: SESSION, content: 'Task: migrate the invoice exporter to the new billing schema.', content_type: 'task_state' });
-  await core.addToWorkingMemory({ session_id: SESSION, content: 'User asked to keep the CSV column order unchanged for downstream consumers.', content_type: 'message' });
-  await core.addToWorkingMemory({ session_id: SESSION, content: 'Scratch: exporter lives in src/billing/export.ts; tests in test/billing.', content_type: 'scratchpad' });
+  await core.addToWorkingMemory({
+    session_id: SESSION,
+    content: 'Task: migrate the invoice exporter to the new billing schema.',
+    content_type: 'task_state',
+  });
+  await core.addToWorkingMemory({
+    session_id: SESSION,
+    content: 'User asked to keep the CSV column order unchanged for downstream consumers.',
+    content_type: 'message',
+  });
+  await core.addToWorkingMemory({
+    session_id: SESSION,
+    content: 'Scratch: exporter lives in src/billing/export.ts; tests in test/billing.',
+    content_type: 'scratchpad',
+  });
   return ids;
 }

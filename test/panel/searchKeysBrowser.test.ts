@@ -28,16 +28,39 @@ describe('search keys in the memory panel (real browser)', { skip }, () => {
   let memoryId: string;
 
   before(async () => {
-    server = await startFakeChatServer([{ content: JSON.stringify({ keys: ['elephant logo', 'which database did we choose'] }) }]);
+    server = await startFakeChatServer([
+      { content: JSON.stringify({ keys: ['elephant logo', 'which database did we choose'] }) },
+    ]);
     const testCore = await createTestCore();
     const queue = await testCore.core.startExtraction(new RuleBasedExtractor(), { log: () => undefined });
-    testCore.core.startEnrichment(enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'openai', FML_ENRICHMENT_BASE_URL: server.baseUrl, FML_ENRICHMENT_MODEL: 'keys-1' })!);
+    testCore.core.startEnrichment(
+      enricherFromEnv({
+        FML_ENRICHMENT_PROVIDER: 'openai',
+        FML_ENRICHMENT_BASE_URL: server.baseUrl,
+        FML_ENRICHMENT_MODEL: 'keys-1',
+      })!,
+    );
     harness = await startPanelHarness({ pollMs: 200, testCore });
-    const stored = await harness.core.storeMemory({ user_id: USER, content: 'Decision: chose PostgreSQL over MySQL because of JSONB support.', memory_category: 'episodic', memory_subtype: 'decision', keywords: ['postgres'] });
+    const stored = await harness.core.storeMemory({
+      user_id: USER,
+      content: 'Decision: chose PostgreSQL over MySQL because of JSONB support.',
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+      keywords: ['postgres'],
+    });
     memoryId = stored.memory_id;
     await queue.drain();
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
     page = await browser.newPage({ viewport: { width: 1000, height: 720 } });
     await page.goto(harness.pageUrl);
   });

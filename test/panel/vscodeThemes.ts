@@ -5,7 +5,11 @@
  */
 export type ThemeName = 'light' | 'dark' | 'high-contrast';
 
-export const THEME_BODY_CLASS: Record<ThemeName, string> = { light: 'vscode-light', dark: 'vscode-dark', 'high-contrast': 'vscode-high-contrast' };
+export const THEME_BODY_CLASS: Record<ThemeName, string> = {
+  light: 'vscode-light',
+  dark: 'vscode-dark',
+  'high-contrast': 'vscode-high-contrast',
+};
 
 export const THEMES: Record<ThemeName, Record<string, string>> = {
   light: {

@@ -11,7 +11,11 @@ import { USER } from './panelHarness.ts';
 class FakeView implements WebviewLike {
   visible = true;
   readonly posted: HostMessage[] = [];
-  private readonly listeners = { message: new Set<(message: unknown) => void>(), visibility: new Set<() => void>(), dispose: new Set<() => void>() };
+  private readonly listeners = {
+    message: new Set<(message: unknown) => void>(),
+    visibility: new Set<() => void>(),
+    dispose: new Set<() => void>(),
+  };
 
   postMessage(message: HostMessage): Promise<boolean> {
     this.posted.push(message);
@@ -51,7 +55,10 @@ let controller: PanelController;
 
 before(async () => {
   testCore = await createTestCore();
-  controller = new PanelController({ core: testCore.core, userId: () => USER, sessionId: () => undefined, host: 'vscode', log: () => undefined }, { pollMs: 60_000 });
+  controller = new PanelController(
+    { core: testCore.core, userId: () => USER, sessionId: () => undefined, host: 'vscode', log: () => undefined },
+    { pollMs: 60_000 },
+  );
 });
 
 after(async () => {
@@ -72,29 +79,55 @@ const notifications = (view: FakeView) => view.posted.filter((message) => messag
 it('answers webview requests by postMessage and pushes changes only while visible', async () => {
   const view = new FakeView();
   const connection = connectWebview(view, controller, () => undefined);
-  assert.deepEqual(notifications(view).map((message) => message.kind === 'notification' && message.notification.type), ['store-changed'], 'a newly shown view is told to read everything');
+  assert.deepEqual(
+    notifications(view).map((message) => message.kind === 'notification' && message.notification.type),
+    ['store-changed'],
+    'a newly shown view is told to read everything',
+  );
 
   view.send({ kind: 'request', id: 41, method: 'panel/ready', params: {} });
   const response = await until(() => view.posted.find((message) => message.kind === 'response'));
   assert.ok(response && response.kind === 'response' && response.ok && response.id === 41);
   assert.equal((response.result as { host: string }).host, 'vscode');
 
-  await testCore.core.storeMemory({ user_id: USER, content: 'Visible panels hear about this.', memory_category: 'semantic', memory_subtype: 'project' });
-  assert.ok(notifications(view).some((message) => message.kind === 'notification' && message.notification.type === 'memories-changed'));
+  await testCore.core.storeMemory({
+    user_id: USER,
+    content: 'Visible panels hear about this.',
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+  });
+  assert.ok(
+    notifications(view).some(
+      (message) => message.kind === 'notification' && message.notification.type === 'memories-changed',
+    ),
+  );
 
   view.setVisible(false);
   view.posted.length = 0;
-  await testCore.core.storeMemory({ user_id: USER, content: 'Hidden panels are not told; they re-read when shown.', memory_category: 'semantic', memory_subtype: 'project' });
+  await testCore.core.storeMemory({
+    user_id: USER,
+    content: 'Hidden panels are not told; they re-read when shown.',
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+  });
   assert.equal(notifications(view).length, 0);
 
   view.setVisible(true);
-  assert.deepEqual(notifications(view).map((message) => message.kind === 'notification' && message.notification.type), ['store-changed']);
+  assert.deepEqual(
+    notifications(view).map((message) => message.kind === 'notification' && message.notification.type),
+    ['store-changed'],
+  );
 
   assert.equal(view.messageListeners, 1);
   view.dispose();
   assert.equal(view.messageListeners, 0, 'the bridge stopped listening, so no later request can be answered');
   view.posted.length = 0;
-  await testCore.core.storeMemory({ user_id: USER, content: 'A disposed view gets nothing.', memory_category: 'semantic', memory_subtype: 'project' });
+  await testCore.core.storeMemory({
+    user_id: USER,
+    content: 'A disposed view gets nothing.',
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+  });
   view.send({ kind: 'request', id: 42, method: 'panel/ready', params: {} });
   assert.deepEqual(view.posted, []);
   connection.dispose();

@@ -21,26 +21,71 @@ describe('decay lowers rank', () => {
 
   it('of two equally matching memories, the decayed one ranks below the fresh one, whichever it is', async () => {
     const user = 'decay-rank';
-    const a = await t.core.storeMemory({ user_id: user, content: 'The staging database migration window is Tuesday night', memory_category: 'semantic', memory_subtype: 'project', importance: 0.8 });
-    const b = await t.core.storeMemory({ user_id: user, content: 'The staging database migration window is Thursday night', memory_category: 'semantic', memory_subtype: 'project', importance: 0.8 });
-    const [first, second] = await t.core.getMemories(user, [a.memory_id, b.memory_id]).then((found) => [a, b].map((want) => found.find((memory) => memory.memory_id === want.memory_id) as MemoryRecord));
+    const a = await t.core.storeMemory({
+      user_id: user,
+      content: 'The staging database migration window is Tuesday night',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      importance: 0.8,
+    });
+    const b = await t.core.storeMemory({
+      user_id: user,
+      content: 'The staging database migration window is Thursday night',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      importance: 0.8,
+    });
+    const [first, second] = await t.core
+      .getMemories(user, [a.memory_id, b.memory_id])
+      .then((found) =>
+        [a, b].map((want) => found.find((memory) => memory.memory_id === want.memory_id) as MemoryRecord),
+      );
 
     const aDecayed = await recallOrder(user, first, 0.05);
     assert.ok(aDecayed.indexOf(b.memory_id) < aDecayed.indexOf(a.memory_id), `a decayed: ${aDecayed.join(', ')}`);
     await t.store.updateMemory({ ...first, decay_factor: 1 });
     const bDecayed = await recallOrder(user, second, 0.05);
     assert.ok(bDecayed.indexOf(a.memory_id) < bDecayed.indexOf(b.memory_id), `b decayed: ${bDecayed.join(', ')}`);
-    assert.ok(aDecayed.includes(a.memory_id) && bDecayed.includes(b.memory_id), 'decay reorders; it does not hide a match');
+    assert.ok(
+      aDecayed.includes(a.memory_id) && bDecayed.includes(b.memory_id),
+      'decay reorders; it does not hide a match',
+    );
   });
 
   it('the score and its breakdown carry importance times the decay factor; a pinned memory ignores decay', () => {
     const now = new Date('2026-06-01T00:00:00Z');
     const at = now.toISOString();
     const base: MemoryRecord = {
-      memory_id: 'm', user_id: 'u', layer: 'user', scope_id: 'u', org_id: null, project_id: null, memory_category: 'semantic', memory_subtype: 'project', content: 'x', summary: null,
-      entities: [], tags: [], metadata: {}, event_time: null, is_temporal: false, importance: 0.8, access_count: 0, decay_factor: 1, related_memories: [],
-      supersedes: null, superseded_by: null, source_session: null, source_type: 'explicit', confidence: 1, pinned: false, embedding_model: null,
-      created_at: at, last_accessed: at, updated_at: at, deleted_at: null,
+      memory_id: 'm',
+      user_id: 'u',
+      layer: 'user',
+      scope_id: 'u',
+      org_id: null,
+      project_id: null,
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      content: 'x',
+      summary: null,
+      entities: [],
+      tags: [],
+      metadata: {},
+      event_time: null,
+      is_temporal: false,
+      importance: 0.8,
+      access_count: 0,
+      decay_factor: 1,
+      related_memories: [],
+      supersedes: null,
+      superseded_by: null,
+      source_session: null,
+      source_type: 'explicit',
+      confidence: 1,
+      pinned: false,
+      embedding_model: null,
+      created_at: at,
+      last_accessed: at,
+      updated_at: at,
+      deleted_at: null,
     };
     const match = { text: 0.7, semantic: null, matched_terms: ['x'], matched_entities: [], entity_share: 0 };
     const fresh = scoreMemory(base, match, 1, now);

@@ -10,7 +10,11 @@ export type Fault = 'lose-acknowledgement' | 'reject';
  * 'reject' fails the way Firebolt refusing a statement does (not retryable, nothing applied).
  * Every call is counted, so a test can say how often the replayer tried.
  */
-export function faultyRemote(remote: MemoryStore): { store: MemoryStore; faults: Map<string, Fault[]>; calls: Map<string, number> } {
+export function faultyRemote(remote: MemoryStore): {
+  store: MemoryStore;
+  faults: Map<string, Fault[]>;
+  calls: Map<string, number>;
+} {
   const faults = new Map<string, Fault[]>();
   const calls = new Map<string, number>();
   const store = new Proxy(remote, {
@@ -22,13 +26,19 @@ export function faultyRemote(remote: MemoryStore): { store: MemoryStore; faults:
         calls.set(method, (calls.get(method) ?? 0) + 1);
         const fault = faults.get(method)?.shift();
         if (fault === 'reject') {
-          throw new MemoryError('PROVIDER_ERROR', `Firebolt ${method} failed: the engine refused the statement`, { details: { status: 400, delivered: true, retryable: false } });
+          throw new MemoryError('PROVIDER_ERROR', `Firebolt ${method} failed: the engine refused the statement`, {
+            details: { status: 400, delivered: true, retryable: false },
+          });
         }
         const result = await (value as (...call: unknown[]) => unknown).apply(target, args);
         if (fault === 'lose-acknowledgement') {
-          throw new MemoryError('PROVIDER_ERROR', `Firebolt ${method} failed: socket hang up after the request was sent`, {
-            details: { status: 0, delivered: true, retryable: true, transport_code: 'ECONNRESET' },
-          });
+          throw new MemoryError(
+            'PROVIDER_ERROR',
+            `Firebolt ${method} failed: socket hang up after the request was sent`,
+            {
+              details: { status: 0, delivered: true, retryable: true, transport_code: 'ECONNRESET' },
+            },
+          );
         }
         return result;
       };

@@ -25,14 +25,25 @@ describe('hard delete and erasure, checked in the database file', () => {
 
   it('a hard-deleted memory leaves no row in any table: not its record, vector, search-index terms or access log', async () => {
     const user = 'erase-one';
-    const kept = await t.core.storeMemory({ user_id: user, content: 'The build cache lives in .cache/turbo for the monorepo', memory_category: 'semantic', memory_subtype: 'project' });
-    const doomed = await t.core.storeMemory({ user_id: user, content: 'The quartermaster password rotation happens every zanzibar quarter', memory_category: 'semantic', memory_subtype: 'project' });
+    const kept = await t.core.storeMemory({
+      user_id: user,
+      content: 'The build cache lives in .cache/turbo for the monorepo',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    const doomed = await t.core.storeMemory({
+      user_id: user,
+      content: 'The quartermaster password rotation happens every zanzibar quarter',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     // A recall records access-log rows for what it returns.
     const recalled = await t.core.recall({ user_id: user, query: 'quartermaster zanzibar rotation' });
     assert.ok(recalled.memories.some((memory) => memory.memory_id === doomed.memory_id));
     await t.core.flushAccessLog();
     const before = rowsWith(dbPath, 'memory_id', doomed.memory_id);
-    for (const table of ['long_term_memories', 'lexical_documents', 'memory_access_log']) assert.ok(before[table] > 0, `${table} held the memory before the delete`);
+    for (const table of ['long_term_memories', 'lexical_documents', 'memory_access_log'])
+      assert.ok(before[table] > 0, `${table} held the memory before the delete`);
 
     await t.core.forgetMemory({ user_id: user, memory_id: doomed.memory_id, hard_delete: true });
     await t.core.flushAccessLog();
@@ -48,28 +59,71 @@ describe('hard delete and erasure, checked in the database file', () => {
 
   it('hard delete answers what it did and announces the purge; soft delete keeps every row; a missing id deletes nothing', async () => {
     const user = 'erase-answers';
-    const soft = await t.core.storeMemory({ user_id: user, content: 'Soft-deleted notes about the pelican pipeline', memory_category: 'semantic', memory_subtype: 'project' });
-    const hard = await t.core.storeMemory({ user_id: user, content: 'Hard-deleted notes about the walrus pipeline', memory_category: 'semantic', memory_subtype: 'project' });
+    const soft = await t.core.storeMemory({
+      user_id: user,
+      content: 'Soft-deleted notes about the pelican pipeline',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    const hard = await t.core.storeMemory({
+      user_id: user,
+      content: 'Hard-deleted notes about the walrus pipeline',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     const events: Array<{ type: string; memory_ids?: string[]; change?: string }> = [];
     const listening = t.core.onEvent((event) => events.push(event as { type: string }));
     try {
-      assert.deepEqual(await t.core.forgetMemory({ user_id: user, memory_id: soft.memory_id }), { success: true, hard_deleted: false });
-      assert.equal(rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories, 1, 'a soft delete keeps the row (restorable)');
-      assert.deepEqual(await t.core.forgetMemory({ user_id: user, memory_id: hard.memory_id, hard_delete: true }), { success: true, hard_deleted: true });
+      assert.deepEqual(await t.core.forgetMemory({ user_id: user, memory_id: soft.memory_id }), {
+        success: true,
+        hard_deleted: false,
+      });
+      assert.equal(
+        rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories,
+        1,
+        'a soft delete keeps the row (restorable)',
+      );
+      assert.deepEqual(await t.core.forgetMemory({ user_id: user, memory_id: hard.memory_id, hard_delete: true }), {
+        success: true,
+        hard_deleted: true,
+      });
     } finally {
       listening.dispose();
     }
-    assert.ok(events.some((event) => event.type === 'memory' && event.change === 'purged' && event.memory_ids?.includes(hard.memory_id)), 'panels hear about the purge');
+    assert.ok(
+      events.some(
+        (event) => event.type === 'memory' && event.change === 'purged' && event.memory_ids?.includes(hard.memory_id),
+      ),
+      'panels hear about the purge',
+    );
     assert.equal(await t.store.hardDeleteMemory(user, hard.memory_id), false, 'deleting it again deletes nothing');
-    const direct = await t.core.storeMemory({ user_id: user, content: 'Deleted straight through the store', memory_category: 'semantic', memory_subtype: 'project' });
-    assert.equal(await t.store.hardDeleteMemory(user, direct.memory_id), true, 'the store says when it deleted something');
-    assert.equal(await t.store.hardDeleteMemory('someone-else', soft.memory_id), false, 'another user cannot delete it');
+    const direct = await t.core.storeMemory({
+      user_id: user,
+      content: 'Deleted straight through the store',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    assert.equal(
+      await t.store.hardDeleteMemory(user, direct.memory_id),
+      true,
+      'the store says when it deleted something',
+    );
+    assert.equal(
+      await t.store.hardDeleteMemory('someone-else', soft.memory_id),
+      false,
+      'another user cannot delete it',
+    );
     assert.equal(rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories, 1);
   });
 
   it('a soft delete marks the memory deleted once and announces it once; forgetting it again changes nothing', async () => {
     const user = 'erase-soft';
-    const memory = await t.core.storeMemory({ user_id: user, content: 'Soft delete twice: the osprey dashboard', memory_category: 'semantic', memory_subtype: 'project' });
+    const memory = await t.core.storeMemory({
+      user_id: user,
+      content: 'Soft delete twice: the osprey dashboard',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     const deleted: string[][] = [];
     const listening = t.core.onEvent((event) => {
       const change = event as { type: string; change?: string; memory_ids?: string[] };
@@ -90,23 +144,51 @@ describe('hard delete and erasure, checked in the database file', () => {
 
   it('forget-all without the exact confirmation deletes nothing', async () => {
     const user = 'erase-unconfirmed';
-    const kept = await t.core.storeMemory({ user_id: user, content: 'Unconfirmed erasure keeps this', memory_category: 'semantic', memory_subtype: 'project' });
+    const kept = await t.core.storeMemory({
+      user_id: user,
+      content: 'Unconfirmed erasure keeps this',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     await assert.rejects(
       t.core.forgetAllMemories({ user_id: user, confirmation: 'yes' }),
       (error: Error & { code?: string; details?: Record<string, unknown> }) =>
-        error.code === 'CONFIRMATION_REQUIRED' && error.details?.field === 'confirmation' && error.message.includes(user) && error.message.includes(FORGET_ALL_CONFIRMATION),
+        error.code === 'CONFIRMATION_REQUIRED' &&
+        error.details?.field === 'confirmation' &&
+        error.message.includes(user) &&
+        error.message.includes(FORGET_ALL_CONFIRMATION),
     );
-    await assert.rejects(t.core.forgetAllMemories({ user_id: '', confirmation: FORGET_ALL_CONFIRMATION }), (error: Error & { details?: Record<string, unknown> }) => error.details?.field === 'user_id');
-    await assert.rejects(t.core.forgetMemory({ user_id: user, memory_id: '', hard_delete: true }), (error: Error & { details?: Record<string, unknown> }) => error.details?.field === 'memory_id');
+    await assert.rejects(
+      t.core.forgetAllMemories({ user_id: '', confirmation: FORGET_ALL_CONFIRMATION }),
+      (error: Error & { details?: Record<string, unknown> }) => error.details?.field === 'user_id',
+    );
+    await assert.rejects(
+      t.core.forgetMemory({ user_id: user, memory_id: '', hard_delete: true }),
+      (error: Error & { details?: Record<string, unknown> }) => error.details?.field === 'memory_id',
+    );
     assert.equal(rowsWith(dbPath, 'memory_id', kept.memory_id).long_term_memories, 1);
   });
 
   it('forget-all answers how much it deleted, per kind', async () => {
     const user = 'erase-receipt';
     const session = await t.core.initSession({ user_id: user });
-    await t.core.addToWorkingMemory({ session_id: session.session_id, content: 'Receipt test working item', content_type: 'message' });
-    await t.core.storeMemory({ user_id: user, content: 'Receipt test memory one about herons', memory_category: 'semantic', memory_subtype: 'project' });
-    await t.core.storeMemory({ user_id: user, content: 'Receipt test memory two about egrets', memory_category: 'episodic', memory_subtype: 'decision' });
+    await t.core.addToWorkingMemory({
+      session_id: session.session_id,
+      content: 'Receipt test working item',
+      content_type: 'message',
+    });
+    await t.core.storeMemory({
+      user_id: user,
+      content: 'Receipt test memory one about herons',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    await t.core.storeMemory({
+      user_id: user,
+      content: 'Receipt test memory two about egrets',
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+    });
     const receipt = await t.core.forgetAllMemories({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
     assert.equal(receipt.memories_deleted, 2);
     assert.equal(receipt.sessions_deleted, 1);
@@ -117,9 +199,23 @@ describe('hard delete and erasure, checked in the database file', () => {
     const user = 'erase-all';
     const other = 'erase-bystander';
     const session = await t.core.initSession({ user_id: user });
-    await t.core.addToWorkingMemory({ session_id: session.session_id, content: 'Looking at the xylophonist migration script', content_type: 'message' });
-    await t.core.storeMemory({ user_id: user, content: 'The xylophonist service owns the billing queue', memory_category: 'semantic', memory_subtype: 'project' });
-    await t.core.storeMemory({ user_id: other, content: 'The bystander keeps the release calendar', memory_category: 'semantic', memory_subtype: 'project' });
+    await t.core.addToWorkingMemory({
+      session_id: session.session_id,
+      content: 'Looking at the xylophonist migration script',
+      content_type: 'message',
+    });
+    await t.core.storeMemory({
+      user_id: user,
+      content: 'The xylophonist service owns the billing queue',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    await t.core.storeMemory({
+      user_id: other,
+      content: 'The bystander keeps the release calendar',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     await t.core.recall({ user_id: user, query: 'xylophonist billing' });
     await t.core.flushAccessLog();
 
@@ -127,7 +223,11 @@ describe('hard delete and erasure, checked in the database file', () => {
     await t.core.flushAccessLog();
 
     const left = dataRows(rowsWith(dbPath, 'user_id', user));
-    assert.deepEqual(Object.values(left).filter((count) => count > 0), [], `rows left: ${JSON.stringify(left)}`);
+    assert.deepEqual(
+      Object.values(left).filter((count) => count > 0),
+      [],
+      `rows left: ${JSON.stringify(left)}`,
+    );
     assert.ok(Object.keys(left).includes('session_contexts') && Object.keys(left).includes('working_memory_items'));
     assert.deepEqual(cellsContaining(dbPath, 'xylophonist'), []);
     assert.equal(rowsWith(dbPath, 'user_id', other).long_term_memories, 1, 'another user keeps their memory');
@@ -138,8 +238,19 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
   /** Stores two memories, builds the index, and closes, which writes the persisted index file. */
   async function persistedPair(user: string): Promise<{ dataDir: string; doomed: string; kept: string }> {
     const t = await createTestCore();
-    const kept = await t.core.storeMemory({ user_id: user, content: 'The build cache lives in .cache/turbo for the monorepo', memory_category: 'semantic', memory_subtype: 'project' });
-    const doomed = await t.core.storeMemory({ user_id: user, content: 'The quartermaster rotates the zanzibar credential', memory_category: 'semantic', memory_subtype: 'project', entities: ['Okapi-Entity'] });
+    const kept = await t.core.storeMemory({
+      user_id: user,
+      content: 'The build cache lives in .cache/turbo for the monorepo',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    const doomed = await t.core.storeMemory({
+      user_id: user,
+      content: 'The quartermaster rotates the zanzibar credential',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      entities: ['Okapi-Entity'],
+    });
     await t.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
     await t.core.close();
     return { dataDir: t.dataDir, doomed: doomed.memory_id, kept: kept.memory_id };
@@ -153,15 +264,21 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
     const t = await createTestCore({ dataDir });
     try {
       const before = indexFileBytes(dbPath);
-      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.ok(bytesContainText(before, needle), `the index file held ${needle} before the delete`);
+      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity'])
+        assert.ok(bytesContainText(before, needle), `the index file held ${needle} before the delete`);
       // Loaded from the file, then erased: the erasure must reach the file, not only the memory of this process.
       await t.core.recall({ user_id: user, query: 'quartermaster zanzibar' });
       await t.core.forgetMemory({ user_id: user, memory_id: doomed, hard_delete: true });
-      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.equal(bytesContainText(indexFileBytes(dbPath), needle), false, `${needle} is gone from the index files`);
+      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity'])
+        assert.equal(bytesContainText(indexFileBytes(dbPath), needle), false, `${needle} is gone from the index files`);
       await t.core.close();
       const rewritten = indexFileBytes(dbPath);
-      assert.ok(bytesContainText(rewritten, kept), 'the index was written again at close, with the memory that was kept');
-      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity']) assert.equal(bytesContainText(rewritten, needle), false, `${needle} is not in the rewritten file`);
+      assert.ok(
+        bytesContainText(rewritten, kept),
+        'the index was written again at close, with the memory that was kept',
+      );
+      for (const needle of [zanzibarTerm, doomed, 'Okapi-Entity'])
+        assert.equal(bytesContainText(rewritten, needle), false, `${needle} is not in the rewritten file`);
     } finally {
       await t.cleanup();
     }
@@ -199,7 +316,11 @@ describe('hard delete and erasure, checked in the persisted index files', () => 
       await t.core.forgetAllMemories({ user_id: user, confirmation: FORGET_ALL_CONFIRMATION });
       assert.deepEqual(indexFilePaths(dbPath), []);
       await t.core.close();
-      assert.equal(bytesContainText(indexFileBytes(dbPath), zanzibarTerm), false, 'nothing of the user is saved again at close');
+      assert.equal(
+        bytesContainText(indexFileBytes(dbPath), zanzibarTerm),
+        false,
+        'nothing of the user is saved again at close',
+      );
     } finally {
       await t.cleanup();
     }

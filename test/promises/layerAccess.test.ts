@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accessibleLayers, layerPrecedence, MEMORY_LAYERS, requireLayer, requireLayerIdentifiers } from '../../src/core/domain/layers.ts';
-import { groupByPartition, identifiersFrom, identifiersOfMemory, partitionForCall, scopeFor } from '../../src/core/layers/layerScope.ts';
+import {
+  accessibleLayers,
+  layerPrecedence,
+  MEMORY_LAYERS,
+  requireLayer,
+  requireLayerIdentifiers,
+} from '../../src/core/domain/layers.ts';
+import {
+  groupByPartition,
+  identifiersFrom,
+  identifiersOfMemory,
+  partitionForCall,
+  scopeFor,
+} from '../../src/core/layers/layerScope.ts';
 import { callScopes, readScopes, withLayerDefaults } from '../../src/core/layers/readScopes.ts';
 
 /** The error code and details a call throws. */
@@ -17,7 +29,10 @@ function failure(call: () => unknown): { code: string; message: string; details:
 
 describe('layer access (seed 001): who can read and write which partition', () => {
   it('precedence runs 1 (agent) to 7 (company) in seed order', () => {
-    assert.deepEqual(MEMORY_LAYERS.map((layer) => layerPrecedence(layer)), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      MEMORY_LAYERS.map((layer) => layerPrecedence(layer)),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
   });
 
   it('an unknown layer is INVALID_LAYER naming the field', () => {
@@ -45,9 +60,17 @@ describe('layer access (seed 001): who can read and write which partition', () =
     assert.deepEqual(accessibleLayers({ agent_id: 'a' }), [], 'an agent id alone opens nothing');
   });
 
-  it('shared layers get a partition no user id can name; personal ones stay in the user\'s', () => {
-    assert.deepEqual(scopeFor('team', { team_id: 't1', user_id: 'u' }), { layer: 'team', partition: 'team:t1', scope_id: 't1' });
-    assert.deepEqual(scopeFor('agent', { agent_id: 'a1', user_id: 'u' }), { layer: 'agent', partition: 'u', scope_id: 'a1' });
+  it("shared layers get a partition no user id can name; personal ones stay in the user's", () => {
+    assert.deepEqual(scopeFor('team', { team_id: 't1', user_id: 'u' }), {
+      layer: 'team',
+      partition: 'team:t1',
+      scope_id: 't1',
+    });
+    assert.deepEqual(scopeFor('agent', { agent_id: 'a1', user_id: 'u' }), {
+      layer: 'agent',
+      partition: 'u',
+      scope_id: 'a1',
+    });
     assert.equal(partitionForCall({ user_id: 'u' }), 'u');
     assert.equal(partitionForCall({ user_id: 'u', layer: null }), 'u');
     assert.equal(partitionForCall({ user_id: 'u', layer: 'org', org_id: 'o1' }), 'org:o1');
@@ -58,11 +81,17 @@ describe('layer access (seed 001): who can read and write which partition', () =
   it('a memory gives back the identifiers that reach it again', () => {
     assert.deepEqual(identifiersOfMemory({ layer: 'team', scope_id: 't1', user_id: 'team:t1' }), { team_id: 't1' });
     assert.deepEqual(identifiersOfMemory({ layer: 'user', scope_id: 'u', user_id: 'u' }), { user_id: 'u' });
-    assert.deepEqual(identifiersOfMemory({ layer: 'agent', scope_id: 'a1', user_id: 'u' }), { user_id: 'u', agent_id: 'a1' });
+    assert.deepEqual(identifiersOfMemory({ layer: 'agent', scope_id: 'a1', user_id: 'u' }), {
+      user_id: 'u',
+      agent_id: 'a1',
+    });
   });
 
   it('identifiers from loose input: empty and null are absent, non-strings are INVALID_INPUT', () => {
-    assert.deepEqual(identifiersFrom({ user_id: 'u', team_id: '', org_id: null as unknown as string, agent_id: undefined }), { user_id: 'u' });
+    assert.deepEqual(
+      identifiersFrom({ user_id: 'u', team_id: '', org_id: null as unknown as string, agent_id: undefined }),
+      { user_id: 'u' },
+    );
     const error = failure(() => identifiersFrom({ team_id: 7 as unknown as string }));
     assert.equal(error.code, 'INVALID_INPUT');
     assert.deepEqual(error.details, { field: 'team_id' });
@@ -70,34 +99,63 @@ describe('layer access (seed 001): who can read and write which partition', () =
   });
 
   it('defaults fill only what the call left out', () => {
-    assert.deepEqual(withLayerDefaults({ user_id: 'u', team_id: 'mine' }, { team_id: 'default-team', org_id: 'default-org' }), { user_id: 'u', team_id: 'mine', org_id: 'default-org' });
-    assert.deepEqual(withLayerDefaults({ user_id: 'u' }, { agent_id: '' }), { user_id: 'u' }, 'an empty default opens nothing');
+    assert.deepEqual(
+      withLayerDefaults({ user_id: 'u', team_id: 'mine' }, { team_id: 'default-team', org_id: 'default-org' }),
+      { user_id: 'u', team_id: 'mine', org_id: 'default-org' },
+    );
+    assert.deepEqual(
+      withLayerDefaults({ user_id: 'u' }, { agent_id: '' }),
+      { user_id: 'u' },
+      'an empty default opens nothing',
+    );
   });
 
   it('read scopes: most specific first, deduplicated; an empty or non-list layers is INVALID_INPUT, never "search nothing"', () => {
     const ids = { user_id: 'u', team_id: 't', agent_id: 'a' };
-    assert.deepEqual(readScopes(['team', 'agent', 'team'], ids).map((scope) => scope.layer), ['agent', 'team']);
-    assert.deepEqual(readScopes(undefined, ids).map((scope) => scope.partition), ['u', 'u', 'team:t']);
+    assert.deepEqual(
+      readScopes(['team', 'agent', 'team'], ids).map((scope) => scope.layer),
+      ['agent', 'team'],
+    );
+    assert.deepEqual(
+      readScopes(undefined, ids).map((scope) => scope.partition),
+      ['u', 'u', 'team:t'],
+    );
     for (const layers of [[], 'team' as unknown as unknown[]]) {
       const error = failure(() => readScopes(layers, ids));
       assert.equal(error.code, 'INVALID_INPUT');
       assert.deepEqual(error.details, { field: 'layers' });
     }
-    assert.equal(failure(() => readScopes(['org'], ids)).code, 'MISSING_IDENTIFIER', 'asking for a layer without its id is an error');
+    assert.equal(
+      failure(() => readScopes(['org'], ids)).code,
+      'MISSING_IDENTIFIER',
+      'asking for a layer without its id is an error',
+    );
     assert.deepEqual(failure(() => readScopes(['galaxy'], ids)).details, { field: 'layers' });
     assert.match(failure(() => readScopes([], ids)).message, /non-empty list of layers; omit it to search every layer/);
   });
 
   it('call scopes add the project in effect and the configured defaults', () => {
     const scopes = callScopes({}, 'u', 'proj-1', { team_id: 'dt' });
-    assert.deepEqual(scopes.map((scope) => scope.partition), ['u', 'project:proj-1', 'team:dt']);
-    assert.deepEqual(callScopes({}, 'u', null, {}).map((scope) => scope.layer), ['user']);
-    assert.deepEqual(callScopes({}, 'u', undefined, {}).map((scope) => scope.layer), ['user']);
+    assert.deepEqual(
+      scopes.map((scope) => scope.partition),
+      ['u', 'project:proj-1', 'team:dt'],
+    );
+    assert.deepEqual(
+      callScopes({}, 'u', null, {}).map((scope) => scope.layer),
+      ['user'],
+    );
+    assert.deepEqual(
+      callScopes({}, 'u', undefined, {}).map((scope) => scope.layer),
+      ['user'],
+    );
   });
 
   it('scopes group by partition in the order first seen', () => {
     const groups = groupByPartition(readScopes(undefined, { user_id: 'u', agent_id: 'a', team_id: 't' }));
     assert.deepEqual([...groups.keys()], ['u', 'team:t']);
-    assert.deepEqual(groups.get('u')?.map((scope) => scope.layer), ['agent', 'user']);
+    assert.deepEqual(
+      groups.get('u')?.map((scope) => scope.layer),
+      ['agent', 'user'],
+    );
   });
 });

@@ -39,7 +39,9 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
   async function remoteRows(memoryId: string): Promise<Array<{ content: string }>> {
     const client = new FireboltQueryClient(config);
     try {
-      return (await client.query('SELECT content FROM fml_memories WHERE memory_id = $1', [memoryId])).rows as Array<{ content: string }>;
+      return (await client.query('SELECT content FROM fml_memories WHERE memory_id = $1', [memoryId])).rows as Array<{
+        content: string;
+      }>;
     } finally {
       client.close();
     }
@@ -91,7 +93,11 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     assert.equal(queued[0].attempts, 1, 'marked as tried, so the replay checks whether it is already there');
 
     await eventually('the outbox to drain', () => store.pendingWrites() === 0 && store.online);
-    assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'lost-ack insert' }], 'exactly one row: the replay did not insert it again');
+    assert.deepEqual(
+      await remoteRows(memory.memory_id),
+      [{ content: 'lost-ack insert' }],
+      'exactly one row: the replay did not insert it again',
+    );
   });
 
   it('a write Firebolt keeps refusing is set aside after 3 attempts, kept in outbox_rejected, and the writes behind it go through', async () => {
@@ -113,7 +119,11 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     assert.deepEqual(outboxTable('outbox'), []);
     assert.deepEqual(await remoteRows(first.memory_id), []);
     assert.deepEqual(await remoteRows(second.memory_id), [{ content: 'insert queued behind it' }]);
-    assert.equal(rowsWith(join(dir, 'replica', 'memory.db'), 'memory_id', first.memory_id).long_term_memories, 1, 'the acknowledged write is still in the replica');
+    assert.equal(
+      rowsWith(join(dir, 'replica', 'memory.db'), 'memory_id', first.memory_id).long_term_memories,
+      1,
+      'the acknowledged write is still in the replica',
+    );
     const health = await store.health();
     assert.equal(health.status, 'degraded');
     assert.match(health.detail, /1 write\(s\) Firebolt rejected/);
@@ -129,7 +139,7 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'refused twice' }]);
   });
 
-  it('replays an update of a memory Firebolt lacks as an insert carrying the replica\'s vector, then a hard delete and an access record', async () => {
+  it("replays an update of a memory Firebolt lacks as an insert carrying the replica's vector, then a hard delete and an access record", async () => {
     const user = newUserId();
     const memory = { ...makeMemory(user, { content: 'first version' }), embedding_model: MODEL };
     const vector = embedding(new Float32Array([0.6, 0.8, 0, 0]));
@@ -141,9 +151,17 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
 
     await store.updateMemory({ ...memory, content: 'second version' });
     await eventually('the update to replay', () => store.pendingWrites() === 0);
-    assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'second version' }], 'the update became an insert');
+    assert.deepEqual(
+      await remoteRows(memory.memory_id),
+      [{ content: 'second version' }],
+      'the update became an insert',
+    );
     const remoteVector = (await remote.getEmbeddings(user, [memory.memory_id])).get(memory.memory_id);
-    assert.deepEqual(remoteVector && [...remoteVector.vector].map((value) => Math.round(value * 100) / 100), [0.6, 0.8, 0, 0], 'with the vector kept in the replica');
+    assert.deepEqual(
+      remoteVector && [...remoteVector.vector].map((value) => Math.round(value * 100) / 100),
+      [0.6, 0.8, 0, 0],
+      'with the vector kept in the replica',
+    );
 
     await store.recordAccess([makeAccess(memory)]);
     await eventually('the access record to replay', () => store.pendingWrites() === 0);
@@ -160,8 +178,15 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     faults.set('updateMemory', ['reject', 'reject', 'reject']);
     await store.updateMemory({ ...memory, content: 'refused edit' });
     await eventually('the refused update to be set aside', () => store.pendingWrites() === 0);
-    assert.deepEqual(await remoteRows(memory.memory_id), [{ content: 'as first stored' }], 'one row, unchanged: no insert after a refusal');
-    assert.deepEqual(outboxTable('outbox_rejected').map((row) => row.op), ['updateMemory']);
+    assert.deepEqual(
+      await remoteRows(memory.memory_id),
+      [{ content: 'as first stored' }],
+      'one row, unchanged: no insert after a refusal',
+    );
+    assert.deepEqual(
+      outboxTable('outbox_rejected').map((row) => row.op),
+      ['updateMemory'],
+    );
     assert.equal(calls.get('insertMemory'), 1);
   });
 
@@ -189,9 +214,18 @@ describe('an outbox that is not open', () => {
   it('refuses every call with PROVIDER_ERROR naming its file', async () => {
     const outbox = new Outbox(join(tmpdir(), 'fml-never-opened', 'outbox.db'));
     for (const call of [() => outbox.peek(1), () => outbox.pending(), () => outbox.rejected()]) {
-      assert.throws(call, (error: Error & { code?: string; operation?: string }) => error.code === 'PROVIDER_ERROR' && /fml-never-opened\/outbox\.db is not open/.test(error.message) && error.operation === 'outbox');
+      assert.throws(
+        call,
+        (error: Error & { code?: string; operation?: string }) =>
+          error.code === 'PROVIDER_ERROR' &&
+          /fml-never-opened\/outbox\.db is not open/.test(error.message) &&
+          error.operation === 'outbox',
+      );
     }
-    await assert.rejects(outbox.enqueue({ op: 'deleteUser', userId: 'u' }), (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR');
+    await assert.rejects(
+      outbox.enqueue({ op: 'deleteUser', userId: 'u' }),
+      (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR',
+    );
   });
 });
 
@@ -221,7 +255,7 @@ describe('erasure reaches queued writes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fml-outbox-erase-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a queued batch of access records loses only the erased memory\'s records, in the pending and the rejected queue', async () => {
+  it("a queued batch of access records loses only the erased memory's records, in the pending and the rejected queue", async () => {
     const outbox = new Outbox(join(dir, 'outbox.db'));
     await outbox.open();
     try {
@@ -233,7 +267,11 @@ describe('erasure reaches queued writes', () => {
       await outbox.reject(refused, 'refused by Firebolt');
       await outbox.erase(user, erased.memory_id);
       const stored = (table: string) =>
-        (new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true }).prepare(`SELECT payload FROM ${table}`).all() as Array<{ payload: string }>).map((row) => row.payload);
+        (
+          new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true })
+            .prepare(`SELECT payload FROM ${table}`)
+            .all() as Array<{ payload: string }>
+        ).map((row) => row.payload);
       for (const table of ['outbox', 'outbox_rejected']) {
         const payloads = stored(table);
         assert.equal(payloads.length, 1, table);

@@ -15,7 +15,9 @@ export function indexFilePaths(dbPath: string): string[] {
 
 /** Every file kept for the database: the main file, its WAL and shared-memory index, and the persisted indexes. */
 export function storeFileBytes(dbPath: string): Buffer {
-  const sqliteFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`].filter((path) => existsSync(path));
+  const sqliteFiles = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`].filter((path) =>
+    existsSync(path),
+  );
   return Buffer.concat([...sqliteFiles, ...indexFilePaths(dbPath)].map((path) => readFileSync(path)));
 }
 
@@ -38,12 +40,16 @@ export function indexFileBytes(dbPath: string): Buffer {
 export function cellsContaining(dbPath: string, needle: string): string[] {
   const db = new DatabaseSync(dbPath, { readOnly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>;
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as Array<{ name: string }>;
     const hits: string[] = [];
     for (const { name } of tables) {
       const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(name) as Array<{ name: string }>;
       for (const column of columns) {
-        const row = db.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE CAST("${column.name}" AS TEXT) LIKE ? ESCAPE '\\'`).get(`%${needle.replace(/[%_\\]/g, '\\$&')}%`) as { n: number };
+        const row = db
+          .prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE CAST("${column.name}" AS TEXT) LIKE ? ESCAPE '\\'`)
+          .get(`%${needle.replace(/[%_\\]/g, '\\$&')}%`) as { n: number };
         if (Number(row.n) > 0) hits.push(`${name}.${column.name}`);
       }
     }
@@ -57,12 +63,18 @@ export function cellsContaining(dbPath: string, needle: string): string[] {
 export function rowsWith(dbPath: string, column: string, value: string): Record<string, number> {
   const db = new DatabaseSync(dbPath, { readOnly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>;
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as Array<{ name: string }>;
     const counts: Record<string, number> = {};
     for (const { name } of tables) {
-      const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as Array<{ name: string }>).map((entry) => entry.name);
+      const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as Array<{ name: string }>).map(
+        (entry) => entry.name,
+      );
       if (!columns.includes(column)) continue;
-      counts[name] = Number((db.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE "${column}" = ?`).get(value) as { n: number }).n);
+      counts[name] = Number(
+        (db.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE "${column}" = ?`).get(value) as { n: number }).n,
+      );
     }
     return counts;
   } finally {

@@ -21,19 +21,29 @@ describe('working memory keeps only the redacted content (seed 000 §10)', () =>
 
   it('stores, returns and checkpoints the redacted text: the secret is in no table and in no byte of the database files', async () => {
     const { session_id } = await t.core.initSession({ user_id: 'redact-user', config: { max_tokens: 600 } });
-    const added = await t.core.addToWorkingMemory({ session_id, content: `We decided the nightly deploy job authenticates with ${secret} from the staging environment`, content_type: 'message', metadata: { token: metadataSecret } });
-    assert.deepEqual(
-      added.redactions.map((entry) => entry.kind).sort(),
-      ['github-token', 'openai-key'].sort(),
-    );
+    const added = await t.core.addToWorkingMemory({
+      session_id,
+      content: `We decided the nightly deploy job authenticates with ${secret} from the staging environment`,
+      content_type: 'message',
+      metadata: { token: metadataSecret },
+    });
+    assert.deepEqual(added.redactions.map((entry) => entry.kind).sort(), ['github-token', 'openai-key'].sort());
 
     const stored = await t.store.listWorkingItems(session_id);
     const item = stored.find((entry) => entry.item_id === added.item_id);
     assert.ok(item, 'the item is stored');
     assert.ok(!item.content.includes(secret), 'the stored content is the redacted text');
-    assert.match(item.content, /nightly deploy job authenticates with .+ from the staging environment/, 'the rest of the text is kept');
+    assert.match(
+      item.content,
+      /nightly deploy job authenticates with .+ from the staging environment/,
+      'the rest of the text is kept',
+    );
     assert.ok(!JSON.stringify(item.metadata).includes(metadataSecret), 'metadata is redacted too');
-    assert.equal(item.token_count, new TiktokenCounter().count(item.content), 'the token count is of the text kept, not of the secret');
+    assert.equal(
+      item.token_count,
+      new TiktokenCounter().count(item.content),
+      'the token count is of the text kept, not of the secret',
+    );
 
     const read = await t.core.getWorkingMemory({ session_id });
     assert.ok(!JSON.stringify(read).includes(secret));

@@ -33,8 +33,14 @@ describe('storage errors reach MCP clients as typed tool errors', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const memory = (content: string) => ({ user_id: 'full', content, memory_category: 'semantic', memory_subtype: 'project' });
-  const count = () => (db.prepare("SELECT COUNT(*) AS n FROM long_term_memories WHERE user_id = 'full'").get() as { n: number }).n;
+  const memory = (content: string) => ({
+    user_id: 'full',
+    content,
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+  });
+  const count = () =>
+    (db.prepare("SELECT COUNT(*) AS n FROM long_term_memories WHERE user_id = 'full'").get() as { n: number }).n;
 
   it('STORAGE_FULL: nothing half-written, reads still answer, writes resume when space returns', async () => {
     await callOk(client, 'store_memory', memory('Stored before the disk filled'));
@@ -45,9 +51,16 @@ describe('storage errors reach MCP clients as typed tool errors', () => {
       const failure = await callError(client, 'store_memory', memory(`Too big ${'pelican '.repeat(10_000)}`));
       assert.equal(failure.code, 'STORAGE_FULL');
       assert.match(failure.message, /full; free some space/);
-      const working = await callError(client, 'add_to_working_memory', { session_id, content: `scratch ${'gull '.repeat(3_000)}`, content_type: 'scratchpad' });
+      const working = await callError(client, 'add_to_working_memory', {
+        session_id,
+        content: `scratch ${'gull '.repeat(3_000)}`,
+        content_type: 'scratchpad',
+      });
       assert.equal(working.code, 'STORAGE_FULL');
-      const recalled = await callOk<{ memories: unknown[] }>(client, 'recall_memories', { user_id: 'full', query: 'disk filled' });
+      const recalled = await callOk<{ memories: unknown[] }>(client, 'recall_memories', {
+        user_id: 'full',
+        query: 'disk filled',
+      });
       assert.equal(recalled.memories.length, 1);
       assert.equal(count(), 1);
     } finally {
@@ -63,10 +76,29 @@ describe('storage errors reach MCP clients as typed tool errors', () => {
     const before = count();
     db.exec('PRAGMA query_only = 1');
     try {
-      assert.equal((await callError(client, 'store_memory', memory('Refused while read-only'))).code, 'STORAGE_READ_ONLY');
-      assert.equal((await callError(client, 'add_to_working_memory', { session_id, content: 'refused scratch', content_type: 'scratchpad' })).code, 'STORAGE_READ_ONLY');
-      assert.equal((await callError(client, 'set_fact', { user_id: 'full', category: 'identity', key: 'name', value: 'Ro' })).code, 'STORAGE_READ_ONLY');
-      const recalled = await callOk<{ memories: unknown[] }>(client, 'recall_memories', { user_id: 'full', query: 'stored', limit: 5 });
+      assert.equal(
+        (await callError(client, 'store_memory', memory('Refused while read-only'))).code,
+        'STORAGE_READ_ONLY',
+      );
+      assert.equal(
+        (
+          await callError(client, 'add_to_working_memory', {
+            session_id,
+            content: 'refused scratch',
+            content_type: 'scratchpad',
+          })
+        ).code,
+        'STORAGE_READ_ONLY',
+      );
+      assert.equal(
+        (await callError(client, 'set_fact', { user_id: 'full', category: 'identity', key: 'name', value: 'Ro' })).code,
+        'STORAGE_READ_ONLY',
+      );
+      const recalled = await callOk<{ memories: unknown[] }>(client, 'recall_memories', {
+        user_id: 'full',
+        query: 'stored',
+        limit: 5,
+      });
       assert.ok(recalled.memories.length >= 1);
     } finally {
       db.exec('PRAGMA query_only = 0');

@@ -13,7 +13,10 @@ import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServer } from '../support/firebolt-server/server.ts';
 import { callOk, connectClient, readJsonResource } from '../support/testCore.ts';
 
-const fast = { client: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } }, replay: { baseDelayMs: 20, maxDelayMs: 200 } };
+const fast = {
+  client: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } },
+  replay: { baseDelayMs: 20, maxDelayMs: 200 },
+};
 
 /** Polls until `done` holds; the bound only keeps a broken replayer from hanging the run. */
 async function eventually(what: string, done: () => Promise<boolean> | boolean, boundMs = 20_000): Promise<void> {
@@ -28,7 +31,10 @@ async function eventually(what: string, done: () => Promise<boolean> | boolean, 
 async function remoteMemoryIds(config: FireboltCoreConfig, userId: string): Promise<string[]> {
   const client = new FireboltQueryClient(config);
   try {
-    const { rows } = await client.query('SELECT memory_id FROM fml_memories WHERE user_id = $1 ORDER BY stored_seq ASC', [userId]);
+    const { rows } = await client.query(
+      'SELECT memory_id FROM fml_memories WHERE user_id = $1 ORDER BY stored_seq ASC',
+      [userId],
+    );
     return rows.map((row) => row.memory_id as string);
   } finally {
     client.close();
@@ -88,7 +94,11 @@ describe('resilient store: Firebolt goes away mid-run and comes back', () => {
     server = await startFireboltTestServer({ port, dataDir: serverDir });
     await eventually('the outbox to drain', () => store.online && store.pendingWrites() === 0);
 
-    assert.deepEqual(await remoteMemoryIds(config, user), written, 'every acknowledged insert, in write order, none twice');
+    assert.deepEqual(
+      await remoteMemoryIds(config, user),
+      written,
+      'every acknowledged insert, in write order, none twice',
+    );
     assert.equal((await store.getMemories(user, [written[3]]))[0].content, 'edited during the outage');
     assert.equal((await store.listSessions(user)).length, 1);
     assert.equal((await store.health()).status, 'healthy');
@@ -121,15 +131,34 @@ describe('resilient store under the MCP server', () => {
     const { client, close } = await connectClient({ core });
     try {
       const user = 'outage-user';
-      const store_ = (content: string) => callOk<{ memory_id: string }>(client, 'store_memory', { user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' });
+      const store_ = (content: string) =>
+        callOk<{ memory_id: string }>(client, 'store_memory', {
+          user_id: user,
+          content,
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+        });
       const ids = [(await store_('The deploy script lives in scripts/deploy.sh')).memory_id];
 
       await server.pause();
-      for (const content of ['Firebolt outage note: the staging database is fml_stage', 'The outage runbook is in docs/runbook.md']) ids.push((await store_(content)).memory_id);
+      for (const content of [
+        'Firebolt outage note: the staging database is fml_stage',
+        'The outage runbook is in docs/runbook.md',
+      ])
+        ids.push((await store_(content)).memory_id);
 
-      const recalled = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', { user_id: user, query: 'outage runbook staging database' });
-      assert.ok(recalled.memories.some((memory) => memory.memory_id === ids[2]), 'recall answers from the local replica');
-      const stats = await readJsonResource<{ memories: number; backend: { status: string; detail: string } }>(client, `memory://${user}/stats`);
+      const recalled = await callOk<{ memories: Array<{ memory_id: string }> }>(client, 'recall_memories', {
+        user_id: user,
+        query: 'outage runbook staging database',
+      });
+      assert.ok(
+        recalled.memories.some((memory) => memory.memory_id === ids[2]),
+        'recall answers from the local replica',
+      );
+      const stats = await readJsonResource<{ memories: number; backend: { status: string; detail: string } }>(
+        client,
+        `memory://${user}/stats`,
+      );
       assert.equal(stats.backend.status, 'degraded');
       assert.match(stats.backend.detail, /unreachable/);
       assert.equal(stats.memories, 3);

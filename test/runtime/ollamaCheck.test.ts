@@ -3,7 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { checkOllama, ollamaOrigin } from '../../src/runtime/ollamaCheck.ts';
-import { checkedEmbeddingConfig, checkedOllamaConfig, embeddingConfigFromEnv, ollamaEmbeddingConfig } from '../../src/runtime/runtimeConfig.ts';
+import {
+  checkedEmbeddingConfig,
+  checkedOllamaConfig,
+  embeddingConfigFromEnv,
+  ollamaEmbeddingConfig,
+} from '../../src/runtime/runtimeConfig.ts';
 import { createEmbeddings } from '../../src/runtime/createRuntime.ts';
 
 /** A local stub of Ollama's API: /api/tags lists models, /v1/embeddings answers as OpenAI's does. */
@@ -44,7 +49,14 @@ describe('Ollama startup check (local stub server)', () => {
           const { input, model } = JSON.parse(body) as { input: string | string[]; model: string };
           const inputs = Array.isArray(input) ? input : [input];
           response.setHeader('content-type', 'application/json');
-          response.end(JSON.stringify({ object: 'list', model, data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: [0.6, 0.8, 0] })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+          response.end(
+            JSON.stringify({
+              object: 'list',
+              model,
+              data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: [0.6, 0.8, 0] })),
+              usage: { prompt_tokens: 1, total_tokens: 1 },
+            }),
+          );
         });
         return;
       }
@@ -75,7 +87,10 @@ describe('Ollama startup check (local stub server)', () => {
       assert.equal(check.model, null);
       assert.equal(check.dimensions, null);
       assert.match(check.message, /did not embed a probe text \(HTTP 500\)/);
-      const { config, check: reported } = await checkedEmbeddingConfig({ FML_EMBEDDING_PROVIDER: 'ollama', FML_OLLAMA_URL: origin });
+      const { config, check: reported } = await checkedEmbeddingConfig({
+        FML_EMBEDDING_PROVIDER: 'ollama',
+        FML_OLLAMA_URL: origin,
+      });
       assert.deepEqual(config, { kind: 'none' });
       assert.equal(reported?.reachable, true);
       assert.equal(reported?.model, null);
@@ -109,11 +124,29 @@ describe('Ollama startup check (local stub server)', () => {
     const env = { FML_EMBEDDING_PROVIDER: 'ollama', FML_OLLAMA_URL: origin };
     const { config, notice, check } = await checkedEmbeddingConfig(env);
     assert.match(notice ?? '', /embedding with nomic-embed-text:latest/);
-    assert.deepEqual({ ...check, at: undefined }, { provider: 'ollama', reachable: true, model: 'nomic-embed-text:latest', dimensions: 3, message: notice, at: undefined });
-    assert.deepEqual(config, { kind: 'openai', apiKey: 'not-needed', baseUrl: `${origin}/v1`, model: 'nomic-embed-text:latest' });
+    assert.deepEqual(
+      { ...check, at: undefined },
+      {
+        provider: 'ollama',
+        reachable: true,
+        model: 'nomic-embed-text:latest',
+        dimensions: 3,
+        message: notice,
+        at: undefined,
+      },
+    );
+    assert.deepEqual(config, {
+      kind: 'openai',
+      apiKey: 'not-needed',
+      baseUrl: `${origin}/v1`,
+      model: 'nomic-embed-text:latest',
+    });
     const provider = createEmbeddings(config)!;
     const [vector] = await provider.embed(['hello']);
-    assert.deepEqual([...vector].map((value) => Math.round(value * 10) / 10), [0.6, 0.8, 0]);
+    assert.deepEqual(
+      [...vector].map((value) => Math.round(value * 10) / 10),
+      [0.6, 0.8, 0],
+    );
     assert.deepEqual(requests, ['GET /api/tags', 'POST /api/embed', 'POST /v1/embeddings']);
   });
 
@@ -130,20 +163,38 @@ describe('Ollama startup check (local stub server)', () => {
   it("maps the editor's Ollama settings like the CLI's environment, and checks the server they name", async () => {
     models = ['all-minilm:latest'];
     requests.length = 0;
-    const fromSettings = ollamaEmbeddingConfig({ url: origin, model: 'all-minilm', urlField: 'memory.embeddings.ollamaUrl' });
-    assert.deepEqual(fromSettings, { kind: 'openai', apiKey: 'not-needed', baseUrl: `${origin}/v1`, model: 'all-minilm' });
-    assert.deepEqual(ollamaEmbeddingConfig({ url: '', model: ' ', urlField: 'memory.embeddings.ollamaUrl' }).baseUrl, 'http://localhost:11434/v1');
+    const fromSettings = ollamaEmbeddingConfig({
+      url: origin,
+      model: 'all-minilm',
+      urlField: 'memory.embeddings.ollamaUrl',
+    });
+    assert.deepEqual(fromSettings, {
+      kind: 'openai',
+      apiKey: 'not-needed',
+      baseUrl: `${origin}/v1`,
+      model: 'all-minilm',
+    });
+    assert.deepEqual(
+      ollamaEmbeddingConfig({ url: '', model: ' ', urlField: 'memory.embeddings.ollamaUrl' }).baseUrl,
+      'http://localhost:11434/v1',
+    );
     assert.equal(ollamaEmbeddingConfig({ url: '', model: '', urlField: 'x' }).model, 'nomic-embed-text');
     const checked = await checkedOllamaConfig(fromSettings, origin, 'all-minilm');
     assert.equal(checked.check.model, 'all-minilm:latest');
     assert.equal(checked.check.dimensions, 3);
     assert.deepEqual(requests, ['GET /api/tags', 'POST /api/embed']);
-    assert.throws(() => ollamaEmbeddingConfig({ url: 'http://192.168.1.9:11434', urlField: 'memory.embeddings.ollamaUrl' }), /memory\.embeddings\.ollamaUrl must be on this machine/);
+    assert.throws(
+      () => ollamaEmbeddingConfig({ url: 'http://192.168.1.9:11434', urlField: 'memory.embeddings.ollamaUrl' }),
+      /memory\.embeddings\.ollamaUrl must be on this machine/,
+    );
   });
 
   it('refuses an Ollama URL that is not on this machine', () => {
     assert.equal(ollamaOrigin('http://localhost:11434'), 'http://localhost:11434');
     assert.throws(() => ollamaOrigin('http://10.1.2.3:11434'), /must be on this machine/);
-    assert.throws(() => embeddingConfigFromEnv({ FML_EMBEDDING_PROVIDER: 'ollama', FML_OLLAMA_URL: 'http://example.com' }), /must be on this machine/);
+    assert.throws(
+      () => embeddingConfigFromEnv({ FML_EMBEDDING_PROVIDER: 'ollama', FML_OLLAMA_URL: 'http://example.com' }),
+      /must be on this machine/,
+    );
   });
 });

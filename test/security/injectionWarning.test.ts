@@ -31,11 +31,21 @@ describe('get_relevant_context warns about instruction-like memories', () => {
   it('puts the warning on the block of each payload and not on ordinary memories', async () => {
     const user = 'dana';
     for (const [, content] of [...PAYLOADS, ORDINARY]) {
-      await callOk(connection.client, 'store_memory', { user_id: user, content, memory_category: 'procedural', memory_subtype: 'workflow' });
+      await callOk(connection.client, 'store_memory', {
+        user_id: user,
+        content,
+        memory_category: 'procedural',
+        memory_subtype: 'workflow',
+      });
     }
     const { session_id } = await callOk<{ session_id: string }>(connection.client, 'init_session', { user_id: user });
-    const context = await callOk<{ context_items: Array<{ content: string }> }>(connection.client, 'get_relevant_context', { user_id: user, session_id, query: 'release checklist', token_budget: 4000 });
-    const blockOf = (word: string) => context.context_items.find((item) => item.content.includes(`Release checklist ${word}`));
+    const context = await callOk<{ context_items: Array<{ content: string }> }>(
+      connection.client,
+      'get_relevant_context',
+      { user_id: user, session_id, query: 'release checklist', token_budget: 4000 },
+    );
+    const blockOf = (word: string) =>
+      context.context_items.find((item) => item.content.includes(`Release checklist ${word}`));
     for (const [word] of PAYLOADS) {
       const block = blockOf(word);
       assert.ok(block, `no context item for ${word}`);

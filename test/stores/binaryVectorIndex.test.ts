@@ -75,7 +75,10 @@ describe('BinaryVectorIndex', () => {
       const querySign = sign(query);
       const ranked = [...vectors]
         .filter(([id]) => Number(id.slice(1)) % 2 === 0)
-        .map(([id, vector]) => ({ id, distance: sign(vector).reduce((total, bit, i) => total + (bit !== querySign[i] ? 1 : 0), 0) }))
+        .map(([id, vector]) => ({
+          id,
+          distance: sign(vector).reduce((total, bit, i) => total + (bit !== querySign[i] ? 1 : 0), 0),
+        }))
         .sort((a, b) => a.distance - b.distance);
       const found = index.nearestByHamming(query, 50, (payload) => payload.even);
       assert.equal(found.length, 50);
@@ -83,10 +86,14 @@ describe('BinaryVectorIndex', () => {
       const distanceOf = new Map(ranked.map((entry) => [entry.id, entry.distance]));
       // Every id returned is accepted and at most the 50th-best distance; every strictly closer id is returned.
       for (const id of found) assert.ok((distanceOf.get(id) ?? Infinity) <= cutoff, `${id} is not among the nearest`);
-      for (const entry of ranked.filter((entry) => entry.distance < cutoff)) assert.ok(found.includes(entry.id), `${entry.id} was missed`);
+      for (const entry of ranked.filter((entry) => entry.distance < cutoff))
+        assert.ok(found.includes(entry.id), `${entry.id} was missed`);
       // A vector's own code is at distance 0: it comes back when asked for one.
       const [firstEven] = ranked;
-      assert.deepEqual(index.nearestByHamming(vectors.get(firstEven.id)!, 1, (payload) => payload.id === firstEven.id), [firstEven.id]);
+      assert.deepEqual(
+        index.nearestByHamming(vectors.get(firstEven.id)!, 1, (payload) => payload.id === firstEven.id),
+        [firstEven.id],
+      );
     });
   }
 });

@@ -39,9 +39,14 @@ async function withGroupCommit(work: (harness: Harness) => Promise<void>): Promi
     end: () => log.push('end'),
     committed: () => log.push('commit'),
     afterCommitFailed: () => log.push('caches dropped'),
-    mapError: (error, operation) => new MemoryError('PROVIDER_ERROR', `${operation}: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operation }),
+    mapError: (error, operation) =>
+      new MemoryError('PROVIDER_ERROR', `${operation}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+        operation,
+      }),
   });
-  const rows = () => (db.prepare('SELECT body FROM notes ORDER BY seq').all() as Array<{ body: string }>).map((row) => row.body);
+  const rows = () =>
+    (db.prepare('SELECT body FROM notes ORDER BY seq').all() as Array<{ body: string }>).map((row) => row.body);
   try {
     await work({ db, path, commits, log, rows, attempts: () => attempts });
   } finally {
@@ -50,7 +55,8 @@ async function withGroupCommit(work: (harness: Harness) => Promise<void>): Promi
   }
 }
 
-const insert = (db: DatabaseSync, body: string) => () => Number(db.prepare('INSERT INTO notes (body) VALUES (?)').run(body).lastInsertRowid);
+const insert = (db: DatabaseSync, body: string) => () =>
+  Number(db.prepare('INSERT INTO notes (body) VALUES (?)').run(body).lastInsertRowid);
 
 describe('GroupCommit', () => {
   it('commits the writes of one turn in one transaction, in the order they were queued', async () => {
@@ -67,8 +73,13 @@ describe('GroupCommit', () => {
   it('commits background writes in their own transaction, after the requests of the same turn', async () => {
     await withGroupCommit(async ({ db, commits, log, rows }) => {
       const order: string[] = [];
-      const track = (body: string, lane: 'request' | 'background') => commits.write('insert', insert(db, body), () => order.push(body), lane);
-      await Promise.all([track('access log', 'background'), track('request 1', 'request'), track('request 2', 'request')]);
+      const track = (body: string, lane: 'request' | 'background') =>
+        commits.write('insert', insert(db, body), () => order.push(body), lane);
+      await Promise.all([
+        track('access log', 'background'),
+        track('request 1', 'request'),
+        track('request 2', 'request'),
+      ]);
       assert.deepEqual(order, ['request 1', 'request 2', 'access log'], 'requests are acknowledged first');
       assert.deepEqual(log, ['begin', 'end', 'commit', 'begin', 'end', 'commit'], 'two transactions');
       assert.deepEqual(rows(), ['request 1', 'request 2', 'access log']);
@@ -109,13 +120,20 @@ describe('GroupCommit', () => {
       const afterCommits: string[] = [];
       const results = await Promise.allSettled([
         commits.write('insert', insert(db, 'one'), () => afterCommits.push('one')),
-        commits.write('insert', () => {
-          insert(db, 'partial')();
-          return insert(db, 'taken')();
-        }, () => afterCommits.push('duplicate')),
+        commits.write(
+          'insert',
+          () => {
+            insert(db, 'partial')();
+            return insert(db, 'taken')();
+          },
+          () => afterCommits.push('duplicate'),
+        ),
         commits.write('insert', insert(db, 'two'), () => afterCommits.push('two')),
       ]);
-      assert.deepEqual(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       const failure = (results[1] as PromiseRejectedResult).reason as MemoryError;
       assert.equal(failure.code, 'PROVIDER_ERROR');
       assert.match(failure.message, /UNIQUE constraint failed/);
@@ -131,7 +149,10 @@ describe('GroupCommit', () => {
         // A deferred foreign key is only checked at COMMIT, which then fails for the whole transaction.
         commits.write('link', () => db.prepare('INSERT INTO links (owner) VALUES (42)').run()),
       ]);
-      assert.deepEqual(results.map((result) => result.status), ['rejected', 'rejected']);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['rejected', 'rejected'],
+      );
       assert.match(String((results[0] as PromiseRejectedResult).reason.message), /FOREIGN KEY constraint failed/);
       assert.equal(db.isTransaction, false);
       assert.deepEqual(rows(), []);
@@ -150,7 +171,10 @@ describe('GroupCommit', () => {
         }),
         commits.write('insert', insert(db, 'third')),
       ]);
-      assert.deepEqual(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       assert.match(String((results[1] as PromiseRejectedResult).reason.message), /disk full/);
       assert.deepEqual(rows(), ['first', 'third']);
       assert.deepEqual(log, ['begin', 'begin', 'end', 'commit'], 'the undone writes committed in a second transaction');
@@ -165,7 +189,10 @@ describe('GroupCommit', () => {
         }),
         commits.write('insert', insert(db, 'b')),
       ]);
-      assert.deepEqual(results.map((result) => result.status), ['rejected', 'fulfilled']);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['rejected', 'fulfilled'],
+      );
       assert.ok(log.includes('caches dropped'));
       assert.deepEqual(rows(), ['a', 'b']);
     });

@@ -1,29 +1,92 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LexicalIndex } from '../../src/core/retrieval/lexicalIndex.ts';
-import { decodeSnapshot, encodeSnapshot, type IndexSnapshot, SnapshotFormatError } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  type IndexSnapshot,
+  SnapshotFormatError,
+} from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
 
 function meta(overrides: Partial<MemoryMeta>): MemoryMeta {
   return {
-    memory_id: 'mem_1', layer: 'user', scope_id: 'alice', project_id: null, category: 'semantic', subtype: 'project', entities: [], tags: [],
-    time_ms: 1_767_225_600_000, confidence: 1, pinned: false, source_type: 'explicit', source_session: null, deleted: false, superseded: false,
-    importance: 0.5, access_count: 0, last_accessed_ms: 1_767_225_600_000, created_ms: 1_767_225_600_000, ...overrides,
+    memory_id: 'mem_1',
+    layer: 'user',
+    scope_id: 'alice',
+    project_id: null,
+    category: 'semantic',
+    subtype: 'project',
+    entities: [],
+    tags: [],
+    time_ms: 1_767_225_600_000,
+    confidence: 1,
+    pinned: false,
+    source_type: 'explicit',
+    source_session: null,
+    deleted: false,
+    superseded: false,
+    importance: 0.5,
+    access_count: 0,
+    last_accessed_ms: 1_767_225_600_000,
+    created_ms: 1_767_225_600_000,
+    ...overrides,
   };
 }
 
 function snapshot(): IndexSnapshot {
   const lexical = new LexicalIndex();
-  lexical.upsert('mem_1', { terms: new Map([['build', 1], ['cach', 2.5]]), length: 4 });
-  lexical.upsert('mem_ü', { terms: new Map([['naïve', 1], ['build', 1]]), length: 2 });
+  lexical.upsert('mem_1', {
+    terms: new Map([
+      ['build', 1],
+      ['cach', 2.5],
+    ]),
+    length: 4,
+  });
+  lexical.upsert('mem_ü', {
+    terms: new Map([
+      ['naïve', 1],
+      ['build', 1],
+    ]),
+    length: 2,
+  });
   return {
-    stamp: { storeId: 'store-1', userId: 'alice', seq: 42, schemaVersion: 3, analyzerVersion: 1, bm25: { k1: 0.9, b: 0.4 } },
+    stamp: {
+      storeId: 'store-1',
+      userId: 'alice',
+      seq: 42,
+      schemaVersion: 3,
+      analyzerVersion: 1,
+      bm25: { k1: 0.9, b: 0.4 },
+    },
     metas: [
-      meta({ entities: ['Redis', 'café'], tags: ['infra'], pinned: true, project_id: 'proj', source_session: 'sess_1', importance: 0.9, access_count: 3 }),
-      meta({ memory_id: 'mem_ü', deleted: true, superseded: true, tags: ['infra', 'emoji 🦄', 'lone \ud800 surrogate'], confidence: 0.25, time_ms: Number.NaN }),
+      meta({
+        entities: ['Redis', 'café'],
+        tags: ['infra'],
+        pinned: true,
+        project_id: 'proj',
+        source_session: 'sess_1',
+        importance: 0.9,
+        access_count: 3,
+      }),
+      meta({
+        memory_id: 'mem_ü',
+        deleted: true,
+        superseded: true,
+        tags: ['infra', 'emoji 🦄', 'lone \ud800 surrogate'],
+        confidence: 0.25,
+        time_ms: Number.NaN,
+      }),
     ],
     lexical: lexical.exportDocuments(),
-    vectors: [{ model: 'embed-small', dims: 160, ids: ['mem_1', 'mem_ü'], codes: Uint32Array.from({ length: 16 }, (_, word) => (word * 2654435761) >>> 0) }],
+    vectors: [
+      {
+        model: 'embed-small',
+        dims: 160,
+        ids: ['mem_1', 'mem_ü'],
+        codes: Uint32Array.from({ length: 16 }, (_, word) => (word * 2654435761) >>> 0),
+      },
+    ],
   };
 }
 
@@ -34,10 +97,21 @@ test('a snapshot decodes to exactly what was encoded: every meta field, null, un
   assert.deepEqual(decoded.metas, original.metas);
   assert.deepEqual(decoded.lexical.termNames, original.lexical.termNames);
   assert.deepEqual(decoded.lexical.ids, original.lexical.ids);
-  for (const key of ['lengths', 'termCounts', 'terms', 'tfs', 'postingSizes', 'postingDocuments', 'postingTfs'] as const) {
+  for (const key of [
+    'lengths',
+    'termCounts',
+    'terms',
+    'tfs',
+    'postingSizes',
+    'postingDocuments',
+    'postingTfs',
+  ] as const) {
     assert.deepEqual([...decoded.lexical[key]], [...original.lexical[key]], key);
   }
-  assert.deepEqual(decoded.vectors.map((vectors) => ({ ...vectors, codes: [...vectors.codes] })), original.vectors.map((vectors) => ({ ...vectors, codes: [...vectors.codes] })));
+  assert.deepEqual(
+    decoded.vectors.map((vectors) => ({ ...vectors, codes: [...vectors.codes] })),
+    original.vectors.map((vectors) => ({ ...vectors, codes: [...vectors.codes] })),
+  );
 });
 
 test('a damaged, cut or foreign file is refused with the reason, never decoded', () => {
@@ -50,9 +124,18 @@ test('a damaged, cut or foreign file is refused with the reason, never decoded',
     ['a file cut inside its header', bytes.subarray(0, 20), 'corrupt'],
     ['another kind of file', Buffer.from('SQLite format 3\u0000 and more bytes'), 'not-a-snapshot'],
     ['an empty file', Buffer.alloc(0), 'not-a-snapshot'],
-    ['another format version', Buffer.from(bytes.toString('latin1').replace('"formatVersion":1', '"formatVersion":9'), 'latin1'), 'format-version'],
+    [
+      'another format version',
+      Buffer.from(bytes.toString('latin1').replace('"formatVersion":1', '"formatVersion":9'), 'latin1'),
+      'format-version',
+    ],
   ];
   for (const [name, candidate, reason] of rejections) {
-    assert.throws(() => decodeSnapshot(candidate), (error: unknown) => error instanceof SnapshotFormatError && error.reason === reason && error.code === 'INDEX_SNAPSHOT_INVALID', name);
+    assert.throws(
+      () => decodeSnapshot(candidate),
+      (error: unknown) =>
+        error instanceof SnapshotFormatError && error.reason === reason && error.code === 'INDEX_SNAPSHOT_INVALID',
+      name,
+    );
   }
 });

@@ -13,7 +13,14 @@ import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stor
 import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
 import { EXACT_SCAN_LIMIT } from '../../src/stores/sqlite/vectorSearch.ts';
 
-const TOPICS = ['build cache', 'deploy pipeline', 'pelican migration', 'database index', 'release calendar', 'flaky test'];
+const TOPICS = [
+  'build cache',
+  'deploy pipeline',
+  'pelican migration',
+  'database index',
+  'release calendar',
+  'flaky test',
+];
 
 async function withDir(work: (dataDir: string) => Promise<void>): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'fml-persisted-'));
@@ -32,18 +39,29 @@ async function opened(dataDir: string, options: Partial<SqliteMemoryStoreOptions
 
 async function fill(store: SqliteMemoryStore, user: string, count: number): Promise<MemoryRecord[]> {
   const memories = Array.from({ length: count }, (_, index) =>
-    makeMemory(user, { content: `Note ${index} about the ${TOPICS[index % TOPICS.length]} of team ${index % 5}`, tags: [`t${index % 3}`], pinned: index % 7 === 0, created_at: iso(index) }),
+    makeMemory(user, {
+      content: `Note ${index} about the ${TOPICS[index % TOPICS.length]} of team ${index % 5}`,
+      tags: [`t${index % 3}`],
+      pinned: index % 7 === 0,
+      created_at: iso(index),
+    }),
   );
   await Promise.all(memories.map((memory) => store.insertMemory(memory, null)));
   return memories;
 }
 
-async function search(store: SqliteMemoryStore, user: string, text: string, extra: { pinned?: boolean; tags?: readonly string[] } = {}) {
+async function search(
+  store: SqliteMemoryStore,
+  user: string,
+  text: string,
+  extra: { pinned?: boolean; tags?: readonly string[] } = {},
+) {
   return store.searchLexical({ filter: { user_id: user, ...extra }, terms: analyzeQuery(text), limit: 20 });
 }
 
 const indexDir = (dataDir: string): string => join(dataDir, 'memory.db-indexes');
-const indexFiles = (dataDir: string): string[] => readdirSync(indexDir(dataDir)).map((name) => join(indexDir(dataDir), name));
+const indexFiles = (dataDir: string): string[] =>
+  readdirSync(indexDir(dataDir)).map((name) => join(indexDir(dataDir), name));
 
 describe('persisted indexes', () => {
   it('a fresh process loads the saved index and answers exactly as one that builds from the rows, filters included', async () => {
@@ -59,13 +77,21 @@ describe('persisted indexes', () => {
       const loaded = await opened(dataDir);
       const rebuilt = await opened(dataDir, { persistedIndexes: false });
       try {
-        for (const [text, extra] of [['pelican migration', {}], ['build cache team', { pinned: true }], ['deploy', { tags: ['t1'] }]] as const) {
+        for (const [text, extra] of [
+          ['pelican migration', {}],
+          ['build cache team', { pinned: true }],
+          ['deploy', { tags: ['t1'] }],
+        ] as const) {
           assert.deepEqual(await search(loaded, user, text, extra), await search(rebuilt, user, text, extra), text);
         }
         assert.equal(loaded.indexOrigin(user), 'persisted');
         assert.equal(rebuilt.indexOrigin(user), 'rows');
         const page = { filter: { user_id: user, pinned: true }, sort: 'created' as const, offset: 0, limit: 50 };
-        assert.deepEqual(await loaded.listMemories(page), await rebuilt.listMemories(page), 'listings read the restored metadata');
+        assert.deepEqual(
+          await loaded.listMemories(page),
+          await rebuilt.listMemories(page),
+          'listings read the restored metadata',
+        );
       } finally {
         await loaded.close();
         await rebuilt.close();
@@ -82,7 +108,12 @@ describe('persisted indexes', () => {
       await writer.close();
       const fresh = await opened(dataDir);
       try {
-        const listed = await fresh.listMemories({ filter: { user_id: user, tags: ['t2'] }, sort: 'created', offset: 0, limit: 100 });
+        const listed = await fresh.listMemories({
+          filter: { user_id: user, tags: ['t2'] },
+          sort: 'created',
+          offset: 0,
+          limit: 100,
+        });
         assert.equal(listed.total, 16);
         assert.equal(fresh.indexOrigin(user), 'persisted');
         assert.ok((await search(fresh, user, 'pelican migration')).length > 0);
@@ -111,14 +142,28 @@ describe('persisted indexes', () => {
 
       const fresh = await opened(dataDir);
       try {
-        assert.deepEqual((await search(fresh, user, 'okapi')).map((hit) => hit.memory_id), [added.memory_id]);
+        assert.deepEqual(
+          (await search(fresh, user, 'okapi')).map((hit) => hit.memory_id),
+          [added.memory_id],
+        );
         assert.equal(fresh.indexOrigin(user), 'persisted', 'the file was used, then brought up to date');
-        assert.deepEqual((await search(fresh, user, 'narwhal')).map((hit) => hit.memory_id), [edited.memory_id]);
+        assert.deepEqual(
+          (await search(fresh, user, 'narwhal')).map((hit) => hit.memory_id),
+          [edited.memory_id],
+        );
         const pelican = (await search(fresh, user, 'pelican migration')).map((hit) => hit.memory_id);
         assert.ok(!pelican.includes(memories[2]!.memory_id), 'the edited memory lost its old terms');
         assert.ok(!pelican.includes(memories[8]!.memory_id), 'the soft-deleted memory is not found');
-        const trash = await fresh.listMemories({ filter: { user_id: user, state: 'deleted' }, sort: 'created', offset: 0, limit: 10 });
-        assert.deepEqual(trash.items.map((memory) => memory.memory_id), [memories[8]!.memory_id]);
+        const trash = await fresh.listMemories({
+          filter: { user_id: user, state: 'deleted' },
+          sort: 'created',
+          offset: 0,
+          limit: 10,
+        });
+        assert.deepEqual(
+          trash.items.map((memory) => memory.memory_id),
+          [memories[8]!.memory_id],
+        );
       } finally {
         await fresh.close();
       }
@@ -132,7 +177,10 @@ describe('persisted indexes', () => {
       await fill(first, user, 30);
       await search(first, user, 'pelican');
       await first.close();
-      const other = await opened(dataDir, { persistedIndexes: false, changeLogRetention: { keepRows: 2, trimEvery: 1 } });
+      const other = await opened(dataDir, {
+        persistedIndexes: false,
+        changeLogRetention: { keepRows: 2, trimEvery: 1 },
+      });
       const late = makeMemory(user, { content: 'A pelican arrived after the trim', created_at: iso(50) });
       await fill(other, user, 5);
       await other.insertMemory(late, null);
@@ -177,7 +225,10 @@ describe('persisted indexes', () => {
         copyFileSync(file!, join(indexDir(otherDir), file!.split('/').pop()!));
         const reopened = await opened(otherDir);
         try {
-          assert.deepEqual((await search(reopened, user, 'pelican')).map((hit) => hit.memory_id), [own.memory_id]);
+          assert.deepEqual(
+            (await search(reopened, user, 'pelican')).map((hit) => hit.memory_id),
+            [own.memory_id],
+          );
           assert.equal(reopened.indexOrigin(user), 'rows');
         } finally {
           await reopened.close();
@@ -221,44 +272,64 @@ describe('persisted indexes', () => {
 });
 
 describe('persisted vector codes', () => {
-  it('a fresh process loads the vector codes instead of reading every vector, and finds the same nearest memories, new vectors included', { timeout: 120_000 }, async () => {
-    await withDir(async (dataDir) => {
-      const user = newUserId();
-      const dims = 32;
-      const random = seededRandom(5);
-      // Above the exact-scan size, where the Hamming shortlist (and so the codes) is used.
-      const count = EXACT_SCAN_LIMIT + 300;
-      const writer = await opened(dataDir);
-      const memories = Array.from({ length: count }, (_, index) => makeMemory(user, { content: `Vector note ${index}`, created_at: iso(index) }));
-      for (let start = 0; start < count; start += 500) {
-        await Promise.all(memories.slice(start, start + 500).map((memory) => writer.insertMemory(memory, embedding(randomUnitVector(dims, random)))));
-      }
-      const probe = randomUnitVector(dims, seededRandom(77));
-      const query = { filter: { user_id: user }, vector: probe, model: MODEL, limit: 5 };
-      await search(writer, user, 'vector note');
-      const before = await writer.searchVector(query);
-      await writer.close();
-      const snapshot = decodeSnapshot(readFileSync(indexFiles(dataDir)[0]!));
-      assert.deepEqual(snapshot.vectors.map((vectors) => [vectors.model, vectors.dims, vectors.ids.length]), [[MODEL, dims, count]]);
+  it(
+    'a fresh process loads the vector codes instead of reading every vector, and finds the same nearest memories, new vectors included',
+    { timeout: 120_000 },
+    async () => {
+      await withDir(async (dataDir) => {
+        const user = newUserId();
+        const dims = 32;
+        const random = seededRandom(5);
+        // Above the exact-scan size, where the Hamming shortlist (and so the codes) is used.
+        const count = EXACT_SCAN_LIMIT + 300;
+        const writer = await opened(dataDir);
+        const memories = Array.from({ length: count }, (_, index) =>
+          makeMemory(user, { content: `Vector note ${index}`, created_at: iso(index) }),
+        );
+        for (let start = 0; start < count; start += 500) {
+          await Promise.all(
+            memories
+              .slice(start, start + 500)
+              .map((memory) => writer.insertMemory(memory, embedding(randomUnitVector(dims, random)))),
+          );
+        }
+        const probe = randomUnitVector(dims, seededRandom(77));
+        const query = { filter: { user_id: user }, vector: probe, model: MODEL, limit: 5 };
+        await search(writer, user, 'vector note');
+        const before = await writer.searchVector(query);
+        await writer.close();
+        const snapshot = decodeSnapshot(readFileSync(indexFiles(dataDir)[0]!));
+        assert.deepEqual(
+          snapshot.vectors.map((vectors) => [vectors.model, vectors.dims, vectors.ids.length]),
+          [[MODEL, dims, count]],
+        );
 
-      // Written by another process after the save: a vector equal to the probe must come first.
-      const other = await opened(dataDir, { persistedIndexes: false });
-      const closest = makeMemory(user, { content: 'The probe itself', created_at: iso(count + 1) });
-      await other.insertMemory(closest, embedding(probe));
-      await other.close();
+        // Written by another process after the save: a vector equal to the probe must come first.
+        const other = await opened(dataDir, { persistedIndexes: false });
+        const closest = makeMemory(user, { content: 'The probe itself', created_at: iso(count + 1) });
+        await other.insertMemory(closest, embedding(probe));
+        await other.close();
 
-      const fresh = await opened(dataDir);
-      try {
-        const after = await fresh.searchVector(query);
-        assert.equal(fresh.indexOrigin(user), 'persisted');
-        assert.equal(fresh.vectorIndexOrigin(user, MODEL, dims), 'persisted', 'the codes were loaded, not rebuilt from the vectors');
-        assert.equal(after[0]!.memory_id, closest.memory_id);
-        assert.deepEqual(after.slice(1).map((hit) => hit.memory_id), before.slice(0, 4).map((hit) => hit.memory_id));
-      } finally {
-        await fresh.close();
-      }
-    });
-  });
+        const fresh = await opened(dataDir);
+        try {
+          const after = await fresh.searchVector(query);
+          assert.equal(fresh.indexOrigin(user), 'persisted');
+          assert.equal(
+            fresh.vectorIndexOrigin(user, MODEL, dims),
+            'persisted',
+            'the codes were loaded, not rebuilt from the vectors',
+          );
+          assert.equal(after[0]!.memory_id, closest.memory_id);
+          assert.deepEqual(
+            after.slice(1).map((hit) => hit.memory_id),
+            before.slice(0, 4).map((hit) => hit.memory_id),
+          );
+        } finally {
+          await fresh.close();
+        }
+      });
+    },
+  );
 });
 
 describe('persisted index saves racing an erasure', () => {

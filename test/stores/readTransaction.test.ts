@@ -23,7 +23,8 @@ async function withTwoConnections(work: (reader: DatabaseSync, writer: DatabaseS
 }
 
 const count = (db: DatabaseSync) => Number((db.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n);
-const dataVersion = (db: DatabaseSync) => Number((db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version);
+const dataVersion = (db: DatabaseSync) =>
+  Number((db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version);
 
 describe('inReadTransaction', () => {
   it('shows every statement one snapshot, even when another connection commits meanwhile', async () => {
@@ -54,7 +55,10 @@ describe('inReadTransaction', () => {
 
   it('ends the transaction when the read throws, and passes the error on', async () => {
     await withTwoConnections((reader) => {
-      assert.throws(() => inReadTransaction(reader, () => reader.prepare('SELECT nope FROM notes').all()), /no such column/);
+      assert.throws(
+        () => inReadTransaction(reader, () => reader.prepare('SELECT nope FROM notes').all()),
+        /no such column/,
+      );
       assert.equal(reader.isTransaction, false);
     });
   });

@@ -9,7 +9,18 @@ import { MemoryError } from '../../src/core/domain/errors.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { LATEST_SCHEMA_VERSION } from '../../src/stores/sqlite/migrations.ts';
-import { MODEL, embedding, iso, makeMemory, makeSession, makeWorkingItem, newUserId, randomUnitVector, seededRandom, vectorNear } from '../contract/fixtures.ts';
+import {
+  MODEL,
+  embedding,
+  iso,
+  makeMemory,
+  makeSession,
+  makeWorkingItem,
+  newUserId,
+  randomUnitVector,
+  seededRandom,
+  vectorNear,
+} from '../contract/fixtures.ts';
 
 const WORKER = new URL('./support/storeWorker.ts', import.meta.url).pathname;
 
@@ -20,13 +31,21 @@ interface WorkerOutcome {
   result?: unknown;
 }
 
-function runWorker(command: Record<string, unknown>, options: { uid?: number; gid?: number } = {}): Promise<WorkerOutcome> {
+function runWorker(
+  command: Record<string, unknown>,
+  options: { uid?: number; gid?: number } = {},
+): Promise<WorkerOutcome> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [WORKER, JSON.stringify(command)], { timeout: 60_000, ...options }, (error, stdout, stderr) => {
-      const line = stdout.trim().split('\n').pop() ?? '';
-      if (line.startsWith('{')) resolve(JSON.parse(line) as WorkerOutcome);
-      else reject(new Error(`worker failed: ${error?.message ?? ''}\n${stderr}`));
-    });
+    execFile(
+      process.execPath,
+      [WORKER, JSON.stringify(command)],
+      { timeout: 60_000, ...options },
+      (error, stdout, stderr) => {
+        const line = stdout.trim().split('\n').pop() ?? '';
+        if (line.startsWith('{')) resolve(JSON.parse(line) as WorkerOutcome);
+        else reject(new Error(`worker failed: ${error?.message ?? ''}\n${stderr}`));
+      },
+    );
   });
 }
 
@@ -60,7 +79,10 @@ describe('SqliteMemoryStore', () => {
       const second = await opened(dataDir);
       assert.deepEqual(await second.getMemories(user, [memory.memory_id]), [memory]);
       const hits = await second.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('pelican'), limit: 5 });
-      assert.deepEqual(hits.map((h) => h.memory_id), [memory.memory_id]);
+      assert.deepEqual(
+        hits.map((h) => h.memory_id),
+        [memory.memory_id],
+      );
       const vectorHits = await second.searchVector({ filter: { user_id: user }, vector, model: MODEL, limit: 5 });
       assert.equal(vectorHits[0].memory_id, memory.memory_id);
       assert.equal(vectorHits[0].method, 'exact');
@@ -72,10 +94,16 @@ describe('SqliteMemoryStore', () => {
     await withTempDir(async (dataDir) => {
       for (let i = 0; i < 3; i++) await (await opened(dataDir)).close();
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
-      const versions = db.prepare('SELECT version FROM schema_version ORDER BY version').all().map((r) => r.version);
+      const versions = db
+        .prepare('SELECT version FROM schema_version ORDER BY version')
+        .all()
+        .map((r) => r.version);
       const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
       db.close();
-      assert.deepEqual(versions, Array.from({ length: LATEST_SCHEMA_VERSION }, (_, index) => index + 1));
+      assert.deepEqual(
+        versions,
+        Array.from({ length: LATEST_SCHEMA_VERSION }, (_, index) => index + 1),
+      );
       assert.equal(mode.journal_mode, 'wal');
     });
   });
@@ -89,7 +117,9 @@ describe('SqliteMemoryStore', () => {
       await first.close();
       // Back to schema 2, as an older build left the file.
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
-      db.exec('ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id; DELETE FROM schema_version WHERE version = 3;');
+      db.exec(
+        'ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id; DELETE FROM schema_version WHERE version = 3;',
+      );
       db.close();
       const upgraded = await opened(dataDir);
       const [back] = await upgraded.getMemories(user, [memory.memory_id]);
@@ -119,7 +149,9 @@ describe('SqliteMemoryStore', () => {
       // Opened first so this process also holds a connection and warm caches while others write.
       const store = await opened(dataDir);
       await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('note'), limit: 1 });
-      const outcomes = await Promise.all(prefixes.map((prefix) => runWorker({ kind: 'write', dataDir, userId: user, prefix, count: perProcess })));
+      const outcomes = await Promise.all(
+        prefixes.map((prefix) => runWorker({ kind: 'write', dataDir, userId: user, prefix, count: perProcess })),
+      );
       for (const outcome of outcomes) assert.ok(outcome.ok, JSON.stringify(outcome));
 
       const listed = await store.listMemories({ filter: { user_id: user }, sort: 'created', offset: 0, limit: 10_000 });
@@ -148,10 +180,16 @@ describe('SqliteMemoryStore', () => {
       const kept = makeMemory(user, { content: 'gecko gecko kept', embedding_model: MODEL });
       const softened = makeMemory(user, { content: 'gecko soon trashed', embedding_model: MODEL });
       const removed = makeMemory(user, { content: 'gecko soon removed', embedding_model: MODEL });
-      for (const memory of [kept, softened, removed]) await store.insertMemory(memory, embedding(vectorNear(probe, 0.5, random)));
+      for (const memory of [kept, softened, removed])
+        await store.insertMemory(memory, embedding(vectorNear(probe, 0.5, random)));
       const lexical = async () =>
-        (await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('gecko'), limit: 10 })).map((h) => h.memory_id).sort();
-      const vector = async () => (await store.searchVector({ filter: { user_id: user }, vector: probe, model: MODEL, limit: 10 })).map((h) => h.memory_id);
+        (await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('gecko'), limit: 10 }))
+          .map((h) => h.memory_id)
+          .sort();
+      const vector = async () =>
+        (await store.searchVector({ filter: { user_id: user }, vector: probe, model: MODEL, limit: 10 })).map(
+          (h) => h.memory_id,
+        );
       assert.equal((await lexical()).length, 3);
       assert.equal((await vector()).length, 3);
       const tokenBefore = await store.changeToken();
@@ -171,8 +209,16 @@ describe('SqliteMemoryStore', () => {
       const vectorHits = await vector();
       assert.equal(vectorHits[0], 'from_other_process');
       assert.deepEqual([...vectorHits].sort(), ['from_other_process', kept.memory_id].sort());
-      const trash = await store.listMemories({ filter: { user_id: user, state: 'deleted' }, sort: 'created', offset: 0, limit: 10 });
-      assert.deepEqual(trash.items.map((m) => m.memory_id), [softened.memory_id]);
+      const trash = await store.listMemories({
+        filter: { user_id: user, state: 'deleted' },
+        sort: 'created',
+        offset: 0,
+        limit: 10,
+      });
+      assert.deepEqual(
+        trash.items.map((m) => m.memory_id),
+        [softened.memory_id],
+      );
       await store.close();
     });
   });
@@ -187,23 +233,45 @@ describe('SqliteMemoryStore', () => {
       await writer.insertMemory(memory, null);
       await writer.insertMemory(other, null);
       const byAccess = async () =>
-        (await reader.listMemories({ filter: { user_id: user }, sort: 'access_count', offset: 0, limit: 10 })).items.map((m) => m.memory_id);
+        (
+          await reader.listMemories({ filter: { user_id: user }, sort: 'access_count', offset: 0, limit: 10 })
+        ).items.map((m) => m.memory_id);
       assert.equal((await byAccess()).length, 2);
       await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 });
 
       await writer.updateMemory({ ...memory, content: 'lynx fact' });
-      assert.deepEqual(await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 }), []);
+      assert.deepEqual(
+        await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 }),
+        [],
+      );
       const lynx = await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('lynx'), limit: 5 });
-      assert.deepEqual(lynx.map((h) => h.memory_id), [memory.memory_id]);
+      assert.deepEqual(
+        lynx.map((h) => h.memory_id),
+        [memory.memory_id],
+      );
 
       for (let i = 0; i < 3; i++) {
-        await writer.recordAccess([{ access_id: `acc_${i}`, memory_id: other.memory_id, session_id: null, user_id: user, query_text: null, similarity_score: null, tool: 'recall', accessed_at: iso(3) }]);
+        await writer.recordAccess([
+          {
+            access_id: `acc_${i}`,
+            memory_id: other.memory_id,
+            session_id: null,
+            user_id: user,
+            query_text: null,
+            similarity_score: null,
+            tool: 'recall',
+            accessed_at: iso(3),
+          },
+        ]);
       }
       assert.deepEqual(await byAccess(), [other.memory_id, memory.memory_id]);
 
       await writer.deleteUser(user);
       assert.deepEqual(await byAccess(), []);
-      assert.deepEqual(await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('lynx'), limit: 5 }), []);
+      assert.deepEqual(
+        await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('lynx'), limit: 5 }),
+        [],
+      );
       await writer.close();
       await reader.close();
     });
@@ -218,17 +286,26 @@ describe('SqliteMemoryStore', () => {
       const first = makeWorkingItem(session, 1, { content: 'first' });
       const second = makeWorkingItem(session, 2, { content: 'second' });
       await mine.commitWorking({ session, upsert: [second, first], delete: [] });
-      const ids = async (store: SqliteMemoryStore) => (await store.listWorkingItems(session.session_id)).map((item) => item.content);
+      const ids = async (store: SqliteMemoryStore) =>
+        (await store.listWorkingItems(session.session_id)).map((item) => item.content);
       assert.deepEqual(await ids(mine), ['first', 'second']);
 
       // Own commits update the cached list in place, in the store's order.
       const third = makeWorkingItem(session, 3, { content: 'third' });
-      await mine.commitWorking({ session, upsert: [third, { ...first, content: 'first, edited' }], delete: [second.item_id] });
+      await mine.commitWorking({
+        session,
+        upsert: [third, { ...first, content: 'first, edited' }],
+        delete: [second.item_id],
+      });
       assert.deepEqual(await ids(mine), ['first, edited', 'third']);
 
       // Another process's commit is seen although this process has the session cached.
       assert.deepEqual(await ids(theirs), ['first, edited', 'third']);
-      await theirs.commitWorking({ session, upsert: [makeWorkingItem(session, 4, { content: 'fourth' })], delete: [third.item_id] });
+      await theirs.commitWorking({
+        session,
+        upsert: [makeWorkingItem(session, 4, { content: 'fourth' })],
+        delete: [third.item_id],
+      });
       assert.deepEqual(await ids(mine), ['first, edited', 'fourth']);
 
       // Records are shared between callers, so they cannot be changed in place; each caller gets its own array.
@@ -263,7 +340,9 @@ describe('SqliteMemoryStore', () => {
       const first = makeMemory(user, { content: 'marmot first' });
       await writer.insertMemory(first, null);
       const search = async () =>
-        (await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('marmot'), limit: 100 })).map((h) => h.memory_id).sort();
+        (await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('marmot'), limit: 100 }))
+          .map((h) => h.memory_id)
+          .sort();
       assert.deepEqual(await search(), [first.memory_id]);
       const later = Array.from({ length: 20 }, (_, i) => makeMemory(user, { content: `marmot later ${i}` }));
       for (const memory of later) await writer.insertMemory(memory, null);
@@ -287,14 +366,23 @@ describe('SqliteMemoryStore', () => {
       await writer.insertMemory(memory, null);
       await writer.close();
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
-      const stored = db.prepare('SELECT terms FROM lexical_documents WHERE memory_id = ?').get(memory.memory_id) as { terms: string };
+      const stored = db.prepare('SELECT terms FROM lexical_documents WHERE memory_id = ?').get(memory.memory_id) as {
+        terms: string;
+      };
       assert.ok(JSON.parse(stored.terms).length > 0);
       // Forget the analysis: the next index build must analyse the text again and store it back.
       db.prepare('DELETE FROM lexical_documents').run();
       db.close();
       const reader = await opened(dataDir);
-      const hits = await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ibis billing'), limit: 5 });
-      assert.deepEqual(hits.map((h) => h.memory_id), [memory.memory_id]);
+      const hits = await reader.searchLexical({
+        filter: { user_id: user },
+        terms: analyzeQuery('ibis billing'),
+        limit: 5,
+      });
+      assert.deepEqual(
+        hits.map((h) => h.memory_id),
+        [memory.memory_id],
+      );
       await reader.close();
       const check = new DatabaseSync(join(dataDir, 'memory.db'));
       const restored = check.prepare('SELECT COUNT(*) AS n FROM lexical_documents').get() as { n: number };
@@ -341,10 +429,16 @@ describe('SqliteMemoryStore', () => {
       await assert.rejects(store.insertMemory(huge, null), (error: unknown) => MemoryError.is(error, 'STORAGE_FULL'));
       assert.deepEqual(await store.getMemories(user, [huge.memory_id]), []);
       const hits = await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('heron'), limit: 5 });
-      assert.deepEqual(hits.map((h) => h.memory_id), [early.memory_id]);
+      assert.deepEqual(
+        hits.map((h) => h.memory_id),
+        [early.memory_id],
+      );
       connection.db.exec('PRAGMA max_page_count = 1073741823');
       await store.insertMemory(makeMemory(user), null);
-      assert.equal((connection.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+      assert.equal(
+        (connection.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check,
+        'ok',
+      );
       await store.close();
     });
   });
@@ -396,10 +490,18 @@ describe('SqliteMemoryStore', () => {
       const { query, memoryId } = planted[0];
       const index = Number(memoryId.slice(4));
       const otherCategory = index % 2 === 0 ? 'procedural' : 'semantic';
-      const hits = await store.searchVector({ filter: { user_id: user, categories: [otherCategory] }, vector: query, model: MODEL, limit: 10 });
+      const hits = await store.searchVector({
+        filter: { user_id: user, categories: [otherCategory] },
+        vector: query,
+        model: MODEL,
+        limit: 10,
+      });
       assert.equal(hits.length, 10);
       assert.ok(!hits.some((h) => h.memory_id === memoryId));
-      const rows = await store.getMemories(user, hits.map((h) => h.memory_id));
+      const rows = await store.getMemories(
+        user,
+        hits.map((h) => h.memory_id),
+      );
       assert.ok(rows.every((m) => m.memory_category === otherCategory));
     });
   });

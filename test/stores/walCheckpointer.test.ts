@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
-import { BACKSTOP_AUTOCHECKPOINT_PAGES, COMMITS_PER_CHECKPOINT, WAL_SIZE_LIMIT_BYTES, WalCheckpointer } from '../../src/stores/sqlite/walCheckpointer.ts';
+import {
+  BACKSTOP_AUTOCHECKPOINT_PAGES,
+  COMMITS_PER_CHECKPOINT,
+  WAL_SIZE_LIMIT_BYTES,
+  WalCheckpointer,
+} from '../../src/stores/sqlite/walCheckpointer.ts';
 import { recordingLogger } from '../support/recordingLogger.ts';
 
 async function withWalDatabase(work: (db: DatabaseSync, path: string) => Promise<void>): Promise<void> {
@@ -36,7 +41,8 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-const autocheckpoint = (db: DatabaseSync): number => Number((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint);
+const autocheckpoint = (db: DatabaseSync): number =>
+  Number((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint);
 
 describe('WalCheckpointer', () => {
   it('leaves checkpoints to a worker: commits only checkpoint themselves past the backstop', async () => {
@@ -57,7 +63,10 @@ describe('WalCheckpointer', () => {
       assert.equal(checkpointer.completed, 1, 'no requests after close');
       db.close();
       const reopened = new DatabaseSync(path);
-      assert.equal((reopened.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n, 2 * COMMITS_PER_CHECKPOINT);
+      assert.equal(
+        (reopened.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n,
+        2 * COMMITS_PER_CHECKPOINT,
+      );
       reopened.close();
     });
   });
@@ -67,7 +76,10 @@ describe('WalCheckpointer', () => {
       const checkpointer = new WalCheckpointer(db, path, recordingLogger());
       try {
         const pageSize = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
-        assert.ok(BACKSTOP_AUTOCHECKPOINT_PAGES * pageSize < WAL_SIZE_LIMIT_BYTES, 'the backstop checkpoints before the limit trims');
+        assert.ok(
+          BACKSTOP_AUTOCHECKPOINT_PAGES * pageSize < WAL_SIZE_LIMIT_BYTES,
+          'the backstop checkpoints before the limit trims',
+        );
         // One transaction of about 10 MB: more than the 4 MB the WAL used to be cut back to.
         db.exec('BEGIN');
         const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
@@ -76,7 +88,10 @@ describe('WalCheckpointer', () => {
         const grown = (await stat(`${path}-wal`)).size;
         assert.ok(grown > 8 * 1024 * 1024, `WAL grew to ${grown} bytes`);
         commit(db, checkpointer, COMMITS_PER_CHECKPOINT);
-        await until(() => checkpointer.completed >= 1 && checkpointer.lastReport!.checkpointed === checkpointer.lastReport!.log, 'a complete checkpoint');
+        await until(
+          () => checkpointer.completed >= 1 && checkpointer.lastReport!.checkpointed === checkpointer.lastReport!.log,
+          'a complete checkpoint',
+        );
         const beforeRestart = (await stat(`${path}-wal`)).size;
         // This commit finds every frame checkpointed and writes from the start of the WAL again.
         commit(db, checkpointer, 1);

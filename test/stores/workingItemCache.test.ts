@@ -10,7 +10,13 @@ describe('WorkingItemCache', () => {
     const [a, b, c] = [1, 2, 3].map((sequence) => makeWorkingItem(session, sequence));
     cache.remember(session.session_id, [a, c]);
     cache.apply({ session, upsert: [b, { ...c, content: 'edited' }], delete: [a.item_id] });
-    assert.deepEqual(cache.get(session.session_id)?.map((item) => [item.sequence_num, item.content]), [[2, b.content], [3, 'edited']]);
+    assert.deepEqual(
+      cache.get(session.session_id)?.map((item) => [item.sequence_num, item.content]),
+      [
+        [2, b.content],
+        [3, 'edited'],
+      ],
+    );
 
     const other = makeSession(newUserId());
     cache.apply({ session: other, upsert: [makeWorkingItem(other, 1)], delete: [] });
@@ -48,11 +54,16 @@ describe('WorkingItemCache', () => {
     const cache = new WorkingItemCache();
     const third = Math.floor(MAX_TOKENS_HELD / 3);
     const sessions = Array.from({ length: 4 }, () => makeSession(newUserId()));
-    for (const session of sessions) cache.remember(session.session_id, [makeWorkingItem(session, 1, { token_count: third })]);
+    for (const session of sessions)
+      cache.remember(session.session_id, [makeWorkingItem(session, 1, { token_count: third })]);
     assert.equal(cache.get(sessions[0].session_id), undefined, 'the oldest went when the fourth came');
     for (const session of sessions.slice(1)) assert.equal(cache.get(session.session_id)?.length, 1);
     // A commit that grows a session counts too.
-    cache.apply({ session: sessions[1], upsert: [makeWorkingItem(sessions[1], 2, { token_count: third })], delete: [] });
+    cache.apply({
+      session: sessions[1],
+      upsert: [makeWorkingItem(sessions[1], 2, { token_count: third })],
+      delete: [],
+    });
     assert.equal(cache.get(sessions[2].session_id), undefined, 'least recently used after the growth');
     assert.equal(cache.get(sessions[1].session_id)?.length, 2);
   });

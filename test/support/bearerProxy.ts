@@ -15,15 +15,19 @@ export interface BearerProxy {
  */
 export async function startBearerProxy(target: { port: number }, token: string): Promise<BearerProxy> {
   let own = 0;
-  const rewrite = (value: string | undefined): string | undefined => value?.replace(new RegExp(`^(https?://)?(127\\.0\\.0\\.1|localhost|\\[::1\\]):${own}$`), `$1$2:${target.port}`);
+  const rewrite = (value: string | undefined): string | undefined =>
+    value?.replace(new RegExp(`^(https?://)?(127\\.0\\.0\\.1|localhost|\\[::1\\]):${own}$`), `$1$2:${target.port}`);
   const server: Server = createServer((incoming, outgoing) => {
     const headers = { ...incoming.headers, authorization: `Bearer ${token}` };
     headers.host = rewrite(incoming.headers.host);
     if (incoming.headers.origin !== undefined) headers.origin = rewrite(incoming.headers.origin);
-    const forwarded = request({ host: '127.0.0.1', port: target.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      { host: '127.0.0.1', port: target.port, method: incoming.method, path: incoming.url, headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', (error) => {
       outgoing.writeHead(502, { 'Content-Type': 'text/plain' }).end(`proxy: ${error.message}`);
     });

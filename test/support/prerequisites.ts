@@ -13,6 +13,7 @@ export class MissingPrerequisiteError extends Error {
 /** The `skip` option for a suite: false when `missing` is null, else its reason (or a throw under CI). */
 export function skipUnlessAvailable(suite: string, missing: string | null): string | false {
   if (missing === null) return false;
-  if (REQUIRE_ALL_SUITES) throw new MissingPrerequisiteError(`${suite} must run (FML_REQUIRE_ALL_SUITES=1) but cannot: ${missing}`);
+  if (REQUIRE_ALL_SUITES)
+    throw new MissingPrerequisiteError(`${suite} must run (FML_REQUIRE_ALL_SUITES=1) but cannot: ${missing}`);
   return missing;
 }

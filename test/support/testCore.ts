@@ -23,7 +23,9 @@ export interface TestCore {
 }
 
 /** A core on a fresh SQLite store in a temporary directory. */
-export async function createTestCore(options: Omit<MemoryCoreOptions, 'store'> & { dataDir?: string } = {}): Promise<TestCore> {
+export async function createTestCore(
+  options: Omit<MemoryCoreOptions, 'store'> & { dataDir?: string } = {},
+): Promise<TestCore> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'fml-test-'));
   const coreOptions = { ...options, store: new SqliteMemoryStore({ dataDir }) };
   const deps = createCoreDeps(coreOptions);
@@ -49,12 +51,19 @@ export const TRANSPORTS: readonly TransportKind[] = ['in-memory', 'http'];
  * A real MCP client connected to a real server: over the SDK's in-memory transport, or over
  * Streamable HTTP on 127.0.0.1 with a bearer token, exactly as an editor connects.
  */
-export async function connectClient(context: ServerContext, transport: TransportKind = 'in-memory'): Promise<{ client: Client; close(): Promise<void> }> {
+export async function connectClient(
+  context: ServerContext,
+  transport: TransportKind = 'in-memory',
+): Promise<{ client: Client; close(): Promise<void> }> {
   if (transport === 'http') {
     const token = 'test-token-0123456789abcdef0123456789abcdef';
     const server = await startHttpServer(context, { port: 0, token });
     const client = new Client({ name: 'fml-test-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     return {
       client,
       close: async () => {
@@ -78,14 +87,22 @@ export async function connectClient(context: ServerContext, transport: Transport
 }
 
 /** Calls a tool and returns its structured output, failing loudly on a tool error. */
-export async function callOk<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
+export async function callOk<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<T> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as T;
 }
 
 /** Calls a tool that must fail and returns its error code and message. */
-export async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
+export async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ code: string; message: string }> {
   const result = await client.callTool({ name, arguments: args });
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
   const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? '';

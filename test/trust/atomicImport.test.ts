@@ -8,9 +8,35 @@ import { importMemories } from '../../src/core/portability/importMemories.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { callError, callOk, connectClient, createTestCore, type TestCore } from '../support/testCore.ts';
 
-const memory = (id: string, content: string) => ({ memory_id: id, content, memory_category: 'semantic', memory_subtype: 'project', created_at: '2026-01-01T00:00:00Z' });
-const session = { session_id: 'sess_imported', max_tokens: 8000, total_tokens: 5, eviction_policy: 'hybrid', next_sequence: 2, created_at: '2026-01-01T00:00:00Z', last_activity: '2026-01-01T00:00:00Z' };
-const item = { item_id: 'wmi_1', session_id: 'sess_imported', content_type: 'message', content: 'We use pnpm in this repo', token_count: 6, sequence_num: 1, pinned: false, relevance_score: 1, created_at: '2026-01-01T00:00:00Z', last_accessed: '2026-01-01T00:00:00Z', metadata: {} };
+const memory = (id: string, content: string) => ({
+  memory_id: id,
+  content,
+  memory_category: 'semantic',
+  memory_subtype: 'project',
+  created_at: '2026-01-01T00:00:00Z',
+});
+const session = {
+  session_id: 'sess_imported',
+  max_tokens: 8000,
+  total_tokens: 5,
+  eviction_policy: 'hybrid',
+  next_sequence: 2,
+  created_at: '2026-01-01T00:00:00Z',
+  last_activity: '2026-01-01T00:00:00Z',
+};
+const item = {
+  item_id: 'wmi_1',
+  session_id: 'sess_imported',
+  content_type: 'message',
+  content: 'We use pnpm in this repo',
+  token_count: 6,
+  sequence_num: 1,
+  pinned: false,
+  relevance_score: 1,
+  created_at: '2026-01-01T00:00:00Z',
+  last_accessed: '2026-01-01T00:00:00Z',
+  metadata: {},
+};
 const file = (patch: { session?: Record<string, unknown>; item?: Record<string, unknown> }) => ({
   format: EXPORT_FORMAT,
   format_version: 1,
@@ -57,20 +83,34 @@ describe('import is all or nothing, with session records validated like tool inp
   });
 
   it('imports a good file whole, recounting the tokens that make the budget', async () => {
-    const result = await callOk<{ memories_imported: number; sessions_imported: number; working_items_imported: number }>(client, 'import_memories', { user_id: 'good', data: file({ item: { token_count: 1 } }) });
+    const result = await callOk<{
+      memories_imported: number;
+      sessions_imported: number;
+      working_items_imported: number;
+    }>(client, 'import_memories', { user_id: 'good', data: file({ item: { token_count: 1 } }) });
     assert.deepEqual([result.memories_imported, result.sessions_imported, result.working_items_imported], [2, 1, 1]);
     const [stored] = await test.core.listSessions('good');
     const items = await test.store.listWorkingItems(stored!.session_id);
-    assert.equal(items[0]!.token_count, test.deps.tokens.count('We use pnpm in this repo'), 'cl100k count of the content, not the file\'s 1');
+    assert.equal(
+      items[0]!.token_count,
+      test.deps.tokens.count('We use pnpm in this repo'),
+      "cl100k count of the content, not the file's 1",
+    );
     assert.equal(stored!.total_tokens, items[0]!.token_count);
     assert.notEqual(items[0]!.token_count, 1);
   });
 
   it('undoes what it wrote when the store fails part-way', async () => {
     const failing: MemoryStore = Object.create(test.store, {
-      commitWorking: { value: async () => { throw new MemoryError('STORAGE_FULL', 'disk full'); } },
+      commitWorking: {
+        value: async () => {
+          throw new MemoryError('STORAGE_FULL', 'disk full');
+        },
+      },
     });
-    await assert.rejects(importMemories({ ...test.deps, store: failing }, 'undone', file({})), (error: unknown) => MemoryError.is(error, 'STORAGE_FULL'));
+    await assert.rejects(importMemories({ ...test.deps, store: failing }, 'undone', file({})), (error: unknown) =>
+      MemoryError.is(error, 'STORAGE_FULL'),
+    );
     await nothingImported('undone');
   });
 });

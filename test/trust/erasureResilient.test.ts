@@ -12,7 +12,8 @@ function copiesOnDisk(dir: string, marker: string): string[] {
   const found: string[] = [];
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const path = join(dir, name);
-    if (statSync(path).isFile() && readFileSync(path).toString('latin1').toLowerCase().includes(marker)) found.push(path);
+    if (statSync(path).isFile() && readFileSync(path).toString('latin1').toLowerCase().includes(marker))
+      found.push(path);
   }
   return found;
 }
@@ -25,7 +26,10 @@ describe('erasure also empties the Firebolt replica and the outbox (issue 13.5)'
 
   before(async () => {
     server = await startFireboltTestServer({ port: 0, dataDir: serverDir });
-    store = createResilientFireboltStore({ kind: 'core', url: server.url, database: 'erase' }, dataDir, { client: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } }, replay: { baseDelayMs: 20, maxDelayMs: 200 } });
+    store = createResilientFireboltStore({ kind: 'core', url: server.url, database: 'erase' }, dataDir, {
+      client: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } },
+      replay: { baseDelayMs: 20, maxDelayMs: 200 },
+    });
     await store.open();
   });
   after(async () => {
@@ -38,7 +42,18 @@ describe('erasure also empties the Firebolt replica and the outbox (issue 13.5)'
     await server.close();
     const erased = makeMemory('erased', { content: `Runbook: ${'pelicanquasar '.repeat(400)}` });
     await store.insertMemory(erased, null);
-    await store.recordAccess([{ access_id: 'acc_1', memory_id: erased.memory_id, session_id: null, user_id: 'erased', query_text: 'pelicanquasar runbook', similarity_score: 0.9, tool: 'recall_memories', accessed_at: new Date().toISOString() }]);
+    await store.recordAccess([
+      {
+        access_id: 'acc_1',
+        memory_id: erased.memory_id,
+        session_id: null,
+        user_id: 'erased',
+        query_text: 'pelicanquasar runbook',
+        similarity_score: 0.9,
+        tool: 'recall_memories',
+        accessed_at: new Date().toISOString(),
+      },
+    ]);
     const purged = makeMemory('kept', { content: `Secret plan ${'zebrafountain '.repeat(400)}` });
     const kept = makeMemory('kept', { content: 'The kept memory about marmaladeotter' });
     await store.insertMemory(purged, null);

@@ -4,7 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { withoutLocalPaths } from '../../src/mcp/localPaths.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import { callError, callOk, connectClient, createTestCore, readJsonResource, type TestCore } from '../support/testCore.ts';
+import {
+  callError,
+  callOk,
+  connectClient,
+  createTestCore,
+  readJsonResource,
+  type TestCore,
+} from '../support/testCore.ts';
 
 describe('MCP clients never see the data directory (issue 13.9)', () => {
   let test: TestCore;
@@ -33,11 +40,29 @@ describe('MCP clients never see the data directory (issue 13.9)', () => {
     const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
     db.exec(`PRAGMA max_page_count = ${pages + 1}`);
     try {
-      const failure = await client.callTool({ name: 'store_memory', arguments: { user_id: 'alice', content: `Too big ${'pelican '.repeat(10_000)}`, memory_category: 'semantic', memory_subtype: 'project' } });
+      const failure = await client.callTool({
+        name: 'store_memory',
+        arguments: {
+          user_id: 'alice',
+          content: `Too big ${'pelican '.repeat(10_000)}`,
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+        },
+      });
       const text = JSON.stringify(failure);
       assert.match(text, /STORAGE_FULL/);
       assert.ok(!text.includes(test.dataDir), text);
-      assert.equal((await callError(client, 'store_memory', { user_id: 'alice', content: `Too big ${'gull '.repeat(10_000)}`, memory_category: 'semantic', memory_subtype: 'project' })).code, 'STORAGE_FULL');
+      assert.equal(
+        (
+          await callError(client, 'store_memory', {
+            user_id: 'alice',
+            content: `Too big ${'gull '.repeat(10_000)}`,
+            memory_category: 'semantic',
+            memory_subtype: 'project',
+          })
+        ).code,
+        'STORAGE_FULL',
+      );
     } finally {
       db.exec('PRAGMA max_page_count = 1073741823');
     }
@@ -47,9 +72,18 @@ describe('MCP clients never see the data directory (issue 13.9)', () => {
   });
 
   it('replaces POSIX, Windows and UNC paths but not URLs or ids', () => {
-    assert.equal(withoutLocalPaths('SQLite /home/alice/.firebolt-memory/memory.db (schema 3)'), 'SQLite <data directory> (schema 3)');
-    assert.equal(withoutLocalPaths('The disk holding C:\\Users\\alice\\fml is full'), 'The disk holding <data directory> is full');
+    assert.equal(
+      withoutLocalPaths('SQLite /home/alice/.firebolt-memory/memory.db (schema 3)'),
+      'SQLite <data directory> (schema 3)',
+    );
+    assert.equal(
+      withoutLocalPaths('The disk holding C:\\Users\\alice\\fml is full'),
+      'The disk holding <data directory> is full',
+    );
     assert.equal(withoutLocalPaths('at \\\\server\\share\\fml.'), 'at <data directory>');
-    assert.equal(withoutLocalPaths('https://api.firebolt.io/query failed for github.com/bob/app'), 'https://api.firebolt.io/query failed for github.com/bob/app');
+    assert.equal(
+      withoutLocalPaths('https://api.firebolt.io/query failed for github.com/bob/app'),
+      'https://api.firebolt.io/query failed for github.com/bob/app',
+    );
   });
 });

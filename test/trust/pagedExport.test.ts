@@ -27,17 +27,59 @@ describe('export_memories pages a big export under the stdio message limit (issu
     const store = new SqliteMemoryStore({ dataDir });
     await store.open();
     for (let index = 0; index < MEMORIES; index++) {
-      const content = `Memory ${index}: ${'the billing service retries failed webhooks with exponential backoff and jitter, '.repeat(7)}`.slice(0, 600);
-      await store.insertMemory(makeMemory('alice', { content, created_at: new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString() }), null);
+      const content =
+        `Memory ${index}: ${'the billing service retries failed webhooks with exponential backoff and jitter, '.repeat(7)}`.slice(
+          0,
+          600,
+        );
+      await store.insertMemory(
+        makeMemory('alice', { content, created_at: new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString() }),
+        null,
+      );
     }
     await store.commitWorking({
-      session: { session_id: 'sess_export', user_id: 'alice', org_id: null, project_id: null, total_tokens: 3, max_tokens: 8000, eviction_policy: 'hybrid', next_sequence: 2, created_at: '2026-01-01T00:00:00.000Z', last_activity: '2026-01-01T00:00:00.000Z', expires_at: null, config: {} },
-      upsert: [{ item_id: 'wmi_export', session_id: 'sess_export', user_id: 'alice', content_type: 'message', content: 'hello there friend', token_count: 3, relevance_score: 1, pinned: false, sequence_num: 1, created_at: '2026-01-01T00:00:00.000Z', last_accessed: '2026-01-01T00:00:00.000Z', metadata: {} }],
+      session: {
+        session_id: 'sess_export',
+        user_id: 'alice',
+        org_id: null,
+        project_id: null,
+        total_tokens: 3,
+        max_tokens: 8000,
+        eviction_policy: 'hybrid',
+        next_sequence: 2,
+        created_at: '2026-01-01T00:00:00.000Z',
+        last_activity: '2026-01-01T00:00:00.000Z',
+        expires_at: null,
+        config: {},
+      },
+      upsert: [
+        {
+          item_id: 'wmi_export',
+          session_id: 'sess_export',
+          user_id: 'alice',
+          content_type: 'message',
+          content: 'hello there friend',
+          token_count: 3,
+          relevance_score: 1,
+          pinned: false,
+          sequence_num: 1,
+          created_at: '2026-01-01T00:00:00.000Z',
+          last_accessed: '2026-01-01T00:00:00.000Z',
+          metadata: {},
+        },
+      ],
       delete: [],
     });
     await store.close();
     client = new Client({ name: 'export-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', '--admin-tools', '--data-dir', dataDir], env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'serve', '--stdio', '--admin-tools', '--data-dir', dataDir],
+        env: { ...process.env, FML_EMBEDDING_PROVIDER: 'none' } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
   });
   after(async () => {
     await client.close();
@@ -51,7 +93,10 @@ describe('export_memories pages a big export under the stdio message limit (issu
     let pages = 0;
     let largest = 0;
     do {
-      const result = await client.callTool({ name: 'export_memories', arguments: { user_id: 'alice', ...(cursor ? { cursor } : {}) } });
+      const result = await client.callTool({
+        name: 'export_memories',
+        arguments: { user_id: 'alice', ...(cursor ? { cursor } : {}) },
+      });
       assert.ok(!result.isError, JSON.stringify(result.content).slice(0, 300));
       // The message on the wire: the JSON-RPC result with text and structured content.
       const bytes = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 1, result }));

@@ -17,9 +17,15 @@ describe('--rate-limit N means N (issue 13.13)', () => {
       const times = admitted(new RateLimiter(perMinute, perMinute), 10, 180_000);
       // The (perMinute + 1)-th request after any admitted one must come 60 s or more later.
       for (let start = 0; start + perMinute < times.length; start++) {
-        assert.ok(times[start + perMinute]! - times[start]! >= 60_000, `${perMinute + 1} requests within 60 s at ${perMinute}/min`);
+        assert.ok(
+          times[start + perMinute]! - times[start]! >= 60_000,
+          `${perMinute + 1} requests within 60 s at ${perMinute}/min`,
+        );
       }
-      assert.ok(times.length >= perMinute * 2, `the limit still lets ${perMinute}/min through over three minutes (got ${times.length})`);
+      assert.ok(
+        times.length >= perMinute * 2,
+        `the limit still lets ${perMinute}/min through over three minutes (got ${times.length})`,
+      );
     }
   });
 

@@ -18,7 +18,12 @@ describe('sessions are bound to their user (issue 13.7)', () => {
     bound = boundToBob.client;
     closers.push(unbound.close, boundToBob.close);
     session = (await callOk<{ session_id: string }>(open, 'init_session', { user_id: 'alice' })).session_id;
-    await callOk(open, 'add_to_working_memory', { session_id: session, user_id: 'alice', content: 'alice secret plan: migrate billing to Stripe in March', content_type: 'message' });
+    await callOk(open, 'add_to_working_memory', {
+      session_id: session,
+      user_id: 'alice',
+      content: 'alice secret plan: migrate billing to Stripe in March',
+      content_type: 'message',
+    });
   });
   after(async () => {
     for (const close of closers) await close();
@@ -40,8 +45,17 @@ describe('sessions are bound to their user (issue 13.7)', () => {
       assert.equal(error.code, 'SESSION_NOT_FOUND', tool);
       assert.doesNotMatch(error.message, /Stripe/);
     }
-    assert.deepEqual(await aliceItems(), ['alice secret plan: migrate billing to Stripe in March'], 'nothing added, checkpointed or cleared');
-    assert.equal((await callOk<{ items: unknown[] }>(open, 'get_working_memory', { session_id: session, user_id: 'alice' })).items.length, 1, 'the owner still reads it');
+    assert.deepEqual(
+      await aliceItems(),
+      ['alice secret plan: migrate billing to Stripe in March'],
+      'nothing added, checkpointed or cleared',
+    );
+    assert.equal(
+      (await callOk<{ items: unknown[] }>(open, 'get_working_memory', { session_id: session, user_id: 'alice' })).items
+        .length,
+      1,
+      'the owner still reads it',
+    );
   });
 
   it('refuses them on a server bound to another user, with or without user_id', async () => {
@@ -51,21 +65,55 @@ describe('sessions are bound to their user (issue 13.7)', () => {
       ['checkpoint_working_memory', { force: true }],
       ['clear_working_memory', {}],
     ] as const) {
-      assert.equal((await callError(bound, tool, { session_id: session, ...extra })).code, 'SESSION_NOT_FOUND', `${tool} without user_id`);
-      assert.equal((await callError(bound, tool, { session_id: session, user_id: 'alice', ...extra })).code, 'UNAUTHORIZED', `${tool} naming alice`);
+      assert.equal(
+        (await callError(bound, tool, { session_id: session, ...extra })).code,
+        'SESSION_NOT_FOUND',
+        `${tool} without user_id`,
+      );
+      assert.equal(
+        (await callError(bound, tool, { session_id: session, user_id: 'alice', ...extra })).code,
+        'UNAUTHORIZED',
+        `${tool} naming alice`,
+      );
     }
     assert.deepEqual(await aliceItems(), ['alice secret plan: migrate billing to Stripe in March']);
   });
 
-  it('refuses store_memory and set_fact with another user\'s session_id', async () => {
-    const stored = await callError(open, 'store_memory', { user_id: 'bob', session_id: session, content: 'We decided to use Redis for queues', memory_category: 'episodic', memory_subtype: 'decision' });
+  it("refuses store_memory and set_fact with another user's session_id", async () => {
+    const stored = await callError(open, 'store_memory', {
+      user_id: 'bob',
+      session_id: session,
+      content: 'We decided to use Redis for queues',
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+    });
     assert.equal(stored.code, 'SESSION_NOT_FOUND');
-    const inLayer = await callError(open, 'store_memory', { user_id: 'bob', session_id: session, layer: 'session', content: 'We decided to use Redis for queues', memory_category: 'episodic', memory_subtype: 'decision' });
+    const inLayer = await callError(open, 'store_memory', {
+      user_id: 'bob',
+      session_id: session,
+      layer: 'session',
+      content: 'We decided to use Redis for queues',
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+    });
     assert.equal(inLayer.code, 'SESSION_NOT_FOUND');
-    const fact = await callError(open, 'set_fact', { user_id: 'bob', session_id: session, layer: 'session', category: 'preference', key: 'editor', value: 'vim' });
+    const fact = await callError(open, 'set_fact', {
+      user_id: 'bob',
+      session_id: session,
+      layer: 'session',
+      category: 'preference',
+      key: 'editor',
+      value: 'vim',
+    });
     assert.equal(fact.code, 'SESSION_NOT_FOUND');
     assert.equal((await listAllMemories(test.store, { user_id: 'bob' })).items.length, 0, 'bob stored nothing');
-    const own = await callOk<{ memory_id: string }>(open, 'store_memory', { user_id: 'alice', session_id: session, content: 'We decided to use Redis for queues', memory_category: 'episodic', memory_subtype: 'decision' });
+    const own = await callOk<{ memory_id: string }>(open, 'store_memory', {
+      user_id: 'alice',
+      session_id: session,
+      content: 'We decided to use Redis for queues',
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+    });
     const [memory] = await test.core.getMemories('alice', [own.memory_id]);
     assert.equal(memory?.source_session, session, 'the owner may name her own session');
   });

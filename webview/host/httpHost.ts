@@ -40,16 +40,29 @@ export function createHttpHost(onConnection: (connected: boolean) => void): Pane
 
 async function send(message: RequestMessage): Promise<ResponseMessage> {
   try {
-    const response = await fetch('/api/panel', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(message), credentials: 'same-origin' });
+    const response = await fetch('/api/panel', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(message),
+      credentials: 'same-origin',
+    });
     const payload = (await response.json()) as ResponseMessage | { error: { code: string; message: string } };
     if ('kind' in payload) return payload;
-    return { kind: 'response', id: message.id, ok: false, error: { code: response.status === 401 ? 'UNAUTHORIZED' : 'TRANSPORT_ERROR', message: payload.error.message } };
+    return {
+      kind: 'response',
+      id: message.id,
+      ok: false,
+      error: { code: response.status === 401 ? 'UNAUTHORIZED' : 'TRANSPORT_ERROR', message: payload.error.message },
+    };
   } catch (error) {
     return {
       kind: 'response',
       id: message.id,
       ok: false,
-      error: { code: 'TRANSPORT_ERROR', message: `Cannot reach the memory server (${error instanceof Error ? error.message : String(error)}). Is "fml serve --http" still running?` },
+      error: {
+        code: 'TRANSPORT_ERROR',
+        message: `Cannot reach the memory server (${error instanceof Error ? error.message : String(error)}). Is "fml serve --http" still running?`,
+      },
     };
   }
 }

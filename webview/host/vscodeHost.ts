@@ -20,7 +20,8 @@ export function createVsCodeHost(): PanelHost {
   const api = acquireVsCodeApi();
   return {
     post: (message: RequestMessage) => api.postMessage(message),
-    listen: (listener) => window.addEventListener('message', (event: MessageEvent<HostMessage>) => listener(event.data)),
+    listen: (listener) =>
+      window.addEventListener('message', (event: MessageEvent<HostMessage>) => listener(event.data)),
     getState: () => api.getState(),
     setState: (state) => api.setState(state),
   };

@@ -2,7 +2,10 @@ import type { CountPoint } from '../../src/shared/panelProtocol.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const element = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
   return element;
@@ -17,10 +20,21 @@ export function barChart(points: CountPoint[], label: string, formatStart: (iso:
   const height = 90;
   const max = Math.max(1, ...points.map((point) => point.count));
   const barWidth = width / Math.max(1, points.length);
-  const chart = svg('svg', { viewBox: `0 0 ${width} ${height + 14}`, class: 'chart', role: 'img', 'aria-label': `${label}: ${points.map((point) => `${formatStart(point.start)} ${point.count}`).join(', ')}` });
+  const chart = svg('svg', {
+    viewBox: `0 0 ${width} ${height + 14}`,
+    class: 'chart',
+    role: 'img',
+    'aria-label': `${label}: ${points.map((point) => `${formatStart(point.start)} ${point.count}`).join(', ')}`,
+  });
   points.forEach((point, index) => {
     const barHeight = (point.count / max) * height;
-    const bar = svg('rect', { x: index * barWidth + 1, y: height - barHeight, width: Math.max(1, barWidth - 2), height: Math.max(barHeight, point.count > 0 ? 1 : 0), class: 'chart-bar' });
+    const bar = svg('rect', {
+      x: index * barWidth + 1,
+      y: height - barHeight,
+      width: Math.max(1, barWidth - 2),
+      height: Math.max(barHeight, point.count > 0 ? 1 : 0),
+      class: 'chart-bar',
+    });
     const title = svg('title', {});
     title.textContent = `${formatStart(point.start)}: ${point.count}`;
     bar.append(title);

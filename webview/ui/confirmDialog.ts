@@ -19,7 +19,12 @@ export function confirmDialog(title: string, message: string, confirmLabel: stri
       { class: 'confirm-dialog', 'aria-labelledby': 'confirm-title', 'aria-describedby': 'confirm-message' },
       h('h2', { id: 'confirm-title' }, title),
       h('p', { id: 'confirm-message' }, message),
-      h('div', { class: 'dialog-actions' }, cancel, h('button', { type: 'button', class: 'danger', onclick: () => finish(true) }, confirmLabel)),
+      h(
+        'div',
+        { class: 'dialog-actions' },
+        cancel,
+        h('button', { type: 'button', class: 'danger', onclick: () => finish(true) }, confirmLabel),
+      ),
     );
     dialog.addEventListener('cancel', (event) => {
       event.preventDefault();

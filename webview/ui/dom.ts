@@ -5,7 +5,11 @@
 export type Child = Node | string | number | null | undefined | false | Child[];
 export type Props = Record<string, unknown>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (props) applyProps(element, props);
   append(element, children);
@@ -19,7 +23,13 @@ export function applyProps(element: HTMLElement, props: Props): void {
       element.addEventListener(key.slice(2).toLowerCase(), value as EventListener);
     } else if (key === 'class') {
       element.className = String(value);
-    } else if (key === 'value' || key === 'checked' || key === 'disabled' || key === 'selected' || key === 'indeterminate') {
+    } else if (
+      key === 'value' ||
+      key === 'checked' ||
+      key === 'disabled' ||
+      key === 'selected' ||
+      key === 'indeterminate'
+    ) {
       (element as unknown as Record<string, unknown>)[key] = value;
     } else {
       element.setAttribute(key, value === true ? '' : String(value));
@@ -31,7 +41,10 @@ export function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    else
+      parent.appendChild(
+        typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child,
+      );
   }
 }
 
@@ -46,8 +59,17 @@ export function icon(name: string): HTMLElement {
 }
 
 /** An icon-only button with the accessible name and tooltip set together. */
-export function iconButton(iconName: string, label: string, onClick: (event: MouseEvent) => void, props: Props = {}): HTMLButtonElement {
-  return h('button', { type: 'button', class: 'icon-button', 'aria-label': label, title: label, onclick: onClick, ...props }, icon(iconName));
+export function iconButton(
+  iconName: string,
+  label: string,
+  onClick: (event: MouseEvent) => void,
+  props: Props = {},
+): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': label, title: label, onclick: onClick, ...props },
+    icon(iconName),
+  );
 }
 
 export function formatDate(iso: string | null | undefined): string {
@@ -71,5 +93,7 @@ export function formatClock(iso: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hour12: false });
-  return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${time}`;
+  return date.toDateString() === now.toDateString()
+    ? time
+    : `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${time}`;
 }

@@ -15,7 +15,11 @@ export function consume(event: KeyboardEvent): void {
 
 /** Text the user types into, where the browser's own editing keys (and undo) apply. */
 export function isTextField(target: EventTarget | null): boolean {
-  return target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type));
+  return (
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type))
+  );
 }
 
 /** Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl+Y: what VS Code treats as undo and redo. */

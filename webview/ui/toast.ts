@@ -12,14 +12,25 @@ const TOAST_MS = 10_000;
 export class Toasts {
   readonly element: HTMLElement;
   private readonly region = h('div', { class: 'toast-region', role: 'status', 'aria-live': 'polite' });
-  private readonly announcer = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'data-testid': 'announcer' });
+  private readonly announcer = h('div', {
+    class: 'visually-hidden',
+    role: 'status',
+    'aria-live': 'polite',
+    'data-testid': 'announcer',
+  });
   private timer: number | undefined;
   private action: (() => void) | null = null;
 
   constructor() {
     this.element = h('div', { class: 'messages' }, this.region, this.announcer);
     document.addEventListener('keydown', (event) => {
-      if (this.action && !isTextField(event.target) && (event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'z') {
+      if (
+        this.action &&
+        !isTextField(event.target) &&
+        (event.ctrlKey || event.metaKey) &&
+        !event.shiftKey &&
+        event.key.toLowerCase() === 'z'
+      ) {
         // Consumed, not only prevented: forwarded to VS Code, Ctrl+Z would also undo typing in the search box.
         consume(event);
         this.runAction();
@@ -36,8 +47,20 @@ export class Toasts {
         'div',
         { class: `toast toast-${kind}` },
         h('span', { class: 'toast-text' }, message),
-        action ? h('button', { type: 'button', class: 'link-button', onclick: () => this.runAction() }, action.label) : null,
-        h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Dismiss message', title: 'Dismiss', onclick: () => this.clear() }, h('span', { class: 'codicon codicon-close', 'aria-hidden': 'true' })),
+        action
+          ? h('button', { type: 'button', class: 'link-button', onclick: () => this.runAction() }, action.label)
+          : null,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'icon-button',
+            'aria-label': 'Dismiss message',
+            title: 'Dismiss',
+            onclick: () => this.clear(),
+          },
+          h('span', { class: 'codicon codicon-close', 'aria-hidden': 'true' }),
+        ),
       ),
     );
     this.timer = window.setTimeout(() => this.clear(), kind === 'error' ? TOAST_MS * 2 : TOAST_MS);

@@ -30,7 +30,17 @@ export class VirtualList {
   constructor(options: VirtualListOptions) {
     this.options = options;
     this.spacer = h('div', { class: 'virtual-spacer' });
-    this.element = h('div', { class: 'virtual-list', role: 'listbox', tabindex: '0', 'aria-label': options.label, 'aria-multiselectable': 'true' }, this.spacer);
+    this.element = h(
+      'div',
+      {
+        class: 'virtual-list',
+        role: 'listbox',
+        tabindex: '0',
+        'aria-label': options.label,
+        'aria-multiselectable': 'true',
+      },
+      this.spacer,
+    );
     this.element.addEventListener('scroll', () => this.schedule());
     this.element.addEventListener('keydown', (event) => this.onKeyDown(event));
     // A pointer press focuses the list before its click lands; re-rendering rows in between would
@@ -44,7 +54,9 @@ export class VirtualList {
     // One delegated handler finds the row from the position, so recycled row nodes never lose a click.
     this.element.addEventListener('click', (event) => {
       if ((event.target as HTMLElement).closest('button, input')) return;
-      const index = Math.floor((event.clientY - this.element.getBoundingClientRect().top + this.element.scrollTop) / this.options.rowHeight);
+      const index = Math.floor(
+        (event.clientY - this.element.getBoundingClientRect().top + this.element.scrollTop) / this.options.rowHeight,
+      );
       if (index < 0 || index >= this.count) return;
       this.setActive(index, false);
       this.options.onActivate(index);
@@ -97,7 +109,8 @@ export class VirtualList {
       rows.push(row);
     }
     this.spacer.replaceChildren(...rows);
-    if (this.active >= 0 && this.active < this.count) this.element.setAttribute('aria-activedescendant', `row-${this.active}`);
+    if (this.active >= 0 && this.active < this.count)
+      this.element.setAttribute('aria-activedescendant', `row-${this.active}`);
     else this.element.removeAttribute('aria-activedescendant');
     if (end > start) this.options.onRange(start, end);
   }
@@ -114,7 +127,8 @@ export class VirtualList {
     const { rowHeight } = this.options;
     const top = index * rowHeight;
     if (top < this.element.scrollTop) this.element.scrollTop = top;
-    else if (top + rowHeight > this.element.scrollTop + this.element.clientHeight) this.element.scrollTop = top + rowHeight - this.element.clientHeight;
+    else if (top + rowHeight > this.element.scrollTop + this.element.clientHeight)
+      this.element.scrollTop = top + rowHeight - this.element.clientHeight;
   }
 
   private onKeyDown(event: KeyboardEvent): void {

@@ -19,7 +19,11 @@ export class ContextTab {
   constructor(context: PanelContext) {
     this.context = context;
     const state = context.ui.state;
-    this.question = h('textarea', { rows: '3', placeholder: 'Ask what the agent would ask…', 'aria-label': 'Question to preview context for' });
+    this.question = h('textarea', {
+      rows: '3',
+      placeholder: 'Ask what the agent would ask…',
+      'aria-label': 'Question to preview context for',
+    });
     this.question.value = state.previewQuery;
     this.question.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
@@ -27,7 +31,14 @@ export class ContextTab {
         void this.preview();
       }
     });
-    this.budget = h('input', { type: 'number', min: '50', max: '200000', step: '50', value: String(state.previewBudget), 'aria-label': 'Token budget' });
+    this.budget = h('input', {
+      type: 'number',
+      min: '50',
+      max: '200000',
+      step: '50',
+      value: String(state.previewBudget),
+      'aria-label': 'Token budget',
+    });
     this.element.append(
       h(
         'form',
@@ -38,12 +49,24 @@ export class ContextTab {
             void this.preview();
           },
         },
-        h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Question (Ctrl+Enter previews)'), this.question),
+        h(
+          'label',
+          { class: 'field' },
+          h('span', { class: 'field-label' }, 'Question (Ctrl+Enter previews)'),
+          this.question,
+        ),
         h(
           'div',
           { class: 'editor-row' },
           h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Token budget'), this.budget),
-          context.init.host === 'vscode' ? h('button', { type: 'button', class: 'secondary', onclick: () => void this.useSelection() }, icon('selection'), ' Use selection') : null,
+          context.init.host === 'vscode'
+            ? h(
+                'button',
+                { type: 'button', class: 'secondary', onclick: () => void this.useSelection() },
+                icon('selection'),
+                ' Use selection',
+              )
+            : null,
           h('button', { type: 'submit' }, icon('eye'), ' Preview'),
         ),
       ),
@@ -52,7 +75,14 @@ export class ContextTab {
   }
 
   async start(): Promise<void> {
-    replaceChildren(this.results, h('p', { class: 'muted' }, 'Type a question to see the context items, their token costs and why each was chosen.'));
+    replaceChildren(
+      this.results,
+      h(
+        'p',
+        { class: 'muted' },
+        'Type a question to see the context items, their token costs and why each was chosen.',
+      ),
+    );
   }
 
   /** Re-runs a shown preview after a change, so it never shows stale context. */
@@ -92,7 +122,11 @@ export class ContextTab {
       h(
         'p',
         { class: 'preview-summary' },
-        h('strong', null, `${output.total_tokens.toLocaleString()} of ${budget.toLocaleString()} tokens (${output.budget_used_pct.toFixed(0)}%)`),
+        h(
+          'strong',
+          null,
+          `${output.total_tokens.toLocaleString()} of ${budget.toLocaleString()} tokens (${output.budget_used_pct.toFixed(0)}%)`,
+        ),
         ` · ${output.context_items.length} items · intent ${output.detected_intent} · ${stats.working_memory_items} from working memory, ${stats.long_term_returned} of ${stats.long_term_searched} long-term · ${stats.mode}`,
       ),
       output.context_items.length === 0
@@ -107,7 +141,13 @@ export class ContextTab {
                 h(
                   'div',
                   { class: 'row-meta' },
-                  h('span', { class: 'badge' }, item.source === 'working_memory' ? 'working memory' : `${item.memory_category}/${item.memory_subtype}`),
+                  h(
+                    'span',
+                    { class: 'badge' },
+                    item.source === 'working_memory'
+                      ? 'working memory'
+                      : `${item.memory_category}/${item.memory_subtype}`,
+                  ),
                   h('span', null, `${item.token_count} tokens`),
                   h('span', { class: 'score' }, `relevance ${item.relevance_score.toFixed(2)}`),
                 ),

@@ -1,4 +1,10 @@
-import type { MemoryDetail, PanelFilter, SearchKeysParams, SearchSort, UpdateParams } from '../../src/shared/panelProtocol.ts';
+import type {
+  MemoryDetail,
+  PanelFilter,
+  SearchKeysParams,
+  SearchSort,
+  UpdateParams,
+} from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { h, icon, iconButton, replaceChildren } from '../ui/dom.ts';
@@ -50,7 +56,10 @@ export class MemoriesTab {
     this.context = context;
     const state = context.ui.state;
     this.model = new MemoryListModel(context.client, () => this.onModelChange());
-    this.actions = new MemoryActions(context, { removed: (ids) => this.afterRemoval(ids), changed: () => void this.refresh() });
+    this.actions = new MemoryActions(context, {
+      removed: (ids) => this.afterRemoval(ids),
+      changed: () => void this.refresh(),
+    });
     this.list = new VirtualList({
       label: 'Memories',
       rowHeight: ROW_HEIGHT,
@@ -93,19 +102,56 @@ export class MemoriesTab {
       SORT_LABELS.map(([value, label]) => h('option', { value, selected: value === state.sort }, label)),
     );
     // One disclosure for all nine filters: at side-bar width they would otherwise take the whole view.
-    this.filterButton = h('button', { type: 'button', class: 'disclosure', 'aria-expanded': String(state.filtersOpen), 'aria-controls': 'filter-host', title: 'Show or hide the filters', onclick: () => this.toggleFilters() });
-    this.trashButton = h('button', { type: 'button', class: 'icon-button', 'aria-pressed': String(state.filter.view === 'trash'), 'aria-label': 'Show trash (forgotten memories)', title: 'Trash', onclick: () => this.toggleTrash() }, icon('trash'));
+    this.filterButton = h('button', {
+      type: 'button',
+      class: 'disclosure',
+      'aria-expanded': String(state.filtersOpen),
+      'aria-controls': 'filter-host',
+      title: 'Show or hide the filters',
+      onclick: () => this.toggleFilters(),
+    });
+    this.trashButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        'aria-pressed': String(state.filter.view === 'trash'),
+        'aria-label': 'Show trash (forgotten memories)',
+        title: 'Trash',
+        onclick: () => this.toggleTrash(),
+      },
+      icon('trash'),
+    );
     this.status = h(
       'div',
       { class: 'list-status' },
       this.statusText,
       // A readable name (the account), not the generated id; the id is in the tooltip for support.
-      h('span', { class: 'user', title: context.init.user_label === context.init.user_id ? 'Memories of this user' : `Memories of ${context.init.user_label} (user id ${context.init.user_id})` }, icon('account'), ` ${context.init.user_label}`),
+      h(
+        'span',
+        {
+          class: 'user',
+          title:
+            context.init.user_label === context.init.user_id
+              ? 'Memories of this user'
+              : `Memories of ${context.init.user_label} (user id ${context.init.user_id})`,
+        },
+        icon('account'),
+        ` ${context.init.user_label}`,
+      ),
     );
     this.element.append(
       // Search gets its own full-width row; the rest of the toolbar goes on the row below it.
       h('div', { class: 'search-row', role: 'search' }, this.searchInput),
-      h('div', { class: 'toolbar' }, this.filterButton, this.sortSelect, h('span', { class: 'spacer' }), this.trashButton, iconButton('refresh', 'Refresh', () => void this.refresh())),
+      h(
+        'div',
+        { class: 'toolbar' },
+        this.filterButton,
+        this.sortSelect,
+        h('span', { class: 'spacer' }),
+        this.trashButton,
+        iconButton('refresh', 'Refresh', () => void this.refresh()),
+      ),
       this.filterHost,
       this.status,
       this.bulkBar,
@@ -114,7 +160,14 @@ export class MemoriesTab {
     // On the document, not the tab: after a removal focus may rest on the body. Escape first clears
     // a selection, then closes the opened memory; in a text field it stays the field's own.
     document.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape' || this.context.ui.state.tab !== 'memories' || this.editing || isTextField(event.target) || document.querySelector('dialog[open]')) return;
+      if (
+        event.key !== 'Escape' ||
+        this.context.ui.state.tab !== 'memories' ||
+        this.editing ||
+        isTextField(event.target) ||
+        document.querySelector('dialog[open]')
+      )
+        return;
       if (this.selection.size > 0) {
         consume(event);
         this.clearSelection();
@@ -146,7 +199,9 @@ export class MemoriesTab {
 
   /** Where "Show Memory Panel" lands: the opened memory's first action, else the list on its active (or first) row. */
   focusMain(): void {
-    const openAction = this.element.classList.contains('detail-open') ? this.detailHost.querySelector<HTMLElement>('.detail-toolbar button') : null;
+    const openAction = this.element.classList.contains('detail-open')
+      ? this.detailHost.querySelector<HTMLElement>('.detail-toolbar button')
+      : null;
     if (openAction) return openAction.focus();
     this.list.element.focus();
   }
@@ -169,22 +224,49 @@ export class MemoriesTab {
     const { model } = this;
     const trash = this.context.ui.state.filter.view === 'trash';
     if (model.error) {
-      replaceChildren(this.statusText, h('span', { class: 'error-text' }, icon('error'), ` ${model.error} `), h('button', { type: 'button', class: 'link-button', onclick: () => void this.reset() }, 'Retry'));
+      replaceChildren(
+        this.statusText,
+        h('span', { class: 'error-text' }, icon('error'), ` ${model.error} `),
+        h('button', { type: 'button', class: 'link-button', onclick: () => void this.reset() }, 'Retry'),
+      );
     } else if (model.loading && model.total === 0) {
-      replaceChildren(this.statusText, h('span', { class: 'loading' }, icon('loading codicon-modifier-spin'), ' Loading…'));
+      replaceChildren(
+        this.statusText,
+        h('span', { class: 'loading' }, icon('loading codicon-modifier-spin'), ' Loading…'),
+      );
     } else if (model.mode === 'search') {
-      replaceChildren(this.statusText, `${model.total} result${model.total === 1 ? '' : 's'}${model.elapsedMs !== null ? ` in ${model.elapsedMs} ms` : ''} · ${model.breakdown?.mode ?? ''}`);
+      replaceChildren(
+        this.statusText,
+        `${model.total} result${model.total === 1 ? '' : 's'}${model.elapsedMs !== null ? ` in ${model.elapsedMs} ms` : ''} · ${model.breakdown?.mode ?? ''}`,
+      );
     } else if (model.total === 0) {
-      replaceChildren(this.statusText, trash ? 'The trash is empty.' : countFilters(this.context.ui.state.filter) > 0 ? 'No memories match these filters.' : 'No memories yet. The agent stores them as you work.');
+      replaceChildren(
+        this.statusText,
+        trash
+          ? 'The trash is empty.'
+          : countFilters(this.context.ui.state.filter) > 0
+            ? 'No memories match these filters.'
+            : 'No memories yet. The agent stores them as you work.',
+      );
     } else {
-      replaceChildren(this.statusText, `${model.total.toLocaleString()} ${trash ? 'forgotten ' : ''}memor${model.total === 1 ? 'y' : 'ies'}`);
+      replaceChildren(
+        this.statusText,
+        `${model.total.toLocaleString()} ${trash ? 'forgotten ' : ''}memor${model.total === 1 ? 'y' : 'ies'}`,
+      );
     }
   }
 
   private renderRow(index: number, active: boolean): HTMLElement {
     const row = this.model.row(index);
-    const state = { active, open: row !== undefined && this.context.ui.state.openId === row.memory_id, selected: row !== undefined && this.selection.has(row.memory_id) };
-    return renderMemoryRow(row, state, { toggleSelected: (memoryId) => this.toggleSelected(memoryId), setPinned: (memoryId, pinned) => void this.actions.setPinned(memoryId, pinned) });
+    const state = {
+      active,
+      open: row !== undefined && this.context.ui.state.openId === row.memory_id,
+      selected: row !== undefined && this.selection.has(row.memory_id),
+    };
+    return renderMemoryRow(row, state, {
+      toggleSelected: (memoryId) => this.toggleSelected(memoryId),
+      setPinned: (memoryId, pinned) => void this.actions.setPinned(memoryId, pinned),
+    });
   }
 
   private onListKey(event: KeyboardEvent, index: number): void {
@@ -239,10 +321,25 @@ export class MemoriesTab {
       h('span', null, `${count} selected`),
       trash
         ? [
-            h('button', { type: 'button', onclick: () => void this.actions.restore(ids()) }, icon('discard'), ' Restore'),
-            h('button', { type: 'button', class: 'danger', onclick: () => void this.actions.purge(ids()) }, icon('trash'), ' Delete permanently'),
+            h(
+              'button',
+              { type: 'button', onclick: () => void this.actions.restore(ids()) },
+              icon('discard'),
+              ' Restore',
+            ),
+            h(
+              'button',
+              { type: 'button', class: 'danger', onclick: () => void this.actions.purge(ids()) },
+              icon('trash'),
+              ' Delete permanently',
+            ),
           ]
-        : h('button', { type: 'button', onclick: () => void this.actions.forget(ids()) }, icon('trash'), ` Forget ${count}`),
+        : h(
+            'button',
+            { type: 'button', onclick: () => void this.actions.forget(ids()) },
+            icon('trash'),
+            ` Forget ${count}`,
+          ),
       h(
         'button',
         { type: 'button', class: 'secondary', title: 'Clear selection (Escape)', onclick: () => this.clearSelection() },
@@ -262,7 +359,9 @@ export class MemoriesTab {
     this.filterButton.setAttribute('aria-expanded', String(filtersOpen));
     this.trashButton.setAttribute('aria-pressed', String(filter.view === 'trash'));
     this.filterHost.hidden = !filtersOpen;
-    this.filterHost.replaceChildren(filtersOpen ? renderFilterBar(this.context.init, filter, (next) => this.setFilter(next)) : '');
+    this.filterHost.replaceChildren(
+      filtersOpen ? renderFilterBar(this.context.init, filter, (next) => this.setFilter(next)) : '',
+    );
   }
 
   private setFilter(filter: PanelFilter): void {
@@ -320,9 +419,19 @@ export class MemoriesTab {
     this.element.classList.toggle('detail-open', openId !== null);
     if (!openId) return this.detailHost.replaceChildren();
     if (this.detailError) {
-      return replaceChildren(this.detailHost, h('div', { class: 'error-box', role: 'alert' }, this.detailError, ' ', h('button', { type: 'button', onclick: () => this.closeDetail() }, 'Close')));
+      return replaceChildren(
+        this.detailHost,
+        h(
+          'div',
+          { class: 'error-box', role: 'alert' },
+          this.detailError,
+          ' ',
+          h('button', { type: 'button', onclick: () => this.closeDetail() }, 'Close'),
+        ),
+      );
     }
-    if (!this.detail || this.detail.memory.memory_id !== openId) return replaceChildren(this.detailHost, h('p', { class: 'loading' }, 'Loading memory…'));
+    if (!this.detail || this.detail.memory.memory_id !== openId)
+      return replaceChildren(this.detailHost, h('p', { class: 'loading' }, 'Loading memory…'));
     const detail = this.detail;
     const memory = detail.memory;
     if (this.editing) {
@@ -341,10 +450,13 @@ export class MemoriesTab {
     }
     const recalled = this.model.loadedRows().find((row) => row.memory_id === memory.memory_id)?.recalled;
     // A refresh rebuilds the toolbar; keyboard users keep their place on the same action.
-    const focusedAction = this.detailHost.contains(document.activeElement) ? document.activeElement?.getAttribute('data-action') : null;
+    const focusedAction = this.detailHost.contains(document.activeElement)
+      ? document.activeElement?.getAttribute('data-action')
+      : null;
     // A refresh (a change pushed by the host) must not eat a search key being typed.
     const keyInput = (): HTMLInputElement | null => this.detailHost.querySelector<HTMLInputElement>('.add-key input');
-    const sameMemory = this.detailHost.querySelector('.memory-detail')?.getAttribute('data-memory-id') === memory.memory_id;
+    const sameMemory =
+      this.detailHost.querySelector('.memory-detail')?.getAttribute('data-memory-id') === memory.memory_id;
     const keyDraft = sameMemory ? (keyInput()?.value ?? '') : '';
     const typingKey = sameMemory && document.activeElement === keyInput();
     replaceChildren(

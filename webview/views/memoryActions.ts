@@ -54,7 +54,11 @@ export class MemoryActions {
       () => this.context.client.request('memory/searchKeys', params),
       (result) => {
         detail = result;
-        this.context.toasts.show(params.remove ? `Removed the search key "${params.remove.join('", "')}"; no model adds it back.` : 'Search key added.');
+        this.context.toasts.show(
+          params.remove
+            ? `Removed the search key "${params.remove.join('", "')}"; no model adds it back.`
+            : 'Search key added.',
+        );
       },
     );
     return detail;
@@ -65,7 +69,10 @@ export class MemoryActions {
       () => this.context.client.request('memory/forget', { memory_ids: ids }),
       (result) => {
         this.hooks.removed(result.memory_ids);
-        this.context.toasts.show(`Forgot ${count(result.memory_ids)}.`, 'info', { label: 'Undo', run: () => void this.restore(result.memory_ids) });
+        this.context.toasts.show(`Forgot ${count(result.memory_ids)}.`, 'info', {
+          label: 'Undo',
+          run: () => void this.restore(result.memory_ids),
+        });
       },
     );
   }
@@ -84,7 +91,11 @@ export class MemoryActions {
   }
 
   async purge(ids: string[]): Promise<void> {
-    const confirmed = await confirmDialog('Delete permanently?', `${count(ids)} will be erased with their embeddings and access history. This cannot be undone.`, 'Delete permanently');
+    const confirmed = await confirmDialog(
+      'Delete permanently?',
+      `${count(ids)} will be erased with their embeddings and access history. This cannot be undone.`,
+      'Delete permanently',
+    );
     if (!confirmed) return;
     await this.run(
       () => this.context.client.request('memory/purge', { memory_ids: ids, confirm: true }),
@@ -105,7 +116,11 @@ export class MemoryActions {
     await this.run(
       () => this.context.client.request('memory/promote', { memory_id: memoryId, to_layer: target.layer }),
       (result) => {
-        this.context.toasts.show(result.action === 'already_promoted' ? `Already in the ${target.layer} layer.` : `Promoted to the ${target.layer} layer.`);
+        this.context.toasts.show(
+          result.action === 'already_promoted'
+            ? `Already in the ${target.layer} layer.`
+            : `Promoted to the ${target.layer} layer.`,
+        );
         this.hooks.changed();
       },
     );

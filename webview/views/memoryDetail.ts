@@ -18,23 +18,54 @@ export interface DetailActions extends SearchKeyActions {
 }
 
 /** The opened memory: content, classification, chips, metadata, supersedes chain and related memories. */
-export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemory | undefined, targets: readonly PromotionTarget[], actions: DetailActions): HTMLElement {
+export function renderMemoryDetail(
+  detail: MemoryDetail,
+  recalled: RecalledMemory | undefined,
+  targets: readonly PromotionTarget[],
+  actions: DetailActions,
+): HTMLElement {
   const { memory } = detail;
   const deleted = memory.deleted_at !== null;
-  const promotable = targets.filter((target) => !(target.layer === memory.layer && target.scope_id === memory.scope_id));
+  const promotable = targets.filter(
+    (target) => !(target.layer === memory.layer && target.scope_id === memory.scope_id),
+  );
   const toolbar = h(
     'div',
     { class: 'detail-toolbar', role: 'toolbar', 'aria-label': 'Memory actions' },
     deleted
       ? [
-          h('button', { type: 'button', 'data-action': 'restore', onclick: actions.restore }, icon('discard'), ' Restore'),
-          h('button', { type: 'button', 'data-action': 'purge', class: 'danger', onclick: actions.purge }, icon('trash'), ' Delete permanently'),
+          h(
+            'button',
+            { type: 'button', 'data-action': 'restore', onclick: actions.restore },
+            icon('discard'),
+            ' Restore',
+          ),
+          h(
+            'button',
+            { type: 'button', 'data-action': 'purge', class: 'danger', onclick: actions.purge },
+            icon('trash'),
+            ' Delete permanently',
+          ),
         ]
       : [
-          h('button', { type: 'button', 'data-action': 'pin', 'aria-pressed': String(memory.pinned), onclick: actions.togglePin }, icon(memory.pinned ? 'pinned' : 'pin'), memory.pinned ? ' Unpin' : ' Pin'),
+          h(
+            'button',
+            { type: 'button', 'data-action': 'pin', 'aria-pressed': String(memory.pinned), onclick: actions.togglePin },
+            icon(memory.pinned ? 'pinned' : 'pin'),
+            memory.pinned ? ' Unpin' : ' Pin',
+          ),
           h('button', { type: 'button', 'data-action': 'edit', onclick: actions.edit }, icon('edit'), ' Edit'),
-          h('button', { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget }, icon('trash'), ' Forget'),
-          h('button', { type: 'button', 'data-action': 'purge', class: 'secondary danger-text', onclick: actions.purge }, 'Delete permanently'),
+          h(
+            'button',
+            { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget },
+            icon('trash'),
+            ' Forget',
+          ),
+          h(
+            'button',
+            { type: 'button', 'data-action': 'purge', class: 'secondary danger-text', onclick: actions.purge },
+            'Delete permanently',
+          ),
           promotable.length > 0 ? renderPromoteSelect(promotable, actions.promote) : null,
         ],
     h('span', { class: 'spacer' }),
@@ -46,7 +77,22 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
       : h(
           'ul',
           { class: 'chips', 'aria-label': kind },
-          values.map((value) => h('li', null, h('button', { type: 'button', class: 'chip', title: `Show memories with ${kind.toLowerCase()} ${value}`, onclick: () => onClick(value) }, value))),
+          values.map((value) =>
+            h(
+              'li',
+              null,
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'chip',
+                  title: `Show memories with ${kind.toLowerCase()} ${value}`,
+                  onclick: () => onClick(value),
+                },
+                value,
+              ),
+            ),
+          ),
         );
   const meta: Array<[string, string]> = [
     ['Importance', memory.importance.toFixed(2)],
@@ -74,7 +120,11 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
     h(
       'p',
       { class: 'badges' },
-      h('span', { class: `badge category-${memory.memory_category}` }, `${memory.memory_category} / ${memory.memory_subtype}`),
+      h(
+        'span',
+        { class: `badge category-${memory.memory_category}` },
+        `${memory.memory_category} / ${memory.memory_subtype}`,
+      ),
       memory.pinned ? h('span', { class: 'badge pinned' }, icon('pinned'), ' pinned') : null,
       memory.superseded_by ? h('span', { class: 'badge warning' }, 'superseded') : null,
       deleted ? h('span', { class: 'badge warning' }, 'in trash') : null,
@@ -87,15 +137,31 @@ export function renderMemoryDetail(detail: MemoryDetail, recalled: RecalledMemor
     chips(memory.tags, 'Tag', actions.filterTag),
     renderSearchKeys(detail.search_keys, detail.enrichment, !deleted, actions),
     h('h3', null, 'Details'),
-    h('dl', { class: 'meta' }, meta.map(([label, value]) => [h('dt', null, label), h('dd', null, value)])),
-    extraMetadata.length > 0 ? [h('h3', null, 'Metadata'), h('pre', { class: 'metadata' }, JSON.stringify(Object.fromEntries(extraMetadata), null, 2))] : null,
-    detail.chain.length > 0 ? [h('h3', null, 'Supersedes chain (oldest first)'), summaryList(detail.chain, memory.memory_id, actions.open)] : null,
-    detail.related.length > 0 ? [h('h3', null, 'Related memories'), summaryList(detail.related, memory.memory_id, actions.open)] : null,
+    h(
+      'dl',
+      { class: 'meta' },
+      meta.map(([label, value]) => [h('dt', null, label), h('dd', null, value)]),
+    ),
+    extraMetadata.length > 0
+      ? [
+          h('h3', null, 'Metadata'),
+          h('pre', { class: 'metadata' }, JSON.stringify(Object.fromEntries(extraMetadata), null, 2)),
+        ]
+      : null,
+    detail.chain.length > 0
+      ? [h('h3', null, 'Supersedes chain (oldest first)'), summaryList(detail.chain, memory.memory_id, actions.open)]
+      : null,
+    detail.related.length > 0
+      ? [h('h3', null, 'Related memories'), summaryList(detail.related, memory.memory_id, actions.open)]
+      : null,
   );
 }
 
 /** Promotion is explicit (seed 001): picking a layer here asks for confirmation before anything is copied. */
-function renderPromoteSelect(targets: readonly PromotionTarget[], promote: (target: PromotionTarget) => void): HTMLElement {
+function renderPromoteSelect(
+  targets: readonly PromotionTarget[],
+  promote: (target: PromotionTarget) => void,
+): HTMLElement {
   const select = h(
     'select',
     {
@@ -124,7 +190,11 @@ function summaryList(items: MemorySummary[], currentId: string, open: (memoryId:
         null,
         item.memory_id === currentId
           ? h('span', { class: 'current', 'aria-current': 'true' }, '(this memory) ', item.content)
-          : h('button', { type: 'button', class: 'link-button', onclick: () => open(item.memory_id) }, `${item.memory_category}/${item.memory_subtype}${item.deleted ? ' (forgotten)' : ''}: ${item.content}`),
+          : h(
+              'button',
+              { type: 'button', class: 'link-button', onclick: () => open(item.memory_id) },
+              `${item.memory_category}/${item.memory_subtype}${item.deleted ? ' (forgotten)' : ''}: ${item.content}`,
+            ),
       ),
     ),
   );

@@ -4,20 +4,36 @@ import { consume } from '../ui/keys.ts';
 import { h } from '../ui/dom.ts';
 
 /** The edit form of a memory; calls `save` with only the fields that changed. */
-export function renderMemoryEditor(init: PanelInit, memory: MemoryRecord, save: (changes: UpdateParams) => void, cancel: () => void): HTMLElement {
+export function renderMemoryEditor(
+  init: PanelInit,
+  memory: MemoryRecord,
+  save: (changes: UpdateParams) => void,
+  cancel: () => void,
+): HTMLElement {
   const content = h('textarea', { class: 'edit-content', rows: '8', 'aria-label': 'Memory content' });
   content.value = memory.content;
   const subtype = h('select', { 'aria-label': 'Subtype' });
   const fillSubtypes = (category: string, selected: string): void => {
-    subtype.replaceChildren(...(init.taxonomy[category] ?? []).map((name) => h('option', { value: name, selected: name === selected }, name)));
+    subtype.replaceChildren(
+      ...(init.taxonomy[category] ?? []).map((name) => h('option', { value: name, selected: name === selected }, name)),
+    );
   };
   const category = h(
     'select',
     { 'aria-label': 'Category', onchange: () => fillSubtypes(category.value, '') },
-    Object.keys(init.taxonomy).map((name) => h('option', { value: name, selected: name === memory.memory_category }, name)),
+    Object.keys(init.taxonomy).map((name) =>
+      h('option', { value: name, selected: name === memory.memory_category }, name),
+    ),
   );
   fillSubtypes(memory.memory_category, memory.memory_subtype);
-  const importance = h('input', { type: 'number', min: '0', max: '1', step: '0.05', value: String(memory.importance), 'aria-label': 'Importance from 0 to 1' });
+  const importance = h('input', {
+    type: 'number',
+    min: '0',
+    max: '1',
+    step: '0.05',
+    value: String(memory.importance),
+    'aria-label': 'Importance from 0 to 1',
+  });
   const tags = h('input', { type: 'text', value: memory.tags.join(', '), 'aria-label': 'Tags, comma separated' });
   const form = h(
     'form',
@@ -34,7 +50,10 @@ export function renderMemoryEditor(init: PanelInit, memory: MemoryRecord, save: 
         }
         const importanceValue = Number(importance.value);
         if (importanceValue !== memory.importance) changes.importance = importanceValue;
-        const tagList = tags.value.split(',').map((tag) => tag.trim()).filter(Boolean);
+        const tagList = tags.value
+          .split(',')
+          .map((tag) => tag.trim())
+          .filter(Boolean);
         if (tagList.join('\u0000') !== memory.tags.join('\u0000')) changes.tags = tagList;
         save(changes);
       },
@@ -48,7 +67,12 @@ export function renderMemoryEditor(init: PanelInit, memory: MemoryRecord, save: 
         }
       },
     },
-    h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Content (Ctrl+Enter saves, Escape cancels)'), content),
+    h(
+      'label',
+      { class: 'field' },
+      h('span', { class: 'field-label' }, 'Content (Ctrl+Enter saves, Escape cancels)'),
+      content,
+    ),
     h(
       'div',
       { class: 'editor-row' },
@@ -57,7 +81,12 @@ export function renderMemoryEditor(init: PanelInit, memory: MemoryRecord, save: 
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Importance'), importance),
     ),
     h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Tags'), tags),
-    h('div', { class: 'dialog-actions' }, h('button', { type: 'button', class: 'secondary', onclick: cancel }, 'Cancel'), h('button', { type: 'submit' }, 'Save')),
+    h(
+      'div',
+      { class: 'dialog-actions' },
+      h('button', { type: 'button', class: 'secondary', onclick: cancel }, 'Cancel'),
+      h('button', { type: 'submit' }, 'Save'),
+    ),
   );
   queueMicrotask(() => content.focus());
   return form;

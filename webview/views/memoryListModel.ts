@@ -1,5 +1,19 @@
-import { anchorSummary, type AnchorSummary, type MemoryRecord, type RecalledMemory, type RetrievalBreakdown } from '../../src/shared/panelProtocol.ts';
-import { type ListSort, type MemoryPage, PANEL_PAGE_SIZE, PANEL_SEARCH_LIMIT, type PanelFilter, type SearchResult, type SearchSort } from '../../src/shared/panelProtocol.ts';
+import {
+  anchorSummary,
+  type AnchorSummary,
+  type MemoryRecord,
+  type RecalledMemory,
+  type RetrievalBreakdown,
+} from '../../src/shared/panelProtocol.ts';
+import {
+  type ListSort,
+  type MemoryPage,
+  PANEL_PAGE_SIZE,
+  PANEL_SEARCH_LIMIT,
+  type PanelFilter,
+  type SearchResult,
+  type SearchSort,
+} from '../../src/shared/panelProtocol.ts';
 import { describeError, type PanelClient } from '../panelClient.ts';
 
 /** One row of the memories list, whether it came from browsing or from a search. */
@@ -34,10 +48,19 @@ export type FirstRows = { kind: 'list'; page: MemoryPage } | { kind: 'search'; r
 /** The request for a query's first rows: a page of the listing, or the search results. */
 export function requestFirstRows(client: PanelClient, state: ListQueryState, offset = 0): Promise<FirstRows> {
   if (state.query.trim()) {
-    return client.request('memory/search', { query: state.query, filter: state.filter, sort: state.sort, limit: PANEL_SEARCH_LIMIT }).then((result) => ({ kind: 'search', result }));
+    return client
+      .request('memory/search', {
+        query: state.query,
+        filter: state.filter,
+        sort: state.sort,
+        limit: PANEL_SEARCH_LIMIT,
+      })
+      .then((result) => ({ kind: 'search', result }));
   }
   const sort: ListSort = state.sort === 'relevance' ? 'recency' : state.sort;
-  return client.request('memory/list', { filter: state.filter, sort, offset, limit: PANEL_PAGE_SIZE }).then((page) => ({ kind: 'list', page }));
+  return client
+    .request('memory/list', { filter: state.filter, sort, offset, limit: PANEL_PAGE_SIZE })
+    .then((page) => ({ kind: 'list', page }));
 }
 
 /**
@@ -100,11 +123,17 @@ export class MemoryListModel {
   ensureRange(start: number, end: number): void {
     if (this.mode !== 'list') return;
     for (let page = Math.floor(start / this.pageSize) * this.pageSize; page < end; page += this.pageSize) {
-      if (!this.rows.has(page) && !this.pendingPages.has(page) && page < this.total) void this.fetch(this.generation, page);
+      if (!this.rows.has(page) && !this.pendingPages.has(page) && page < this.total)
+        void this.fetch(this.generation, page);
     }
   }
 
-  private async fetch(generation: number, offset: number, replace = false, prefetched?: Promise<FirstRows>): Promise<void> {
+  private async fetch(
+    generation: number,
+    offset: number,
+    replace = false,
+    prefetched?: Promise<FirstRows>,
+  ): Promise<void> {
     this.pendingPages.add(offset);
     this.loading = true;
     this.onChange();
@@ -138,7 +167,19 @@ export class MemoryListModel {
   }
 }
 
-type RowSource = Pick<MemoryRecord, 'memory_id' | 'content' | 'layer' | 'pinned' | 'importance' | 'access_count' | 'created_at' | 'entities' | 'tags' | 'metadata'> & {
+type RowSource = Pick<
+  MemoryRecord,
+  | 'memory_id'
+  | 'content'
+  | 'layer'
+  | 'pinned'
+  | 'importance'
+  | 'access_count'
+  | 'created_at'
+  | 'entities'
+  | 'tags'
+  | 'metadata'
+> & {
   memory_category: string;
   memory_subtype: string;
 };

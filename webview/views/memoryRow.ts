@@ -15,7 +15,12 @@ export interface RowHandlers {
 
 /** One line of the memories list; rows not loaded yet render as a busy line of the same height. */
 export function renderMemoryRow(row: ListRow | undefined, state: RowState, handlers: RowHandlers): HTMLElement {
-  if (!row) return h('div', { class: 'memory-row loading-row', 'aria-busy': 'true', 'aria-label': 'Loading' }, h('span', { class: 'muted' }, 'Loading…'));
+  if (!row)
+    return h(
+      'div',
+      { class: 'memory-row loading-row', 'aria-busy': 'true', 'aria-label': 'Loading' },
+      h('span', { class: 'muted' }, 'Loading…'),
+    );
   const { active, open, selected } = state;
   return h(
     'div',
@@ -26,7 +31,14 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
       title: row.recalled?.why_matched,
     },
     // Not in the tab order: the listbox handles Space; the checkbox is for pointer users.
-    h('input', { type: 'checkbox', class: 'row-check', tabindex: '-1', checked: selected, 'aria-label': 'Select', onchange: () => handlers.toggleSelected(row.memory_id) }),
+    h('input', {
+      type: 'checkbox',
+      class: 'row-check',
+      tabindex: '-1',
+      checked: selected,
+      'aria-label': 'Select',
+      onchange: () => handlers.toggleSelected(row.memory_id),
+    }),
     h(
       'div',
       { class: 'row-main' },
@@ -36,7 +48,16 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         { class: 'row-meta' },
         h('span', { class: `badge category-${row.memory_category}` }, `${row.memory_category}/${row.memory_subtype}`),
         row.layer !== 'user' ? h('span', { class: 'badge layer', title: 'Memory layer' }, row.layer) : null,
-        row.code ? h('span', { class: `badge code code-${row.code.status}${row.code.status === 'changed' || row.code.status === 'gone' ? ' warning' : ''}`, title: row.code.details }, `code ${row.code.status}`) : null,
+        row.code
+          ? h(
+              'span',
+              {
+                class: `badge code code-${row.code.status}${row.code.status === 'changed' || row.code.status === 'gone' ? ' warning' : ''}`,
+                title: row.code.details,
+              },
+              `code ${row.code.status}`,
+            )
+          : null,
         row.recalled ? h('span', { class: 'score', title: 'Relevance score' }, scoreLabel(row.recalled)) : null,
         h('span', null, `imp ${row.importance.toFixed(2)}`),
         h('span', null, `${row.access_count}×`),
@@ -44,7 +65,14 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         row.entities.length > 0 ? h('span', { class: 'muted' }, row.entities.slice(0, 3).join(', ')) : null,
       ),
     ),
-    row.deleted ? null : iconButton(row.pinned ? 'pinned' : 'pin', row.pinned ? 'Unpin' : 'Pin', () => handlers.setPinned(row.memory_id, !row.pinned), { tabindex: '-1', class: 'icon-button row-action' }),
+    row.deleted
+      ? null
+      : iconButton(
+          row.pinned ? 'pinned' : 'pin',
+          row.pinned ? 'Unpin' : 'Pin',
+          () => handlers.setPinned(row.memory_id, !row.pinned),
+          { tabindex: '-1', class: 'icon-button row-action' },
+        ),
   );
 }
 

@@ -23,19 +23,42 @@ export class OverviewTab {
     try {
       this.render(await this.context.client.request('overview/get', {}));
     } catch (error) {
-      replaceChildren(this.element, h('div', { class: 'error-box', role: 'alert' }, describeError(error), ' ', h('button', { type: 'button', onclick: () => void this.refresh() }, 'Retry')));
+      replaceChildren(
+        this.element,
+        h(
+          'div',
+          { class: 'error-box', role: 'alert' },
+          describeError(error),
+          ' ',
+          h('button', { type: 'button', onclick: () => void this.refresh() }, 'Retry'),
+        ),
+      );
     }
   }
 
   private render(data: Overview): void {
-    const card = (label: string, value: string): HTMLElement => h('div', { class: 'stat-card' }, h('div', { class: 'stat-value' }, value), h('div', { class: 'stat-label' }, label));
-    const day = (iso: string): string => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+    const card = (label: string, value: string): HTMLElement =>
+      h(
+        'div',
+        { class: 'stat-card' },
+        h('div', { class: 'stat-value' }, value),
+        h('div', { class: 'stat-label' }, label),
+      );
+    const day = (iso: string): string =>
+      new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
     // Hours of the last 24 span two dates, so each label says which day it is.
-    const hour = (iso: string): string => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    const hour = (iso: string): string =>
+      new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
     const health = data.backend.status;
     replaceChildren(
       this.element,
-      h('div', { class: 'toolbar' }, h('h2', null, 'Overview'), h('span', { class: 'spacer' }), iconButton('refresh', 'Refresh overview', () => void this.refresh())),
+      h(
+        'div',
+        { class: 'toolbar' },
+        h('h2', null, 'Overview'),
+        h('span', { class: 'spacer' }),
+        iconButton('refresh', 'Refresh overview', () => void this.refresh()),
+      ),
       h(
         'div',
         { class: 'stat-grid' },
@@ -63,10 +86,24 @@ export class OverviewTab {
         h('dt', null, 'Store'),
         h('dd', null, data.backend.kind),
         h('dt', null, 'Health'),
-        h('dd', null, h('span', { class: `health health-${health}` }, health), ` · answered in ${formatLatency(data.backend.latency_ms)} · ${data.backend.detail}`),
+        h(
+          'dd',
+          null,
+          h('span', { class: `health health-${health}` }, health),
+          ` · answered in ${formatLatency(data.backend.latency_ms)} · ${data.backend.detail}`,
+        ),
         h('dt', null, 'Embeddings'),
-        h('dd', null, data.embeddings.model ? `${data.embeddings.provider} · ${data.embeddings.model}` : 'none (full-text ranking)'),
-        data.embeddings.startup_check ? [h('dt', null, 'Startup check'), h('dd', { 'data-field': 'embedding-check' }, data.embeddings.startup_check.message)] : null,
+        h(
+          'dd',
+          null,
+          data.embeddings.model ? `${data.embeddings.provider} · ${data.embeddings.model}` : 'none (full-text ranking)',
+        ),
+        data.embeddings.startup_check
+          ? [
+              h('dt', null, 'Startup check'),
+              h('dd', { 'data-field': 'embedding-check' }, data.embeddings.startup_check.message),
+            ]
+          : null,
         h('dt', null, 'Embedding failures'),
         h('dd', null, String(data.embeddings.failures)),
         h('dt', null, 'Search keys by a model'),
@@ -86,7 +123,15 @@ export class OverviewTab {
         : h(
             'ul',
             { class: 'error-list' },
-            data.recent_errors.map((entry) => h('li', null, h('code', null, entry.code), ` ${entry.message} `, h('span', { class: 'muted' }, formatDate(entry.at)))),
+            data.recent_errors.map((entry) =>
+              h(
+                'li',
+                null,
+                h('code', null, entry.code),
+                ` ${entry.message} `,
+                h('span', { class: 'muted' }, formatDate(entry.at)),
+              ),
+            ),
           ),
     );
   }

@@ -23,10 +23,29 @@ export function recentRecallsSection(recalls: readonly RecentRecall[]): HTMLElem
       h(
         'li',
         { class: 'recall-entry' },
-        h('div', { class: 'recall-head' }, h('strong', null, ASKED_BY[recall.tool] ?? recall.tool), ' · ', h('q', null, recall.query), ' ', h('span', { class: 'muted' }, formatDate(recall.at))),
+        h(
+          'div',
+          { class: 'recall-head' },
+          h('strong', null, ASKED_BY[recall.tool] ?? recall.tool),
+          ' · ',
+          h('q', null, recall.query),
+          ' ',
+          h('span', { class: 'muted' }, formatDate(recall.at)),
+        ),
         recall.memories.length === 0
           ? h('p', { class: 'muted' }, 'Memory had nothing on it.')
-          : h('ul', { class: 'recall-memories' }, recall.memories.map((memory) => h('li', { title: memory.memory_id }, memory.summary, memory.layer && memory.layer !== 'user' ? h('span', { class: 'muted' }, ` (${memory.layer})`) : null))),
+          : h(
+              'ul',
+              { class: 'recall-memories' },
+              recall.memories.map((memory) =>
+                h(
+                  'li',
+                  { title: memory.memory_id },
+                  memory.summary,
+                  memory.layer && memory.layer !== 'user' ? h('span', { class: 'muted' }, ` (${memory.layer})`) : null,
+                ),
+              ),
+            ),
       ),
     ),
   );

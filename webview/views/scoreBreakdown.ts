@@ -23,8 +23,16 @@ export function renderScoreBreakdown(memory: RecalledMemory): HTMLElement {
       { class: 'signal-bars' },
       SIGNALS.map(([key, label]) => {
         const value = breakdown[key] as number | null;
-        const bar = h('meter', { min: '0', max: '1', value: String(value ?? 0), 'aria-label': `${label} ${value === null ? 'not available' : value.toFixed(2)}` });
-        return [h('dt', null, label), h('dd', null, bar, h('span', { class: 'signal-value' }, value === null ? 'n/a' : value.toFixed(2)))];
+        const bar = h('meter', {
+          min: '0',
+          max: '1',
+          value: String(value ?? 0),
+          'aria-label': `${label} ${value === null ? 'not available' : value.toFixed(2)}`,
+        });
+        return [
+          h('dt', null, label),
+          h('dd', null, bar, h('span', { class: 'signal-value' }, value === null ? 'n/a' : value.toFixed(2))),
+        ];
       }),
     ),
     h(

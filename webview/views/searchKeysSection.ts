@@ -31,7 +31,12 @@ function enrichmentLine(state: EnrichmentState | null): string | null {
  * The memory's search keys (extra words recall finds it by, at a lower weight than its own), each
  * with where it came from, a button to remove it, and a field to add one.
  */
-export function renderSearchKeys(keys: readonly SearchKeyView[], enrichment: EnrichmentState | null, editable: boolean, actions: SearchKeyActions): HTMLElement[] {
+export function renderSearchKeys(
+  keys: readonly SearchKeyView[],
+  enrichment: EnrichmentState | null,
+  editable: boolean,
+  actions: SearchKeyActions,
+): HTMLElement[] {
   const status = enrichmentLine(enrichment);
   const list =
     keys.length === 0
@@ -45,11 +50,20 @@ export function renderSearchKeys(keys: readonly SearchKeyView[], enrichment: Enr
               { 'data-key': view.key, 'data-by': view.by },
               h('span', { class: 'chip' }, view.key),
               h('span', { class: 'muted key-origin' }, ` ${originLabel(view)} `),
-              editable ? iconButton('close', `Remove search key ${view.key}`, () => actions.removeKey(view.key), { 'data-action': 'remove-key' }) : null,
+              editable
+                ? iconButton('close', `Remove search key ${view.key}`, () => actions.removeKey(view.key), {
+                    'data-action': 'remove-key',
+                  })
+                : null,
             ),
           ),
         );
-  const input = h('input', { type: 'text', 'aria-label': 'New search key', placeholder: 'Add a search key', maxlength: '100' }) as HTMLInputElement;
+  const input = h('input', {
+    type: 'text',
+    'aria-label': 'New search key',
+    placeholder: 'Add a search key',
+    maxlength: '100',
+  }) as HTMLInputElement;
   const form = editable
     ? h(
         'form',
@@ -65,5 +79,10 @@ export function renderSearchKeys(keys: readonly SearchKeyView[], enrichment: Enr
         h('button', { type: 'submit', 'data-action': 'add-key', class: 'secondary' }, 'Add'),
       )
     : null;
-  return [h('h3', null, 'Search keys'), ...(status ? [h('p', { class: 'muted enrichment-status' }, status)] : []), list, ...(form ? [form] : [])];
+  return [
+    h('h3', null, 'Search keys'),
+    ...(status ? [h('p', { class: 'muted enrichment-status' }, status)] : []),
+    list,
+    ...(form ? [form] : []),
+  ];
 }

@@ -32,15 +32,38 @@ export class WorkingTab {
 
   private render(): void {
     if (this.error) {
-      return replaceChildren(this.element, h('div', { class: 'error-box', role: 'alert' }, this.error, ' ', h('button', { type: 'button', onclick: () => void this.refresh() }, 'Retry')));
+      return replaceChildren(
+        this.element,
+        h(
+          'div',
+          { class: 'error-box', role: 'alert' },
+          this.error,
+          ' ',
+          h('button', { type: 'button', onclick: () => void this.refresh() }, 'Retry'),
+        ),
+      );
     }
     const state = this.view?.state;
     if (!state) {
-      return replaceChildren(this.element, h('p', { class: 'empty' }, 'No working-memory session yet. It starts with the first agent call or editor capture.'));
+      return replaceChildren(
+        this.element,
+        h(
+          'p',
+          { class: 'empty' },
+          'No working-memory session yet. It starts with the first agent call or editor capture.',
+        ),
+      );
     }
     const focused = document.activeElement?.getAttribute('data-focus-key');
     const percent = state.max_tokens > 0 ? Math.min(100, (state.total_tokens / state.max_tokens) * 100) : 0;
-    const bar = h('div', { class: 'budget-bar', role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': String(state.max_tokens), 'aria-valuenow': String(state.total_tokens), 'aria-label': 'Token budget used' });
+    const bar = h('div', {
+      class: 'budget-bar',
+      role: 'meter',
+      'aria-valuemin': '0',
+      'aria-valuemax': String(state.max_tokens),
+      'aria-valuenow': String(state.total_tokens),
+      'aria-label': 'Token budget used',
+    });
     const fill = h('div', { class: `budget-fill${percent > 90 ? ' high' : ''}` });
     fill.style.width = `${percent}%`;
     bar.append(fill);
@@ -50,13 +73,28 @@ export class WorkingTab {
         'div',
         { class: 'working-header' },
         this.view?.session ? sessionLine(this.view.session, state.session_id) : null,
-        h('div', null, h('strong', null, `${state.total_tokens.toLocaleString()} of ${state.max_tokens.toLocaleString()} tokens`), h('span', { class: 'muted' }, ` · ${state.item_count} items · ${state.eviction_policy} eviction`)),
+        h(
+          'div',
+          null,
+          h('strong', null, `${state.total_tokens.toLocaleString()} of ${state.max_tokens.toLocaleString()} tokens`),
+          h('span', { class: 'muted' }, ` · ${state.item_count} items · ${state.eviction_policy} eviction`),
+        ),
         bar,
         h(
           'div',
           { class: 'toolbar', role: 'toolbar', 'aria-label': 'Working memory actions' },
-          h('button', { type: 'button', 'data-focus-key': 'checkpoint', onclick: () => void this.checkpoint() }, icon('save'), ' Checkpoint now'),
-          h('button', { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => void this.clear() }, icon('clear-all'), ' Clear'),
+          h(
+            'button',
+            { type: 'button', 'data-focus-key': 'checkpoint', onclick: () => void this.checkpoint() },
+            icon('save'),
+            ' Checkpoint now',
+          ),
+          h(
+            'button',
+            { type: 'button', class: 'secondary', 'data-focus-key': 'clear', onclick: () => void this.clear() },
+            icon('clear-all'),
+            ' Clear',
+          ),
         ),
       ),
       state.items.length === 0
@@ -76,10 +114,17 @@ export class WorkingTab {
                   h('span', null, `${item.token_count} tokens`),
                   h('span', { class: 'muted' }, `#${item.sequence_num}`),
                   h('span', { class: 'spacer' }),
-                  iconButton(item.pinned ? 'pinned' : 'pin', item.pinned ? `Unpin item ${item.sequence_num}` : `Pin item ${item.sequence_num}`, () => void this.pin(item.item_id, !item.pinned), {
-                    'data-focus-key': `pin-${item.item_id}`,
+                  iconButton(
+                    item.pinned ? 'pinned' : 'pin',
+                    item.pinned ? `Unpin item ${item.sequence_num}` : `Pin item ${item.sequence_num}`,
+                    () => void this.pin(item.item_id, !item.pinned),
+                    {
+                      'data-focus-key': `pin-${item.item_id}`,
+                    },
+                  ),
+                  iconButton('close', `Evict item ${item.sequence_num}`, () => void this.evict(item.item_id), {
+                    'data-focus-key': `evict-${item.item_id}`,
                   }),
-                  iconButton('close', `Evict item ${item.sequence_num}`, () => void this.evict(item.item_id), { 'data-focus-key': `evict-${item.item_id}` }),
                 ),
                 h('pre', { class: 'working-content' }, item.content),
               ),
@@ -104,11 +149,17 @@ export class WorkingTab {
   }
 
   private pin(itemId: string, pinned: boolean): Promise<void> {
-    return this.act(() => this.context.client.request('working/pin', { item_id: itemId, pinned }), pinned ? 'Item pinned: it is never evicted.' : 'Item unpinned.');
+    return this.act(
+      () => this.context.client.request('working/pin', { item_id: itemId, pinned }),
+      pinned ? 'Item pinned: it is never evicted.' : 'Item unpinned.',
+    );
   }
 
   private evict(itemId: string): Promise<void> {
-    return this.act(() => this.context.client.request('working/evict', { item_id: itemId }), 'Item evicted (saved to long-term memory when worth keeping).');
+    return this.act(
+      () => this.context.client.request('working/evict', { item_id: itemId }),
+      'Item evicted (saved to long-term memory when worth keeping).',
+    );
   }
 
   private checkpoint(): Promise<void> {
@@ -116,7 +167,14 @@ export class WorkingTab {
   }
 
   private async clear(): Promise<void> {
-    if (!(await confirmDialog('Clear working memory?', 'Items worth keeping are saved to long-term memory first; the rest are removed from this session.', 'Clear'))) return;
+    if (
+      !(await confirmDialog(
+        'Clear working memory?',
+        'Items worth keeping are saved to long-term memory first; the rest are removed from this session.',
+        'Clear',
+      ))
+    )
+      return;
     await this.act(() => this.context.client.request('working/clear', {}));
   }
 }
@@ -130,10 +188,19 @@ function sessionLine(session: WorkingSessionInfo, sessionId: string): HTMLElemen
   const limit = session.reload_limit_ms !== null ? ` within ${Math.round(session.reload_limit_ms / 60_000)} min` : '';
   const [origin, explanation] =
     session.origin === 'reload'
-      ? ['continued after reload', `This window was reloaded and kept its session: what it captured before is still here. A reloaded window that comes back${limit} continues its session.`]
+      ? [
+          'continued after reload',
+          `This window was reloaded and kept its session: what it captured before is still here. A reloaded window that comes back${limit} continues its session.`,
+        ]
       : session.origin === 'window'
-        ? ['this window', `Started with this window. Reloading the window keeps it, when the window comes back${limit}.`]
-        : [`last active ${relativeTime(session.last_activity)}`, 'Outside the editor the panel shows your most recently active working-memory session.'];
+        ? [
+            'this window',
+            `Started with this window. Reloading the window keeps it, when the window comes back${limit}.`,
+          ]
+        : [
+            `last active ${relativeTime(session.last_activity)}`,
+            'Outside the editor the panel shows your most recently active working-memory session.',
+          ];
   return h(
     'div',
     { class: 'session-line', title: `${explanation}\nSession ${sessionId}` },

@@ -58,7 +58,8 @@ export class AnchorChecker {
     const mtimes = `${await this.files.modified(anchor.path)}/${followed ? await this.files.modified(followed) : ''}`;
     const cached = this.cache.get(key);
     const searched = this.searchGeneration.get(key);
-    if (cached && cached.mtimes === mtimes && (searched === undefined || searched === this.generation)) return cached.check;
+    if (cached && cached.mtimes === mtimes && (searched === undefined || searched === this.generation))
+      return cached.check;
     const { check, usedSearch } = await this.checkUncached(anchor);
     this.cache.set(key, { mtimes, check });
     if (usedSearch) this.searchGeneration.set(key, this.generation);
@@ -78,7 +79,14 @@ export class AnchorChecker {
     const elsewhere = await this.search.find(anchor, anchor.path);
     if (here && (!elsewhere || !isUnchanged(elsewhere))) return { check: here, usedSearch: true };
     if (!elsewhere) return { check: { status: 'gone' }, usedSearch: true };
-    return { check: { status: isUnchanged(elsewhere) ? 'moved' : 'changed', current: where(elsewhere), similarity: round(elsewhere.similarity) }, usedSearch: true };
+    return {
+      check: {
+        status: isUnchanged(elsewhere) ? 'moved' : 'changed',
+        current: where(elsewhere),
+        similarity: round(elsewhere.similarity),
+      },
+      usedSearch: true,
+    };
   }
 
   /** Where the editor followed the anchor to (a rename it saw), checked there; null when it is not there either. */
@@ -89,7 +97,11 @@ export class AnchorChecker {
     if (!file) return null;
     const located = locateIn(anchor, file) ?? (anchor.symbol ? null : compareAt(anchor, file, current.lines));
     if (!located) return null;
-    return { status: isUnchanged(located) ? 'moved' : 'changed', current: where(located), similarity: round(located.similarity) };
+    return {
+      status: isUnchanged(located) ? 'moved' : 'changed',
+      current: where(located),
+      similarity: round(located.similarity),
+    };
   }
 
   /** The check within the anchor's own file; null when its symbol is not there (it may have moved). */
@@ -98,7 +110,11 @@ export class AnchorChecker {
       const symbol = symbolIn(anchor, file);
       if (!symbol) return null;
       const found = compareAt(anchor, file, { start: symbol.start, end: symbol.end });
-      return { status: isUnchanged(found) ? 'fresh' : 'changed', current: where(found), similarity: round(found.similarity) };
+      return {
+        status: isUnchanged(found) ? 'fresh' : 'changed',
+        current: where(found),
+        similarity: round(found.similarity),
+      };
     }
     const atLines = compareAt(anchor, file, anchor.lines);
     if (atLines.similarity === 1) return { status: 'fresh', current: where(atLines), similarity: 1 };
@@ -108,7 +124,11 @@ export class AnchorChecker {
       const status = run.lines.start === anchor.lines.start ? 'fresh' : 'moved';
       return { status, current: where(run), similarity: 1 };
     }
-    return { status: isUnchanged(atLines) ? 'fresh' : 'changed', current: where(atLines), similarity: round(atLines.similarity) };
+    return {
+      status: isUnchanged(atLines) ? 'fresh' : 'changed',
+      current: where(atLines),
+      similarity: round(atLines.similarity),
+    };
   }
 
   /**
@@ -137,7 +157,12 @@ export class AnchorChecker {
     const [{ path, symbol }] = declarations;
     const file = await this.snapshots.get(path);
     if (!file) return null;
-    return anchorFor(path, file.text(symbol.start, symbol.end), { start: symbol.start, end: symbol.end }, { name: symbol.name, kind: symbol.kind });
+    return anchorFor(
+      path,
+      file.text(symbol.start, symbol.end),
+      { start: symbol.start, end: symbol.end },
+      { name: symbol.name, kind: symbol.kind },
+    );
   }
 
   /** Lines `start..end` of a workspace file as they are now; null when the file is gone. */
@@ -150,42 +175,78 @@ export class AnchorChecker {
   async create(input: AnchorInput): Promise<CodeAnchor> {
     const path = requireAnchorPath(input.path);
     const file = await this.snapshots.get(path);
-    if (!file) throw new MemoryError('INVALID_INPUT', `anchors: no file ${path} in the workspace.`, { details: { field: 'anchors.path', path } });
+    if (!file)
+      throw new MemoryError('INVALID_INPUT', `anchors: no file ${path} in the workspace.`, {
+        details: { field: 'anchors.path', path },
+      });
     let lines = input.lines ? requireLines(input.lines, file) : null;
     let symbol: CodeAnchor['symbol'];
     if (input.symbol !== undefined) {
       const name = input.symbol.trim();
       const candidates = file.symbols.filter((found) => found.name === name);
       // With lines too, the declaration that holds them (overloads, same-named methods).
-      const found = (lines && candidates.find((candidate) => candidate.start <= lines!.start && candidate.end >= lines!.end)) ?? candidates[0];
+      const found =
+        (lines && candidates.find((candidate) => candidate.start <= lines!.start && candidate.end >= lines!.end)) ??
+        candidates[0];
       if (!found) {
-        throw new MemoryError('INVALID_INPUT', `anchors: no symbol "${name}" declared in ${path} (the CLI's symbol finder knows TS/JS, Python, Go, Rust and Java declarations; give lines instead).`, {
-          details: { field: 'anchors.symbol', path, symbol: name },
-        });
+        throw new MemoryError(
+          'INVALID_INPUT',
+          `anchors: no symbol "${name}" declared in ${path} (the CLI's symbol finder knows TS/JS, Python, Go, Rust and Java declarations; give lines instead).`,
+          {
+            details: { field: 'anchors.symbol', path, symbol: name },
+          },
+        );
       }
       symbol = { name: found.name, kind: found.kind };
       lines = { start: found.start, end: found.end };
     }
-    if (!lines) throw new MemoryError('INVALID_INPUT', 'anchors: each anchor needs a symbol or lines.', { details: { field: 'anchors' } });
+    if (!lines)
+      throw new MemoryError('INVALID_INPUT', 'anchors: each anchor needs a symbol or lines.', {
+        details: { field: 'anchors' },
+      });
     return anchorFor(path, file.text(lines.start, lines.end), lines, symbol);
   }
 }
 
 /** An anchor on `code`, found at `lines` of `path`; the extension builds anchors with it from its own symbols. */
-export function anchorFor(path: string, code: string, lines: { start: number; end: number }, symbol?: CodeAnchor['symbol']): CodeAnchor {
+export function anchorFor(
+  path: string,
+  code: string,
+  lines: { start: number; end: number },
+  symbol?: CodeAnchor['symbol'],
+): CodeAnchor {
   const tokens = codeTokens(code);
-  if (tokens.length === 0) throw new MemoryError('INVALID_INPUT', `anchors: lines ${lines.start}-${lines.end} of ${path} hold no code.`, { details: { field: 'anchors.lines', path } });
-  return { path, ...(symbol ? { symbol } : {}), lines: { start: lines.start, end: lines.end }, fingerprint: fingerprintOfTokens(tokens), tokens: tokenSketch(tokens), size: tokens.length };
+  if (tokens.length === 0)
+    throw new MemoryError('INVALID_INPUT', `anchors: lines ${lines.start}-${lines.end} of ${path} hold no code.`, {
+      details: { field: 'anchors.lines', path },
+    });
+  return {
+    path,
+    ...(symbol ? { symbol } : {}),
+    lines: { start: lines.start, end: lines.end },
+    fingerprint: fingerprintOfTokens(tokens),
+    tokens: tokenSketch(tokens),
+    size: tokens.length,
+  };
 }
 
 function requireLines(lines: { start: number; end: number }, file: FileSnapshot): { start: number; end: number } {
   const { start, end } = lines;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
-    throw new MemoryError('INVALID_INPUT', 'anchors.lines needs whole numbers with 1 <= start <= end.', { details: { field: 'anchors.lines' } });
+    throw new MemoryError('INVALID_INPUT', 'anchors.lines needs whole numbers with 1 <= start <= end.', {
+      details: { field: 'anchors.lines' },
+    });
   }
-  if (end - start + 1 > MAX_ANCHOR_LINES) throw new MemoryError('INVALID_INPUT', `anchors.lines covers more than ${MAX_ANCHOR_LINES} lines.`, { details: { field: 'anchors.lines' } });
+  if (end - start + 1 > MAX_ANCHOR_LINES)
+    throw new MemoryError('INVALID_INPUT', `anchors.lines covers more than ${MAX_ANCHOR_LINES} lines.`, {
+      details: { field: 'anchors.lines' },
+    });
   if (start > file.lines.length) {
-    throw new MemoryError('INVALID_INPUT', `anchors.lines starts at ${start} but ${file.path} has ${file.lines.length} lines.`, { details: { field: 'anchors.lines', path: file.path } });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `anchors.lines starts at ${start} but ${file.path} has ${file.lines.length} lines.`,
+      { details: { field: 'anchors.lines', path: file.path } },
+    );
   }
   return { start, end: Math.min(end, file.lines.length) };
 }

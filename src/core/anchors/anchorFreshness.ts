@@ -6,10 +6,19 @@ import { anchorsOf, type AnchorReport, type ReportedStatus, reportOf } from './a
  * How much of its score a memory keeps, by its worst anchor: code that changed or is gone makes the
  * memory less likely to be true, so it ranks lower; it is never hidden or deleted (issue #18).
  */
-export const STATUS_WEIGHT: Record<ReportedStatus, number> = { fresh: 1, moved: 1, unchecked: 1, changed: 0.6, gone: 0.4 };
+export const STATUS_WEIGHT: Record<ReportedStatus, number> = {
+  fresh: 1,
+  moved: 1,
+  unchecked: 1,
+  changed: 0.6,
+  gone: 0.4,
+};
 
 /** Each anchor of the memory with its status: checked now when this process has a workspace, else as last stored. */
-export async function anchorReports(memory: Pick<MemoryRecord, 'metadata'>, checker: AnchorChecker | null): Promise<AnchorReport[]> {
+export async function anchorReports(
+  memory: Pick<MemoryRecord, 'metadata'>,
+  checker: AnchorChecker | null,
+): Promise<AnchorReport[]> {
   const anchors = anchorsOf(memory.metadata);
   const reports: AnchorReport[] = [];
   for (const anchor of anchors) reports.push(reportOf(anchor, checker ? await checker.check(anchor) : null));
@@ -36,5 +45,7 @@ export function staleNote(reports: readonly AnchorReport[]): string | null {
 }
 
 function describe(report: AnchorReport): string {
-  return report.symbol ? `${report.path} ${report.symbol.name}` : `${report.path}:${report.lines.start}-${report.lines.end}`;
+  return report.symbol
+    ? `${report.path} ${report.symbol.name}`
+    : `${report.path}:${report.lines.start}-${report.lines.end}`;
 }

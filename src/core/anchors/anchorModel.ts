@@ -105,7 +105,11 @@ export function anchorKey(anchor: Pick<CodeAnchor, 'path' | 'fingerprint' | 'lin
 export function reportOf(anchor: CodeAnchor, check: AnchorCheck | null): AnchorReport {
   const status: ReportedStatus = check?.status ?? anchor.status ?? 'unchecked';
   const current = check ? check.current : anchor.current;
-  const moved = current && (current.path !== anchor.path || current.lines.start !== anchor.lines.start || current.lines.end !== anchor.lines.end);
+  const moved =
+    current &&
+    (current.path !== anchor.path ||
+      current.lines.start !== anchor.lines.start ||
+      current.lines.end !== anchor.lines.end);
   return {
     path: anchor.path,
     ...(anchor.symbol ? { symbol: anchor.symbol } : {}),

@@ -25,5 +25,7 @@ export function parseAnchorSpec(spec: string): AnchorInput {
 }
 
 function invalid(spec: unknown): MemoryError {
-  return new MemoryError('INVALID_INPUT', `anchors: "${String(spec)}" is not "path#symbol" or "path:start-end".`, { details: { field: 'anchors' } });
+  return new MemoryError('INVALID_INPUT', `anchors: "${String(spec)}" is not "path#symbol" or "path:start-end".`, {
+    details: { field: 'anchors' },
+  });
 }

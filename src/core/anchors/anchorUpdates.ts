@@ -14,14 +14,27 @@ export function isStale(anchor: Pick<CodeAnchor, 'status'>): boolean {
 }
 
 /** The anchors with the checker's status and location now; `changed` when any status or location differs from what was stored. */
-export async function recheckAnchors(anchors: readonly CodeAnchor[], checker: AnchorChecker, at: string): Promise<{ anchors: CodeAnchor[]; changed: boolean }> {
+export async function recheckAnchors(
+  anchors: readonly CodeAnchor[],
+  checker: AnchorChecker,
+  at: string,
+): Promise<{ anchors: CodeAnchor[]; changed: boolean }> {
   let changed = false;
   const next: CodeAnchor[] = [];
   for (const anchor of anchors) {
     const check = await checker.check(anchor);
     const { current: _previous, ...rest } = anchor;
-    const updated: CodeAnchor = { ...rest, status: check.status, checked_at: at, ...(check.current ? { current: check.current } : {}) };
-    if (anchor.status !== updated.status || JSON.stringify(anchor.current ?? null) !== JSON.stringify(updated.current ?? null)) changed = true;
+    const updated: CodeAnchor = {
+      ...rest,
+      status: check.status,
+      checked_at: at,
+      ...(check.current ? { current: check.current } : {}),
+    };
+    if (
+      anchor.status !== updated.status ||
+      JSON.stringify(anchor.current ?? null) !== JSON.stringify(updated.current ?? null)
+    )
+      changed = true;
     next.push(updated);
   }
   return { anchors: next, changed };
@@ -31,7 +44,11 @@ export async function recheckAnchors(anchors: readonly CodeAnchor[], checker: An
  * Follows a rename the editor saw (a file, or a folder and everything under it): the anchor keeps
  * the path it was stored with and points `current` at the new one, where the next check looks first.
  */
-export function followRename(anchors: readonly CodeAnchor[], from: string, to: string): { anchors: CodeAnchor[]; changed: boolean } {
+export function followRename(
+  anchors: readonly CodeAnchor[],
+  from: string,
+  to: string,
+): { anchors: CodeAnchor[]; changed: boolean } {
   let changed = false;
   const renamed = anchors.map((anchor) => {
     const where = anchor.current?.path ?? anchor.path;
@@ -53,7 +70,11 @@ export function tagsForAnchors(tags: readonly string[], anchors: readonly CodeAn
  * "Keep" in Review Stale Memories: the memory holds for the code as it is now, so each changed
  * anchor is re-anchored on the code where it is now (fresh again) and each gone anchor is dropped.
  */
-export async function keepForCurrentCode(anchors: readonly CodeAnchor[], readLines: (path: string, start: number, end: number) => Promise<string | null>, at: string): Promise<CodeAnchor[]> {
+export async function keepForCurrentCode(
+  anchors: readonly CodeAnchor[],
+  readLines: (path: string, start: number, end: number) => Promise<string | null>,
+  at: string,
+): Promise<CodeAnchor[]> {
   const kept: CodeAnchor[] = [];
   for (const anchor of anchors) {
     if (anchor.status === 'gone') continue;

@@ -1,4 +1,10 @@
-import { CHANGED_THRESHOLD, codeTokens, fingerprintOfTokens, sketchSimilarity, tokenSketch } from './codeFingerprint.ts';
+import {
+  CHANGED_THRESHOLD,
+  codeTokens,
+  fingerprintOfTokens,
+  sketchSimilarity,
+  tokenSketch,
+} from './codeFingerprint.ts';
 import type { CodeAnchor, LineRange } from './anchorModel.ts';
 import type { FileSnapshot } from './fileSnapshots.ts';
 import type { FoundSymbol } from './symbolFinder.ts';
@@ -14,7 +20,8 @@ export interface Located {
 /** How the code at `lines` of `file` compares to the anchored code. */
 export function compareAt(anchor: CodeAnchor, file: FileSnapshot, lines: LineRange): Located {
   const tokens = codeTokens(file.text(lines.start, lines.end));
-  const similarity = fingerprintOfTokens(tokens) === anchor.fingerprint ? 1 : sketchSimilarity(anchor.tokens, tokenSketch(tokens));
+  const similarity =
+    fingerprintOfTokens(tokens) === anchor.fingerprint ? 1 : sketchSimilarity(anchor.tokens, tokenSketch(tokens));
   return { path: file.path, lines, similarity };
 }
 

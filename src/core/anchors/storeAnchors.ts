@@ -18,13 +18,22 @@ export async function anchorsForStore(
   input: { anchors?: readonly AnchorInput[]; metadata?: Record<string, unknown>; content: string },
 ): Promise<CodeAnchor[]> {
   const given = input.anchors ?? [];
-  if (!Array.isArray(given)) throw new MemoryError('INVALID_INPUT', 'anchors must be a list of { path, symbol | lines }.', { details: { field: 'anchors' } });
+  if (!Array.isArray(given))
+    throw new MemoryError('INVALID_INPUT', 'anchors must be a list of { path, symbol | lines }.', {
+      details: { field: 'anchors' },
+    });
   const resolved = requireResolvedAnchors(input.metadata?.[ANCHORS_FIELD]);
   if (given.length + resolved.length > MAX_ANCHORS) {
-    throw new MemoryError('INVALID_INPUT', `A memory carries at most ${MAX_ANCHORS} anchors.`, { details: { field: 'anchors' } });
+    throw new MemoryError('INVALID_INPUT', `A memory carries at most ${MAX_ANCHORS} anchors.`, {
+      details: { field: 'anchors' },
+    });
   }
   if (given.length > 0 && !checker) {
-    throw new MemoryError('CONFIGURATION_ERROR', 'anchors need a workspace to resolve them against: start the server with --workspace DIR (in VS Code: a trusted window with a folder on disk).', { details: { field: 'anchors' } });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      'anchors need a workspace to resolve them against: start the server with --workspace DIR (in VS Code: a trusted window with a folder on disk).',
+      { details: { field: 'anchors' } },
+    );
   }
   const anchors = [...resolved];
   for (const anchor of given) anchors.push(await checker!.create(anchor));
@@ -57,9 +66,13 @@ function requireResolvedAnchors(value: unknown): CodeAnchor[] {
   const list = Array.isArray(value) ? value : null;
   const valid = list ? anchorsOf({ [ANCHORS_FIELD]: list }) : [];
   if (!list || valid.length !== list.length) {
-    throw new MemoryError('INVALID_INPUT', 'metadata.anchors must hold complete anchors (path, lines, fingerprint, tokens, size); pass anchors: [{ path, symbol | lines }] instead.', {
-      details: { field: 'metadata.anchors' },
-    });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      'metadata.anchors must hold complete anchors (path, lines, fingerprint, tokens, size); pass anchors: [{ path, symbol | lines }] instead.',
+      {
+        details: { field: 'metadata.anchors' },
+      },
+    );
   }
   for (const anchor of valid) requireAnchorPath(anchor.path, 'metadata.anchors.path');
   return valid;
@@ -77,6 +90,8 @@ function dedupe(anchors: readonly CodeAnchor[]): CodeAnchor[] {
 
 /** The memory's entities plus one `file:<path>` per anchor (and where it is now), which the path filter finds. */
 export function withAnchorEntities(entities: readonly string[], anchors: readonly CodeAnchor[]): string[] {
-  const paths = anchors.flatMap((anchor) => (anchor.current && anchor.current.path !== anchor.path ? [anchor.path, anchor.current.path] : [anchor.path]));
+  const paths = anchors.flatMap((anchor) =>
+    anchor.current && anchor.current.path !== anchor.path ? [anchor.path, anchor.current.path] : [anchor.path],
+  );
   return [...new Set([...entities, ...paths.map(pathEntity)])];
 }

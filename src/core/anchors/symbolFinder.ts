@@ -46,10 +46,15 @@ const RULES: Record<Language, readonly Rule[]> = {
     { pattern: /^\s*(?:export\s+)?interface\s+([A-Za-z_$][\w$]*)/, kind: 'interface' },
     { pattern: /^\s*(?:export\s+)?type\s+([A-Za-z_$][\w$]*)\s*(?:<[^=]*>)?\s*=/, kind: 'type' },
     { pattern: /^\s*(?:export\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/, kind: 'enum' },
-    { pattern: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/, kind: 'function' },
+    {
+      pattern:
+        /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/,
+      kind: 'function',
+    },
     { pattern: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)/, kind: 'variable' },
     {
-      pattern: /^\s+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)\s+)*\*?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)?\s*(?::\s*[^{;]+)?\{?\s*$/,
+      pattern:
+        /^\s+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)\s+)*\*?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)?\s*(?::\s*[^{;]+)?\{?\s*$/,
       kind: 'method',
     },
   ],
@@ -65,7 +70,11 @@ const RULES: Record<Language, readonly Rule[]> = {
     { pattern: /^type\s+([A-Za-z_]\w*)/, kind: 'type' },
   ],
   rust: [
-    { pattern: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)/, kind: 'function' },
+    {
+      pattern:
+        /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)/,
+      kind: 'function',
+    },
     { pattern: /^\s*(?:pub(?:\([^)]*\))?\s+)?struct\s+([A-Za-z_]\w*)/, kind: 'struct' },
     { pattern: /^\s*(?:pub(?:\([^)]*\))?\s+)?enum\s+([A-Za-z_]\w*)/, kind: 'enum' },
     { pattern: /^\s*(?:pub(?:\([^)]*\))?\s+)?trait\s+([A-Za-z_]\w*)/, kind: 'trait' },
@@ -73,18 +82,39 @@ const RULES: Record<Language, readonly Rule[]> = {
     { pattern: /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_]\w*)\s*\{/, kind: 'module' },
   ],
   java: [
-    { pattern: /^\s*(?:(?:public|private|protected|static|final|abstract|sealed)\s+)*(?:class|record)\s+([A-Za-z_]\w*)/, kind: 'class' },
+    {
+      pattern: /^\s*(?:(?:public|private|protected|static|final|abstract|sealed)\s+)*(?:class|record)\s+([A-Za-z_]\w*)/,
+      kind: 'class',
+    },
     { pattern: /^\s*(?:(?:public|private|protected|static|sealed)\s+)*interface\s+([A-Za-z_]\w*)/, kind: 'interface' },
     { pattern: /^\s*(?:(?:public|private|protected|static)\s+)*enum\s+([A-Za-z_]\w*)/, kind: 'enum' },
     {
-      pattern: /^\s*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default)\s+)+(?:<[^>]+>\s+)?[\w<>\[\],.? ]+\s+([A-Za-z_]\w*)\s*\(/,
+      pattern:
+        /^\s*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default)\s+)+(?:<[^>]+>\s+)?[\w<>\[\],.? ]+\s+([A-Za-z_]\w*)\s*\(/,
       kind: 'method',
     },
   ],
 };
 
 /** Words the method rule would otherwise take for a method name. */
-const NOT_METHODS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'else', 'do', 'try', 'with', 'new', 'await', 'typeof', 'super', 'this']);
+const NOT_METHODS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'return',
+  'function',
+  'else',
+  'do',
+  'try',
+  'with',
+  'new',
+  'await',
+  'typeof',
+  'super',
+  'this',
+]);
 
 export function languageOf(path: string): Language | null {
   const dot = path.lastIndexOf('.');

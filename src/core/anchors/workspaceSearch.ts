@@ -32,7 +32,11 @@ export class WorkspaceSearch {
   private builtAt = Number.NEGATIVE_INFINITY;
   private building: Promise<void> | null = null;
 
-  constructor(files: WorkspaceFiles, snapshots: FileSnapshots, options: { refreshMs?: number; now?: () => number } = {}) {
+  constructor(
+    files: WorkspaceFiles,
+    snapshots: FileSnapshots,
+    options: { refreshMs?: number; now?: () => number } = {},
+  ) {
     this.files = files;
     this.snapshots = snapshots;
     this.refreshMs = options.refreshMs ?? 10_000;
@@ -51,7 +55,12 @@ export class WorkspaceSearch {
     const candidates: IndexedFile[] = [];
     if (anchor.symbol) {
       for (const file of this.index.values()) {
-        if (file.snapshot.path !== excludePath && file.symbols.has(anchor.symbol.name) && languageOf(file.snapshot.path) === language) candidates.push(file);
+        if (
+          file.snapshot.path !== excludePath &&
+          file.symbols.has(anchor.symbol.name) &&
+          languageOf(file.snapshot.path) === language
+        )
+          candidates.push(file);
       }
     } else {
       const scored: Array<{ file: IndexedFile; share: number }> = [];
@@ -92,7 +101,8 @@ export class WorkspaceSearch {
     const found: Array<{ path: string; symbol: FoundSymbol }> = [];
     for (const file of this.index.values()) {
       if (!file.symbols.has(name)) continue;
-      for (const symbol of file.snapshot.symbols) if (symbol.name === name) found.push({ path: file.snapshot.path, symbol });
+      for (const symbol of file.snapshot.symbols)
+        if (symbol.name === name) found.push({ path: file.snapshot.path, symbol });
     }
     return found;
   }

@@ -84,7 +84,9 @@ export const retrievalBreakdownSchema = z.object({
   mode: z.string(),
   vector_method: z.string().nullable(),
   embedding_model: z.string().nullable(),
-  time_filter: z.object({ after: z.string().optional(), before: z.string().optional(), matched: z.array(z.string()) }).nullable(),
+  time_filter: z
+    .object({ after: z.string().optional(), before: z.string().optional(), matched: z.array(z.string()) })
+    .nullable(),
   /** The layers searched, most specific first. */
   searched_layers: z.array(memoryLayerSchema),
   /** Results of less specific layers hidden by a conflicting more specific one. */

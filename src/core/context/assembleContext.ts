@@ -62,36 +62,66 @@ export class ContextAssembler {
     const query = requireQuery(input.query);
     const budget = requirePositiveInt(input.token_budget, 'token_budget', 4000, LIMITS.tokenBudget);
     if (input.query_intent !== undefined && !INTENTS.includes(input.query_intent)) {
-      throw new MemoryError('INVALID_INPUT', `query_intent must be one of ${INTENTS.join(', ')}.`, { details: { field: 'query_intent' } });
+      throw new MemoryError('INVALID_INPUT', `query_intent must be one of ${INTENTS.join(', ')}.`, {
+        details: { field: 'query_intent' },
+      });
     }
     for (const [key, value] of Object.entries(input.context_weights ?? {})) {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-        throw new MemoryError('INVALID_INPUT', `context_weights.${key} must be a number between 0 and 1.`, { details: { field: `context_weights.${key}` } });
+        throw new MemoryError('INVALID_INPUT', `context_weights.${key} must be a number between 0 and 1.`, {
+          details: { field: `context_weights.${key}` },
+        });
       }
     }
     const stored = await this.deps.store.getSession(sessionId);
     // Another user's session is treated exactly like one that does not exist.
     const session = stored && stored.user_id === userId ? stored : null;
     if (!session && !options.allowMissingSession) {
-      throw new MemoryError('SESSION_NOT_FOUND', `No session ${sessionId} exists for user ${userId}; call init_session first.`, { details: { session_id: sessionId } });
+      throw new MemoryError(
+        'SESSION_NOT_FOUND',
+        `No session ${sessionId} exists for user ${userId}; call init_session first.`,
+        { details: { session_id: sessionId } },
+      );
     }
     const intent = input.query_intent ?? detectIntent(query);
     const weights = input.context_weights ?? {};
     const weigh = typeWeigher(weights);
     const excluded = excludedSources(weights);
-    const keep = (memory: Pick<MemoryRecord, 'memory_category' | 'memory_subtype'>) => !excluded.has(weightKeyOf(memory.memory_category, memory.memory_subtype));
+    const keep = (memory: Pick<MemoryRecord, 'memory_category' | 'memory_subtype'>) =>
+      !excluded.has(weightKeyOf(memory.memory_category, memory.memory_subtype));
     const projectId = input.project_id ?? session?.project_id ?? options.defaultProjectId;
     const layerInput = {
       ...(input.layers ? { layers: input.layers } : {}),
-      ...pickDefined({ agent_id: input.agent_id, team_id: input.team_id, org_id: input.org_id, company_id: input.company_id }),
+      ...pickDefined({
+        agent_id: input.agent_id,
+        team_id: input.team_id,
+        org_id: input.org_id,
+        company_id: input.company_id,
+      }),
     };
-    const scopes = callScopes({ ...layerInput, session_id: sessionId }, userId, projectId, this.deps.config.layerDefaults);
+    const scopes = callScopes(
+      { ...layerInput, session_id: sessionId },
+      userId,
+      projectId,
+      this.deps.config.layerDefaults,
+    );
 
     const [facts, workingItems, recalled, pinned] = await Promise.all([
       activeFactsForContext(this.deps, scopes, userId, projectId),
-      session ? this.deps.store.listWorkingItems(sessionId).then((items) => items.filter((item) => !isAwaitingPromotion(item))) : Promise.resolve([]),
+      session
+        ? this.deps.store
+            .listWorkingItems(sessionId)
+            .then((items) => items.filter((item) => !isAwaitingPromotion(item)))
+        : Promise.resolve([]),
       this.recall.recall(
-        { user_id: userId, query, limit: LONG_TERM_CANDIDATES, session_id: sessionId, ...layerInput, ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}) },
+        {
+          user_id: userId,
+          query,
+          limit: LONG_TERM_CANDIDATES,
+          session_id: sessionId,
+          ...layerInput,
+          ...(input.focus_entities ? { focus_entities: input.focus_entities } : {}),
+        },
         {
           tool: 'get_relevant_context',
           intent,
@@ -106,7 +136,12 @@ export class ContextAssembler {
         },
       ),
       this.deps.store.listMemories({
-        filter: { user_id: userId, pinned: true, state: 'live', ...(projectId !== undefined ? { project_id: projectId } : {}) },
+        filter: {
+          user_id: userId,
+          pinned: true,
+          state: 'live',
+          ...(projectId !== undefined ? { project_id: projectId } : {}),
+        },
         sort: 'importance',
         offset: 0,
         limit: PINNED_CANDIDATES,
@@ -114,27 +149,41 @@ export class ContextAssembler {
     ]);
 
     const factIds = new Set(facts.map((fact) => fact.memory_id));
-    const overrides = new Map(recalled.memories.filter((memory) => memory.overrides).map((memory) => [memory.memory_id, memory.overrides!]));
+    const overrides = new Map(
+      recalled.memories.filter((memory) => memory.overrides).map((memory) => [memory.memory_id, memory.overrides!]),
+    );
     const candidates: Candidate[] = [
       ...(excluded.has('working_memory') ? [] : this.workingCandidates(workingItems, query, weights)),
-      ...recalled.scored.filter((entry) => !factIds.has(entry.memory.memory_id) && keep(entry.memory)).map((entry) => this.longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
+      ...recalled.scored
+        .filter((entry) => !factIds.has(entry.memory.memory_id) && keep(entry.memory))
+        .map((entry) => this.longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
     ];
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
       if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id) || !keep(memory)) continue;
       const score = 0.4 * weigh(memory.memory_category, memory.memory_subtype, intent);
-      candidates.push(this.memoryCandidate(memory, score, `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`));
+      candidates.push(
+        this.memoryCandidate(
+          memory,
+          score,
+          `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`,
+        ),
+      );
     }
 
     // Memory text is data, not instructions: delimited and defused before packing, so the budget counts what is sent (seed 000 §10.4).
     const measured = new Map<Candidate, Measured>();
     const measure = (candidate: Candidate): Measured => {
       let result = measured.get(candidate);
-      if (!result) measured.set(candidate, (result = { ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) }));
+      if (!result)
+        measured.set(candidate, (result = { ...candidate, item: safeContextItem(candidate.item, this.deps.tokens) }));
       return result;
     };
     // Structured facts come first and are packed before anything searched (seed 002); the rest fills what is left.
-    const factsSelected = packInOrder(facts.map((item) => measure({ item, typeKey: 'fact', score: 1 })), budget);
+    const factsSelected = packInOrder(
+      facts.map((item) => measure({ item, typeKey: 'fact', score: 1 })),
+      budget,
+    );
     const factTokens = factsSelected.reduce((total, candidate) => total + candidate.item.token_count, 0);
     const selected = [...factsSelected, ...pack(candidates, budget - factTokens, measure)];
     const longTermSelected = selected.filter((candidate) => candidate.item.source === 'long_term');
@@ -155,13 +204,27 @@ export class ContextAssembler {
 
     // Named by their own text: the packed items are framed for the agent (<memory …>), which would hide it.
     const rawText = new Map<string, string>();
-    for (const item of [...facts, ...candidates.map((candidate) => candidate.item)]) if (item.memory_id) rawText.set(item.memory_id, item.content);
+    for (const item of [...facts, ...candidates.map((candidate) => candidate.item)])
+      if (item.memory_id) rawText.set(item.memory_id, item.content);
     const handedOut = selected
       .filter((candidate) => candidate.item.memory_id !== undefined)
-      .map((candidate) => recalledRef({ memory_id: candidate.item.memory_id as string, layer: candidate.item.layer, content: rawText.get(candidate.item.memory_id as string) ?? candidate.item.content }));
+      .map((candidate) =>
+        recalledRef({
+          memory_id: candidate.item.memory_id as string,
+          layer: candidate.item.layer,
+          content: rawText.get(candidate.item.memory_id as string) ?? candidate.item.content,
+        }),
+      );
     // A preview (logAccess false: the panel's Context preview) hands nothing to an agent, and says so.
     const tool = options.logAccess === false ? 'context_preview' : 'get_relevant_context';
-    this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: handedOut.length, tool, memories: handedOut });
+    this.deps.events.emit({
+      type: 'recall',
+      user_id: userId,
+      query,
+      returned: handedOut.length,
+      tool,
+      memories: handedOut,
+    });
 
     const totalTokens = selected.reduce((total, candidate) => total + candidate.item.token_count, 0);
     const byCategory: Record<string, number> = {};
@@ -188,7 +251,11 @@ export class ContextAssembler {
     };
   }
 
-  private workingCandidates(items: readonly WorkingItemRecord[], query: string, weights: GetRelevantContextInput['context_weights']): Candidate[] {
+  private workingCandidates(
+    items: readonly WorkingItemRecord[],
+    query: string,
+    weights: GetRelevantContextInput['context_weights'],
+  ): Candidate[] {
     const queryTerms = new Set(analyzeQuery(query).map((term) => term.term));
     const multiplier = workingMemoryMultiplier(weights);
     const newest = items.reduce((max, item) => Math.max(max, item.sequence_num), 0);
@@ -225,10 +292,16 @@ export class ContextAssembler {
     });
   }
 
-  private longTermCandidate(entry: ScoredMemory, intent: QueryIntent, overrides: readonly OverriddenMemory[] | undefined): Candidate {
+  private longTermCandidate(
+    entry: ScoredMemory,
+    intent: QueryIntent,
+    overrides: readonly OverriddenMemory[] | undefined,
+  ): Candidate {
     const { memory } = entry;
     const layer = memory.layer === 'user' ? '' : ` (${memory.layer} layer)`;
-    const overriding = overrides?.length ? ` It overrides ${overrides.map((other) => `a conflicting ${other.layer}-layer memory`).join(' and ')}: the more specific layer wins.` : '';
+    const overriding = overrides?.length
+      ? ` It overrides ${overrides.map((other) => `a conflicting ${other.layer}-layer memory`).join(' and ')}: the more specific layer wins.`
+      : '';
     const why = `${memory.memory_category}.${memory.memory_subtype} memory${layer} for a ${intent} query: ${explainMatch(entry.breakdown)}.${overriding}`;
     return { ...this.memoryCandidate(memory, entry.score, why, entry.anchors), scored: entry };
   }
@@ -280,7 +353,11 @@ function packInOrder(candidates: readonly Measured[], budget: number): Measured[
  * truncated. Candidates are visited best first and measured (made safe, tokens counted) only
  * when they could still be the next pick, so a call counts tokens of a few dozen items, not all.
  */
-function pack(candidates: readonly Candidate[], budget: number, measure: (candidate: Candidate) => Measured): Measured[] {
+function pack(
+  candidates: readonly Candidate[],
+  budget: number,
+  measure: (candidate: Candidate) => Measured,
+): Measured[] {
   const remaining = [...candidates].sort((a, b) => b.score - a.score);
   const selected: Measured[] = [];
   const perType = new Map<string, number>();

@@ -19,7 +19,12 @@ export type MemoryErrorCode =
   | 'UNAUTHORIZED'
   | 'CONFIGURATION_ERROR';
 
-const RETRYABLE: ReadonlySet<MemoryErrorCode> = new Set(['EMBEDDING_FAILED', 'PROVIDER_ERROR', 'RATE_LIMITED', 'STORAGE_FULL']);
+const RETRYABLE: ReadonlySet<MemoryErrorCode> = new Set([
+  'EMBEDDING_FAILED',
+  'PROVIDER_ERROR',
+  'RATE_LIMITED',
+  'STORAGE_FULL',
+]);
 
 export interface MemoryErrorOptions {
   details?: Record<string, unknown>;
@@ -60,7 +65,13 @@ export class MemoryError extends Error {
     return value instanceof MemoryError && (code === undefined || value.code === code);
   }
 
-  toJSON(): { code: MemoryErrorCode; message: string; retryable: boolean; operation?: string; details?: Record<string, unknown> } {
+  toJSON(): {
+    code: MemoryErrorCode;
+    message: string;
+    retryable: boolean;
+    operation?: string;
+    details?: Record<string, unknown>;
+  } {
     return {
       code: this.code,
       message: this.message,

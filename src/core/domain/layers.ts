@@ -57,7 +57,11 @@ export function isMemoryLayer(value: unknown): value is MemoryLayer {
 
 export function requireLayer(value: unknown, field = 'layer'): MemoryLayer {
   if (!isMemoryLayer(value)) {
-    throw new MemoryError('INVALID_LAYER', `Unknown layer ${JSON.stringify(value)} in ${field}. Use one of: ${MEMORY_LAYERS.join(', ')}.`, { details: { field } });
+    throw new MemoryError(
+      'INVALID_LAYER',
+      `Unknown layer ${JSON.stringify(value)} in ${field}. Use one of: ${MEMORY_LAYERS.join(', ')}.`,
+      { details: { field } },
+    );
   }
   return value;
 }
@@ -71,9 +75,13 @@ export function layerPrecedence(layer: MemoryLayer): number {
 export function requireLayerIdentifiers(layer: MemoryLayer, ids: LayerIdentifiers): void {
   const missing = REQUIRED_IDENTIFIERS[layer].filter((field) => !ids[field]);
   if (missing.length > 0) {
-    throw new MemoryError('MISSING_IDENTIFIER', `The ${layer} layer needs ${missing.join(' and ')}; pass ${missing.length === 1 ? 'it' : 'them'} to use that layer.`, {
-      details: { layer, missing },
-    });
+    throw new MemoryError(
+      'MISSING_IDENTIFIER',
+      `The ${layer} layer needs ${missing.join(' and ')}; pass ${missing.length === 1 ? 'it' : 'them'} to use that layer.`,
+      {
+        details: { layer, missing },
+      },
+    );
   }
 }
 

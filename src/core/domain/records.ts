@@ -8,8 +8,10 @@ import type { MemoryCategory, MemorySubtype } from './taxonomy.ts';
  */
 
 export type EvictionPolicy = 'lru' | 'relevance' | 'hybrid';
-export type WorkingContentType = 'message' | 'task_state' | 'scratchpad' | 'system' | 'retrieved_memory' | 'editor_context';
-export type SourceType = 'conversation' | 'explicit' | 'inferred' | 'observed' | 'editor' | 'extraction' | 'working_memory';
+export type WorkingContentType =
+  'message' | 'task_state' | 'scratchpad' | 'system' | 'retrieved_memory' | 'editor_context';
+export type SourceType =
+  'conversation' | 'explicit' | 'inferred' | 'observed' | 'editor' | 'extraction' | 'working_memory';
 
 export interface SessionRecord {
   session_id: string;

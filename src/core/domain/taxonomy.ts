@@ -25,9 +25,13 @@ export function categoryOfSubtype(subtype: string): MemoryCategory | undefined {
 /** Throws INVALID_INPUT unless the pair is one the taxonomy allows. */
 export function assertValidClassification(category: string, subtype: string): asserts subtype is MemorySubtype {
   if (!isMemoryCategory(category)) {
-    throw new MemoryError('INVALID_INPUT', `Unknown memory_category "${category}". Use one of: ${MEMORY_CATEGORIES.join(', ')}.`, {
-      details: { field: 'memory_category' },
-    });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `Unknown memory_category "${category}". Use one of: ${MEMORY_CATEGORIES.join(', ')}.`,
+      {
+        details: { field: 'memory_category' },
+      },
+    );
   }
   const allowed = TAXONOMY[category] as readonly string[];
   if (!allowed.includes(subtype)) {

@@ -42,11 +42,16 @@ const MAX_COMMANDS = 5;
 
 export function describeActiveEditor(snapshot: ActiveEditorSnapshot | null): string | null {
   if (!snapshot) return null;
-  const lines = [`Active file: ${snapshot.path} (${snapshot.languageId}, ${snapshot.lineCount} lines), cursor at line ${snapshot.cursorLine}.`];
+  const lines = [
+    `Active file: ${snapshot.path} (${snapshot.languageId}, ${snapshot.lineCount} lines), cursor at line ${snapshot.cursorLine}.`,
+  ];
   const selection = snapshot.selection;
   // A selection holding a secret is left out rather than redacted: the rest of the item is still useful.
   if (selection && selection.text.trim() !== '' && !containsSecret(selection.text)) {
-    const text = selection.text.length > MAX_SELECTION_CHARS ? `${selection.text.slice(0, MAX_SELECTION_CHARS)}\n… (truncated)` : selection.text;
+    const text =
+      selection.text.length > MAX_SELECTION_CHARS
+        ? `${selection.text.slice(0, MAX_SELECTION_CHARS)}\n… (truncated)`
+        : selection.text;
     lines.push(`Selected lines ${selection.startLine}-${selection.endLine}:\n${text}`);
   }
   return lines.join('\n');
@@ -66,7 +71,9 @@ export function describeDiagnostics(entries: readonly DiagnosticEntry[]): string
   const lines = [`Problems: ${errors} error(s), ${safe.length - errors} warning(s).`];
   for (const entry of sorted.slice(0, MAX_DIAGNOSTICS)) {
     const label = [entry.source, entry.code].filter(Boolean).join(' ');
-    lines.push(`- ${entry.severity} ${entry.path}:${entry.line}${label ? ` [${label}]` : ''}: ${entry.message.replace(/\s+/g, ' ').slice(0, 300)}`);
+    lines.push(
+      `- ${entry.severity} ${entry.path}:${entry.line}${label ? ` [${label}]` : ''}: ${entry.message.replace(/\s+/g, ' ').slice(0, 300)}`,
+    );
   }
   if (sorted.length > MAX_DIAGNOSTICS) lines.push(`… and ${sorted.length - MAX_DIAGNOSTICS} more.`);
   return lines.join('\n');
@@ -74,11 +81,16 @@ export function describeDiagnostics(entries: readonly DiagnosticEntry[]): string
 
 /** Most recent first; commands with secrets on the command line are dropped. */
 export function describeFailedCommands(commands: readonly FailedCommand[]): string | null {
-  const safe = commands.filter((command) => !containsSecret(command.commandLine)).slice(-MAX_COMMANDS).reverse();
+  const safe = commands
+    .filter((command) => !containsSecret(command.commandLine))
+    .slice(-MAX_COMMANDS)
+    .reverse();
   if (safe.length === 0) return null;
   const lines = ['Recent failed terminal commands:'];
   for (const command of safe) {
-    lines.push(`- \`${command.commandLine.trim().slice(0, 300)}\` exited with code ${command.exitCode}${command.cwd ? ` in ${command.cwd}` : ''}`);
+    lines.push(
+      `- \`${command.commandLine.trim().slice(0, 300)}\` exited with code ${command.exitCode}${command.cwd ? ` in ${command.cwd}` : ''}`,
+    );
   }
   return lines.join('\n');
 }

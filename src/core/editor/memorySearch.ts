@@ -21,11 +21,18 @@ export class MemorySearch {
 
   async search(query: string, limit = 30): Promise<RecalledMemory[]> {
     this.lastQuery = query;
-    return (await this.core.recall({ user_id: this.userId, query, limit }, { logAccess: false, tool: 'search_memories' })).memories;
+    return (
+      await this.core.recall({ user_id: this.userId, query, limit }, { logAccess: false, tool: 'search_memories' })
+    ).memories;
   }
 
   /** The user opened this result. */
   async opened(memory: Pick<RecalledMemory, 'memory_id'>): Promise<void> {
-    await this.core.recordOpened({ user_id: this.userId, memory_id: memory.memory_id, query: this.lastQuery, tool: 'search_memories' });
+    await this.core.recordOpened({
+      user_id: this.userId,
+      memory_id: memory.memory_id,
+      query: this.lastQuery,
+      tool: 'search_memories',
+    });
   }
 }

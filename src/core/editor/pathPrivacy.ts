@@ -81,7 +81,10 @@ function globToRegex(glob: string): string {
       const end = glob.indexOf(']', index);
       if (end === -1) out += '\\[';
       else {
-        out += `[${glob.slice(index + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        out += `[${glob
+          .slice(index + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         index = end;
       }
     } else out += char.replace(/[.+^$()|\\\]]/g, '\\$&');

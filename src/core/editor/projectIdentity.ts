@@ -36,7 +36,11 @@ export function projectIdFromGitRemote(remoteUrl: string): string | null {
 }
 
 export function projectIdFromFolder(folderPath: string): string {
-  const name = folderPath.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? 'folder';
+  const name =
+    folderPath
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? 'folder';
   const safeName = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 60) || 'folder';
   const hash = createHash('sha256').update(folderPath).digest('hex').slice(0, 12);
   return `folder:${safeName}-${hash}`;

@@ -19,7 +19,9 @@ export interface RememberedText {
 /** Why a text cannot be remembered as it is, or null: memories never hold credentials. */
 export function secretWarning(text: string): string | null {
   const kinds = [...new Set(findSecrets(text).map((secret) => secret.kind))];
-  return kinds.length > 0 ? `This text looks like it contains a credential (${kinds.join(', ')}); remove it first: memories never hold secrets.` : null;
+  return kinds.length > 0
+    ? `This text looks like it contains a credential (${kinds.join(', ')}); remove it first: memories never hold secrets.`
+    : null;
 }
 
 /**
@@ -33,7 +35,10 @@ export async function rememberText(
   metadata: Record<string, unknown>,
 ): Promise<RememberedText> {
   const text = content.trim();
-  if (text === '') throw new MemoryError('INVALID_INPUT', 'Nothing to remember: the text is empty.', { details: { field: 'content' } });
+  if (text === '')
+    throw new MemoryError('INVALID_INPUT', 'Nothing to remember: the text is empty.', {
+      details: { field: 'content' },
+    });
   const warning = secretWarning(text);
   if (warning) throw new MemoryError('INVALID_INPUT', warning, { details: { field: 'content' } });
   const classification = classifyContent(text, { category: 'semantic', subtype: 'project' });
@@ -48,5 +53,8 @@ export async function rememberText(
     ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
     metadata,
   });
-  return { result, classification: { memory_category: classification.memory_category, memory_subtype: classification.memory_subtype } };
+  return {
+    result,
+    classification: { memory_category: classification.memory_category, memory_subtype: classification.memory_subtype },
+  };
 }

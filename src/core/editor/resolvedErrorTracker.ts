@@ -105,7 +105,13 @@ export class ResolvedErrorTracker {
       const edits = this.fixingEdits(tracked, now);
       if (edits.length === 0) continue;
       const after = readLines && tracked.error.window ? this.regionNow(tracked, now, readLines) : undefined;
-      resolved.push({ error: tracked.error, firstSeen: tracked.firstSeen, resolvedAt: now, edits, ...(after ? { after } : {}) });
+      resolved.push({
+        error: tracked.error,
+        firstSeen: tracked.firstSeen,
+        resolvedAt: now,
+        edits,
+        ...(after ? { after } : {}),
+      });
     }
     if (current.size === 0) this.open.delete(file);
     else this.open.set(file, current);
@@ -121,10 +127,23 @@ export class ResolvedErrorTracker {
   private regionNow(tracked: Tracked, now: number, readLines: ReadLines): LineWindow {
     const window = tracked.error.window!;
     const shift = this.edits
-      .filter((edit) => edit.file === tracked.error.file && edit.at >= tracked.firstSeen && edit.at <= now && edit.line < window.start)
+      .filter(
+        (edit) =>
+          edit.file === tracked.error.file &&
+          edit.at >= tracked.firstSeen &&
+          edit.at <= now &&
+          edit.line < window.start,
+      )
       .reduce((sum, edit) => sum + (edit.linesAdded ?? 0), 0);
     const changedInside = this.edits
-      .filter((edit) => edit.file === tracked.error.file && edit.at >= tracked.firstSeen && edit.at <= now && edit.line >= window.start && edit.line < window.start + window.lines.length)
+      .filter(
+        (edit) =>
+          edit.file === tracked.error.file &&
+          edit.at >= tracked.firstSeen &&
+          edit.at <= now &&
+          edit.line >= window.start &&
+          edit.line < window.start + window.lines.length,
+      )
       .reduce((sum, edit) => sum + (edit.linesAdded ?? 0), 0);
     const start = Math.max(1, window.start + shift);
     return { start, lines: readLines(start, start + Math.max(0, window.lines.length + changedInside) - 1) };
@@ -152,28 +171,45 @@ function errorKey(error: ObservedError): string {
 export function describeResolvedError(outcome: ResolvedError): string {
   const { error } = outcome;
   const label = [error.source, error.code].filter(Boolean).join(' ');
-  const lines = [`Error resolved: ${label ? `[${label}] ` : ''}"${oneLine(error.message, 300)}" in ${error.file}:${error.line}${error.language ? ` (${error.language})` : ''}.`];
+  const lines = [
+    `Error resolved: ${label ? `[${label}] ` : ''}"${oneLine(error.message, 300)}" in ${error.file}:${error.line}${error.language ? ` (${error.language})` : ''}.`,
+  ];
   const change = error.window && outcome.after ? changedLines(error.window, outcome.after) : null;
   if (change) {
-    lines.push(`Before (${error.file}:${rangeLabel(error.window!.start + change.skip, change.before.length)}):`, ...indent(change.before));
-    lines.push(`After (${error.file}:${rangeLabel(outcome.after!.start + change.skip, change.after.length)}):`, ...indent(change.after));
+    lines.push(
+      `Before (${error.file}:${rangeLabel(error.window!.start + change.skip, change.before.length)}):`,
+      ...indent(change.before),
+    );
+    lines.push(
+      `After (${error.file}:${rangeLabel(outcome.after!.start + change.skip, change.after.length)}):`,
+      ...indent(change.after),
+    );
     return lines.join('\n');
   }
-  if (error.lineText && error.lineText.trim() !== '') lines.push(`Line before the fix: ${oneLine(error.lineText.trim(), 200)}`);
+  if (error.lineText && error.lineText.trim() !== '')
+    lines.push(`Line before the fix: ${oneLine(error.lineText.trim(), 200)}`);
   const elsewhere = outcome.edits.filter((edit) => edit.file !== error.file);
   if (elsewhere.length > 0 && elsewhere.length === outcome.edits.length) {
     const files = [...new Set(elsewhere.map((edit) => `${edit.file}:${edit.line}`))].join(', ');
-    const added = elsewhere.map((edit) => edit.inserted.trim()).filter(Boolean).join(' ');
+    const added = elsewhere
+      .map((edit) => edit.inserted.trim())
+      .filter(Boolean)
+      .join(' ');
     lines.push(`Fixed in ${files}${added ? `: added "${oneLine(added, 200)}"` : ''}.`);
   } else {
-    const touched = [...new Set(outcome.edits.filter((edit) => edit.file === error.file).map((edit) => edit.line))].sort((a, b) => a - b);
+    const touched = [
+      ...new Set(outcome.edits.filter((edit) => edit.file === error.file).map((edit) => edit.line)),
+    ].sort((a, b) => a - b);
     lines.push(`Fixed by editing ${error.file} at line${touched.length === 1 ? '' : 's'} ${touched.join(', ')}.`);
   }
   return lines.join('\n');
 }
 
 /** The lines that differ between two versions of a region: common leading and trailing lines cut. */
-function changedLines(before: LineWindow, after: LineWindow): { skip: number; before: string[]; after: string[] } | null {
+function changedLines(
+  before: LineWindow,
+  after: LineWindow,
+): { skip: number; before: string[]; after: string[] } | null {
   let head = 0;
   while (head < before.lines.length && head < after.lines.length && before.lines[head] === after.lines[head]) head++;
   let tail = 0;

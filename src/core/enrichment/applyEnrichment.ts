@@ -19,17 +19,36 @@ export type EnrichmentOutcome =
  * metadata field as store_memory's `keywords`, so they are indexed the same way, at the same
  * lower weight.
  */
-export async function applyEnrichment(deps: CoreDeps, sent: MemoryRecord, keys: readonly string[], model: string): Promise<EnrichmentOutcome> {
+export async function applyEnrichment(
+  deps: CoreDeps,
+  sent: MemoryRecord,
+  keys: readonly string[],
+  model: string,
+): Promise<EnrichmentOutcome> {
   const [current] = await deps.store.getMemories(sent.user_id, [sent.memory_id]);
   if (!current || current.deleted_at) return { status: 'gone' };
   if (current.content !== sent.content) return { status: 'stale' };
   const removed = new Set(removedSearchKeysOf(current.metadata));
-  const accepted = keys.filter((key) => !removed.has(searchKeyIdentity(key)) && guardText(key, { secretPolicy: 'redact', piiRedaction: true }).redactions.length === 0);
+  const accepted = keys.filter(
+    (key) =>
+      !removed.has(searchKeyIdentity(key)) &&
+      guardText(key, { secretPolicy: 'redact', piiRedaction: true }).redactions.length === 0,
+  );
   const now = deps.clock.now().toISOString();
-  const withKeys = withSearchKeys(withoutSearchKeysFrom(current.metadata, 'model'), accepted, { by: 'model', model, at: now }, LIMITS.searchKeys);
+  const withKeys = withSearchKeys(
+    withoutSearchKeysFrom(current.metadata, 'model'),
+    accepted,
+    { by: 'model', model, at: now },
+    LIMITS.searchKeys,
+  );
   const tags = withoutPendingEnrichmentTag(current.tags);
   const state: EnrichmentState = { status: 'done', model, at: now, keys: accepted.length };
-  const updated: MemoryRecord = { ...current, tags, metadata: { ...withKeys, tags, [ENRICHMENT_FIELD]: state }, updated_at: now };
+  const updated: MemoryRecord = {
+    ...current,
+    tags,
+    metadata: { ...withKeys, tags, [ENRICHMENT_FIELD]: state },
+    updated_at: now,
+  };
   await deps.store.updateMemory(updated);
   deps.events.emit({ type: 'memory', user_id: current.user_id, memory_ids: [current.memory_id], change: 'updated' });
   return { status: 'applied', keys: accepted };

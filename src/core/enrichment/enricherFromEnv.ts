@@ -15,18 +15,34 @@ export function enricherFromEnv(env: Readonly<Record<string, string | undefined>
   const provider = (env.FML_ENRICHMENT_PROVIDER ?? 'none').trim().toLowerCase();
   if (provider === 'none' || provider === '') return null;
   if (provider !== 'openai') {
-    throw new MemoryError('CONFIGURATION_ERROR', `FML_ENRICHMENT_PROVIDER must be "none" or "openai", not "${provider}".`, { details: { field: 'FML_ENRICHMENT_PROVIDER' } });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `FML_ENRICHMENT_PROVIDER must be "none" or "openai", not "${provider}".`,
+      { details: { field: 'FML_ENRICHMENT_PROVIDER' } },
+    );
   }
   const baseUrl = env.FML_ENRICHMENT_BASE_URL?.trim() || undefined;
   if (baseUrl !== undefined && !URL.canParse(baseUrl)) {
-    throw new MemoryError('CONFIGURATION_ERROR', `FML_ENRICHMENT_BASE_URL is not a URL: "${baseUrl}".`, { details: { field: 'FML_ENRICHMENT_BASE_URL' } });
+    throw new MemoryError('CONFIGURATION_ERROR', `FML_ENRICHMENT_BASE_URL is not a URL: "${baseUrl}".`, {
+      details: { field: 'FML_ENRICHMENT_BASE_URL' },
+    });
   }
   const apiKey = env.FML_ENRICHMENT_API_KEY?.trim() || env.OPENAI_API_KEY?.trim() || undefined;
   if (!apiKey && !baseUrl) {
-    throw new MemoryError('CONFIGURATION_ERROR', 'FML_ENRICHMENT_PROVIDER=openai needs FML_ENRICHMENT_API_KEY or OPENAI_API_KEY (or FML_ENRICHMENT_BASE_URL for a local server that takes no key).', {
-      details: { field: 'FML_ENRICHMENT_API_KEY' },
-    });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      'FML_ENRICHMENT_PROVIDER=openai needs FML_ENRICHMENT_API_KEY or OPENAI_API_KEY (or FML_ENRICHMENT_BASE_URL for a local server that takes no key).',
+      {
+        details: { field: 'FML_ENRICHMENT_API_KEY' },
+      },
+    );
   }
   // Local OpenAI-compatible servers accept any key; the SDK insists on one.
-  return new ModelKeyEnricher(new OpenAiChatModel({ apiKey: apiKey ?? 'no-key', model: env.FML_ENRICHMENT_MODEL?.trim() || DEFAULT_OPENAI_MODEL, ...(baseUrl ? { baseUrl } : {}) }));
+  return new ModelKeyEnricher(
+    new OpenAiChatModel({
+      apiKey: apiKey ?? 'no-key',
+      model: env.FML_ENRICHMENT_MODEL?.trim() || DEFAULT_OPENAI_MODEL,
+      ...(baseUrl ? { baseUrl } : {}),
+    }),
+  );
 }

@@ -25,7 +25,10 @@ const REDACTION_MARK = '[REDACTED:';
 const PATH_FIELDS = ['file', 'path', 'file_path', 'uri'] as const;
 
 /** Why this memory must not be sent to a model, or null when it may be. */
-export function enrichmentRefusal(memory: Pick<MemoryRecord, 'content' | 'entities' | 'tags' | 'metadata'>, policy: EnrichmentPolicy = {}): EnrichmentRefusal | null {
+export function enrichmentRefusal(
+  memory: Pick<MemoryRecord, 'content' | 'entities' | 'tags' | 'metadata'>,
+  policy: EnrichmentPolicy = {},
+): EnrichmentRefusal | null {
   if (memory.tags.includes(EXTRACTION_PENDING_TAG)) return 'extraction_pending';
   // A redacted secret leaves its shape around it ("password for prod db is [REDACTED:password]"): not sent either.
   if (memory.content.includes(REDACTION_MARK) || containsSecret(memory.content)) return 'secret';
@@ -36,7 +39,9 @@ export function enrichmentRefusal(memory: Pick<MemoryRecord, 'content' | 'entiti
 }
 
 function pathsOf(memory: Pick<MemoryRecord, 'entities' | 'metadata'>): string[] {
-  const paths = memory.entities.filter((entity) => entity.startsWith('file:')).map((entity) => entity.slice('file:'.length));
+  const paths = memory.entities
+    .filter((entity) => entity.startsWith('file:'))
+    .map((entity) => entity.slice('file:'.length));
   for (const field of PATH_FIELDS) {
     const value = memory.metadata[field];
     if (typeof value === 'string' && value.trim() !== '') paths.push(value.replace(/^file:\/\//, ''));

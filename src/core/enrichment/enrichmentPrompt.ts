@@ -11,7 +11,7 @@ export const ENRICHMENT_SYSTEM_PROMPT = [
   '- synonyms and other spellings of its important words (e.g. "postgres" for PostgreSQL, "k8s" for Kubernetes);',
   '- the categories things in it belong to (e.g. "database" for PostgreSQL, "package manager" for pnpm, "test framework" for Vitest);',
   '- two or three short questions the memory answers (e.g. "which database did we choose").',
-  'Never repeat the memory\'s own sentence, never invent facts it does not state, never include secrets, names of people or e-mail addresses.',
+  "Never repeat the memory's own sentence, never invent facts it does not state, never include secrets, names of people or e-mail addresses.",
 ].join('\n');
 
 export function enrichmentUserMessage(input: EnrichmentInput): string {

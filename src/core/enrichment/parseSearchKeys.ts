@@ -10,14 +10,26 @@ const MAX_KEY_CHARS = 80;
  * MAX_MODEL_KEYS, because one verbose key does not make the others wrong.
  */
 export function parseSearchKeys(text: string, source: string): string[] {
-  const unfenced = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1').trim();
+  const unfenced = text
+    .trim()
+    .replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1')
+    .trim();
   let parsed: unknown;
   try {
     parsed = JSON.parse(unfenced);
   } catch (cause) {
-    throw invalid(source, `answer is not JSON: ${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}`, cause);
+    throw invalid(
+      source,
+      `answer is not JSON: ${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}`,
+      cause,
+    );
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Array.isArray((parsed as { keys?: unknown }).keys)) {
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Array.isArray((parsed as { keys?: unknown }).keys)
+  ) {
     throw invalid(source, 'answer must be an object with a "keys" array');
   }
   const keys: string[] = [];
@@ -35,5 +47,9 @@ export function parseSearchKeys(text: string, source: string): string[] {
 }
 
 function invalid(source: string, problem: string, cause?: unknown): MemoryError {
-  return new MemoryError('PROVIDER_ERROR', `Enricher ${source} returned an invalid answer: ${problem}.`, { details: { model: source }, operation: 'enrich', cause });
+  return new MemoryError('PROVIDER_ERROR', `Enricher ${source} returned an invalid answer: ${problem}.`, {
+    details: { model: source },
+    operation: 'enrich',
+    cause,
+  });
 }

@@ -17,7 +17,9 @@ export type EnrichmentState =
 
 export function enrichmentStateOf(metadata: Readonly<Record<string, unknown>>): EnrichmentState | null {
   const state = metadata[ENRICHMENT_FIELD];
-  return state !== null && typeof state === 'object' && typeof (state as { status?: unknown }).status === 'string' ? (state as EnrichmentState) : null;
+  return state !== null && typeof state === 'object' && typeof (state as { status?: unknown }).status === 'string'
+    ? (state as EnrichmentState)
+    : null;
 }
 
 export function withPendingEnrichmentTag(tags: readonly string[]): string[] {

@@ -21,7 +21,8 @@ export interface SearchKeyEnricher {
   enrich(input: EnrichmentInput): Promise<string[]>;
 }
 
-const JUSTIFICATION = 'Firebolt Memory adds search keywords (synonyms, categories, questions answered) to stored memories so agents find them when asking in other words.';
+const JUSTIFICATION =
+  'Firebolt Memory adds search keywords (synonyms, categories, questions answered) to stored memories so agents find them when asking in other words.';
 
 /** Enrichment by any chat model: one prompt, one strict parser. */
 export class ModelKeyEnricher implements SearchKeyEnricher {
@@ -34,7 +35,13 @@ export class ModelKeyEnricher implements SearchKeyEnricher {
   }
 
   async enrich(input: EnrichmentInput): Promise<string[]> {
-    const text = await this.model.complete({ system: ENRICHMENT_SYSTEM_PROMPT, user: enrichmentUserMessage(input), json: true, justification: JUSTIFICATION, operation: 'enrich' });
+    const text = await this.model.complete({
+      system: ENRICHMENT_SYSTEM_PROMPT,
+      user: enrichmentUserMessage(input),
+      json: true,
+      justification: JUSTIFICATION,
+      operation: 'enrich',
+    });
     return parseSearchKeys(text, this.name);
   }
 }

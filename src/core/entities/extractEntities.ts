@@ -15,7 +15,8 @@ const PATH_PATTERN = new RegExp(
 const DIR_PATTERN = /(?<![\w/.:@-])((?:\.{1,2}\/|\/)?(?:[\w@-]+\/){1,}[\w@-]+\/?)(?![\w/@-]|\.\w)/g;
 const BACKTICK_PATTERN = /`([^`\n]{1,120})`/g;
 const CALL_PATTERN = /\b([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)/g;
-const IDENTIFIER_PATTERN = /\b((?:[a-z]+[A-Z][A-Za-z0-9]*)|(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)|(?:[a-z0-9]+_[a-z0-9_]+))\b/g;
+const IDENTIFIER_PATTERN =
+  /\b((?:[a-z]+[A-Z][A-Za-z0-9]*)|(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)|(?:[a-z0-9]+_[a-z0-9_]+))\b/g;
 const PACKAGE_COMMAND_PATTERN =
   /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\s+(?:-[-\w]+\s+)*((?:@[\w.-]+\/)?[\w.-]+)|\b(?:pip3?|uv pip|poetry)\s+(?:install|add)\s+(?:-[-\w]+\s+)*([\w.-]+)|\bcargo\s+add\s+([\w-]+)|\bgo\s+get\s+([\w./-]+)/g;
 const IMPORT_PATTERN = /\b(?:from|require\(|import\()\s*['"]((?:@[\w.-]+\/)?[\w.-]+)(?:\/[\w./-]*)?['"]/g;
@@ -24,7 +25,20 @@ const SCOPED_PACKAGE_PATTERN = /(?<![\w/])(@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*)/g;
 const LINE_REFERENCE = /^\d+(?:[-:]\d+)*$/;
 
 /** Kinds that look like `kind:name` but are not entities. */
-const IGNORED_KINDS = new Set(['http', 'https', 'file', 'mailto', 'data', 'javascript', 'vscode', 'localhost', 'note', 'todo', 'e.g', 'i.e']);
+const IGNORED_KINDS = new Set([
+  'http',
+  'https',
+  'file',
+  'mailto',
+  'data',
+  'javascript',
+  'vscode',
+  'localhost',
+  'note',
+  'todo',
+  'e.g',
+  'i.e',
+]);
 
 export function extractEntities(text: string): string[] {
   const found = new Map<string, true>();
@@ -45,7 +59,8 @@ export function extractEntities(text: string): string[] {
   for (const [, dir] of withoutUrls.matchAll(DIR_PATTERN)) {
     if (/[a-z]/i.test(dir) && !dir.includes('@') && dir.split('/').filter(Boolean).length >= 2) add('path', dir);
   }
-  for (const [, a, b, c, d] of withoutUrls.matchAll(PACKAGE_COMMAND_PATTERN)) add('package', (a ?? b ?? c ?? d) as string);
+  for (const [, a, b, c, d] of withoutUrls.matchAll(PACKAGE_COMMAND_PATTERN))
+    add('package', (a ?? b ?? c ?? d) as string);
   for (const [, pkg] of withoutUrls.matchAll(IMPORT_PATTERN)) {
     if (!pkg.startsWith('.')) add('package', pkg);
   }

@@ -71,7 +71,10 @@ export class ConversationEpisodes implements EpisodeSink {
       .then(() => this.summarize(episode))
       .catch((error: unknown) => {
         // The turns themselves are kept whatever happens here; only the summary is missing.
-        this.deps.log.error(`summarising turns ${episode.turn_end - EPISODE_TURNS + 1}–${episode.turn_end} of ${episode.session.session_id} failed`, error);
+        this.deps.log.error(
+          `summarising turns ${episode.turn_end - EPISODE_TURNS + 1}–${episode.turn_end} of ${episode.session.session_id} failed`,
+          error,
+        );
       })
       .finally(() => this.running.delete(run));
     this.running.add(run);
@@ -108,7 +111,13 @@ export class ConversationEpisodes implements EpisodeSink {
       importance: 0.5,
       metadata: {
         tags: [EPISODE_TAG],
-        episode: { session_id: session.session_id, turn_start: range.start, turn_end: range.end, turns_included: turns.length, summarized_by: summarizedBy },
+        episode: {
+          session_id: session.session_id,
+          turn_start: range.start,
+          turn_end: range.end,
+          turns_included: turns.length,
+          summarized_by: summarizedBy,
+        },
       },
       project_id: session.project_id,
       session_id: session.session_id,
@@ -117,11 +126,16 @@ export class ConversationEpisodes implements EpisodeSink {
   }
 
   /** The turns numbered in `range`, from working memory and from their promoted long-term copies. */
-  private async turnsOf(session: SessionRecord, range: { start: number; end: number }, startedAt: string | null): Promise<EpisodeTurn[]> {
+  private async turnsOf(
+    session: SessionRecord,
+    range: { start: number; end: number },
+    startedAt: string | null,
+  ): Promise<EpisodeTurn[]> {
     const byTurn = new Map<number, string>();
     const take = (metadata: Record<string, unknown>, content: string) => {
       const turn = metadata[CONVERSATION_TURN];
-      if (typeof turn === 'number' && turn >= range.start && turn <= range.end && !byTurn.has(turn)) byTurn.set(turn, content);
+      if (typeof turn === 'number' && turn >= range.start && turn <= range.end && !byTurn.has(turn))
+        byTurn.set(turn, content);
     };
     for (const item of await this.deps.store.listWorkingItems(session.session_id)) take(item.metadata, item.content);
     const held = this.evicted.get(session.session_id);
@@ -132,12 +146,19 @@ export class ConversationEpisodes implements EpisodeSink {
     }
     if (byTurn.size < EPISODE_TURNS && startedAt !== null) {
       const promoted = await this.deps.store.listMemories({
-        filter: { user_id: session.user_id, source_types: ['working_memory'], after: startedAt, state: 'all', include_superseded: true },
+        filter: {
+          user_id: session.user_id,
+          source_types: ['working_memory'],
+          after: startedAt,
+          state: 'all',
+          include_superseded: true,
+        },
         sort: 'created',
         offset: 0,
         limit: 1_000,
       });
-      for (const memory of promoted.items) if (memory.source_session === session.session_id) take(memory.metadata, memory.content);
+      for (const memory of promoted.items)
+        if (memory.source_session === session.session_id) take(memory.metadata, memory.content);
     }
     return [...byTurn].sort(([a], [b]) => a - b).map(([turn, content]) => ({ turn, content }));
   }

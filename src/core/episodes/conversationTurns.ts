@@ -24,7 +24,10 @@ export function advanceTurn(session: SessionRecord, nowIso: string): { turn: num
   const previous = typeof session.config[TURNS_KEY] === 'number' ? (session.config[TURNS_KEY] as number) : 0;
   const turn = previous + 1;
   const startsEpisode = (turn - 1) % EPISODE_TURNS === 0;
-  return { turn, config: { ...session.config, [TURNS_KEY]: turn, ...(startsEpisode ? { [EPISODE_STARTED_KEY]: nowIso } : {}) } };
+  return {
+    turn,
+    config: { ...session.config, [TURNS_KEY]: turn, ...(startsEpisode ? { [EPISODE_STARTED_KEY]: nowIso } : {}) },
+  };
 }
 
 /** When the episode that `session`'s latest turn belongs to began (its first turn was added). */

@@ -25,12 +25,17 @@ export async function summarizeEpisode(
   context: { user_id: string; session_id: string; project_id: string | null },
 ): Promise<string> {
   const transcript = turns.map((turn) => turn.content).join('\n\n');
-  const extracted = await extractor.extract({ content: transcript, context: { ...context, source: 'conversation-episode' } });
+  const extracted = await extractor.extract({
+    content: transcript,
+    context: { ...context, source: 'conversation-episode' },
+  });
   // The most important statements (decisions before chatter), told in the order they were said.
   const seen = new Set<string>();
   const statements = extracted
     .map((memory, order) => ({ text: memory.content.trim(), importance: memory.importance, order }))
-    .filter((entry) => entry.text.length > 0 && !seen.has(entry.text.toLowerCase()) && seen.add(entry.text.toLowerCase()))
+    .filter(
+      (entry) => entry.text.length > 0 && !seen.has(entry.text.toLowerCase()) && seen.add(entry.text.toLowerCase()),
+    )
     .sort((a, b) => b.importance - a.importance || a.order - b.order)
     .slice(0, MAX_STATEMENTS)
     .sort((a, b) => a.order - b.order)
@@ -40,12 +45,18 @@ export async function summarizeEpisode(
 }
 
 function openingSentences(turns: readonly EpisodeTurn[]): string[] {
-  return unique(turns.map((turn) => splitSentences(turn.content)[0] ?? '').filter((sentence) => sentence.trim().split(/\s+/).length >= 3));
+  return unique(
+    turns
+      .map((turn) => splitSentences(turn.content)[0] ?? '')
+      .filter((sentence) => sentence.trim().split(/\s+/).length >= 3),
+  );
 }
 
 function unique(texts: readonly string[]): string[] {
   const seen = new Set<string>();
-  return texts.map((text) => text.trim()).filter((text) => text.length > 0 && !seen.has(text.toLowerCase()) && seen.add(text.toLowerCase()));
+  return texts
+    .map((text) => text.trim())
+    .filter((text) => text.length > 0 && !seen.has(text.toLowerCase()) && seen.add(text.toLowerCase()));
 }
 
 function shorten(text: string): string {

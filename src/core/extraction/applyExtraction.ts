@@ -38,7 +38,13 @@ export async function applyExtraction(
   let rawItem: ExtractedMemory | undefined;
   for (const item of extracted) {
     const target = item.correction
-      ? await findCorrectionTarget(deps, { user_id: raw.user_id, project_id: raw.project_id, content: item.content, replaces: item.correction.replaces, exclude: [raw.memory_id, ...memoryIds] })
+      ? await findCorrectionTarget(deps, {
+          user_id: raw.user_id,
+          project_id: raw.project_id,
+          content: item.content,
+          replaces: item.correction.replaces,
+          exclude: [raw.memory_id, ...memoryIds],
+        })
       : null;
     const result = await longTerm.store({
       user_id: raw.user_id,
@@ -49,7 +55,11 @@ export async function applyExtraction(
       importance: item.importance,
       ...(item.entities.length > 0 ? { entities: item.entities.slice(0, LIMITS.entities) } : {}),
       ...(item.is_temporal && raw.event_time ? { event_time: raw.event_time } : {}),
-      metadata: { extracted_from: raw.memory_id, extractor: extractorName, ...(item.correction ? { corrects: item.correction.replaces } : {}) },
+      metadata: {
+        extracted_from: raw.memory_id,
+        extractor: extractorName,
+        ...(item.correction ? { corrects: item.correction.replaces } : {}),
+      },
       ...(raw.source_session ? { session_id: raw.source_session } : {}),
       ...(target ? { supersedes: target.memory_id } : {}),
       source_type: 'extraction',
@@ -59,7 +69,13 @@ export async function applyExtraction(
     if (result.memory_id === raw.memory_id) rawItem = item;
     else memoryIds.push(result.memory_id);
     if (item.fact) {
-      const set = await facts.set({ user_id: raw.user_id, ...item.fact, confidence: EXTRACTED_CONFIDENCE, importance: Math.max(0.6, item.importance), ...(raw.source_session ? { session_id: raw.source_session } : {}) });
+      const set = await facts.set({
+        user_id: raw.user_id,
+        ...item.fact,
+        confidence: EXTRACTED_CONFIDENCE,
+        importance: Math.max(0.6, item.importance),
+        ...(raw.source_session ? { session_id: raw.source_session } : {}),
+      });
       memoryIds.push(set.fact.memory_id);
     }
   }
@@ -72,13 +88,23 @@ export async function applyExtraction(
   // trashing it would leave the older memory hidden behind a deleted one.
   const [replacedByRaw] = base.supersedes ? await deps.store.getMemories(raw.user_id, [base.supersedes]) : [];
   const stillCorrects = replacedByRaw?.superseded_by === raw.memory_id;
-  const outcome: ExtractionOutcome['raw'] = rawItem ? 'reclassified' : extracted.length === 0 || base.pinned || stillCorrects ? 'kept' : 'replaced';
+  const outcome: ExtractionOutcome['raw'] = rawItem
+    ? 'reclassified'
+    : extracted.length === 0 || base.pinned || stillCorrects
+      ? 'kept'
+      : 'replaced';
   const now = deps.clock.now().toISOString();
   const tags = withoutPendingTag(base.tags);
   const settled: MemoryRecord = {
     ...base,
     tags,
-    metadata: { ...base.metadata, tags, extraction: outcome === 'replaced' ? 'replaced' : 'done', extractor: extractorName, extracted_into: ids },
+    metadata: {
+      ...base.metadata,
+      tags,
+      extraction: outcome === 'replaced' ? 'replaced' : 'done',
+      extractor: extractorName,
+      extracted_into: ids,
+    },
     ...(rawItem
       ? {
           memory_category: rawItem.category,
@@ -92,6 +118,11 @@ export async function applyExtraction(
     updated_at: now,
   };
   await deps.store.updateMemory(settled);
-  deps.events.emit({ type: 'memory', user_id: raw.user_id, memory_ids: [raw.memory_id], change: outcome === 'replaced' ? 'deleted' : 'updated' });
+  deps.events.emit({
+    type: 'memory',
+    user_id: raw.user_id,
+    memory_ids: [raw.memory_id],
+    change: outcome === 'replaced' ? 'deleted' : 'updated',
+  });
   return { memory_ids: ids, raw: outcome, superseded };
 }

@@ -3,7 +3,8 @@
  * instead of storing a second statement that conflicts with the first.
  */
 
-const CUE = /^\s*(?:actually|correction|sorry|oops|wait|no)\b[,:!]?\s*|\b(?:i meant|to correct|i was wrong|that'?s wrong|that was wrong)\b[,:]?\s*/i;
+const CUE =
+  /^\s*(?:actually|correction|sorry|oops|wait|no)\b[,:!]?\s*|\b(?:i meant|to correct|i was wrong|that'?s wrong|that was wrong)\b[,:]?\s*/i;
 const FORMS: readonly RegExp[] = [
   // "… X, not Y" / "… X and not Y"
   /^(?<stmt>.*?\S),?\s+(?:and\s+)?not\s+(?<old>[^,;.!?]+?)\s*[.!?]?$/i,

@@ -13,11 +13,38 @@ interface FactRule {
 }
 
 const FACT_RULES: readonly FactRule[] = [
-  { pattern: /\b[Mm]y name is ([A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+)?)/u, category: 'identity', key: 'name', value: (match) => match[1] },
-  { pattern: /\b(?:i am|i'm) in the ([A-Za-z]+\/[A-Za-z_]+|[A-Z]{2,5}|UTC[+-]\d{1,2}) time ?zone\b|\bmy time ?zone is ([A-Za-z]+\/[A-Za-z_]+|[A-Z]{2,5}|UTC[+-]\d{1,2})\b/i, category: 'identity', key: 'timezone', value: (match) => match[1] ?? match[2] },
-  { pattern: /\b(?:i am|i'm) (?:a|an|the) ((?:senior |junior |staff |lead |principal )?[\w -]{0,30}?(?:engineer|developer|designer|manager|architect|scientist|analyst|tech lead))\b/i, category: 'identity', key: 'role', value: (match) => match[1] },
-  { pattern: /\buse (pnpm|yarn|npm|bun)\b(?! run)/i, category: 'preference', key: 'package_manager', value: (match) => match[1]?.toLowerCase() },
-  { pattern: /\b(\d)[- ]space indent(?:ation)?\b/i, category: 'preference', key: 'indentation', value: (match) => `${match[1]} spaces` },
+  {
+    pattern: /\b[Mm]y name is ([A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+)?)/u,
+    category: 'identity',
+    key: 'name',
+    value: (match) => match[1],
+  },
+  {
+    pattern:
+      /\b(?:i am|i'm) in the ([A-Za-z]+\/[A-Za-z_]+|[A-Z]{2,5}|UTC[+-]\d{1,2}) time ?zone\b|\bmy time ?zone is ([A-Za-z]+\/[A-Za-z_]+|[A-Z]{2,5}|UTC[+-]\d{1,2})\b/i,
+    category: 'identity',
+    key: 'timezone',
+    value: (match) => match[1] ?? match[2],
+  },
+  {
+    pattern:
+      /\b(?:i am|i'm) (?:a|an|the) ((?:senior |junior |staff |lead |principal )?[\w -]{0,30}?(?:engineer|developer|designer|manager|architect|scientist|analyst|tech lead))\b/i,
+    category: 'identity',
+    key: 'role',
+    value: (match) => match[1],
+  },
+  {
+    pattern: /\buse (pnpm|yarn|npm|bun)\b(?! run)/i,
+    category: 'preference',
+    key: 'package_manager',
+    value: (match) => match[1]?.toLowerCase(),
+  },
+  {
+    pattern: /\b(\d)[- ]space indent(?:ation)?\b/i,
+    category: 'preference',
+    key: 'indentation',
+    value: (match) => `${match[1]} spaces`,
+  },
   { pattern: /\b(?:indent with|prefer) (tabs)\b/i, category: 'preference', key: 'indentation', value: () => 'tabs' },
 ];
 

@@ -4,7 +4,7 @@ import type { ExtractionInput } from './extractor.ts';
 
 /** One prompt for every model-based extractor (OpenAI-compatible, VS Code LM), so they agree on the JSON. */
 export const EXTRACTION_SYSTEM_PROMPT = [
-  'You extract memories worth keeping from a developer\'s conversation with a coding agent.',
+  "You extract memories worth keeping from a developer's conversation with a coding agent.",
   'Return ONLY a JSON object: {"memories": [ ... ]}. No prose, no code fences.',
   'Each memory is an object with exactly these keys:',
   '  "content": one self-contained sentence (resolve "it"/"this" to what they refer to),',

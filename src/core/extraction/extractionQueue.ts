@@ -4,11 +4,21 @@ import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import { applyEnrichment, recordSkipped } from '../enrichment/applyEnrichment.ts';
 import { type EnrichmentPolicy, enrichmentRefusal } from '../enrichment/enrichmentPolicy.ts';
-import { ENRICHMENT_FIELD, ENRICHMENT_PENDING_TAG, type EnrichmentState, markedPending } from '../enrichment/pendingEnrichment.ts';
+import {
+  ENRICHMENT_FIELD,
+  ENRICHMENT_PENDING_TAG,
+  type EnrichmentState,
+  markedPending,
+} from '../enrichment/pendingEnrichment.ts';
 import type { SearchKeyEnricher } from '../enrichment/searchKeyEnricher.ts';
 import { applyExtraction } from './applyExtraction.ts';
 import type { MemoryExtractor } from './extractor.ts';
-import { EXTRACTION_PENDING_TAG, type ExtractionJob, type ExtractionSink, type ModelTask } from './pendingExtraction.ts';
+import {
+  EXTRACTION_PENDING_TAG,
+  type ExtractionJob,
+  type ExtractionSink,
+  type ModelTask,
+} from './pendingExtraction.ts';
 
 export interface ExtractionQueueOptions {
   /** Extractions running at once (default 2): model calls are slow, but a local model is easily overloaded. */
@@ -85,10 +95,22 @@ export class ExtractionQueue implements ExtractionSink {
   private readonly runningJobs = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private closed = false;
-  private readonly counters = { succeeded: 0, failed: 0, retries: 0, memories_written: 0, raw_replaced: 0, superseded: 0 };
+  private readonly counters = {
+    succeeded: 0,
+    failed: 0,
+    retries: 0,
+    memories_written: 0,
+    raw_replaced: 0,
+    superseded: 0,
+  };
   private lastError: ExtractionStats['last_error'] = null;
 
-  constructor(deps: CoreDeps, longTerm: LongTermMemory, extractor: MemoryExtractor, options: ExtractionQueueOptions = {}) {
+  constructor(
+    deps: CoreDeps,
+    longTerm: LongTermMemory,
+    extractor: MemoryExtractor,
+    options: ExtractionQueueOptions = {},
+  ) {
     this.deps = deps;
     this.longTerm = longTerm;
     this.extractor = extractor;
@@ -136,7 +158,12 @@ export class ExtractionQueue implements ExtractionSink {
       // Every page is listed before any job starts: a finished job drops its tag and would shift the pages.
       const ids: string[] = [];
       for (let offset = 0; ; offset += limit) {
-        const { items, total } = await this.deps.store.listMemories({ filter: { user_id: userId, tags: [PENDING_TAGS[task]] }, sort: 'created', offset, limit });
+        const { items, total } = await this.deps.store.listMemories({
+          filter: { user_id: userId, tags: [PENDING_TAGS[task]] },
+          sort: 'created',
+          offset,
+          limit,
+        });
         ids.push(...items.map((memory) => memory.memory_id));
         if (task === 'extract' || items.length === 0 || offset + limit >= total) break;
       }
@@ -163,7 +190,9 @@ export class ExtractionQueue implements ExtractionSink {
       waiting_retry: this.retryTimers.size,
       ...this.counters,
       last_error: this.lastError,
-      ...(this.enricher ? { enrichment: { enricher: this.enricher.name, ...this.enrichCounters, last_error: this.enrichLastError } } : {}),
+      ...(this.enricher
+        ? { enrichment: { enricher: this.enricher.name, ...this.enrichCounters, last_error: this.enrichLastError } }
+        : {}),
     };
   }
 
@@ -245,7 +274,12 @@ export class ExtractionQueue implements ExtractionSink {
       this.enrichCounters.skipped++;
       return false;
     }
-    const keys = await enricher.enrich({ content: memory.content, category: memory.memory_category, subtype: memory.memory_subtype, entities: memory.entities });
+    const keys = await enricher.enrich({
+      content: memory.content,
+      category: memory.memory_category,
+      subtype: memory.memory_subtype,
+      entities: memory.entities,
+    });
     const outcome = await applyEnrichment(this.deps, memory, keys, enricher.name);
     if (outcome.status === 'stale') return true;
     if (outcome.status === 'applied') {
@@ -270,7 +304,9 @@ export class ExtractionQueue implements ExtractionSink {
     if (retryable && job.attempt < this.maxAttempts && !this.closed) {
       counters.retries++;
       const delay = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (job.attempt - 1));
-      this.log(`${what} of ${job.memory_id} with ${worker} failed (attempt ${job.attempt}/${this.maxAttempts}, retry in ${delay} ms): ${message}`);
+      this.log(
+        `${what} of ${job.memory_id} with ${worker} failed (attempt ${job.attempt}/${this.maxAttempts}, retry in ${delay} ms): ${message}`,
+      );
       const key = jobKey(job.task, job.memory_id);
       const timer = setTimeout(() => {
         this.retryTimers.delete(key);
@@ -284,7 +320,9 @@ export class ExtractionQueue implements ExtractionSink {
     }
     counters.failed++;
     this.known.delete(jobKey(job.task, job.memory_id));
-    this.log(`${what} of ${job.memory_id} with ${worker} gave up after ${job.attempt} attempt(s) [${code}]; it stays stored and tagged ${PENDING_TAGS[job.task]}: ${message}`);
+    this.log(
+      `${what} of ${job.memory_id} with ${worker} gave up after ${job.attempt} attempt(s) [${code}]; it stays stored and tagged ${PENDING_TAGS[job.task]}: ${message}`,
+    );
     await this.recordFailure(job, worker, code, message);
   }
 
@@ -295,11 +333,25 @@ export class ExtractionQueue implements ExtractionSink {
       if (!memory) return;
       const failure: Record<string, unknown> =
         job.task === 'enrich'
-          ? { [ENRICHMENT_FIELD]: { status: 'failed', model: worker, code, message, attempts: job.attempt, at: this.deps.clock.now().toISOString() } satisfies EnrichmentState }
+          ? {
+              [ENRICHMENT_FIELD]: {
+                status: 'failed',
+                model: worker,
+                code,
+                message,
+                attempts: job.attempt,
+                at: this.deps.clock.now().toISOString(),
+              } satisfies EnrichmentState,
+            }
           : { extraction_error: { code, message, attempts: job.attempt } };
-      await this.deps.store.updateMemory({ ...memory, metadata: { ...memory.metadata, ...failure } } satisfies MemoryRecord);
+      await this.deps.store.updateMemory({
+        ...memory,
+        metadata: { ...memory.metadata, ...failure },
+      } satisfies MemoryRecord);
     } catch (writeError) {
-      this.log(`could not record the ${job.task === 'enrich' ? 'enrichment' : 'extraction'} failure on ${job.memory_id}: ${writeError instanceof Error ? writeError.message : String(writeError)}`);
+      this.log(
+        `could not record the ${job.task === 'enrich' ? 'enrichment' : 'extraction'} failure on ${job.memory_id}: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+      );
     }
   }
 

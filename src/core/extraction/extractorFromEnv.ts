@@ -15,15 +15,27 @@ export function extractorFromEnv(env: Readonly<Record<string, string | undefined
   const provider = (env.FML_EXTRACTION_PROVIDER ?? 'rules').trim().toLowerCase();
   if (provider === 'rules' || provider === '') return new RuleBasedExtractor();
   if (provider !== 'openai') {
-    throw new MemoryError('CONFIGURATION_ERROR', `FML_EXTRACTION_PROVIDER must be "rules" or "openai", not "${provider}".`, { details: { field: 'FML_EXTRACTION_PROVIDER' } });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `FML_EXTRACTION_PROVIDER must be "rules" or "openai", not "${provider}".`,
+      { details: { field: 'FML_EXTRACTION_PROVIDER' } },
+    );
   }
   const baseUrl = env.FML_EXTRACTION_BASE_URL?.trim() || undefined;
   const apiKey = env.FML_EXTRACTION_API_KEY?.trim() || env.OPENAI_API_KEY?.trim() || undefined;
   if (!apiKey && !baseUrl) {
-    throw new MemoryError('CONFIGURATION_ERROR', 'FML_EXTRACTION_PROVIDER=openai needs FML_EXTRACTION_API_KEY or OPENAI_API_KEY (or FML_EXTRACTION_BASE_URL for a local server that takes no key).', {
-      details: { field: 'FML_EXTRACTION_API_KEY' },
-    });
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      'FML_EXTRACTION_PROVIDER=openai needs FML_EXTRACTION_API_KEY or OPENAI_API_KEY (or FML_EXTRACTION_BASE_URL for a local server that takes no key).',
+      {
+        details: { field: 'FML_EXTRACTION_API_KEY' },
+      },
+    );
   }
   // Local OpenAI-compatible servers (Ollama, LM Studio) accept any key; the SDK insists on one.
-  return new OpenAiExtractor({ apiKey: apiKey ?? 'no-key', model: env.FML_EXTRACTION_MODEL?.trim() || DEFAULT_OPENAI_MODEL, ...(baseUrl ? { baseUrl } : {}) });
+  return new OpenAiExtractor({
+    apiKey: apiKey ?? 'no-key',
+    model: env.FML_EXTRACTION_MODEL?.trim() || DEFAULT_OPENAI_MODEL,
+    ...(baseUrl ? { baseUrl } : {}),
+  });
 }

@@ -15,15 +15,22 @@ export async function findCorrectionTarget(
 ): Promise<MemoryRecord | null> {
   const terms = analyzeQuery(`${input.content} ${input.replaces}`);
   if (terms.length === 0) return null;
-  const hits = await deps.store.searchLexical({ filter: { user_id: input.user_id, project_id: input.project_id, include_superseded: true }, terms, limit: CANDIDATES });
+  const hits = await deps.store.searchLexical({
+    filter: { user_id: input.user_id, project_id: input.project_id, include_superseded: true },
+    terms,
+    limit: CANDIDATES,
+  });
   const ids = hits.map((hit) => hit.memory_id).filter((id) => !input.exclude.includes(id));
   if (ids.length === 0) return null;
   const order = new Map(ids.map((id, index) => [id, index]));
-  const candidates = (await deps.store.getMemories(input.user_id, ids)).sort((a, b) => (order.get(a.memory_id) ?? 0) - (order.get(b.memory_id) ?? 0));
+  const candidates = (await deps.store.getMemories(input.user_id, ids)).sort(
+    (a, b) => (order.get(a.memory_id) ?? 0) - (order.get(b.memory_id) ?? 0),
+  );
   const wrong = new RegExp(`(?<![\\w.])${escapeRegExp(input.replaces)}(?![\\w])`, 'i');
   // Storing the raw memory may already have superseded the target (contradiction detection); the
   // extracted correction takes that over, because the raw memory itself may be replaced.
-  const live = (memory: MemoryRecord): boolean => !memory.deleted_at && !memory.pinned && (!memory.superseded_by || input.exclude.includes(memory.superseded_by));
+  const live = (memory: MemoryRecord): boolean =>
+    !memory.deleted_at && !memory.pinned && (!memory.superseded_by || input.exclude.includes(memory.superseded_by));
   return candidates.find((memory) => live(memory) && wrong.test(memory.content)) ?? null;
 }
 

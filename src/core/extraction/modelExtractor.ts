@@ -3,7 +3,8 @@ import { EXTRACTION_SYSTEM_PROMPT, extractionUserMessage } from './extractionPro
 import type { ExtractedMemory, ExtractionInput, MemoryExtractor } from './extractor.ts';
 import { parseExtraction } from './parseExtraction.ts';
 
-const JUSTIFICATION = 'Firebolt Memory extracts decisions, preferences and facts from checkpointed working memory so agents can recall them later.';
+const JUSTIFICATION =
+  'Firebolt Memory extracts decisions, preferences and facts from checkpointed working memory so agents can recall them later.';
 
 /** Extraction by any chat model: one prompt, one strict parser, whoever serves the model. */
 export class ModelExtractor implements MemoryExtractor {
@@ -17,7 +18,13 @@ export class ModelExtractor implements MemoryExtractor {
   }
 
   async extract(input: ExtractionInput): Promise<ExtractedMemory[]> {
-    const text = await this.model.complete({ system: EXTRACTION_SYSTEM_PROMPT, user: extractionUserMessage(input), json: true, justification: JUSTIFICATION, operation: 'extract' });
+    const text = await this.model.complete({
+      system: EXTRACTION_SYSTEM_PROMPT,
+      user: extractionUserMessage(input),
+      json: true,
+      justification: JUSTIFICATION,
+      operation: 'extract',
+    });
     return parseExtraction(text, this.name);
   }
 }

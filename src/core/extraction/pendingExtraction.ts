@@ -22,7 +22,9 @@ export interface ExtractionSink {
 
 /** Metadata that marks a memory about to be stored as pending extraction (tags live in metadata.tags on store). */
 export function pendingExtractionMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
-  const tags = Array.isArray(metadata.tags) ? (metadata.tags as unknown[]).filter((tag): tag is string => typeof tag === 'string') : [];
+  const tags = Array.isArray(metadata.tags)
+    ? (metadata.tags as unknown[]).filter((tag): tag is string => typeof tag === 'string')
+    : [];
   return { extraction: 'pending', tags: [...new Set([...tags, EXTRACTION_PENDING_TAG])] };
 }
 

@@ -4,7 +4,8 @@ import { detectFact } from './detectFact.ts';
 import type { ExtractedMemory, ExtractionInput, MemoryExtractor } from './extractor.ts';
 import { splitSentences } from './splitSentences.ts';
 
-const ACKNOWLEDGEMENT = /^\s*(?:(?:ok(?:ay)?|thanks?(?: you)?|sure|yes|no|got it|done|sounds good|great|perfect|nice|cool)[\s,.!]*)+$/i;
+const ACKNOWLEDGEMENT =
+  /^\s*(?:(?:ok(?:ay)?|thanks?(?: you)?|sure|yes|no|got it|done|sounds good|great|perfect|nice|cool)[\s,.!]*)+$/i;
 const MIN_WORDS = 4;
 const CORRECTION_BOOST = 0.1;
 

@@ -27,11 +27,14 @@ export function splitSentences(text: string): string[] {
       pending = pending ? `${pending} ${part}` : part;
       if (ABBREVIATION.test(pending)) continue;
       const previous = sentences.length - 1;
-      if (previous >= first && (DEPENDENT_OPENER.test(pending) || pending.split(' ').length < 3)) sentences[previous] = `${sentences[previous]} ${pending}`;
+      if (previous >= first && (DEPENDENT_OPENER.test(pending) || pending.split(' ').length < 3))
+        sentences[previous] = `${sentences[previous]} ${pending}`;
       else sentences.push(pending);
       pending = '';
     }
     if (pending) sentences.push(pending);
   }
-  return sentences.map((sentence) => sentence.replace(/\u0000(\d+)\u0000/g, (_, index: string) => fences[Number(index)] ?? ''));
+  return sentences.map((sentence) =>
+    sentence.replace(/\u0000(\d+)\u0000/g, (_, index: string) => fences[Number(index)] ?? ''),
+  );
 }

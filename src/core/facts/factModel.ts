@@ -55,7 +55,9 @@ export function factTag(category: FactCategory, key: string): string {
 
 export function requireFactCategory(value: unknown): FactCategory {
   if (typeof value !== 'string' || !(FACT_CATEGORIES as readonly string[]).includes(value)) {
-    throw new MemoryError('INVALID_INPUT', `category must be one of ${FACT_CATEGORIES.join(', ')}.`, { details: { field: 'category' } });
+    throw new MemoryError('INVALID_INPUT', `category must be one of ${FACT_CATEGORIES.join(', ')}.`, {
+      details: { field: 'category' },
+    });
   }
   return value as FactCategory;
 }
@@ -64,14 +66,22 @@ export function requireFactCategory(value: unknown): FactCategory {
 export function requireFactKey(value: unknown): string {
   const key = typeof value === 'string' ? value.trim().toLowerCase().replace(/\s+/g, '_') : '';
   if (!KEY_PATTERN.test(key)) {
-    throw new MemoryError('INVALID_INPUT', `key must be 1-${LIMITS.factKeyChars} characters of letters, digits, _ . - (e.g. name, timezone, coding_style).`, { details: { field: 'key' } });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `key must be 1-${LIMITS.factKeyChars} characters of letters, digits, _ . - (e.g. name, timezone, coding_style).`,
+      { details: { field: 'key' } },
+    );
   }
   return key;
 }
 
 export function requireFactValue(value: unknown): string {
   if (typeof value !== 'string' || value.trim().length === 0 || value.length > MAX_FACT_VALUE_CHARS) {
-    throw new MemoryError('INVALID_INPUT', `value must be a non-empty string of at most ${MAX_FACT_VALUE_CHARS} characters.`, { details: { field: 'value' } });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `value must be a non-empty string of at most ${MAX_FACT_VALUE_CHARS} characters.`,
+      { details: { field: 'value' } },
+    );
   }
   return value.trim();
 }
@@ -94,7 +104,13 @@ export function factIdentity(metadata: Record<string, unknown>): string | null {
 
 export function factOfMemory(memory: MemoryRecord): Fact | null {
   const raw = memory.metadata.fact as Partial<FactValue> | undefined;
-  if (!raw || typeof raw.key !== 'string' || typeof raw.value !== 'string' || !(FACT_CATEGORIES as readonly string[]).includes(raw.category as string)) return null;
+  if (
+    !raw ||
+    typeof raw.key !== 'string' ||
+    typeof raw.value !== 'string' ||
+    !(FACT_CATEGORIES as readonly string[]).includes(raw.category as string)
+  )
+    return null;
   return {
     category: raw.category as FactCategory,
     key: raw.key,

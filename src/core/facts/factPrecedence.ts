@@ -22,7 +22,9 @@ export function effectiveFacts<F extends Fact>(facts: readonly F[]): EffectiveFa
   }
   return [...byKey.values()].map((values) => {
     // Within one layer the newest value is the active one; an import can leave two behind.
-    const ordered = [...values].sort((a, b) => layerPrecedence(a.layer) - layerPrecedence(b.layer) || b.created_at.localeCompare(a.created_at));
+    const ordered = [...values].sort(
+      (a, b) => layerPrecedence(a.layer) - layerPrecedence(b.layer) || b.created_at.localeCompare(a.created_at),
+    );
     return { fact: ordered[0], overridden: ordered.slice(1) };
   });
 }

@@ -15,7 +15,12 @@ const MAX_CONTEXT_FACTS = 100;
  * key, only the most specific value is included (seed 001: project "tabs" beats company "spaces").
  * `projectId` keeps project-specific facts of the user's own layer to that project.
  */
-export async function activeFactsForContext(deps: CoreDeps, scopes: readonly LayerScope[], userId: string, projectId: string | null | undefined): Promise<ContextItem[]> {
+export async function activeFactsForContext(
+  deps: CoreDeps,
+  scopes: readonly LayerScope[],
+  userId: string,
+  projectId: string | null | undefined,
+): Promise<ContextItem[]> {
   const facts: Array<Fact & { memory: MemoryRecord }> = [];
   for (const [partition, group] of groupByPartition(scopes)) {
     const { items } = await listAllMemories(
@@ -34,7 +39,9 @@ export async function activeFactsForContext(deps: CoreDeps, scopes: readonly Lay
       if (fact) facts.push({ ...fact, memory });
     }
   }
-  const effective = effectiveFacts(facts).sort((a, b) => b.fact.importance - a.fact.importance || a.fact.created_at.localeCompare(b.fact.created_at));
+  const effective = effectiveFacts(facts).sort(
+    (a, b) => b.fact.importance - a.fact.importance || a.fact.created_at.localeCompare(b.fact.created_at),
+  );
   return effective.map(({ fact, overridden }) => {
     const { memory } = fact;
     const content = `${fact.category}/${fact.key}: ${fact.value}`;

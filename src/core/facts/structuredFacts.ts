@@ -97,7 +97,12 @@ export class StructuredFacts {
     return this.locks.run(lockKey(scope, category, key), async () => {
       const active = await this.active(scope, category, key);
       if (active && active.value === value) {
-        return { action: 'unchanged', fact: active, reason: 'The active value is already this one.', redactions: guarded.redactions };
+        return {
+          action: 'unchanged',
+          fact: active,
+          reason: 'The active value is already this one.',
+          redactions: guarded.redactions,
+        };
       }
       if (active && confidence < active.confidence) {
         return {
@@ -127,14 +132,18 @@ export class StructuredFacts {
       const fact = await this.factById(scope.partition, stored.memory_id);
       if (!fact || fact.key !== key || fact.category !== category) {
         // Dedup merged the fact into an older memory with the same text; that memory now carries it.
-        throw new MemoryError('PROVIDER_ERROR', `Storing fact ${category}/${key} did not produce a fact memory.`, { details: { memory_id: stored.memory_id } });
+        throw new MemoryError('PROVIDER_ERROR', `Storing fact ${category}/${key} did not produce a fact memory.`, {
+          details: { memory_id: stored.memory_id },
+        });
       }
       const previous = active ? await this.factById(scope.partition, active.memory_id) : null;
       return {
         action: active ? 'updated' : 'created',
         fact,
         ...(previous ? { previous } : {}),
-        reason: active ? `Replaced "${active.value}" (confidence ${active.confidence}); the old value is kept as history.` : 'First value for this key.',
+        reason: active
+          ? `Replaced "${active.value}" (confidence ${active.confidence}); the old value is kept as history.`
+          : 'First value for this key.',
         redactions: guarded.redactions,
       };
     });
@@ -145,7 +154,9 @@ export class StructuredFacts {
     const category = input.category === undefined ? undefined : requireFactCategory(input.category);
     const key = input.key === undefined ? undefined : requireFactKey(input.key);
     if (key !== undefined && category === undefined) {
-      throw new MemoryError('INVALID_INPUT', 'A fact key is looked up within a category: pass category with key.', { details: { field: 'category' } });
+      throw new MemoryError('INVALID_INPUT', 'A fact key is looked up within a category: pass category with key.', {
+        details: { field: 'category' },
+      });
     }
     const tag = category && key ? factTag(category, key) : FACT_TAG;
     const scopes = callScopes(input, userId, input.project_id, this.deps.config.layerDefaults);
@@ -153,25 +164,42 @@ export class StructuredFacts {
     for (const scope of scopes) all.push(...(await this.factsTagged(scope, tag, input.include_history === true)));
     const wanted = all.filter((fact) => category === undefined || fact.category === category);
     const overriddenBy = new Map<string, string>();
-    for (const { fact, overridden } of effectiveFacts(wanted)) for (const loser of overridden) overriddenBy.set(loser.memory_id, fact.memory_id);
+    for (const { fact, overridden } of effectiveFacts(wanted))
+      for (const loser of overridden) overriddenBy.set(loser.memory_id, fact.memory_id);
     const active = wanted
       .filter((fact) => fact.active)
-      .sort((a, b) => b.importance - a.importance || a.key.localeCompare(b.key) || layerPrecedence(a.layer) - layerPrecedence(b.layer))
-      .map((fact): FactWithHistory => (overriddenBy.has(fact.memory_id) ? { ...fact, overridden_by: overriddenBy.get(fact.memory_id) } : fact));
+      .sort(
+        (a, b) =>
+          b.importance - a.importance ||
+          a.key.localeCompare(b.key) ||
+          layerPrecedence(a.layer) - layerPrecedence(b.layer),
+      )
+      .map((fact): FactWithHistory =>
+        overriddenBy.has(fact.memory_id) ? { ...fact, overridden_by: overriddenBy.get(fact.memory_id) } : fact,
+      );
     const searched_layers = scopes.map((scope) => scope.layer);
     if (!input.include_history) return { facts: active, searched_layers };
     return {
       facts: active.map((fact) => ({
         ...fact,
         history: wanted
-          .filter((old) => !old.active && old.category === fact.category && old.key === fact.key && old.layer === fact.layer && old.scope_id === fact.scope_id)
+          .filter(
+            (old) =>
+              !old.active &&
+              old.category === fact.category &&
+              old.key === fact.key &&
+              old.layer === fact.layer &&
+              old.scope_id === fact.scope_id,
+          )
           .sort((a, b) => b.created_at.localeCompare(a.created_at)),
       })),
       searched_layers,
     };
   }
 
-  async delete(input: FactLayerInput & { user_id: string; category: string; key: string }): Promise<{ deleted: boolean; memory_id: string }> {
+  async delete(
+    input: FactLayerInput & { user_id: string; category: string; key: string },
+  ): Promise<{ deleted: boolean; memory_id: string }> {
     const userId = requireId(input.user_id, 'user_id');
     const scope = factScope(input, userId);
     const category = requireFactCategory(input.category);
@@ -179,13 +207,23 @@ export class StructuredFacts {
     return this.locks.run(lockKey(scope, category, key), async () => {
       const active = await this.active(scope, category, key);
       if (!active) {
-        throw new MemoryError('MEMORY_NOT_FOUND', `No active fact ${category}/${key} exists in the ${scope.layer} layer for user ${userId}.`, { details: { category, key, layer: scope.layer } });
+        throw new MemoryError(
+          'MEMORY_NOT_FOUND',
+          `No active fact ${category}/${key} exists in the ${scope.layer} layer for user ${userId}.`,
+          { details: { category, key, layer: scope.layer } },
+        );
       }
       // Soft delete: the value and its history stay restorable and exportable.
       // The project layer is named by project_id, which layerIdentifiers leaves out (it is not an
       // identifier of a user-layer fact's memory); forgetting a project fact needs it back.
       const projectId = scope.layer === 'project' ? { project_id: scope.scope_id } : {};
-      await this.longTerm.forget({ user_id: userId, memory_id: active.memory_id, ...layerIdentifiers(input), ...projectId, layer: scope.layer });
+      await this.longTerm.forget({
+        user_id: userId,
+        memory_id: active.memory_id,
+        ...layerIdentifiers(input),
+        ...projectId,
+        layer: scope.layer,
+      });
       return { deleted: true, memory_id: active.memory_id };
     });
   }
@@ -214,7 +252,10 @@ export class StructuredFacts {
 }
 
 function factScope(input: FactLayerInput, userId: string): LayerScope {
-  return scopeFor(input.layer === undefined ? 'user' : requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId }));
+  return scopeFor(
+    input.layer === undefined ? 'user' : requireLayer(input.layer),
+    identifiersFrom({ ...input, user_id: userId }),
+  );
 }
 
 function lockKey(scope: LayerScope, category: string, key: string): string {
@@ -223,5 +264,7 @@ function lockKey(scope: LayerScope, category: string, key: string): string {
 
 function layerIdentifiers(input: FactLayerInput): Omit<FactLayerInput, 'layer' | 'project_id'> {
   const { agent_id, session_id, team_id, org_id, company_id } = input;
-  return Object.fromEntries(Object.entries({ agent_id, session_id, team_id, org_id, company_id }).filter(([, value]) => value !== undefined));
+  return Object.fromEntries(
+    Object.entries({ agent_id, session_id, team_id, org_id, company_id }).filter(([, value]) => value !== undefined),
+  );
 }

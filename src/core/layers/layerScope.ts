@@ -50,7 +50,9 @@ export function scopeRef(scope: LayerScope): ScopeRef {
  * The partition a call on one memory id acts in: the user's own unless it names a layer, so
  * agent and session memories need nothing more and shared ones need their layer and identifier.
  */
-export function partitionForCall(input: { user_id: string; layer?: unknown } & Partial<Record<keyof LayerIdentifiers, unknown>>): string {
+export function partitionForCall(
+  input: { user_id: string; layer?: unknown } & Partial<Record<keyof LayerIdentifiers, unknown>>,
+): string {
   const userId = requireId(input.user_id, 'user_id');
   if (input.layer === undefined || input.layer === null) return userId;
   return scopeFor(requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId })).partition;

@@ -9,7 +9,11 @@ import { textSimilarity } from '../longterm/textSimilarity.ts';
  * Across layers a weak contradiction counts too: "indentation uses tabs" in the project and
  * "spaces" in the company are about the same setting, and the project is the one that applies.
  */
-export function layerConflict(specific: Pick<MemoryRecord, 'content' | 'metadata' | 'memory_category'>, general: Pick<MemoryRecord, 'content' | 'metadata' | 'memory_category'>, duplicateThreshold: number): string | null {
+export function layerConflict(
+  specific: Pick<MemoryRecord, 'content' | 'metadata' | 'memory_category'>,
+  general: Pick<MemoryRecord, 'content' | 'metadata' | 'memory_category'>,
+  duplicateThreshold: number,
+): string | null {
   const contradiction = detectContradiction(general, specific);
   if (contradiction) return contradiction.reason;
   const similarity = textSimilarity(specific.content, general.content);

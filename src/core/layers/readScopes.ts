@@ -1,5 +1,11 @@
 import { MemoryError } from '../domain/errors.ts';
-import { accessibleLayers, layerPrecedence, type LayerIdentifiers, type MemoryLayer, requireLayer } from '../domain/layers.ts';
+import {
+  accessibleLayers,
+  layerPrecedence,
+  type LayerIdentifiers,
+  type MemoryLayer,
+  requireLayer,
+} from '../domain/layers.ts';
 import type { LayerDefaults } from '../coreDeps.ts';
 import { identifiersFrom, type LayerScope, scopeFor } from './layerScope.ts';
 
@@ -23,11 +29,16 @@ export function withLayerDefaults(ids: LayerIdentifiers, defaults: LayerDefaults
  */
 export function readScopes(layers: readonly unknown[] | undefined, ids: LayerIdentifiers): LayerScope[] {
   if (layers !== undefined && (!Array.isArray(layers) || layers.length === 0)) {
-    throw new MemoryError('INVALID_INPUT', 'layers must be a non-empty list of layers; omit it to search every layer you have identifiers for.', {
-      details: { field: 'layers' },
-    });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      'layers must be a non-empty list of layers; omit it to search every layer you have identifiers for.',
+      {
+        details: { field: 'layers' },
+      },
+    );
   }
-  const chosen: MemoryLayer[] = layers === undefined ? accessibleLayers(ids) : [...new Set(layers.map((layer) => requireLayer(layer, 'layers')))];
+  const chosen: MemoryLayer[] =
+    layers === undefined ? accessibleLayers(ids) : [...new Set(layers.map((layer) => requireLayer(layer, 'layers')))];
   chosen.sort((a, b) => layerPrecedence(a) - layerPrecedence(b));
   return chosen.map((layer) => scopeFor(layer, ids));
 }
@@ -39,5 +50,8 @@ export function callScopes(
   projectId: string | null | undefined,
   defaults: LayerDefaults,
 ): LayerScope[] {
-  return readScopes(input.layers, withLayerDefaults(identifiersFrom({ ...input, user_id: userId, project_id: projectId ?? undefined }), defaults));
+  return readScopes(
+    input.layers,
+    withLayerDefaults(identifiersFrom({ ...input, user_id: userId, project_id: projectId ?? undefined }), defaults),
+  );
 }

@@ -24,15 +24,25 @@ const TOP = 10;
  * get_memory_analytics. The store port has no access-log query, so recall activity comes from
  * the store's stats (access_log_entries) and the memories' own access counts.
  */
-export async function memoryAnalytics(deps: CoreDeps, userId: string, options: { bucket?: Bucket; buckets?: number } = {}): Promise<MemoryAnalytics> {
+export async function memoryAnalytics(
+  deps: CoreDeps,
+  userId: string,
+  options: { bucket?: Bucket; buckets?: number } = {},
+): Promise<MemoryAnalytics> {
   const user = requireId(userId, 'user_id');
   const bucket = options.bucket ?? 'week';
-  if (!['day', 'week', 'month'].includes(bucket)) throw new MemoryError('INVALID_INPUT', 'bucket must be day, week or month.', { details: { field: 'bucket' } });
+  if (!['day', 'week', 'month'].includes(bucket))
+    throw new MemoryError('INVALID_INPUT', 'bucket must be day, week or month.', { details: { field: 'bucket' } });
   const bucketCount = Math.max(1, Math.min(LIMITS.analyticsBuckets, Math.floor(options.buckets ?? 12)));
   const [stats, listed, top] = await Promise.all([
     deps.store.stats(user),
     listAllMemories(deps.store, { user_id: user, state: 'live', include_superseded: true }, 50_000),
-    deps.store.listMemories({ filter: { user_id: user, state: 'live', include_superseded: true }, sort: 'access_count', offset: 0, limit: TOP }),
+    deps.store.listMemories({
+      filter: { user_id: user, state: 'live', include_superseded: true },
+      sort: 'access_count',
+      offset: 0,
+      limit: TOP,
+    }),
   ]);
   const bySource: Record<string, number> = {};
   const byCategory: Record<string, number> = {};
@@ -61,15 +71,38 @@ export async function memoryAnalytics(deps: CoreDeps, userId: string, options: {
   }
   return {
     user_id: user,
-    totals: { live: stats.memories, deleted: stats.deleted, pinned: stats.pinned, embedded: stats.embedded, sessions: stats.sessions, working_items: stats.working_items },
+    totals: {
+      live: stats.memories,
+      deleted: stats.deleted,
+      pinned: stats.pinned,
+      embedded: stats.embedded,
+      sessions: stats.sessions,
+      working_items: stats.working_items,
+    },
     by_category: byCategory,
     by_subtype: bySubtype,
     by_source: bySource,
-    created_over_time: keys.reverse().map((key) => ({ bucket: key, count: perBucket.get(key)?.count ?? 0, by_category: perBucket.get(key)?.by_category ?? {} })),
+    created_over_time: keys
+      .reverse()
+      .map((key) => ({
+        bucket: key,
+        count: perBucket.get(key)?.count ?? 0,
+        by_category: perBucket.get(key)?.by_category ?? {},
+      })),
     most_accessed: top.items
       .filter((memory) => memory.access_count > 0)
-      .map((memory) => ({ memory_id: memory.memory_id, content_preview: memory.content.slice(0, 160), access_count: memory.access_count, last_accessed: memory.last_accessed })),
-    recall_activity: { access_log_entries: stats.access_log_entries, total_accesses: accesses, accessed_memories: accessed, source: 'store stats and per-memory access counts' },
+      .map((memory) => ({
+        memory_id: memory.memory_id,
+        content_preview: memory.content.slice(0, 160),
+        access_count: memory.access_count,
+        last_accessed: memory.last_accessed,
+      })),
+    recall_activity: {
+      access_log_entries: stats.access_log_entries,
+      total_accesses: accesses,
+      accessed_memories: accessed,
+      source: 'store stats and per-memory access counts',
+    },
     truncated: listed.truncated,
   };
 }
@@ -78,7 +111,9 @@ export async function memoryAnalytics(deps: CoreDeps, userId: string, options: {
 export function bucketKey(date: Date, bucket: Bucket): string {
   if (bucket === 'month') return date.toISOString().slice(0, 7);
   if (bucket === 'day') return date.toISOString().slice(0, 10);
-  const monday = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - ((date.getUTCDay() + 6) % 7)));
+  const monday = new Date(
+    Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - ((date.getUTCDay() + 6) % 7)),
+  );
   return monday.toISOString().slice(0, 10);
 }
 

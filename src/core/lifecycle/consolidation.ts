@@ -47,7 +47,10 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
   const cap = Math.max(2, Math.min(LIMITS.consolidationCandidates, Math.floor(input.max_candidates ?? 1_000)));
   const { items } = await listAllMemories(deps.store, { user_id: userId, state: 'live' }, cap);
   const candidates = items.filter((memory) => !isProtected(memory));
-  const embeddings = await deps.store.getEmbeddings(userId, candidates.map((memory) => memory.memory_id));
+  const embeddings = await deps.store.getEmbeddings(
+    userId,
+    candidates.map((memory) => memory.memory_id),
+  );
   const index = new SimilarityIndex(
     candidates.map((memory) => memory.content),
     candidates.map((memory) => embeddings.get(memory.memory_id)),
@@ -55,7 +58,10 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
   // Only memories of one category and one layer scope merge: a decision and a workflow that read
   // alike are still different things, and moving a memory between layers is promotion's job alone.
   const mergeable = (a: MemoryRecord, b: MemoryRecord): boolean =>
-    a.memory_category === b.memory_category && a.project_id === b.project_id && a.layer === b.layer && a.scope_id === b.scope_id;
+    a.memory_category === b.memory_category &&
+    a.project_id === b.project_id &&
+    a.layer === b.layer &&
+    a.scope_id === b.scope_id;
   const groups = await index.clusters(threshold, (i, j) => mergeable(candidates[i], candidates[j]));
   const clusters: ConsolidatedCluster[] = [];
   let archived = 0;
@@ -63,35 +69,76 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     const members = group.map((position) => candidates[position]);
     const merged = await mergeCluster(deps, members);
     if (input.dry_run) {
-      clusters.push({ memory_id: null, consolidated_from: members.map((memory) => memory.memory_id), content: merged.record.content, method: merged.method, ...summarizeNote(merged) });
+      clusters.push({
+        memory_id: null,
+        consolidated_from: members.map((memory) => memory.memory_id),
+        content: merged.record.content,
+        method: merged.method,
+        ...summarizeNote(merged),
+      });
       continue;
     }
     await deps.store.insertMemory(merged.record, merged.embedding);
     const now = merged.record.created_at;
     for (const member of members) {
-      await deps.store.updateMemory({ ...member, deleted_at: now, updated_at: now, metadata: { ...member.metadata, consolidated_into: merged.record.memory_id } });
+      await deps.store.updateMemory({
+        ...member,
+        deleted_at: now,
+        updated_at: now,
+        metadata: { ...member.metadata, consolidated_into: merged.record.memory_id },
+      });
       archived++;
     }
     deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.record.memory_id], change: 'created' });
-    deps.events.emit({ type: 'memory', user_id: userId, memory_ids: members.map((member) => member.memory_id), change: 'deleted' });
-    clusters.push({ memory_id: merged.record.memory_id, consolidated_from: members.map((memory) => memory.memory_id), content: merged.record.content, method: merged.method, ...summarizeNote(merged) });
+    deps.events.emit({
+      type: 'memory',
+      user_id: userId,
+      memory_ids: members.map((member) => member.memory_id),
+      change: 'deleted',
+    });
+    clusters.push({
+      memory_id: merged.record.memory_id,
+      consolidated_from: members.map((memory) => memory.memory_id),
+      content: merged.record.content,
+      method: merged.method,
+      ...summarizeNote(merged),
+    });
   }
-  return { clusters, archived_count: archived, memories_considered: candidates.length, dry_run: input.dry_run === true };
+  return {
+    clusters,
+    archived_count: archived,
+    memories_considered: candidates.length,
+    dry_run: input.dry_run === true,
+  };
 }
 
 function summarizeNote(merged: { summarizeError?: string }): { summarize_error?: string } {
   return merged.summarizeError ? { summarize_error: merged.summarizeError } : {};
 }
 
-async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ record: MemoryRecord; embedding: StoredEmbedding | null; method: ConsolidatedCluster['method']; summarizeError?: string }> {
-  const richest = [...members].sort((a, b) => b.content.length - a.content.length || b.created_at.localeCompare(a.created_at))[0];
+async function mergeCluster(
+  deps: CoreDeps,
+  members: MemoryRecord[],
+): Promise<{
+  record: MemoryRecord;
+  embedding: StoredEmbedding | null;
+  method: ConsolidatedCluster['method'];
+  summarizeError?: string;
+}> {
+  const richest = [...members].sort(
+    (a, b) => b.content.length - a.content.length || b.created_at.localeCompare(a.created_at),
+  )[0];
   let content = richest.content;
   let method: ConsolidatedCluster['method'] = 'deterministic';
   let summarizeError: string | undefined;
   if (deps.summarize) {
     try {
       // A summary is new text: it passes the same secret gate and limits as anything stored.
-      content = guardText(requireContent(await deps.summarize(members.map((member) => member.content)), 'summary'), deps.config, 'summary').content;
+      content = guardText(
+        requireContent(await deps.summarize(members.map((member) => member.content)), 'summary'),
+        deps.config,
+        'summary',
+      ).content;
       method = 'summarize';
     } catch (error) {
       // The summarizer (an LLM) is optional: when it fails, maintenance still runs with the
@@ -102,8 +149,12 @@ async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ 
   const ids = new Set(members.map((member) => member.memory_id));
   const now = deps.clock.now().toISOString();
   const embedded = await deps.embeddings.embed(content);
-  const embedding = embedded.vector && deps.embeddings.model ? { model: deps.embeddings.model, vector: embedded.vector } : null;
-  const eventTimes = members.map((member) => member.event_time).filter((time): time is string => time !== null).sort();
+  const embedding =
+    embedded.vector && deps.embeddings.model ? { model: deps.embeddings.model, vector: embedded.vector } : null;
+  const eventTimes = members
+    .map((member) => member.event_time)
+    .filter((time): time is string => time !== null)
+    .sort();
   const record: MemoryRecord = {
     ...richest,
     memory_id: newId('mem'),
@@ -115,7 +166,12 @@ async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ 
       ...richest.metadata,
       tags: [...new Set(members.flatMap((member) => member.tags))].slice(0, LIMITS.tags),
       consolidated_from: [...ids],
-      consolidation: { at: now, method, original_count: members.length, earliest_created_at: members.map((member) => member.created_at).sort()[0] },
+      consolidation: {
+        at: now,
+        method,
+        original_count: members.length,
+        earliest_created_at: members.map((member) => member.created_at).sort()[0],
+      },
     },
     event_time: eventTimes[0] ?? null,
     importance: Math.max(...members.map((member) => member.importance)),
@@ -129,7 +185,11 @@ async function mergeCluster(deps: CoreDeps, members: MemoryRecord[]): Promise<{ 
     pinned: false,
     embedding_model: embedding?.model ?? null,
     created_at: now,
-    last_accessed: members.map((member) => member.last_accessed).sort().at(-1) ?? now,
+    last_accessed:
+      members
+        .map((member) => member.last_accessed)
+        .sort()
+        .at(-1) ?? now,
     updated_at: now,
     deleted_at: null,
   };

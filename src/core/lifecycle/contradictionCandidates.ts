@@ -19,14 +19,30 @@ export interface StoreConflict {
  */
 export async function findStoreConflict(
   deps: CoreDeps,
-  input: { user_id: string; scopes?: readonly ScopeRef[]; project_id: string | null; content: string; memory_category: MemoryCategory; metadata: Record<string, unknown> },
+  input: {
+    user_id: string;
+    scopes?: readonly ScopeRef[];
+    project_id: string | null;
+    content: string;
+    memory_category: MemoryCategory;
+    metadata: Record<string, unknown>;
+  },
 ): Promise<StoreConflict | null> {
   if (input.memory_category === 'episodic') return null;
-  const terms = analyzeQuery(input.content).sort((a, b) => b.weight - a.weight).slice(0, QUERY_TERMS);
+  const terms = analyzeQuery(input.content)
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, QUERY_TERMS);
   if (terms.length === 0) return null;
-  const hits = await deps.store.searchLexical({ filter: { user_id: input.user_id, project_id: input.project_id, ...(input.scopes ? { scopes: input.scopes } : {}) }, terms, limit: CANDIDATES });
+  const hits = await deps.store.searchLexical({
+    filter: { user_id: input.user_id, project_id: input.project_id, ...(input.scopes ? { scopes: input.scopes } : {}) },
+    terms,
+    limit: CANDIDATES,
+  });
   if (hits.length === 0) return null;
-  const candidates = await deps.store.getMemories(input.user_id, hits.map((hit) => hit.memory_id));
+  const candidates = await deps.store.getMemories(
+    input.user_id,
+    hits.map((hit) => hit.memory_id),
+  );
   const order = new Map(hits.map((hit, index) => [hit.memory_id, index]));
   candidates.sort((a, b) => (order.get(a.memory_id) ?? 0) - (order.get(b.memory_id) ?? 0));
   for (const memory of candidates) {

@@ -26,11 +26,19 @@ const SCAN_CAP = 5_000;
  * Pairs are only compared when they could conflict: same fact key, same statement subject, or
  * one of them negates something. That keeps the scan near-linear on real memory sets.
  */
-export async function scanContradictions(deps: CoreDeps, userId: string, options: { limit?: number; project_id?: string | null } = {}): Promise<ScanResult> {
+export async function scanContradictions(
+  deps: CoreDeps,
+  userId: string,
+  options: { limit?: number; project_id?: string | null } = {},
+): Promise<ScanResult> {
   const limit = requirePositiveInt(options.limit, 'limit', 50, LIMITS.contradictionPairs);
   const { items, truncated } = await listAllMemories(
     deps.store,
-    { user_id: requireId(userId, 'user_id'), state: 'live', ...(options.project_id !== undefined ? { project_id: options.project_id } : {}) },
+    {
+      user_id: requireId(userId, 'user_id'),
+      state: 'live',
+      ...(options.project_id !== undefined ? { project_id: options.project_id } : {}),
+    },
     SCAN_CAP,
   );
   const memories = items.filter((memory) => memory.memory_category !== 'episodic' || factOfMemory(memory));
@@ -50,17 +58,32 @@ export async function scanContradictions(deps: CoreDeps, userId: string, options
     if (older.memory_id === newer.memory_id || seen.has(id)) return;
     seen.add(id);
     const found = detectContradiction(older, newer);
-    if (found) pairs.push({ older: brief(older), newer: brief(newer), kind: found.kind, strength: found.strength, reason: found.reason });
+    if (found)
+      pairs.push({
+        older: brief(older),
+        newer: brief(newer),
+        kind: found.kind,
+        strength: found.strength,
+        reason: found.reason,
+      });
   };
   for (const group of buckets.values()) {
     for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) consider(group[i], group[j]);
   }
   const negated = memories.filter((memory) => hasNegation(memory.content));
-  for (const negative of negated) for (const other of memories) if (!hasNegation(other.content)) consider(negative, other);
-  pairs.sort((a, b) => (a.strength === b.strength ? b.newer.created_at.localeCompare(a.newer.created_at) : a.strength === 'strong' ? -1 : 1));
+  for (const negative of negated)
+    for (const other of memories) if (!hasNegation(other.content)) consider(negative, other);
+  pairs.sort((a, b) =>
+    a.strength === b.strength ? b.newer.created_at.localeCompare(a.newer.created_at) : a.strength === 'strong' ? -1 : 1,
+  );
   return { pairs: pairs.slice(0, limit), memories_scanned: memories.length, truncated };
 }
 
 function brief(memory: MemoryRecord): ContradictionPair['older'] {
-  return { memory_id: memory.memory_id, content: memory.content, confidence: memory.confidence, created_at: memory.created_at };
+  return {
+    memory_id: memory.memory_id,
+    content: memory.content,
+    confidence: memory.confidence,
+    created_at: memory.created_at,
+  };
 }

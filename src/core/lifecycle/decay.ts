@@ -49,7 +49,11 @@ export async function applyDecay(deps: CoreDeps, userId: string, options: DecayO
   const user = requireId(userId, 'user_id');
   const base = options.base_stability_days ?? 30;
   const now = deps.clock.now();
-  const { items } = await listAllMemories(deps.store, { user_id: user, state: 'live', include_superseded: true }, 50_000);
+  const { items } = await listAllMemories(
+    deps.store,
+    { user_id: user, state: 'live', include_superseded: true },
+    50_000,
+  );
   let decayed = 0;
   let unchanged = 0;
   let pinnedReset = 0;
@@ -68,6 +72,13 @@ export async function applyDecay(deps: CoreDeps, userId: string, options: DecayO
     // updated_at is left alone: decay is bookkeeping, not an edit a person made.
     if (!options.dry_run) await deps.store.updateMemory({ ...memory, decay_factor: factor });
   }
-  if (!options.dry_run && changed.length > 0) deps.events.emit({ type: 'memory', user_id: user, memory_ids: changed, change: 'updated' });
-  return { decayed, unchanged, pinned_reset: pinnedReset, memories_considered: items.length, dry_run: options.dry_run === true };
+  if (!options.dry_run && changed.length > 0)
+    deps.events.emit({ type: 'memory', user_id: user, memory_ids: changed, change: 'updated' });
+  return {
+    decayed,
+    unchanged,
+    pinned_reset: pinnedReset,
+    memories_considered: items.length,
+    dry_run: options.dry_run === true,
+  };
 }

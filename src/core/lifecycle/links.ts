@@ -17,40 +17,88 @@ export interface LinkOutput {
   changed: boolean;
 }
 
-export async function linkMemories(deps: CoreDeps, userId: string, memoryId: string, otherId: string): Promise<LinkOutput> {
+export async function linkMemories(
+  deps: CoreDeps,
+  userId: string,
+  memoryId: string,
+  otherId: string,
+): Promise<LinkOutput> {
   const user = requireId(userId, 'user_id');
-  if (memoryId === otherId) throw new MemoryError('INVALID_INPUT', 'A memory cannot be linked to itself.', { details: { field: 'other_memory_id' } });
+  if (memoryId === otherId)
+    throw new MemoryError('INVALID_INPUT', 'A memory cannot be linked to itself.', {
+      details: { field: 'other_memory_id' },
+    });
   const [a, b] = await requireLiveMemories(deps, user, [memoryId, otherId], ['memory_id', 'other_memory_id']);
-  if (a.related_memories.includes(b.memory_id) && b.related_memories.includes(a.memory_id)) return { memory_id: a.memory_id, other_memory_id: b.memory_id, changed: false };
+  if (a.related_memories.includes(b.memory_id) && b.related_memories.includes(a.memory_id))
+    return { memory_id: a.memory_id, other_memory_id: b.memory_id, changed: false };
   if (a.related_memories.length >= MAX_LINKS || b.related_memories.length >= MAX_LINKS) {
-    throw new MemoryError('INVALID_INPUT', `A memory holds at most ${MAX_LINKS} links; unlink some first.`, { details: { field: 'memory_id' } });
+    throw new MemoryError('INVALID_INPUT', `A memory holds at most ${MAX_LINKS} links; unlink some first.`, {
+      details: { field: 'memory_id' },
+    });
   }
   const now = deps.clock.now().toISOString();
-  await deps.store.updateMemory({ ...a, related_memories: [...new Set([...a.related_memories, b.memory_id])], updated_at: now });
-  await deps.store.updateMemory({ ...b, related_memories: [...new Set([...b.related_memories, a.memory_id])], updated_at: now });
+  await deps.store.updateMemory({
+    ...a,
+    related_memories: [...new Set([...a.related_memories, b.memory_id])],
+    updated_at: now,
+  });
+  await deps.store.updateMemory({
+    ...b,
+    related_memories: [...new Set([...b.related_memories, a.memory_id])],
+    updated_at: now,
+  });
   deps.events.emit({ type: 'memory', user_id: user, memory_ids: [a.memory_id, b.memory_id], change: 'updated' });
   return { memory_id: a.memory_id, other_memory_id: b.memory_id, changed: true };
 }
 
-export async function unlinkMemories(deps: CoreDeps, userId: string, memoryId: string, otherId: string): Promise<LinkOutput> {
+export async function unlinkMemories(
+  deps: CoreDeps,
+  userId: string,
+  memoryId: string,
+  otherId: string,
+): Promise<LinkOutput> {
   const user = requireId(userId, 'user_id');
   // Unlinking tolerates a forgotten partner: a dangling link is exactly what one wants to remove.
-  const found = new Map((await deps.store.getMemories(user, [requireId(memoryId, 'memory_id'), requireId(otherId, 'other_memory_id')])).map((memory) => [memory.memory_id, memory]));
+  const found = new Map(
+    (await deps.store.getMemories(user, [requireId(memoryId, 'memory_id'), requireId(otherId, 'other_memory_id')])).map(
+      (memory) => [memory.memory_id, memory],
+    ),
+  );
   const a = found.get(memoryId);
-  if (!a) throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${memoryId} exists for user ${user}.`, { details: { memory_id: memoryId } });
+  if (!a)
+    throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${memoryId} exists for user ${user}.`, {
+      details: { memory_id: memoryId },
+    });
   const b = found.get(otherId);
   const now = deps.clock.now().toISOString();
   let changed = false;
   if (a.related_memories.includes(otherId)) {
-    await deps.store.updateMemory({ ...a, related_memories: a.related_memories.filter((id) => id !== otherId), updated_at: now });
+    await deps.store.updateMemory({
+      ...a,
+      related_memories: a.related_memories.filter((id) => id !== otherId),
+      updated_at: now,
+    });
     changed = true;
   }
   if (b && b.related_memories.includes(memoryId)) {
-    await deps.store.updateMemory({ ...b, related_memories: b.related_memories.filter((id) => id !== memoryId), updated_at: now });
+    await deps.store.updateMemory({
+      ...b,
+      related_memories: b.related_memories.filter((id) => id !== memoryId),
+      updated_at: now,
+    });
     changed = true;
   }
-  if (!changed && !b) throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${otherId} exists for user ${user}.`, { details: { memory_id: otherId } });
-  if (changed) deps.events.emit({ type: 'memory', user_id: user, memory_ids: b ? [memoryId, otherId] : [memoryId], change: 'updated' });
+  if (!changed && !b)
+    throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${otherId} exists for user ${user}.`, {
+      details: { memory_id: otherId },
+    });
+  if (changed)
+    deps.events.emit({
+      type: 'memory',
+      user_id: user,
+      memory_ids: b ? [memoryId, otherId] : [memoryId],
+      change: 'updated',
+    });
   return { memory_id: memoryId, other_memory_id: otherId, changed };
 }
 
@@ -90,7 +138,11 @@ export async function relatedMemories(
     const fresh = [...new Set(edges.map((edge) => edge.to).filter((id) => !visited.has(id)))];
     // getMemories is user-scoped: a link to another user's id (impossible to create here, but
     // possible in imported data) resolves to nothing and is skipped.
-    const found = new Map((await deps.store.getMemories(user, fresh)).filter((memory) => !memory.deleted_at).map((memory) => [memory.memory_id, memory]));
+    const found = new Map(
+      (await deps.store.getMemories(user, fresh))
+        .filter((memory) => !memory.deleted_at)
+        .map((memory) => [memory.memory_id, memory]),
+    );
     const next: MemoryRecord[] = [];
     for (const edge of edges) {
       const memory = found.get(edge.to);
@@ -98,7 +150,15 @@ export async function relatedMemories(
       const path = [...(visited.get(edge.from.memory_id) ?? [edge.from.memory_id]), edge.to];
       visited.set(edge.to, path);
       next.push(memory);
-      result.push({ memory_id: memory.memory_id, content: memory.content, memory_category: memory.memory_category, memory_subtype: memory.memory_subtype, depth, path, relationship: edge.relationship });
+      result.push({
+        memory_id: memory.memory_id,
+        content: memory.content,
+        memory_category: memory.memory_category,
+        memory_subtype: memory.memory_subtype,
+        depth,
+        path,
+        relationship: edge.relationship,
+      });
       if (result.length >= limit) return { start: start.memory_id, related_memories: result, truncated: true };
     }
     frontier = next;
@@ -123,25 +183,39 @@ const MAX_AUTO_LINKS = LIMITS.autoLinks;
 export async function autoLinkSimilar(
   host: AutoLinkHost,
   input: { user_id: string; memory_id: string; threshold?: number; max_links?: number },
-): Promise<{ memory_id: string; linked: Array<{ memory_id: string; similarity: number }>; candidates_considered: number }> {
+): Promise<{
+  memory_id: string;
+  linked: Array<{ memory_id: string; similarity: number }>;
+  candidates_considered: number;
+}> {
   const deps = host.coreDeps;
   const user = requireId(input.user_id, 'user_id');
   const threshold = requireUnitInterval(input.threshold, 'threshold', DEFAULT_LINK_THRESHOLD);
   const maxLinks = requirePositiveInt(input.max_links, 'max_links', DEFAULT_MAX_AUTO_LINKS, MAX_AUTO_LINKS);
   const [memory] = await requireLiveMemories(deps, user, [input.memory_id], ['memory_id']);
   const recalled = await host.recall(
-    { user_id: user, query: memory.content.slice(0, LIMITS.queryChars), limit: Math.min(LIMITS.recallLimit, maxLinks * 4), min_similarity: 0, include_low_confidence: true },
+    {
+      user_id: user,
+      query: memory.content.slice(0, LIMITS.queryChars),
+      limit: Math.min(LIMITS.recallLimit, maxLinks * 4),
+      min_similarity: 0,
+      include_low_confidence: true,
+    },
     { logAccess: false, tool: 'link_memories' },
   );
   const candidateIds = recalled.memories.map((entry) => entry.memory_id).filter((id) => id !== memory.memory_id);
   // Full records: relatedness weighs entities and tags, which recall's answer does not carry whole.
-  const [candidates, vectors] = await Promise.all([deps.store.getMemories(user, candidateIds), deps.store.getEmbeddings(user, [memory.memory_id, ...candidateIds])]);
+  const [candidates, vectors] = await Promise.all([
+    deps.store.getMemories(user, candidateIds),
+    deps.store.getEmbeddings(user, [memory.memory_id, ...candidateIds]),
+  ]);
   const own = vectors.get(memory.memory_id);
   const scored = candidates
     .filter((candidate) => !candidate.deleted_at)
     .map((candidate) => ({
       memory_id: candidate.memory_id,
-      similarity: Math.round(relatedness(memory, candidate, { a: own, b: vectors.get(candidate.memory_id) }) * 1000) / 1000,
+      similarity:
+        Math.round(relatedness(memory, candidate, { a: own, b: vectors.get(candidate.memory_id) }) * 1000) / 1000,
     }))
     .filter((entry) => entry.similarity >= threshold)
     .sort((a, b) => b.similarity - a.similarity)

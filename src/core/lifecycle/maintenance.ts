@@ -23,14 +23,24 @@ export interface MaintenanceReport {
 }
 
 /** run_daily_maintenance: decay, then consolidation, then pruning, so pruning sees fresh scores. */
-export async function runDailyMaintenance(deps: CoreDeps, userId: string, options: MaintenanceOptions = {}): Promise<MaintenanceReport> {
+export async function runDailyMaintenance(
+  deps: CoreDeps,
+  userId: string,
+  options: MaintenanceOptions = {},
+): Promise<MaintenanceReport> {
   const user = requireId(userId, 'user_id');
   const dryRun = options.dry_run === true;
   const startedAt = deps.clock.now().toISOString();
-  const decay = options.decay?.enabled === false ? null : await applyDecay(deps, user, { ...options.decay, dry_run: dryRun });
+  const decay =
+    options.decay?.enabled === false ? null : await applyDecay(deps, user, { ...options.decay, dry_run: dryRun });
   const consolidation =
-    options.consolidation?.enabled === false ? null : await consolidateMemories(deps, { user_id: user, ...options.consolidation, dry_run: dryRun });
-  const pruneWanted = options.prune && options.prune.enabled !== false && (options.prune.older_than_days !== undefined || options.prune.max_score !== undefined);
+    options.consolidation?.enabled === false
+      ? null
+      : await consolidateMemories(deps, { user_id: user, ...options.consolidation, dry_run: dryRun });
+  const pruneWanted =
+    options.prune &&
+    options.prune.enabled !== false &&
+    (options.prune.older_than_days !== undefined || options.prune.max_score !== undefined);
   const prune = pruneWanted
     ? await pruneMemories(deps, {
         user_id: user,
@@ -40,5 +50,13 @@ export async function runDailyMaintenance(deps: CoreDeps, userId: string, option
         dry_run: dryRun,
       })
     : null;
-  return { user_id: user, started_at: startedAt, finished_at: deps.clock.now().toISOString(), dry_run: dryRun, decay, consolidation, prune };
+  return {
+    user_id: user,
+    started_at: startedAt,
+    finished_at: deps.clock.now().toISOString(),
+    dry_run: dryRun,
+    decay,
+    consolidation,
+    prune,
+  };
 }

@@ -42,15 +42,23 @@ export function memoryScore(memory: MemoryRecord): number {
 export async function pruneMemories(deps: CoreDeps, input: PruneInput): Promise<PruneOutput> {
   const userId = requireId(input.user_id, 'user_id');
   if (input.older_than_days === undefined && input.max_score === undefined) {
-    throw new MemoryError('INVALID_INPUT', 'Say what to prune: older_than_days, max_score, or both.', { details: { field: 'older_than_days' } });
+    throw new MemoryError('INVALID_INPUT', 'Say what to prune: older_than_days, max_score, or both.', {
+      details: { field: 'older_than_days' },
+    });
   }
   if (input.older_than_days !== undefined && (!Number.isFinite(input.older_than_days) || input.older_than_days < 1)) {
-    throw new MemoryError('INVALID_INPUT', 'older_than_days must be a number of days of at least 1.', { details: { field: 'older_than_days' } });
+    throw new MemoryError('INVALID_INPUT', 'older_than_days must be a number of days of at least 1.', {
+      details: { field: 'older_than_days' },
+    });
   }
   const maxScore = input.max_score === undefined ? undefined : requireUnitInterval(input.max_score, 'max_score', 0);
   const limit = Math.max(1, Math.min(LIMITS.pruneBatch, Math.floor(input.limit ?? 500)));
   const now = deps.clock.now();
-  const { items } = await listAllMemories(deps.store, { user_id: userId, state: 'live', include_superseded: true }, 50_000);
+  const { items } = await listAllMemories(
+    deps.store,
+    { user_id: userId, state: 'live', include_superseded: true },
+    50_000,
+  );
   const archived: PrunedMemory[] = [];
   for (const memory of items) {
     if (archived.length >= limit) break;
@@ -58,18 +66,42 @@ export async function pruneMemories(deps: CoreDeps, input: PruneInput): Promise<
     const days = Math.floor((now.getTime() - Date.parse(memory.last_accessed)) / DAY_MS);
     const score = memoryScore(memory);
     const reasons = [
-      input.older_than_days !== undefined && days > input.older_than_days ? `not accessed for ${days} days (> ${input.older_than_days})` : null,
+      input.older_than_days !== undefined && days > input.older_than_days
+        ? `not accessed for ${days} days (> ${input.older_than_days})`
+        : null,
       maxScore !== undefined && score < maxScore ? `score ${score} < ${maxScore}` : null,
     ].filter((reason): reason is string => reason !== null);
     // With both criteria given, both must hold: "old AND low value" is the safe reading.
     const needed = (input.older_than_days !== undefined ? 1 : 0) + (maxScore !== undefined ? 1 : 0);
     if (reasons.length < needed) continue;
-    archived.push({ memory_id: memory.memory_id, content_preview: memory.content.slice(0, 160), score, days_since_access: days, reason: reasons.join('; ') });
+    archived.push({
+      memory_id: memory.memory_id,
+      content_preview: memory.content.slice(0, 160),
+      score,
+      days_since_access: days,
+      reason: reasons.join('; '),
+    });
     if (!input.dry_run) {
       const at = now.toISOString();
-      await deps.store.updateMemory({ ...memory, deleted_at: at, updated_at: at, metadata: { ...memory.metadata, archived: { at, by: 'memory_prune', reason: reasons.join('; ') } } });
+      await deps.store.updateMemory({
+        ...memory,
+        deleted_at: at,
+        updated_at: at,
+        metadata: { ...memory.metadata, archived: { at, by: 'memory_prune', reason: reasons.join('; ') } },
+      });
     }
   }
-  if (!input.dry_run && archived.length > 0) deps.events.emit({ type: 'memory', user_id: userId, memory_ids: archived.map((entry) => entry.memory_id), change: 'deleted' });
-  return { archived, archived_count: archived.length, memories_considered: items.length, dry_run: input.dry_run === true };
+  if (!input.dry_run && archived.length > 0)
+    deps.events.emit({
+      type: 'memory',
+      user_id: userId,
+      memory_ids: archived.map((entry) => entry.memory_id),
+      change: 'deleted',
+    });
+  return {
+    archived,
+    archived_count: archived.length,
+    memories_considered: items.length,
+    dry_run: input.dry_run === true,
+  };
 }

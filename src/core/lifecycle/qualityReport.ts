@@ -34,26 +34,54 @@ export async function qualityReport(deps: CoreDeps, userId: string): Promise<Qua
   const now = deps.clock.now().getTime();
   const { items, truncated } = await listAllMemories(deps.store, { user_id: user, state: 'live' }, SCAN_CAP);
   const index = new SimilarityIndex(items.map((memory) => memory.content));
-  const duplicateGroups = await index.clusters(DUPLICATE_THRESHOLD, (i, j) => items[i].memory_category === items[j].memory_category);
+  const duplicateGroups = await index.clusters(
+    DUPLICATE_THRESHOLD,
+    (i, j) => items[i].memory_category === items[j].memory_category,
+  );
   const contradictions = await scanContradictions(deps, user, { limit: LIMITS.contradictionPairs });
   const stale = items
     .map((memory) => ({ memory, days: Math.floor((now - Date.parse(memory.last_accessed)) / DAY_MS) }))
-    .filter(({ memory, days }) => !memory.pinned && (memory.decay_factor < 0.3 || (days > STALE_DAYS && memory.access_count === 0)))
-    .map(({ memory, days }) => ({ memory_id: memory.memory_id, days_since_access: days, decay_factor: memory.decay_factor }));
+    .filter(
+      ({ memory, days }) =>
+        !memory.pinned && (memory.decay_factor < 0.3 || (days > STALE_DAYS && memory.access_count === 0)),
+    )
+    .map(({ memory, days }) => ({
+      memory_id: memory.memory_id,
+      days_since_access: days,
+      decay_factor: memory.decay_factor,
+    }));
   const orphaned = await findOrphans(deps, user, items);
 
   const total = Math.max(1, items.length);
   const share = (count: number) => Math.min(1, count / total);
   const duplicateMembers = duplicateGroups.reduce((sum, group) => sum + group.length - 1, 0);
-  const contradicted = new Set(contradictions.pairs.filter((pair) => pair.strength === 'strong').flatMap((pair) => [pair.older.memory_id, pair.newer.memory_id])).size;
+  const contradicted = new Set(
+    contradictions.pairs
+      .filter((pair) => pair.strength === 'strong')
+      .flatMap((pair) => [pair.older.memory_id, pair.newer.memory_id]),
+  ).size;
   const penalty =
-    WEIGHTS.duplicates * share(duplicateMembers) + WEIGHTS.contradictions * share(contradicted) + WEIGHTS.stale * share(stale.length) + WEIGHTS.orphaned * share(orphaned.length);
+    WEIGHTS.duplicates * share(duplicateMembers) +
+    WEIGHTS.contradictions * share(contradicted) +
+    WEIGHTS.stale * share(stale.length) +
+    WEIGHTS.orphaned * share(orphaned.length);
   const score = items.length === 0 ? 100 : Math.round(100 * (1 - penalty));
   return {
     user_id: user,
     total_memories: items.length,
-    duplicates: duplicateGroups.slice(0, LIST_CAP).map((group) => ({ memory_ids: group.map((position) => items[position].memory_id), example: items[group[0]].content.slice(0, 160) })),
-    contradictions: contradictions.pairs.slice(0, LIST_CAP).map((pair) => ({ memory_ids: [pair.older.memory_id, pair.newer.memory_id], kind: pair.kind, reason: pair.reason })),
+    duplicates: duplicateGroups
+      .slice(0, LIST_CAP)
+      .map((group) => ({
+        memory_ids: group.map((position) => items[position].memory_id),
+        example: items[group[0]].content.slice(0, 160),
+      })),
+    contradictions: contradictions.pairs
+      .slice(0, LIST_CAP)
+      .map((pair) => ({
+        memory_ids: [pair.older.memory_id, pair.newer.memory_id],
+        kind: pair.kind,
+        reason: pair.reason,
+      })),
     stale: stale.slice(0, LIST_CAP),
     orphaned: orphaned.slice(0, LIST_CAP),
     health_score: score,
@@ -65,14 +93,27 @@ export async function qualityReport(deps: CoreDeps, userId: string): Promise<Qua
 }
 
 /** Memories whose links point to memories that are gone (hard-deleted or forgotten). */
-async function findOrphans(deps: CoreDeps, userId: string, items: readonly MemoryRecord[]): Promise<Array<{ memory_id: string; missing_links: string[] }>> {
-  const linked = [...new Set(items.flatMap((memory) => [...memory.related_memories, ...(memory.supersedes ? [memory.supersedes] : [])]))];
+async function findOrphans(
+  deps: CoreDeps,
+  userId: string,
+  items: readonly MemoryRecord[],
+): Promise<Array<{ memory_id: string; missing_links: string[] }>> {
+  const linked = [
+    ...new Set(
+      items.flatMap((memory) => [...memory.related_memories, ...(memory.supersedes ? [memory.supersedes] : [])]),
+    ),
+  ];
   const live = new Set(items.map((memory) => memory.memory_id));
   const unknown = linked.filter((id) => !live.has(id));
   // Superseded memories are hidden from the live listing but still exist; only truly absent or deleted ones count.
   const found = new Map((await deps.store.getMemories(userId, unknown)).map((memory) => [memory.memory_id, memory]));
   const present = (id: string) => live.has(id) || (found.has(id) && found.get(id)?.deleted_at === null);
   return items
-    .map((memory) => ({ memory_id: memory.memory_id, missing_links: [...memory.related_memories, ...(memory.supersedes ? [memory.supersedes] : [])].filter((id) => !present(id)) }))
+    .map((memory) => ({
+      memory_id: memory.memory_id,
+      missing_links: [...memory.related_memories, ...(memory.supersedes ? [memory.supersedes] : [])].filter(
+        (id) => !present(id),
+      ),
+    }))
     .filter((entry) => entry.missing_links.length > 0);
 }

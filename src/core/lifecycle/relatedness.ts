@@ -19,8 +19,15 @@ type Linkable = Pick<MemoryRecord, 'content' | 'entities' | 'tags'>;
  * things about one topic, so they share its few words and little else ("the", "is", "with" made
  * two unrelated memories look as alike as two related ones).
  */
-export function relatedness(a: Linkable, b: Linkable, vectors: { a?: StoredEmbedding; b?: StoredEmbedding } = {}): number {
-  const vector = vectors.a && vectors.b && vectors.a.model === vectors.b.model ? cosineSimilarity(vectors.a.vector, vectors.b.vector) : 0;
+export function relatedness(
+  a: Linkable,
+  b: Linkable,
+  vectors: { a?: StoredEmbedding; b?: StoredEmbedding } = {},
+): number {
+  const vector =
+    vectors.a && vectors.b && vectors.a.model === vectors.b.model
+      ? cosineSimilarity(vectors.a.vector, vectors.b.vector)
+      : 0;
   return Math.max(vector, termCosine(termsOf(a), termsOf(b)));
 }
 

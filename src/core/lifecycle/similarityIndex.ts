@@ -13,7 +13,11 @@ export class SimilarityIndex {
   constructor(texts: readonly string[], vectors: ReadonlyArray<StoredEmbedding | undefined> = []) {
     this.words = texts.map((text) => {
       const counts = new Map<string, number>();
-      for (const word of text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+      for (const word of text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}_]+/gu) ?? [])
+        counts.set(word, (counts.get(word) ?? 0) + 1);
       let norm = 0;
       for (const count of counts.values()) norm += count * count;
       return { counts, norm: Math.sqrt(norm) };
@@ -28,7 +32,8 @@ export class SimilarityIndex {
     const left = this.words[i];
     const right = this.words[j];
     if (left.norm === 0 || right.norm === 0) return 0;
-    const [small, large] = left.counts.size <= right.counts.size ? [left.counts, right.counts] : [right.counts, left.counts];
+    const [small, large] =
+      left.counts.size <= right.counts.size ? [left.counts, right.counts] : [right.counts, left.counts];
     let dot = 0;
     for (const [word, count] of small) dot += count * (large.get(word) ?? 0);
     return dot / (left.norm * right.norm);

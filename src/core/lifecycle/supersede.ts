@@ -26,16 +26,29 @@ const SUPERSEDED_CONFIDENCE_CAP = 0.5;
 export async function supersedeMemory(deps: CoreDeps, input: SupersedeInput): Promise<SupersedeOutput> {
   const userId = requireId(input.user_id, 'user_id');
   if (input.memory_id === input.superseded_by) {
-    throw new MemoryError('INVALID_INPUT', 'A memory cannot supersede itself; pass two different ids.', { details: { field: 'superseded_by' } });
-  }
-  if (input.reason !== undefined && (typeof input.reason !== 'string' || input.reason.length > LIMITS.reasonChars)) {
-    throw new MemoryError('INVALID_INPUT', `reason must be a string of at most ${LIMITS.reasonChars} characters.`, { details: { field: 'reason' } });
-  }
-  const [older, newer] = await requireLiveMemories(deps, userId, [input.memory_id, input.superseded_by], ['memory_id', 'superseded_by']);
-  if (newer.superseded_by) {
-    throw new MemoryError('INVALID_INPUT', `Memory ${newer.memory_id} is itself superseded by ${newer.superseded_by}; supersede with the current one.`, {
+    throw new MemoryError('INVALID_INPUT', 'A memory cannot supersede itself; pass two different ids.', {
       details: { field: 'superseded_by' },
     });
+  }
+  if (input.reason !== undefined && (typeof input.reason !== 'string' || input.reason.length > LIMITS.reasonChars)) {
+    throw new MemoryError('INVALID_INPUT', `reason must be a string of at most ${LIMITS.reasonChars} characters.`, {
+      details: { field: 'reason' },
+    });
+  }
+  const [older, newer] = await requireLiveMemories(
+    deps,
+    userId,
+    [input.memory_id, input.superseded_by],
+    ['memory_id', 'superseded_by'],
+  );
+  if (newer.superseded_by) {
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `Memory ${newer.memory_id} is itself superseded by ${newer.superseded_by}; supersede with the current one.`,
+      {
+        details: { field: 'superseded_by' },
+      },
+    );
   }
   const now = deps.clock.now().toISOString();
   const confidence = Math.min(older.confidence, SUPERSEDED_CONFIDENCE_CAP);
@@ -53,6 +66,16 @@ export async function supersedeMemory(deps: CoreDeps, input: SupersedeInput): Pr
     related_memories: [...new Set([...newer.related_memories, older.memory_id])],
     updated_at: now,
   });
-  deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [older.memory_id, newer.memory_id], change: 'updated' });
-  return { memory_id: older.memory_id, superseded_by: newer.memory_id, previous_confidence: older.confidence, confidence };
+  deps.events.emit({
+    type: 'memory',
+    user_id: userId,
+    memory_ids: [older.memory_id, newer.memory_id],
+    change: 'updated',
+  });
+  return {
+    memory_id: older.memory_id,
+    superseded_by: newer.memory_id,
+    previous_confidence: older.confidence,
+    confidence,
+  };
 }

@@ -15,7 +15,14 @@ import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { entitiesAfterEdit, extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
 import { requireLayer } from '../domain/layers.ts';
-import { identifiersFrom, isSharedLayer, type LayerScope, partitionForCall, scopeFor, scopeRef } from '../layers/layerScope.ts';
+import {
+  identifiersFrom,
+  isSharedLayer,
+  type LayerScope,
+  partitionForCall,
+  scopeFor,
+  scopeRef,
+} from '../layers/layerScope.ts';
 import { findStoreConflict } from '../lifecycle/contradictionCandidates.ts';
 import { factIdentity } from '../facts/factModel.ts';
 import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
@@ -32,7 +39,12 @@ import {
 } from '../validation.ts';
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 import { requireOwnSession } from '../working/sessionOwnership.ts';
-import { SEARCH_KEY_ORIGINS_FIELD, SEARCH_KEYS_FIELD, withSearchKeyRemoved, withSearchKeys } from '../text/searchKeys.ts';
+import {
+  SEARCH_KEY_ORIGINS_FIELD,
+  SEARCH_KEYS_FIELD,
+  withSearchKeyRemoved,
+  withSearchKeys,
+} from '../text/searchKeys.ts';
 import { EXTRACTION_PENDING_TAG, type ExtractionSink } from '../extraction/pendingExtraction.ts';
 import { markedPending } from '../enrichment/pendingEnrichment.ts';
 import { ANCHORS_FIELD, anchorsOf } from '../anchors/anchorModel.ts';
@@ -81,35 +93,83 @@ export class LongTermMemory {
     const keywords = requireStringList(input.keywords, 'keywords', LIMITS.searchKeys, LIMITS.tagChars);
     const givenMetadata = requireMetadata(input.metadata);
     // Search keys live in metadata (searchKeys.ts), so they pass the same secret guard as the rest of it.
-    const keyedMetadata = keywords.length > 0 ? withSearchKeys(givenMetadata, keywords, { by: 'agent', at: this.deps.clock.now().toISOString() }, LIMITS.searchKeys) : givenMetadata;
+    const keyedMetadata =
+      keywords.length > 0
+        ? withSearchKeys(
+            givenMetadata,
+            keywords,
+            { by: 'agent', at: this.deps.clock.now().toISOString() },
+            LIMITS.searchKeys,
+          )
+        : givenMetadata;
     const guardedMetadata = guardJson(keyedMetadata, this.deps.config);
     const metadata = guardedMetadata.value;
-    const tags = requireStringList(Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined, 'metadata.tags', LIMITS.tags, LIMITS.tagChars);
+    const tags = requireStringList(
+      Array.isArray(metadata.tags) ? (metadata.tags as string[]) : undefined,
+      'metadata.tags',
+      LIMITS.tags,
+      LIMITS.tagChars,
+    );
     // Entities given by the caller are stored and searched like content, so they pass the same gate.
-    const guardedEntities = guardJson(requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars), this.deps.config, 'entities');
+    const guardedEntities = guardJson(
+      requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars),
+      this.deps.config,
+      'entities',
+    );
     const given = guardedEntities.value;
-    const redactions = mergeRedactions(guardedContent.redactions, guardedMetadata.redactions, guardedEntities.redactions);
+    const redactions = mergeRedactions(
+      guardedContent.redactions,
+      guardedMetadata.redactions,
+      guardedEntities.redactions,
+    );
     const extracted = given.length === 0 ? extractEntities(content).slice(0, LIMITS.entities) : [];
-    const anchors = await anchorsForStore(this.deps.anchors, { anchors: input.anchors, metadata: input.metadata, content });
+    const anchors = await anchorsForStore(this.deps.anchors, {
+      anchors: input.anchors,
+      metadata: input.metadata,
+      content,
+    });
     if (anchors.length > 0) metadata[ANCHORS_FIELD] = anchors;
     else delete metadata[ANCHORS_FIELD];
-    const entities = withAnchorEntities(given.length > 0 ? normaliseEntities(given) : extracted, anchors).slice(0, LIMITS.entities);
-    const scope = scopeFor(input.layer === undefined ? 'user' : requireLayer(input.layer), identifiersFrom({ ...input, user_id: userId, project_id: input.project_id ?? undefined }));
+    const entities = withAnchorEntities(given.length > 0 ? normaliseEntities(given) : extracted, anchors).slice(
+      0,
+      LIMITS.entities,
+    );
+    const scope = scopeFor(
+      input.layer === undefined ? 'user' : requireLayer(input.layer),
+      identifiersFrom({ ...input, user_id: userId, project_id: input.project_id ?? undefined }),
+    );
     const partition = scope.partition;
     await requireOwnSession(this.deps.store, userId, input.session_id);
-    const projectId = scope.layer === 'project' ? scope.scope_id : input.project_id === undefined || input.project_id === null ? null : requireId(input.project_id, 'project_id');
+    const projectId =
+      scope.layer === 'project'
+        ? scope.scope_id
+        : input.project_id === undefined || input.project_id === null
+          ? null
+          : requireId(input.project_id, 'project_id');
     const now = this.deps.clock.now().toISOString();
 
-    const superseded = input.supersedes ? await this.requireMemory(partition, requireId(input.supersedes, 'supersedes')) : null;
+    const superseded = input.supersedes
+      ? await this.requireMemory(partition, requireId(input.supersedes, 'supersedes'))
+      : null;
     const embedding = await this.deps.embeddings.embed(content);
-    const stored: StoredEmbedding | null = embedding.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: embedding.vector } : null;
+    const stored: StoredEmbedding | null =
+      embedding.vector && this.deps.embeddings.model
+        ? { model: this.deps.embeddings.model, vector: embedding.vector }
+        : null;
 
-    const similar = superseded ? null : await this.findMostSimilar(scope, projectId, content, stored, factIdentity(metadata));
+    const similar = superseded
+      ? null
+      : await this.findMostSimilar(scope, projectId, content, stored, factIdentity(metadata));
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
       const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
       const { [SEARCH_KEYS_FIELD]: _keys, [SEARCH_KEY_ORIGINS_FIELD]: _origins, ...plainMetadata } = metadata;
       // The older memory keeps its keys (a model's among them); the agent's new ones are added.
-      const mergedMetadata = withSearchKeys({ ...similar.memory.metadata, ...plainMetadata }, keywords, { by: 'agent', at: now }, LIMITS.searchKeys);
+      const mergedMetadata = withSearchKeys(
+        { ...similar.memory.metadata, ...plainMetadata },
+        keywords,
+        { by: 'agent', at: now },
+        LIMITS.searchKeys,
+      );
       const contentChanged = action === 'updated_existing' && content !== similar.memory.content;
       const base: MemoryRecord = {
         ...similar.memory,
@@ -136,7 +196,14 @@ export class LongTermMemory {
     // A new statement that contradicts a live one corrects it, exactly like an explicit `supersedes`.
     const conflict = superseded
       ? null
-      : await findStoreConflict(this.deps, { user_id: partition, scopes: [scopeRef(scope)], project_id: projectId, content, memory_category: input.memory_category, metadata });
+      : await findStoreConflict(this.deps, {
+          user_id: partition,
+          scopes: [scopeRef(scope)],
+          project_id: projectId,
+          content,
+          memory_category: input.memory_category,
+          metadata,
+        });
     const replaced = superseded ?? conflict?.memory ?? null;
 
     const memory: MemoryRecord = this.forEnrichment({
@@ -190,7 +257,15 @@ export class LongTermMemory {
       ...(similar && similar.similarity >= this.deps.config.similarThreshold
         ? { similar_existing: this.describeSimilar(similar.memory, similar.similarity, 'created_new') }
         : {}),
-      ...(conflict ? { contradicts: { memory_id: conflict.memory.memory_id, kind: conflict.contradiction.kind, reason: conflict.contradiction.reason } } : {}),
+      ...(conflict
+        ? {
+            contradicts: {
+              memory_id: conflict.memory.memory_id,
+              kind: conflict.contradiction.kind,
+              reason: conflict.contradiction.reason,
+            },
+          }
+        : {}),
       embedding_status: embedding.status,
       redactions,
     };
@@ -200,13 +275,29 @@ export class LongTermMemory {
     const userId = partitionForCall(input);
     const existing = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
     if (existing.deleted_at) {
-      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is forgotten; restore it before editing.`, { details: { memory_id: existing.memory_id } });
+      throw new MemoryError(
+        'MEMORY_NOT_FOUND',
+        `Memory ${existing.memory_id} is forgotten; restore it before editing.`,
+        { details: { memory_id: existing.memory_id } },
+      );
     }
-    const guardedContent = input.content === undefined ? null : guardText(requireContent(input.content), this.deps.config);
+    const guardedContent =
+      input.content === undefined ? null : guardText(requireContent(input.content), this.deps.config);
     const content = guardedContent ? guardedContent.content : existing.content;
-    const guardedMetadata = input.metadata === undefined ? null : guardJson(requireMetadata(input.metadata), this.deps.config);
-    const guardedTags = input.tags === undefined ? null : guardJson(requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars), this.deps.config, 'tags');
-    const guardedEntities = input.entities === undefined ? null : guardJson(requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars), this.deps.config, 'entities');
+    const guardedMetadata =
+      input.metadata === undefined ? null : guardJson(requireMetadata(input.metadata), this.deps.config);
+    const guardedTags =
+      input.tags === undefined
+        ? null
+        : guardJson(requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars), this.deps.config, 'tags');
+    const guardedEntities =
+      input.entities === undefined
+        ? null
+        : guardJson(
+            requireStringList(input.entities, 'entities', LIMITS.entities, LIMITS.entityChars),
+            this.deps.config,
+            'entities',
+          );
     const category = input.memory_category ?? existing.memory_category;
     const subtype = input.memory_subtype ?? (input.memory_category ? '' : existing.memory_subtype);
     assertValidClassification(category, subtype);
@@ -214,7 +305,10 @@ export class LongTermMemory {
     let embedding: StoredEmbedding | null | undefined;
     if (contentChanged) {
       const outcome = await this.deps.embeddings.embed(content);
-      embedding = outcome.vector && this.deps.embeddings.model ? { model: this.deps.embeddings.model, vector: outcome.vector } : null;
+      embedding =
+        outcome.vector && this.deps.embeddings.model
+          ? { model: this.deps.embeddings.model, vector: outcome.vector }
+          : null;
     }
     const edited: MemoryRecord = {
       ...existing,
@@ -245,7 +339,12 @@ export class LongTermMemory {
     await this.deps.store.updateMemory(updated, embedding);
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
     if (contentChanged) this.queueEnrichment(updated);
-    const redactions = mergeRedactions(guardedContent?.redactions ?? [], guardedMetadata?.redactions ?? [], guardedTags?.redactions ?? [], guardedEntities?.redactions ?? []);
+    const redactions = mergeRedactions(
+      guardedContent?.redactions ?? [],
+      guardedMetadata?.redactions ?? [],
+      guardedTags?.redactions ?? [],
+      guardedEntities?.redactions ?? [],
+    );
     return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated, redactions };
   }
 
@@ -279,9 +378,13 @@ export class LongTermMemory {
   async forgetAll(input: ForgetAllInput): Promise<ForgetAllOutput> {
     const userId = requireId(input.user_id, 'user_id');
     if (input.confirmation !== FORGET_ALL_CONFIRMATION) {
-      throw new MemoryError('CONFIRMATION_REQUIRED', `To delete every memory of ${userId}, pass confirmation exactly "${FORGET_ALL_CONFIRMATION}".`, {
-        details: { field: 'confirmation' },
-      });
+      throw new MemoryError(
+        'CONFIRMATION_REQUIRED',
+        `To delete every memory of ${userId}, pass confirmation exactly "${FORGET_ALL_CONFIRMATION}".`,
+        {
+          details: { field: 'confirmation' },
+        },
+      );
     }
     // As for hard deletes: queued access-log rows must not land after the erasure.
     await this.deps.access.flush();
@@ -294,16 +397,28 @@ export class LongTermMemory {
   async editSearchKeys(input: EditSearchKeysInput): Promise<MemoryRecord> {
     const userId = requireId(input.user_id, 'user_id');
     const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
-    const add = guardJson(requireStringList(input.add, 'add', LIMITS.searchKeys, LIMITS.tagChars), { ...this.deps.config, secretPolicy: 'refuse' }, 'add').value;
+    const add = guardJson(
+      requireStringList(input.add, 'add', LIMITS.searchKeys, LIMITS.tagChars),
+      { ...this.deps.config, secretPolicy: 'refuse' },
+      'add',
+    ).value;
     const remove = requireStringList(input.remove, 'remove', LIMITS.searchKeys, LIMITS.tagChars);
-    if (add.length === 0 && remove.length === 0) throw new MemoryError('INVALID_INPUT', 'Name at least one search key to add or remove.', { details: { field: 'add' } });
+    if (add.length === 0 && remove.length === 0)
+      throw new MemoryError('INVALID_INPUT', 'Name at least one search key to add or remove.', {
+        details: { field: 'add' },
+      });
     const now = this.deps.clock.now().toISOString();
     let metadata: Record<string, unknown> = memory.metadata;
     for (const key of remove) metadata = withSearchKeyRemoved(metadata, key);
     metadata = withSearchKeys(metadata, add, { by: 'user', at: now }, LIMITS.searchKeys);
     const updated: MemoryRecord = { ...memory, metadata, updated_at: now };
     await this.deps.store.updateMemory(updated);
-    this.deps.events.emit({ type: 'memory', user_id: memory.user_id, memory_ids: [memory.memory_id], change: 'updated' });
+    this.deps.events.emit({
+      type: 'memory',
+      user_id: memory.user_id,
+      memory_ids: [memory.memory_id],
+      change: 'updated',
+    });
     return updated;
   }
 
@@ -327,7 +442,9 @@ export class LongTermMemory {
   private async requireMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
     const [memory] = await this.deps.store.getMemories(userId, [memoryId]);
     if (!memory) {
-      throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${memoryId} exists for user ${userId}.`, { details: { memory_id: memoryId } });
+      throw new MemoryError('MEMORY_NOT_FOUND', `No memory ${memoryId} exists for user ${userId}.`, {
+        details: { memory_id: memoryId },
+      });
     }
     return memory;
   }
@@ -351,7 +468,8 @@ export class LongTermMemory {
       .slice(0, DEDUP_QUERY_TERMS);
     // Duplicates share their words, so full-text finds the candidates; vectors only refine the
     // similarity of those few, which spares a vector scan on every store.
-    const lexical = terms.length > 0 ? await this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : [];
+    const lexical =
+      terms.length > 0 ? await this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : [];
     const ids = lexical.map((hit) => hit.memory_id);
     if (ids.length === 0) return null;
     const [candidates, vectors] = await Promise.all([
@@ -362,15 +480,24 @@ export class LongTermMemory {
     for (const memory of candidates) {
       if (memory.deleted_at || memory.superseded_by || factIdentity(memory.metadata) !== fact) continue;
       const stored = vectors.get(memory.memory_id);
-      const vectorSimilarity = embedding && stored && stored.model === embedding.model ? cosineSimilarity(embedding.vector, stored.vector) : 0;
+      const vectorSimilarity =
+        embedding && stored && stored.model === embedding.model ? cosineSimilarity(embedding.vector, stored.vector) : 0;
       const similarity = Math.max(textSimilarity(content, memory.content), vectorSimilarity);
       if (!best || similarity > best.similarity) best = { memory, similarity };
     }
     return best;
   }
 
-  private describeSimilar(memory: MemoryRecord, similarity: number, action: SimilarExisting['action']): SimilarExisting {
-    return { memory_id: memory.memory_id, similarity: Math.round(similarity * 1000) / 1000, content: memory.content, action };
+  private describeSimilar(
+    memory: MemoryRecord,
+    similarity: number,
+    action: SimilarExisting['action'],
+  ): SimilarExisting {
+    return {
+      memory_id: memory.memory_id,
+      similarity: Math.round(similarity * 1000) / 1000,
+      content: memory.content,
+      action,
+    };
   }
 }
-

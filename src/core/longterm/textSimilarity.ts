@@ -19,7 +19,10 @@ export function textSimilarity(a: string, b: string): number {
 
 function wordCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const word of text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
+  for (const word of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}_]+/gu) ?? []) {
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   return counts;

@@ -20,7 +20,12 @@ export class OpenAiChatModel implements ChatModel {
     this.model = options.model;
     this.name = `openai:${options.model}`;
     // No SDK retries: the background queue owns retry and backoff, so one policy governs every model.
-    this.client = new OpenAI({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), maxRetries: 0, timeout: options.timeoutMs ?? 30_000 });
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 30_000,
+    });
   }
 
   async complete(request: ChatRequest): Promise<string> {
@@ -40,7 +45,10 @@ export class OpenAiChatModel implements ChatModel {
       throw providerError(this.name, request.operation, cause);
     }
     if (typeof text !== 'string') {
-      throw new MemoryError('PROVIDER_ERROR', `Model ${this.name} returned no message content.`, { operation: request.operation, details: { model: this.name } });
+      throw new MemoryError('PROVIDER_ERROR', `Model ${this.name} returned no message content.`, {
+        operation: request.operation,
+        details: { model: this.name },
+      });
     }
     return text;
   }
@@ -48,7 +56,12 @@ export class OpenAiChatModel implements ChatModel {
 
 function providerError(name: string, operation: string, cause: unknown): MemoryError {
   const status = cause instanceof OpenAI.APIError ? cause.status : undefined;
-  const code: MemoryErrorCode = status === 401 || status === 403 ? 'UNAUTHORIZED' : status === 429 ? 'RATE_LIMITED' : 'PROVIDER_ERROR';
+  const code: MemoryErrorCode =
+    status === 401 || status === 403 ? 'UNAUTHORIZED' : status === 429 ? 'RATE_LIMITED' : 'PROVIDER_ERROR';
   const message = cause instanceof Error ? cause.message : String(cause);
-  return new MemoryError(code, `Model ${name} failed to ${operation}${status ? ` (HTTP ${status})` : ''}: ${message}`, { cause, operation, details: { model: name, ...(status ? { status } : {}) } });
+  return new MemoryError(code, `Model ${name} failed to ${operation}${status ? ` (HTTP ${status})` : ''}: ${message}`, {
+    cause,
+    operation,
+    details: { model: name, ...(status ? { status } : {}) },
+  });
 }

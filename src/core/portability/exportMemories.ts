@@ -12,14 +12,22 @@ export async function exportMemories(deps: CoreDeps, userId: string): Promise<Me
     deps.store.listSessions(user),
   ]);
   const workingItems: WorkingItemRecord[] = [];
-  for (const session of sessions) workingItems.push(...(await deps.store.listWorkingItems(session.session_id)).filter((item) => item.user_id === user));
+  for (const session of sessions)
+    workingItems.push(
+      ...(await deps.store.listWorkingItems(session.session_id)).filter((item) => item.user_id === user),
+    );
   const memories = items.map((memory) => ({ ...memory, deleted: memory.deleted_at !== null }));
   return {
     format: EXPORT_FORMAT,
     format_version: EXPORT_FORMAT_VERSION,
     exported_at: deps.clock.now().toISOString(),
     user_id: user,
-    counts: { memories: memories.length, deleted_memories: memories.filter((memory) => memory.deleted).length, sessions: sessions.length, working_items: workingItems.length },
+    counts: {
+      memories: memories.length,
+      deleted_memories: memories.filter((memory) => memory.deleted).length,
+      sessions: sessions.length,
+      working_items: workingItems.length,
+    },
     memories,
     sessions,
     working_items: workingItems,

@@ -24,7 +24,12 @@ type Position = { section: 'memories' | 'sessions'; offset: number };
  * sessions with their working items. Concatenating the pages' arrays gives the whole export;
  * `counts` on every page are the totals. A page holds at least one record, so it always advances.
  */
-export async function exportPage(deps: CoreDeps, userId: string, cursor: string | undefined, pageBytes = EXPORT_PAGE_BYTES): Promise<ExportPage> {
+export async function exportPage(
+  deps: CoreDeps,
+  userId: string,
+  cursor: string | undefined,
+  pageBytes = EXPORT_PAGE_BYTES,
+): Promise<ExportPage> {
   const user = requireId(userId, 'user_id');
   const position = parseCursor(cursor);
   const filter: MemoryFilter = { user_id: user, state: 'all', include_superseded: true };
@@ -53,7 +58,11 @@ export async function exportPage(deps: CoreDeps, userId: string, cursor: string 
     }
     const offset: number = next.offset + taken;
     if (taken < batch.items.length) next = { section: 'memories', offset };
-    else next = batch.items.length < READ_BATCH || offset >= batch.total ? { section: 'sessions', offset: 0 } : { section: 'memories', offset };
+    else
+      next =
+        batch.items.length < READ_BATCH || offset >= batch.total
+          ? { section: 'sessions', offset: 0 }
+          : { section: 'memories', offset };
     if (taken < batch.items.length) break;
   }
   while (next?.section === 'sessions') {
@@ -73,13 +82,21 @@ export async function exportPage(deps: CoreDeps, userId: string, cursor: string 
   if (next?.section === 'sessions' && next.offset >= sessions.length) next = null;
 
   let workingItemCount = 0;
-  for (const session of sessions) workingItemCount += (await deps.store.listWorkingItems(session.session_id)).filter((item) => item.user_id === user).length;
+  for (const session of sessions)
+    workingItemCount += (await deps.store.listWorkingItems(session.session_id)).filter(
+      (item) => item.user_id === user,
+    ).length;
   return {
     format: EXPORT_FORMAT,
     format_version: EXPORT_FORMAT_VERSION,
     exported_at: deps.clock.now().toISOString(),
     user_id: user,
-    counts: { memories: total.total, deleted_memories: deleted.total, sessions: sessions.length, working_items: workingItemCount },
+    counts: {
+      memories: total.total,
+      deleted_memories: deleted.total,
+      sessions: sessions.length,
+      working_items: workingItemCount,
+    },
     memories,
     sessions: pageSessions,
     working_items: pageItems,
@@ -90,6 +107,9 @@ export async function exportPage(deps: CoreDeps, userId: string, cursor: string 
 function parseCursor(cursor: string | undefined): Position {
   if (cursor === undefined || cursor === '') return { section: 'memories', offset: 0 };
   const match = /^([ms])(\d{1,12})$/.exec(cursor);
-  if (!match) throw new MemoryError('INVALID_INPUT', 'cursor must be the next_cursor of a previous export_memories page.', { details: { field: 'cursor' } });
+  if (!match)
+    throw new MemoryError('INVALID_INPUT', 'cursor must be the next_cursor of a previous export_memories page.', {
+      details: { field: 'cursor' },
+    });
   return { section: match[1] === 'm' ? 'memories' : 'sessions', offset: Number(match[2]) };
 }

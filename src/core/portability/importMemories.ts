@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import type { MemoryRecord, SessionRecord, SourceType, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
+import type {
+  MemoryRecord,
+  SessionRecord,
+  SourceType,
+  WorkingContentType,
+  WorkingItemRecord,
+} from '../domain/records.ts';
 import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { guardJson, guardText, mergeRedactions, type Redaction } from '../safety/contentGuard.ts';
@@ -20,7 +26,15 @@ export interface ImportOutput {
   redactions: Redaction[];
 }
 
-const SOURCE_TYPES: readonly SourceType[] = ['conversation', 'explicit', 'inferred', 'observed', 'editor', 'extraction', 'working_memory'];
+const SOURCE_TYPES: readonly SourceType[] = [
+  'conversation',
+  'explicit',
+  'inferred',
+  'observed',
+  'editor',
+  'extraction',
+  'working_memory',
+];
 
 /**
  * import_memories: loads an export into `userId`'s memory. Idempotent by memory_id: a memory
@@ -37,7 +51,13 @@ export async function importMemories(deps: CoreDeps, userId: string, data: unkno
   // the file (or a secret under the refuse policy) fails the import with nothing written.
   const plan = await planImport(deps, user, parsed);
   await writePlan(deps, plan);
-  if (plan.memories.length > 0) deps.events.emit({ type: 'memory', user_id: user, memory_ids: plan.memories.map((memory) => memory.memory_id), change: 'created' });
+  if (plan.memories.length > 0)
+    deps.events.emit({
+      type: 'memory',
+      user_id: user,
+      memory_ids: plan.memories.map((memory) => memory.memory_id),
+      change: 'created',
+    });
   return {
     memories_imported: plan.memories.length,
     memories_skipped: plan.memoriesSkipped,
@@ -61,10 +81,19 @@ interface ImportPlan {
 async function planImport(deps: CoreDeps, user: string, parsed: ParsedExport): Promise<ImportPlan> {
   const originalIds = parsed.memories.map((memory) => memory.memory_id);
   const derived = new Map(originalIds.map((id) => [id, derivedId('mem', user, id)]));
-  const existing = new Set((await deps.store.getMemories(user, [...originalIds, ...derived.values()])).map((memory) => memory.memory_id));
+  const existing = new Set(
+    (await deps.store.getMemories(user, [...originalIds, ...derived.values()])).map((memory) => memory.memory_id),
+  );
   // Ids the user already has keep their id (their own re-import); the rest get the derived id.
   const idFor = (id: string) => (existing.has(id) ? id : (derived.get(id) ?? derivedId('mem', user, id)));
-  const plan: ImportPlan = { memories: [], memoriesSkipped: 0, sessions: [], sessionsSkipped: 0, remapped: {}, redactions: [] };
+  const plan: ImportPlan = {
+    memories: [],
+    memoriesSkipped: 0,
+    sessions: [],
+    sessionsSkipped: 0,
+    remapped: {},
+    redactions: [],
+  };
   const planned = new Set<string>();
   const slice = new YieldEvery(100);
   for (const memory of parsed.memories) {
@@ -99,10 +128,15 @@ async function planImport(deps: CoreDeps, user: string, parsed: ParsedExport): P
 
   const sessionIds = new Set(parsed.sessions.map((session) => session.session_id));
   const orphan = parsed.working_items.findIndex((item) => !sessionIds.has(item.session_id));
-  if (orphan !== -1) throw invalid(`working_items[${orphan}].session_id names no session of the file.`, `working_items[${orphan}].session_id`);
+  if (orphan !== -1)
+    throw invalid(
+      `working_items[${orphan}].session_id names no session of the file.`,
+      `working_items[${orphan}].session_id`,
+    );
   for (const [index, session] of parsed.sessions.entries()) {
     const current = await deps.store.getSession(session.session_id);
-    const sessionId = current && current.user_id !== user ? derivedId('sess', user, session.session_id) : session.session_id;
+    const sessionId =
+      current && current.user_id !== user ? derivedId('sess', user, session.session_id) : session.session_id;
     const owned = current?.user_id === user ? current : await deps.store.getSession(sessionId);
     if (owned || plan.sessions.some((entry) => entry.session.session_id === sessionId)) {
       plan.sessionsSkipped++;
@@ -116,17 +150,38 @@ async function planImport(deps: CoreDeps, user: string, parsed: ParsedExport): P
         const metadata = guardJson(item.metadata, deps.config);
         plan.redactions.push(guarded.redactions, metadata.redactions);
         // Token counts are recounted, never taken from the file: they are the session's budget.
-        return { ...item, session_id: sessionId, user_id: user, content: guarded.content, metadata: metadata.value, token_count: deps.tokens.count(guarded.content), item_id: derivedId('wmi', user, `${sessionId}/${item.item_id}`) };
+        return {
+          ...item,
+          session_id: sessionId,
+          user_id: user,
+          content: guarded.content,
+          metadata: metadata.value,
+          token_count: deps.tokens.count(guarded.content),
+          item_id: derivedId('wmi', user, `${sessionId}/${item.item_id}`),
+        };
       });
     // A session's config is free-form JSON from the file: it passes the same gate as metadata.
     const config = guardJson(session.config, deps.config, 'config');
     plan.redactions.push(config.redactions);
     const totalTokens = items.reduce((total, item) => total + item.token_count, 0);
     if (totalTokens > session.max_tokens) {
-      throw invalid(`sessions[${index}] holds ${totalTokens} tokens of working items but its max_tokens is ${session.max_tokens}.`, `sessions[${index}].max_tokens`);
+      throw invalid(
+        `sessions[${index}] holds ${totalTokens} tokens of working items but its max_tokens is ${session.max_tokens}.`,
+        `sessions[${index}].max_tokens`,
+      );
     }
     const nextSequence = Math.max(session.next_sequence, ...items.map((item) => item.sequence_num + 1));
-    plan.sessions.push({ session: { ...session, config: config.value, session_id: sessionId, user_id: user, total_tokens: totalTokens, next_sequence: nextSequence }, upsert: items });
+    plan.sessions.push({
+      session: {
+        ...session,
+        config: config.value,
+        session_id: sessionId,
+        user_id: user,
+        total_tokens: totalTokens,
+        next_sequence: nextSequence,
+      },
+      upsert: items,
+    });
   }
   return plan;
 }
@@ -151,10 +206,18 @@ async function writePlan(deps: CoreDeps, plan: ImportPlan): Promise<void> {
     try {
       for (const memory of writtenMemories) await deps.store.hardDeleteMemory(memory.user_id, memory.memory_id);
       for (const change of writtenSessions) {
-        await deps.store.commitWorking({ session: { ...change.session, total_tokens: 0 }, upsert: [], delete: change.upsert.map((item) => item.item_id) });
+        await deps.store.commitWorking({
+          session: { ...change.session, total_tokens: 0 },
+          upsert: [],
+          delete: change.upsert.map((item) => item.item_id),
+        });
       }
     } catch (undoError) {
-      throw new MemoryError('PROVIDER_ERROR', `Import failed and could not be fully undone; ${writtenMemories.length} memories may remain. First failure: ${String(error instanceof Error ? error.message : error)}`, { cause: undoError, operation: 'import_memories' });
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        `Import failed and could not be fully undone; ${writtenMemories.length} memories may remain. First failure: ${String(error instanceof Error ? error.message : error)}`,
+        { cause: undoError, operation: 'import_memories' },
+      );
     }
     throw error;
   }
@@ -178,7 +241,11 @@ function invalid(message: string, field: string): MemoryError {
 export function validateExport(data: unknown): ParsedExport {
   if (!isObject(data)) throw invalid('expected a JSON object.', 'data');
   if (data.format !== EXPORT_FORMAT) throw invalid(`format must be "${EXPORT_FORMAT}".`, 'format');
-  if (data.format_version !== EXPORT_FORMAT_VERSION) throw invalid(`format_version ${String(data.format_version)} is not supported (this server reads ${EXPORT_FORMAT_VERSION}).`, 'format_version');
+  if (data.format_version !== EXPORT_FORMAT_VERSION)
+    throw invalid(
+      `format_version ${String(data.format_version)} is not supported (this server reads ${EXPORT_FORMAT_VERSION}).`,
+      'format_version',
+    );
   if (!Array.isArray(data.memories)) throw invalid('memories must be an array.', 'memories');
   const sessions = data.sessions === undefined ? [] : data.sessions;
   const items = data.working_items === undefined ? [] : data.working_items;
@@ -199,27 +266,37 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
   assertValidClassification(String(raw.memory_category), String(raw.memory_subtype));
   const strings = (value: unknown, field: string): string[] => {
     if (value === undefined) return [];
-    if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) throw invalid(`${at}.${field} must be a list of strings.`, `${at}.${field}`);
+    if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string'))
+      throw invalid(`${at}.${field} must be a list of strings.`, `${at}.${field}`);
     return value as string[];
   };
   const unit = (value: unknown, field: string, fallback: number): number => {
     if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw invalid(`${at}.${field} must be a number from 0 to 1.`, `${at}.${field}`);
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+      throw invalid(`${at}.${field} must be a number from 0 to 1.`, `${at}.${field}`);
     return value;
   };
   const time = (value: unknown, field: string, nullable: boolean): string | null => {
     if ((value === null || value === undefined) && nullable) return null;
-    if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw invalid(`${at}.${field} must be an ISO-8601 time.`, `${at}.${field}`);
+    if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+      throw invalid(`${at}.${field} must be an ISO-8601 time.`, `${at}.${field}`);
     return new Date(value).toISOString();
   };
-  const optionalId = (value: unknown, field: string): string | null => (value === null || value === undefined ? null : requireId(value, `${at}.${field}`));
+  const optionalId = (value: unknown, field: string): string | null =>
+    value === null || value === undefined ? null : requireId(value, `${at}.${field}`);
   const created = time(raw.created_at, 'created_at', false) as string;
   const sourceType = raw.source_type === undefined ? 'explicit' : raw.source_type;
-  if (!SOURCE_TYPES.includes(sourceType as SourceType)) throw invalid(`${at}.source_type must be one of ${SOURCE_TYPES.join(', ')}.`, `${at}.source_type`);
-  if (raw.metadata !== undefined && !isObject(raw.metadata)) throw invalid(`${at}.metadata must be an object.`, `${at}.metadata`);
+  if (!SOURCE_TYPES.includes(sourceType as SourceType))
+    throw invalid(`${at}.source_type must be one of ${SOURCE_TYPES.join(', ')}.`, `${at}.source_type`);
+  if (raw.metadata !== undefined && !isObject(raw.metadata))
+    throw invalid(`${at}.metadata must be an object.`, `${at}.metadata`);
   // An export holds one user's partition: the personal layers. Files from before layers are user layer.
   const layer = raw.layer === undefined ? 'user' : raw.layer;
-  if (layer !== 'user' && layer !== 'agent' && layer !== 'session') throw invalid(`${at}.layer must be user, agent or session; shared layers are not part of a user's export.`, `${at}.layer`);
+  if (layer !== 'user' && layer !== 'agent' && layer !== 'session')
+    throw invalid(
+      `${at}.layer must be user, agent or session; shared layers are not part of a user's export.`,
+      `${at}.layer`,
+    );
   const scopeId = layer === 'user' ? '' : requireId(raw.scope_id, `${at}.scope_id`);
   return {
     memory_id: raw.memory_id as string,
@@ -258,7 +335,8 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
 function sessionOf(raw: unknown, at: string): SessionRecord {
   if (!isObject(raw)) throw invalid(`${at} must be an object.`, at);
   const sessionId = requireId(raw.session_id, `${at}.session_id`);
-  if (!['lru', 'relevance', 'hybrid'].includes(raw.eviction_policy as string)) throw invalid(`${at}.eviction_policy must be lru, relevance or hybrid.`, `${at}.eviction_policy`);
+  if (!['lru', 'relevance', 'hybrid'].includes(raw.eviction_policy as string))
+    throw invalid(`${at}.eviction_policy must be lru, relevance or hybrid.`, `${at}.eviction_policy`);
   const created = isoTime(raw.created_at, `${at}.created_at`, false) as string;
   return {
     session_id: sessionId,
@@ -286,9 +364,11 @@ function itemOf(raw: unknown, at: string): WorkingItemRecord {
   if (!WORKING_CONTENT_TYPES.includes(raw.content_type as WorkingContentType)) {
     throw invalid(`${at}.content_type must be one of ${WORKING_CONTENT_TYPES.join(', ')}.`, `${at}.content_type`);
   }
-  if (raw.pinned !== undefined && typeof raw.pinned !== 'boolean') throw invalid(`${at}.pinned must be true or false.`, `${at}.pinned`);
+  if (raw.pinned !== undefined && typeof raw.pinned !== 'boolean')
+    throw invalid(`${at}.pinned must be true or false.`, `${at}.pinned`);
   const relevance = raw.relevance_score ?? 1;
-  if (typeof relevance !== 'number' || !(relevance >= 0 && relevance <= 1)) throw invalid(`${at}.relevance_score must be a number from 0 to 1.`, `${at}.relevance_score`);
+  if (typeof relevance !== 'number' || !(relevance >= 0 && relevance <= 1))
+    throw invalid(`${at}.relevance_score must be a number from 0 to 1.`, `${at}.relevance_score`);
   const created = isoTime(raw.created_at, `${at}.created_at`, false) as string;
   return {
     item_id: itemId,
@@ -308,13 +388,15 @@ function itemOf(raw: unknown, at: string): WorkingItemRecord {
 }
 
 function wholeNumber(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(`${field} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`, field);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw invalid(`${field} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`, field);
   return value;
 }
 
 function isoTime(value: unknown, field: string, nullable: boolean): string | null {
   if ((value === null || value === undefined) && nullable) return null;
-  if (typeof value !== 'string' || !ISO_TIME.test(value) || Number.isNaN(Date.parse(value))) throw invalid(`${field} must be an ISO-8601 time.`, field);
+  if (typeof value !== 'string' || !ISO_TIME.test(value) || Number.isNaN(Date.parse(value)))
+    throw invalid(`${field} must be an ISO-8601 time.`, field);
   return new Date(value).toISOString();
 }
 

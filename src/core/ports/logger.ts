@@ -17,7 +17,9 @@ export function errorText(error: unknown): string {
 /** Writes `[fml] level message: cause` lines to a sink (process.stderr in the CLI and daemon). */
 export function lineLogger(write: (line: string) => void): Logger {
   const line = (level: string, message: string, error?: unknown): void =>
-    write(`[fml] ${level === 'info' ? '' : `${level}: `}${message}${error === undefined ? '' : `: ${errorText(error)}`}\n`);
+    write(
+      `[fml] ${level === 'info' ? '' : `${level}: `}${message}${error === undefined ? '' : `: ${errorText(error)}`}\n`,
+    );
   return {
     info: (message) => line('info', message),
     warn: (message, error) => line('warn', message, error),

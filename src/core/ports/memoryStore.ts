@@ -1,4 +1,10 @@
-import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../domain/records.ts';
+import type {
+  AccessLogEntry,
+  MemoryRecord,
+  SessionRecord,
+  StoredEmbedding,
+  WorkingItemRecord,
+} from '../domain/records.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 
@@ -60,7 +66,12 @@ export interface MemoryStore {
    * one before it, or whose time (event_time, else created_at) is more than `maxGapMs` away.
    * Unknown ids are absent.
    */
-  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>>;
+  adjacentMemories(
+    filter: MemoryFilter,
+    memoryIds: readonly string[],
+    radius: number,
+    maxGapMs: number,
+  ): Promise<Map<string, AdjacentMemories>>;
   /** Live memories whose embedding is missing or from another model, for lazy re-embedding. */
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]>;
 

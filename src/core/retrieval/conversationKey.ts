@@ -12,7 +12,9 @@ export const CONVERSATION_SUBTYPES: ReadonlySet<string> = new Set(['conversation
 export const CONVERSATION_METADATA_KEYS = ['conversation_id', 'thread_id', 'session_id', 'session'] as const;
 
 /** The conversation a memory is a turn of, or null when it is not marked as a dialog turn. */
-export function conversationKey(memory: Pick<MemoryRecord, 'memory_subtype' | 'source_session' | 'metadata'>): string | null {
+export function conversationKey(
+  memory: Pick<MemoryRecord, 'memory_subtype' | 'source_session' | 'metadata'>,
+): string | null {
   if (!CONVERSATION_SUBTYPES.has(memory.memory_subtype)) return null;
   if (memory.source_session) return `session:${memory.source_session}`;
   for (const key of CONVERSATION_METADATA_KEYS) {

@@ -21,7 +21,6 @@ export interface LexicalSearchHit {
   matched_terms: string[];
 }
 
-
 /**
  * An index's live documents in flat arrays, in insertion order (the tie-break order): what a
  * persisted index holds. Term numbers index `termNames`, which lists only terms some live
@@ -128,7 +127,8 @@ export class LexicalIndex {
     if (slot === undefined) return undefined;
     const terms = new Map<string, number>();
     const start = this.#docStart[slot];
-    for (let i = start; i < start + this.#docTermCount[slot]; i++) terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i]);
+    for (let i = start; i < start + this.#docTermCount[slot]; i++)
+      terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i]);
     return terms;
   }
 
@@ -179,7 +179,8 @@ export class LexicalIndex {
         at++;
       }
     });
-    if (at !== cells) throw new Error(`Lexical index out of step: its postings hold ${at} entries, its documents ${cells} terms.`);
+    if (at !== cells)
+      throw new Error(`Lexical index out of step: its postings hold ${at} entries, its documents ${cells} terms.`);
     const termNames = termIds.map((termId) => this.#termNames[termId]);
     return { termNames, ids, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
   }
@@ -195,8 +196,17 @@ export class LexicalIndex {
     const { termNames, ids, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs } = documents;
     const count = ids.length;
     const cells = terms.length;
-    if (lengths.length !== count || termCounts.length !== count || tfs.length !== cells || postingSizes.length !== termNames.length || postingDocuments.length !== cells || postingTfs.length !== cells) {
-      throw new LexicalDocumentsError('Lexical documents do not line up: their ids, lengths, term counts, terms and postings differ in size.');
+    if (
+      lengths.length !== count ||
+      termCounts.length !== count ||
+      tfs.length !== cells ||
+      postingSizes.length !== termNames.length ||
+      postingDocuments.length !== cells ||
+      postingTfs.length !== cells
+    ) {
+      throw new LexicalDocumentsError(
+        'Lexical documents do not line up: their ids, lengths, term counts, terms and postings differ in size.',
+      );
     }
     let sum = 0;
     for (let doc = 0; doc < count; doc++) sum += termCounts[doc];
@@ -205,13 +215,16 @@ export class LexicalIndex {
     for (let term = 0; term < postingSizes.length; term++) sum += postingSizes[term];
     if (sum !== cells) throw new LexicalDocumentsError(`Lexical postings count ${sum} entries but hold ${cells}.`);
     for (let cell = 0; cell < cells; cell++) {
-      if (terms[cell] < 0 || terms[cell] >= termNames.length) throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termNames.length}.`);
-      if (postingDocuments[cell] < 0 || postingDocuments[cell] >= count) throw new LexicalDocumentsError(`Lexical postings name document ${postingDocuments[cell]} of ${count}.`);
+      if (terms[cell] < 0 || terms[cell] >= termNames.length)
+        throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termNames.length}.`);
+      if (postingDocuments[cell] < 0 || postingDocuments[cell] >= count)
+        throw new LexicalDocumentsError(`Lexical postings name document ${postingDocuments[cell]} of ${count}.`);
     }
     const index = new LexicalIndex(options);
     const termIdOf = index.#termIdOf;
     for (let term = 0; term < termNames.length; term++) {
-      if (termIdOf.has(termNames[term])) throw new LexicalDocumentsError(`Lexical documents name the term "${termNames[term]}" twice.`);
+      if (termIdOf.has(termNames[term]))
+        throw new LexicalDocumentsError(`Lexical documents name the term "${termNames[term]}" twice.`);
       termIdOf.set(termNames[term], term);
     }
     for (const name of termNames) index.#termNames.push(name);
@@ -446,7 +459,10 @@ export class LexicalIndex {
     const last = this.#postingSizes[termId] - 1;
     let index = 0;
     while (index <= last && posting[2 * index] !== slot) index++;
-    if (index > last) throw new Error(`Lexical index out of step: document slot ${slot} is missing from the posting of "${this.#termNames[termId]}".`);
+    if (index > last)
+      throw new Error(
+        `Lexical index out of step: document slot ${slot} is missing from the posting of "${this.#termNames[termId]}".`,
+      );
     posting[2 * index] = posting[2 * last];
     posting[2 * index + 1] = posting[2 * last + 1];
     this.#postingSizes[termId] = last;

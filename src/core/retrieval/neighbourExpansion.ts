@@ -67,7 +67,12 @@ export function expandWithNeighbours(
   const expanded = [...ids].map((id) => {
     const ownScore = own.get(id)?.score ?? 0;
     const lentScore = lent.get(id) ?? 0;
-    const score = combine === 'max' ? Math.max(ownScore, lentScore) : combine === 'or' ? 1 - (1 - ownScore) * (1 - lentScore) : ownScore + lentScore;
+    const score =
+      combine === 'max'
+        ? Math.max(ownScore, lentScore)
+        : combine === 'or'
+          ? 1 - (1 - ownScore) * (1 - lentScore)
+          : ownScore + lentScore;
     return { memory_id: id, score, matched_terms: own.get(id)?.matched_terms ?? [] };
   });
   // Ties keep the order in which documents were reached, so results are deterministic.

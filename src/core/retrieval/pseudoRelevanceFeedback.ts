@@ -23,7 +23,11 @@ export interface FeedbackOptions {
  */
 export const DEFAULT_FEEDBACK: FeedbackOptions = { documents: 10, terms: 10, lambda: 0.3 };
 
-export function expandQuery(index: LexicalIndex, query: readonly WeightedTerm[], options?: Partial<FeedbackOptions>): WeightedTerm[] {
+export function expandQuery(
+  index: LexicalIndex,
+  query: readonly WeightedTerm[],
+  options?: Partial<FeedbackOptions>,
+): WeightedTerm[] {
   const { documents, terms, lambda } = { ...DEFAULT_FEEDBACK, ...options };
   const originalMass = query.reduce((sum, { weight }) => sum + weight, 0);
   if (originalMass <= 0 || lambda <= 0) return [...query];
@@ -51,7 +55,8 @@ export function expandQuery(index: LexicalIndex, query: readonly WeightedTerm[],
   const expansionMass = expansion.reduce((sum, [, weight]) => sum + weight, 0);
 
   const merged = new Map<string, number>();
-  for (const { term, weight } of query) merged.set(term, (merged.get(term) ?? 0) + (1 - lambda) * (weight / originalMass));
+  for (const { term, weight } of query)
+    merged.set(term, (merged.get(term) ?? 0) + (1 - lambda) * (weight / originalMass));
   for (const [term, weight] of expansion) merged.set(term, (merged.get(term) ?? 0) + lambda * (weight / expansionMass));
   // Rescaled to the original mass so scores stay on the scale of the unexpanded query.
   return [...merged].map(([term, weight]) => ({ term, weight: weight * originalMass }));

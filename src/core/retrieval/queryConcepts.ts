@@ -13,7 +13,8 @@ import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/
 import { isGenericWord, wordnetAttributes, wordnetSynonyms } from '../text/vocabulary/synonymTable.ts';
 import { derivedForms, wordFormVariants } from '../text/vocabulary/wordForms.ts';
 
-export type BridgeKind = 'word form' | 'derived form' | 'abbreviation' | 'category' | 'member' | 'synonym' | 'attribute' | 'keyword';
+export type BridgeKind =
+  'word form' | 'derived form' | 'abbreviation' | 'category' | 'member' | 'synonym' | 'attribute' | 'keyword';
 
 export interface ConceptAlternative {
   /** Index terms that must all be in a memory for the alternative to count. */
@@ -59,7 +60,9 @@ const QUERY_KIND_WEIGHTS = { word: 1, whole: 1.5, part: 0.5 } as const;
 
 /** Index terms of a phrase (stop words dropped), or null when nothing informative is left. */
 function phraseTerms(words: readonly string[]): string[] | null {
-  const terms = words.map((word) => termOf({ text: word, kind: 'word' })).filter((term): term is string => term !== null);
+  const terms = words
+    .map((word) => termOf({ text: word, kind: 'word' }))
+    .filter((term): term is string => term !== null);
   return terms.length > 0 ? terms : null;
 }
 
@@ -74,7 +77,10 @@ function vocabularyByTerms(): Map<string, PhraseEntry> {
       if (terms === null) continue;
       const key = terms.join(' ');
       const known = phrasesByTerms.get(key);
-      phrasesByTerms.set(key, known ? { words: known.words, alternatives: [...known.alternatives, ...entry.alternatives] } : entry);
+      phrasesByTerms.set(
+        key,
+        known ? { words: known.words, alternatives: [...known.alternatives, ...entry.alternatives] } : entry,
+      );
     }
   }
   return phrasesByTerms;
@@ -115,18 +121,22 @@ export function queryConcepts(text: string): QueryConcept[] {
   for (const word of words) {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
-    for (const variant of wordFormVariants(word.surface)) add(concept, phraseTerms([variant]), 'word form', `${word.surface} ← ${variant}`);
+    for (const variant of wordFormVariants(word.surface))
+      add(concept, phraseTerms([variant]), 'word form', `${word.surface} ← ${variant}`);
     // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
     // long postings to every search and little evidence, so only its inflections are kept.
     if (concept.generic) continue;
-    for (const variant of derivedForms(word.surface)) add(concept, phraseTerms([variant]), 'derived form', `${word.surface} ← ${variant}`);
+    for (const variant of derivedForms(word.surface))
+      add(concept, phraseTerms([variant]), 'derived form', `${word.surface} ← ${variant}`);
     for (const base of [word.surface, ...wordFormVariants(word.surface)]) {
-      for (const synonym of wordnetSynonyms(base)) add(concept, phraseTerms([synonym]), 'synonym', `${word.surface} ← ${synonym}`);
+      for (const synonym of wordnetSynonyms(base))
+        add(concept, phraseTerms([synonym]), 'synonym', `${word.surface} ← ${synonym}`);
     }
     // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
     for (const base of new Set([word.surface, ...wordFormVariants(word.surface), ...derivedForms(word.surface)])) {
       for (const attribute of wordnetAttributes(base)) {
-        for (const form of [attribute, ...derivedForms(attribute)]) add(concept, phraseTerms([form]), 'attribute', `${word.surface} ← ${form}`);
+        for (const form of [attribute, ...derivedForms(attribute)])
+          add(concept, phraseTerms([form]), 'attribute', `${word.surface} ← ${form}`);
       }
     }
   }
@@ -142,7 +152,8 @@ export function queryConcepts(text: string): QueryConcept[] {
       const phrase = span.map((word) => word.surface).join(' ');
       for (const alternative of entry.alternatives) {
         const terms = phraseTerms(alternative.words);
-        for (const word of span) add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
+        for (const word of span)
+          add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
       }
       break;
     }

@@ -25,11 +25,18 @@ export const GENERIC_WORD_INFORMATION = 0.5;
 /** Information of each concept: its own word's IDF in this user's memories, times its query weight. */
 export function conceptInformation(concepts: readonly QueryConcept[], stats: TermStatistics): number[] {
   return concepts.map(
-    (concept) => concept.weight * (concept.generic ? GENERIC_WORD_INFORMATION : 1) * bm25Idf(stats.documents, stats.frequencies.get(concept.term) ?? 0),
+    (concept) =>
+      concept.weight *
+      (concept.generic ? GENERIC_WORD_INFORMATION : 1) *
+      bm25Idf(stats.documents, stats.frequencies.get(concept.term) ?? 0),
   );
 }
 
-export function coverageOf(concepts: readonly QueryConcept[], information: readonly number[], memoryTerms: ReadonlySet<string>): Coverage {
+export function coverageOf(
+  concepts: readonly QueryConcept[],
+  information: readonly number[],
+  memoryTerms: ReadonlySet<string>,
+): Coverage {
   let total = 0;
   let covered = 0;
   const bridges: string[] = [];

@@ -46,7 +46,11 @@ function matchesAny(text: string, rules: readonly RegExp[]): boolean {
 }
 
 export function detectIntent(query: string): QueryIntent {
-  const text = query.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019]/g, "'").trim();
+  const text = query
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .trim();
   if (text.length === 0) return 'general';
   if (ERROR_CODE.test(query) || matchesAny(text, DEBUG)) return 'debug';
   if (matchesAny(text, HOW_TO)) return 'how_to';

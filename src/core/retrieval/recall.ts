@@ -1,5 +1,11 @@
 import type { QueryIntent } from '../api/contextApi.ts';
-import type { RecallInput, RecallOutput, RecalledMemory, RetrievalBreakdown, ScoreBreakdown } from '../api/longTermApi.ts';
+import type {
+  RecallInput,
+  RecallOutput,
+  RecalledMemory,
+  RetrievalBreakdown,
+  ScoreBreakdown,
+} from '../api/longTermApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { AccessLogEntry, MemoryRecord } from '../domain/records.ts';
@@ -9,7 +15,14 @@ import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
-import { LIMITS, requireId, requirePositiveInt, requireQuery, requireStringList, requireUnitInterval } from '../validation.ts';
+import {
+  LIMITS,
+  requireId,
+  requirePositiveInt,
+  requireQuery,
+  requireStringList,
+  requireUnitInterval,
+} from '../validation.ts';
 import { groupByPartition, scopeRef } from '../layers/layerScope.ts';
 import { mergeByPrecedence } from '../layers/precedenceMerge.ts';
 import { callScopes } from '../layers/readScopes.ts';
@@ -126,7 +139,6 @@ const ALTERNATE_QUERY_CREDIT = 0.9;
 /** Search weight of an alternate query's words relative to the query's own. */
 const ALTERNATE_QUERY_WEIGHT = 0.8;
 
-
 /** recall_memories (seed 000 §7.1, §8.1): candidates from every signal, one composite score, access logged. */
 export class Recall {
   private readonly deps: CoreDeps;
@@ -135,12 +147,20 @@ export class Recall {
     this.deps = deps;
   }
 
-  async recall(input: RecallInput, options: RecallOptions): Promise<RecallOutput & { scored: ScoredMemory[]; intent: QueryIntent }> {
+  async recall(
+    input: RecallInput,
+    options: RecallOptions,
+  ): Promise<RecallOutput & { scored: ScoredMemory[]; intent: QueryIntent }> {
     const userId = requireId(input.user_id, 'user_id');
     const query = requireQuery(input.query);
     const limit = requirePositiveInt(input.limit, 'limit', 10, LIMITS.recallLimit);
     const minScore = requireUnitInterval(input.min_similarity, 'min_similarity', this.deps.config.relevanceFloor);
-    const alternates = requireStringList(input.alternate_queries, 'alternate_queries', LIMITS.alternateQueries, LIMITS.queryChars);
+    const alternates = requireStringList(
+      input.alternate_queries,
+      'alternate_queries',
+      LIMITS.alternateQueries,
+      LIMITS.queryChars,
+    );
     const now = this.deps.clock.now();
     const filter = this.buildFilter(userId, input, options);
     const scopes = callScopes(input, userId, filter.project_id, this.deps.config.layerDefaults);
@@ -153,8 +173,14 @@ export class Recall {
     // Time phrases ("in May", "two weeks ago") became the time boost; as words they would count as
     // topics no memory names and pull every memory's coverage down.
     const topical = timeHint.matched.reduce((text, phrase) => text.replace(phrase, ' '), query);
-    const variants = [queryConcepts(queryConcepts(topical).length > 0 ? topical : query), ...alternates.map((alternate) => queryConcepts(alternate))];
-    const terms = mergeTerms([searchTermsOf(variants[0]), ...variants.slice(1).map((concepts) => searchTermsOf(concepts, ALTERNATE_QUERY_WEIGHT))]);
+    const variants = [
+      queryConcepts(queryConcepts(topical).length > 0 ? topical : query),
+      ...alternates.map((alternate) => queryConcepts(alternate)),
+    ];
+    const terms = mergeTerms([
+      searchTermsOf(variants[0]),
+      ...variants.slice(1).map((concepts) => searchTermsOf(concepts, ALTERNATE_QUERY_WEIGHT)),
+    ]);
     const embedding = await this.deps.embeddings.embed(query);
     const search: PartitionSearch = {
       query,
@@ -172,7 +198,11 @@ export class Recall {
       intent,
       hint: hintAfter !== undefined || hintBefore !== undefined ? { after: hintAfter, before: hintBefore } : null,
       candidateLimit: options.candidateLimit ?? Math.max(limit * CANDIDATE_MULTIPLE, CANDIDATE_MIN),
-      queryEntities: new Set([...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) => entity.toLowerCase())),
+      queryEntities: new Set(
+        [...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) =>
+          entity.toLowerCase(),
+        ),
+      ),
       focusEntities: new Set((input.focus_entities ?? []).map((entity) => entity.toLowerCase())),
       typeWeight: options.typeWeight ?? (() => 1),
       byPath: input.path !== undefined || isFileFilter(input.entities),
@@ -185,12 +215,20 @@ export class Recall {
     const belowFloor: BelowFloor = { count: 0, best: null };
     for (const [partition, group] of groupByPartition(scopes)) {
       const { project_id: _project, ...sharedFilter } = filter;
-      const scoped: MemoryFilter = { ...(partition === userId ? filter : sharedFilter), user_id: partition, scopes: group.map(scopeRef) };
+      const scoped: MemoryFilter = {
+        ...(partition === userId ? filter : sharedFilter),
+        user_id: partition,
+        scopes: group.map(scopeRef),
+      };
       const found = await this.searchPartition(scoped, search);
       scored.push(...found.scored);
       considered += found.considered;
       belowFloor.count += found.belowFloor.count;
-      if (found.belowFloor.best && (!belowFloor.best || found.belowFloor.best.relevance_score > belowFloor.best.relevance_score)) belowFloor.best = found.belowFloor.best;
+      if (
+        found.belowFloor.best &&
+        (!belowFloor.best || found.belowFloor.best.relevance_score > belowFloor.best.relevance_score)
+      )
+        belowFloor.best = found.belowFloor.best;
       vectorMethod ??= found.vectorMethod;
     }
     scored.sort(byScore);
@@ -199,12 +237,16 @@ export class Recall {
     const floor = applyRelevanceFloor(scored, minScore);
     belowFloor.count += floor.heldBack.length;
     for (const held of floor.heldBack) {
-      if (!belowFloor.best || held.score > belowFloor.best.relevance_score) belowFloor.best = { memory_id: held.memory.memory_id, relevance_score: Math.round(held.score * 1000) / 1000 };
+      if (!belowFloor.best || held.score > belowFloor.best.relevance_score)
+        belowFloor.best = { memory_id: held.memory.memory_id, relevance_score: Math.round(held.score * 1000) / 1000 };
     }
     for (const entry of floor.partial) entry.breakdown.signals.push('partial');
     // More specific layers override conflicting less specific ones (seed 001); a window past the
     // limit leaves room for the results an override removes.
-    const { kept, overrides } = mergeByPrecedence(floor.kept.slice(0, limit * MERGE_WINDOW), this.deps.config.dedupThreshold);
+    const { kept, overrides } = mergeByPrecedence(
+      floor.kept.slice(0, limit * MERGE_WINDOW),
+      this.deps.config.dedupThreshold,
+    );
     const top = kept.slice(0, limit);
     // An override can pull in a result past the settled ones: it is checked before it is returned.
     if (top.some((entry) => entry.anchors === undefined && anchorsOf(entry.memory.metadata).length > 0)) {
@@ -227,7 +269,14 @@ export class Recall {
       this.deps.access.record(entries);
     }
     if (options.announce !== false) {
-      this.deps.events.emit({ type: 'recall', user_id: userId, query, returned: top.length, tool: options.tool, memories: top.map((entry) => recalledRef(entry.memory)) });
+      this.deps.events.emit({
+        type: 'recall',
+        user_id: userId,
+        query,
+        returned: top.length,
+        tool: options.tool,
+        memories: top.map((entry) => recalledRef(entry.memory)),
+      });
     }
 
     const mode = !this.deps.embeddings.provider
@@ -239,7 +288,9 @@ export class Recall {
       by_category: countBy(top, (entry) => entry.memory.memory_category),
       by_subtype: countBy(top, (entry) => entry.memory.memory_subtype),
       entity_matches: top.filter((entry) => entry.breakdown.matched_entities.length > 0).length,
-      semantic_matches: top.filter((entry) => entry.breakdown.semantic !== null && entry.breakdown.semantic >= search.vectorOnlyMinSimilarity).length,
+      semantic_matches: top.filter(
+        (entry) => entry.breakdown.semantic !== null && entry.breakdown.semantic >= search.vectorOnlyMinSimilarity,
+      ).length,
       text_matches: top.filter((entry) => entry.breakdown.text_match > 0).length,
       candidates_considered: considered,
       mode,
@@ -304,9 +355,16 @@ export class Recall {
     const [lexical, vector, stats] = await Promise.all([
       terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
       search.embedding && this.deps.embeddings.model
-        ? this.deps.store.searchVector({ filter, vector: search.embedding, model: this.deps.embeddings.model, limit: Math.min(candidateLimit, Math.max(limit, 20)) })
+        ? this.deps.store.searchVector({
+            filter,
+            vector: search.embedding,
+            model: this.deps.embeddings.model,
+            limit: Math.min(candidateLimit, Math.max(limit, 20)),
+          })
         : Promise.resolve([]),
-      conceptTerms.length > 0 ? this.deps.store.termStatistics(partition, conceptTerms) : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
+      conceptTerms.length > 0
+        ? this.deps.store.termStatistics(partition, conceptTerms)
+        : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
     ]);
 
     // Absolute text scores: the share of the query's information each memory covers (queryCoverage.ts),
@@ -318,19 +376,32 @@ export class Recall {
       const coverage = bestCoverage(variants, information, new Set(hit.matched_terms));
       coverageById.set(hit.memory_id, coverage);
       const bm25 = topBm25 > 0 ? hit.score / topBm25 : 0;
-      return { memory_id: hit.memory_id, score: coverage.value * (1 - BM25_SHARE + BM25_SHARE * bm25), matched_terms: hit.matched_terms };
+      return {
+        memory_id: hit.memory_id,
+        score: coverage.value * (1 - BM25_SHARE + BM25_SHARE * bm25),
+        matched_terms: hit.matched_terms,
+      };
     });
     own.sort((a, b) => b.score - a.score);
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
     const firstIds = [...new Set([...own.map((hit) => hit.memory_id), ...vectorById.keys()])];
-    const records = new Map((firstIds.length > 0 ? await this.deps.store.getMemories(partition, firstIds) : []).map((memory) => [memory.memory_id, memory]));
+    const records = new Map(
+      (firstIds.length > 0 ? await this.deps.store.getMemories(partition, firstIds) : []).map((memory) => [
+        memory.memory_id,
+        memory,
+      ]),
+    );
     // With a path, every memory anchored to it is a candidate, whether or not it shares the query's words.
-    const listed = search.byPath ? (await this.deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: candidateLimit })).items : [];
+    const listed = search.byPath
+      ? (await this.deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: candidateLimit })).items
+      : [];
     for (const memory of listed) records.set(memory.memory_id, memory);
     const listedIds = new Set(listed.map((memory) => memory.memory_id));
 
     const expanded =
-      this.deps.config.neighbourRadius > 0 ? await this.withNeighbours(filter, own, limit, records) : { hits: own, lentTo: new Set<string>() };
+      this.deps.config.neighbourRadius > 0
+        ? await this.withNeighbours(filter, own, limit, records)
+        : { hits: own, lentTo: new Set<string>() };
     // Expansion can add several neighbours per hit; only the best of them are worth scoring.
     const lexicalHits = expanded.hits.slice(0, candidateLimit);
     const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
@@ -368,15 +439,25 @@ export class Recall {
       const inTimeHint = hint !== null && withinHint(memory, hint.after, hint.before);
       const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
       const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
-      const focused = search.focusEntities.size > 0 && matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));
+      const focused =
+        search.focusEntities.size > 0 &&
+        matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));
       // A memory carrying a focus entity, or one the caller asked for by path, is relevant by request: it clears the floor.
       const gate = focused || requested ? Math.max(gated, search.minScore) : gated;
       if (gate < search.partialScore) {
         belowFloor.count++;
-        if (!belowFloor.best || final > belowFloor.best.relevance_score) belowFloor.best = { memory_id: id, relevance_score: Math.round(final * 1000) / 1000 };
+        if (!belowFloor.best || final > belowFloor.best.relevance_score)
+          belowFloor.best = { memory_id: id, relevance_score: Math.round(final * 1000) / 1000 };
         continue;
       }
-      scored.push({ memory, score: final, similarity: semantic ?? text, breakdown, bridges: coverageById.get(id)?.bridges ?? [], gate });
+      scored.push({
+        memory,
+        score: final,
+        similarity: semantic ?? text,
+        breakdown,
+        bridges: coverageById.get(id)?.bridges ?? [],
+        gate,
+      });
     }
     return { scored, considered: ids.length, vectorMethod: vector[0]?.method ?? null, belowFloor };
   }
@@ -400,9 +481,18 @@ export class Recall {
       return record !== undefined && conversationKey(record) !== null;
     });
     if (turnSeeds.length === 0) return { hits: [...ranked], lentTo: new Set() };
-    const windows = await this.deps.store.adjacentMemories(filter, turnSeeds.map((hit) => hit.memory_id), this.deps.config.neighbourRadius, CONVERSATION_GAP_MS);
-    const missing = [...new Set([...windows.values()].flatMap((window) => [...window.before, ...window.after]))].filter((id) => !records.has(id));
-    if (missing.length > 0) for (const memory of await this.deps.store.getMemories(filter.user_id, missing)) records.set(memory.memory_id, memory);
+    const windows = await this.deps.store.adjacentMemories(
+      filter,
+      turnSeeds.map((hit) => hit.memory_id),
+      this.deps.config.neighbourRadius,
+      CONVERSATION_GAP_MS,
+    );
+    const missing = [...new Set([...windows.values()].flatMap((window) => [...window.before, ...window.after]))].filter(
+      (id) => !records.has(id),
+    );
+    if (missing.length > 0)
+      for (const memory of await this.deps.store.getMemories(filter.user_id, missing))
+        records.set(memory.memory_id, memory);
     const adjacency = new Map<string, Set<string>>();
     const link = (a: string, b: string): void => {
       if (!adjacency.has(a)) adjacency.set(a, new Set());
@@ -423,7 +513,10 @@ export class Recall {
         }
       }
     }
-    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])], { combine: 'or', decay: NEIGHBOUR_DECAY });
+    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])], {
+      combine: 'or',
+      decay: NEIGHBOUR_DECAY,
+    });
     const seedIds = new Set(seeds.map((hit) => hit.memory_id));
     const reached = new Set(expanded.map((entry) => entry.memory_id));
     const rest = ranked.filter((hit) => !reached.has(hit.memory_id));
@@ -431,36 +524,62 @@ export class Recall {
     return { hits: [...expanded, ...rest].sort((a, b) => b.score - a.score), lentTo };
   }
 
-  buildFilter(userId: string, input: Omit<RecallInput, 'query' | 'user_id'>, options: Pick<RecallOptions, 'defaultProjectId'>): MemoryFilter {
+  buildFilter(
+    userId: string,
+    input: Omit<RecallInput, 'query' | 'user_id'>,
+    options: Pick<RecallOptions, 'defaultProjectId'>,
+  ): MemoryFilter {
     const categories = input.memory_categories ?? [];
     for (const category of categories) {
       if (!MEMORY_CATEGORIES.includes(category)) {
-        throw new MemoryError('INVALID_INPUT', `Unknown memory category "${category}". Use: ${MEMORY_CATEGORIES.join(', ')}.`, { details: { field: 'memory_categories' } });
+        throw new MemoryError(
+          'INVALID_INPUT',
+          `Unknown memory category "${category}". Use: ${MEMORY_CATEGORIES.join(', ')}.`,
+          { details: { field: 'memory_categories' } },
+        );
       }
     }
     const subtypes = requireStringList(input.memory_subtypes, 'memory_subtypes', 30, 40);
     for (const subtype of subtypes) {
       if (!(MEMORY_SUBTYPES as string[]).includes(subtype)) {
-        throw new MemoryError('INVALID_INPUT', `Unknown memory subtype "${subtype}". Use: ${MEMORY_SUBTYPES.join(', ')}.`, { details: { field: 'memory_subtypes' } });
+        throw new MemoryError(
+          'INVALID_INPUT',
+          `Unknown memory subtype "${subtype}". Use: ${MEMORY_SUBTYPES.join(', ')}.`,
+          { details: { field: 'memory_subtypes' } },
+        );
       }
     }
     const after = input.time_range?.after ? parseIsoTimestamp(input.time_range.after, 'time_range.after') : undefined;
-    const before = input.time_range?.before ? parseIsoTimestamp(input.time_range.before, 'time_range.before') : undefined;
+    const before = input.time_range?.before
+      ? parseIsoTimestamp(input.time_range.before, 'time_range.before')
+      : undefined;
     if (after && before && after > before) {
-      throw new MemoryError('INVALID_INPUT', 'time_range.after must not be later than time_range.before.', { details: { field: 'time_range' } });
+      throw new MemoryError('INVALID_INPUT', 'time_range.after must not be later than time_range.before.', {
+        details: { field: 'time_range' },
+      });
     }
     const projectId = input.project_id !== undefined ? input.project_id : options.defaultProjectId;
     if (input.path !== undefined && input.entities && input.entities.length > 0) {
-      throw new MemoryError('INVALID_INPUT', 'path and entities cannot be combined: path already filters by the file:<path> entity.', { details: { field: 'path' } });
+      throw new MemoryError(
+        'INVALID_INPUT',
+        'path and entities cannot be combined: path already filters by the file:<path> entity.',
+        { details: { field: 'path' } },
+      );
     }
     const entities = input.path !== undefined ? [pathEntity(requireAnchorPath(input.path, 'path'))] : input.entities;
     return {
       user_id: userId,
-      ...(projectId !== undefined ? { project_id: projectId === null ? null : requireId(projectId, 'project_id') } : {}),
+      ...(projectId !== undefined
+        ? { project_id: projectId === null ? null : requireId(projectId, 'project_id') }
+        : {}),
       ...(categories.length > 0 ? { categories } : {}),
       ...(subtypes.length > 0 ? { subtypes } : {}),
-      ...(entities && entities.length > 0 ? { entities: requireStringList(entities, 'entities', LIMITS.entities, LIMITS.entityChars) } : {}),
-      ...(input.tags && input.tags.length > 0 ? { tags: requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars) } : {}),
+      ...(entities && entities.length > 0
+        ? { entities: requireStringList(entities, 'entities', LIMITS.entities, LIMITS.entityChars) }
+        : {}),
+      ...(input.tags && input.tags.length > 0
+        ? { tags: requireStringList(input.tags, 'tags', LIMITS.tags, LIMITS.tagChars) }
+        : {}),
       ...(after ? { after } : {}),
       ...(before ? { before } : {}),
       ...(input.include_low_confidence ? {} : { min_confidence: 0.8 }),
@@ -484,17 +603,23 @@ function byScore(a: ScoredMemory, b: ScoredMemory): number {
 /** One list of search terms from several queries; a term in more than one keeps its highest weight. */
 function mergeTerms(lists: readonly WeightedTerm[][]): WeightedTerm[] {
   const weights = new Map<string, number>();
-  for (const list of lists) for (const { term, weight } of list) if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
+  for (const list of lists)
+    for (const { term, weight } of list) if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }
 
 /** The best coverage of a memory over the query and its alternates (an alternate's counts ALTERNATE_QUERY_CREDIT). */
-function bestCoverage(variants: readonly QueryConcept[][], information: readonly number[][], memoryTerms: ReadonlySet<string>): Coverage {
+function bestCoverage(
+  variants: readonly QueryConcept[][],
+  information: readonly number[][],
+  memoryTerms: ReadonlySet<string>,
+): Coverage {
   let best: Coverage = { value: 0, bridges: [] };
   variants.forEach((concepts, index) => {
     const found = coverageOf(concepts, information[index], memoryTerms);
     const value = found.value * (index === 0 ? 1 : ALTERNATE_QUERY_CREDIT);
-    if (value > best.value) best = { value, bridges: index === 0 ? found.bridges : [...found.bridges, 'alternate query'] };
+    if (value > best.value)
+      best = { value, bridges: index === 0 ? found.bridges : [...found.bridges, 'alternate query'] };
   });
   return best;
 }

@@ -81,11 +81,13 @@ export function explainMatch(breakdown: ScoreBreakdown, bridges: readonly string
   const parts: string[] = [];
   if (breakdown.matched_terms.length > 0) parts.push(`matched terms ${breakdown.matched_terms.slice(0, 6).join(', ')}`);
   if (bridges.length > 0) parts.push(`through ${bridges.slice(0, 4).join(', ')}`);
-  if (breakdown.semantic !== null && breakdown.semantic > 0) parts.push(`semantic similarity ${breakdown.semantic.toFixed(2)}`);
+  if (breakdown.semantic !== null && breakdown.semantic > 0)
+    parts.push(`semantic similarity ${breakdown.semantic.toFixed(2)}`);
   if (breakdown.matched_entities.length > 0) parts.push(`entities ${breakdown.matched_entities.join(', ')}`);
   if (breakdown.signals.includes('pinned')) parts.push('pinned');
   if (breakdown.signals.includes('neighbour')) parts.push('next to a matching memory of the same conversation');
-  if (breakdown.signals.includes('partial')) parts.push('partial match (below the relevance floor, beside a full match)');
+  if (breakdown.signals.includes('partial'))
+    parts.push('partial match (below the relevance floor, beside a full match)');
   return parts.length > 0 ? parts.join('; ') : 'ranked by importance and recency';
 }
 

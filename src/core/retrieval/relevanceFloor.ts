@@ -39,6 +39,12 @@ export function partialFloor(floor: number, partialMatches: boolean): number {
  * search drops the rest early). Abstains when none reaches `floor`.
  */
 export function applyRelevanceFloor<T extends FloorCandidate>(ranked: readonly T[], floor: number): FloorDecision<T> {
-  if (!ranked.some((candidate) => candidate.gate >= floor)) return { kept: [], partial: new Set(), heldBack: [...ranked], abstained: true };
-  return { kept: [...ranked], partial: new Set(ranked.filter((candidate) => candidate.gate < floor)), heldBack: [], abstained: false };
+  if (!ranked.some((candidate) => candidate.gate >= floor))
+    return { kept: [], partial: new Set(), heldBack: [...ranked], abstained: true };
+  return {
+    kept: [...ranked],
+    partial: new Set(ranked.filter((candidate) => candidate.gate < floor)),
+    heldBack: [],
+    abstained: false,
+  };
 }

@@ -19,12 +19,44 @@ interface Span {
 }
 
 const DAY = 86_400_000;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, few: 3, 'a few': 3, couple: 2, 'a couple': 2, 'a couple of': 2, several: 3,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  few: 3,
+  'a few': 3,
+  couple: 2,
+  'a couple': 2,
+  'a couple of': 2,
+  several: 3,
 };
 const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?';
 /** Bare month names are only dates after a preposition: "may I", "this may" and "march on" are not. */
@@ -121,8 +153,14 @@ const MATCHERS: readonly Matcher[] = [
     pattern: /\b(?:the\s+)?day\s+before\s+yesterday\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - 2 * DAY, end: startOfDay(now.getTime()) - DAY }),
   },
-  { pattern: /\byesterday\b/g, span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }) },
-  { pattern: /\btoday\b/g, span: (_m, now) => ({ start: startOfDay(now.getTime()), end: startOfDay(now.getTime()) + DAY }) },
+  {
+    pattern: /\byesterday\b/g,
+    span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }),
+  },
+  {
+    pattern: /\btoday\b/g,
+    span: (_m, now) => ({ start: startOfDay(now.getTime()), end: startOfDay(now.getTime()) + DAY }),
+  },
   {
     pattern: /\b(this|last|past|previous)\s+(week|month|year)\b/g,
     span: (m, now) => {
@@ -141,14 +179,19 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
-    pattern: /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
+    pattern:
+      /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
     span: (m, now) => {
       const point = shift(now, m[2], parseCount(m[1]));
       return { start: point, end: point };
     },
     point: true,
   },
-  { pattern: /\b(recently|lately|the other day)\b/g, span: (_m, now) => ({ start: now.getTime(), end: now.getTime() }), point: true },
+  {
+    pattern: /\b(recently|lately|the other day)\b/g,
+    span: (_m, now) => ({ start: now.getTime(), end: now.getTime() }),
+    point: true,
+  },
 ];
 
 /** "before X" keeps what ends before X starts; "after X" what starts after X ends; "since"/"until" include X. */
@@ -175,7 +218,9 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
         boost ??= found.start;
         continue;
       }
-      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, match.index))?.[1];
+      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(
+        text.slice(0, match.index),
+      )?.[1];
       const bounded = bound(modifier, found);
       start = Math.max(start, bounded.start);
       end = Math.min(end, bounded.end);

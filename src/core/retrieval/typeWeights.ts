@@ -62,7 +62,12 @@ export type TypeWeigher = (category: MemoryCategory, subtype: string, intent: Qu
  */
 export function typeWeigher(overrides: Partial<Record<ContextWeightKey, number>> = {}): TypeWeigher {
   const weights = { ...DEFAULT_CONTEXT_WEIGHTS, ...overrides };
-  const longTermMax = Math.max(...Object.entries(weights).filter(([key]) => key !== 'working_memory').map(([, value]) => value), 1e-9);
+  const longTermMax = Math.max(
+    ...Object.entries(weights)
+      .filter(([key]) => key !== 'working_memory')
+      .map(([, value]) => value),
+    1e-9,
+  );
   return (category, subtype, intent) => {
     const base = weights[weightKeyOf(category, subtype)] / longTermMax;
     const profile = PROFILES[intent];

@@ -42,11 +42,14 @@ function refusal(field: string, kinds: readonly string[]): MemoryError {
 /** Redacts or refuses one text; `field` names it in the refusal message. */
 export function guardText(text: string, policy: GuardPolicy, field = 'content'): GuardedText {
   const secrets = findSecrets(text);
-  if (secrets.length > 0 && policy.secretPolicy === 'refuse') throw refusal(field, [...new Set(secrets.map((finding) => finding.kind))]);
+  if (secrets.length > 0 && policy.secretPolicy === 'refuse')
+    throw refusal(field, [...new Set(secrets.map((finding) => finding.kind))]);
   const spans: LabelledSpan[] = [...secrets];
   if (policy.piiRedaction) {
-    for (const match of text.matchAll(EMAIL)) spans.push({ kind: 'email', index: match.index ?? 0, length: match[0].length });
-    for (const match of text.matchAll(PHONE)) spans.push({ kind: 'phone', index: match.index ?? 0, length: match[0].length });
+    for (const match of text.matchAll(EMAIL))
+      spans.push({ kind: 'email', index: match.index ?? 0, length: match[0].length });
+    for (const match of text.matchAll(PHONE))
+      spans.push({ kind: 'phone', index: match.index ?? 0, length: match[0].length });
   }
   if (spans.length === 0) return { content: text, redactions: [] };
   // Overlapping findings (a password inside a connection string) are one redaction.
@@ -98,6 +101,7 @@ export function guardJson<T>(value: T, policy: GuardPolicy, field = 'metadata'):
 
 export function mergeRedactions(...lists: ReadonlyArray<readonly Redaction[]>): Redaction[] {
   const counts = new Map<string, number>();
-  for (const list of lists) for (const entry of list) counts.set(entry.kind, (counts.get(entry.kind) ?? 0) + entry.count);
+  for (const list of lists)
+    for (const entry of list) counts.set(entry.kind, (counts.get(entry.kind) ?? 0) + entry.count);
   return [...counts].map(([kind, count]) => ({ kind, count }));
 }

@@ -9,7 +9,8 @@ import type { SecretSpan } from './secretSpan.ts';
  */
 
 // AWS secret keys are 40 base64 characters; git SHAs (40 hex, lower case) never have upper case.
-const AWS_SECRET = /(?:aws|amazon|secret[\s_-]?(?:access[\s_-]?)?key)[^\n]{0,80}?(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi;
+const AWS_SECRET =
+  /(?:aws|amazon|secret[\s_-]?(?:access[\s_-]?)?key)[^\n]{0,80}?(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi;
 const BEARER = /\bBearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgi;
 const BASIC = /\bBasic\s+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg;
 const CURL_USER = /(?:^|\s)(?:-u|--user)\s+['"]?[^\s:'"]+:(?<secret>[^\s'"]{4,})/dg;
@@ -23,15 +24,18 @@ export function findContextualSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   for (const match of text.matchAll(AWS_SECRET)) {
     const value = match.groups?.secret ?? '';
-    if (/[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9/+]/.test(value)) spans.push(secretGroup('aws-secret-key', match));
+    if (/[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9/+]/.test(value))
+      spans.push(secretGroup('aws-secret-key', match));
   }
   for (const match of text.matchAll(BEARER)) {
     const value = match.groups?.secret ?? '';
     // Generated tokens mix letters and digits; "Bearer authorization_uri=…" (a challenge header) does not.
-    if ((/\d/.test(value) && /[A-Za-z]/.test(value)) || value.length >= 32) spans.push(secretGroup('bearer-token', match));
+    if ((/\d/.test(value) && /[A-Za-z]/.test(value)) || value.length >= 32)
+      spans.push(secretGroup('bearer-token', match));
   }
   for (const match of text.matchAll(BASIC)) {
-    if (/Authorization\s*:\s*$|["']\s*$/i.test(text.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) spans.push(secretGroup('basic-auth', match));
+    if (/Authorization\s*:\s*$|["']\s*$/i.test(text.slice(Math.max(0, (match.index ?? 0) - 40), match.index)))
+      spans.push(secretGroup('basic-auth', match));
   }
   for (const match of text.matchAll(CURL_USER)) {
     if (!isNonSecretValue(match.groups?.secret ?? '')) spans.push(secretGroup('basic-auth', match));

@@ -63,14 +63,22 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
     if (isCodeOperand(groups.value, quoted, rest, /\s(?::=|=>|=|:)|(?::=|=>|=|:)\s/.test(match[0]))) continue;
     if (!acceptsValue(value, quoted, nameClass, groups.sep, rest)) continue;
     const offset = quoted ? 1 : 0;
-    spans.push({ kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment', index: valueStart + offset, length: valueEnd - valueStart - 2 * offset });
+    spans.push({
+      kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment',
+      index: valueStart + offset,
+      length: valueEnd - valueStart - 2 * offset,
+    });
   }
   for (const match of text.matchAll(XML_ELEMENT)) {
     const groups = match.groups as { name: string; value: string };
     const nameClass = classifyCredentialName(groups.name);
     if (nameClass === null || isNonSecretValue(groups.value) || groups.value.trim().length < 4) continue;
     const [start, end] = match.indices?.groups?.value ?? [0, 0];
-    spans.push({ kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment', index: start, length: end - start });
+    spans.push({
+      kind: nameClass === 'password' ? 'password-assignment' : 'secret-assignment',
+      index: start,
+      length: end - start,
+    });
   }
   for (const match of text.matchAll(PROSE)) {
     const raw = (match.groups as { value: string }).value;
@@ -95,7 +103,13 @@ export function credentialFieldKind(key: string, value: string): SecretKind | nu
   return nameClass === 'password' ? 'password-assignment' : 'secret-assignment';
 }
 
-function acceptsValue(value: string, quoted: boolean, nameClass: 'password' | 'secret', separator: string, rest: string): boolean {
+function acceptsValue(
+  value: string,
+  quoted: boolean,
+  nameClass: 'password' | 'secret',
+  separator: string,
+  rest: string,
+): boolean {
   if (isNonSecretValue(value)) return false;
   if (nameClass === 'password') {
     if (value.length < (quoted ? 4 : 6)) return false;

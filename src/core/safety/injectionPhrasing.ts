@@ -12,13 +12,28 @@ const INSTRUCTION_NOUN = String.raw`(?:instructions?|prompts?|rules?|messages?|c
 
 export const INSTRUCTION_LIKE: readonly RegExp[] = [
   // "ignore the above", "disregard all previous instructions", "forget your prior rules", "ignore everything above".
-  new RegExp(String.raw`\b(?:ignore|disregard|forget|override|bypass|discard|skip)\b\s+(?:(?:all|any|every|of|the|your|my|these|those|that|everything|anything)\s+){0,3}(?:${EARLIER}\b(?:\s+${INSTRUCTION_NOUN}\b|\s*(?:[.,;:!\n]|$|(?:and|then|instead)\b))|${INSTRUCTION_NOUN}\s+(?:above|before|so far|you (?:were|have been) given))`, 'i'),
-  new RegExp(String.raw`\b(?:ignore|disregard|forget)\b\s+(?:everything|anything|all)\s+(?:above|before|that came before|you were told)`, 'i'),
+  new RegExp(
+    String.raw`\b(?:ignore|disregard|forget|override|bypass|discard|skip)\b\s+(?:(?:all|any|every|of|the|your|my|these|those|that|everything|anything)\s+){0,3}(?:${EARLIER}\b(?:\s+${INSTRUCTION_NOUN}\b|\s*(?:[.,;:!\n]|$|(?:and|then|instead)\b))|${INSTRUCTION_NOUN}\s+(?:above|before|so far|you (?:were|have been) given))`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b(?:ignore|disregard|forget)\b\s+(?:everything|anything|all)\s+(?:above|before|that came before|you were told)`,
+    'i',
+  ),
   // "IMPORTANT NEW INSTRUCTIONS FROM THE DEVELOPER", "new system prompt:", "hidden instructions!", "SYSTEM OVERRIDE".
-  new RegExp(String.raw`\b(?:new|real|actual|true|secret|hidden|override)\s+(?:system\s+)?(?:instructions?|prompt|directives?|orders)\s*(?:[:!]|from\b)`, 'i'),
+  new RegExp(
+    String.raw`\b(?:new|real|actual|true|secret|hidden|override)\s+(?:system\s+)?(?:instructions?|prompt|directives?|orders)\s*(?:[:!]|from\b)`,
+    'i',
+  ),
   /\b(?:system|admin|developer|security)\s+override\b/i,
-  new RegExp(String.raw`\b(?:important|urgent|critical|priority)\b[^.\n]{0,24}\b(?:instructions?|directives?|orders)\b[^.\n]{0,24}\b(?:from|by)\s+(?:the\s+)?(?:developer|system|admin(?:istrator)?|operator|owner|user|assistant|anthropic|openai)\b`, 'i'),
-  new RegExp(String.raw`\b(?:instructions?|message|directive)\s+from\s+(?:the\s+)?(?:developer|system|admin(?:istrator)?|operator|anthropic|openai)\s*[:!]`, 'i'),
+  new RegExp(
+    String.raw`\b(?:important|urgent|critical|priority)\b[^.\n]{0,24}\b(?:instructions?|directives?|orders)\b[^.\n]{0,24}\b(?:from|by)\s+(?:the\s+)?(?:developer|system|admin(?:istrator)?|operator|owner|user|assistant|anthropic|openai)\b`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b(?:instructions?|message|directive)\s+from\s+(?:the\s+)?(?:developer|system|admin(?:istrator)?|operator|anthropic|openai)\s*[:!]`,
+    'i',
+  ),
   // Prompt-template section markers: "### Instruction:", "### System:", "### Response:".
   /^[ \t]*#{1,6}[ \t]*(?:instructions?|system(?: prompt)?|response|human|assistant|user)[ \t]*:/im,
   // Chat-template tokens and role tags (defused by neutralise, but their presence is a warning in itself).

@@ -33,9 +33,15 @@ const REWRITES: ReadonlyArray<[RegExp, (match: string) => string]> = [
   // ChatML and similar special tokens: <|im_start|>, <|system|>, <|endoftext|>.
   [/<\|[^|<>\n]{0,40}\|>/g, (match) => match.replace('<|', '‹|').replace('|>', '|›')],
   // Llama-style instruction and system markers.
-  [/\[\/?INST\]|<<\/?SYS>>/gi, (match) => match.replaceAll('[', '⟦').replaceAll(']', '⟧').replaceAll('<<', '‹‹').replaceAll('>>', '››')],
+  [
+    /\[\/?INST\]|<<\/?SYS>>/gi,
+    (match) => match.replaceAll('[', '⟦').replaceAll(']', '⟧').replaceAll('<<', '‹‹').replaceAll('>>', '››'),
+  ],
   // XML-ish role tags some agents use: <system>, </assistant>, <instructions>.
-  [/<\s*\/?\s*(?:system|assistant|user|developer|human|tool|instructions?|prompt)\s*>/gi, (match) => match.replaceAll('<', '‹').replaceAll('>', '›')],
+  [
+    /<\s*\/?\s*(?:system|assistant|user|developer|human|tool|instructions?|prompt)\s*>/gi,
+    (match) => match.replaceAll('<', '‹').replaceAll('>', '›'),
+  ],
 ];
 
 /** A line that opens with a role name, as transcripts and prompt-injection payloads do. */
@@ -45,7 +51,10 @@ export function neutralise(text: string, options: NeutraliseOptions): Neutralise
   let body = text;
   for (const [pattern, rewrite] of REWRITES) body = body.replace(pattern, rewrite);
   // A role marker at a line start becomes quoted text: "user:" → "(quoted) user:".
-  body = body.replace(ROLE_LINE, (_match, lead: string, role: string, colon: string) => `${lead}(quoted) ${role}${colon}`);
+  body = body.replace(
+    ROLE_LINE,
+    (_match, lead: string, role: string, colon: string) => `${lead}(quoted) ${role}${colon}`,
+  );
   const suspicious = isInstructionLike(text);
   const attributes = [
     `source="${attribute(options.source)}"`,

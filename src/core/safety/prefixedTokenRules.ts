@@ -19,20 +19,38 @@ export const PREFIXED_TOKEN_RULES: readonly TokenRule[] = [
   // Anthropic first: its keys also start with "sk-".
   { kind: 'anthropic-key', pattern: new RegExp(`\\bsk-ant-(?:api|admin|sid)?[A-Za-z0-9_-]{32,}${END}`, 'g') },
   // Project, service-account and admin keys carry a dash-separated scope; legacy keys are one alphanumeric run.
-  { kind: 'openai-key', pattern: new RegExp(`\\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20,}${END})`, 'g') },
+  {
+    kind: 'openai-key',
+    pattern: new RegExp(`\\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20,}${END})`, 'g'),
+  },
   { kind: 'github-token', pattern: new RegExp(`\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`, 'g') },
-  { kind: 'gitlab-token', pattern: new RegExp(`\\b(?:gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent|oas|wt)-[A-Za-z0-9_.-]{20,}|GR1348941[A-Za-z0-9_-]{20,})${END}`, 'g') },
+  {
+    kind: 'gitlab-token',
+    pattern: new RegExp(
+      `\\b(?:gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent|oas|wt)-[A-Za-z0-9_.-]{20,}|GR1348941[A-Za-z0-9_-]{20,})${END}`,
+      'g',
+    ),
+  },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b/g },
   { kind: 'azure-storage-key', pattern: /\b(?:AccountKey|SharedAccessKey)=(?<secret>[A-Za-z0-9+/]{40,}={0,2})/dg },
   { kind: 'azure-sas-token', pattern: /[?&]sig=(?<secret>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})/dg },
-  { kind: 'azure-client-secret', pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
+  {
+    kind: 'azure-client-secret',
+    pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,
+  },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
   { kind: 'google-oauth-secret', pattern: new RegExp(`\\bGOCSPX-[A-Za-z0-9_-]{28}${END}`, 'g') },
   { kind: 'google-oauth-token', pattern: new RegExp(`\\bya29\\.[A-Za-z0-9_-]{20,}`, 'g') },
   { kind: 'firebase-server-key', pattern: /\bAAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140}/g },
   { kind: 'slack-token', pattern: /\b(?:xox[a-z](?:\.xox[a-z])?-[0-9A-Za-z-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g },
-  { kind: 'slack-webhook', pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/g },
-  { kind: 'discord-webhook', pattern: /\bhttps?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{50,}/g },
+  {
+    kind: 'slack-webhook',
+    pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/g,
+  },
+  {
+    kind: 'discord-webhook',
+    pattern: /\bhttps?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{50,}/g,
+  },
   { kind: 'stripe-key', pattern: /\b(?:(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[A-Za-z0-9]{32,})/g },
   { kind: 'sendgrid-key', pattern: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g },
   { kind: 'twilio-key', pattern: /\bSK[0-9a-fA-F]{32}\b/g },

@@ -15,7 +15,8 @@ const MAX_BLOCK = 64 * 1024;
  * A block cut off before its END line (a truncated paste): the body continues while lines are
  * base64 or armour headers (`Proc-Type:`, `Version:`), separated by real or escaped line ends.
  */
-const UNTERMINATED_BODY = /^(?:(?:\r?\n|\\r\\n|\\n|[ \t]+)(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]*(?=\r?\n|\\r\\n|\\n|$)|[A-Z][A-Za-z-]+: [^\r\n\\]*))*/;
+const UNTERMINATED_BODY =
+  /^(?:(?:\r?\n|\\r\\n|\\n|[ \t]+)(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]*(?=\r?\n|\\r\\n|\\n|$)|[A-Z][A-Za-z-]+: [^\r\n\\]*))*/;
 const PUTTY = /PuTTY-User-Key-File-\d+: [\s\S]{0,16384}?Private-MAC: [0-9a-fA-F]+/g;
 
 export function findPrivateKeyBlocks(text: string): SecretSpan[] {
@@ -35,7 +36,8 @@ export function findPrivateKeyBlocks(text: string): SecretSpan[] {
     searchFrom = begin.index + length;
     BEGIN.lastIndex = searchFrom;
   }
-  for (const match of text.matchAll(PUTTY)) spans.push({ kind: 'private-key-block', index: match.index ?? 0, length: match[0].length });
+  for (const match of text.matchAll(PUTTY))
+    spans.push({ kind: 'private-key-block', index: match.index ?? 0, length: match[0].length });
   return spans;
 }
 

@@ -21,7 +21,7 @@ export function replaceSpans(text: string, spans: readonly LabelledSpan[]): Repl
   const counts = new Map<string, number>();
   let content = '';
   let cursor = 0;
-  for (let at = 0; at < ordered.length; ) {
+  for (let at = 0; at < ordered.length;) {
     const first = ordered[at];
     let end = first.index + first.length;
     at++;

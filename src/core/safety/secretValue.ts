@@ -11,20 +11,64 @@ const REFERENCE =
 
 /** Documentation stand-ins and type names that sit where a value goes. */
 const PLACEHOLDER_WORDS = new Set([
-  'changeme', 'change_me', 'change-me', 'example', 'dummy', 'placeholder', 'redacted', 'hidden', 'masked', 'todo', 'tbd', 'none', 'null', 'nil',
-  'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'required', 'optional', 'empty', 'string', 'str', 'number', 'int', 'integer', 'boolean',
-  'bool', 'bytes', 'any', 'unknown', 'object', 'secretstr', 'password', 'passwd', 'secret', 'token', 'pass', 'pwd', 'apikey', 'api_key', 'key',
+  'changeme',
+  'change_me',
+  'change-me',
+  'example',
+  'dummy',
+  'placeholder',
+  'redacted',
+  'hidden',
+  'masked',
+  'todo',
+  'tbd',
+  'none',
+  'null',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'required',
+  'optional',
+  'empty',
+  'string',
+  'str',
+  'number',
+  'int',
+  'integer',
+  'boolean',
+  'bool',
+  'bytes',
+  'any',
+  'unknown',
+  'object',
+  'secretstr',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'pass',
+  'pwd',
+  'apikey',
+  'api_key',
+  'key',
 ]);
 
 /** Runs of one masking character (`xxxx`, `****`, `....`, `####`) and "your…" / "my…" stand-ins (`your-api-key`, `<YOUR_TOKEN>`). */
 // "yourpassword" needs no entry here: a letters-only value holding a credential word is a stand-in already.
-const MASK = /^(?:x{3,}|X{3,}|\*{3,}|\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$|^(?:your|insert|enter|put)[ _-]/i;
+const MASK =
+  /^(?:x{3,}|X{3,}|\*{3,}|\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$|^(?:your|insert|enter|put)[ _-]/i;
 
 /** `a.b.c`, `self.password`, `match.groups?.secret`, `this.#config.clientSecret`: a path in code, read at run time. */
 const CODE_PATH = /^[A-Za-z_$#][\w$]*(?:(?:\?\.|!\.|\.)[A-Za-z_$#][\w$]*)+[!?]?$/;
 
 /** `db_password`, `GITHUB_TOKEN`, `apiKey`, `db-password`: an identifier naming a secret, i.e. a variable or a secret's name. */
-const NAMED_IDENTIFIER = /^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$/;
+const NAMED_IDENTIFIER =
+  /^(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$/;
 const SECRET_WORD = /pass|pwd|secret|token|key|auth|cred/i;
 
 const VERSION = /^v?\d+(?:\.\d+)+[\w.-]*$/;
@@ -43,7 +87,13 @@ const LONG_PASCAL_NAME = /^(?:[A-Z][a-z]+){4,}(?:V\d+)?$/;
 export function unquote(raw: string): { value: string; quoted: boolean } {
   const first = raw[0];
   const last = raw[raw.length - 1];
-  if (raw.length >= 2 && ((first === '"' && last === '"') || (first === "'" && last === "'") || (first === '`' && last === '`') || (first === '“' && last === '”'))) {
+  if (
+    raw.length >= 2 &&
+    ((first === '"' && last === '"') ||
+      (first === "'" && last === "'") ||
+      (first === '`' && last === '`') ||
+      (first === '“' && last === '”'))
+  ) {
     return { value: raw.slice(1, -1), quoted: true };
   }
   return { value: raw, quoted: false };

@@ -35,7 +35,9 @@ export function removedSearchKeysOf(metadata: Readonly<Record<string, unknown>> 
   return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string') : [];
 }
 
-export function searchKeyOriginsOf(metadata: Readonly<Record<string, unknown>> | undefined): Record<string, SearchKeyOrigin> {
+export function searchKeyOriginsOf(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): Record<string, SearchKeyOrigin> {
   const raw = metadata?.[SEARCH_KEY_ORIGINS_FIELD];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
   const origins: Record<string, SearchKeyOrigin> = {};
@@ -52,7 +54,10 @@ export function searchKeyOriginsOf(metadata: Readonly<Record<string, unknown>> |
  * Every key with its origin. Keys stored before origins were recorded (or by an import) have
  * none; they came in through store_memory's `keywords`, so they count as the agent's.
  */
-export function searchKeyViews(metadata: Readonly<Record<string, unknown>> | undefined, fallbackAt: string): SearchKeyView[] {
+export function searchKeyViews(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+  fallbackAt: string,
+): SearchKeyView[] {
   const origins = searchKeyOriginsOf(metadata);
   return searchKeysOf(metadata).map((key) => ({ key, ...(origins[key] ?? { by: 'agent' as const, at: fallbackAt }) }));
 }
@@ -84,7 +89,10 @@ export function withSearchKeys(
 }
 
 /** The metadata without the keys of one source (a model's keys before it re-enriches). */
-export function withoutSearchKeysFrom(metadata: Readonly<Record<string, unknown>>, by: SearchKeySource): Record<string, unknown> {
+export function withoutSearchKeysFrom(
+  metadata: Readonly<Record<string, unknown>>,
+  by: SearchKeySource,
+): Record<string, unknown> {
   const origins = searchKeyOriginsOf(metadata);
   const kept = searchKeysOf(metadata).filter((key) => (origins[key]?.by ?? 'agent') !== by);
   const keptOrigins = Object.fromEntries(Object.entries(origins).filter(([key]) => kept.includes(key)));
@@ -92,11 +100,19 @@ export function withoutSearchKeysFrom(metadata: Readonly<Record<string, unknown>
 }
 
 /** The metadata without `key`, remembered as removed so no later enrichment adds it again. */
-export function withSearchKeyRemoved(metadata: Readonly<Record<string, unknown>>, key: string): Record<string, unknown> {
+export function withSearchKeyRemoved(
+  metadata: Readonly<Record<string, unknown>>,
+  key: string,
+): Record<string, unknown> {
   const identity = searchKeyIdentity(key);
   const origins = searchKeyOriginsOf(metadata);
   const kept = searchKeysOf(metadata).filter((existing) => searchKeyIdentity(existing) !== identity);
   const keptOrigins = Object.fromEntries(Object.entries(origins).filter(([existing]) => kept.includes(existing)));
   const removed = [...new Set([...removedSearchKeysOf(metadata), identity])];
-  return { ...metadata, [SEARCH_KEYS_FIELD]: kept, [SEARCH_KEY_ORIGINS_FIELD]: keptOrigins, [REMOVED_SEARCH_KEYS_FIELD]: removed };
+  return {
+    ...metadata,
+    [SEARCH_KEYS_FIELD]: kept,
+    [SEARCH_KEY_ORIGINS_FIELD]: keptOrigins,
+    [REMOVED_SEARCH_KEYS_FIELD]: removed,
+  };
 }

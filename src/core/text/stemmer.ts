@@ -13,33 +13,97 @@ const R1_PREFIXES = ['gener', 'commun', 'arsen', 'past', 'univers', 'later', 'em
 const LI_ENDINGS = new Set(['c', 'd', 'e', 'g', 'h', 'k', 'm', 'n', 'r', 't']);
 
 const EXCEPTIONS: ReadonlyMap<string, string> = new Map([
-  ['skis', 'ski'], ['skies', 'sky'], ['dying', 'die'], ['lying', 'lie'], ['tying', 'tie'],
-  ['idly', 'idl'], ['gently', 'gentl'], ['ugly', 'ugli'], ['early', 'earli'], ['only', 'onli'],
+  ['skis', 'ski'],
+  ['skies', 'sky'],
+  ['dying', 'die'],
+  ['lying', 'lie'],
+  ['tying', 'tie'],
+  ['idly', 'idl'],
+  ['gently', 'gentl'],
+  ['ugly', 'ugli'],
+  ['early', 'earli'],
+  ['only', 'onli'],
   ['singly', 'singl'],
-  ['sky', 'sky'], ['news', 'news'], ['howe', 'howe'], ['atlas', 'atlas'], ['cosmos', 'cosmos'],
-  ['bias', 'bias'], ['andes', 'andes'],
+  ['sky', 'sky'],
+  ['news', 'news'],
+  ['howe', 'howe'],
+  ['atlas', 'atlas'],
+  ['cosmos', 'cosmos'],
+  ['bias', 'bias'],
+  ['andes', 'andes'],
 ]);
 
 /** Words left alone once step 1a has run. */
-const POST_1A_INVARIANTS = new Set(['inning', 'outing', 'canning', 'herring', 'earring', 'proceed', 'exceed', 'succeed']);
+const POST_1A_INVARIANTS = new Set([
+  'inning',
+  'outing',
+  'canning',
+  'herring',
+  'earring',
+  'proceed',
+  'exceed',
+  'succeed',
+]);
 
 /** Step 2 suffixes, longest first so the first match is the longest. */
 const STEP2: ReadonlyArray<readonly [string, string]> = [
-  ['ization', 'ize'], ['ational', 'ate'], ['fulness', 'ful'], ['ousness', 'ous'], ['iveness', 'ive'],
-  ['tional', 'tion'], ['biliti', 'ble'], ['lessli', 'less'],
-  ['entli', 'ent'], ['ation', 'ate'], ['alism', 'al'], ['aliti', 'al'], ['ousli', 'ous'], ['iviti', 'ive'], ['fulli', 'ful'],
-  ['enci', 'ence'], ['anci', 'ance'], ['abli', 'able'], ['izer', 'ize'], ['ator', 'ate'], ['alli', 'al'],
-  ['bli', 'ble'], ['ogi', 'og'], ['li', ''],
+  ['ization', 'ize'],
+  ['ational', 'ate'],
+  ['fulness', 'ful'],
+  ['ousness', 'ous'],
+  ['iveness', 'ive'],
+  ['tional', 'tion'],
+  ['biliti', 'ble'],
+  ['lessli', 'less'],
+  ['entli', 'ent'],
+  ['ation', 'ate'],
+  ['alism', 'al'],
+  ['aliti', 'al'],
+  ['ousli', 'ous'],
+  ['iviti', 'ive'],
+  ['fulli', 'ful'],
+  ['enci', 'ence'],
+  ['anci', 'ance'],
+  ['abli', 'able'],
+  ['izer', 'ize'],
+  ['ator', 'ate'],
+  ['alli', 'al'],
+  ['bli', 'ble'],
+  ['ogi', 'og'],
+  ['li', ''],
 ];
 
 const STEP3: ReadonlyArray<readonly [string, string]> = [
-  ['ational', 'ate'], ['tional', 'tion'], ['alize', 'al'], ['icate', 'ic'], ['iciti', 'ic'], ['ative', ''],
-  ['ical', 'ic'], ['ness', ''], ['ful', ''],
+  ['ational', 'ate'],
+  ['tional', 'tion'],
+  ['alize', 'al'],
+  ['icate', 'ic'],
+  ['iciti', 'ic'],
+  ['ative', ''],
+  ['ical', 'ic'],
+  ['ness', ''],
+  ['ful', ''],
 ];
 
 const STEP4 = [
-  'ement', 'ance', 'ence', 'able', 'ible', 'ment', 'ant', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ion',
-  'al', 'er', 'ic',
+  'ement',
+  'ance',
+  'ence',
+  'able',
+  'ible',
+  'ment',
+  'ant',
+  'ent',
+  'ism',
+  'ate',
+  'iti',
+  'ous',
+  'ive',
+  'ize',
+  'ion',
+  'al',
+  'er',
+  'ic',
 ];
 
 function isVowel(word: string, index: number): boolean {
@@ -66,7 +130,14 @@ function endsWithShortSyllable(word: string, end: number): boolean {
   if (end === 2) return isVowel(word, 0) && !isVowel(word, 1);
   if (end < 3) return false;
   const last = word[end - 1];
-  return !isVowel(word, end - 3) && isVowel(word, end - 2) && !isVowel(word, end - 1) && last !== 'w' && last !== 'x' && last !== 'Y';
+  return (
+    !isVowel(word, end - 3) &&
+    isVowel(word, end - 2) &&
+    !isVowel(word, end - 1) &&
+    last !== 'w' &&
+    last !== 'x' &&
+    last !== 'Y'
+  );
 }
 
 function containsVowel(word: string, end: number): boolean {
@@ -113,7 +184,8 @@ function step1b(word: string, r1: number): string {
 
 function step1c(word: string): string {
   const last = word[word.length - 1];
-  if ((last === 'y' || last === 'Y') && word.length > 2 && !isVowel(word, word.length - 2)) return word.slice(0, -1) + 'i';
+  if ((last === 'y' || last === 'Y') && word.length > 2 && !isVowel(word, word.length - 2))
+    return word.slice(0, -1) + 'i';
   return word;
 }
 

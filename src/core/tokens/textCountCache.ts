@@ -10,7 +10,11 @@ export class TextCountCache {
   private readonly maxTextChars: number;
 
   constructor(options: { maxEntries: number; maxChars: number; maxTextChars: number }) {
-    this.entries = new LruCache({ maxEntries: options.maxEntries, maxWeight: options.maxChars, weigh: (text) => text.length });
+    this.entries = new LruCache({
+      maxEntries: options.maxEntries,
+      maxWeight: options.maxChars,
+      weigh: (text) => text.length,
+    });
     this.maxTextChars = options.maxTextChars;
   }
 

@@ -10,9 +10,13 @@ export function ageInDays(fromIso: string, now: Date): number {
 export function parseIsoTimestamp(value: string, field: string): string {
   const ms = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) {
-    throw new MemoryError('INVALID_INPUT', `${field} must be an ISO-8601 timestamp such as 2026-01-03T14:30:00Z; got "${value}".`, {
-      details: { field },
-    });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `${field} must be an ISO-8601 timestamp such as 2026-01-03T14:30:00Z; got "${value}".`,
+      {
+        details: { field },
+      },
+    );
   }
   return new Date(ms).toISOString();
 }

@@ -45,7 +45,10 @@ export function chooseEvictions(
  * Which items fit a read budget: pinned and task_state first, then the most recent,
  * returned in conversation order.
  */
-export function selectWithinBudget(items: readonly WorkingItemRecord[], budget: number): { items: WorkingItemRecord[]; truncated: boolean } {
+export function selectWithinBudget(
+  items: readonly WorkingItemRecord[],
+  budget: number,
+): { items: WorkingItemRecord[]; truncated: boolean } {
   const byPreference = [...items].sort((a, b) => rank(b) - rank(a) || b.sequence_num - a.sequence_num);
   const chosen = new Set<WorkingItemRecord>();
   let used = 0;

@@ -7,10 +7,16 @@ import { requireId } from '../validation.ts';
  * source or layer; without this, anyone could attach memories to someone else's session. A session
  * that does not exist yet is no one's, so it stays usable as a session-layer scope.
  */
-export async function requireOwnSession(store: MemoryStore, userId: string, sessionId: string | undefined): Promise<void> {
+export async function requireOwnSession(
+  store: MemoryStore,
+  userId: string,
+  sessionId: string | undefined,
+): Promise<void> {
   if (sessionId === undefined) return;
   const session = await store.getSession(requireId(sessionId, 'session_id'));
   if (session && session.user_id !== userId) {
-    throw new MemoryError('SESSION_NOT_FOUND', `No session ${sessionId} exists for this user.`, { details: { session_id: sessionId } });
+    throw new MemoryError('SESSION_NOT_FOUND', `No session ${sessionId} exists for this user.`, {
+      details: { session_id: sessionId },
+    });
   }
 }

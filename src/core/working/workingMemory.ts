@@ -18,7 +18,13 @@ import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import { type ExtractionSink, pendingExtractionMetadata } from '../extraction/pendingExtraction.ts';
 import type { EpisodeSink } from '../episodes/conversationEpisodes.ts';
-import { advanceTurn, completesEpisode, CONVERSATION_TURN, countsAsTurn, episodeStartedAt } from '../episodes/conversationTurns.ts';
+import {
+  advanceTurn,
+  completesEpisode,
+  CONVERSATION_TURN,
+  countsAsTurn,
+  episodeStartedAt,
+} from '../episodes/conversationTurns.ts';
 import type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
 import { classifyContent, isWorthKeeping, isWorthKeepingAtClear } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
@@ -61,10 +67,17 @@ export class WorkingMemory {
   async initSession(input: InitSessionInput): Promise<InitSessionOutput> {
     const userId = requireId(input.user_id, 'user_id');
     const sessionId = input.session_id === undefined ? newId('sess') : requireId(input.session_id, 'session_id');
-    const maxTokens = requirePositiveInt(input.config?.max_tokens, 'config.max_tokens', this.deps.config.defaultMaxTokens, LIMITS.maxTokens);
+    const maxTokens = requirePositiveInt(
+      input.config?.max_tokens,
+      'config.max_tokens',
+      this.deps.config.defaultMaxTokens,
+      LIMITS.maxTokens,
+    );
     const policy = input.config?.eviction_policy;
     if (policy !== undefined && !EVICTION_POLICIES.includes(policy)) {
-      throw new MemoryError('INVALID_INPUT', `config.eviction_policy must be one of ${EVICTION_POLICIES.join(', ')}.`, { details: { field: 'config.eviction_policy' } });
+      throw new MemoryError('INVALID_INPUT', `config.eviction_policy must be one of ${EVICTION_POLICIES.join(', ')}.`, {
+        details: { field: 'config.eviction_policy' },
+      });
     }
     return this.locks.run(sessionId, async () => {
       const now = this.deps.clock.now().toISOString();
@@ -96,7 +109,12 @@ export class WorkingMemory {
       let evicted: WorkingItemRecord[] = [];
       if (existing && session.max_tokens < existing.total_tokens) {
         // A smaller budget on resume applies at once, through the normal eviction path.
-        ({ evicted } = chooseEvictions(items, existing.total_tokens - session.max_tokens, session.eviction_policy, new Date(now)));
+        ({ evicted } = chooseEvictions(
+          items,
+          existing.total_tokens - session.max_tokens,
+          session.eviction_policy,
+          new Date(now),
+        ));
         await this.promote(session, evicted);
         items = items.filter((item) => !evicted.includes(item));
       }
@@ -114,7 +132,9 @@ export class WorkingMemory {
     const guarded = guardText(requireContent(input.content), this.deps.config);
     const content = guarded.content;
     if (!CONTENT_TYPES.includes(input.content_type)) {
-      throw new MemoryError('INVALID_INPUT', `content_type must be one of ${CONTENT_TYPES.join(', ')}.`, { details: { field: 'content_type' } });
+      throw new MemoryError('INVALID_INPUT', `content_type must be one of ${CONTENT_TYPES.join(', ')}.`, {
+        details: { field: 'content_type' },
+      });
     }
     const guardedMetadata = guardJson(requireMetadata(input.metadata), this.deps.config);
     const metadata = guardedMetadata.value;
@@ -123,9 +143,13 @@ export class WorkingMemory {
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
       const session = await this.requireSession(input.session_id, input.user_id);
       if (tokenCount > session.max_tokens) {
-        throw new MemoryError('CONTENT_TOO_LONG', `This item is ${tokenCount} tokens but the session's working memory holds at most ${session.max_tokens}. Store it with store_memory instead, or raise max_tokens.`, {
-          details: { token_count: tokenCount, max_tokens: session.max_tokens },
-        });
+        throw new MemoryError(
+          'CONTENT_TOO_LONG',
+          `This item is ${tokenCount} tokens but the session's working memory holds at most ${session.max_tokens}. Store it with store_memory instead, or raise max_tokens.`,
+          {
+            details: { token_count: tokenCount, max_tokens: session.max_tokens },
+          },
+        );
       }
       const now = this.deps.clock.now();
       const nowIso = now.toISOString();
@@ -135,17 +159,29 @@ export class WorkingMemory {
       const turn = countsAsTurn(input.content_type, replaced !== undefined) ? advanceTurn(session, nowIso) : null;
       const others = items.filter((item) => item !== replaced);
       const needed = sum(others) + tokenCount - session.max_tokens;
-      const { evicted, freed } = needed > 0 ? chooseEvictions(others, needed, session.eviction_policy, now) : { evicted: [], freed: 0 };
+      const { evicted, freed } =
+        needed > 0 ? chooseEvictions(others, needed, session.eviction_policy, now) : { evicted: [], freed: 0 };
       if (freed < needed) {
-        throw new MemoryError('CONTENT_TOO_LONG', `Working memory is full of pinned items (${sum(others.filter((item) => item.pinned))} of ${session.max_tokens} tokens); unpin or clear items before adding ${tokenCount} more.`, {
-          details: { token_count: tokenCount, max_tokens: session.max_tokens },
-        });
+        throw new MemoryError(
+          'CONTENT_TOO_LONG',
+          `Working memory is full of pinned items (${sum(others.filter((item) => item.pinned))} of ${session.max_tokens} tokens); unpin or clear items before adding ${tokenCount} more.`,
+          {
+            details: { token_count: tokenCount, max_tokens: session.max_tokens },
+          },
+        );
       }
       // Promotion (classify, deduplicate, store) happens right after this call, off its path: the
       // evicted items stay in the store, marked, until they are promoted, so a crash loses none.
       const toPromote = evicted.filter((entry) => isPromotable(entry));
-      const pendingPromotion = toPromote.map((entry) => ({ ...entry, metadata: { ...entry.metadata, [EVICTED_AT]: nowIso } }));
-      const promoted: PromotedItem[] = toPromote.map((entry) => ({ item_id: entry.item_id, memory_id: null, action: 'queued' }));
+      const pendingPromotion = toPromote.map((entry) => ({
+        ...entry,
+        metadata: { ...entry.metadata, [EVICTED_AT]: nowIso },
+      }));
+      const promoted: PromotedItem[] = toPromote.map((entry) => ({
+        item_id: entry.item_id,
+        memory_id: null,
+        action: 'queued',
+      }));
       const item: WorkingItemRecord = {
         item_id: replaced?.item_id ?? input.item_id ?? newId('wmi'),
         session_id: session.session_id,
@@ -176,7 +212,12 @@ export class WorkingMemory {
       });
       if (pendingPromotion.length > 0) this.schedulePromotion(session.session_id);
       if (evicted.length > 0) this.episodeSink?.turnsEvicted(session.session_id, evicted);
-      if (turn && completesEpisode(turn.turn)) this.episodeSink?.episodeCompleted({ session: updated, turn_end: turn.turn, started_at: episodeStartedAt(updated) });
+      if (turn && completesEpisode(turn.turn))
+        this.episodeSink?.episodeCompleted({
+          session: updated,
+          turn_end: turn.turn,
+          started_at: episodeStartedAt(updated),
+        });
       this.emit(updated);
       return {
         item_id: item.item_id,
@@ -194,7 +235,9 @@ export class WorkingMemory {
     const budget = requirePositiveInt(input.token_budget, 'token_budget', session.max_tokens, LIMITS.tokenBudget);
     const types = input.include_types;
     if (types && types.some((type) => !CONTENT_TYPES.includes(type as WorkingContentType))) {
-      throw new MemoryError('INVALID_INPUT', `include_types may contain only ${CONTENT_TYPES.join(', ')}.`, { details: { field: 'include_types' } });
+      throw new MemoryError('INVALID_INPUT', `include_types may contain only ${CONTENT_TYPES.join(', ')}.`, {
+        details: { field: 'include_types' },
+      });
     }
     const all = await this.liveItems(session.session_id);
     const wanted = types && types.length > 0 ? all.filter((item) => types.includes(item.content_type)) : all;
@@ -225,7 +268,11 @@ export class WorkingMemory {
       const freedItems = items.filter((item) => !item.pinned && item.content_type !== 'task_state');
       const remaining = items.filter((item) => !freedItems.includes(item));
       const updated = { ...session, total_tokens: sum(remaining), last_activity: this.deps.clock.now().toISOString() };
-      await this.deps.store.commitWorking({ session: updated, upsert: [], delete: freedItems.map((item) => item.item_id) });
+      await this.deps.store.commitWorking({
+        session: updated,
+        upsert: [],
+        delete: freedItems.map((item) => item.item_id),
+      });
       this.emit(updated);
       return {
         memories_created: promoted.filter((entry) => entry.action === 'created_new').length,
@@ -280,11 +327,18 @@ export class WorkingMemory {
   }
 
   /** Saves items worth keeping to long-term memory (classified, deduplicated); never throws for one bad item. */
-  private async promote(session: SessionRecord, items: readonly WorkingItemRecord[], keep: (item: WorkingItemRecord) => boolean = isPromotable): Promise<PromotedItem[]> {
+  private async promote(
+    session: SessionRecord,
+    items: readonly WorkingItemRecord[],
+    keep: (item: WorkingItemRecord) => boolean = isPromotable,
+  ): Promise<PromotedItem[]> {
     const promoted: PromotedItem[] = [];
     for (const item of items) {
       if (!keep(item)) continue;
-      const classification = classifyContent(item.content, item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined);
+      const classification = classifyContent(
+        item.content,
+        item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined,
+      );
       const extraction = this.extractionSink;
       const result = await this.longTerm.store({
         user_id: session.user_id,
@@ -305,7 +359,11 @@ export class WorkingMemory {
         source_type: 'working_memory',
         confidence: 0.9,
       });
-      promoted.push({ item_id: item.item_id, memory_id: result.memory_id, action: result.similar_existing?.action ?? 'created_new' });
+      promoted.push({
+        item_id: item.item_id,
+        memory_id: result.memory_id,
+        action: result.similar_existing?.action ?? 'created_new',
+      });
       extraction?.enqueue({ user_id: session.user_id, memory_id: result.memory_id });
     }
     return promoted;
@@ -345,20 +403,29 @@ export class WorkingMemory {
     await this.promote(session, waiting);
     await this.locks.run(sessionId, async () => {
       const current = await this.deps.store.getSession(sessionId);
-      if (current) await this.deps.store.commitWorking({ session: current, upsert: [], delete: waiting.map((item) => item.item_id) });
+      if (current)
+        await this.deps.store.commitWorking({
+          session: current,
+          upsert: [],
+          delete: waiting.map((item) => item.item_id),
+        });
     });
   }
 
   private async requireSession(sessionId: string, userId: string | undefined): Promise<SessionRecord> {
     const session = await this.deps.store.getSession(requireId(sessionId, 'session_id'));
-    if (!session || (userId !== undefined && session.user_id !== requireId(userId, 'user_id'))) throw sessionNotFound(sessionId);
+    if (!session || (userId !== undefined && session.user_id !== requireId(userId, 'user_id')))
+      throw sessionNotFound(sessionId);
     return session;
   }
 
   private async requireItem(session: SessionRecord, itemId: string): Promise<WorkingItemRecord> {
     const items = await this.liveItems(session.session_id);
     const item = items.find((entry) => entry.item_id === requireId(itemId, 'item_id'));
-    if (!item) throw new MemoryError('MEMORY_NOT_FOUND', `No working-memory item ${itemId} in session ${session.session_id}.`, { details: { item_id: itemId } });
+    if (!item)
+      throw new MemoryError('MEMORY_NOT_FOUND', `No working-memory item ${itemId} in session ${session.session_id}.`, {
+        details: { item_id: itemId },
+      });
     return item;
   }
 
@@ -383,7 +450,11 @@ function isKeptAtClear(item: WorkingItemRecord): boolean {
 }
 
 function sessionNotFound(sessionId: string): MemoryError {
-  return new MemoryError('SESSION_NOT_FOUND', `No session ${sessionId} exists for this user; call init_session first.`, { details: { session_id: sessionId } });
+  return new MemoryError(
+    'SESSION_NOT_FOUND',
+    `No session ${sessionId} exists for this user; call init_session first.`,
+    { details: { session_id: sessionId } },
+  );
 }
 
 function sum(items: readonly WorkingItemRecord[]): number {

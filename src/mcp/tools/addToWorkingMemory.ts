@@ -11,7 +11,9 @@ export const addToWorkingMemoryTool = defineTool({
     session_id: sessionIdField,
     user_id: sessionUserField,
     content: z.string().describe('At most 100 KB.'),
-    content_type: z.enum(['message', 'task_state', 'scratchpad', 'system']).describe('task_state (current plan) is protected from eviction.'),
+    content_type: z
+      .enum(['message', 'task_state', 'scratchpad', 'system'])
+      .describe('task_state (current plan) is protected from eviction.'),
     pinned: z.boolean().optional().describe('Never evicted.'),
     metadata: metadataField.optional().describe('Free-form JSON object; a numeric "relevance" (0..1) guides eviction.'),
   },
@@ -21,7 +23,9 @@ export const addToWorkingMemoryTool = defineTool({
     evicted_items: z.array(z.string()),
     promoted_items: z
       .array(z.object({ item_id: z.string(), memory_id: z.string().nullable(), action: z.string() }))
-      .describe('Evicted items worth keeping, queued for promotion to long-term memory right after this call (memory_id null until then).'),
+      .describe(
+        'Evicted items worth keeping, queued for promotion to long-term memory right after this call (memory_id null until then).',
+      ),
     total_tokens: z.number(),
     redactions: redactionsField,
   },

@@ -16,5 +16,6 @@ export const deleteFactTool = defineTool({
   },
   output: { deleted: z.boolean(), memory_id: z.string().describe('The memory that held the value.') },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.deleteFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) =>
+    context.core.deleteFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -11,7 +11,12 @@ export const forgetAllUserMemoriesTool = defineTool({
     user_id: userIdField,
     confirmation: z.string().describe(`Must equal "${FORGET_ALL_CONFIRMATION}".`),
   },
-  output: { memories_deleted: z.number(), sessions_deleted: z.number(), working_items_deleted: z.number(), access_log_deleted: z.number() },
+  output: {
+    memories_deleted: z.number(),
+    sessions_deleted: z.number(),
+    working_items_deleted: z.number(),
+    access_log_deleted: z.number(),
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run: (context, args) => context.core.forgetAllMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
 });

@@ -14,5 +14,6 @@ export const forgetMemoryTool = defineTool({
   },
   output: { success: z.boolean(), hard_deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.forgetMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) =>
+    context.core.forgetMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -16,10 +16,19 @@ export const getFactsTool = defineTool({
   },
   output: {
     facts: z
-      .array(factSchema.extend({ history: z.array(factSchema).optional(), overridden_by: z.string().optional().describe('The more specific layer\'s value of the same key that applies instead.') }))
+      .array(
+        factSchema.extend({
+          history: z.array(factSchema).optional(),
+          overridden_by: z
+            .string()
+            .optional()
+            .describe("The more specific layer's value of the same key that applies instead."),
+        }),
+      )
       .describe('Active facts, most important first; one per key and layer.'),
     searched_layers: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.getFacts({ ...resolveLayerArgs(context, args, 'read'), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) =>
+    context.core.getFacts({ ...resolveLayerArgs(context, args, 'read'), user_id: resolveUser(context, args.user_id) }),
 });

@@ -15,14 +15,16 @@ export const callRecordSchema = z.object({
 
 /** The server's call log, or a clear error on a server built without one. */
 export function requireCallLog(context: ServerContext) {
-  if (!context.callLog) throw new MemoryError('CONFIGURATION_ERROR', 'This server keeps no call log.', { details: { field: 'callLog' } });
+  if (!context.callLog)
+    throw new MemoryError('CONFIGURATION_ERROR', 'This server keeps no call log.', { details: { field: 'callLog' } });
   return context.callLog;
 }
 
 export const getRecentCallsTool = defineTool({
   name: 'get_recent_calls',
   title: 'Recent tool calls',
-  description: 'The most recent tool calls this server handled for the user, newest first, with duration and outcome (kept in memory, cleared on restart).',
+  description:
+    'The most recent tool calls this server handled for the user, newest first, with duration and outcome (kept in memory, cleared on restart).',
   input: {
     user_id: userIdField,
     limit: z.number().int().min(1).max(LIMITS.recentCalls).optional().describe('Most calls to return (default 50).'),
@@ -32,7 +34,10 @@ export const getRecentCallsTool = defineTool({
   run: async (context, args) => {
     const user = resolveUser(context, args.user_id);
     // Only this user's calls: the log is shared by every connection of the process.
-    const calls = requireCallLog(context).recent(LIMITS.recentCalls).filter((call) => call.user_id === user).slice(0, args.limit ?? 50);
+    const calls = requireCallLog(context)
+      .recent(LIMITS.recentCalls)
+      .filter((call) => call.user_id === user)
+      .slice(0, args.limit ?? 50);
     return { calls: calls.map(({ user_id: _user, ...call }) => call) };
   },
 });

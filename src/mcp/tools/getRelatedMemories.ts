@@ -6,13 +6,23 @@ import { LIMITS } from '../../core/validation.ts';
 export const getRelatedMemoriesTool = defineTool({
   name: 'get_related_memories',
   title: 'Get related memories',
-  description: 'Walk the memory graph from one memory, breadth-first to max_depth: explicit links plus supersession (corrections). Each result carries its depth and the path of ids that connects it.',
+  description:
+    'Walk the memory graph from one memory, breadth-first to max_depth: explicit links plus supersession (corrections). Each result carries its depth and the path of ids that connects it.',
   input: {
     user_id: userIdField,
     memory_id: memoryIdField('Id of the memory to start from.'),
-    max_depth: z.number().int().min(1).max(LIMITS.relatedDepth).optional().describe('How many hops to follow (default 2).'),
+    max_depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.relatedDepth)
+      .optional()
+      .describe('How many hops to follow (default 2).'),
     limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Most memories to return (default 20).'),
-    include_supersession: z.boolean().optional().describe('Also follow supersedes / superseded_by edges (default true).'),
+    include_supersession: z
+      .boolean()
+      .optional()
+      .describe('Also follow supersedes / superseded_by edges (default true).'),
   },
   output: {
     start: z.string(),

@@ -43,6 +43,7 @@ export const getRelevantContextTool = defineTool({
   },
   output: contextOutputSchema.shape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.getRelevantContext({ ...authorizeLayers(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) =>
+    context.core.getRelevantContext({ ...authorizeLayers(context, args), user_id: resolveUser(context, args.user_id) }),
   render: (output) => contextText(output.context_items),
 });

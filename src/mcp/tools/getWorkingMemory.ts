@@ -10,7 +10,13 @@ export const getWorkingMemoryTool = defineTool({
   input: {
     session_id: sessionIdField,
     user_id: sessionUserField,
-    token_budget: z.number().int().positive().max(LIMITS.tokenBudget).optional().describe('Default: the session\'s max_tokens.'),
+    token_budget: z
+      .number()
+      .int()
+      .positive()
+      .max(LIMITS.tokenBudget)
+      .optional()
+      .describe("Default: the session's max_tokens."),
     include_types: z.array(z.string()).optional().describe('Only these content types.'),
   },
   output: { items: z.array(workingItemSchema), total_tokens: z.number(), truncated: z.boolean() },

@@ -6,10 +6,12 @@ export const importMemoriesTool = defineTool({
   name: 'import_memories',
   title: 'Import memories',
   description:
-    'Load a JSON export (from export_memories) into the user\'s memory. Validates the format and version; idempotent by memory_id (memories already present are skipped). Everything imported belongs to the calling user; ids held by another user are given new ids, listed in remapped_ids.',
+    "Load a JSON export (from export_memories) into the user's memory. Validates the format and version; idempotent by memory_id (memories already present are skipped). Everything imported belongs to the calling user; ids held by another user are given new ids, listed in remapped_ids.",
   input: {
     user_id: userIdField,
-    data: z.record(z.string(), z.unknown()).describe('The export object: { format, format_version, memories, sessions, working_items }.'),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe('The export object: { format, format_version, memories, sessions, working_items }.'),
   },
   output: {
     memories_imported: z.number(),

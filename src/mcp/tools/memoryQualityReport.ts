@@ -5,7 +5,8 @@ import { userIdField } from '../schemas.ts';
 export const memoryQualityReportTool = defineTool({
   name: 'memory_quality_report',
   title: 'Memory quality report',
-  description: 'Audit the user\'s memory: near-duplicate groups, suspected contradictions, stale memories and memories with dangling links, plus a 0-100 health score and how it was computed.',
+  description:
+    "Audit the user's memory: near-duplicate groups, suspected contradictions, stale memories and memories with dangling links, plus a 0-100 health score and how it was computed.",
   input: { user_id: userIdField },
   output: {
     user_id: z.string(),

@@ -23,18 +23,33 @@ export const promoteMemoryTool = defineTool({
   input: {
     user_id: userIdField,
     memory_id: memoryIdField('Id of the memory to promote.'),
-    to_layer: layerField.describe('Layer to copy the memory into: agent, user, session, project, team, org or company.'),
-    from_layer: layerField.optional().describe('Layer the memory is in when it is a shared one (project, team, org, company); omit for your own memories.'),
-    reason: z.string().max(LIMITS.reasonChars).optional().describe('Why it is promoted; kept with the promotion record.'),
+    to_layer: layerField.describe(
+      'Layer to copy the memory into: agent, user, session, project, team, org or company.',
+    ),
+    from_layer: layerField
+      .optional()
+      .describe(
+        'Layer the memory is in when it is a shared one (project, team, org, company); omit for your own memories.',
+      ),
+    reason: z
+      .string()
+      .max(LIMITS.reasonChars)
+      .optional()
+      .describe('Why it is promoted; kept with the promotion record.'),
     move: z.boolean().optional().describe('Forget the original after copying (default false).'),
     ...layerIdentifierFields,
   },
   output: {
-    action: z.enum(['promoted', 'merged', 'already_promoted']).describe('promoted: a new memory in the target layer; merged: a near-duplicate there now carries the promotion; already_promoted: done before.'),
+    action: z
+      .enum(['promoted', 'merged', 'already_promoted'])
+      .describe(
+        'promoted: a new memory in the target layer; merged: a near-duplicate there now carries the promotion; already_promoted: done before.',
+      ),
     memory_id: z.string().describe('The memory in the target layer.'),
     promotion: promotionSchema,
     source_removed: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.promoteMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) =>
+    context.core.promoteMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -13,12 +13,29 @@ export const runDailyMaintenanceTool = defineTool({
   input: {
     user_id: userIdField,
     dry_run: z.boolean().optional().describe('Report what would change without changing anything (default false).'),
-    decay: z.object({ enabled: z.boolean().optional().describe('Run decay (default true).'), base_stability_days: z.number().min(1).max(LIMITS.stabilityDays).optional().describe('Base stability in days (default 30).') }).optional().describe('Decay step settings.'),
+    decay: z
+      .object({
+        enabled: z.boolean().optional().describe('Run decay (default true).'),
+        base_stability_days: z
+          .number()
+          .min(1)
+          .max(LIMITS.stabilityDays)
+          .optional()
+          .describe('Base stability in days (default 30).'),
+      })
+      .optional()
+      .describe('Decay step settings.'),
     consolidation: z
       .object({
         enabled: z.boolean().optional().describe('Run consolidation (default true).'),
         threshold: z.number().min(0.5).max(1).optional().describe('Similarity for near-duplicates (default 0.85).'),
-        max_candidates: z.number().int().min(2).max(LIMITS.consolidationCandidates).optional().describe('Most memories to cluster (default 1000).'),
+        max_candidates: z
+          .number()
+          .int()
+          .min(2)
+          .max(LIMITS.consolidationCandidates)
+          .optional()
+          .describe('Most memories to cluster (default 1000).'),
       })
       .optional()
       .describe('Consolidation step settings.'),
@@ -45,6 +62,14 @@ export const runDailyMaintenanceTool = defineTool({
   run: async (context, args) => {
     const { user_id, ...options } = args;
     const report = await context.core.runMaintenance(resolveUser(context, user_id), options);
-    return report as unknown as { user_id: string; started_at: string; finished_at: string; dry_run: boolean; decay: Record<string, unknown> | null; consolidation: Record<string, unknown> | null; prune: Record<string, unknown> | null };
+    return report as unknown as {
+      user_id: string;
+      started_at: string;
+      finished_at: string;
+      dry_run: boolean;
+      decay: Record<string, unknown> | null;
+      consolidation: Record<string, unknown> | null;
+      prune: Record<string, unknown> | null;
+    };
   },
 });

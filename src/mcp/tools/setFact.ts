@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
-import { factCategoryField, factKeyField, factSchema, redactionsField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
+import {
+  factCategoryField,
+  factKeyField,
+  factSchema,
+  redactionsField,
+  layerField,
+  layerIdentifierFields,
+  userIdField,
+} from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
 export const setFactTool = defineTool({
@@ -13,7 +21,7 @@ export const setFactTool = defineTool({
     category: factCategoryField,
     key: factKeyField,
     value: z.string().min(1).max(LIMITS.factValueChars),
-    confidence: z.number().min(0).max(1).optional().describe('Default 1; below the active value\'s, ignored.'),
+    confidence: z.number().min(0).max(1).optional().describe("Default 1; below the active value's, ignored."),
     importance: z.number().min(0).max(1).optional(),
     layer: layerField.optional().describe('Default user; a more specific layer overrides.'),
     ...layerIdentifierFields,
@@ -26,5 +34,6 @@ export const setFactTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.setFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args) =>
+    context.core.setFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
 });

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { anchorArgs } from '../toolAnchors.ts';
-import { anchorInputField, categoryField, layerField, layerIdentifierFields, redactionsField, subtypeField, userIdField } from '../schemas.ts';
+import {
+  anchorInputField,
+  categoryField,
+  layerField,
+  layerIdentifierFields,
+  redactionsField,
+  subtypeField,
+  userIdField,
+} from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
 export const storeMemoryTool = defineTool({
@@ -23,7 +31,11 @@ export const storeMemoryTool = defineTool({
       .catchall(z.unknown())
       .optional()
       .describe('Free-form JSON object.'),
-    keywords: z.array(z.string()).max(LIMITS.searchKeys).optional().describe('Other words to find it by: synonyms, questions it answers.'),
+    keywords: z
+      .array(z.string())
+      .max(LIMITS.searchKeys)
+      .optional()
+      .describe('Other words to find it by: synonyms, questions it answers.'),
     supersedes: z.string().optional().describe('Id of a memory this one corrects.'),
     anchor: anchorInputField,
     layer: layerField.optional().describe('Default user.'),
@@ -32,7 +44,9 @@ export const storeMemoryTool = defineTool({
   output: {
     memory_id: z.string(),
     entities_extracted: z.array(z.string()),
-    similar_existing: z.object({ memory_id: z.string(), similarity: z.number(), content: z.string(), action: z.string() }).optional(),
+    similar_existing: z
+      .object({ memory_id: z.string(), similarity: z.number(), content: z.string(), action: z.string() })
+      .optional(),
     embedding_status: z.string(),
     redactions: redactionsField,
     contradicts: z

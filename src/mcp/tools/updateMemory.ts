@@ -5,7 +5,7 @@ import { metadataField, redactionsField, memoryLocationFields, userIdField } fro
 export const updateMemoryTool = defineTool({
   name: 'update_memory',
   title: 'Update a memory',
-  description: 'Change a memory\'s content, importance or metadata (merged).',
+  description: "Change a memory's content, importance or metadata (merged).",
   input: {
     memory_id: z.string(),
     user_id: userIdField,
@@ -17,7 +17,10 @@ export const updateMemoryTool = defineTool({
   output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (context, args) => {
-    const { success, re_embedded, redactions } = await context.core.updateMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) });
+    const { success, re_embedded, redactions } = await context.core.updateMemory({
+      ...resolveLayerArgs(context, args),
+      user_id: resolveUser(context, args.user_id),
+    });
     return { success, re_embedded, redactions };
   },
 });

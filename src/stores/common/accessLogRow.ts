@@ -12,7 +12,8 @@ export function decodeAccessLogRow(row: Record<string, unknown>): AccessLogEntry
     session_id: (row.session_id as string | null | undefined) ?? null,
     user_id: row.user_id as string,
     query_text: (row.query_text as string | null | undefined) ?? null,
-    similarity_score: row.similarity_score === null || row.similarity_score === undefined ? null : Number(row.similarity_score),
+    similarity_score:
+      row.similarity_score === null || row.similarity_score === undefined ? null : Number(row.similarity_score),
     tool: row.tool as string,
     accessed_at: row.accessed_at as string,
   };

@@ -33,7 +33,14 @@ export interface CopyOptions {
 }
 
 /** Counts compared per user once copied; a difference fails the copy. */
-const VERIFIED: ReadonlyArray<keyof StoreUserStats> = ['memories', 'deleted', 'embedded', 'sessions', 'working_items', 'access_log_entries'];
+const VERIFIED: ReadonlyArray<keyof StoreUserStats> = [
+  'memories',
+  'deleted',
+  'embedded',
+  'sessions',
+  'working_items',
+  'access_log_entries',
+];
 
 export interface UserCopyReport {
   user_id: string;
@@ -66,7 +73,14 @@ export async function copyStore(from: MemoryStore, to: MemoryStore, options: Cop
 
   for (const userId of options.users) {
     if (state.completedUsers.includes(userId)) continue;
-    const user: UserCopyReport = { user_id: userId, memories_copied: 0, memories_skipped: 0, sessions: 0, access_log_copied: 0, mismatches: [] };
+    const user: UserCopyReport = {
+      user_id: userId,
+      memories_copied: 0,
+      memories_skipped: 0,
+      sessions: 0,
+      access_log_copied: 0,
+      mismatches: [],
+    };
     reports.push(user);
     const memories = await allMemoriesOldestFirst(from, userId);
     const start = state.current?.user_id === userId ? Math.min(state.current.memoriesDone, memories.length) : 0;
@@ -74,15 +88,32 @@ export async function copyStore(from: MemoryStore, to: MemoryStore, options: Cop
     for (let offset = start; offset < memories.length; offset += batch) {
       if (options.signal?.aborted) return { cancelled: true, users: reports, verified: false };
       const page = memories.slice(offset, offset + batch);
-      const present = new Set((await to.getMemories(userId, page.map((m) => m.memory_id))).map((m) => m.memory_id));
+      const present = new Set(
+        (
+          await to.getMemories(
+            userId,
+            page.map((m) => m.memory_id),
+          )
+        ).map((m) => m.memory_id),
+      );
       const missing = page.filter((m) => !present.has(m.memory_id));
-      const embeddings = await from.getEmbeddings(userId, missing.map((m) => m.memory_id));
+      const embeddings = await from.getEmbeddings(
+        userId,
+        missing.map((m) => m.memory_id),
+      );
       for (const memory of missing) await to.insertMemory(memory, embeddings.get(memory.memory_id) ?? null);
       user.memories_copied += missing.length;
       user.memories_skipped += page.length - missing.length;
       state.current = { user_id: userId, memoriesDone: offset + page.length };
       await options.checkpoint?.save(state);
-      report({ user_id: userId, phase: 'memories', done: offset + page.length, total: memories.length, copied: user.memories_copied, skipped: user.memories_skipped });
+      report({
+        user_id: userId,
+        phase: 'memories',
+        done: offset + page.length,
+        total: memories.length,
+        copied: user.memories_copied,
+        skipped: user.memories_skipped,
+      });
     }
 
     const sessions = await from.listSessions(userId);
@@ -90,7 +121,14 @@ export async function copyStore(from: MemoryStore, to: MemoryStore, options: Cop
       if (options.signal?.aborted) return { cancelled: true, users: reports, verified: false };
       await to.commitWorking({ session, upsert: await from.listWorkingItems(session.session_id), delete: [] });
       user.sessions += 1;
-      report({ user_id: userId, phase: 'sessions', done: user.sessions, total: sessions.length, copied: user.sessions, skipped: 0 });
+      report({
+        user_id: userId,
+        phase: 'sessions',
+        done: user.sessions,
+        total: sessions.length,
+        copied: user.sessions,
+        skipped: 0,
+      });
     }
 
     user.access_log_copied = await copyAccessLog(from, to, userId, batch * 5, (done, copied) =>
@@ -98,7 +136,14 @@ export async function copyStore(from: MemoryStore, to: MemoryStore, options: Cop
     );
     // recordAccess bumped the target's counters on top of the copied values; the source's win.
     await restoreCounters(to, userId, memories, batch);
-    report({ user_id: userId, phase: 'counters', done: memories.length, total: memories.length, copied: 0, skipped: 0 });
+    report({
+      user_id: userId,
+      phase: 'counters',
+      done: memories.length,
+      total: memories.length,
+      copied: 0,
+      skipped: 0,
+    });
 
     state.completedUsers.push(userId);
     state.current = null;
@@ -107,10 +152,21 @@ export async function copyStore(from: MemoryStore, to: MemoryStore, options: Cop
 
   for (const userId of options.users) {
     const [source, target] = await Promise.all([from.stats(userId), to.stats(userId)]);
-    const mismatches = VERIFIED.filter((field) => source[field] !== target[field]).map((field) => ({ field, source: source[field] as number, target: target[field] as number }));
+    const mismatches = VERIFIED.filter((field) => source[field] !== target[field]).map((field) => ({
+      field,
+      source: source[field] as number,
+      target: target[field] as number,
+    }));
     let user = reports.find((entry) => entry.user_id === userId);
     if (!user) {
-      user = { user_id: userId, memories_copied: 0, memories_skipped: source.memories + source.deleted, sessions: 0, access_log_copied: 0, mismatches: [] };
+      user = {
+        user_id: userId,
+        memories_copied: 0,
+        memories_skipped: source.memories + source.deleted,
+        sessions: 0,
+        access_log_copied: 0,
+        mismatches: [],
+      };
       reports.push(user);
     }
     user.mismatches = mismatches;
@@ -123,7 +179,12 @@ async function allMemoriesOldestFirst(store: MemoryStore, userId: string): Promi
   const out: MemoryRecord[] = [];
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
-    const { items } = await store.listMemories({ filter: { user_id: userId, state: 'all', include_superseded: true }, sort: 'created', offset, limit: pageSize });
+    const { items } = await store.listMemories({
+      filter: { user_id: userId, state: 'all', include_superseded: true },
+      sort: 'created',
+      offset,
+      limit: pageSize,
+    });
     out.push(...items);
     if (items.length < pageSize) break;
   }
@@ -131,7 +192,13 @@ async function allMemoriesOldestFirst(store: MemoryStore, userId: string): Promi
   return out.reverse();
 }
 
-async function copyAccessLog(from: MemoryStore, to: MemoryStore, userId: string, pageSize: number, progress: (done: number, copied: number) => void): Promise<number> {
+async function copyAccessLog(
+  from: MemoryStore,
+  to: MemoryStore,
+  userId: string,
+  pageSize: number,
+  progress: (done: number, copied: number) => void,
+): Promise<number> {
   const present = new Set<string>();
   for (let offset = 0; ; offset += pageSize) {
     const page = await to.listAccessLog(userId, offset, pageSize);
@@ -151,14 +218,35 @@ async function copyAccessLog(from: MemoryStore, to: MemoryStore, userId: string,
   }
 }
 
-async function restoreCounters(to: MemoryStore, userId: string, memories: readonly MemoryRecord[], batch: number): Promise<void> {
+async function restoreCounters(
+  to: MemoryStore,
+  userId: string,
+  memories: readonly MemoryRecord[],
+  batch: number,
+): Promise<void> {
   for (let offset = 0; offset < memories.length; offset += batch) {
     const page = memories.slice(offset, offset + batch);
-    const target = new Map((await to.getMemories(userId, page.map((m) => m.memory_id))).map((m) => [m.memory_id, m]));
+    const target = new Map(
+      (
+        await to.getMemories(
+          userId,
+          page.map((m) => m.memory_id),
+        )
+      ).map((m) => [m.memory_id, m]),
+    );
     for (const memory of page) {
       const copy = target.get(memory.memory_id);
-      if (!copy) throw new MemoryError('PROVIDER_ERROR', `Memory ${memory.memory_id} of ${userId} is missing from the target after the copy.`, { details: { memory_id: memory.memory_id } });
-      if (copy.access_count !== memory.access_count || Date.parse(copy.last_accessed) !== Date.parse(memory.last_accessed)) await to.updateMemory(memory);
+      if (!copy)
+        throw new MemoryError(
+          'PROVIDER_ERROR',
+          `Memory ${memory.memory_id} of ${userId} is missing from the target after the copy.`,
+          { details: { memory_id: memory.memory_id } },
+        );
+      if (
+        copy.access_count !== memory.access_count ||
+        Date.parse(copy.last_accessed) !== Date.parse(memory.last_accessed)
+      )
+        await to.updateMemory(memory);
     }
   }
 }

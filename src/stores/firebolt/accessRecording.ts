@@ -27,16 +27,28 @@ export async function recordAccessRows(
   const bumps = new Map<string, { user_id: string; memory_id: string; count: number; latest: string }>();
   for (const entry of accepted) {
     const key = ownerKey(entry.user_id, entry.memory_id);
-    const bump = bumps.get(key) ?? { user_id: entry.user_id, memory_id: entry.memory_id, count: 0, latest: entry.accessed_at };
+    const bump = bumps.get(key) ?? {
+      user_id: entry.user_id,
+      memory_id: entry.memory_id,
+      count: 0,
+      latest: entry.accessed_at,
+    };
     bump.count += 1;
     if (Date.parse(entry.accessed_at) > Date.parse(bump.latest)) bump.latest = entry.accessed_at;
     bumps.set(key, bump);
   }
   await write(async (tx) => {
-    for (const batch of batchesByEncodedSize(accepted, (entry) => ACCESS_LOG_COLUMNS.map((column) => column.encode(entry)), ROWS_PER_INSERT)) {
+    for (const batch of batchesByEncodedSize(
+      accepted,
+      (entry) => ACCESS_LOG_COLUMNS.map((column) => column.encode(entry)),
+      ROWS_PER_INSERT,
+    )) {
       const params = new SqlParams();
       const rows = batch.map((entry) => `(${valuePlaceholders(ACCESS_LOG_COLUMNS, entry, (v) => params.add(v))})`);
-      await tx.query(`INSERT INTO fml_access_log (${columnNames(ACCESS_LOG_COLUMNS)}) VALUES ${rows.join(', ')}`, params.values);
+      await tx.query(
+        `INSERT INTO fml_access_log (${columnNames(ACCESS_LOG_COLUMNS)}) VALUES ${rows.join(', ')}`,
+        params.values,
+      );
     }
     // One UPDATE per (user, count, latest) instead of one per memory: a recall logs every returned
     // memory once at the same instant, so its whole batch is a single statement.
@@ -81,11 +93,16 @@ async function ownedMemories(client: FireboltQueryClient, entries: readonly Acce
 }
 
 function ownerKey(userId: string, memoryId: string): string {
-return JSON.stringify([userId, memoryId]);
+  return JSON.stringify([userId, memoryId]);
 }
 
 /** A page of one user's access log, oldest first. */
-export async function readAccessLog(client: FireboltQueryClient, userId: string, offset: number, limit: number): Promise<AccessLogEntry[]> {
+export async function readAccessLog(
+  client: FireboltQueryClient,
+  userId: string,
+  offset: number,
+  limit: number,
+): Promise<AccessLogEntry[]> {
   if (limit <= 0) return [];
   const { rows } = await client.query(
     `SELECT ${columnNames(ACCESS_LOG_COLUMNS)} FROM fml_access_log WHERE user_id = $1 ORDER BY accessed_at ASC, access_id ASC LIMIT ${sqlLiteral(Math.floor(limit))} OFFSET ${sqlLiteral(Math.max(0, Math.floor(offset)))}`,

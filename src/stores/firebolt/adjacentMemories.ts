@@ -58,7 +58,13 @@ export async function readAdjacentMemories(
  * windows is still reported), then its `before` / `after` neighbours with their running count
  * of passing rows as `seq_rank`, which orders them by storage position.
  */
-function adjacencySql(filter: MemoryFilter, ids: readonly string[], perSide: number, maxGapMs: number, params: SqlParams): string {
+function adjacencySql(
+  filter: MemoryFilter,
+  ids: readonly string[],
+  perSide: number,
+  maxGapMs: number,
+  params: SqlParams,
+): string {
   const passes = memoryFilterSql(filter, params, 'm');
   const user = params.add(filter.user_id);
   const anchorIds = params.list(ids);
@@ -67,7 +73,8 @@ function adjacencySql(filter: MemoryFilter, ids: readonly string[], perSide: num
   // The port's walk stops between two consecutive live rows of different sessions or too far apart in time.
   const boundary = (session: string, at: string, otherSession: string, otherAt: string): string =>
     `(${session} IS DISTINCT FROM ${otherSession}${gap === null ? '' : ` OR ABS(DATE_DIFF('millisecond', ${at}, ${otherAt})) > ${gap}`})`;
-  const between = (a: string, b: string): string => boundary(`${a}.source_session`, `${a}.at_time`, `${b}.source_session`, `${b}.at_time`);
+  const between = (a: string, b: string): string =>
+    boundary(`${a}.source_session`, `${a}.at_time`, `${b}.source_session`, `${b}.at_time`);
   // perSide is an integer the caller floored; a literal keeps the join conditions plain arithmetic.
   const span = sqlLiteral(perSide);
   return `WITH user_rows AS (

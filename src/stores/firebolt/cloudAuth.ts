@@ -54,22 +54,35 @@ export class CloudTokenSource {
       audience: AUDIENCE,
     }).toString();
     const response = await this.#transport
-      .send({ method: 'POST', url: tokenUrl(this.#config), headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body, timeoutMs: this.#timeoutMs })
+      .send({
+        method: 'POST',
+        url: tokenUrl(this.#config),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body,
+        timeoutMs: this.#timeoutMs,
+      })
       .catch((error: unknown) => {
         throw error instanceof TransportError ? errorFromTransport(error, 'authentication') : error;
       });
     if (response.status !== 200) {
       const error = errorFromResponse(response, 'authentication');
       if (response.status === 400 || response.status === 401 || response.status === 403) {
-        throw new MemoryError('UNAUTHORIZED', `Firebolt rejected the service account credentials (HTTP ${response.status}). Check clientId and clientSecret.`, {
-          operation: 'authentication',
-          details: error.details,
-        });
+        throw new MemoryError(
+          'UNAUTHORIZED',
+          `Firebolt rejected the service account credentials (HTTP ${response.status}). Check clientId and clientSecret.`,
+          {
+            operation: 'authentication',
+            details: error.details,
+          },
+        );
       }
       throw error;
     }
     const parsed = JSON.parse(response.body) as { access_token?: string; expires_in?: number };
-    if (!parsed.access_token) throw new MemoryError('PROVIDER_ERROR', 'Firebolt token response has no access_token.', { operation: 'authentication' });
+    if (!parsed.access_token)
+      throw new MemoryError('PROVIDER_ERROR', 'Firebolt token response has no access_token.', {
+        operation: 'authentication',
+      });
     const lifetimeMs = (parsed.expires_in ?? 3600) * 1000;
     this.#token = { value: parsed.access_token, refreshAt: Date.now() + lifetimeMs / 2 };
     return parsed.access_token;
@@ -88,11 +101,15 @@ export async function resolveSystemEngine(
 ): Promise<{ url: URL; params: Record<string, string> }> {
   const base = apiBase(config);
   const url = new URL(`/web/v3/account/${encodeURIComponent(config.account)}/engineUrl`, base);
-  const response = await transport.send({ method: 'GET', url, headers: { Authorization: `Bearer ${token}` }, timeoutMs }).catch((error: unknown) => {
-    throw error instanceof TransportError ? errorFromTransport(error, 'engine URL lookup') : error;
-  });
+  const response = await transport
+    .send({ method: 'GET', url, headers: { Authorization: `Bearer ${token}` }, timeoutMs })
+    .catch((error: unknown) => {
+      throw error instanceof TransportError ? errorFromTransport(error, 'engine URL lookup') : error;
+    });
   if (response.status === 404) {
-    throw new MemoryError('CONFIGURATION_ERROR', `Firebolt account "${config.account}" was not found.`, { details: { field: 'account' } });
+    throw new MemoryError('CONFIGURATION_ERROR', `Firebolt account "${config.account}" was not found.`, {
+      details: { field: 'account' },
+    });
   }
   if (response.status !== 200) throw errorFromResponse(response, 'engine URL lookup');
   const { engineUrl } = JSON.parse(response.body) as { engineUrl?: string };

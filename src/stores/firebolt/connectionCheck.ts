@@ -34,13 +34,30 @@ export interface ConnectionReport {
  * Every failure carries a message naming the likely cause (credentials, engine stopped, URL,
  * permissions). Uses the bare client: no outbox, no retries beyond the client's own.
  */
-export async function checkFireboltConnection(config: FireboltConfig, options: QueryClientOptions = {}): Promise<ConnectionReport> {
-  const target = config.kind === 'core' ? `Firebolt Core at ${config.url}, database ${config.database}` : `Firebolt Cloud account ${config.account}, engine ${config.engine}, database ${config.database}`;
+export async function checkFireboltConnection(
+  config: FireboltConfig,
+  options: QueryClientOptions = {},
+): Promise<ConnectionReport> {
+  const target =
+    config.kind === 'core'
+      ? `Firebolt Core at ${config.url}, database ${config.database}`
+      : `Firebolt Cloud account ${config.account}, engine ${config.engine}, database ${config.database}`;
   const steps: CheckStep[] = [];
-  const report: ConnectionReport = { ok: false, target, serverVersion: null, hnswUsable: false, vectorSearchUsable: false, steps };
+  const report: ConnectionReport = {
+    ok: false,
+    target,
+    serverVersion: null,
+    hnswUsable: false,
+    vectorSearchUsable: false,
+    steps,
+  };
   let client: FireboltQueryClient;
   try {
-    client = new FireboltQueryClient(config, { retry: { attempts: 2, baseDelayMs: 200, maxDelayMs: 1_000 }, timeoutMs: 30_000, ...options });
+    client = new FireboltQueryClient(config, {
+      retry: { attempts: 2, baseDelayMs: 200, maxDelayMs: 1_000 },
+      timeoutMs: 30_000,
+      ...options,
+    });
   } catch (error) {
     steps.push(failure('connect', 0, error, config));
     return report;
@@ -66,7 +83,11 @@ export async function checkFireboltConnection(config: FireboltConfig, options: Q
     const table = `fml_check_${randomBytes(6).toString('hex')}`;
     const quoted = sqlIdentifier(table);
     const created = await timed('write', async () => {
-      await client.query(`CREATE TABLE ${quoted} (id TEXT NOT NULL, embedding ARRAY(REAL NOT NULL) NOT NULL) PRIMARY INDEX id`, [], { write: true, idempotent: true });
+      await client.query(
+        `CREATE TABLE ${quoted} (id TEXT NOT NULL, embedding ARRAY(REAL NOT NULL) NOT NULL) PRIMARY INDEX id`,
+        [],
+        { write: true, idempotent: true },
+      );
       return `created scratch table ${table}`;
     });
     if (!created) return report;
@@ -74,29 +95,42 @@ export async function checkFireboltConnection(config: FireboltConfig, options: Q
       const index = sqlIdentifier(`${table}_hnsw`);
       // The index must exist before the table has rows, as in the store (vectorTables.ts).
       report.hnswUsable = await timed('hnsw', async () => {
-        await client.query(`CREATE INDEX ${index} ON ${quoted} USING HNSW (embedding vector_cosine_ops) WITH (dimension = 2, m = 16, ef_construction = 128, quantization = 'bf16')`, [], {
-          write: true,
-          idempotent: true,
-          settings: client.vectorSettings,
-        });
+        await client.query(
+          `CREATE INDEX ${index} ON ${quoted} USING HNSW (embedding vector_cosine_ops) WITH (dimension = 2, m = 16, ef_construction = 128, quantization = 'bf16')`,
+          [],
+          {
+            write: true,
+            idempotent: true,
+            settings: client.vectorSettings,
+          },
+        );
         return 'HNSW index created';
       });
       const wrote = await timed('write', async () => {
-        await client.query(`INSERT INTO ${quoted} (id, embedding) VALUES ($1::TEXT, [0.6, 0.8]::ARRAY(REAL))`, ['probe']);
+        await client.query(`INSERT INTO ${quoted} (id, embedding) VALUES ($1::TEXT, [0.6, 0.8]::ARRAY(REAL))`, [
+          'probe',
+        ]);
         return 'inserted one row';
       });
-      const read = wrote && (await timed('read', async () => {
-        const { rows } = await client.query(`SELECT id FROM ${quoted} WHERE id = $1`, ['probe']);
-        if (rows.length !== 1) throw new MemoryError('PROVIDER_ERROR', `read back ${rows.length} rows instead of 1`);
-        return 'read the row back';
-      }));
+      const read =
+        wrote &&
+        (await timed('read', async () => {
+          const { rows } = await client.query(`SELECT id FROM ${quoted} WHERE id = $1`, ['probe']);
+          if (rows.length !== 1) throw new MemoryError('PROVIDER_ERROR', `read back ${rows.length} rows instead of 1`);
+          return 'read the row back';
+        }));
       if (report.hnswUsable && wrote) {
         report.vectorSearchUsable = await timed('vector_search', async () => {
-          const { rows } = await client.query(`SELECT v.id AS id FROM VECTOR_SEARCH(INDEX ${index}, target_vector => [0.6, 0.8]::ARRAY(DOUBLE PRECISION), top_k => 1) AS v`, [], {
-            idempotent: false,
-            settings: client.vectorSettings,
-          });
-          if (rows[0]?.id !== 'probe') throw new MemoryError('PROVIDER_ERROR', 'VECTOR_SEARCH did not return the probe row');
+          const { rows } = await client.query(
+            `SELECT v.id AS id FROM VECTOR_SEARCH(INDEX ${index}, target_vector => [0.6, 0.8]::ARRAY(DOUBLE PRECISION), top_k => 1) AS v`,
+            [],
+            {
+              idempotent: false,
+              settings: client.vectorSettings,
+            },
+          );
+          if (rows[0]?.id !== 'probe')
+            throw new MemoryError('PROVIDER_ERROR', 'VECTOR_SEARCH did not return the probe row');
           return 'VECTOR_SEARCH found the probe row';
         });
       }
@@ -127,7 +161,9 @@ export function adviceFor(step: CheckStep['step'], error: unknown, config: Fireb
   const details = fireboltDetails(error);
   const text = error instanceof Error ? error.message : String(error);
   if (MemoryError.is(error, 'CONFIGURATION_ERROR')) {
-    return config.kind === 'core' ? `Fix the Core URL or database name in the settings (${settingId('firebolt')}.* / FIREBOLT_CORE_URL, FIREBOLT_DATABASE).` : 'Check the account, engine and database names (FIREBOLT_ACCOUNT, FIREBOLT_ENGINE, FIREBOLT_DATABASE).';
+    return config.kind === 'core'
+      ? `Fix the Core URL or database name in the settings (${settingId('firebolt')}.* / FIREBOLT_CORE_URL, FIREBOLT_DATABASE).`
+      : 'Check the account, engine and database names (FIREBOLT_ACCOUNT, FIREBOLT_ENGINE, FIREBOLT_DATABASE).';
   }
   if (MemoryError.is(error, 'UNAUTHORIZED') || details?.status === 401) {
     return 'Authentication failed: check the service account client id and secret, and that the service account is linked to a user in this account.';
@@ -137,16 +173,20 @@ export function adviceFor(step: CheckStep['step'], error: unknown, config: Fireb
   }
   if (details?.status === 0) {
     const code = String(details.transport_code ?? '');
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'The host name does not resolve: check the URL (Core) or API endpoint (Cloud).';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return 'The host name does not resolve: check the URL (Core) or API endpoint (Cloud).';
     if (code === 'ECONNREFUSED') {
-      return config.kind === 'core' ? `Nothing listens at ${config.url}: start Firebolt Core (docker run … -p 3473:3473 ghcr.io/firebolt-db/firebolt-core:preview-rc) or fix the URL.` : 'The API endpoint refused the connection: check FIREBOLT_API_ENDPOINT.';
+      return config.kind === 'core'
+        ? `Nothing listens at ${config.url}: start Firebolt Core (docker run … -p 3473:3473 ghcr.io/firebolt-db/firebolt-core:preview-rc) or fix the URL.`
+        : 'The API endpoint refused the connection: check FIREBOLT_API_ENDPOINT.';
     }
     return 'The request got no answer (timeout or dropped connection): check the network, proxy and URL.';
   }
   if (details?.status === 503 || /engine.*(stopped|not running|starting|suspended)/iu.test(text)) {
     return 'The engine is stopped or starting: start it (Cloud: START ENGINE or the console; engines may auto-start, try again in a minute).';
   }
-  if (details?.status === 404) return 'The endpoint answered 404: check the URL (Core serves POST /) or the account name (Cloud).';
+  if (details?.status === 404)
+    return 'The endpoint answered 404: check the URL (Core serves POST /) or the account name (Cloud).';
   if (step === 'hnsw' || step === 'vector_search') {
     return 'Vector search is not usable on this engine; the store falls back to exact cosine search, which is correct but slower on large collections.';
   }
@@ -157,11 +197,15 @@ export function adviceFor(step: CheckStep['step'], error: unknown, config: Fireb
 export function formatConnectionReport(report: ConnectionReport): string[] {
   const lines = [`Firebolt connection check: ${report.target}`];
   for (const step of report.steps) {
-    lines.push(`  ${step.ok ? 'ok  ' : 'FAIL'} ${step.step.padEnd(13)} ${step.ms.toFixed(1).padStart(8)} ms  ${step.detail}`);
+    lines.push(
+      `  ${step.ok ? 'ok  ' : 'FAIL'} ${step.step.padEnd(13)} ${step.ms.toFixed(1).padStart(8)} ms  ${step.detail}`,
+    );
     if (step.advice) lines.push(`       → ${step.advice}`);
   }
   lines.push(`  server version: ${report.serverVersion ?? 'unknown'}`);
-  lines.push(`  HNSW index: ${report.hnswUsable ? 'usable' : 'not usable'}; VECTOR_SEARCH: ${report.vectorSearchUsable ? 'usable' : 'not usable (exact search will be used)'}`);
+  lines.push(
+    `  HNSW index: ${report.hnswUsable ? 'usable' : 'not usable'}; VECTOR_SEARCH: ${report.vectorSearchUsable ? 'usable' : 'not usable (exact search will be used)'}`,
+  );
   lines.push(report.ok ? 'Result: OK' : 'Result: FAILED');
   return lines;
 }

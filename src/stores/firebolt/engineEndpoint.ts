@@ -15,6 +15,10 @@ export function endpointFromHeader(header: string, current: URL): URL {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported scheme ${url.protocol}`);
     return url;
   } catch (error) {
-    throw new MemoryError('PROVIDER_ERROR', `Firebolt sent an engine endpoint that is not a URL: "${value.slice(0, 200)}".`, { cause: error, operation: 'USE ENGINE' });
+    throw new MemoryError(
+      'PROVIDER_ERROR',
+      `Firebolt sent an engine endpoint that is not a URL: "${value.slice(0, 200)}".`,
+      { cause: error, operation: 'USE ENGINE' },
+    );
   }
 }

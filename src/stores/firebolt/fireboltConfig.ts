@@ -30,7 +30,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/u;
 /** Throws CONFIGURATION_ERROR naming the bad field; never echoes the secret. */
 export function validateFireboltConfig(config: FireboltConfig): FireboltConfig {
   const fail = (field: string, why: string): never => {
-    throw new MemoryError('CONFIGURATION_ERROR', `Firebolt ${config.kind} configuration: ${field} ${why}.`, { details: { field } });
+    throw new MemoryError('CONFIGURATION_ERROR', `Firebolt ${config.kind} configuration: ${field} ${why}.`, {
+      details: { field },
+    });
   };
   if (!IDENTIFIER.test(config.database)) fail('database', 'must be a plain identifier (letters, digits, underscore)');
   if (config.kind === 'core') {
@@ -38,7 +40,10 @@ export function validateFireboltConfig(config: FireboltConfig): FireboltConfig {
     try {
       url = new URL(config.url);
     } catch (error) {
-      throw new MemoryError('CONFIGURATION_ERROR', `Firebolt core configuration: url "${config.url}" is not a URL.`, { details: { field: 'url' }, cause: error });
+      throw new MemoryError('CONFIGURATION_ERROR', `Firebolt core configuration: url "${config.url}" is not a URL.`, {
+        details: { field: 'url' },
+        cause: error,
+      });
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('url', 'must be http:// or https://');
     return config;

@@ -44,44 +44,68 @@ export function isRetryableStatus(status: number): boolean {
  */
 export function isConflictResponse(status: number, entries: readonly FireboltErrorEntry[] | undefined): boolean {
   if (status === 409) return true;
-  return status >= 400 && (entries ?? []).some((entry) => /conflict/iu.test(`${entry.name ?? ''} ${entry.description ?? ''}`));
+  return (
+    status >= 400 &&
+    (entries ?? []).some((entry) => /conflict/iu.test(`${entry.name ?? ''} ${entry.description ?? ''}`))
+  );
 }
 
 export function errorFromResponse(response: HttpResponse, operation: string): MemoryError {
   let entries: FireboltErrorEntry[] | undefined;
   try {
-    const parsed = JSON.parse(response.body) as { errors?: FireboltErrorEntry[]; message?: string; error_description?: string };
-    entries = parsed.errors ?? (parsed.message || parsed.error_description ? [{ description: parsed.message ?? parsed.error_description }] : undefined);
+    const parsed = JSON.parse(response.body) as {
+      errors?: FireboltErrorEntry[];
+      message?: string;
+      error_description?: string;
+    };
+    entries =
+      parsed.errors ??
+      (parsed.message || parsed.error_description
+        ? [{ description: parsed.message ?? parsed.error_description }]
+        : undefined);
   } catch {
     // Not JSON (a proxy's error page, say): the raw text is the description.
     entries = response.body.trim() ? [{ description: response.body.trim().slice(0, 500) }] : undefined;
   }
-  const description = entries?.map((entry) => entry.description ?? entry.name ?? 'unknown error').join('; ') ?? `HTTP ${response.status}`;
+  const description =
+    entries?.map((entry) => entry.description ?? entry.name ?? 'unknown error').join('; ') ?? `HTTP ${response.status}`;
   const retryAfter = Number(response.headers['retry-after']);
   const conflict = isConflictResponse(response.status, entries);
-  const error = new MemoryError(codeForStatus(response.status), `Firebolt ${operation} failed (HTTP ${response.status}): ${description}`, {
-    operation,
-    details: {
-      status: response.status,
-      delivered: true,
-      retryable: conflict || isRetryableStatus(response.status),
-      ...(conflict ? { conflict } : {}),
-      firebolt_errors: entries,
-    } satisfies FireboltErrorDetails,
-  });
-  return Number.isFinite(retryAfter) && retryAfter > 0 ? Object.assign(error, { retryAfterMs: retryAfter * 1000 }) : error;
+  const error = new MemoryError(
+    codeForStatus(response.status),
+    `Firebolt ${operation} failed (HTTP ${response.status}): ${description}`,
+    {
+      operation,
+      details: {
+        status: response.status,
+        delivered: true,
+        retryable: conflict || isRetryableStatus(response.status),
+        ...(conflict ? { conflict } : {}),
+        firebolt_errors: entries,
+      } satisfies FireboltErrorDetails,
+    },
+  );
+  return Number.isFinite(retryAfter) && retryAfter > 0
+    ? Object.assign(error, { retryAfterMs: retryAfter * 1000 })
+    : error;
 }
 
 export function errorFromTransport(error: TransportError, operation: string): MemoryError {
   return new MemoryError('PROVIDER_ERROR', `Firebolt ${operation} failed: ${error.message}`, {
     operation,
     cause: error,
-    details: { status: 0, delivered: error.delivered, retryable: true, transport_code: error.code } satisfies FireboltErrorDetails,
+    details: {
+      status: 0,
+      delivered: error.delivered,
+      retryable: true,
+      transport_code: error.code,
+    } satisfies FireboltErrorDetails,
   });
 }
 
 export function fireboltDetails(error: unknown): FireboltErrorDetails | undefined {
-  if (!(error instanceof MemoryError) || error.details === undefined || typeof error.details.status !== 'number') return undefined;
+  if (!(error instanceof MemoryError) || error.details === undefined || typeof error.details.status !== 'number')
+    return undefined;
   return error.details as FireboltErrorDetails;
 }
 

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../../core/domain/errors.ts';
-import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
+import type {
+  AccessLogEntry,
+  MemoryRecord,
+  SessionRecord,
+  StoredEmbedding,
+  WorkingItemRecord,
+} from '../../core/domain/records.ts';
 import type {
   AdjacentMemories,
   DeletionReceipt,
@@ -89,7 +95,8 @@ export class FireboltStore implements MemoryStore {
 
   async health(): Promise<StoreHealth> {
     const started = performance.now();
-    const where = this.#client.config.kind === 'core' ? this.#client.config.url : `account ${this.#client.config.account}`;
+    const where =
+      this.#client.config.kind === 'core' ? this.#client.config.url : `account ${this.#client.config.account}`;
     try {
       await this.#client.query('SELECT 1 AS ok');
       // A dimension without an index, or whose VECTOR_SEARCH was refused recently, is searched exactly.
@@ -107,7 +114,11 @@ export class FireboltStore implements MemoryStore {
         detail: `${this.kind} at ${where}, database ${this.#client.config.database}, schema v${this.#schemaVersion}, ${vectors}`,
       };
     } catch (error) {
-      return { status: 'unhealthy', latency_ms: performance.now() - started, detail: `${this.kind} at ${where}: ${(error as Error).message}` };
+      return {
+        status: 'unhealthy',
+        latency_ms: performance.now() - started,
+        detail: `${this.kind} at ${where}: ${(error as Error).message}`,
+      };
     }
   }
 
@@ -115,7 +126,9 @@ export class FireboltStore implements MemoryStore {
   #write<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T> {
     return this.#client.transaction(async (tx) => {
       const value = await work(tx);
-      await tx.query('INSERT INTO fml_changes (change_id, changed_at) VALUES ($1::TEXT, CURRENT_TIMESTAMP)', [randomUUID()]);
+      await tx.query('INSERT INTO fml_changes (change_id, changed_at) VALUES ($1::TEXT, CURRENT_TIMESTAMP)', [
+        randomUUID(),
+      ]);
       return value;
     });
   }
@@ -123,7 +136,10 @@ export class FireboltStore implements MemoryStore {
   // Sessions and working memory
 
   async getSession(sessionId: string): Promise<SessionRecord | null> {
-    const { rows } = await this.#client.query(`SELECT ${columnNames(SESSION_COLUMNS)} FROM fml_sessions WHERE session_id = $1 LIMIT 1`, [sessionId]);
+    const { rows } = await this.#client.query(
+      `SELECT ${columnNames(SESSION_COLUMNS)} FROM fml_sessions WHERE session_id = $1 LIMIT 1`,
+      [sessionId],
+    );
     return rows.length === 0 ? null : sessionFromRow(rows[0]);
   }
 
@@ -131,12 +147,22 @@ export class FireboltStore implements MemoryStore {
     const { session } = change;
     await this.#write(async (tx) => {
       const sessionParams = new SqlParams();
-      await tx.query(upsertSql('fml_sessions', SESSION_COLUMNS, [session], ['user_id', 'session_id'], sessionParams), sessionParams.values);
+      await tx.query(
+        upsertSql('fml_sessions', SESSION_COLUMNS, [session], ['user_id', 'session_id'], sessionParams),
+        sessionParams.values,
+      );
       // Deduplicated first so a batch boundary cannot split an item's versions; batches sized by their encoded parameters.
       const items = lastPerKey(change.upsert, WORKING_ITEM_COLUMNS, WORKING_ITEM_KEYS);
-      for (const batch of batchesByEncodedSize(items, (item) => WORKING_ITEM_COLUMNS.map((column) => column.encode(item)), 50)) {
+      for (const batch of batchesByEncodedSize(
+        items,
+        (item) => WORKING_ITEM_COLUMNS.map((column) => column.encode(item)),
+        50,
+      )) {
         const params = new SqlParams();
-        await tx.query(upsertSql('fml_working_items', WORKING_ITEM_COLUMNS, batch, WORKING_ITEM_KEYS, params), params.values);
+        await tx.query(
+          upsertSql('fml_working_items', WORKING_ITEM_COLUMNS, batch, WORKING_ITEM_KEYS, params),
+          params.values,
+        );
       }
       for (const batch of chunks(change.delete, IDS_PER_QUERY)) {
         const params = new SqlParams();
@@ -183,23 +209,31 @@ export class FireboltStore implements MemoryStore {
 
   async updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
     if (!(await this.#exists(memory.user_id, memory.memory_id))) {
-      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist.`, { details: { memory_id: memory.memory_id } });
+      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist.`, {
+        details: { memory_id: memory.memory_id },
+      });
     }
     const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
     const vectorTables = embedding === undefined ? [] : await this.#vectors.existing();
     await this.#write(async (tx) => {
       const length = await writeTerms(tx, memory);
       const params = new SqlParams();
-      const assignments = MEMORY_COLUMNS.filter((column) => column.name !== 'user_id' && column.name !== 'memory_id').map(
-        (column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`,
+      const assignments = MEMORY_COLUMNS.filter(
+        (column) => column.name !== 'user_id' && column.name !== 'memory_id',
+      ).map((column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`);
+      assignments.push(
+        `doc_length = ${params.add(length)}::DOUBLE PRECISION`,
+        `analyzer_version = ${params.add(ANALYZER_VERSION)}::INT`,
       );
-      assignments.push(`doc_length = ${params.add(length)}::DOUBLE PRECISION`, `analyzer_version = ${params.add(ANALYZER_VERSION)}::INT`);
       await tx.query(
         `UPDATE fml_memories SET ${assignments.join(', ')} WHERE user_id = ${params.add(memory.user_id)} AND memory_id = ${params.add(memory.memory_id)}`,
         params.values,
       );
       for (const existing of vectorTables) {
-        await tx.query(`DELETE FROM ${sqlIdentifier(existing.table)} WHERE user_id = $1 AND memory_id = $2`, [memory.user_id, memory.memory_id]);
+        await tx.query(`DELETE FROM ${sqlIdentifier(existing.table)} WHERE user_id = $1 AND memory_id = $2`, [
+          memory.user_id,
+          memory.memory_id,
+        ]);
       }
       if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
     });
@@ -207,7 +241,12 @@ export class FireboltStore implements MemoryStore {
   }
 
   /** The vector is a literal (numbers only, via sqlLiteral) to keep a 1,536-float array out of the URL. */
-  async #insertVector(tx: TransactionScope, table: string, memory: MemoryRecord, embedding: StoredEmbedding): Promise<void> {
+  async #insertVector(
+    tx: TransactionScope,
+    table: string,
+    memory: MemoryRecord,
+    embedding: StoredEmbedding,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO ${sqlIdentifier(table)} (user_id, memory_id, model, embedding) VALUES ($1::TEXT, $2::TEXT, $3::TEXT, ${sqlLiteral(embedding.vector)}::ARRAY(REAL))`,
       [memory.user_id, memory.memory_id, embedding.model],
@@ -215,7 +254,10 @@ export class FireboltStore implements MemoryStore {
   }
 
   async #exists(userId: string, memoryId: string): Promise<boolean> {
-    const { rows } = await this.#client.query('SELECT memory_id FROM fml_memories WHERE user_id = $1 AND memory_id = $2 LIMIT 1', [userId, memoryId]);
+    const { rows } = await this.#client.query(
+      'SELECT memory_id FROM fml_memories WHERE user_id = $1 AND memory_id = $2 LIMIT 1',
+      [userId, memoryId],
+    );
     return rows.length > 0;
   }
 
@@ -257,7 +299,8 @@ export class FireboltStore implements MemoryStore {
       await tx.query('DELETE FROM fml_memories WHERE user_id = $1 AND memory_id = $2', ids);
       await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', ids);
       await tx.query('DELETE FROM fml_access_log WHERE user_id = $1 AND memory_id = $2', ids);
-      for (const table of vectorTables) await tx.query(`DELETE FROM ${sqlIdentifier(table.table)} WHERE user_id = $1 AND memory_id = $2`, ids);
+      for (const table of vectorTables)
+        await tx.query(`DELETE FROM ${sqlIdentifier(table.table)} WHERE user_id = $1 AND memory_id = $2`, ids);
     });
     return true;
   }
@@ -265,14 +308,22 @@ export class FireboltStore implements MemoryStore {
   async deleteUser(userId: string): Promise<DeletionReceipt> {
     const vectorTables = await this.#vectors.existing();
     return this.#write(async (tx) => {
-      const count = async (table: string): Promise<number> => Number((await tx.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = $1`, [userId])).rows[0].n);
+      const count = async (table: string): Promise<number> =>
+        Number((await tx.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = $1`, [userId])).rows[0].n);
       const receipt: DeletionReceipt = {
         memories_deleted: await count('fml_memories'),
         sessions_deleted: await count('fml_sessions'),
         working_items_deleted: await count('fml_working_items'),
         access_log_deleted: await count('fml_access_log'),
       };
-      const tables = ['fml_memories', 'fml_memory_terms', 'fml_sessions', 'fml_working_items', 'fml_access_log', ...vectorTables.map((t) => sqlIdentifier(t.table))];
+      const tables = [
+        'fml_memories',
+        'fml_memory_terms',
+        'fml_sessions',
+        'fml_working_items',
+        'fml_access_log',
+        ...vectorTables.map((t) => sqlIdentifier(t.table)),
+      ];
       for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
       return receipt;
     });
@@ -292,7 +343,12 @@ export class FireboltStore implements MemoryStore {
     return searchVectorSql(this.#client, this.#vectors, query);
   }
 
-  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>> {
+  adjacentMemories(
+    filter: MemoryFilter,
+    memoryIds: readonly string[],
+    radius: number,
+    maxGapMs: number,
+  ): Promise<Map<string, AdjacentMemories>> {
     return readAdjacentMemories(this.#client, filter, memoryIds, radius, maxGapMs);
   }
 
@@ -306,7 +362,11 @@ export class FireboltStore implements MemoryStore {
           `SELECT memory_id, model, embedding FROM ${sqlIdentifier(table.table)} WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
           params.values,
         );
-        for (const row of rows) out.set(row.memory_id as string, { model: row.model as string, vector: Float32Array.from(row.embedding as number[]) });
+        for (const row of rows)
+          out.set(row.memory_id as string, {
+            model: row.model as string,
+            vector: Float32Array.from(row.embedding as number[]),
+          });
       }
     }
     return out;
@@ -317,9 +377,15 @@ export class FireboltStore implements MemoryStore {
     const params = new SqlParams();
     const modelParam = params.add(model);
     const tables = await this.#vectors.existing();
-    const vectors = tables.map((table) => `SELECT user_id, memory_id FROM ${sqlIdentifier(table.table)} WHERE model = ${modelParam}`).join(' UNION ALL ');
+    const vectors = tables
+      .map((table) => `SELECT user_id, memory_id FROM ${sqlIdentifier(table.table)} WHERE model = ${modelParam}`)
+      .join(' UNION ALL ');
     const join = vectors ? `LEFT JOIN (${vectors}) v ON v.user_id = m.user_id AND v.memory_id = m.memory_id` : '';
-    const conditions = ['m.deleted_at IS NULL', ...(vectors ? ['v.memory_id IS NULL'] : []), ...(userId === null ? [] : [`m.user_id = ${params.add(userId)}`])];
+    const conditions = [
+      'm.deleted_at IS NULL',
+      ...(vectors ? ['v.memory_id IS NULL'] : []),
+      ...(userId === null ? [] : [`m.user_id = ${params.add(userId)}`]),
+    ];
     const { rows } = await this.#client.query(
       `SELECT ${columnNames(MEMORY_COLUMNS, 'm.')} FROM fml_memories m ${join} WHERE ${conditions.join(' AND ')} ORDER BY m.created_at ASC, m.memory_id ASC LIMIT ${sqlLiteral(Math.floor(limit))}`,
       params.values,
@@ -355,12 +421,10 @@ export class FireboltStore implements MemoryStore {
       for (const memory of rows.map(memoryFromRow)) {
         await this.#write(async (tx) => {
           const length = await writeTerms(tx, memory);
-          await tx.query('UPDATE fml_memories SET doc_length = $1, analyzer_version = $2 WHERE user_id = $3 AND memory_id = $4', [
-            length,
-            ANALYZER_VERSION,
-            memory.user_id,
-            memory.memory_id,
-          ]);
+          await tx.query(
+            'UPDATE fml_memories SET doc_length = $1, analyzer_version = $2 WHERE user_id = $3 AND memory_id = $4',
+            [length, ANALYZER_VERSION, memory.user_id, memory.memory_id],
+          );
         });
       }
     }

@@ -48,22 +48,42 @@ export class HttpTransport {
         options.url,
         {
           method: options.method,
-          headers: { ...options.headers, ...(options.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(options.body)) } : {}) },
+          headers: {
+            ...options.headers,
+            ...(options.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(options.body)) } : {}),
+          },
           agent: secure ? this.#https : this.#http,
           timeout: options.timeoutMs,
         },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', (error) => reject(new TransportError(`Firebolt response interrupted: ${error.message}`, 'ERESPONSE', true, error)));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          response.on('error', (error) =>
+            reject(new TransportError(`Firebolt response interrupted: ${error.message}`, 'ERESPONSE', true, error)),
+          );
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
         },
       );
-      request.on('timeout', () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+      request.on('timeout', () =>
+        request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      );
       request.on('error', (error: NodeJS.ErrnoException) => {
         const code = error.code ?? 'EUNKNOWN';
         const staleSocket = request.reusedSocket && code === 'ECONNRESET';
-        reject(new TransportError(`Cannot reach Firebolt at ${options.url.origin}: ${code}`, code, !(NOT_DELIVERED.has(code) || staleSocket), error));
+        reject(
+          new TransportError(
+            `Cannot reach Firebolt at ${options.url.origin}: ${code}`,
+            code,
+            !(NOT_DELIVERED.has(code) || staleSocket),
+            error,
+          ),
+        );
       });
       request.end(options.body);
     });

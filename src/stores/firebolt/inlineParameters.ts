@@ -32,7 +32,10 @@ export function inlineParameters(sql: string, params: readonly QueryParam[]): st
       while (end < sql.length && /[0-9]/u.test(sql[end])) end++;
       const index = Number(sql.slice(i + 1, end)) - 1;
       if (index < 0 || index >= params.length) {
-        throw new MemoryError('INVALID_INPUT', `Statement uses ${sql.slice(i, end)} but only ${params.length} parameter(s) were given.`);
+        throw new MemoryError(
+          'INVALID_INPUT',
+          `Statement uses ${sql.slice(i, end)} but only ${params.length} parameter(s) were given.`,
+        );
       }
       out += sqlParameterLiteral(params[index]);
       i = end;

@@ -27,15 +27,24 @@ export interface LexicalSource {
  * document length to store on the memory row.
  */
 export async function writeTerms(tx: TransactionScope, source: LexicalSource): Promise<number> {
-  await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', [source.user_id, source.memory_id]);
+  await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', [
+    source.user_id,
+    source.memory_id,
+  ]);
   const analyzed = analyzeDocument(source);
   const entries = [...analyzed.terms].filter(([, tf]) => tf > 0);
   for (const batch of batchesByEncodedSize(entries, ([term, tf]) => [term, tf], TERMS_PER_INSERT)) {
     const params = new SqlParams();
     const user = params.add(source.user_id);
     const memory = params.add(source.memory_id);
-    const rows = batch.map(([term, tf]) => `(${user}::TEXT, ${params.add(term)}::TEXT, ${memory}::TEXT, ${params.add(tf)}::DOUBLE PRECISION)`);
-    await tx.query(`INSERT INTO fml_memory_terms (user_id, term, memory_id, tf) VALUES ${rows.join(', ')}`, params.values);
+    const rows = batch.map(
+      ([term, tf]) =>
+        `(${user}::TEXT, ${params.add(term)}::TEXT, ${memory}::TEXT, ${params.add(tf)}::DOUBLE PRECISION)`,
+    );
+    await tx.query(
+      `INSERT INTO fml_memory_terms (user_id, term, memory_id, tf) VALUES ${rows.join(', ')}`,
+      params.values,
+    );
   }
   return analyzed.length;
 }
@@ -52,7 +61,9 @@ export async function searchLexicalSql(client: FireboltQueryClient, query: Lexic
   const { k1, b } = DEFAULT_BM25;
   const params = new SqlParams();
   const user = params.add(query.filter.user_id);
-  const terms = [...weights].map(([term, weight]) => `SELECT ${params.add(term)}::TEXT AS term, ${params.add(weight)}::DOUBLE PRECISION AS weight`);
+  const terms = [...weights].map(
+    ([term, weight]) => `SELECT ${params.add(term)}::TEXT AS term, ${params.add(weight)}::DOUBLE PRECISION AS weight`,
+  );
   const filter = memoryFilterSql(query.filter, params, 'm');
   const sql = `WITH q AS (${terms.join(' UNION ALL ')}),
     corpus AS (SELECT memory_id, doc_length FROM fml_memories WHERE user_id = ${user} AND deleted_at IS NULL),
@@ -75,7 +86,12 @@ export async function searchLexicalSql(client: FireboltQueryClient, query: Lexic
     LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
   const { rows } = await client.query(sql, params.values);
   if (rows.length === 0) return [];
-  const matched = await matchedTerms(client, query.filter.user_id, rows.map((row) => row.memory_id as string), [...weights.keys()]);
+  const matched = await matchedTerms(
+    client,
+    query.filter.user_id,
+    rows.map((row) => row.memory_id as string),
+    [...weights.keys()],
+  );
   return rows.map((row) => ({
     memory_id: row.memory_id as string,
     score: Number(row.score),
@@ -84,7 +100,11 @@ export async function searchLexicalSql(client: FireboltQueryClient, query: Lexic
 }
 
 /** N and document frequencies over the user's live memories, as searchLexicalSql computes them. */
-export async function readTermStatistics(client: FireboltQueryClient, userId: string, terms: readonly string[]): Promise<TermStatistics> {
+export async function readTermStatistics(
+  client: FireboltQueryClient,
+  userId: string,
+  terms: readonly string[],
+): Promise<TermStatistics> {
   const params = new SqlParams();
   const user = params.add(userId);
   const unique = [...new Set(terms)];
@@ -104,7 +124,12 @@ export async function readTermStatistics(client: FireboltQueryClient, userId: st
   return { documents, frequencies };
 }
 
-async function matchedTerms(client: FireboltQueryClient, userId: string, memoryIds: readonly string[], terms: readonly string[]): Promise<Map<string, Set<string>>> {
+async function matchedTerms(
+  client: FireboltQueryClient,
+  userId: string,
+  memoryIds: readonly string[],
+  terms: readonly string[],
+): Promise<Map<string, Set<string>>> {
   const params = new SqlParams();
   const sql = `SELECT memory_id, term FROM fml_memory_terms
     WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(memoryIds)}) AND term IN (${params.list(terms)})`;

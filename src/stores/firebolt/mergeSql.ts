@@ -14,10 +14,15 @@ export function upsertSql<R>(
   params: SqlParams,
 ): string {
   const source = lastPerKey(records, columns, keys)
-    .map((record) => `SELECT ${columns.map((column) => `${params.add(column.encode(record) as never)}${column.cast} AS ${column.name}`).join(', ')}`)
+    .map(
+      (record) =>
+        `SELECT ${columns.map((column) => `${params.add(column.encode(record) as never)}${column.cast} AS ${column.name}`).join(', ')}`,
+    )
     .join(' UNION ALL ');
   const on = keys.map((key) => `t.${key} = s.${key}`).join(' AND ');
-  const updates = columns.filter((column) => !keys.includes(column.name)).map((column) => `${column.name} = s.${column.name}`);
+  const updates = columns
+    .filter((column) => !keys.includes(column.name))
+    .map((column) => `${column.name} = s.${column.name}`);
   const names = columns.map((column) => column.name);
   return `MERGE INTO ${table} AS t USING (${source}) AS s ON ${on}
     WHEN MATCHED THEN UPDATE SET ${updates.join(', ')}
@@ -25,7 +30,11 @@ export function upsertSql<R>(
 }
 
 /** The records with duplicate keys removed, the last occurrence winning, in first-seen order. */
-export function lastPerKey<R>(records: readonly R[], columns: readonly { name: string; encode(record: R): unknown }[], keys: readonly string[]): R[] {
+export function lastPerKey<R>(
+  records: readonly R[],
+  columns: readonly { name: string; encode(record: R): unknown }[],
+  keys: readonly string[],
+): R[] {
   const keyColumns = keys.map((key) => columns.find((column) => column.name === key)!);
   const byKey = new Map<string, R>();
   for (const record of records) {

@@ -13,10 +13,14 @@ export async function migrate(client: FireboltQueryClient): Promise<number> {
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     for (const statement of migration.statements) await client.query(statement, [], { write: true, idempotent: true });
-    await client.query('INSERT INTO fml_schema_version (version, description, applied_at) VALUES ($1::INT, $2::TEXT, CURRENT_TIMESTAMP)', [migration.version, migration.description], {
-      write: true,
-      idempotent: false,
-    });
+    await client.query(
+      'INSERT INTO fml_schema_version (version, description, applied_at) VALUES ($1::INT, $2::TEXT, CURRENT_TIMESTAMP)',
+      [migration.version, migration.description],
+      {
+        write: true,
+        idempotent: false,
+      },
+    );
     current = migration.version;
   }
   return current;

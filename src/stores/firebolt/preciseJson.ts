@@ -5,7 +5,12 @@
  */
 export function parseJsonPrecise(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
-    if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/u.test(context.source)) {
+    if (
+      typeof value === 'number' &&
+      !Number.isSafeInteger(value) &&
+      context?.source !== undefined &&
+      /^-?\d+$/u.test(context.source)
+    ) {
       return BigInt(context.source);
     }
     return value;

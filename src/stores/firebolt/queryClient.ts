@@ -3,7 +3,13 @@ import { CloudTokenSource, resolveSystemEngine } from './cloudAuth.ts';
 import type { FireboltConfig } from './fireboltConfig.ts';
 import { validateFireboltConfig } from './fireboltConfig.ts';
 import { endpointFromHeader } from './engineEndpoint.ts';
-import { errorFromResponse, errorFromTransport, fireboltDetails, shouldRetry, TransportError } from './fireboltErrors.ts';
+import {
+  errorFromResponse,
+  errorFromTransport,
+  fireboltDetails,
+  shouldRetry,
+  TransportError,
+} from './fireboltErrors.ts';
 import type { FireboltErrorDetails } from './fireboltErrors.ts';
 import { HttpTransport } from './httpTransport.ts';
 import type { HttpResponse } from './httpTransport.ts';
@@ -50,7 +56,11 @@ const TRANSACTION_KEYS = new Set(['transaction_id', 'transaction_sequence_id']);
  * own Core client sends them (firebolt-memory-layer src/db/client.py). Cloud gets none: its
  * engines have vector search on, and an unknown setting may be refused there.
  */
-const CORE_VECTOR_SETTINGS: Readonly<Record<string, string>> = { advanced_mode: '1', enable_vector_search_index_creation: '1', enable_vector_search_tvf: '1' };
+const CORE_VECTOR_SETTINGS: Readonly<Record<string, string>> = {
+  advanced_mode: '1',
+  enable_vector_search_index_creation: '1',
+  enable_vector_search_tvf: '1',
+};
 
 /**
  * A small client for Firebolt's HTTP query protocol, shared by Core and Cloud: one statement
@@ -144,10 +154,14 @@ export class FireboltQueryClient {
     await this.#request('BEGIN TRANSACTION', [], once, state);
     if (!state.has('transaction_id')) {
       // Without the id every later statement would auto-commit on its own: no atomicity at all.
-      throw new MemoryError('PROVIDER_ERROR', 'Firebolt answered BEGIN TRANSACTION without a transaction id (no Firebolt-Update-Parameters: transaction_id=…); refusing to run the writes outside a transaction.', {
-        operation: 'query "BEGIN TRANSACTION"',
-        details: { status: 200, delivered: true, retryable: false } satisfies FireboltErrorDetails,
-      });
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        'Firebolt answered BEGIN TRANSACTION without a transaction id (no Firebolt-Update-Parameters: transaction_id=…); refusing to run the writes outside a transaction.',
+        {
+          operation: 'query "BEGIN TRANSACTION"',
+          details: { status: 200, delivered: true, retryable: false } satisfies FireboltErrorDetails,
+        },
+      );
     }
     let result: T;
     try {
@@ -162,7 +176,9 @@ export class FireboltQueryClient {
       const settled = await this.#rollbackAfter(error, state);
       // A COMMIT that may have landed must not be replayed; one refused for a conflict did not land.
       const details = fireboltDetails(error);
-      throw Object.assign(settled as object, { afterCommit: details?.delivered !== false && details?.conflict !== true });
+      throw Object.assign(settled as object, {
+        afterCommit: details?.delivered !== false && details?.conflict !== true,
+      });
     }
     return result;
   }
@@ -179,10 +195,14 @@ export class FireboltQueryClient {
       return error;
     } catch (rollbackError) {
       return Object.assign(
-        new MemoryError('PROVIDER_ERROR', `${(error as Error).message}; the rollback failed too: ${(rollbackError as Error).message}`, {
-          cause: error,
-          details: fireboltDetails(error),
-        }),
+        new MemoryError(
+          'PROVIDER_ERROR',
+          `${(error as Error).message}; the rollback failed too: ${(rollbackError as Error).message}`,
+          {
+            cause: error,
+            details: fireboltDetails(error),
+          },
+        ),
         { afterCommit: (error as { afterCommit?: boolean }).afterCommit },
       );
     }
@@ -200,7 +220,12 @@ export class FireboltQueryClient {
     const attempt = (): Promise<FireboltResult> =>
       transaction
         ? this.#post(sql, params, transaction, settings)
-        : withRetry(this.#retry, () => this.#post(sql, params, transaction, settings), (error) => shouldRetry(error, idempotent), this.#sleep);
+        : withRetry(
+            this.#retry,
+            () => this.#post(sql, params, transaction, settings),
+            (error) => shouldRetry(error, idempotent),
+            this.#sleep,
+          );
     return write && !options.locked ? this.#lock.run(attempt) : attempt();
   }
 
@@ -234,7 +259,8 @@ export class FireboltQueryClient {
     if (response.body.trim() === '') return EMPTY_RESULT;
     const document = parseJsonCompactDocument(response.body);
     // Firebolt may also report a failed statement in a 200 body.
-    if (Array.isArray(document.errors) && document.errors.length > 0) throw errorFromResponse({ ...response, status: 400 }, operation);
+    if (Array.isArray(document.errors) && document.errors.length > 0)
+      throw errorFromResponse({ ...response, status: 400 }, operation);
     return resultFromDocument(document);
   }
 

@@ -12,6 +12,7 @@ export function encodeQueryParameters(params: readonly QueryParam[]): string {
 function encodeValue(value: QueryParam): string {
   if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(encodeValue).join(',')}]`;
-  if (typeof value === 'number' && !Number.isFinite(value)) return JSON.stringify(String(value).toLowerCase().replace('infinity', 'inf'));
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return JSON.stringify(String(value).toLowerCase().replace('infinity', 'inf'));
   return JSON.stringify(value);
 }

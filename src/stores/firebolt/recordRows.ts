@@ -30,7 +30,11 @@ const double = typed('::DOUBLE PRECISION');
 const bool = typed('::BOOLEAN');
 const time = typed('::TIMESTAMPTZ');
 const list = typed('::ARRAY(TEXT)');
-const json = <R>(name: keyof R & string): ColumnSpec<R> => ({ name, cast: '::TEXT', encode: (r) => JSON.stringify(r[name]) });
+const json = <R>(name: keyof R & string): ColumnSpec<R> => ({
+  name,
+  cast: '::TEXT',
+  encode: (r) => JSON.stringify(r[name]),
+});
 
 export const MEMORY_COLUMNS: readonly ColumnSpec<MemoryRecord>[] = [
   text('user_id'),
@@ -111,7 +115,11 @@ export function columnNames<R>(columns: readonly ColumnSpec<R>[], alias = ''): s
 }
 
 /** `$a::CAST, $b, …` for one record, registering its values with `add`. */
-export function valuePlaceholders<R>(columns: readonly ColumnSpec<R>[], record: R, add: (value: QueryParam) => string): string {
+export function valuePlaceholders<R>(
+  columns: readonly ColumnSpec<R>[],
+  record: R,
+  add: (value: QueryParam) => string,
+): string {
   return columns.map((column) => `${add(column.encode(record))}${column.cast}`).join(', ');
 }
 
@@ -119,7 +127,8 @@ const asNumber = (value: FireboltValue): number => Number(value);
 const asText = (value: FireboltValue): string => value as string;
 const asNullableText = (value: FireboltValue): string | null => (value === null ? null : (value as string));
 const asList = (value: FireboltValue): string[] => (value as string[]) ?? [];
-const asJson = (value: FireboltValue): Record<string, unknown> => JSON.parse(value as string) as Record<string, unknown>;
+const asJson = (value: FireboltValue): Record<string, unknown> =>
+  JSON.parse(value as string) as Record<string, unknown>;
 
 export function memoryFromRow(row: Row): MemoryRecord {
   return {

@@ -23,7 +23,11 @@ export function encodedParameterBytes(values: readonly QueryParam[]): number {
  * batch. A single record too large on its own is a batch by itself and goes through the
  * literal path.
  */
-export function batchesByEncodedSize<R>(records: readonly R[], values: (record: R) => readonly QueryParam[], maxRows: number): R[][] {
+export function batchesByEncodedSize<R>(
+  records: readonly R[],
+  values: (record: R) => readonly QueryParam[],
+  maxRows: number,
+): R[][] {
   const budget = MAX_REQUEST_TARGET_BYTES - SESSION_ROOM_BYTES;
   const batches: R[][] = [];
   let current: R[] = [];

@@ -28,7 +28,10 @@ export function parseJsonCompactDocument(body: string): JsonCompactDocument {
   try {
     return parseJsonPrecise(body) as JsonCompactDocument;
   } catch (error) {
-    throw new MemoryError('PROVIDER_ERROR', 'Firebolt returned a response that is not JSON.', { cause: error, details: { body: body.slice(0, 200) } });
+    throw new MemoryError('PROVIDER_ERROR', 'Firebolt returned a response that is not JSON.', {
+      cause: error,
+      details: { body: body.slice(0, 200) },
+    });
   }
 }
 
@@ -40,7 +43,12 @@ export function resultFromDocument(document: JsonCompactDocument): FireboltResul
     const record: Record<string, FireboltValue> = {};
     columns.forEach((column, index) => {
       // Defined, not assigned: a column may be called "__proto__" and must read back as a column.
-      Object.defineProperty(record, column.name, { value: decoders[index](row[index]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(record, column.name, {
+        value: decoders[index](row[index]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     });
     return record;
   });
@@ -51,15 +59,24 @@ type Decoder = (value: unknown) => FireboltValue;
 
 /** Builds the value decoder for one `meta` type name; unknown types pass through unchanged. */
 export function decoderFor(typeName: string): Decoder {
-  const type = typeName.trim().toLowerCase().replace(/ null$/u, '');
+  const type = typeName
+    .trim()
+    .toLowerCase()
+    .replace(/ null$/u, '');
   const array = /^array\((.*)\)$/u.exec(type);
   if (array) {
     const element = decoderFor(array[1]);
     return (value) => (value === null ? null : (value as unknown[]).map(element));
   }
   if (['int', 'integer', 'long', 'bigint'].includes(type)) return decodeInteger;
-  if (['float', 'real', 'double', 'double precision'].includes(type) || type.startsWith('decimal') || type.startsWith('numeric')) return decodeFloat;
-  if (type === 'boolean') return (value) => (value === null ? null : value === true || value === 1 || value === 'true' || value === 't');
+  if (
+    ['float', 'real', 'double', 'double precision'].includes(type) ||
+    type.startsWith('decimal') ||
+    type.startsWith('numeric')
+  )
+    return decodeFloat;
+  if (type === 'boolean')
+    return (value) => (value === null ? null : value === true || value === 1 || value === 'true' || value === 't');
   if (type === 'timestamptz' || type === 'timestamp' || type === 'timestampntz') return decodeTimestamp;
   return (value) => value as FireboltValue;
 }
@@ -73,7 +90,13 @@ function decodeInteger(value: unknown): FireboltValue {
   return value as number;
 }
 
-const NON_FINITE: Record<string, number> = { inf: Infinity, '+inf': Infinity, '-inf': -Infinity, nan: NaN, '-nan': NaN };
+const NON_FINITE: Record<string, number> = {
+  inf: Infinity,
+  '+inf': Infinity,
+  '-inf': -Infinity,
+  nan: NaN,
+  '-nan': NaN,
+};
 
 function decodeFloat(value: unknown): FireboltValue {
   if (typeof value === 'string') return NON_FINITE[value.toLowerCase()] ?? Number(value);
@@ -93,6 +116,9 @@ function decodeTimestamp(value: unknown): FireboltValue {
   if (!match) throw new MemoryError('PROVIDER_ERROR', `Firebolt returned an unreadable timestamp "${String(value)}".`);
   const [, date, time, fraction = '', offsetHours, offsetMinutes = '00'] = match;
   const millis = Date.parse(`${date}T${time}.${fraction.padEnd(3, '0').slice(0, 3)}Z`);
-  const offset = offsetHours === undefined ? 0 : (Number(offsetHours) * 60 + Math.sign(Number(offsetHours) || 1) * Number(offsetMinutes)) * 60_000;
+  const offset =
+    offsetHours === undefined
+      ? 0
+      : (Number(offsetHours) * 60 + Math.sign(Number(offsetHours) || 1) * Number(offsetMinutes)) * 60_000;
   return new Date(millis - offset).toISOString();
 }

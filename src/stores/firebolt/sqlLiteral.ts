@@ -52,12 +52,16 @@ export function sqlIdentifier(name: string): string {
 
 function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) {
-    throw new MemoryError('INVALID_INPUT', `Cannot write ${value} into Firebolt SQL: only finite numbers have a literal.`);
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `Cannot write ${value} into Firebolt SQL: only finite numbers have a literal.`,
+    );
   }
   return String(value);
 }
 
 function withoutNul(text: string, what: string): string {
-  if (text.includes('\u0000')) throw new MemoryError('INVALID_INPUT', `A Firebolt ${what} cannot contain the NUL character.`);
+  if (text.includes('\u0000'))
+    throw new MemoryError('INVALID_INPUT', `A Firebolt ${what} cannot contain the NUL character.`);
   return text;
 }

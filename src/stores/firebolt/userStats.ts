@@ -4,7 +4,11 @@ import { sqlIdentifier } from './sqlLiteral.ts';
 import type { VectorTable } from './vectorTables.ts';
 
 /** `memories`, `pinned`, the histograms and oldest/newest count live rows; `deleted` is the trash. */
-export async function readUserStats(client: FireboltQueryClient, vectorTables: readonly VectorTable[], userId: string): Promise<StoreUserStats> {
+export async function readUserStats(
+  client: FireboltQueryClient,
+  vectorTables: readonly VectorTable[],
+  userId: string,
+): Promise<StoreUserStats> {
   const user = [userId];
   const embeddedSql = vectorTables.length
     ? `SELECT COUNT(*) AS n FROM (${vectorTables.map((t) => `SELECT user_id, memory_id FROM ${sqlIdentifier(t.table)} WHERE user_id = $1`).join(' UNION ALL ')}) v
@@ -19,10 +23,25 @@ export async function readUserStats(client: FireboltQueryClient, vectorTables: r
     return Object.fromEntries(rows.map((row) => [row.k as string, Number(row.n)]));
   };
   const edge = async (direction: 'ASC' | 'DESC'): Promise<string | null> => {
-    const { rows } = await client.query(`SELECT created_at FROM fml_memories WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at ${direction} LIMIT 1`, user);
+    const { rows } = await client.query(
+      `SELECT created_at FROM fml_memories WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at ${direction} LIMIT 1`,
+      user,
+    );
     return rows.length ? (rows[0].created_at as string) : null;
   };
-  const [memories, deleted, pinned, byCategory, bySubtype, sessions, workingItems, accessLog, embedded, oldest, newest] = await Promise.all([
+  const [
+    memories,
+    deleted,
+    pinned,
+    byCategory,
+    bySubtype,
+    sessions,
+    workingItems,
+    accessLog,
+    embedded,
+    oldest,
+    newest,
+  ] = await Promise.all([
     count('SELECT COUNT(*) AS n FROM fml_memories WHERE user_id = $1 AND deleted_at IS NULL'),
     count('SELECT COUNT(*) AS n FROM fml_memories WHERE user_id = $1 AND deleted_at IS NOT NULL'),
     count('SELECT COUNT(*) AS n FROM fml_memories WHERE user_id = $1 AND deleted_at IS NULL AND pinned = TRUE'),

@@ -16,9 +16,14 @@ const MIN_CANDIDATES = 64;
  * users' vectors crowded the candidates) the exact scan answers instead, so a filter never
  * hides a match. Without an index: exact VECTOR_COSINE_SIMILARITY ordering.
  */
-export async function searchVectorSql(client: FireboltQueryClient, tables: VectorTables, query: VectorQuery): Promise<VectorHit[]> {
+export async function searchVectorSql(
+  client: FireboltQueryClient,
+  tables: VectorTables,
+  query: VectorQuery,
+): Promise<VectorHit[]> {
   if (query.limit <= 0 || query.vector.length === 0 || !query.vector.some((x) => x !== 0)) return [];
-  const table = tables.get(query.vector.length) ?? (await tables.existing()).find((t) => t.dimension === query.vector.length);
+  const table =
+    tables.get(query.vector.length) ?? (await tables.existing()).find((t) => t.dimension === query.vector.length);
   if (!table) return [];
   if (table.index && tables.indexUsable(table)) {
     try {
@@ -35,7 +40,12 @@ export async function searchVectorSql(client: FireboltQueryClient, tables: Vecto
   return run(client, table, query, null);
 }
 
-async function run(client: FireboltQueryClient, table: VectorTable, query: VectorQuery, index: string | null): Promise<VectorHit[]> {
+async function run(
+  client: FireboltQueryClient,
+  table: VectorTable,
+  query: VectorQuery,
+  index: string | null,
+): Promise<VectorHit[]> {
   const params = new SqlParams();
   const target = `${sqlLiteral(query.vector)}::ARRAY(DOUBLE PRECISION)`;
   const candidates = Math.max(MIN_CANDIDATES, query.limit * OVERFETCH);
@@ -49,7 +59,11 @@ async function run(client: FireboltQueryClient, table: VectorTable, query: Vecto
     ORDER BY similarity DESC, v.memory_id ASC
     LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
   // A 500 from VECTOR_SEARCH is a refusal, not a lost answer: not idempotent-retried (429/503 still are).
-  const { rows } = await client.query(sql, params.values, index ? { idempotent: false, settings: client.vectorSettings } : {});
+  const { rows } = await client.query(
+    sql,
+    params.values,
+    index ? { idempotent: false, settings: client.vectorSettings } : {},
+  );
   const method = index ? `hnsw:${index}` : 'exact';
   return rows
     .filter((row) => row.similarity !== null)

@@ -68,7 +68,9 @@ export class VectorTables {
   }
 
   async load(): Promise<void> {
-    const { rows } = await this.#client.query('SELECT dimension, table_name, index_name, index_error FROM fml_vector_tables ORDER BY dimension');
+    const { rows } = await this.#client.query(
+      'SELECT dimension, table_name, index_name, index_error FROM fml_vector_tables ORDER BY dimension',
+    );
     const tables = new Map<number, VectorTable>();
     for (const row of rows) {
       const dimension = Number(row.dimension);
@@ -94,7 +96,9 @@ export class VectorTables {
   /** The table for this dimension, created (with its index) on first use; concurrent callers share one creation. */
   ensure(dimension: number): Promise<VectorTable> {
     if (!Number.isInteger(dimension) || dimension <= 0) {
-      return Promise.reject(new MemoryError('INVALID_INPUT', `An embedding needs at least one dimension; got ${dimension}.`));
+      return Promise.reject(
+        new MemoryError('INVALID_INPUT', `An embedding needs at least one dimension; got ${dimension}.`),
+      );
     }
     const cached = this.#tables.get(dimension);
     if (cached) return Promise.resolve(cached);
@@ -114,7 +118,11 @@ export class VectorTables {
     let index: string | null = vectorIndexName(dimension);
     let indexError: string | null = null;
     try {
-      await this.#client.query(vectorIndexDdl(dimension), [], { write: true, idempotent: true, settings: this.#client.vectorSettings });
+      await this.#client.query(vectorIndexDdl(dimension), [], {
+        write: true,
+        idempotent: true,
+        settings: this.#client.vectorSettings,
+      });
     } catch (error) {
       const details = fireboltDetails(error);
       // Any HTTP answer refusing the index (400 unsupported, 5xx from the engine, a table that

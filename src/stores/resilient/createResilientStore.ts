@@ -13,7 +13,10 @@ import type { ResilientStoreOptions } from './resilientStore.ts';
  * The client gives up sooner than on its own (3 attempts, up to 1 s) because a write that
  * cannot reach Firebolt is safe in the outbox; waiting longer only delays the acknowledgement.
  */
-const RESILIENT_CLIENT: QueryClientOptions = { retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1_000 }, timeoutMs: 30_000 };
+const RESILIENT_CLIENT: QueryClientOptions = {
+  retry: { attempts: 3, baseDelayMs: 100, maxDelayMs: 1_000 },
+  timeoutMs: 30_000,
+};
 
 export interface ResilientFireboltOptions {
   client?: QueryClientOptions;
@@ -23,7 +26,11 @@ export interface ResilientFireboltOptions {
 }
 
 /** Firebolt behind a local SQLite replica and outbox kept in `dataDir`. */
-export function createResilientFireboltStore(config: FireboltConfig, dataDir: string, options: ResilientFireboltOptions = {}): ResilientStore {
+export function createResilientFireboltStore(
+  config: FireboltConfig,
+  dataDir: string,
+  options: ResilientFireboltOptions = {},
+): ResilientStore {
   const dir = replicaDirFor(dataDir, config);
   return new ResilientStore({
     remote: new FireboltStore(config, options.client ?? RESILIENT_CLIENT),

@@ -56,7 +56,9 @@ export class Outbox {
       rejected_at TEXT NOT NULL,
       error TEXT NOT NULL
     )`);
-    db.exec('CREATE TABLE IF NOT EXISTS replay_lease (id INTEGER PRIMARY KEY CHECK (id = 1), owner TEXT NOT NULL, expires_at INTEGER NOT NULL)');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS replay_lease (id INTEGER PRIMARY KEY CHECK (id = 1), owner TEXT NOT NULL, expires_at INTEGER NOT NULL)',
+    );
     this.#db = db;
   }
 
@@ -70,22 +72,31 @@ export class Outbox {
   }
 
   #open(): Database {
-    if (!this.#db) throw new MemoryError('PROVIDER_ERROR', `The outbox ${this.path} is not open.`, { operation: 'outbox' });
+    if (!this.#db)
+      throw new MemoryError('PROVIDER_ERROR', `The outbox ${this.path} is not open.`, { operation: 'outbox' });
     return this.#db;
   }
 
   async enqueue(op: OutboxOp): Promise<number> {
     const db = this.#open();
     const result = await retryWhileBusy(() =>
-      db.prepare('INSERT INTO outbox (op, payload, enqueued_at) VALUES (?, ?, ?)').run(op.op, serializeOp(op), new Date().toISOString()),
+      db
+        .prepare('INSERT INTO outbox (op, payload, enqueued_at) VALUES (?, ?, ?)')
+        .run(op.op, serializeOp(op), new Date().toISOString()),
     );
     return Number(result.lastInsertRowid);
   }
 
   /** The oldest entries, in replay order. */
   peek(limit: number): OutboxEntry[] {
-    const rows = this.#open().prepare('SELECT seq, payload, attempts FROM outbox ORDER BY seq ASC LIMIT ?').all(limit) as Array<{ seq: number; payload: string; attempts: number }>;
-    return rows.map((row) => ({ seq: Number(row.seq), op: deserializeOp(row.payload), attempts: Number(row.attempts) }));
+    const rows = this.#open()
+      .prepare('SELECT seq, payload, attempts FROM outbox ORDER BY seq ASC LIMIT ?')
+      .all(limit) as Array<{ seq: number; payload: string; attempts: number }>;
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      op: deserializeOp(row.payload),
+      attempts: Number(row.attempts),
+    }));
   }
 
   pending(): number {
@@ -97,7 +108,8 @@ export class Outbox {
   }
 
   oldestEnqueuedAt(): string | null {
-    const row = this.#open().prepare('SELECT enqueued_at FROM outbox ORDER BY seq ASC LIMIT 1').get() as { enqueued_at: string } | undefined;
+    const row = this.#open().prepare('SELECT enqueued_at FROM outbox ORDER BY seq ASC LIMIT 1').get() as
+      { enqueued_at: string } | undefined;
     return row?.enqueued_at ?? null;
   }
 
@@ -109,7 +121,9 @@ export class Outbox {
   /** A failed attempt; `attempts` > 0 tells the replayer the write may already be in Firebolt. */
   async recordAttempt(seq: number, error: string): Promise<number> {
     const db = this.#open();
-    await retryWhileBusy(() => db.prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE seq = ?').run(error, seq));
+    await retryWhileBusy(() =>
+      db.prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE seq = ?').run(error, seq),
+    );
     const row = db.prepare('SELECT attempts FROM outbox WHERE seq = ?').get(seq) as { attempts: number } | undefined;
     return Number(row?.attempts ?? 0);
   }
@@ -148,7 +162,8 @@ export class Outbox {
           for (const row of rows) {
             const kept = withoutErased(deserializeOp(row.payload), userId, memoryId);
             if (kept === null) db.prepare(`DELETE FROM ${table} WHERE seq = ?`).run(row.seq);
-            else if (kept !== 'unchanged') db.prepare(`UPDATE ${table} SET payload = ? WHERE seq = ?`).run(serializeOp(kept), row.seq);
+            else if (kept !== 'unchanged')
+              db.prepare(`UPDATE ${table} SET payload = ? WHERE seq = ?`).run(serializeOp(kept), row.seq);
           }
         }
         db.exec('COMMIT');

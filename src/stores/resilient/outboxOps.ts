@@ -22,7 +22,9 @@ export type OutboxOp =
 export type OutboxOpName = OutboxOp['op'];
 
 function embeddingToJson(embedding: StoredEmbedding | null | 'keep'): EmbeddingJson | null | 'keep' {
-  return embedding === null || embedding === 'keep' ? embedding : { model: embedding.model, vector: Array.from(embedding.vector) };
+  return embedding === null || embedding === 'keep'
+    ? embedding
+    : { model: embedding.model, vector: Array.from(embedding.vector) };
 }
 
 function embeddingFromJson(value: EmbeddingJson | null | 'keep'): StoredEmbedding | null | 'keep' {
@@ -30,7 +32,8 @@ function embeddingFromJson(value: EmbeddingJson | null | 'keep'): StoredEmbeddin
 }
 
 export function serializeOp(op: OutboxOp): string {
-  if (op.op === 'insertMemory' || op.op === 'updateMemory') return JSON.stringify({ ...op, embedding: embeddingToJson(op.embedding) });
+  if (op.op === 'insertMemory' || op.op === 'updateMemory')
+    return JSON.stringify({ ...op, embedding: embeddingToJson(op.embedding) });
   return JSON.stringify(op);
 }
 
@@ -41,8 +44,13 @@ export function deserializeOp(text: string): OutboxOp {
     parsed.memory = { ...parsed.memory, layer: 'user', scope_id: parsed.memory.user_id };
   }
   // serializeOp always writes the embedding field; null (remove) and 'keep' are distinct values.
-  if (parsed.op === 'insertMemory') return { ...parsed, embedding: embeddingFromJson(parsed.embedding as EmbeddingJson | null) as StoredEmbedding | null };
-  if (parsed.op === 'updateMemory') return { ...parsed, embedding: embeddingFromJson(parsed.embedding as EmbeddingJson | null | 'keep') };
+  if (parsed.op === 'insertMemory')
+    return {
+      ...parsed,
+      embedding: embeddingFromJson(parsed.embedding as EmbeddingJson | null) as StoredEmbedding | null,
+    };
+  if (parsed.op === 'updateMemory')
+    return { ...parsed, embedding: embeddingFromJson(parsed.embedding as EmbeddingJson | null | 'keep') };
   return parsed;
 }
 

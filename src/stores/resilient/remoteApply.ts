@@ -16,7 +16,12 @@ export type ApplyResult = boolean | DeletionReceipt | void;
  * Access-log rows are appended; a retry after a lost COMMIT answer can append them twice, the
  * one write kind where that is possible.
  */
-export async function applyToRemote(remote: MemoryStore, local: MemoryStore, op: OutboxOp, mayExist: boolean): Promise<ApplyResult> {
+export async function applyToRemote(
+  remote: MemoryStore,
+  local: MemoryStore,
+  op: OutboxOp,
+  mayExist: boolean,
+): Promise<ApplyResult> {
   switch (op.op) {
     case 'insertMemory':
       if (mayExist && (await remote.getMemories(op.memory.user_id, [op.memory.memory_id])).length > 0) {
@@ -31,7 +36,10 @@ export async function applyToRemote(remote: MemoryStore, local: MemoryStore, op:
         await remote.updateMemory(op.memory, embedding);
       } catch (error) {
         if (!(error instanceof MemoryError) || error.code !== 'MEMORY_NOT_FOUND') throw error;
-        const stored = embedding === undefined ? ((await local.getEmbeddings(op.memory.user_id, [op.memory.memory_id])).get(op.memory.memory_id) ?? null) : embedding;
+        const stored =
+          embedding === undefined
+            ? ((await local.getEmbeddings(op.memory.user_id, [op.memory.memory_id])).get(op.memory.memory_id) ?? null)
+            : embedding;
         await remote.insertMemory(op.memory, stored);
       }
       return undefined;

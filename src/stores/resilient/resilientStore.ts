@@ -1,5 +1,11 @@
 import { MemoryError } from '../../core/domain/errors.ts';
-import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
+import type {
+  AccessLogEntry,
+  MemoryRecord,
+  SessionRecord,
+  StoredEmbedding,
+  WorkingItemRecord,
+} from '../../core/domain/records.ts';
 import type {
   AdjacentMemories,
   DeletionReceipt,
@@ -120,16 +126,25 @@ export class ResilientStore implements MemoryStore {
     const started = performance.now();
     const pending = this.#outbox.pending();
     const rejected = this.#outbox.rejected();
-    const rejectedNote = rejected > 0 ? `; ${rejected} write(s) Firebolt rejected are kept in ${this.#outbox.path} (last: ${this.#lastRejection ?? 'see outbox_rejected'})` : '';
+    const rejectedNote =
+      rejected > 0
+        ? `; ${rejected} write(s) Firebolt rejected are kept in ${this.#outbox.path} (last: ${this.#lastRejection ?? 'see outbox_rejected'})`
+        : '';
     if (this.#online) {
       const remote = await this.#remote.health();
       if (remote.status !== 'unhealthy' && pending === 0) {
-        return { ...remote, status: rejected > 0 ? 'degraded' : remote.status, detail: `${remote.detail}; writes mirrored to ${this.#replicaDescription}${rejectedNote}` };
+        return {
+          ...remote,
+          status: rejected > 0 ? 'degraded' : remote.status,
+          detail: `${remote.detail}; writes mirrored to ${this.#replicaDescription}${rejectedNote}`,
+        };
       }
       if (remote.status === 'unhealthy') this.#goOffline(new Error(remote.detail));
       else this.#scheduleReplay(0);
     }
-    const reason = this.#online ? 'Firebolt is reachable and catching up' : `Firebolt unreachable since ${this.#offlineSince ?? 'start'} (${this.#lastError ?? 'unknown error'})`;
+    const reason = this.#online
+      ? 'Firebolt is reachable and catching up'
+      : `Firebolt unreachable since ${this.#offlineSince ?? 'start'} (${this.#lastError ?? 'unknown error'})`;
     return {
       status: 'degraded',
       latency_ms: performance.now() - started,
@@ -186,7 +201,12 @@ export class ResilientStore implements MemoryStore {
   getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {
     return this.#read((store) => store.getEmbeddings(userId, memoryIds));
   }
-  adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>> {
+  adjacentMemories(
+    filter: MemoryFilter,
+    memoryIds: readonly string[],
+    radius: number,
+    maxGapMs: number,
+  ): Promise<Map<string, AdjacentMemories>> {
     return this.#read((store) => store.adjacentMemories(filter, memoryIds, radius, maxGapMs));
   }
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
@@ -234,7 +254,9 @@ export class ResilientStore implements MemoryStore {
   }
 
   updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
-    return this.#write({ op: 'updateMemory', memory, embedding: embedding === undefined ? 'keep' : embedding }, () => this.#updateLocal(memory, embedding));
+    return this.#write({ op: 'updateMemory', memory, embedding: embedding === undefined ? 'keep' : embedding }, () =>
+      this.#updateLocal(memory, embedding),
+    );
   }
 
   /** A memory Firebolt has but the replica lacks (written before this replica existed) is copied in. */
@@ -245,7 +267,10 @@ export class ResilientStore implements MemoryStore {
       if (!(error instanceof MemoryError) || error.code !== 'MEMORY_NOT_FOUND' || !this.#online) throw error;
       const [existing] = await this.#remote.getMemories(memory.user_id, [memory.memory_id]);
       if (!existing) throw error;
-      const stored = embedding === undefined ? ((await this.#remote.getEmbeddings(memory.user_id, [memory.memory_id])).get(memory.memory_id) ?? null) : embedding;
+      const stored =
+        embedding === undefined
+          ? ((await this.#remote.getEmbeddings(memory.user_id, [memory.memory_id])).get(memory.memory_id) ?? null)
+          : embedding;
       await this.#local.insertMemory(memory, stored);
     }
   }

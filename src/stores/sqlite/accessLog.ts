@@ -29,10 +29,20 @@ export function recordAccessRows(sql: StatementCache, entries: readonly AccessLo
   const bumped = new Map<string, AccessBump>();
   for (const entry of entries) {
     const inserted = insert.run(
-      entry.access_id, entry.memory_id, entry.session_id, entry.user_id, entry.query_text, entry.similarity_score, entry.tool, entry.accessed_at,
+      entry.access_id,
+      entry.memory_id,
+      entry.session_id,
+      entry.user_id,
+      entry.query_text,
+      entry.similarity_score,
+      entry.tool,
+      entry.accessed_at,
     );
     if (Number(inserted.changes) === 0) continue;
-    const row = bump.get(entry.accessed_at, entry.memory_id, entry.user_id) as { access_count: number; last_accessed: string };
+    const row = bump.get(entry.accessed_at, entry.memory_id, entry.user_id) as {
+      access_count: number;
+      last_accessed: string;
+    };
     bumped.set(`${entry.user_id}\u0000${entry.memory_id}`, {
       user_id: entry.user_id,
       memory_id: entry.memory_id,
@@ -45,7 +55,9 @@ export function recordAccessRows(sql: StatementCache, entries: readonly AccessLo
 
 export function readAccessLog(sql: StatementCache, userId: string, offset: number, limit: number): AccessLogEntry[] {
   const rows = sql
-    .get('SELECT access_id, memory_id, session_id, user_id, query_text, similarity_score, tool, accessed_at FROM memory_access_log WHERE user_id = ? ORDER BY accessed_at ASC, access_id ASC LIMIT ? OFFSET ?')
+    .get(
+      'SELECT access_id, memory_id, session_id, user_id, query_text, similarity_score, tool, accessed_at FROM memory_access_log WHERE user_id = ? ORDER BY accessed_at ASC, access_id ASC LIMIT ? OFFSET ?',
+    )
     .all(userId, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset))) as Array<Record<string, unknown>>;
   return rows.map(decodeAccessLogRow);
 }
@@ -53,7 +65,9 @@ export function readAccessLog(sql: StatementCache, userId: string, offset: numbe
 /** Users with memories, sessions or access-log rows. */
 export function readUserIds(sql: StatementCache): string[] {
   const rows = sql
-    .get('SELECT user_id FROM long_term_memories UNION SELECT user_id FROM session_contexts UNION SELECT user_id FROM memory_access_log ORDER BY user_id')
+    .get(
+      'SELECT user_id FROM long_term_memories UNION SELECT user_id FROM session_contexts UNION SELECT user_id FROM memory_access_log ORDER BY user_id',
+    )
     .all() as Array<{ user_id: string }>;
   return rows.map((row) => row.user_id);
 }

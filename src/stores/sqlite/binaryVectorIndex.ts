@@ -46,7 +46,10 @@ export class BinaryVectorIndex<Payload> {
   /** The ids in slot order and their sign codes back to back (`dims/128` rounded up lanes of 4 words each): what a persisted index holds. */
   exportCodes(): { ids: string[]; codes: Uint32Array } {
     const start = this.codeWord(0);
-    return { ids: this.ids.slice(), codes: this.memoryWords().slice(start, start + this.ids.length * this.strideWords) };
+    return {
+      ids: this.ids.slice(),
+      codes: this.memoryWords().slice(start, start + this.ids.length * this.strideWords),
+    };
   }
 
   /**
@@ -55,9 +58,15 @@ export class BinaryVectorIndex<Payload> {
    * gives each id's payload; an id it has none for, a repeated id or codes of the wrong length
    * are refused (RangeError), so a damaged file never yields an index out of step.
    */
-  static fromCodes<Payload>(dims: number, ids: readonly string[], codes: Uint32Array, payloadOf: (id: string) => Payload | undefined): BinaryVectorIndex<Payload> {
+  static fromCodes<Payload>(
+    dims: number,
+    ids: readonly string[],
+    codes: Uint32Array,
+    payloadOf: (id: string) => Payload | undefined,
+  ): BinaryVectorIndex<Payload> {
     const index = new BinaryVectorIndex<Payload>(dims);
-    if (codes.length !== ids.length * index.strideWords) throw new RangeError(`Vector codes hold ${codes.length} words for ${ids.length} ids of ${dims} dimensions.`);
+    if (codes.length !== ids.length * index.strideWords)
+      throw new RangeError(`Vector codes hold ${codes.length} words for ${ids.length} ids of ${dims} dimensions.`);
     index.ensureCapacity(ids.length);
     for (const id of ids) {
       const payload = payloadOf(id);
@@ -146,7 +155,8 @@ export class BinaryVectorIndex<Payload> {
     const bucketStart = this.bucketStart;
     bucketStart.fill(0);
     for (let slot = 0; slot < size; slot++) bucketStart[distances[slot] + 1]++;
-    for (let distance = 1; distance < bucketStart.length; distance++) bucketStart[distance] += bucketStart[distance - 1];
+    for (let distance = 1; distance < bucketStart.length; distance++)
+      bucketStart[distance] += bucketStart[distance - 1];
     const order = this.order;
     for (let slot = 0; slot < size; slot++) order[bucketStart[distances[slot]]++] = slot;
     const chosen: number[] = [];

@@ -81,7 +81,12 @@ export class ChangeFeed {
       const changes = this.sql
         .get('SELECT seq, user_id, memory_id, op FROM change_log WHERE seq > ? ORDER BY seq')
         .all(this.lastSeq)
-        .map((row) => ({ seq: Number(row.seq), user_id: row.user_id as string, memory_id: row.memory_id as string | null, op: row.op as ChangeOp }));
+        .map((row) => ({
+          seq: Number(row.seq),
+          user_id: row.user_id as string,
+          memory_id: row.memory_id as string | null,
+          op: row.op as ChangeOp,
+        }));
       if (changes.length > 0) this.lastSeq = changes[changes.length - 1].seq;
       this.lastDataVersion = version;
       return { kind: 'changes', changes };
@@ -98,7 +103,9 @@ export class ChangeFeed {
 
   /** Inside a write transaction; returns the new row's seq. */
   append(userId: string, memoryId: string | null, op: ChangeOp): number {
-    const result = this.sql.get('INSERT INTO change_log (user_id, memory_id, op) VALUES (?, ?, ?)').run(userId, memoryId, op);
+    const result = this.sql
+      .get('INSERT INTO change_log (user_id, memory_id, op) VALUES (?, ?, ?)')
+      .run(userId, memoryId, op);
     this.appendsSinceTrim++;
     if (this.appendsSinceTrim >= this.retention.trimEvery) this.trim();
     return Number(result.lastInsertRowid);
@@ -114,7 +121,12 @@ export class ChangeFeed {
     return this.sql
       .get('SELECT seq, user_id, memory_id, op FROM change_log WHERE seq > ? AND user_id = ? ORDER BY seq')
       .all(seq, userId)
-      .map((row) => ({ seq: Number(row.seq), user_id: row.user_id as string, memory_id: row.memory_id as string | null, op: row.op as ChangeOp }));
+      .map((row) => ({
+        seq: Number(row.seq),
+        user_id: row.user_id as string,
+        memory_id: row.memory_id as string | null,
+        op: row.op as ChangeOp,
+      }));
   }
 
   /** After a commit made while `inStepWithFile()` was true: its rows are already applied in memory. */
@@ -123,7 +135,8 @@ export class ChangeFeed {
   }
 
   private trimmedThrough(): number {
-    const row = this.sql.get('SELECT value FROM store_meta WHERE key = ?').get(TRIMMED_KEY) as { value: string } | undefined;
+    const row = this.sql.get('SELECT value FROM store_meta WHERE key = ?').get(TRIMMED_KEY) as
+      { value: string } | undefined;
     return row === undefined ? 0 : Number(row.value);
   }
 

@@ -97,7 +97,9 @@ export class GroupCommit {
    * transactions, so they cannot starve under load.
    */
   private startFlush(): void {
-    const backgroundDue = this.background.length > 0 && (this.pending.length === 0 || this.backgroundPassedOver >= MAX_BACKGROUND_PASSED_OVER);
+    const backgroundDue =
+      this.background.length > 0 &&
+      (this.pending.length === 0 || this.backgroundPassedOver >= MAX_BACKGROUND_PASSED_OVER);
     const lane: WriteLane = backgroundDue ? 'background' : 'request';
     const batch = this.queue(lane);
     if (lane === 'request') {

@@ -75,8 +75,24 @@ interface SectionEntry {
 }
 
 /** Per meta, the string fields, each as a number in the string table (-1 for null). */
-const STRING_FIELDS = ['memory_id', 'layer', 'scope_id', 'project_id', 'category', 'subtype', 'source_type', 'source_session'] as const;
-const NUMBER_FIELDS = ['time_ms', 'confidence', 'importance', 'access_count', 'last_accessed_ms', 'created_ms'] as const;
+const STRING_FIELDS = [
+  'memory_id',
+  'layer',
+  'scope_id',
+  'project_id',
+  'category',
+  'subtype',
+  'source_type',
+  'source_session',
+] as const;
+const NUMBER_FIELDS = [
+  'time_ms',
+  'confidence',
+  'importance',
+  'access_count',
+  'last_accessed_ms',
+  'created_ms',
+] as const;
 const PINNED = 1;
 const DELETED = 2;
 const SUPERSEDED = 4;
@@ -106,7 +122,9 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
   const listCounts = new Int32Array(metas.length * 2);
   const listItems: number[] = [];
   metas.forEach((meta, row) => {
-    STRING_FIELDS.forEach((field, column) => (stringColumns[row * STRING_FIELDS.length + column] = table.number(meta[field])));
+    STRING_FIELDS.forEach(
+      (field, column) => (stringColumns[row * STRING_FIELDS.length + column] = table.number(meta[field])),
+    );
     NUMBER_FIELDS.forEach((field, column) => (numberColumns[row * NUMBER_FIELDS.length + column] = meta[field]));
     flags[row] = (meta.pinned ? PINNED : 0) | (meta.deleted ? DELETED : 0) | (meta.superseded ? SUPERSEDED : 0);
     listCounts[row * 2] = meta.entities.length;
@@ -150,14 +168,28 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     offset = align8(offset + view.byteLength);
   }
   const body = Buffer.alloc(offset);
-  sections.forEach(([, , view], at) => body.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), entries[at].offset));
+  sections.forEach(([, , view], at) =>
+    body.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), entries[at].offset),
+  );
   const header: Header = {
     format: 'fml-index',
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     byteOrder: 'LE',
     stamp: snapshot.stamp,
-    counts: { metas: metas.length, documents: lexical.ids.length, terms: lexical.termNames.length, cells: lexical.terms.length, strings: table.strings.length, listItems: listItems.length },
-    vectors: snapshot.vectors.map((vectors) => ({ model: vectors.model, dims: vectors.dims, count: vectors.ids.length, words: vectors.codes.length })),
+    counts: {
+      metas: metas.length,
+      documents: lexical.ids.length,
+      terms: lexical.termNames.length,
+      cells: lexical.terms.length,
+      strings: table.strings.length,
+      listItems: listItems.length,
+    },
+    vectors: snapshot.vectors.map((vectors) => ({
+      model: vectors.model,
+      dims: vectors.dims,
+      count: vectors.ids.length,
+      words: vectors.codes.length,
+    })),
     sections: entries,
     crc32: crc32(body),
   };
@@ -177,22 +209,29 @@ export function readSnapshotStamp(bytes: Buffer): SnapshotStamp {
 export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
   const { header, bodyStart } = parseHeader(bytes);
   const body = bytes.subarray(bodyStart);
-  if (crc32(body) !== header.crc32) throw new SnapshotFormatError('corrupt', 'The index file fails its checksum: it was cut short or altered.');
+  if (crc32(body) !== header.crc32)
+    throw new SnapshotFormatError('corrupt', 'The index file fails its checksum: it was cut short or altered.');
   const section = sectionReader(body, header.sections);
   const { counts } = header;
   const lengths = section('stringLengths', 'i32', counts.strings) as Int32Array;
   const characterSection = utf16Section(header, body.length);
-  const characters = body.toString('utf16le', characterSection.offset, characterSection.offset + characterSection.bytes);
+  const characters = body.toString(
+    'utf16le',
+    characterSection.offset,
+    characterSection.offset + characterSection.bytes,
+  );
   const strings: string[] = new Array<string>(counts.strings);
   let at = 0;
   for (let index = 0; index < counts.strings; index++) {
     strings[index] = characters.slice(at, at + lengths[index]);
     at += lengths[index];
   }
-  if (at !== characters.length) throw new SnapshotFormatError('corrupt', 'The index file’s string table does not add up.');
+  if (at !== characters.length)
+    throw new SnapshotFormatError('corrupt', 'The index file’s string table does not add up.');
   const string = (number: number): string => {
     const value = strings[number];
-    if (value === undefined) throw new SnapshotFormatError('corrupt', `The index file refers to string ${number} of ${strings.length}.`);
+    if (value === undefined)
+      throw new SnapshotFormatError('corrupt', `The index file refers to string ${number} of ${strings.length}.`);
     return value;
   };
   const nullable = (number: number): string | null => (number === -1 ? null : string(number));
@@ -205,7 +244,8 @@ export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
   const metas: MemoryMeta[] = new Array<MemoryMeta>(counts.metas);
   let item = 0;
   const list = (count: number): string[] => {
-    if (count < 0 || item + count > listItems.length) throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
+    if (count < 0 || item + count > listItems.length)
+      throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
     const out = new Array<string>(count);
     for (let index = 0; index < count; index++) out[index] = string(listItems[item++]);
     return out;
@@ -236,10 +276,12 @@ export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
       created_ms: numberColumns[n + 5],
     };
   }
-  if (item !== listItems.length) throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
+  if (item !== listItems.length)
+    throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
   const termNumbers = section('termNames', 'i32', counts.terms) as Int32Array;
   const documentIds = section('documentIds', 'i32', counts.documents) as Int32Array;
-  if (!Array.isArray(header.vectors)) throw new SnapshotFormatError('corrupt', 'The index file does not list its vector indexes.');
+  if (!Array.isArray(header.vectors))
+    throw new SnapshotFormatError('corrupt', 'The index file does not list its vector indexes.');
   const vectors = header.vectors.map((entry, at): VectorCodes => ({
     model: String(entry.model),
     dims: Number(entry.dims),
@@ -270,18 +312,27 @@ function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {
   }
   const headerLength = bytes.readUInt32LE(SNAPSHOT_MAGIC.length);
   const headerEnd = SNAPSHOT_MAGIC.length + 4 + headerLength;
-  if (headerEnd > bytes.length) throw new SnapshotFormatError('corrupt', 'The index file is cut short inside its header.');
+  if (headerEnd > bytes.length)
+    throw new SnapshotFormatError('corrupt', 'The index file is cut short inside its header.');
   let header: Header;
   try {
     header = JSON.parse(bytes.toString('utf8', SNAPSHOT_MAGIC.length + 4, headerEnd)) as Header;
   } catch (error) {
-    throw new SnapshotFormatError('corrupt', `The index file's header is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SnapshotFormatError(
+      'corrupt',
+      `The index file's header is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (header.format !== 'fml-index') throw new SnapshotFormatError('not-a-snapshot', 'The file is not a persisted memory index.');
+  if (header.format !== 'fml-index')
+    throw new SnapshotFormatError('not-a-snapshot', 'The file is not a persisted memory index.');
   if (header.formatVersion !== SNAPSHOT_FORMAT_VERSION) {
-    throw new SnapshotFormatError('format-version', `The index file has format version ${header.formatVersion}; this build reads version ${SNAPSHOT_FORMAT_VERSION}.`);
+    throw new SnapshotFormatError(
+      'format-version',
+      `The index file has format version ${header.formatVersion}; this build reads version ${SNAPSHOT_FORMAT_VERSION}.`,
+    );
   }
-  if (header.byteOrder !== 'LE' || endianness() !== 'LE') throw new SnapshotFormatError('byte-order', 'Persisted indexes are little-endian; this machine or file is not.');
+  if (header.byteOrder !== 'LE' || endianness() !== 'LE')
+    throw new SnapshotFormatError('byte-order', 'Persisted indexes are little-endian; this machine or file is not.');
   return { header, bodyStart: align8(headerEnd) };
 }
 
@@ -290,7 +341,13 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]) {
   return (name: string, kind: SectionKind, count: number): ArrayBufferView => {
     const entry = entries.find((candidate) => candidate.name === name);
     const width = kind === 'f64' ? 8 : kind === 'u8' ? 1 : 4;
-    if (entry === undefined || entry.kind !== kind || entry.bytes !== count * width || entry.offset < 0 || entry.offset + entry.bytes > body.length) {
+    if (
+      entry === undefined ||
+      entry.kind !== kind ||
+      entry.bytes !== count * width ||
+      entry.offset < 0 ||
+      entry.offset + entry.bytes > body.length
+    ) {
       throw new SnapshotFormatError('corrupt', `The index file's section "${name}" is missing or of the wrong size.`);
     }
     let start = body.byteOffset + entry.offset;
@@ -311,8 +368,14 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]) {
 
 function utf16Section(header: Header, bodyLength: number): SectionEntry {
   const entry = header.sections.find((candidate) => candidate.name === 'characters');
-  if (entry === undefined || entry.kind !== 'utf16' || entry.bytes % 2 !== 0 || entry.offset < 0 || entry.offset + entry.bytes > bodyLength) {
-    throw new SnapshotFormatError('corrupt', 'The index file\'s string characters are missing or out of bounds.');
+  if (
+    entry === undefined ||
+    entry.kind !== 'utf16' ||
+    entry.bytes % 2 !== 0 ||
+    entry.offset < 0 ||
+    entry.offset + entry.bytes > bodyLength
+  ) {
+    throw new SnapshotFormatError('corrupt', "The index file's string characters are missing or out of bounds.");
   }
   return entry;
 }

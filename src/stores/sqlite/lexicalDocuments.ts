@@ -38,7 +38,9 @@ const LEXICAL_COLUMNS = `m.rowid AS row_number, m.memory_id, l.length, l.terms,
  * now from the text (the CASE keeps SQLite from reading long content it does not need).
  */
 export function* iterateLexicalSources(sql: StatementCache, userId: string): Generator<LexicalSource> {
-  const rows = sql.get(`SELECT ${LEXICAL_COLUMNS} WHERE m.user_id = ?1 AND m.deleted_at IS NULL`).iterate(userId, ANALYZER_VERSION);
+  const rows = sql
+    .get(`SELECT ${LEXICAL_COLUMNS} WHERE m.user_id = ?1 AND m.deleted_at IS NULL`)
+    .iterate(userId, ANALYZER_VERSION);
   for (const row of rows) yield lexicalSourceOf(row);
 }
 
@@ -47,9 +49,21 @@ export function* iterateLexicalSources(sql: StatementCache, userId: string): Gen
  * yield between pages. The `+` keeps SQLite on the rowid range (each page reads only its rows)
  * instead of the user index, which would sort the whole user again for every page.
  */
-export function readLexicalPage(sql: StatementCache, userId: string, afterRow: number, limit: number): { sources: LexicalSource[]; lastRow: number | null } {
-  const rows = sql.get(`SELECT ${LEXICAL_COLUMNS} WHERE m.rowid > ?3 AND +m.user_id = ?1 AND +m.deleted_at IS NULL ORDER BY m.rowid LIMIT ?4`).all(userId, ANALYZER_VERSION, afterRow, limit);
-  return { sources: rows.map(lexicalSourceOf), lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number) };
+export function readLexicalPage(
+  sql: StatementCache,
+  userId: string,
+  afterRow: number,
+  limit: number,
+): { sources: LexicalSource[]; lastRow: number | null } {
+  const rows = sql
+    .get(
+      `SELECT ${LEXICAL_COLUMNS} WHERE m.rowid > ?3 AND +m.user_id = ?1 AND +m.deleted_at IS NULL ORDER BY m.rowid LIMIT ?4`,
+    )
+    .all(userId, ANALYZER_VERSION, afterRow, limit);
+  return {
+    sources: rows.map(lexicalSourceOf),
+    lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number),
+  };
 }
 
 function lexicalSourceOf(row: Record<string, unknown>): LexicalSource {
@@ -79,5 +93,6 @@ export function saveReanalyzed(sql: StatementCache, userId: string, sources: rea
      ON CONFLICT (memory_id) DO UPDATE SET analyzer_version = excluded.analyzer_version, length = excluded.length, terms = excluded.terms
      WHERE lexical_documents.analyzer_version <> excluded.analyzer_version`,
   );
-  for (const source of sources) upsert.run(source.memory_id, userId, ANALYZER_VERSION, source.analyzed.length, serializeTerms(source.analyzed));
+  for (const source of sources)
+    upsert.run(source.memory_id, userId, ANALYZER_VERSION, source.analyzed.length, serializeTerms(source.analyzed));
 }

@@ -64,7 +64,9 @@ function anyOf(values: readonly string[], field: (m: MemoryMeta) => readonly str
 function instant(value: string, field: string): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) {
-    throw new MemoryError('INVALID_INPUT', `Filter ${field} must be an ISO-8601 timestamp; got "${value}".`, { details: { field } });
+    throw new MemoryError('INVALID_INPUT', `Filter ${field} must be an ISO-8601 timestamp; got "${value}".`, {
+      details: { field },
+    });
   }
   return ms;
 }

@@ -4,7 +4,8 @@ import type { MemoryMeta } from './memoryMeta.ts';
 type Comparator = (a: MemoryMeta, b: MemoryMeta) => number;
 
 /** Newest first breaks ties, then id, so paging is stable across calls. */
-const byCreatedThenId: Comparator = (a, b) => b.created_ms - a.created_ms || (a.memory_id < b.memory_id ? -1 : a.memory_id > b.memory_id ? 1 : 0);
+const byCreatedThenId: Comparator = (a, b) =>
+  b.created_ms - a.created_ms || (a.memory_id < b.memory_id ? -1 : a.memory_id > b.memory_id ? 1 : 0);
 
 const SORTS: Record<ListQuery['sort'], Comparator> = {
   recency: (a, b) => b.last_accessed_ms - a.last_accessed_ms || byCreatedThenId(a, b),
@@ -17,7 +18,11 @@ const SORTS: Record<ListQuery['sort'], Comparator> = {
  * The page of ids to show and how many rows matched in all. Only the first offset + limit rows
  * in sort order are kept (a bounded heap), so a page of 200 out of 100,000 never sorts them all.
  */
-export function pageOfMatches(metas: Iterable<MemoryMeta>, accept: (meta: MemoryMeta) => boolean, query: ListQuery): { ids: string[]; total: number } {
+export function pageOfMatches(
+  metas: Iterable<MemoryMeta>,
+  accept: (meta: MemoryMeta) => boolean,
+  query: ListQuery,
+): { ids: string[]; total: number } {
   const offset = Math.max(0, Math.floor(query.offset));
   const limit = Math.max(0, Math.floor(query.limit));
   const compare = SORTS[query.sort];

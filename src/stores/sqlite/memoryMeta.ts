@@ -31,8 +31,25 @@ export interface MemoryMeta {
 
 /** The columns a MemoryMeta is built from; loading a user reads only these. */
 export const META_FIELDS = [
-  'memory_id', 'layer', 'scope_id', 'project_id', 'memory_category', 'memory_subtype', 'entities', 'tags', 'event_time', 'confidence', 'pinned',
-  'source_type', 'source_session', 'deleted_at', 'superseded_by', 'importance', 'access_count', 'last_accessed', 'created_at',
+  'memory_id',
+  'layer',
+  'scope_id',
+  'project_id',
+  'memory_category',
+  'memory_subtype',
+  'entities',
+  'tags',
+  'event_time',
+  'confidence',
+  'pinned',
+  'source_type',
+  'source_session',
+  'deleted_at',
+  'superseded_by',
+  'importance',
+  'access_count',
+  'last_accessed',
+  'created_at',
 ] as const;
 
 export type MetaSource = Pick<MemoryRecord, (typeof META_FIELDS)[number]>;

@@ -1,5 +1,12 @@
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
-import { MEMORY_COLUMNS, blobToVector, memoryToParams, rowToEmbedding, rowToMemory, vectorToBlob } from './rowMapping.ts';
+import {
+  MEMORY_COLUMNS,
+  blobToVector,
+  memoryToParams,
+  rowToEmbedding,
+  rowToMemory,
+  vectorToBlob,
+} from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
 import { META_FIELDS } from './memoryMeta.ts';
 import type { MetaSource } from './memoryMeta.ts';
@@ -25,7 +32,9 @@ export function insertMemoryRow(sql: StatementCache, memory: MemoryRecord): void
 /** Returns false when the id does not exist for this user. */
 export function replaceMemoryRow(sql: StatementCache, memory: MemoryRecord): boolean {
   const [memoryId, userId, ...rest] = memoryToParams(memory);
-  const result = sql.get(`UPDATE long_term_memories SET ${UPDATE_SET} WHERE memory_id = ? AND user_id = ?`).run(...rest, memoryId, userId);
+  const result = sql
+    .get(`UPDATE long_term_memories SET ${UPDATE_SET} WHERE memory_id = ? AND user_id = ?`)
+    .run(...rest, memoryId, userId);
   return Number(result.changes) > 0;
 }
 
@@ -57,14 +66,28 @@ export function readMemories(sql: StatementCache, userId: string, memoryIds: rea
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */
 export function* iterateMetaSources(sql: StatementCache, userId: string): Generator<MetaSource> {
-  const rows = sql.get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`).iterate(userId);
+  const rows = sql
+    .get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`)
+    .iterate(userId);
   for (const row of rows) yield metaSourceOf(row);
 }
 
 /** One page of `iterateMetaSources` in rowid order after `afterRow` (rowid range scan, see readLexicalPage). */
-export function readMetaPage(sql: StatementCache, userId: string, afterRow: number, limit: number): { sources: MetaSource[]; lastRow: number | null } {
-  const rows = sql.get(`SELECT rowid AS row_number, ${META_FIELDS.join(', ')} FROM long_term_memories WHERE rowid > ? AND +user_id = ? ORDER BY rowid LIMIT ?`).all(afterRow, userId, limit);
-  return { sources: rows.map(metaSourceOf), lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number) };
+export function readMetaPage(
+  sql: StatementCache,
+  userId: string,
+  afterRow: number,
+  limit: number,
+): { sources: MetaSource[]; lastRow: number | null } {
+  const rows = sql
+    .get(
+      `SELECT rowid AS row_number, ${META_FIELDS.join(', ')} FROM long_term_memories WHERE rowid > ? AND +user_id = ? ORDER BY rowid LIMIT ?`,
+    )
+    .all(afterRow, userId, limit);
+  return {
+    sources: rows.map(metaSourceOf),
+    lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number),
+  };
 }
 
 function metaSourceOf(row: Record<string, unknown>): MetaSource {
@@ -91,7 +114,11 @@ function metaSourceOf(row: Record<string, unknown>): MetaSource {
   };
 }
 
-export function readEmbeddings(sql: StatementCache, userId: string, memoryIds: readonly string[]): Map<string, StoredEmbedding> {
+export function readEmbeddings(
+  sql: StatementCache,
+  userId: string,
+  memoryIds: readonly string[],
+): Map<string, StoredEmbedding> {
   const out = new Map<string, StoredEmbedding>();
   if (memoryIds.length === 0) return out;
   const rows = sql
@@ -105,7 +132,12 @@ export function readEmbeddings(sql: StatementCache, userId: string, memoryIds: r
  * Live rows' vectors of one model and size, streamed: a fresh vector index is built from them
  * one row at a time, so 100K x 1536 floats never sit in memory all at once.
  */
-export function* iterateModelEmbeddings(sql: StatementCache, userId: string, model: string, dims: number): Generator<[string, Float32Array]> {
+export function* iterateModelEmbeddings(
+  sql: StatementCache,
+  userId: string,
+  model: string,
+  dims: number,
+): Generator<[string, Float32Array]> {
   const rows = sql
     .get(
       `SELECT e.memory_id, e.vector FROM embeddings e JOIN long_term_memories m ON m.memory_id = e.memory_id
@@ -116,7 +148,14 @@ export function* iterateModelEmbeddings(sql: StatementCache, userId: string, mod
 }
 
 /** One page of `iterateModelEmbeddings` in rowid order after `afterRow` (see readLexicalPage for the `+`). */
-export function readModelEmbeddingPage(sql: StatementCache, userId: string, model: string, dims: number, afterRow: number, limit: number): { vectors: [string, Float32Array][]; lastRow: number | null } {
+export function readModelEmbeddingPage(
+  sql: StatementCache,
+  userId: string,
+  model: string,
+  dims: number,
+  afterRow: number,
+  limit: number,
+): { vectors: [string, Float32Array][]; lastRow: number | null } {
   const rows = sql
     .get(
       `SELECT e.rowid AS row_number, e.memory_id, e.vector FROM embeddings e JOIN long_term_memories m ON m.memory_id = e.memory_id
@@ -129,7 +168,12 @@ export function readModelEmbeddingPage(sql: StatementCache, userId: string, mode
   };
 }
 
-export function readUnembedded(sql: StatementCache, userId: string | null, model: string, limit: number): MemoryRecord[] {
+export function readUnembedded(
+  sql: StatementCache,
+  userId: string | null,
+  model: string,
+  limit: number,
+): MemoryRecord[] {
   const columns = MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ');
   return sql
     .get(

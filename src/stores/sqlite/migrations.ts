@@ -162,7 +162,9 @@ export function runMigrations(db: Database): { from: number; to: number } {
       description TEXT NOT NULL,
       applied_at  TEXT NOT NULL
     )`);
-    const row = db.prepare('SELECT COALESCE(MAX(version), 0) AS version FROM schema_version').get() as { version: number };
+    const row = db.prepare('SELECT COALESCE(MAX(version), 0) AS version FROM schema_version').get() as {
+      version: number;
+    };
     const from = Number(row.version);
     if (from > LATEST_SCHEMA_VERSION) {
       throw new MemoryError(

@@ -109,7 +109,9 @@ export class PersistedIndexes {
   private save(userId: string): void {
     if (this.saving.has(userId)) return;
     const saving = this.saveNow(userId)
-      .catch((error: unknown) => this.host.log.warn(`saving the persisted index of ${userId} failed; it will be retried`, error))
+      .catch((error: unknown) =>
+        this.host.log.warn(`saving the persisted index of ${userId} failed; it will be retried`, error),
+      )
       .finally(() => this.saving.delete(userId));
     this.saving.set(userId, saving);
   }
@@ -117,7 +119,8 @@ export class PersistedIndexes {
   private async saveNow(userId: string): Promise<void> {
     const taken = await this.host.read('saveIndex', (feed) => {
       const state = this.host.users.get(userId);
-      if (state === undefined || state.loading !== null || state.lexical === null || state.lexicalBuilding !== null) return null;
+      if (state === undefined || state.loading !== null || state.lexical === null || state.lexicalBuilding !== null)
+        return null;
       if (this.savedRevision.get(state) === state.revision) return null;
       // Caught up by read(): the caches hold exactly what this snapshot of the file holds, up to its newest seq.
       const stamp: SnapshotStamp = { ...this.liveStamp(userId), seq: feed.maxSeq() };
@@ -126,7 +129,12 @@ export class PersistedIndexes {
         .vectorIndexList()
         .filter(({ index }) => index.size > EXACT_SCAN_LIMIT)
         .map(({ model, index }) => ({ model, dims: index.dims, ...index.exportCodes() }));
-      const bytes = encodeSnapshot({ stamp, metas: state.orderedMetas(), lexical: state.lexical.exportDocuments(), vectors });
+      const bytes = encodeSnapshot({
+        stamp,
+        metas: state.orderedMetas(),
+        lexical: state.lexical.exportDocuments(),
+        vectors,
+      });
       return { state, revision: state.revision, seq: stamp.seq, bytes };
     });
     if (taken === null) return;
@@ -152,20 +160,26 @@ export class PersistedIndexes {
       snapshot = decodeSnapshot(bytes);
     } catch (error) {
       if (!(error instanceof SnapshotFormatError)) throw error;
-      this.host.log.warn(`the persisted index of ${userId} is not usable (${error.reason}: ${error.message}); rebuilding it from the store`);
+      this.host.log.warn(
+        `the persisted index of ${userId} is not usable (${error.reason}: ${error.message}); rebuilding it from the store`,
+      );
       return;
     }
     const { stamp } = snapshot;
     await this.host.read('restoreIndex', (feed) => {
       // Loaded meanwhile by a caller that could not wait (a write inside its transaction): that state stays.
       if (this.host.users.has(userId)) {
-        this.host.log.info(`the persisted index of ${userId} was not used: the store had loaded the user meanwhile; its index is built from the store`);
+        this.host.log.info(
+          `the persisted index of ${userId} was not used: the store had loaded the user meanwhile; its index is built from the store`,
+        );
         return;
       }
       const mismatch = stampMismatch(stamp, { ...this.liveStamp(userId), seq: feed.maxSeq() });
       const changes = mismatch === null ? feed.changesOfUserSince(userId, stamp.seq) : null;
       if (changes === null || changes.some((change) => change.op === 'drop_user')) {
-        this.host.log.info(`the persisted index of ${userId} is out of date (${mismatch ?? 'the change log no longer reaches back to it'}); rebuilding it from the store`);
+        this.host.log.info(
+          `the persisted index of ${userId} is out of date (${mismatch ?? 'the change log no longer reaches back to it'}); rebuilding it from the store`,
+        );
         return;
       }
       let lexical: LexicalIndex;
@@ -173,7 +187,9 @@ export class PersistedIndexes {
         lexical = LexicalIndex.fromDocuments(snapshot.lexical, stamp.bm25);
       } catch (error) {
         if (!(error instanceof LexicalDocumentsError)) throw error;
-        this.host.log.warn(`the persisted index of ${userId} is inconsistent (${error.message}); rebuilding it from the store`);
+        this.host.log.warn(
+          `the persisted index of ${userId} is inconsistent (${error.message}); rebuilding it from the store`,
+        );
         return;
       }
       const state = UserMemoryState.restore(snapshot.metas, lexical);
@@ -183,11 +199,16 @@ export class PersistedIndexes {
             const meta = state.metas.get(id);
             return meta === undefined || meta.deleted ? undefined : meta;
           };
-          state.addVectorIndex(vectors.model, BinaryVectorIndex.fromCodes(vectors.dims, vectors.ids, vectors.codes, live));
+          state.addVectorIndex(
+            vectors.model,
+            BinaryVectorIndex.fromCodes(vectors.dims, vectors.ids, vectors.codes, live),
+          );
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           // The full-text index and metadata are sound; this model's index is built from rows when a search needs it.
-          this.host.log.warn(`the persisted vector index of ${userId} (${vectors.model}) is inconsistent (${error.message}); it will be built from the store`);
+          this.host.log.warn(
+            `the persisted vector index of ${userId} (${vectors.model}) is inconsistent (${error.message}); it will be built from the store`,
+          );
         }
       }
       this.host.users.set(userId, state);
@@ -199,7 +220,13 @@ export class PersistedIndexes {
   }
 
   private liveStamp(userId: string): Omit<SnapshotStamp, 'seq'> {
-    return { storeId: this.host.storeId(), userId, schemaVersion: LATEST_SCHEMA_VERSION, analyzerVersion: ANALYZER_VERSION, bm25: { k1: DEFAULT_BM25.k1, b: DEFAULT_BM25.b } };
+    return {
+      storeId: this.host.storeId(),
+      userId,
+      schemaVersion: LATEST_SCHEMA_VERSION,
+      analyzerVersion: ANALYZER_VERSION,
+      bm25: { k1: DEFAULT_BM25.k1, b: DEFAULT_BM25.b },
+    };
   }
 }
 
@@ -207,9 +234,12 @@ export class PersistedIndexes {
 export function stampMismatch(file: SnapshotStamp, live: SnapshotStamp): string | null {
   if (file.storeId !== live.storeId) return 'made from another database file';
   if (file.userId !== live.userId) return 'made for another user';
-  if (file.schemaVersion !== live.schemaVersion) return `schema version ${file.schemaVersion}, the store is at ${live.schemaVersion}`;
-  if (file.analyzerVersion !== live.analyzerVersion) return `analyzer version ${file.analyzerVersion}, this build uses ${live.analyzerVersion}`;
+  if (file.schemaVersion !== live.schemaVersion)
+    return `schema version ${file.schemaVersion}, the store is at ${live.schemaVersion}`;
+  if (file.analyzerVersion !== live.analyzerVersion)
+    return `analyzer version ${file.analyzerVersion}, this build uses ${live.analyzerVersion}`;
   if (file.bm25?.k1 !== live.bm25.k1 || file.bm25?.b !== live.bm25.b) return 'made with other BM25 parameters';
-  if (!Number.isSafeInteger(file.seq) || file.seq < 0 || file.seq > live.seq) return `change-log position ${file.seq} is ahead of the store's ${live.seq}`;
+  if (!Number.isSafeInteger(file.seq) || file.seq < 0 || file.seq > live.seq)
+    return `change-log position ${file.seq} is ahead of the store's ${live.seq}`;
   return null;
 }

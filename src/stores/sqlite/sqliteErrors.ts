@@ -50,24 +50,36 @@ export function toMemoryError(error: unknown, operation: string, dataDir: string
   const reason = shape.errstr ? `${shape.errstr}: ${shape.message ?? ''}` : (shape.message ?? String(error));
   const details = { data_dir: dataDir, ...(code !== undefined ? { sqlite_code: shape.errcode } : {}) };
   if (code === SQLITE_FULL || FULL_FS_CODES.has(shape.code ?? '')) {
-    return new MemoryError('STORAGE_FULL', `The disk holding ${dataDir} is full; free some space and retry. Nothing was written by this ${operation}.`, {
-      operation,
-      details,
-      cause: error,
-    });
+    return new MemoryError(
+      'STORAGE_FULL',
+      `The disk holding ${dataDir} is full; free some space and retry. Nothing was written by this ${operation}.`,
+      {
+        operation,
+        details,
+        cause: error,
+      },
+    );
   }
   const readOnly =
     code === SQLITE_READONLY ||
     READ_ONLY_FS_CODES.has(shape.code ?? '') ||
     (code === SQLITE_CANTOPEN && !safeDirectoryWritable(dataDir));
   if (readOnly) {
-    return new MemoryError('STORAGE_READ_ONLY', `The memory data directory ${dataDir} is read-only for this process; fix its permissions or choose another data directory.`, {
-      operation,
-      details,
-      cause: error,
-    });
+    return new MemoryError(
+      'STORAGE_READ_ONLY',
+      `The memory data directory ${dataDir} is read-only for this process; fix its permissions or choose another data directory.`,
+      {
+        operation,
+        details,
+        cause: error,
+      },
+    );
   }
-  return new MemoryError('PROVIDER_ERROR', `SQLite ${operation} failed: ${reason}`, { operation, details, cause: error });
+  return new MemoryError('PROVIDER_ERROR', `SQLite ${operation} failed: ${reason}`, {
+    operation,
+    details,
+    cause: error,
+  });
 }
 
 function safeDirectoryWritable(dir: string): boolean {

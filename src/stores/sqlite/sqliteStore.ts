@@ -2,7 +2,13 @@ import { type Logger, stderrLogger } from '../../core/ports/logger.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../core/domain/errors.ts';
-import type { AccessLogEntry, MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
+import type {
+  AccessLogEntry,
+  MemoryRecord,
+  SessionRecord,
+  StoredEmbedding,
+  WorkingItemRecord,
+} from '../../core/domain/records.ts';
 import type {
   AdjacentMemories,
   DeletionReceipt,
@@ -127,10 +133,14 @@ export class SqliteMemoryStore implements MemoryStore {
     try {
       mkdirSync(this.dataDir, { recursive: true });
       if (!isDirectoryWritable(this.dataDir)) {
-        throw new MemoryError('STORAGE_READ_ONLY', `The memory data directory ${this.dataDir} is not writable; SQLite needs to create its journal files there. Fix its permissions or choose another data directory.`, {
-          operation: 'open',
-          details: { data_dir: this.dataDir },
-        });
+        throw new MemoryError(
+          'STORAGE_READ_ONLY',
+          `The memory data directory ${this.dataDir} is not writable; SQLite needs to create its journal files there. Fix its permissions or choose another data directory.`,
+          {
+            operation: 'open',
+            details: { data_dir: this.dataDir },
+          },
+        );
       }
       const opened = await retryWhileBusy(() => openDatabase(sqlite, this.path));
       db = opened;
@@ -140,7 +150,8 @@ export class SqliteMemoryStore implements MemoryStore {
       const feed = new ChangeFeed(opened, sql, this.retention);
       feed.start();
       this.connection = { db: opened, sql, feed, checkpointer: new WalCheckpointer(opened, this.path, this.log) };
-      if (this.persistedOptions !== false) this.persisted = new PersistedIndexes(this.indexFiles, this.persistedIndexHost(), this.persistedOptions);
+      if (this.persistedOptions !== false)
+        this.persisted = new PersistedIndexes(this.indexFiles, this.persistedIndexHost(), this.persistedOptions);
     } catch (error) {
       db?.close();
       throw toMemoryError(error, 'open', this.dataDir);
@@ -153,7 +164,14 @@ export class SqliteMemoryStore implements MemoryStore {
     const persisted = this.persisted;
     this.persisted = null;
     // What changed since the last save is saved now; failing that, the next process rebuilds or catches up.
-    await persisted?.close().catch((error: unknown) => this.log.warn('saving persisted indexes at close failed; the next process catches up from the change log or rebuilds', error));
+    await persisted
+      ?.close()
+      .catch((error: unknown) =>
+        this.log.warn(
+          'saving persisted indexes at close failed; the next process catches up from the change log or rebuilds',
+          error,
+        ),
+      );
     if (this.connection !== null) await this.commits.drain();
     const connection = this.connection;
     this.connection = null;
@@ -165,13 +183,18 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async health(): Promise<StoreHealth> {
     const started = performance.now();
-    if (this.connection === null) return { status: 'unhealthy', latency_ms: 0, detail: `SQLite store at ${this.path} is not open.` };
+    if (this.connection === null)
+      return { status: 'unhealthy', latency_ms: 0, detail: `SQLite store at ${this.path} is not open.` };
     try {
       const { sql } = this.connection;
       const mode = sql.get('PRAGMA journal_mode').get() as { journal_mode: string };
       const latency_ms = performance.now() - started;
       const status = mode.journal_mode === 'wal' ? 'healthy' : 'degraded';
-      return { status, latency_ms, detail: `SQLite ${this.path} (schema ${LATEST_SCHEMA_VERSION}, journal ${mode.journal_mode})` };
+      return {
+        status,
+        latency_ms,
+        detail: `SQLite ${this.path} (schema ${LATEST_SCHEMA_VERSION}, journal ${mode.journal_mode})`,
+      };
     } catch (error) {
       const typed = toMemoryError(error, 'health', this.dataDir);
       return { status: 'unhealthy', latency_ms: performance.now() - started, detail: typed.message };
@@ -185,11 +208,19 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async commitWorking(change: WorkingChange): Promise<void> {
-    await this.write('commitWorking', ({ sql }) => applyWorkingChange(sql, change), () => this.workingItems.apply(change));
+    await this.write(
+      'commitWorking',
+      ({ sql }) => applyWorkingChange(sql, change),
+      () => this.workingItems.apply(change),
+    );
   }
 
   async listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
-    return this.read('listWorkingItems', ({ sql }) => this.workingItems.get(sessionId) ?? this.workingItems.remember(sessionId, readWorkingItems(sql, sessionId)));
+    return this.read(
+      'listWorkingItems',
+      ({ sql }) =>
+        this.workingItems.get(sessionId) ?? this.workingItems.remember(sessionId, readWorkingItems(sql, sessionId)),
+    );
   }
 
   async listSessions(userId: string): Promise<SessionRecord[]> {
@@ -221,7 +252,8 @@ export class SqliteMemoryStore implements MemoryStore {
     await this.write(
       'updateMemory',
       ({ sql, feed }) => {
-        const model = embedding === undefined ? storedEmbeddingModel(sql, memory.memory_id) : (embedding?.model ?? null);
+        const model =
+          embedding === undefined ? storedEmbeddingModel(sql, memory.memory_id) : (embedding?.model ?? null);
         const row = { ...memory, embedding_model: model };
         if (!replaceMemoryRow(sql, row)) {
           throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist for this user.`, {
@@ -315,7 +347,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.read('termStatistics', ({ sql }) => {
       const state = this.userState(userId);
       const index = state.lexical ?? this.buildLexicalIndex(sql, userId, state);
-      return { documents: index.size, frequencies: new Map(terms.map((term) => [term, index.documentFrequency(term)])) };
+      return {
+        documents: index.size,
+        frequencies: new Map(terms.map((term) => [term, index.documentFrequency(term)])),
+      };
     });
   }
 
@@ -339,7 +374,12 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async adjacentMemories(filter: MemoryFilter, memoryIds: readonly string[], radius: number, maxGapMs: number): Promise<Map<string, AdjacentMemories>> {
+  async adjacentMemories(
+    filter: MemoryFilter,
+    memoryIds: readonly string[],
+    radius: number,
+    maxGapMs: number,
+  ): Promise<Map<string, AdjacentMemories>> {
     if (radius > 0 && memoryIds.length > 0) await this.loadUserInSlices(filter.user_id);
     return this.read('adjacentMemories', () => {
       const out = new Map<string, AdjacentMemories>();
@@ -359,7 +399,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
-    return this.read('listUnembedded', ({ sql }) => (limit <= 0 ? [] : readUnembedded(sql, userId, model, Math.floor(limit))));
+    return this.read('listUnembedded', ({ sql }) =>
+      limit <= 0 ? [] : readUnembedded(sql, userId, model, Math.floor(limit)),
+    );
   }
 
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
@@ -398,7 +440,11 @@ export class SqliteMemoryStore implements MemoryStore {
 
   private requireConnection(operation: string): Connection {
     if (this.connection === null) {
-      throw new MemoryError('PROVIDER_ERROR', `SQLite store at ${this.path} is not open; call open() before ${operation}.`, { operation });
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        `SQLite store at ${this.path} is not open; call open() before ${operation}.`,
+        { operation },
+      );
     }
     return this.connection;
   }
@@ -426,7 +472,12 @@ export class SqliteMemoryStore implements MemoryStore {
    * process's caches. Commit and cache updates run in the same synchronous turn, so no read of
    * this process can observe the file and caches out of step.
    */
-  private write<T>(operation: string, work: (connection: Connection) => T, afterCommit?: () => void, lane: WriteLane = 'request'): Promise<T> {
+  private write<T>(
+    operation: string,
+    work: (connection: Connection) => T,
+    afterCommit?: () => void,
+    lane: WriteLane = 'request',
+  ): Promise<T> {
     let connection: Connection;
     try {
       connection = this.requireConnection(operation);
@@ -518,8 +569,11 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
-  private applyTouches(touched: readonly { user_id: string; memory_id: string; access_count: number; last_accessed: string }[]): void {
-    for (const entry of touched) this.users.get(entry.user_id)?.touch(entry.memory_id, entry.access_count, entry.last_accessed);
+  private applyTouches(
+    touched: readonly { user_id: string; memory_id: string; access_count: number; last_accessed: string }[],
+  ): void {
+    for (const entry of touched)
+      this.users.get(entry.user_id)?.touch(entry.memory_id, entry.access_count, entry.last_accessed);
   }
 
   /**
@@ -529,7 +583,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private userState(userId: string): UserMemoryState {
     let state = this.users.get(userId);
     if (state !== undefined) {
-      if (state.loading !== null) this.loadMetaPages(this.requireConnection('load').sql, userId, state, Number.MAX_SAFE_INTEGER);
+      if (state.loading !== null)
+        this.loadMetaPages(this.requireConnection('load').sql, userId, state, Number.MAX_SAFE_INTEGER);
       return state;
     }
     state = new UserMemoryState();
@@ -652,7 +707,12 @@ export class SqliteMemoryStore implements MemoryStore {
     await building.done;
   }
 
-  private async buildVectorInSlices(userId: string, model: string, state: UserMemoryState, index: BinaryVectorIndex<MemoryMeta>): Promise<void> {
+  private async buildVectorInSlices(
+    userId: string,
+    model: string,
+    state: UserMemoryState,
+    index: BinaryVectorIndex<MemoryMeta>,
+  ): Promise<void> {
     let after = 0;
     for (;;) {
       const last = await this.read('buildVectorIndex', ({ sql }) => {
@@ -698,7 +758,12 @@ export class SqliteMemoryStore implements MemoryStore {
 
   private saveAnalyses(userId: string, reanalyzed: LexicalSource[]): void {
     // Saved by a background group commit. They only spare the next process the work: if saving fails, that process analyses again.
-    this.write('saveAnalysis', ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed), undefined, 'background').catch((error: unknown) => {
+    this.write(
+      'saveAnalysis',
+      ({ sql: statements }) => saveReanalyzed(statements, userId, reanalyzed),
+      undefined,
+      'background',
+    ).catch((error: unknown) => {
       this.log.warn('saving lexical analyses failed; they will be redone when the index is next built', error);
     });
   }
@@ -716,7 +781,13 @@ export class SqliteMemoryStore implements MemoryStore {
     return index;
   }
 
-  private buildVectorIndex(sql: StatementCache, userId: string, model: string, dims: number, state: UserMemoryState): BinaryVectorIndex<MemoryMeta> {
+  private buildVectorIndex(
+    sql: StatementCache,
+    userId: string,
+    model: string,
+    dims: number,
+    state: UserMemoryState,
+  ): BinaryVectorIndex<MemoryMeta> {
     const index = new BinaryVectorIndex<MemoryMeta>(dims);
     for (const [memoryId, vector] of iterateModelEmbeddings(sql, userId, model, dims)) {
       const meta = state.metas.get(memoryId);
@@ -731,8 +802,12 @@ export class SqliteMemoryStore implements MemoryStore {
 function assertEmbedding(embedding: StoredEmbedding | null): void {
   if (embedding === null) return;
   if (!(embedding.vector instanceof Float32Array) || embedding.vector.length === 0 || embedding.model.length === 0) {
-    throw new MemoryError('INVALID_INPUT', 'An embedding needs a non-empty model name and a non-empty Float32Array vector.', {
-      details: { field: 'embedding' },
-    });
+    throw new MemoryError(
+      'INVALID_INPUT',
+      'An embedding needs a non-empty model name and a non-empty Float32Array vector.',
+      {
+        details: { field: 'embedding' },
+      },
+    );
   }
 }

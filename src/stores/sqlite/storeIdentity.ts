@@ -10,11 +10,16 @@ const STORE_ID_KEY = 'store_id';
  * a file copied in) is never taken for this file's, whatever its change-log position says.
  */
 export function ensureStoreId(db: Database): string {
-  const read = (): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(STORE_ID_KEY) as { value: string } | undefined)?.value;
+  const read = (): string | undefined =>
+    (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(STORE_ID_KEY) as { value: string } | undefined)
+      ?.value;
   const existing = read();
   if (existing !== undefined) return existing;
   return inWriteTransaction(db, () => {
-    db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(STORE_ID_KEY, randomUUID());
+    db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(
+      STORE_ID_KEY,
+      randomUUID(),
+    );
     return read()!;
   });
 }

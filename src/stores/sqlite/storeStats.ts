@@ -7,9 +7,15 @@ function count(sql: StatementCache, text: string, userId: string): number {
   return Number((sql.get(text).get(userId) as Row).n);
 }
 
-function histogram(sql: StatementCache, column: 'memory_category' | 'memory_subtype', userId: string): Record<string, number> {
+function histogram(
+  sql: StatementCache,
+  column: 'memory_category' | 'memory_subtype',
+  userId: string,
+): Record<string, number> {
   const rows = sql
-    .get(`SELECT ${column} AS k, COUNT(*) AS n FROM long_term_memories WHERE user_id = ? AND deleted_at IS NULL GROUP BY ${column} ORDER BY ${column}`)
+    .get(
+      `SELECT ${column} AS k, COUNT(*) AS n FROM long_term_memories WHERE user_id = ? AND deleted_at IS NULL GROUP BY ${column} ORDER BY ${column}`,
+    )
     .all(userId);
   return Object.fromEntries(rows.map((row) => [row.k as string, Number(row.n)]));
 }
@@ -26,7 +32,9 @@ export function readUserStats(sql: StatementCache, userId: string): StoreUserSta
        FROM long_term_memories WHERE user_id = ?`,
     )
     .get(userId) as Row;
-  const pages = sql.get('SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()').get() as Row;
+  const pages = sql
+    .get('SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()')
+    .get() as Row;
   return {
     memories: Number(totals.live ?? 0),
     deleted: Number(totals.deleted ?? 0),

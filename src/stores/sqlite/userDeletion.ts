@@ -3,7 +3,8 @@ import type { StatementCache } from './statementCache.ts';
 
 /** Call inside a write transaction: removes every row the user owns, in every table. */
 export function deleteUserRows(sql: StatementCache, userId: string): DeletionReceipt {
-  const remove = (table: string): number => Number(sql.get(`DELETE FROM ${table} WHERE user_id = ?`).run(userId).changes);
+  const remove = (table: string): number =>
+    Number(sql.get(`DELETE FROM ${table} WHERE user_id = ?`).run(userId).changes);
   remove('embeddings');
   remove('lexical_documents');
   return {

@@ -30,7 +30,10 @@ export class UserMemoryState {
    * stays the rowid order neighbour lookups rely on.
    */
   loading: { afterRow: number; done: Promise<void> | null } | null = null;
-  readonly vectorBuilding = new Map<string, { index: BinaryVectorIndex<MemoryMeta>; model: string; done: Promise<void> }>();
+  readonly vectorBuilding = new Map<
+    string,
+    { index: BinaryVectorIndex<MemoryMeta>; model: string; done: Promise<void> }
+  >();
   private readonly vectorModels = new Map<string, string>();
   /** Pinned and tagged memories, so listings filtered by them (context assembly asks on every call) skip the rest. */
   private readonly pinned = new Set<string>();
@@ -89,8 +92,14 @@ export class UserMemoryState {
       }
     }
     const vectorTargets: [BinaryVectorIndex<MemoryMeta>, string | undefined][] = [
-      ...[...this.vectorIndexes].map(([key, index]): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [index, this.vectorModels.get(key)]),
-      ...[...this.vectorBuilding.values()].map((build): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [build.index, build.model]),
+      ...[...this.vectorIndexes].map(([key, index]): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [
+        index,
+        this.vectorModels.get(key),
+      ]),
+      ...[...this.vectorBuilding.values()].map((build): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [
+        build.index,
+        build.model,
+      ]),
     ];
     for (const [index, model] of vectorTargets) {
       const matches = live && embedding !== null && embedding.model === model && embedding.vector.length === index.dims;
@@ -117,7 +126,8 @@ export class UserMemoryState {
    * else every meta. The caller still applies the whole filter to each.
    */
   candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): Iterable<MemoryMeta> {
-    const ids = filter.pinned === true ? this.pinned : filter.tags && filter.tags.length > 0 ? this.taggedAny(filter.tags) : null;
+    const ids =
+      filter.pinned === true ? this.pinned : filter.tags && filter.tags.length > 0 ? this.taggedAny(filter.tags) : null;
     if (ids === null) return this.metas.values();
     return [...ids].flatMap((id) => this.metas.get(id) ?? []);
   }
@@ -147,7 +157,12 @@ export class UserMemoryState {
    * never crossing a conversation boundary (another source_session, or a time gap over
    * `maxGapMs`); null when the id is unknown. Forgotten ids leave holes the walk steps over.
    */
-  adjacent(memoryId: string, radius: number, maxGapMs: number, accept: (meta: MemoryMeta) => boolean): { before: string[]; after: string[] } | null {
+  adjacent(
+    memoryId: string,
+    radius: number,
+    maxGapMs: number,
+    accept: (meta: MemoryMeta) => boolean,
+  ): { before: string[]; after: string[] } | null {
     const at = this.position.get(memoryId);
     const anchor = this.metas.get(memoryId);
     if (at === undefined || anchor === undefined) return null;
@@ -157,7 +172,8 @@ export class UserMemoryState {
       for (let index = at + step; index >= 0 && index < this.order.length && found.length < radius; index += step) {
         const meta = this.metas.get(this.order[index]);
         if (meta === undefined || meta.deleted) continue;
-        if (meta.source_session !== previous.source_session || Math.abs(meta.time_ms - previous.time_ms) > maxGapMs) break;
+        if (meta.source_session !== previous.source_session || Math.abs(meta.time_ms - previous.time_ms) > maxGapMs)
+          break;
         previous = meta;
         if (accept(meta)) found.push(meta.memory_id);
       }

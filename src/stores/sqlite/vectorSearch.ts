@@ -62,6 +62,8 @@ function candidateVectors(input: VectorSearchInput, candidates: readonly string[
     if (cached !== null) return cached;
     const stored = loaded.get(id);
     // A vector replaced by another model since the index was built no longer belongs to this search.
-    return stored !== undefined && stored.model === input.model && stored.vector.length === input.index.dims ? stored.vector : null;
+    return stored !== undefined && stored.model === input.model && stored.vector.length === input.index.dims
+      ? stored.vector
+      : null;
   });
 }

@@ -15,16 +15,24 @@ export async function purgeWal(db: Database): Promise<void> {
   for (;;) {
     let complete = false;
     try {
-      const result = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number; log: number; checkpointed: number };
+      const result = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as {
+        busy: number;
+        log: number;
+        checkpointed: number;
+      };
       complete = result.busy === 0;
     } catch (error) {
       if (!isBusyError(error)) throw error;
     }
     if (complete) return;
     if (Date.now() + delayMs > deadline) {
-      throw new MemoryError('PROVIDER_ERROR', 'The data was erased, but another process kept the write-ahead log busy, so older copies may remain in it until its next checkpoint. Retry to finish.', {
-        operation: 'purgeWal',
-      });
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        'The data was erased, but another process kept the write-ahead log busy, so older copies may remain in it until its next checkpoint. Retry to finish.',
+        {
+          operation: 'purgeWal',
+        },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     delayMs = Math.min(delayMs * 2, 250);

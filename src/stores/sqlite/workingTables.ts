@@ -1,6 +1,13 @@
 import type { SessionRecord, WorkingItemRecord } from '../../core/domain/records.ts';
 import type { WorkingChange } from '../../core/ports/memoryStore.ts';
-import { SESSION_COLUMNS, WORKING_ITEM_COLUMNS, rowToSession, rowToWorkingItem, sessionToParams, workingItemToParams } from './rowMapping.ts';
+import {
+  SESSION_COLUMNS,
+  WORKING_ITEM_COLUMNS,
+  rowToSession,
+  rowToWorkingItem,
+  sessionToParams,
+  workingItemToParams,
+} from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 
@@ -36,7 +43,9 @@ export function readWorkingItems(sql: StatementCache, sessionId: string): Workin
 /** Call inside a write transaction: the session row and its items change together. */
 export function applyWorkingChange(sql: StatementCache, change: WorkingChange): void {
   const { session } = change;
-  const written = sql.get(upsertSql('session_contexts', SESSION_COLUMNS, 'session_id')).run(...sessionToParams(session));
+  const written = sql
+    .get(upsertSql('session_contexts', SESSION_COLUMNS, 'session_id'))
+    .run(...sessionToParams(session));
   if (Number(written.changes) === 0) {
     throw new MemoryError('INVALID_INPUT', `session_id "${session.session_id}" is already used by another user.`, {
       operation: 'commitWorking',
@@ -46,10 +55,14 @@ export function applyWorkingChange(sql: StatementCache, change: WorkingChange): 
   const upsertItem = sql.get(upsertSql('working_memory_items', WORKING_ITEM_COLUMNS, 'item_id'));
   for (const item of change.upsert) {
     if (item.session_id !== session.session_id || item.user_id !== session.user_id) {
-      throw new MemoryError('INVALID_INPUT', `Working item ${item.item_id} belongs to session ${item.session_id} of user ${item.user_id}, not to the session being committed.`, {
-        operation: 'commitWorking',
-        details: { field: 'item.session_id' },
-      });
+      throw new MemoryError(
+        'INVALID_INPUT',
+        `Working item ${item.item_id} belongs to session ${item.session_id} of user ${item.user_id}, not to the session being committed.`,
+        {
+          operation: 'commitWorking',
+          details: { field: 'item.session_id' },
+        },
+      );
     }
     const stored = upsertItem.run(...workingItemToParams(item));
     if (Number(stored.changes) === 0) {

@@ -26,7 +26,11 @@ export class AnchorCodeLens implements vscode.CodeLensProvider {
       byLine.set(line, [...(byLine.get(line) ?? []), entry]);
     }
     return [...byLine].map(([line, entries]) => {
-      const memories = entries.map((entry) => ({ memory_subtype: entry.memory.memory_subtype, content: entry.memory.content, anchor: entry.anchor }));
+      const memories = entries.map((entry) => ({
+        memory_subtype: entry.memory.memory_subtype,
+        content: entry.memory.content,
+        anchor: entry.anchor,
+      }));
       return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
         title: lensTitle(memories),
         command: OPEN_ANCHORED_COMMAND,

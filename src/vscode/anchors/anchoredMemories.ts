@@ -64,8 +64,18 @@ export class AnchoredMemories implements vscode.Disposable {
       const { core, identity } = await this.host.ready();
       this.memories.clear();
       for (let offset = 0; ; offset += PAGE) {
-        const page = await core.listMemories({ filter: { user_id: identity.userId, state: 'live', ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}) }, sort: 'created', offset, limit: PAGE });
-        for (const memory of page.items) if (anchorsOf(memory.metadata).length > 0) this.memories.set(memory.memory_id, memory);
+        const page = await core.listMemories({
+          filter: {
+            user_id: identity.userId,
+            state: 'live',
+            ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
+          },
+          sort: 'created',
+          offset,
+          limit: PAGE,
+        });
+        for (const memory of page.items)
+          if (anchorsOf(memory.metadata).length > 0) this.memories.set(memory.memory_id, memory);
         if (page.items.length < PAGE) break;
       }
       this.subscribe(core);
@@ -74,7 +84,13 @@ export class AnchoredMemories implements vscode.Disposable {
     // The index lets Remember… anchor symbols its text names. It is built after the first check and
     // outside the queue: on a large workspace it takes seconds, and a memory stored meanwhile must
     // get its check (and its CodeLens) without waiting for it.
-    void this.loading.then(() => this.checker.warmUp()).catch((error: unknown) => this.log.warn(`Indexing the workspace's symbols failed: ${error instanceof Error ? error.message : String(error)}`));
+    void this.loading
+      .then(() => this.checker.warmUp())
+      .catch((error: unknown) =>
+        this.log.warn(
+          `Indexing the workspace's symbols failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     return this.loading;
   }
 
@@ -120,7 +136,12 @@ export class AnchoredMemories implements vscode.Disposable {
 
   private entries(): AnchoredEntry[] {
     return [...this.memories.values()].flatMap((memory) =>
-      anchorsOf(memory.metadata).map((anchor) => ({ memory, anchor, path: anchor.current?.path ?? anchor.path, lines: anchor.current?.lines ?? anchor.lines })),
+      anchorsOf(memory.metadata).map((anchor) => ({
+        memory,
+        anchor,
+        path: anchor.current?.path ?? anchor.path,
+        lines: anchor.current?.lines ?? anchor.lines,
+      })),
     );
   }
 
@@ -129,7 +150,9 @@ export class AnchoredMemories implements vscode.Disposable {
     this.subscribed?.dispose();
     this.subscribed = core.onEvent((event) => {
       if (event.type !== 'memory') return;
-      void this.enqueue(() => this.refreshMemories(event.memory_ids)).catch((error: unknown) => this.log.error('Cannot refresh anchored memories', error));
+      void this.enqueue(() => this.refreshMemories(event.memory_ids)).catch((error: unknown) =>
+        this.log.error('Cannot refresh anchored memories', error),
+      );
     });
     this.disposables.push({ dispose: () => this.subscribed?.dispose() });
   }
@@ -148,7 +171,12 @@ export class AnchoredMemories implements vscode.Disposable {
       const known = this.memories.get(id);
       this.memories.set(id, memory);
       // Our own status writes come back as events too; only memories with new anchors need a check.
-      if (!known || JSON.stringify(anchorsOf(known.metadata).map((anchor) => anchor.fingerprint)) !== JSON.stringify(anchorsOf(memory.metadata).map((anchor) => anchor.fingerprint))) fresh.push(memory);
+      if (
+        !known ||
+        JSON.stringify(anchorsOf(known.metadata).map((anchor) => anchor.fingerprint)) !==
+          JSON.stringify(anchorsOf(memory.metadata).map((anchor) => anchor.fingerprint))
+      )
+        fresh.push(memory);
     }
     if (fresh.length > 0) await this.checkMemories(fresh);
     this.changed.fire();
@@ -172,7 +200,13 @@ export class AnchoredMemories implements vscode.Disposable {
     const due = [...this.memories.values()].filter(
       (memory) =>
         !touched ||
-        anchorsOf(memory.metadata).some((anchor) => touched.has(anchor.path) || (anchor.current && touched.has(anchor.current.path)) || anchor.status === 'gone' || anchor.status === 'moved'),
+        anchorsOf(memory.metadata).some(
+          (anchor) =>
+            touched.has(anchor.path) ||
+            (anchor.current && touched.has(anchor.current.path)) ||
+            anchor.status === 'gone' ||
+            anchor.status === 'moved',
+        ),
     );
     await this.checkMemories(due);
   }
@@ -190,7 +224,15 @@ export class AnchoredMemories implements vscode.Disposable {
   }
 
   private async followRenames(files: ReadonlyArray<{ oldUri: vscode.Uri; newUri: vscode.Uri }>): Promise<void> {
-    const renamed = files.filter((file) => file.oldUri.scheme === 'file').map((file) => [vscode.workspace.asRelativePath(file.oldUri, false), vscode.workspace.asRelativePath(file.newUri, false)] as const);
+    const renamed = files
+      .filter((file) => file.oldUri.scheme === 'file')
+      .map(
+        (file) =>
+          [
+            vscode.workspace.asRelativePath(file.oldUri, false),
+            vscode.workspace.asRelativePath(file.newUri, false),
+          ] as const,
+      );
     const followed: MemoryRecord[] = [];
     for (const memory of this.memories.values()) {
       let anchors = anchorsOf(memory.metadata);

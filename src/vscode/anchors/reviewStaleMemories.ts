@@ -39,19 +39,35 @@ export async function reviewStaleMemoriesCommand(deps: CommandDeps): Promise<Rec
 async function pick(memory: MemoryRecord, index: number, total: number): Promise<Choice | undefined> {
   const where = anchorsOf(memory.metadata)
     .filter((anchor) => anchor.status === 'changed' || anchor.status === 'gone')
-    .map((anchor) => `${anchor.symbol?.name ?? `${anchor.current?.path ?? anchor.path}:${anchor.lines.start}`} ${anchor.status}`)
+    .map(
+      (anchor) =>
+        `${anchor.symbol?.name ?? `${anchor.current?.path ?? anchor.path}:${anchor.lines.start}`} ${anchor.status}`,
+    )
     .join(', ');
   const items: Array<vscode.QuickPickItem & { choice: Choice }> = [
     { label: '$(check) Keep', description: 'Still true of the code as it is now', choice: 'keep' },
-    { label: '$(edit) Update…', description: 'Edit its text, then anchor it on the code as it is now', choice: 'update' },
+    {
+      label: '$(edit) Update…',
+      description: 'Edit its text, then anchor it on the code as it is now',
+      choice: 'update',
+    },
     { label: '$(trash) Forget', description: 'No longer true', choice: 'forget' },
     { label: '$(debug-step-over) Skip', description: 'Decide later', choice: 'skip' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Stale memory ${index + 1} of ${total}: ${where}`, placeHolder: memory.content.slice(0, 120), ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Stale memory ${index + 1} of ${total}: ${where}`,
+    placeHolder: memory.content.slice(0, 120),
+    ignoreFocusOut: true,
+  });
   return picked?.choice;
 }
 
-async function apply(deps: CommandDeps, anchored: AnchoredMemories, memory: MemoryRecord, choice: Choice): Promise<void> {
+async function apply(
+  deps: CommandDeps,
+  anchored: AnchoredMemories,
+  memory: MemoryRecord,
+  choice: Choice,
+): Promise<void> {
   const readLines = (path: string, start: number, end: number) => anchored.checker.codeAt(path, start, end);
   const at = new Date().toISOString();
   switch (choice) {
@@ -61,14 +77,27 @@ async function apply(deps: CommandDeps, anchored: AnchoredMemories, memory: Memo
       await anchored.saveAnchors(memory, await keepForCurrentCode(anchorsOf(memory.metadata), readLines, at));
       return;
     case 'update': {
-      const content = await vscode.window.showInputBox({ title: 'Update memory', value: memory.content, ignoreFocusOut: true, validateInput: (value) => (value.trim() === '' ? 'A memory needs some text.' : null) });
+      const content = await vscode.window.showInputBox({
+        title: 'Update memory',
+        value: memory.content,
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() === '' ? 'A memory needs some text.' : null),
+      });
       if (content === undefined) return;
-      await anchored.saveAnchors(memory, await keepForCurrentCode(anchorsOf(memory.metadata), readLines, at), content.trim());
+      await anchored.saveAnchors(
+        memory,
+        await keepForCurrentCode(anchorsOf(memory.metadata), readLines, at),
+        content.trim(),
+      );
       return;
     }
     case 'forget': {
       const { core, identity } = await deps.host.ready();
-      await core.forgetMemory({ memory_id: memory.memory_id, user_id: identity.userId, ...(memory.layer === 'project' ? { layer: 'project', project_id: memory.scope_id } : {}) });
+      await core.forgetMemory({
+        memory_id: memory.memory_id,
+        user_id: identity.userId,
+        ...(memory.layer === 'project' ? { layer: 'project', project_id: memory.scope_id } : {}),
+      });
       deps.log.info(`Forgot stale memory ${memory.memory_id}.`);
     }
   }

@@ -39,7 +39,13 @@ export class CaptureController implements vscode.Disposable {
       onError: (slot, error) => log.error(`Cannot capture editor context (${slot})`, error),
     });
     this.context = new CaptureContext(this.sink, host, log);
-    this.sources = [new EditorCapture(this.context), new DiagnosticsCapture(this.context), new TerminalCapture(this.context), new TaskCapture(this.context), new GitCapture(this.context)];
+    this.sources = [
+      new EditorCapture(this.context),
+      new DiagnosticsCapture(this.context),
+      new TerminalCapture(this.context),
+      new TaskCapture(this.context),
+      new GitCapture(this.context),
+    ];
     this.subscriptions = [
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(settingId('capture')) || event.affectsConfiguration('files.exclude')) {
@@ -73,7 +79,9 @@ export class CaptureController implements vscode.Disposable {
     try {
       const state = await ready.core.workingState(ready.identity.sessionId, ready.identity.userId);
       const present = new Set(state.items.map((item) => item.item_id));
-      const missing = this.sink.writtenSlots().filter((slot) => !present.has(editorItemId(ready.identity.sessionId, slot)));
+      const missing = this.sink
+        .writtenSlots()
+        .filter((slot) => !present.has(editorItemId(ready.identity.sessionId, slot)));
       if (missing.length === 0) return;
       for (const slot of missing) this.sink.forget(slot);
       this.refreshAll();

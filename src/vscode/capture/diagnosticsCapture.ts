@@ -2,7 +2,13 @@ import * as vscode from 'vscode';
 import { ANCHORS_FIELD } from '../../core/anchors/anchorModel.ts';
 import { linesAnchor } from '../anchors/editorAnchors.ts';
 import { type DiagnosticEntry, describeDiagnostics } from '../../core/editor/contextItems.ts';
-import { describeResolvedError, type LineWindow, type ObservedError, type ResolvedError, ResolvedErrorTracker } from '../../core/editor/resolvedErrorTracker.ts';
+import {
+  describeResolvedError,
+  type LineWindow,
+  type ObservedError,
+  type ResolvedError,
+  ResolvedErrorTracker,
+} from '../../core/editor/resolvedErrorTracker.ts';
 import { containsSecret } from '../../core/api/textApi.ts';
 import type { CaptureContext, CaptureSource } from './captureContext.ts';
 
@@ -47,7 +53,11 @@ export class DiagnosticsCapture implements CaptureSource {
       const path = this.context.capturablePath(uri);
       if (path === null) continue;
       for (const diagnostic of diagnostics) {
-        if (diagnostic.severity !== vscode.DiagnosticSeverity.Error && diagnostic.severity !== vscode.DiagnosticSeverity.Warning) continue;
+        if (
+          diagnostic.severity !== vscode.DiagnosticSeverity.Error &&
+          diagnostic.severity !== vscode.DiagnosticSeverity.Warning
+        )
+          continue;
         entries.push({
           path,
           line: diagnostic.range.start.line + 1,
@@ -68,7 +78,16 @@ export class DiagnosticsCapture implements CaptureSource {
     const now = Date.now();
     for (const change of event.contentChanges) {
       const linesAdded = (change.text.match(/\n/g)?.length ?? 0) - (change.range.end.line - change.range.start.line);
-      this.tracker.recordEdit({ file: path, line: change.range.start.line + 1, inserted: change.text.slice(0, 500), removed: change.rangeLength, linesAdded }, now);
+      this.tracker.recordEdit(
+        {
+          file: path,
+          line: change.range.start.line + 1,
+          inserted: change.text.slice(0, 500),
+          removed: change.rangeLength,
+          linesAdded,
+        },
+        now,
+      );
     }
   }
 
@@ -88,8 +107,12 @@ export class DiagnosticsCapture implements CaptureSource {
           message: diagnostic.message,
           ...(diagnostic.source ? { source: diagnostic.source } : {}),
           ...(codeOf(diagnostic) ? { code: codeOf(diagnostic) } : {}),
-          ...(document && diagnostic.range.start.line < document.lineCount ? { lineText: document.lineAt(diagnostic.range.start.line).text.slice(0, 300) } : {}),
-          ...(document ? { language: document.languageId, window: linesAround(document, diagnostic.range.start.line + 1) } : {}),
+          ...(document && diagnostic.range.start.line < document.lineCount
+            ? { lineText: document.lineAt(diagnostic.range.start.line).text.slice(0, 300) }
+            : {}),
+          ...(document
+            ? { language: document.languageId, window: linesAround(document, diagnostic.range.start.line + 1) }
+            : {}),
         }));
       const readLines = document ? (from: number, to: number) => readDocumentLines(document, from, to) : undefined;
       for (const resolved of this.tracker.observe(path, errors, now, readLines)) void this.remember(resolved);
@@ -112,10 +135,21 @@ export class DiagnosticsCapture implements CaptureSource {
         source_type: 'editor',
         session_id: identity.sessionId,
         ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
-        entities: [resolved.error.file, ...(resolved.error.code ? [`${resolved.error.source ?? 'error'} ${resolved.error.code}`] : [])],
-        metadata: { source: 'editor', tags: ['resolved-error'], file: resolved.error.file, error: resolved.error.message, ...fixAnchors(resolved) },
+        entities: [
+          resolved.error.file,
+          ...(resolved.error.code ? [`${resolved.error.source ?? 'error'} ${resolved.error.code}`] : []),
+        ],
+        metadata: {
+          source: 'editor',
+          tags: ['resolved-error'],
+          file: resolved.error.file,
+          error: resolved.error.message,
+          ...fixAnchors(resolved),
+        },
       });
-      this.context.log.info(`Remembered how an error was resolved (${stored.memory_id}): ${resolved.error.file}:${resolved.error.line}`);
+      this.context.log.info(
+        `Remembered how an error was resolved (${stored.memory_id}): ${resolved.error.file}:${resolved.error.line}`,
+      );
     } catch (error) {
       this.remembered.delete(key);
       this.context.log.error('Cannot remember a resolved error', error);
@@ -127,8 +161,13 @@ export class DiagnosticsCapture implements CaptureSource {
 function fixAnchors(resolved: ResolvedError): Record<string, unknown> {
   const after = resolved.after;
   if (!after || after.lines.length === 0) return {};
-  const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.scheme === 'file' && vscode.workspace.asRelativePath(candidate.uri, false) === resolved.error.file);
-  const anchor = document ? linesAnchor(document, resolved.error.file, after.start, after.start + after.lines.length - 1) : null;
+  const document = vscode.workspace.textDocuments.find(
+    (candidate) =>
+      candidate.uri.scheme === 'file' && vscode.workspace.asRelativePath(candidate.uri, false) === resolved.error.file,
+  );
+  const anchor = document
+    ? linesAnchor(document, resolved.error.file, after.start, after.start + after.lines.length - 1)
+    : null;
   return anchor ? { [ANCHORS_FIELD]: [anchor] } : {};
 }
 
@@ -148,6 +187,7 @@ function linesAround(document: vscode.TextDocument, line: number): LineWindow {
 
 function readDocumentLines(document: vscode.TextDocument, from: number, to: number): string[] {
   const lines: string[] = [];
-  for (let line = Math.max(1, from); line <= Math.min(to, document.lineCount); line++) lines.push(document.lineAt(line - 1).text.slice(0, 300));
+  for (let line = Math.max(1, from); line <= Math.min(to, document.lineCount); line++)
+    lines.push(document.lineAt(line - 1).text.slice(0, 300));
   return lines;
 }

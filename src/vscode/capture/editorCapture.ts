@@ -42,14 +42,24 @@ export class EditorCapture implements CaptureSource {
         languageId: editor.document.languageId,
         lineCount: editor.document.lineCount,
         cursorLine: selection.active.line + 1,
-        ...(selection.isEmpty ? {} : { selection: { startLine: selection.start.line + 1, endLine: selection.end.line + 1, text: editor.document.getText(selection) } }),
+        ...(selection.isEmpty
+          ? {}
+          : {
+              selection: {
+                startLine: selection.start.line + 1,
+                endLine: selection.end.line + 1,
+                text: editor.document.getText(selection),
+              },
+            }),
       }),
     );
   }
 
   private refreshVisible(): void {
     if (!this.context.enabled('capture.openEditors')) return this.context.sink.submit('editors', null);
-    const paths = vscode.window.visibleTextEditors.map((editor) => this.context.capturablePath(editor.document.uri)).filter((path): path is string => path !== null);
+    const paths = vscode.window.visibleTextEditors
+      .map((editor) => this.context.capturablePath(editor.document.uri))
+      .filter((path): path is string => path !== null);
     this.context.sink.submit('editors', describeVisibleEditors(paths));
   }
 }

@@ -28,7 +28,10 @@ export class GitCapture implements CaptureSource {
     const repository = this.api?.repositories[0];
     if (!repository) return this.context.sink.submit('git', null);
     const name = vscode.workspace.asRelativePath(repository.rootUri, true);
-    this.context.sink.submit('git', describeGitBranch(repository.state.HEAD?.name ?? null, name === repository.rootUri.fsPath ? null : name));
+    this.context.sink.submit(
+      'git',
+      describeGitBranch(repository.state.HEAD?.name ?? null, name === repository.rootUri.fsPath ? null : name),
+    );
   }
 
   dispose(): void {

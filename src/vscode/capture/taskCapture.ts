@@ -13,7 +13,8 @@ export class TaskCapture implements CaptureSource {
     this.subscription = vscode.tasks.onDidEndTaskProcess((event) => {
       if (event.exitCode === undefined) return;
       const task = event.execution.task;
-      if (event.exitCode !== 0) this.last = { name: task.name, exitCode: event.exitCode, ...(task.source ? { source: task.source } : {}) };
+      if (event.exitCode !== 0)
+        this.last = { name: task.name, exitCode: event.exitCode, ...(task.source ? { source: task.source } : {}) };
       else if (this.last?.name === task.name) this.last = null;
       this.refresh();
     });

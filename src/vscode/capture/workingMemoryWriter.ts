@@ -18,7 +18,12 @@ export class WorkingMemoryWriter implements CaptureWriter {
     const itemId = editorItemId(identity.sessionId, slot);
     if (content === null) {
       try {
-        await core.evictFromWorkingMemory({ session_id: identity.sessionId, user_id: identity.userId, item_id: itemId, promote: false });
+        await core.evictFromWorkingMemory({
+          session_id: identity.sessionId,
+          user_id: identity.userId,
+          item_id: itemId,
+          promote: false,
+        });
       } catch (error) {
         // Already gone (evicted for budget, or cleared by the user): that is the state we wanted.
         if (!MemoryError.is(error, 'MEMORY_NOT_FOUND')) throw error;

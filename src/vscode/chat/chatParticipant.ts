@@ -15,34 +15,41 @@ const JUSTIFICATION = 'Firebolt Memory answers your @memory question from your s
  * Registers `@memory` in the chat view (stable chat API). The turn's logic is memoryChat.ts;
  * this file only adapts the response stream, the request's model and the memory URIs.
  */
-export function registerChatParticipant(context: vscode.ExtensionContext, host: MemoryHost, log: Log): vscode.Disposable {
+export function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  host: MemoryHost,
+  log: Log,
+): vscode.Disposable {
   // Editors without a chat view (older forks) have no chat namespace: everything else still works.
   if (typeof vscode.chat?.createChatParticipant !== 'function') {
     log.info('This editor has no chat API; the @memory chat participant is not available.');
     return new vscode.Disposable(() => undefined);
   }
-  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, async (request, _chat, stream, token): Promise<vscode.ChatResult> => {
-    try {
-      const { core, identity } = await host.ready();
-      const outcome = await handleMemoryChat(
-        request,
-        {
-          core,
-          identity,
-          // The same consent as extraction: with it off, no memory text is sent to a model.
-          model: setting(MODEL_SETTING) ? requestModel(request.model, token) : null,
-          modelSetting: settingId(MODEL_SETTING),
-          isCancelled: () => token.isCancellationRequested,
-        },
-        streamOutput(stream),
-      );
-      if (outcome.error) log.warn(`@memory ${outcome.command}: ${outcome.error.code}: ${outcome.error.message}`);
-      return { metadata: outcome };
-    } catch (error) {
-      log.error('@memory could not answer', error);
-      return { errorDetails: { message: describeError(error) } };
-    }
-  });
+  const participant = vscode.chat.createChatParticipant(
+    CHAT_PARTICIPANT_ID,
+    async (request, _chat, stream, token): Promise<vscode.ChatResult> => {
+      try {
+        const { core, identity } = await host.ready();
+        const outcome = await handleMemoryChat(
+          request,
+          {
+            core,
+            identity,
+            // The same consent as extraction: with it off, no memory text is sent to a model.
+            model: setting(MODEL_SETTING) ? requestModel(request.model, token) : null,
+            modelSetting: settingId(MODEL_SETTING),
+            isCancelled: () => token.isCancellationRequested,
+          },
+          streamOutput(stream),
+        );
+        if (outcome.error) log.warn(`@memory ${outcome.command}: ${outcome.error.code}: ${outcome.error.message}`);
+        return { metadata: outcome };
+      } catch (error) {
+        log.error('@memory could not answer', error);
+        return { errorDetails: { message: describeError(error) } };
+      }
+    },
+  );
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'memory.svg');
   return participant;
 }
@@ -65,7 +72,11 @@ function requestModel(model: vscode.LanguageModelChat, token: vscode.Cancellatio
   return {
     name: model.name,
     async *answer(prompt: string): AsyncIterable<string> {
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], { justification: JUSTIFICATION }, token);
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User(prompt)],
+        { justification: JUSTIFICATION },
+        token,
+      );
       for await (const chunk of response.text) yield chunk;
     },
   };

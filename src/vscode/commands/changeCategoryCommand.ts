@@ -14,7 +14,9 @@ export interface Classification {
  */
 export async function changeCategoryCommand(deps: CommandDeps, memoryId?: string): Promise<Classification | undefined> {
   const { core, identity } = await deps.host.ready();
-  const memory = memoryId ? await core.getMemory(identity.userId, memoryId) : await pickMemory(deps, 'Change the category of which memory?');
+  const memory = memoryId
+    ? await core.getMemory(identity.userId, memoryId)
+    : await pickMemory(deps, 'Change the category of which memory?');
   if (!memory) return undefined;
   const current = { memory_category: memory.memory_category, memory_subtype: memory.memory_subtype as MemorySubtype };
   const picked = await pickClassification(current);
@@ -33,7 +35,10 @@ async function pickClassification(current: Classification): Promise<Classificati
       classification: { memory_category: category, memory_subtype: subtype },
     })),
   );
-  const picked = await vscode.window.showQuickPick(items, { title: 'Change the memory\'s category', placeHolder: `Now ${label(current)}` });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: "Change the memory's category",
+    placeHolder: `Now ${label(current)}`,
+  });
   return picked?.classification;
 }
 

@@ -2,7 +2,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { bridgeEntry, claudeCodeCommand, type ClientId, mergeServerEntry, SERVER_NAME, userConfigPath } from '../mcp/clientConfigs.ts';
+import {
+  bridgeEntry,
+  claudeCodeCommand,
+  type ClientId,
+  mergeServerEntry,
+  SERVER_NAME,
+  userConfigPath,
+} from '../mcp/clientConfigs.ts';
 import { prepareBridge } from '../mcp/stdioBridge.ts';
 import type { CommandDeps } from './commandDeps.ts';
 import { offer } from './feedback.ts';
@@ -21,7 +28,11 @@ export async function configureMcpClientsCommand(deps: CommandDeps, preselected?
         [
           { label: 'Claude Desktop', description: 'writes claude_desktop_config.json', id: 'claude-desktop' as const },
           { label: 'Claude Code', description: 'copies a `claude mcp add` command', id: 'claude-code' as const },
-          { label: 'Cursor', description: 'writes ~/.cursor/mcp.json (inside Cursor this extension registers itself)', id: 'cursor' as const },
+          {
+            label: 'Cursor',
+            description: 'writes ~/.cursor/mcp.json (inside Cursor this extension registers itself)',
+            id: 'cursor' as const,
+          },
           { label: 'Windsurf', description: 'writes ~/.codeium/windsurf/mcp_config.json', id: 'windsurf' as const },
           { label: 'Other client…', description: 'show the stdio configuration JSON', id: 'show' as const },
         ],
@@ -54,14 +65,20 @@ export async function configureMcpClientsCommand(deps: CommandDeps, preselected?
   const merged = mergeServerEntry(existing, entry);
   const confirm = await vscode.window.showInformationMessage(
     `Add the "${SERVER_NAME}" server to ${path}?`,
-    { modal: true, detail: `The client will start:\n${entry.command} ${entry.args.join(' ')}\n\nOther entries in the file are kept. No token is written.` },
+    {
+      modal: true,
+      detail: `The client will start:\n${entry.command} ${entry.args.join(' ')}\n\nOther entries in the file are kept. No token is written.`,
+    },
     'Write Configuration',
   );
   if (confirm !== 'Write Configuration') return undefined;
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, merged, { mode: 0o600 });
   deps.log.info(`Wrote the ${SERVER_NAME} MCP server to ${path}.`);
-  offer(deps.log, `Configured ${picked}: restart it (Windsurf: refresh its MCP panel) to load the memory server.`, { label: 'Open File', run: () => vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true }) });
+  offer(deps.log, `Configured ${picked}: restart it (Windsurf: refresh its MCP panel) to load the memory server.`, {
+    label: 'Open File',
+    run: () => vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true }),
+  });
   return path;
 }
 

@@ -11,16 +11,22 @@ import { confirm } from './feedback.ts';
 export async function configureStorageCommand(deps: CommandDeps): Promise<StorageKind | undefined> {
   const current = setting('storage.backend');
   const options: Array<vscode.QuickPickItem & { backend: StorageKind }> = [
-    { label: 'Embedded', description: 'SQLite in the editor\'s global storage', backend: 'embedded' },
+    { label: 'Embedded', description: "SQLite in the editor's global storage", backend: 'embedded' },
     { label: 'Firebolt Core', description: 'a self-hosted Firebolt Core server', backend: 'firebolt-core' },
     { label: 'Firebolt Cloud', description: 'Firebolt Cloud through a service account', backend: 'firebolt-cloud' },
   ];
   for (const option of options) if (option.backend === current) option.detail = 'current';
-  const picked = await vscode.window.showQuickPick(options, { title: 'Configure Storage', placeHolder: 'Where should memories be stored?' });
+  const picked = await vscode.window.showQuickPick(options, {
+    title: 'Configure Storage',
+    placeHolder: 'Where should memories be stored?',
+  });
   if (!picked) return undefined;
   const choice = await askDetails(picked.backend, deps);
   if (!choice) return undefined;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the ${picked.label} connection…` }, () => validate(choice, deps));
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Checking the ${picked.label} connection…` },
+    () => validate(choice, deps),
+  );
   // Connection details first and the backend last: the store reopens once, on the backend change.
   if (choice.kind === 'firebolt-core') {
     await updateUserSetting('firebolt.core.url', choice.url);
@@ -40,7 +46,8 @@ export async function configureStorageCommand(deps: CommandDeps): Promise<Storag
 }
 
 async function askDetails(kind: StorageKind, deps: CommandDeps): Promise<StorageChoice | undefined> {
-  const ask = (prompt: string, value: string, password = false) => vscode.window.showInputBox({ title: 'Configure Storage', prompt, value, password, ignoreFocusOut: true });
+  const ask = (prompt: string, value: string, password = false) =>
+    vscode.window.showInputBox({ title: 'Configure Storage', prompt, value, password, ignoreFocusOut: true });
   switch (kind) {
     case 'embedded':
       return { kind };
@@ -59,7 +66,11 @@ async function askDetails(kind: StorageKind, deps: CommandDeps): Promise<Storage
       if (!database) return undefined;
       const clientId = await ask('Service account client id', setting('firebolt.cloud.clientId'));
       if (!clientId) return undefined;
-      const clientSecret = await ask('Service account client secret (kept in the editor\'s secret storage)', (await deps.context.secrets.get(SECRET_KEYS.fireboltClientSecret)) ?? '', true);
+      const clientSecret = await ask(
+        "Service account client secret (kept in the editor's secret storage)",
+        (await deps.context.secrets.get(SECRET_KEYS.fireboltClientSecret)) ?? '',
+        true,
+      );
       return clientSecret ? { kind, account, engine, database, clientId, clientSecret } : undefined;
     }
   }

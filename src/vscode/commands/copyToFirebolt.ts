@@ -15,7 +15,10 @@ import { confirm, offer } from './feedback.ts';
 export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResult | undefined> {
   const choice = await storageChoiceFromSettings(deps.context.secrets);
   if (choice.kind === 'embedded') {
-    const action = await vscode.window.showInformationMessage('Configure a Firebolt store first; the copy goes from the embedded store to it.', 'Configure Storage');
+    const action = await vscode.window.showInformationMessage(
+      'Configure a Firebolt store first; the copy goes from the embedded store to it.',
+      'Configure Storage',
+    );
     if (action) await vscode.commands.executeCommand('memory.configureStorage');
     return undefined;
   }
@@ -43,7 +46,9 @@ export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResu
               ? await runtime.connection.copy(target, identity.userId, { onProgress, signal: abort.signal })
               : await copyHere(dataDir, target, identity.userId, onProgress, abort.signal);
           const user = result.users[0];
-          const counts = user ? `${user.memories_copied} copied, ${user.memories_skipped} already there` : 'nothing to copy';
+          const counts = user
+            ? `${user.memories_copied} copied, ${user.memories_skipped} already there`
+            : 'nothing to copy';
           const message = result.cancelled
             ? `Copy cancelled (${counts}); run it again to resume.`
             : result.verified
@@ -51,7 +56,11 @@ export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResu
               : `Copy finished but the counts differ: ${JSON.stringify(user?.mismatches ?? [])}. Run it again; it only copies what is missing.`;
           // The copy is in the store now shown by the panel; a cancelled copy needs no answer.
           if (result.cancelled) confirm(deps.log, message);
-          else if (result.verified) offer(deps.log, message, { label: 'Show in Panel', run: () => vscode.commands.executeCommand(PANEL_FOCUS_COMMAND) });
+          else if (result.verified)
+            offer(deps.log, message, {
+              label: 'Show in Panel',
+              run: () => vscode.commands.executeCommand(PANEL_FOCUS_COMMAND),
+            });
           else {
             deps.log.info(message);
             void vscode.window.showWarningMessage(message);
@@ -68,7 +77,13 @@ export async function copyToFireboltCommand(deps: CommandDeps): Promise<CopyResu
 }
 
 /** The copy in this window (the core is here when Copilot-model extraction is on). */
-async function copyHere(dataDir: string, backend: BackendConfig, userId: string, onProgress: (progress: CopyProgress) => void, signal: AbortSignal): Promise<CopyResult> {
+async function copyHere(
+  dataDir: string,
+  backend: BackendConfig,
+  userId: string,
+  onProgress: (progress: CopyProgress) => void,
+  signal: AbortSignal,
+): Promise<CopyResult> {
   const source = createStore({ kind: 'sqlite', dataDir });
   // The bare Firebolt store: a copy must fail when Firebolt is away, not queue in an outbox.
   const target = createStore(backend);

@@ -27,7 +27,11 @@ export async function forgetAllCommand(deps: CommandDeps): Promise<ForgetAllOutp
   const stats = await core.stats(identity.userId);
   const choice = await vscode.window.showWarningMessage(
     `Forget all ${stats.memories} memories of user "${identity.userId}" in ${stats.backend.kind === 'sqlite' ? 'the embedded store' : stats.backend.kind}?`,
-    { modal: true, detail: 'This deletes every memory, session and working-memory item of this user, in every project. It cannot be undone. Export first if you may want them back.' },
+    {
+      modal: true,
+      detail:
+        'This deletes every memory, session and working-memory item of this user, in every project. It cannot be undone. Export first if you may want them back.',
+    },
     'Forget All',
   );
   if (choice !== 'Forget All') return undefined;

@@ -18,10 +18,26 @@ const TITLE_LENGTH = 60;
  * Path and query of a memory document's URI. The path's last segment is the tab title, so it is
  * the memory's first line (made safe for a file name); the query carries what identifies it.
  */
-export function memoryDocumentLocation(memory: Pick<MemoryRecord, 'memory_id' | 'layer' | 'scope_id' | 'content'>): { path: string; query: string } {
-  const firstLine = memory.content.split('\n').find((line) => line.trim() !== '')?.trim() ?? memory.memory_id;
-  const title = firstLine.replace(/[\\/:*?"<>|#%\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, TITLE_LENGTH).trim() || memory.memory_id;
-  return { path: `/${title}.md`, query: new URLSearchParams({ id: memory.memory_id, layer: memory.layer, scope: memory.scope_id }).toString() };
+export function memoryDocumentLocation(memory: Pick<MemoryRecord, 'memory_id' | 'layer' | 'scope_id' | 'content'>): {
+  path: string;
+  query: string;
+} {
+  const firstLine =
+    memory.content
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? memory.memory_id;
+  const title =
+    firstLine
+      .replace(/[\\/:*?"<>|#%\u0000-\u001f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, TITLE_LENGTH)
+      .trim() || memory.memory_id;
+  return {
+    path: `/${title}.md`,
+    query: new URLSearchParams({ id: memory.memory_id, layer: memory.layer, scope: memory.scope_id }).toString(),
+  };
 }
 
 /** The reference a memory document's query names, or null when it is not one of ours. */

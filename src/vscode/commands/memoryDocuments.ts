@@ -2,7 +2,12 @@ import * as vscode from 'vscode';
 import type { MemoryRecord } from '../../core/domain/records.ts';
 import { isSharedLayer, sharedPartition } from '../../core/api/layerPartitions.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
-import { MEMORY_DOCUMENT_SCHEME, memoryDocumentLocation, memoryDocumentText, parseMemoryDocumentQuery } from './memoryDocumentText.ts';
+import {
+  MEMORY_DOCUMENT_SCHEME,
+  memoryDocumentLocation,
+  memoryDocumentText,
+  parseMemoryDocumentQuery,
+} from './memoryDocumentText.ts';
 
 /**
  * Memories open as read-only virtual documents (as GitLens shows revisions): no Untitled buffer
@@ -32,7 +37,10 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider, vsco
   }
 
   /** Opens a memory read-only in a preview tab (Markdown, from the URI's .md path). */
-  async open(memory: Pick<MemoryRecord, 'memory_id' | 'layer' | 'scope_id' | 'content'>, whyMatched?: string): Promise<void> {
+  async open(
+    memory: Pick<MemoryRecord, 'memory_id' | 'layer' | 'scope_id' | 'content'>,
+    whyMatched?: string,
+  ): Promise<void> {
     if (whyMatched) this.whyMatched.set(memory.memory_id, whyMatched);
     const uri = vscode.Uri.from({ scheme: MEMORY_DOCUMENT_SCHEME, ...memoryDocumentLocation(memory) });
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });

@@ -16,7 +16,12 @@ export async function pickMemory(deps: CommandDeps, title: string): Promise<Memo
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    items.map((memory) => ({ label: firstLine(memory.content), description: `${memory.memory_category}/${memory.memory_subtype}`, detail: memory.created_at.slice(0, 16).replace('T', ' '), memory })),
+    items.map((memory) => ({
+      label: firstLine(memory.content),
+      description: `${memory.memory_category}/${memory.memory_subtype}`,
+      detail: memory.created_at.slice(0, 16).replace('T', ' '),
+      memory,
+    })),
     { title, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.memory;

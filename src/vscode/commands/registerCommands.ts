@@ -62,11 +62,24 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
 export function registerCommands(base: Omit<CommandDeps, 'documents'>): vscode.Disposable[] {
   const documents = new MemoryDocuments(base.host);
   const deps: CommandDeps = { ...base, documents };
-  const codeLens = deps.anchors ? [vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new AnchorCodeLens(deps.anchors))] : [];
-  return [documents, ...codeLens, ...(Object.keys(HANDLERS) as CommandId[]).map((id) => registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log))];
+  const codeLens = deps.anchors
+    ? [vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new AnchorCodeLens(deps.anchors))]
+    : [];
+  return [
+    documents,
+    ...codeLens,
+    ...(Object.keys(HANDLERS) as CommandId[]).map((id) =>
+      registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log),
+    ),
+  ];
 }
 
-function registerCommand<K extends CommandId>(id: K, handler: Handler<K>, deps: CommandDeps, log: Log): vscode.Disposable {
+function registerCommand<K extends CommandId>(
+  id: K,
+  handler: Handler<K>,
+  deps: CommandDeps,
+  log: Log,
+): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
       return await handler(deps, ...(args as CommandArgs[K]));

@@ -23,7 +23,10 @@ export async function rememberCommand(deps: CommandDeps, text?: string): Promise
   if (!content || content.trim() === '') return undefined;
   // Files and declared symbols the text names that exist in the workspace become its anchors.
   const anchors = deps.anchors ? await anchorsForStore(deps.anchors.checker, { content }) : [];
-  return store(deps, content.trim(), { source: 'command', ...(anchors.length > 0 ? { [ANCHORS_FIELD]: anchors } : {}) });
+  return store(deps, content.trim(), {
+    source: 'command',
+    ...(anchors.length > 0 ? { [ANCHORS_FIELD]: anchors } : {}),
+  });
 }
 
 export async function rememberSelectionCommand(deps: CommandDeps): Promise<StoreMemoryOutput | undefined> {
@@ -33,7 +36,10 @@ export async function rememberSelectionCommand(deps: CommandDeps): Promise<Store
     return undefined;
   }
   if (isSensitivePath(editor.document.uri.fsPath)) {
-    throw new MemoryError('INVALID_INPUT', `${vscode.workspace.asRelativePath(editor.document.uri)} usually holds credentials; it is never stored.`);
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `${vscode.workspace.asRelativePath(editor.document.uri)} usually holds credentials; it is never stored.`,
+    );
   }
   const file = vscode.workspace.asRelativePath(editor.document.uri, false);
   const start = editor.selection.start.line + 1;
@@ -41,14 +47,26 @@ export async function rememberSelectionCommand(deps: CommandDeps): Promise<Store
   const selected = editor.document.getText(editor.selection);
   const content = `From ${file}:${start}-${end} (${editor.document.languageId}):\n${selected}`;
   // The memory is about this code: anchored on it, so the editor can tell when the code changes.
-  const anchor = editor.document.uri.scheme === 'file' ? await selectionAnchor(editor.document, editor.selection, file) : null;
-  return store(deps, content, { source: 'selection', file, lines: `${start}-${end}`, ...(anchor ? { [ANCHORS_FIELD]: [anchor] } : {}) });
+  const anchor =
+    editor.document.uri.scheme === 'file' ? await selectionAnchor(editor.document, editor.selection, file) : null;
+  return store(deps, content, {
+    source: 'selection',
+    file,
+    lines: `${start}-${end}`,
+    ...(anchor ? { [ANCHORS_FIELD]: [anchor] } : {}),
+  });
 }
 
-async function store(deps: CommandDeps, content: string, metadata: Record<string, unknown>): Promise<StoreMemoryOutput> {
+async function store(
+  deps: CommandDeps,
+  content: string,
+  metadata: Record<string, unknown>,
+): Promise<StoreMemoryOutput> {
   const { core, identity } = await deps.host.ready();
   const { result, classification } = await rememberText(core, identity, content, metadata);
-  deps.log.info(`Stored ${result.memory_id} (${classification.memory_category}/${classification.memory_subtype}; ${result.similar_existing?.action ?? 'new'})`);
+  deps.log.info(
+    `Stored ${result.memory_id} (${classification.memory_category}/${classification.memory_subtype}; ${result.similar_existing?.action ?? 'new'})`,
+  );
   confirmRemembered(deps, identity.userId, result, classification);
   return result;
 }

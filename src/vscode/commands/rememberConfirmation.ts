@@ -18,7 +18,12 @@ const UNDO = 'Undo';
  * open it, correct the offline classifier's guess, or take it back. Not awaited by the command, so
  * the notification never holds the command open.
  */
-export function confirmRemembered(deps: CommandDeps, userId: string, result: StoreMemoryOutput, classification: Classification): void {
+export function confirmRemembered(
+  deps: CommandDeps,
+  userId: string,
+  result: StoreMemoryOutput,
+  classification: Classification,
+): void {
   const action = result.similar_existing?.action;
   if (action === 'skipped_duplicate' || action === 'updated_existing') {
     const verb = action === 'skipped_duplicate' ? 'Already remembered' : 'Updated an existing memory';
@@ -28,16 +33,18 @@ export function confirmRemembered(deps: CommandDeps, userId: string, result: Sto
     }, report(deps));
     return;
   }
-  void vscode.window.showInformationMessage(`Remembered as ${label(classification)}.`, OPEN, RECLASSIFY, UNDO).then(async (choice) => {
-    if (choice === OPEN) await openStored(deps, userId, result.memory_id);
-    if (choice === RECLASSIFY) await changeCategoryCommand(deps, result.memory_id);
-    if (choice === UNDO) {
-      const { core } = await deps.host.ready();
-      // Taking back a memory stored a moment ago leaves nothing behind, not even in the trash.
-      await core.forgetMemory({ memory_id: result.memory_id, user_id: userId, hard_delete: true });
-      void vscode.window.setStatusBarMessage('$(check) Memory removed', 4000);
-    }
-  }, report(deps));
+  void vscode.window
+    .showInformationMessage(`Remembered as ${label(classification)}.`, OPEN, RECLASSIFY, UNDO)
+    .then(async (choice) => {
+      if (choice === OPEN) await openStored(deps, userId, result.memory_id);
+      if (choice === RECLASSIFY) await changeCategoryCommand(deps, result.memory_id);
+      if (choice === UNDO) {
+        const { core } = await deps.host.ready();
+        // Taking back a memory stored a moment ago leaves nothing behind, not even in the trash.
+        await core.forgetMemory({ memory_id: result.memory_id, user_id: userId, hard_delete: true });
+        void vscode.window.setStatusBarMessage('$(check) Memory removed', 4000);
+      }
+    }, report(deps));
 }
 
 async function openStored(deps: CommandDeps, userId: string, memoryId: string): Promise<void> {

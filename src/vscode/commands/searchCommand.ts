@@ -56,7 +56,11 @@ export async function searchCommand(deps: CommandDeps, query?: string): Promise<
         await vscode.env.clipboard.writeText(item.memory.content);
         confirm(deps.log, 'Memory copied.');
       } else if (button === PIN) {
-        const updated = await core.updateMemory({ memory_id: item.memory.memory_id, user_id: identity.userId, pinned: !item.memory.pinned });
+        const updated = await core.updateMemory({
+          memory_id: item.memory.memory_id,
+          user_id: identity.userId,
+          pinned: !item.memory.pinned,
+        });
         item.memory.pinned = updated.memory.pinned;
         pick.items = results.map(toItem);
       } else if (button === FORGET) {

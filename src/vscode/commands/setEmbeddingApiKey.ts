@@ -8,7 +8,8 @@ import { confirm } from './feedback.ts';
 export async function setEmbeddingApiKeyCommand(deps: CommandDeps): Promise<boolean> {
   const key = await vscode.window.showInputBox({
     title: 'Set Embedding API Key',
-    prompt: 'API key of your OpenAI-compatible embeddings endpoint (kept in the editor\'s secret storage). Leave empty to remove it.',
+    prompt:
+      "API key of your OpenAI-compatible embeddings endpoint (kept in the editor's secret storage). Leave empty to remove it.",
     password: true,
     ignoreFocusOut: true,
   });

@@ -50,14 +50,24 @@ export async function migrateLegacySettings(scopes: readonly SettingsScope[]): P
       const old = scope.valueOf(from);
       if (old === undefined) continue;
       const userOnly = scope.level !== 'user' && (SETTINGS[key] as { scope?: string }).scope === 'application';
-      const outcome: MigratedSetting['outcome'] = userOnly ? 'user-only' : scope.valueOf(to) !== undefined ? 'superseded' : 'copied';
+      const outcome: MigratedSetting['outcome'] = userOnly
+        ? 'user-only'
+        : scope.valueOf(to) !== undefined
+          ? 'superseded'
+          : 'copied';
       try {
         // Copy first, remove after: a failure between the two leaves both, never neither.
         if (outcome === 'copied') await scope.write(to, old);
         await scope.write(from, undefined);
         result.migrated.push({ scope: scope.label, from, to, outcome });
       } catch (error) {
-        result.failures.push(new MemoryError('CONFIGURATION_ERROR', `Cannot move ${from} to ${to} in ${scope.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operation: 'migrate_settings', details: { from, to, scope: scope.label } }));
+        result.failures.push(
+          new MemoryError(
+            'CONFIGURATION_ERROR',
+            `Cannot move ${from} to ${to} in ${scope.label}: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error, operation: 'migrate_settings', details: { from, to, scope: scope.label } },
+          ),
+        );
       }
     }
   }

@@ -33,7 +33,11 @@ export class VscodeLmChatModel implements ChatModel {
     // Models come and go (sign-in, quota, extension updates), so they are looked up per call.
     const [model] = await this.api.lm.selectChatModels(this.selector);
     if (!model) {
-      throw new MemoryError('PROVIDER_ERROR', `No ${this.name} chat model is available; sign in to GitHub Copilot or change ${this.familySetting}.`, { operation: request.operation, details: { model: this.name } });
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        `No ${this.name} chat model is available; sign in to GitHub Copilot or change ${this.familySetting}.`,
+        { operation: request.operation, details: { model: this.name } },
+      );
     }
     const cancellation = new this.api.CancellationTokenSource();
     const timer = setTimeout(() => cancellation.cancel(), this.timeoutMs);
@@ -58,8 +62,13 @@ export class VscodeLmChatModel implements ChatModel {
   private providerError(model: vscode.LanguageModelChat, operation: string, cause: unknown): MemoryError {
     const lmCode = cause instanceof this.api.LanguageModelError ? cause.code : undefined;
     // NoPermissions: the user declined consent; retrying would only ask again.
-    const code: MemoryErrorCode = lmCode === 'NoPermissions' ? 'UNAUTHORIZED' : lmCode === 'Blocked' ? 'RATE_LIMITED' : 'PROVIDER_ERROR';
+    const code: MemoryErrorCode =
+      lmCode === 'NoPermissions' ? 'UNAUTHORIZED' : lmCode === 'Blocked' ? 'RATE_LIMITED' : 'PROVIDER_ERROR';
     const message = cause instanceof Error ? cause.message : String(cause);
-    return new MemoryError(code, `Model ${this.name} (${model.id}) failed to ${operation}${lmCode ? ` [${lmCode}]` : ''}: ${message}`, { cause, operation, details: { model: this.name, ...(lmCode ? { lm_code: lmCode } : {}) } });
+    return new MemoryError(
+      code,
+      `Model ${this.name} (${model.id}) failed to ${operation}${lmCode ? ` [${lmCode}]` : ''}: ${message}`,
+      { cause, operation, details: { model: this.name, ...(lmCode ? { lm_code: lmCode } : {}) } },
+    );
   }
 }

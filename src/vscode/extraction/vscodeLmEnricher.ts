@@ -9,8 +9,17 @@ import { settingId } from '../../core/domain/settingIds.ts';
  * in Restricted Mode nothing from the workspace is sent anywhere. The only way the extension
  * builds one, so no code path reaches Copilot for enrichment otherwise.
  */
-export function createVscodeLmEnricher(api: VscodeLmApi, settings: MemorySettings, workspaceTrusted: boolean): SearchKeyEnricher | null {
+export function createVscodeLmEnricher(
+  api: VscodeLmApi,
+  settings: MemorySettings,
+  workspaceTrusted: boolean,
+): SearchKeyEnricher | null {
   if (!workspaceTrusted || settings.get<boolean>(USE_LANGUAGE_MODEL_SETTING) !== true) return null;
   const family = settings.get<string>(LANGUAGE_MODEL_FAMILY_SETTING)?.trim();
-  return new ModelKeyEnricher(new VscodeLmChatModel(api, { ...(family ? { family } : {}), familySetting: settingId(LANGUAGE_MODEL_FAMILY_SETTING) }));
+  return new ModelKeyEnricher(
+    new VscodeLmChatModel(api, {
+      ...(family ? { family } : {}),
+      familySetting: settingId(LANGUAGE_MODEL_FAMILY_SETTING),
+    }),
+  );
 }

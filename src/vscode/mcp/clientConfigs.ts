@@ -30,18 +30,34 @@ export const SERVER_NAME = 'firebolt-memory';
 export function bridgeEntry(spec: BridgeSpec): StdioEntry {
   return {
     command: spec.nodePath,
-    args: [spec.cliPath, 'serve', '--stdio', '--data-dir', spec.dataDir, '--user', spec.userId, ...(spec.projectId ? ['--project', spec.projectId] : [])],
+    args: [
+      spec.cliPath,
+      'serve',
+      '--stdio',
+      '--data-dir',
+      spec.dataDir,
+      '--user',
+      spec.userId,
+      ...(spec.projectId ? ['--project', spec.projectId] : []),
+    ],
     // Without it the editor's Electron binary would start a GUI instead of running the script.
     env: { ELECTRON_RUN_AS_NODE: '1' },
   };
 }
 
 /** The user-scope configuration file a client reads, or null when the client is configured by command. */
-export function userConfigPath(client: ClientId, platform: NodeJS.Platform, home: string, env: Record<string, string | undefined>): string | null {
+export function userConfigPath(
+  client: ClientId,
+  platform: NodeJS.Platform,
+  home: string,
+  env: Record<string, string | undefined>,
+): string | null {
   switch (client) {
     case 'claude-desktop':
-      if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-      if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+      if (platform === 'darwin')
+        return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+      if (platform === 'win32')
+        return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
       return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Claude', 'claude_desktop_config.json');
     case 'cursor':
       return join(home, '.cursor', 'mcp.json');
@@ -63,20 +79,31 @@ export function mergeServerEntry(existing: string | null, entry: StdioEntry, nam
     try {
       parsed = JSON.parse(existing);
     } catch (cause) {
-      throw new MemoryError('CONFIGURATION_ERROR', 'The existing configuration file is not valid JSON; fix or remove it first.', { cause });
+      throw new MemoryError(
+        'CONFIGURATION_ERROR',
+        'The existing configuration file is not valid JSON; fix or remove it first.',
+        { cause },
+      );
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new MemoryError('CONFIGURATION_ERROR', 'The existing configuration file is not a JSON object; fix or remove it first.');
+      throw new MemoryError(
+        'CONFIGURATION_ERROR',
+        'The existing configuration file is not a JSON object; fix or remove it first.',
+      );
     }
     config = parsed as Record<string, unknown>;
   }
-  const servers = typeof config.mcpServers === 'object' && config.mcpServers !== null ? (config.mcpServers as Record<string, unknown>) : {};
+  const servers =
+    typeof config.mcpServers === 'object' && config.mcpServers !== null
+      ? (config.mcpServers as Record<string, unknown>)
+      : {};
   return `${JSON.stringify({ ...config, mcpServers: { ...servers, [name]: entry } }, null, 2)}\n`;
 }
 
 /** `claude mcp add` for Claude Code, local scope: private to this project and not checked in. */
 export function claudeCodeCommand(entry: StdioEntry, name = SERVER_NAME): string {
-  const quote = (value: string): string => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`);
+  const quote = (value: string): string =>
+    /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
   const env = Object.entries(entry.env).map(([key, value]) => `-e ${key}=${quote(value)}`);
   return ['claude mcp add --scope local', ...env, name, '--', quote(entry.command), ...entry.args.map(quote)].join(' ');
 }

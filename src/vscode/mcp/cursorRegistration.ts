@@ -11,7 +11,9 @@ interface CursorMcpApi {
 
 function cursorMcp(): CursorMcpApi | undefined {
   const candidate = (vscode as unknown as { cursor?: { mcp?: Partial<CursorMcpApi> } }).cursor?.mcp;
-  return typeof candidate?.registerServer === 'function' && typeof candidate.unregisterServer === 'function' ? (candidate as CursorMcpApi) : undefined;
+  return typeof candidate?.registerServer === 'function' && typeof candidate.unregisterServer === 'function'
+    ? (candidate as CursorMcpApi)
+    : undefined;
 }
 
 /**
@@ -22,7 +24,10 @@ export function registerWithCursor(endpoint: MemoryEndpoint, log: Log): vscode.D
   const api = cursorMcp();
   if (!api) return new vscode.Disposable(() => undefined);
   const register = (info: EndpointInfo): void => {
-    api.registerServer({ name: MCP_PROVIDER_LABEL, server: { url: info.mcpUrl, headers: { Authorization: `Bearer ${info.token}` } } });
+    api.registerServer({
+      name: MCP_PROVIDER_LABEL,
+      server: { url: info.mcpUrl, headers: { Authorization: `Bearer ${info.token}` } },
+    });
     log.info(`Registered the MCP server with Cursor at ${info.mcpUrl}.`);
   };
   const start = (): void => {

@@ -21,7 +21,8 @@ export interface EndpointInfo {
 export class MemoryEndpoint implements vscode.Disposable {
   private readonly host: MemoryHost;
   private readonly log: Log;
-  private running: Promise<{ server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string }> | null = null;
+  private running: Promise<{ server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string }> | null =
+    null;
   private readonly stopped = new vscode.EventEmitter<void>();
   readonly onDidStop = this.stopped.event;
   private readonly started = new vscode.EventEmitter<EndpointInfo>();
@@ -70,12 +71,24 @@ export class MemoryEndpoint implements vscode.Disposable {
     let running: { server: Pick<RunningHttpServer, 'mcpUrl' | 'port' | 'close'>; token: string };
     if (runtime.kind === 'daemon') {
       // The endpoint lives in the memory process with the core; it closes there when the last window using that core leaves.
-      const endpoint = await runtime.connection.endpoint(ready.identity.userId, setting('mcp.adminTools'), anchorFolder());
-      running = { server: { mcpUrl: endpoint.mcpUrl, port: endpoint.port, close: async () => undefined }, token: endpoint.token };
+      const endpoint = await runtime.connection.endpoint(
+        ready.identity.userId,
+        setting('mcp.adminTools'),
+        anchorFolder(),
+      );
+      running = {
+        server: { mcpUrl: endpoint.mcpUrl, port: endpoint.port, close: async () => undefined },
+        token: endpoint.token,
+      };
     } else {
       const token = randomBytes(32).toString('base64url');
       const server = await startHttpServer(
-        { core: runtime.local, defaultUserId: ready.identity.userId, adminTools: setting('mcp.adminTools'), ...workspaceOf(anchorFolder()) },
+        {
+          core: runtime.local,
+          defaultUserId: ready.identity.userId,
+          adminTools: setting('mcp.adminTools'),
+          ...workspaceOf(anchorFolder()),
+        },
         // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
         { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
       );

@@ -16,7 +16,14 @@ export function registerMcpProvider(endpoint: MemoryEndpoint, log: Log, onResolv
   const provider: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     // Called eagerly and must not start anything: the URL is a placeholder until resolve.
-    provideMcpServerDefinitions: () => [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, toolSetVersion({ adminTools: setting('mcp.adminTools') }))],
+    provideMcpServerDefinitions: () => [
+      new vscode.McpHttpServerDefinition(
+        MCP_PROVIDER_LABEL,
+        vscode.Uri.parse('http://127.0.0.1/mcp'),
+        {},
+        toolSetVersion({ adminTools: setting('mcp.adminTools') }),
+      ),
+    ],
     resolveMcpServerDefinition: async (definition) => {
       try {
         const { mcpUrl, token } = await endpoint.ensureStarted();

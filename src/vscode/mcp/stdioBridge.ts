@@ -8,7 +8,11 @@ import { type BridgeSpec } from './clientConfigs.ts';
  * Copies the CLI bundle into global storage so written configurations keep working after the
  * extension updates (its install folder is versioned), and describes how to run it.
  */
-export async function prepareBridge(context: vscode.ExtensionContext, ready: ReadyMemory, options: { withProject: boolean }): Promise<BridgeSpec> {
+export async function prepareBridge(
+  context: vscode.ExtensionContext,
+  ready: ReadyMemory,
+  options: { withProject: boolean },
+): Promise<BridgeSpec> {
   const source = join(context.extensionUri.fsPath, 'dist', 'cli.js');
   const directory = join(ready.dataDir, 'bridge');
   // .cjs: the bundle is CommonJS and global storage has no package.json saying so.

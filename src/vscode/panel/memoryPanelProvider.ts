@@ -6,7 +6,10 @@ import { renderPanelHtml } from '../../panel/panelHtml.ts';
 import { connectWebview, type WebviewConnection } from '../../panel/webviewBridge.ts';
 import { PANEL_VIEW_ID } from '../panelIds.ts';
 
-export type MemoryPanelDeps = Pick<PanelDeps, 'core' | 'userId' | 'userLabel' | 'sessionContinuity' | 'sessionId' | 'log'>;
+export type MemoryPanelDeps = Pick<
+  PanelDeps,
+  'core' | 'userId' | 'userLabel' | 'sessionContinuity' | 'sessionId' | 'log'
+>;
 
 /**
  * Registers the memory panel webview view. This file is only VS Code glue: the HTML shell, the

@@ -45,15 +45,25 @@ export async function resolveIdentity(context: vscode.ExtensionContext): Promise
   // One session per window: env.sessionId is new each time the window starts, so a reload would
   // start a new session; the one the window had before a reload is kept instead.
   const kept = context.workspaceState.get<SessionBeforeReload>(RELOADED_SESSION_KEY);
-  const reloaded = kept !== undefined && kept.projectId === workspaceProjectId && Date.now() - kept.at < RELOAD_WINDOW_MS;
-  const sessionId = reloaded ? kept.sessionId : `win_${createHash('sha256').update(`${vscode.env.sessionId}|${workspaceProjectId ?? ''}`).digest('hex').slice(0, 24)}`;
+  const reloaded =
+    kept !== undefined && kept.projectId === workspaceProjectId && Date.now() - kept.at < RELOAD_WINDOW_MS;
+  const sessionId = reloaded
+    ? kept.sessionId
+    : `win_${createHash('sha256')
+        .update(`${vscode.env.sessionId}|${workspaceProjectId ?? ''}`)
+        .digest('hex')
+        .slice(0, 24)}`;
   if (kept !== undefined) await context.workspaceState.update(RELOADED_SESSION_KEY, undefined);
   return { userId, userLabel, workspaceProjectId, scopeProjectId, sessionId, sessionContinued: reloaded };
 }
 
 /** Called as the window goes away: if it comes back within RELOAD_WINDOW_MS, it continues this session. */
 export async function rememberSessionForReload(context: vscode.ExtensionContext, identity: Identity): Promise<void> {
-  const value: SessionBeforeReload = { sessionId: identity.sessionId, projectId: identity.workspaceProjectId, at: Date.now() };
+  const value: SessionBeforeReload = {
+    sessionId: identity.sessionId,
+    projectId: identity.workspaceProjectId,
+    at: Date.now(),
+  };
   await context.workspaceState.update(RELOADED_SESSION_KEY, value);
 }
 
@@ -77,7 +87,11 @@ function accountName(): string | null {
     return name === '' ? null : name;
   } catch (error) {
     // userInfo() throws when the uid has no passwd entry; the generated id is shown instead.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ERR_SYSTEM_ERROR') return null;
+    if (
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ||
+      (error as NodeJS.ErrnoException).code === 'ERR_SYSTEM_ERROR'
+    )
+      return null;
     throw error;
   }
 }
@@ -112,4 +126,3 @@ async function readOptional(path: string): Promise<string | null> {
     throw error;
   }
 }
-

@@ -33,7 +33,10 @@ export class MemoryHost implements vscode.Disposable {
   /** Refreshes the "session before reload" mark, so a reload at any time finds a recent one. */
   private readonly sessionMark = setInterval(() => {
     const identity = this.settled?.identity;
-    if (identity) rememberSessionForReload(this.context, identity).catch((error: unknown) => this.log.warn(`Cannot keep the session for a reload: ${String(error)}`));
+    if (identity)
+      rememberSessionForReload(this.context, identity).catch((error: unknown) =>
+        this.log.warn(`Cannot keep the session for a reload: ${String(error)}`),
+      );
   }, 30_000);
   /** Fires with the new core after (re)opening, and with undefined when the core closes. */
   readonly onDidChange = this.changed.event;
@@ -86,7 +89,10 @@ export class MemoryHost implements vscode.Disposable {
     // A reload disposes the window and starts it again: the same working-memory session continues.
     clearInterval(this.sessionMark);
     const identity = this.settled?.identity;
-    if (identity) rememberSessionForReload(this.context, identity).catch((error: unknown) => this.log.warn(`Cannot keep the session for a reload: ${String(error)}`));
+    if (identity)
+      rememberSessionForReload(this.context, identity).catch((error: unknown) =>
+        this.log.warn(`Cannot keep the session for a reload: ${String(error)}`),
+      );
     void this.close();
     this.changed.dispose();
   }
@@ -143,6 +149,9 @@ function sessionInput(identity: Identity) {
     session_id: identity.sessionId,
     user_id: identity.userId,
     ...(identity.scopeProjectId ? { project_id: identity.scopeProjectId } : {}),
-    config: { max_tokens: setting('workingMemory.maxTokens'), eviction_policy: setting('workingMemory.evictionPolicy') },
+    config: {
+      max_tokens: setting('workingMemory.maxTokens'),
+      eviction_policy: setting('workingMemory.evictionPolicy'),
+    },
   };
 }

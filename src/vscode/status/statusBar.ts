@@ -56,7 +56,10 @@ export class StatusBar implements vscode.Disposable {
     const ready = this.host.peek();
     if (!ready) return;
     try {
-      const [stats, working] = await Promise.all([ready.core.stats(ready.identity.userId), ready.core.workingState(ready.identity.sessionId, ready.identity.userId)]);
+      const [stats, working] = await Promise.all([
+        ready.core.stats(ready.identity.userId),
+        ready.core.workingState(ready.identity.sessionId, ready.identity.userId),
+      ]);
       this.lastError = null;
       this.render({
         state: 'ready',
@@ -86,6 +89,11 @@ export class StatusBar implements vscode.Disposable {
     const view = describeStatus(snapshot);
     this.item.text = view.text;
     this.item.tooltip = new vscode.MarkdownString(view.tooltip);
-    this.item.backgroundColor = view.severity === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : view.severity === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      view.severity === 'error'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : view.severity === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
   }
 }

@@ -26,10 +26,15 @@ export function describeStatus(snapshot: StatusSnapshot): StatusView {
     case 'starting':
       return { text: '$(loading~spin) Memory', tooltip: 'Firebolt Memory: opening the memory store…', severity: 'ok' };
     case 'error':
-      return { text: '$(error) Memory', tooltip: `Firebolt Memory: ${snapshot.message}\n\nClick to open the memory panel.`, severity: 'error' };
+      return {
+        text: '$(error) Memory',
+        tooltip: `Firebolt Memory: ${snapshot.message}\n\nClick to open the memory panel.`,
+        severity: 'error',
+      };
     case 'ready': {
       const health = HEALTH_LABEL[snapshot.health] ?? snapshot.health;
-      const icon = health === 'connected' ? '$(database)' : health === 'degraded' ? '$(warning)' : '$(debug-disconnect)';
+      const icon =
+        health === 'connected' ? '$(database)' : health === 'degraded' ? '$(warning)' : '$(debug-disconnect)';
       const backend = snapshot.backend === 'sqlite' ? 'embedded' : snapshot.backend;
       return {
         text: `${icon} ${plural(snapshot.memories, 'memory', 'memories')} · working ${compact(snapshot.workingTokens)}/${compact(snapshot.workingBudget)} tokens`,

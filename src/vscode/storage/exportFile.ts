@@ -17,7 +17,13 @@ export interface ExportProgress {
  * the caller hears after every page how far it is. The file is the buildExport format; it is
  * created 0600 because it holds everything the user told their agents.
  */
-export async function writeExportFile(core: ExportSource, userId: string, path: string, onProgress: (progress: ExportProgress) => void = () => {}, isCancelled: () => boolean = () => false): Promise<{ count: number; cancelled: boolean }> {
+export async function writeExportFile(
+  core: ExportSource,
+  userId: string,
+  path: string,
+  onProgress: (progress: ExportProgress) => void = () => {},
+  isCancelled: () => boolean = () => false,
+): Promise<{ count: number; cancelled: boolean }> {
   const header = JSON.stringify(buildExport(userId, []), null, 2);
   // Everything of the header up to the empty memories array, which the pages then fill.
   const opening = header.slice(0, header.lastIndexOf('[]'));

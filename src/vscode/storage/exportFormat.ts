@@ -20,11 +20,22 @@ export function buildExport(userId: string, memories: MemoryRecord[], now = new 
 export function parseExport(value: unknown): Array<Omit<StoreMemoryInput, 'user_id'>> {
   const file = value as Partial<MemoryExport> | null;
   if (!file || file.format !== 'firebolt-memory-export' || file.version !== 1 || !Array.isArray(file.memories)) {
-    throw new MemoryError('INVALID_INPUT', 'Not a Firebolt Memory export (expected format "firebolt-memory-export", version 1).');
+    throw new MemoryError(
+      'INVALID_INPUT',
+      'Not a Firebolt Memory export (expected format "firebolt-memory-export", version 1).',
+    );
   }
   return file.memories.map((memory, index) => {
-    if (!memory || typeof memory.content !== 'string' || typeof memory.memory_category !== 'string' || typeof memory.memory_subtype !== 'string') {
-      throw new MemoryError('INVALID_INPUT', `Memory #${index + 1} of the export lacks content, memory_category or memory_subtype.`);
+    if (
+      !memory ||
+      typeof memory.content !== 'string' ||
+      typeof memory.memory_category !== 'string' ||
+      typeof memory.memory_subtype !== 'string'
+    ) {
+      throw new MemoryError(
+        'INVALID_INPUT',
+        `Memory #${index + 1} of the export lacks content, memory_category or memory_subtype.`,
+      );
     }
     assertValidClassification(memory.memory_category, memory.memory_subtype);
     return {
@@ -34,7 +45,11 @@ export function parseExport(value: unknown): Array<Omit<StoreMemoryInput, 'user_
       ...(typeof memory.importance === 'number' ? { importance: memory.importance } : {}),
       ...(Array.isArray(memory.entities) ? { entities: memory.entities } : {}),
       ...(memory.event_time ? { event_time: memory.event_time } : {}),
-      metadata: { ...(memory.metadata ?? {}), ...(Array.isArray(memory.tags) && memory.tags.length ? { tags: memory.tags } : {}), imported_from: memory.memory_id },
+      metadata: {
+        ...(memory.metadata ?? {}),
+        ...(Array.isArray(memory.tags) && memory.tags.length ? { tags: memory.tags } : {}),
+        imported_from: memory.memory_id,
+      },
       project_id: memory.project_id ?? null,
       source_type: (memory.source_type ?? 'explicit') as SourceType,
       ...(typeof memory.confidence === 'number' ? { confidence: memory.confidence } : {}),

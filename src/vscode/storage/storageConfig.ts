@@ -3,7 +3,13 @@ import type { LayerDefaults } from '../../core/domain/layers.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import { requireId } from '../../core/validation.ts';
 import { backendConfigFromSettings } from '../../runtime/backendSelection.ts';
-import { type BackendConfig, checkedOllamaConfig, type EmbeddingConfig, ollamaEmbeddingConfig, type RuntimeConfig } from '../../runtime/runtimeConfig.ts';
+import {
+  type BackendConfig,
+  checkedOllamaConfig,
+  type EmbeddingConfig,
+  ollamaEmbeddingConfig,
+  type RuntimeConfig,
+} from '../../runtime/runtimeConfig.ts';
 import { DEFAULT_OLLAMA_EMBEDDING_MODEL, DEFAULT_OLLAMA_URL } from '../../runtime/ollamaCheck.ts';
 import type { EmbeddingStartupCheck } from '../../core/ports/embeddingProvider.ts';
 import { setting } from '../config/vscodeSettings.ts';
@@ -16,7 +22,14 @@ export type StorageKind = 'embedded' | 'firebolt-core' | 'firebolt-cloud';
 export type StorageChoice =
   | { kind: 'embedded' }
   | { kind: 'firebolt-core'; url: string; database: string }
-  | { kind: 'firebolt-cloud'; account: string; engine: string; database: string; clientId: string; clientSecret: string };
+  | {
+      kind: 'firebolt-cloud';
+      account: string;
+      engine: string;
+      database: string;
+      clientId: string;
+      clientSecret: string;
+    };
 
 export async function storageChoiceFromSettings(secrets: vscode.SecretStorage): Promise<StorageChoice> {
   const kind = setting('storage.backend');
@@ -47,9 +60,22 @@ export function backendFor(choice: StorageChoice, dataDir: string): BackendConfi
     case 'embedded':
       return backendConfigFromSettings({ backend: 'sqlite', dataDir });
     case 'firebolt-core':
-      return backendConfigFromSettings({ backend: choice.kind, dataDir, coreUrl: choice.url, database: choice.database });
+      return backendConfigFromSettings({
+        backend: choice.kind,
+        dataDir,
+        coreUrl: choice.url,
+        database: choice.database,
+      });
     case 'firebolt-cloud':
-      return backendConfigFromSettings({ backend: choice.kind, dataDir, account: choice.account, engine: choice.engine, database: choice.database, clientId: choice.clientId, clientSecret: choice.clientSecret });
+      return backendConfigFromSettings({
+        backend: choice.kind,
+        dataDir,
+        account: choice.account,
+        engine: choice.engine,
+        database: choice.database,
+        clientId: choice.clientId,
+        clientSecret: choice.clientSecret,
+      });
   }
 }
 
@@ -61,7 +87,10 @@ export async function embeddingsFromSettings(secrets: vscode.SecretStorage): Pro
   const baseUrl = setting('embeddings.baseUrl').trim();
   // Local OpenAI-compatible servers (Ollama, LM Studio) accept any key.
   if (!apiKey && baseUrl === '') {
-    throw new MemoryError('CONFIGURATION_ERROR', `${settingId('embeddings.provider')} is "openai" but no API key is set. Run "Memory: Set Embedding API Key", or set ${settingId('embeddings.baseUrl')} for a local server.`);
+    throw new MemoryError(
+      'CONFIGURATION_ERROR',
+      `${settingId('embeddings.provider')} is "openai" but no API key is set. Run "Memory: Set Embedding API Key", or set ${settingId('embeddings.baseUrl')} for a local server.`,
+    );
   }
   const dimensions = setting('embeddings.dimensions');
   return {
@@ -76,14 +105,22 @@ export async function embeddingsFromSettings(secrets: vscode.SecretStorage): Pro
 /** The editor's Ollama settings, through the same mapping as the CLI's FML_OLLAMA_URL. */
 function ollamaEmbeddingsFromSettings(): Extract<EmbeddingConfig, { kind: 'openai' }> {
   const dimensions = setting('embeddings.dimensions');
-  return ollamaEmbeddingConfig({ url: setting('embeddings.ollamaUrl'), model: setting('embeddings.ollamaModel'), ...(dimensions > 0 ? { dimensions } : {}), urlField: settingId('embeddings.ollamaUrl') });
+  return ollamaEmbeddingConfig({
+    url: setting('embeddings.ollamaUrl'),
+    model: setting('embeddings.ollamaModel'),
+    ...(dimensions > 0 ? { dimensions } : {}),
+    urlField: settingId('embeddings.ollamaUrl'),
+  });
 }
 
 /**
  * The embeddings to open with, after the startup check when the provider is Ollama (the only
  * provider that is probed, and only when chosen: no silent network calls).
  */
-export async function checkedEmbeddingsFromSettings(secrets: vscode.SecretStorage, fetchImpl: typeof fetch = fetch): Promise<{ config: EmbeddingConfig; check: EmbeddingStartupCheck | null }> {
+export async function checkedEmbeddingsFromSettings(
+  secrets: vscode.SecretStorage,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ config: EmbeddingConfig; check: EmbeddingStartupCheck | null }> {
   const config = await embeddingsFromSettings(secrets);
   if (setting('embeddings.provider') !== 'ollama' || config.kind !== 'openai') return { config, check: null };
   const origin = new URL(config.baseUrl ?? DEFAULT_OLLAMA_URL).origin;
@@ -91,7 +128,11 @@ export async function checkedEmbeddingsFromSettings(secrets: vscode.SecretStorag
   return { config: checked.config, check: checked.check };
 }
 
-export async function runtimeConfigFromSettings(secrets: vscode.SecretStorage, dataDir: string, identity: { userId: string; scopeProjectId: string | undefined }): Promise<RuntimeConfig> {
+export async function runtimeConfigFromSettings(
+  secrets: vscode.SecretStorage,
+  dataDir: string,
+  identity: { userId: string; scopeProjectId: string | undefined },
+): Promise<RuntimeConfig> {
   const embeddings = await checkedEmbeddingsFromSettings(secrets);
   return {
     dataDir,
@@ -104,7 +145,12 @@ export async function runtimeConfigFromSettings(secrets: vscode.SecretStorage, d
   };
 }
 
-const LAYER_SETTING: Record<keyof LayerDefaults, string> = { team_id: 'teamId', org_id: 'orgId', company_id: 'companyId', agent_id: 'agentId' };
+const LAYER_SETTING: Record<keyof LayerDefaults, string> = {
+  team_id: 'teamId',
+  org_id: 'orgId',
+  company_id: 'companyId',
+  agent_id: 'agentId',
+};
 
 /** The shared layers this window opens; the in-editor MCP server refuses any other team, org or company. */
 export function layerDefaultsFromSettings(): LayerDefaults {
@@ -114,5 +160,9 @@ export function layerDefaultsFromSettings(): LayerDefaults {
     ['company_id', setting('layers.companyId').trim()],
     ['agent_id', setting('layers.agentId').trim()],
   ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== '').map(([field, value]) => [field, requireId(value, settingId(`layers.${LAYER_SETTING[field]}`))]));
+  return Object.fromEntries(
+    entries
+      .filter(([, value]) => value !== '')
+      .map(([field, value]) => [field, requireId(value, settingId(`layers.${LAYER_SETTING[field]}`))]),
+  );
 }

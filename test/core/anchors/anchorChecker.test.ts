@@ -83,7 +83,10 @@ describe('anchor freshness on a temporary workspace', () => {
     assert.equal((await check.check(anchor)).status, 'fresh', 'a comment is not a change');
     write(
       'src/config/parser.ts',
-      PARSER.replace(/export function parseConfig[\s\S]*?\n}\n/, 'export function parseConfig(source: URL): Map<string, number> {\n  return new Map(JSON.parse(fetchSync(source)));\n}\n'),
+      PARSER.replace(
+        /export function parseConfig[\s\S]*?\n}\n/,
+        'export function parseConfig(source: URL): Map<string, number> {\n  return new Map(JSON.parse(fetchSync(source)));\n}\n',
+      ),
     );
     const result = await check.check(anchor);
     assert.equal(result.status, 'changed');
@@ -102,7 +105,13 @@ describe('anchor freshness on a temporary workspace', () => {
   it('a line anchor whose code moved further down the file is moved, with its new lines', async () => {
     const check = checker();
     const anchor = await check.create({ path: 'src/config/parser.ts', lines: { start: 13, end: 15 } });
-    write('src/config/parser.ts', PARSER.replace("import { readFileSync } from 'node:fs';\n", "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\n\nconst ROOT = join('a', 'b');\n"));
+    write(
+      'src/config/parser.ts',
+      PARSER.replace(
+        "import { readFileSync } from 'node:fs';\n",
+        "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\n\nconst ROOT = join('a', 'b');\n",
+      ),
+    );
     const result = await check.check(anchor);
     assert.equal(result.status, 'moved');
     assert.deepEqual(result.current, { path: 'src/config/parser.ts', lines: { start: 16, end: 18 } });
@@ -111,8 +120,11 @@ describe('anchor freshness on a temporary workspace', () => {
   it('a line anchor moved to another file is found there by its code', async () => {
     const check = checker();
     const anchor = await check.create({ path: 'src/config/parser.ts', lines: { start: 3, end: 11 } });
-    write('src/config/parser.ts', "export function unrelated(): number {\n  return 42;\n}\n");
-    write('src/lib/moved.ts', `// moved here\n\n${PARSER.slice(PARSER.indexOf('export function parseConfig'), PARSER.indexOf('export function unrelated'))}`);
+    write('src/config/parser.ts', 'export function unrelated(): number {\n  return 42;\n}\n');
+    write(
+      'src/lib/moved.ts',
+      `// moved here\n\n${PARSER.slice(PARSER.indexOf('export function parseConfig'), PARSER.indexOf('export function unrelated'))}`,
+    );
     const result = await check.check(anchor);
     assert.equal(result.status, 'moved');
     assert.deepEqual(result.current, { path: 'src/lib/moved.ts', lines: { start: 3, end: 11 } });
@@ -134,14 +146,23 @@ describe('anchor freshness on a temporary workspace', () => {
     const check = checker();
     const anchor = await check.create({ path: 'src/config/parser.ts', symbol: 'unrelated' });
     assert.equal((await check.check(anchor)).status, 'fresh');
-    write('src/config/parser.ts', PARSER.replace('return 42;', 'const answer = compute(6, 7, { cache: true });\n  return answer * factor + offset;'));
+    write(
+      'src/config/parser.ts',
+      PARSER.replace(
+        'return 42;',
+        'const answer = compute(6, 7, { cache: true });\n  return answer * factor + offset;',
+      ),
+    );
     assert.equal((await check.check(anchor)).status, 'changed');
   });
 
   it('refuses bad anchors with clear errors', async () => {
     const check = checker();
     const refused = async (input: Parameters<AnchorChecker['create']>[0], pattern: RegExp): Promise<void> => {
-      await assert.rejects(check.create(input), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && pattern.test(error.message));
+      await assert.rejects(
+        check.create(input),
+        (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && pattern.test(error.message),
+      );
     };
     await refused({ path: '../outside.ts', lines: { start: 1, end: 2 } }, /stay inside it/);
     await refused({ path: '/etc/passwd', lines: { start: 1, end: 2 } }, /relative to the workspace/);

@@ -4,10 +4,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { AnchorChecker } from '../../../src/core/anchors/anchorChecker.ts';
-import { followRename, keepForCurrentCode, recheckAnchors, STALE_TAG, tagsForAnchors } from '../../../src/core/anchors/anchorUpdates.ts';
+import {
+  followRename,
+  keepForCurrentCode,
+  recheckAnchors,
+  STALE_TAG,
+  tagsForAnchors,
+} from '../../../src/core/anchors/anchorUpdates.ts';
 import { nodeWorkspaceFiles } from '../../../src/runtime/nodeWorkspaceFiles.ts';
 
-const SOURCE = 'package store\n\nfunc Open(path string) (*DB, error) {\n\treturn open(path, defaultOptions)\n}\n\ntype DB struct {\n\tpath string\n}\n';
+const SOURCE =
+  'package store\n\nfunc Open(path string) (*DB, error) {\n\treturn open(path, defaultOptions)\n}\n\ntype DB struct {\n\tpath string\n}\n';
 const AT = '2026-11-25T14:00:00.000Z';
 
 /** What the editor does with anchors between checks: follow renames, store statuses, tag stale memories, keep. */
@@ -44,7 +51,13 @@ describe('anchor updates the editor stores', () => {
   it('tags a memory stale exactly while one of its anchors is changed or gone', async () => {
     const checker = new AnchorChecker(nodeWorkspaceFiles(root), { refreshMs: 0 });
     const anchor = await checker.create({ path: 'store/db.go', symbol: 'Open' });
-    write('store/db.go', SOURCE.replace('return open(path, defaultOptions)', 'if path == "" {\n\t\treturn nil, errEmptyPath\n\t}\n\tconn, err := dial(ctx, path, retries)\n\treturn wrap(conn), err'));
+    write(
+      'store/db.go',
+      SOURCE.replace(
+        'return open(path, defaultOptions)',
+        'if path == "" {\n\t\treturn nil, errEmptyPath\n\t}\n\tconn, err := dial(ctx, path, retries)\n\treturn wrap(conn), err',
+      ),
+    );
     const { anchors } = await recheckAnchors([anchor], checker, AT);
     assert.equal(anchors[0].status, 'changed');
     assert.equal(anchors[0].checked_at, AT);
@@ -63,8 +76,14 @@ describe('anchor updates the editor stores', () => {
     const db = await checker.create({ path: 'store/db.go', symbol: 'DB' });
     write('store/db.go', SOURCE.replace(/type DB struct[\s\S]*$/, ''));
     const { anchors } = await recheckAnchors([open, db], checker, AT);
-    assert.deepEqual(anchors.map((anchor) => anchor.status), ['fresh', 'gone']);
+    assert.deepEqual(
+      anchors.map((anchor) => anchor.status),
+      ['fresh', 'gone'],
+    );
     const kept = await keepForCurrentCode(anchors, (path, start, end) => checker.codeAt(path, start, end), AT);
-    assert.deepEqual(kept.map((anchor) => anchor.symbol?.name), ['Open']);
+    assert.deepEqual(
+      kept.map((anchor) => anchor.symbol?.name),
+      ['Open'],
+    );
   });
 });

@@ -34,7 +34,10 @@ describe('anchored memories in recall and context', () => {
   beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), 'fml-anchored-'));
     write('src/settings/loader.ts', LOADER);
-    write('src/net/client.ts', 'export class HttpClient {\n  send(request: Request): Promise<Response> {\n    return fetch(request);\n  }\n}\n');
+    write(
+      'src/net/client.ts',
+      'export class HttpClient {\n  send(request: Request): Promise<Response> {\n    return fetch(request);\n  }\n}\n',
+    );
     test = await createTestCore({ workspace: nodeWorkspaceFiles(root) });
   });
   afterEach(async () => {
@@ -42,11 +45,22 @@ describe('anchored memories in recall and context', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const store = (content: string, anchors?: Array<{ path: string; symbol?: string; lines?: { start: number; end: number } }>) =>
-    test.core.storeMemory({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'decision', ...(anchors ? { anchors } : {}) });
+  const store = (
+    content: string,
+    anchors?: Array<{ path: string; symbol?: string; lines?: { start: number; end: number } }>,
+  ) =>
+    test.core.storeMemory({
+      user_id: user,
+      content,
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+      ...(anchors ? { anchors } : {}),
+    });
 
   it('stores the resolved anchor in metadata and its path as a file entity', async () => {
-    const { memory_id } = await store('Settings are parsed as JSON and normalised before use.', [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }]);
+    const { memory_id } = await store('Settings are parsed as JSON and normalised before use.', [
+      { path: 'src/settings/loader.ts', symbol: 'loadSettings' },
+    ]);
     const [memory] = await test.core.getMemories(user, [memory_id]);
     const [anchor] = memory.metadata.anchors as Array<Record<string, unknown>>;
     assert.equal(anchor.path, 'src/settings/loader.ts');
@@ -56,21 +70,50 @@ describe('anchored memories in recall and context', () => {
   });
 
   it('reports each anchor with its status, and a memory whose code changed ranks lower and says so', async () => {
-    const changedId = (await store('The settings loader retries JSON parsing twice.', [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }])).memory_id;
-    const freshId = (await store('The settings loader caps the retry backoff.', [{ path: 'src/settings/loader.ts', symbol: 'retryBackoff' }])).memory_id;
+    const changedId = (
+      await store('The settings loader retries JSON parsing twice.', [
+        { path: 'src/settings/loader.ts', symbol: 'loadSettings' },
+      ])
+    ).memory_id;
+    const freshId = (
+      await store('The settings loader caps the retry backoff.', [
+        { path: 'src/settings/loader.ts', symbol: 'retryBackoff' },
+      ])
+    ).memory_id;
     const before = await test.core.recall({ user_id: user, query: 'settings loader' }, { logAccess: false });
     const scoreBefore = before.memories.find((memory) => memory.memory_id === changedId)!.relevance_score;
-    assert.deepEqual(before.memories.find((memory) => memory.memory_id === changedId)?.anchors?.map((anchor) => anchor.status), ['fresh']);
+    assert.deepEqual(
+      before.memories.find((memory) => memory.memory_id === changedId)?.anchors?.map((anchor) => anchor.status),
+      ['fresh'],
+    );
 
-    write('src/settings/loader.ts', LOADER.replace(/export function loadSettings[\s\S]*?\n}\n/, 'export async function loadSettings(url: URL): Promise<Settings> {\n  const response = await fetch(url, { cache: "no-store" });\n  return response.json();\n}\n'));
+    write(
+      'src/settings/loader.ts',
+      LOADER.replace(
+        /export function loadSettings[\s\S]*?\n}\n/,
+        'export async function loadSettings(url: URL): Promise<Settings> {\n  const response = await fetch(url, { cache: "no-store" });\n  return response.json();\n}\n',
+      ),
+    );
     const after = await test.core.recall({ user_id: user, query: 'settings loader' }, { logAccess: false });
     const changed = after.memories.find((memory) => memory.memory_id === changedId)!;
     assert.equal(changed.anchors?.[0].status, 'changed');
-    assert.ok(Math.abs(changed.relevance_score - scoreBefore * STATUS_WEIGHT.changed) < 0.002, `${changed.relevance_score} vs ${scoreBefore} × ${STATUS_WEIGHT.changed}`);
-    assert.deepEqual(after.memories.map((memory) => memory.memory_id), [freshId, changedId], 'the stale memory ranks below the fresh one');
+    assert.ok(
+      Math.abs(changed.relevance_score - scoreBefore * STATUS_WEIGHT.changed) < 0.002,
+      `${changed.relevance_score} vs ${scoreBefore} × ${STATUS_WEIGHT.changed}`,
+    );
+    assert.deepEqual(
+      after.memories.map((memory) => memory.memory_id),
+      [freshId, changedId],
+      'the stale memory ranks below the fresh one',
+    );
 
     const session = await test.core.initSession({ user_id: user });
-    const context = await test.core.getRelevantContext({ user_id: user, session_id: session.session_id, query: 'settings loader', token_budget: 2000 });
+    const context = await test.core.getRelevantContext({
+      user_id: user,
+      session_id: session.session_id,
+      query: 'settings loader',
+      token_budget: 2000,
+    });
     const item = context.context_items.find((candidate) => candidate.memory_id === changedId)!;
     assert.match(item.content, /refers to code changed since it was stored \(src\/settings\/loader\.ts loadSettings\)/);
     assert.equal(item.anchors?.[0].status, 'changed');
@@ -79,7 +122,9 @@ describe('anchored memories in recall and context', () => {
   });
 
   it('a gone anchor ranks lowest, is marked, and the memory is never deleted', async () => {
-    const { memory_id } = await store('The HTTP client sends requests with fetch.', [{ path: 'src/net/client.ts', symbol: 'HttpClient' }]);
+    const { memory_id } = await store('The HTTP client sends requests with fetch.', [
+      { path: 'src/net/client.ts', symbol: 'HttpClient' },
+    ]);
     unlinkSync(join(root, 'src/net/client.ts'));
     const recalled = await test.core.recall({ user_id: user, query: 'HTTP client fetch' }, { logAccess: false });
     assert.equal(recalled.memories[0].memory_id, memory_id);
@@ -89,11 +134,23 @@ describe('anchored memories in recall and context', () => {
   });
 
   it('filters by path: every memory about the file, whatever the query words', async () => {
-    const about = (await store('Settings come from one JSON file.', [{ path: 'src/settings/loader.ts', lines: { start: 1, end: 4 } }])).memory_id;
+    const about = (
+      await store('Settings come from one JSON file.', [
+        { path: 'src/settings/loader.ts', lines: { start: 1, end: 4 } },
+      ])
+    ).memory_id;
     await store('The HTTP client has no retry of its own.', [{ path: 'src/net/client.ts', symbol: 'HttpClient' }]);
-    const result = await test.core.recall({ user_id: user, query: 'what do we know', path: 'src/settings/loader.ts' }, { logAccess: false });
-    assert.deepEqual(result.memories.map((memory) => memory.memory_id), [about]);
-    await assert.rejects(test.core.recall({ user_id: user, query: 'x', path: '../etc/passwd' }), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
+    const result = await test.core.recall(
+      { user_id: user, query: 'what do we know', path: 'src/settings/loader.ts' },
+      { logAccess: false },
+    );
+    assert.deepEqual(
+      result.memories.map((memory) => memory.memory_id),
+      [about],
+    );
+    await assert.rejects(test.core.recall({ user_id: user, query: 'x', path: '../etc/passwd' }), (error: unknown) =>
+      MemoryError.is(error, 'INVALID_INPUT'),
+    );
   });
 
   it('anchors content that names an existing file or a declared symbol, and nothing that does not exist', async () => {
@@ -102,18 +159,33 @@ describe('anchored memories in recall and context', () => {
     const named = await store('Always call `retryBackoff` before reconnecting; see src/net/client.ts.');
     const [memory] = await test.core.getMemories(user, [named.memory_id]);
     const anchors = memory.metadata.anchors as Array<{ path: string; symbol?: { name: string } }>;
-    assert.deepEqual(anchors.map((anchor) => [anchor.path, anchor.symbol?.name ?? null]), [['src/net/client.ts', null], ['src/settings/loader.ts', 'retryBackoff']]);
+    assert.deepEqual(
+      anchors.map((anchor) => [anchor.path, anchor.symbol?.name ?? null]),
+      [
+        ['src/net/client.ts', null],
+        ['src/settings/loader.ts', 'retryBackoff'],
+      ],
+    );
     const none = await store('The `doesNotExist` helper lives in src/missing.ts.');
     const [plain] = await test.core.getMemories(user, [none.memory_id]);
     assert.equal(plain.metadata.anchors, undefined);
   });
 
   it('refuses anchors it cannot resolve, and anchors without a workspace', async () => {
-    await assert.rejects(store('x about a missing file', [{ path: 'src/nope.ts', lines: { start: 1, end: 1 } }]), /no file src\/nope\.ts/);
+    await assert.rejects(
+      store('x about a missing file', [{ path: 'src/nope.ts', lines: { start: 1, end: 1 } }]),
+      /no file src\/nope\.ts/,
+    );
     const bare = await createTestCore();
     try {
       await assert.rejects(
-        bare.core.storeMemory({ user_id: user, content: 'about the loader', memory_category: 'semantic', memory_subtype: 'project', anchors: [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }] }),
+        bare.core.storeMemory({
+          user_id: user,
+          content: 'about the loader',
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+          anchors: [{ path: 'src/settings/loader.ts', symbol: 'loadSettings' }],
+        }),
         (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR') && /--workspace/.test(error.message),
       );
     } finally {

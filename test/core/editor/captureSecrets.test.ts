@@ -10,7 +10,11 @@ const idleTimers: Timers = { set: () => 0, clear: () => undefined };
 
 async function captured(contents: readonly string[]): Promise<Array<string | null>> {
   const writes: Array<string | null> = [];
-  const sink = new CaptureSink({ writer: { write: async (_slot, content) => void writes.push(content) }, delayMs: 500, timers: idleTimers });
+  const sink = new CaptureSink({
+    writer: { write: async (_slot, content) => void writes.push(content) },
+    delayMs: 500,
+    timers: idleTimers,
+  });
   for (const [index, content] of contents.entries()) sink.submit(`slot-${index}`, content);
   await sink.flush();
   return writes;
@@ -27,7 +31,13 @@ test('editor capture writes every look-alike unchanged', async () => {
 test('a selection holding a credential the old detector missed is left out of the active-editor item, the file is still named', () => {
   const sample = CREDENTIAL_CORPUS.find((entry) => entry.kind === 'aws-secret-key' && entry.text.startsWith('My AWS'));
   assert.ok(sample);
-  const text = describeActiveEditor({ path: 'notes/aws.md', languageId: 'markdown', lineCount: 30, cursorLine: 3, selection: { text: sample.text, startLine: 1, endLine: 9 } });
+  const text = describeActiveEditor({
+    path: 'notes/aws.md',
+    languageId: 'markdown',
+    lineCount: 30,
+    cursorLine: 3,
+    selection: { text: sample.text, startLine: 1, endLine: 9 },
+  });
   assert.ok(text?.startsWith('Active file: notes/aws.md'));
   for (const secret of sample.secrets) assert.ok(!text?.includes(secret));
 });

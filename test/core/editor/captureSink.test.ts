@@ -42,7 +42,10 @@ test('a burst of submits to one slot costs one write of the latest value', async
   sink.submit('active', 'c');
   timers.fire();
   await sink.flush();
-  assert.deepEqual(writes, [['diagnostics', 'd'], ['active', 'c']]);
+  assert.deepEqual(writes, [
+    ['diagnostics', 'd'],
+    ['active', 'c'],
+  ]);
 });
 
 test('unchanged content is not written again; a change and a removal are', async () => {
@@ -57,7 +60,11 @@ test('unchanged content is not written again; a change and a removal are', async
   await sink.flush();
   sink.submit('git', null);
   await sink.flush();
-  assert.deepEqual(writes, [['git', 'main'], ['git', 'feature'], ['git', null]]);
+  assert.deepEqual(writes, [
+    ['git', 'main'],
+    ['git', 'feature'],
+    ['git', null],
+  ]);
 });
 
 test('removing a slot that was never written writes nothing; reset forces a rewrite', async () => {
@@ -69,7 +76,10 @@ test('removing a slot that was never written writes nothing; reset forces a rewr
   sink.reset();
   sink.submit('task', 'failed');
   await sink.flush();
-  assert.deepEqual(writes, [['task', 'failed'], ['task', 'failed']]);
+  assert.deepEqual(writes, [
+    ['task', 'failed'],
+    ['task', 'failed'],
+  ]);
 });
 
 test('content flagged by the secret detector never reaches the writer', async () => {
@@ -115,7 +125,12 @@ test('forget makes a slot whose item disappeared write again; writtenSlots lists
   sink.forget('active');
   sink.submit('active', 'a');
   await sink.flush();
-  assert.deepEqual(writes, [['active', 'a'], ['git', 'main'], ['git', null], ['active', 'a']]);
+  assert.deepEqual(writes, [
+    ['active', 'a'],
+    ['git', 'main'],
+    ['git', null],
+    ['active', 'a'],
+  ]);
 });
 
 test('a hold keeps writes pending until released, then writes the latest value once', async () => {

@@ -3,7 +3,18 @@ import { test } from 'node:test';
 import { compileGlob, isSensitivePath, PathFilter } from '../../../src/core/editor/pathPrivacy.ts';
 
 test('credential files are refused by name', () => {
-  for (const path of ['.env', 'app/.env.local', 'certs/server.pem', 'tls.key', '/home/me/.ssh/config', 'id_rsa', 'id_ed25519.pub', '.npmrc', 'secrets.yaml', 'gcp/service-account-prod.json']) {
+  for (const path of [
+    '.env',
+    'app/.env.local',
+    'certs/server.pem',
+    'tls.key',
+    '/home/me/.ssh/config',
+    'id_rsa',
+    'id_ed25519.pub',
+    '.npmrc',
+    'secrets.yaml',
+    'gcp/service-account-prod.json',
+  ]) {
     assert.equal(isSensitivePath(path), true, path);
   }
   for (const path of ['src/env.ts', 'README.md', 'keyboard.ts', 'docs/keys.md', 'environment.yml']) {

@@ -41,7 +41,8 @@ test('folder ids are stable, distinct per path and valid core identifiers', () =
 
 test('the origin remote is read from a .git/config, else the first remote', async () => {
   const { remoteUrlFromGitConfig } = await import('../../../src/core/editor/gitConfig.ts');
-  const config = '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/up/b\n[remote "origin"]\n\turl = git@github.com:a/b.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n';
+  const config =
+    '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/up/b\n[remote "origin"]\n\turl = git@github.com:a/b.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n';
   assert.equal(remoteUrlFromGitConfig(config), 'git@github.com:a/b.git');
   assert.equal(remoteUrlFromGitConfig('[remote "fork"]\n url = https://x.org/f/g\n'), 'https://x.org/f/g');
   assert.equal(remoteUrlFromGitConfig('[core]\n bare = true\n'), null);

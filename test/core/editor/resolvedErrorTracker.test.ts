@@ -1,8 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeResolvedError, type ObservedError, ResolvedErrorTracker } from '../../../src/core/editor/resolvedErrorTracker.ts';
+import {
+  describeResolvedError,
+  type ObservedError,
+  ResolvedErrorTracker,
+} from '../../../src/core/editor/resolvedErrorTracker.ts';
 
-const cannotFind: ObservedError = { file: 'src/a.ts', line: 12, message: "Cannot find name 'fooo'.", source: 'ts', code: '2304', lineText: 'const x = fooo + 1;' };
+const cannotFind: ObservedError = {
+  file: 'src/a.ts',
+  line: 12,
+  message: "Cannot find name 'fooo'.",
+  source: 'ts',
+  code: '2304',
+  lineText: 'const x = fooo + 1;',
+};
 
 test('an error that disappears after an edit near it becomes an outcome naming the change', () => {
   const tracker = new ResolvedErrorTracker({ minAgeMs: 1000 });
@@ -22,13 +33,34 @@ test('an error that disappears after an edit near it becomes an outcome naming t
 
 test('with the file at hand, the outcome shows the changed lines before and after, found again below inserted lines', () => {
   const tracker = new ResolvedErrorTracker({ minAgeMs: 0 });
-  const before = ['function total(items: Item[]): number {', '  let sum = 0;', '  const n: number = "4";', '  return sum + n;', '}'];
-  const error: ObservedError = { file: 'src/total.ts', line: 12, message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322', language: 'typescript', window: { start: 10, lines: before } };
+  const before = [
+    'function total(items: Item[]): number {',
+    '  let sum = 0;',
+    '  const n: number = "4";',
+    '  return sum + n;',
+    '}',
+  ];
+  const error: ObservedError = {
+    file: 'src/total.ts',
+    line: 12,
+    message: "Type 'string' is not assignable to type 'number'.",
+    source: 'ts',
+    code: '2322',
+    language: 'typescript',
+    window: { start: 10, lines: before },
+  };
   tracker.observe('src/total.ts', [error], 0);
-  tracker.recordEdit({ file: 'src/total.ts', line: 1, inserted: "import { Item } from './item';\n\n", removed: 0, linesAdded: 2 }, 10);
+  tracker.recordEdit(
+    { file: 'src/total.ts', line: 1, inserted: "import { Item } from './item';\n\n", removed: 0, linesAdded: 2 },
+    10,
+  );
   tracker.recordEdit({ file: 'src/total.ts', line: 14, inserted: '4', removed: 0, linesAdded: 0 }, 20);
   tracker.recordEdit({ file: 'src/total.ts', line: 14, inserted: '2', removed: 0, linesAdded: 0 }, 30);
-  const file = ['', ...Array.from({ length: 11 }, (_, i) => `line ${i + 1}`), ...before.map((line) => line.replace('"4"', '42'))];
+  const file = [
+    '',
+    ...Array.from({ length: 11 }, (_, i) => `line ${i + 1}`),
+    ...before.map((line) => line.replace('"4"', '42')),
+  ];
   const asked: Array<[number, number]> = [];
   const [outcome] = tracker.observe('src/total.ts', [], 40, (from, to) => {
     asked.push([from, to]);
@@ -38,7 +70,7 @@ test('with the file at hand, the outcome shows the changed lines before and afte
   assert.equal(
     describeResolvedError(outcome),
     [
-      'Error resolved: [ts 2322] "Type \'string\' is not assignable to type \'number\'." in src/total.ts:12 (typescript).',
+      "Error resolved: [ts 2322] \"Type 'string' is not assignable to type 'number'.\" in src/total.ts:12 (typescript).",
       'Before (src/total.ts:12):',
       '      const n: number = "4";',
       'After (src/total.ts:14):',
@@ -49,12 +81,20 @@ test('with the file at hand, the outcome shows the changed lines before and afte
 
 test('lines added inside the window are shown, and a fix with no text change falls back to naming the edit', () => {
   const tracker = new ResolvedErrorTracker({ minAgeMs: 0 });
-  const error: ObservedError = { file: 'a.py', line: 2, message: 'missing import', window: { start: 1, lines: ['def f():', '    return os.getcwd()'] } };
+  const error: ObservedError = {
+    file: 'a.py',
+    line: 2,
+    message: 'missing import',
+    window: { start: 1, lines: ['def f():', '    return os.getcwd()'] },
+  };
   tracker.observe('a.py', [error], 0);
   tracker.recordEdit({ file: 'a.py', line: 1, inserted: 'import os\n', removed: 0, linesAdded: 1 }, 5);
   const now = ['import os', 'def f():', '    return os.getcwd()'];
   const [outcome] = tracker.observe('a.py', [], 10, (from, to) => now.slice(from - 1, to));
-  assert.match(describeResolvedError(outcome), /Before \(a\.py:1\):\n {4}\(no lines\)\nAfter \(a\.py:1\):\n {4}import os$/);
+  assert.match(
+    describeResolvedError(outcome),
+    /Before \(a\.py:1\):\n {4}\(no lines\)\nAfter \(a\.py:1\):\n {4}import os$/,
+  );
   const unchanged = new ResolvedErrorTracker({ minAgeMs: 0 });
   unchanged.observe('a.py', [error], 0);
   unchanged.recordEdit({ file: 'a.py', line: 2, inserted: ' ', removed: 1, linesAdded: 0 }, 5);

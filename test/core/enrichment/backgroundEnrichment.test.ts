@@ -22,19 +22,33 @@ function keysReply(keys: unknown = KEYS): { content: string } {
 
 /** The enricher a CLI user configures: an OpenAI-compatible endpoint given by environment variables. */
 function enricherFor(server: FakeChatServer) {
-  const enricher = enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'openai', FML_ENRICHMENT_BASE_URL: server.baseUrl, FML_ENRICHMENT_MODEL: 'key-model' });
+  const enricher = enricherFromEnv({
+    FML_ENRICHMENT_PROVIDER: 'openai',
+    FML_ENRICHMENT_BASE_URL: server.baseUrl,
+    FML_ENRICHMENT_MODEL: 'key-model',
+  });
   assert.ok(enricher);
   return enricher;
 }
 
 async function startQueue(core: MemoryCore, server: FakeChatServer, policy = {}, maxAttempts = 4) {
-  const queue = await core.startExtraction(new RuleBasedExtractor(), { baseDelayMs: 1, maxAttempts, log: () => undefined });
+  const queue = await core.startExtraction(new RuleBasedExtractor(), {
+    baseDelayMs: 1,
+    maxAttempts,
+    log: () => undefined,
+  });
   core.startEnrichment(enricherFor(server), policy);
   return queue;
 }
 
 function store(core: MemoryCore, content = CONTENT, extra: Record<string, unknown> = {}) {
-  return core.storeMemory({ user_id: USER, content, memory_category: 'procedural', memory_subtype: 'workflow', ...extra });
+  return core.storeMemory({
+    user_id: USER,
+    content,
+    memory_category: 'procedural',
+    memory_subtype: 'workflow',
+    ...extra,
+  });
 }
 
 describe('background enrichment through an OpenAI-compatible endpoint (local fake server)', () => {
@@ -65,15 +79,28 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     assert.match(server.requests[0].messages[1].content, /runner pool blue-7/);
     const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
-    assert.deepEqual(record.metadata.search_keys, ['runner pool', 'build farm', 'runner capacity', 'where do deployments run']);
-    const views = searchKeyViews(record.metadata, record.created_at);
-    assert.deepEqual(views.map((view) => [view.key, view.by, view.model ?? null]), [
-      ['runner pool', 'agent', null],
-      ['build farm', 'model', 'openai:key-model'],
-      ['runner capacity', 'model', 'openai:key-model'],
-      ['where do deployments run', 'model', 'openai:key-model'],
+    assert.deepEqual(record.metadata.search_keys, [
+      'runner pool',
+      'build farm',
+      'runner capacity',
+      'where do deployments run',
     ]);
-    assert.deepEqual(enrichmentStateOf(record.metadata), { status: 'done', model: 'openai:key-model', at: views[1].at, keys: 3 });
+    const views = searchKeyViews(record.metadata, record.created_at);
+    assert.deepEqual(
+      views.map((view) => [view.key, view.by, view.model ?? null]),
+      [
+        ['runner pool', 'agent', null],
+        ['build farm', 'model', 'openai:key-model'],
+        ['runner capacity', 'model', 'openai:key-model'],
+        ['where do deployments run', 'model', 'openai:key-model'],
+      ],
+    );
+    assert.deepEqual(enrichmentStateOf(record.metadata), {
+      status: 'done',
+      model: 'openai:key-model',
+      at: views[1].at,
+      keys: 3,
+    });
 
     // "farm" is in no word of the memory, only in a key the model gave it.
     const found = await test.core.recall({ user_id: USER, query: 'build farm' }, { logAccess: false });
@@ -85,18 +112,30 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     const queue = await startQueue(test.core, server);
     const stored = await store(test.core);
     await queue.drain();
-    await test.core.editSearchKeys({ user_id: USER, memory_id: stored.memory_id, remove: ['Build Farm'], add: ['blue pool'] });
+    await test.core.editSearchKeys({
+      user_id: USER,
+      memory_id: stored.memory_id,
+      remove: ['Build Farm'],
+      add: ['blue pool'],
+    });
     server.replies.splice(0, Infinity, keysReply({ keys: ['build farm', 'ci runners'] }));
-    await test.core.updateMemory({ user_id: USER, memory_id: stored.memory_id, content: 'We pinned the deploy job to runner pool blue-8 after the outage.' });
+    await test.core.updateMemory({
+      user_id: USER,
+      memory_id: stored.memory_id,
+      content: 'We pinned the deploy job to runner pool blue-8 after the outage.',
+    });
     await queue.drain();
 
     assert.equal(server.requests.length, 2);
     assert.match(server.requests[1].messages[1].content, /blue-8/);
     const [record] = await test.core.getMemories(USER, [stored.memory_id]);
-    assert.deepEqual(searchKeyViews(record.metadata, record.created_at).map((view) => [view.key, view.by]), [
-      ['blue pool', 'user'],
-      ['ci runners', 'model'],
-    ]);
+    assert.deepEqual(
+      searchKeyViews(record.metadata, record.created_at).map((view) => [view.key, view.by]),
+      [
+        ['blue pool', 'user'],
+        ['ci runners', 'model'],
+      ],
+    );
     assert.deepEqual(record.metadata.search_keys_removed, ['build farm']);
   });
 
@@ -106,7 +145,8 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
       server.replies.splice(0, Infinity, { status: 401 });
       const first = await createTestCore({ dataDir });
       const queue = await startQueue(first.core, server, {}, 1);
-      for (let index = 0; index < 7; index++) await store(first.core, `Service number ${index} answers on port ${8000 + index} behind the gateway.`);
+      for (let index = 0; index < 7; index++)
+        await store(first.core, `Service number ${index} answers on port ${8000 + index} behind the gateway.`);
       await queue.drain();
       await first.cleanup();
 
@@ -116,7 +156,12 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
         const resumed = await startQueue(second.core, server);
         assert.equal(await resumed.resumePending(USER, 3), 7);
         await resumed.drain();
-        const { total } = await second.core.listMemories({ filter: { user_id: USER, tags: [ENRICHMENT_PENDING_TAG] }, sort: 'created', offset: 0, limit: 0 });
+        const { total } = await second.core.listMemories({
+          filter: { user_id: USER, tags: [ENRICHMENT_PENDING_TAG] },
+          sort: 'created',
+          offset: 0,
+          limit: 0,
+        });
         assert.equal(total, 0);
       } finally {
         await second.cleanup();
@@ -133,7 +178,11 @@ describe('background enrichment through an OpenAI-compatible endpoint (local fak
     const stored = await store(test.core);
     // The model has the old content in hand when the edit lands.
     await server.received(1);
-    await test.core.updateMemory({ user_id: USER, memory_id: stored.memory_id, content: 'The deploy job now runs on the shared runner pool green-2.' });
+    await test.core.updateMemory({
+      user_id: USER,
+      memory_id: stored.memory_id,
+      content: 'The deploy job now runs on the shared runner pool green-2.',
+    });
     server.replies.splice(0, Infinity, keysReply({ keys: ['stale key'] }), keysReply({ keys: ['fresh key'] }));
     release();
     await queue.drain();
@@ -218,19 +267,30 @@ describe('enrichment sends nothing the user has not allowed', () => {
 
   it('does not send content that held a secret', async () => {
     const queue = await startQueue(test.core, server);
-    const stored = await store(test.core, 'The deploy bot uses token ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the release repo.');
+    const stored = await store(
+      test.core,
+      'The deploy bot uses token ghp_abcdefghijklmnopqrstuvwxyz0123456789 for the release repo.',
+    );
     await queue.drain();
     assert.equal(server.requests.length, 0);
     const [record] = await test.core.getMemories(USER, [stored.memory_id]);
     assert.match(record.content, /\[REDACTED:/);
-    assert.deepEqual(enrichmentStateOf(record.metadata), { status: 'skipped', reason: 'secret', at: (enrichmentStateOf(record.metadata) as { at: string }).at });
+    assert.deepEqual(enrichmentStateOf(record.metadata), {
+      status: 'skipped',
+      reason: 'secret',
+      at: (enrichmentStateOf(record.metadata) as { at: string }).at,
+    });
     assert.equal(record.tags.includes(ENRICHMENT_PENDING_TAG), false);
   });
 
   it('does not send memories about excluded or credential files', async () => {
     const queue = await startQueue(test.core, server, { allowsPath: (path: string) => !path.startsWith('private/') });
-    const excluded = await store(test.core, 'The salary bands are in the planning notes, updated every March.', { entities: ['file:private/plans.md'] });
-    const credentials = await store(test.core, 'The staging settings live in the env file of the api service.', { metadata: { file: 'services/api/.env' } });
+    const excluded = await store(test.core, 'The salary bands are in the planning notes, updated every March.', {
+      entities: ['file:private/plans.md'],
+    });
+    const credentials = await store(test.core, 'The staging settings live in the env file of the api service.', {
+      metadata: { file: 'services/api/.env' },
+    });
     await queue.drain();
     assert.equal(server.requests.length, 0);
     for (const id of [excluded.memory_id, credentials.memory_id]) {
@@ -263,18 +323,35 @@ describe('enrichment sends nothing the user has not allowed', () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const rules = new RuleBasedExtractor();
-    const queue = await test.core.startExtraction({ name: 'gated-rules', extract: async (input) => (await gate, rules.extract(input)) }, { log: () => undefined });
+    const queue = await test.core.startExtraction(
+      { name: 'gated-rules', extract: async (input) => (await gate, rules.extract(input)) },
+      { log: () => undefined },
+    );
     test.core.startEnrichment(enricherFor(server));
     await test.core.initSession({ user_id: USER, session_id: 'sess_enrich' });
-    await test.core.addToWorkingMemory({ session_id: 'sess_enrich', user_id: USER, content: 'We decided to use pnpm instead of npm in this repository.', content_type: 'message' });
-    const checkpoint = await test.core.checkpointWorkingMemory({ session_id: 'sess_enrich', user_id: USER, force: true });
+    await test.core.addToWorkingMemory({
+      session_id: 'sess_enrich',
+      user_id: USER,
+      content: 'We decided to use pnpm instead of npm in this repository.',
+      content_type: 'message',
+    });
+    const checkpoint = await test.core.checkpointWorkingMemory({
+      session_id: 'sess_enrich',
+      user_id: USER,
+      force: true,
+    });
     const [raw] = await test.core.getMemories(USER, checkpoint.memory_ids);
     assert.ok(raw.tags.includes(EXTRACTION_PENDING_TAG));
     assert.equal(raw.tags.includes(ENRICHMENT_PENDING_TAG), false);
     assert.equal(server.requests.length, 0);
     open();
     await queue.drain();
-    const { items } = await test.core.listMemories({ filter: { user_id: USER }, sort: 'created', offset: 0, limit: 10 });
+    const { items } = await test.core.listMemories({
+      filter: { user_id: USER },
+      sort: 'created',
+      offset: 0,
+      limit: 10,
+    });
     assert.ok(items.length > 0);
     for (const memory of items) {
       assert.equal(memory.tags.includes(EXTRACTION_PENDING_TAG), false);

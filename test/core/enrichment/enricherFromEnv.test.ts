@@ -10,8 +10,18 @@ describe('enrichment configuration from the environment', () => {
   });
 
   it('builds an OpenAI-compatible enricher named after its model', () => {
-    assert.equal(enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })?.name, 'openai:gpt-4o-mini');
-    assert.equal(enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'OpenAI', FML_ENRICHMENT_BASE_URL: 'http://127.0.0.1:11434/v1', FML_ENRICHMENT_MODEL: 'llama3.2' })?.name, 'openai:llama3.2');
+    assert.equal(
+      enricherFromEnv({ FML_ENRICHMENT_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })?.name,
+      'openai:gpt-4o-mini',
+    );
+    assert.equal(
+      enricherFromEnv({
+        FML_ENRICHMENT_PROVIDER: 'OpenAI',
+        FML_ENRICHMENT_BASE_URL: 'http://127.0.0.1:11434/v1',
+        FML_ENRICHMENT_MODEL: 'llama3.2',
+      })?.name,
+      'openai:llama3.2',
+    );
   });
 
   it('refuses a half-configured or unknown provider with a CONFIGURATION_ERROR naming the variable', () => {
@@ -21,7 +31,12 @@ describe('enrichment configuration from the environment', () => {
       [{ FML_ENRICHMENT_PROVIDER: 'openai', FML_ENRICHMENT_BASE_URL: 'not a url' }, 'FML_ENRICHMENT_BASE_URL'],
     ];
     for (const [env, field] of cases) {
-      assert.throws(() => enricherFromEnv(env), (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR') && (error as MemoryError).details?.field === field, JSON.stringify(env));
+      assert.throws(
+        () => enricherFromEnv(env),
+        (error: unknown) =>
+          MemoryError.is(error, 'CONFIGURATION_ERROR') && (error as MemoryError).details?.field === field,
+        JSON.stringify(env),
+      );
     }
   });
 });

@@ -25,7 +25,10 @@ describe('rule-based classification accuracy', () => {
     const perLabel = new Map<string, number>();
     for (const example of LABELLED_SET) perLabel.set(example.label, (perLabel.get(example.label) ?? 0) + 1);
     assert.equal(perLabel.size, MEMORY_SUBTYPES.length);
-    assert.ok([...perLabel.values()].every((count) => count >= 3), JSON.stringify(Object.fromEntries(perLabel)));
+    assert.ok(
+      [...perLabel.values()].every((count) => count >= 3),
+      JSON.stringify(Object.fromEntries(perLabel)),
+    );
     assert.ok(LABELLED_SET.length >= 60);
   });
 

@@ -29,17 +29,24 @@ class FlakyExtractor implements MemoryExtractor {
 
 async function checkpoint(core: MemoryCore, contents: readonly string[]): Promise<string[]> {
   await core.initSession({ user_id: USER, session_id: SESSION });
-  for (const content of contents) await core.addToWorkingMemory({ session_id: SESSION, user_id: USER, content, content_type: 'message' });
+  for (const content of contents)
+    await core.addToWorkingMemory({ session_id: SESSION, user_id: USER, content, content_type: 'message' });
   const result = await core.checkpointWorkingMemory({ session_id: SESSION, user_id: USER, force: true });
   return result.memory_ids;
 }
 
 async function pending(core: MemoryCore): Promise<string[]> {
-  const { items } = await core.listMemories({ filter: { user_id: USER, tags: [EXTRACTION_PENDING_TAG] }, sort: 'created', offset: 0, limit: 50 });
+  const { items } = await core.listMemories({
+    filter: { user_id: USER, tags: [EXTRACTION_PENDING_TAG] },
+    sort: 'created',
+    offset: 0,
+    limit: 50,
+  });
   return items.map((memory) => memory.memory_id);
 }
 
-const MESSAGE = 'We decided to use PostgreSQL 15 for the event store. Use pnpm instead of npm in this repository. Never push directly to main.';
+const MESSAGE =
+  'We decided to use PostgreSQL 15 for the event store. Use pnpm instead of npm in this repository. Never push directly to main.';
 
 describe('extraction queue', () => {
   let test: TestCore;
@@ -66,12 +73,30 @@ describe('extraction queue', () => {
 
     await queue.drain();
     assert.deepEqual(await pending(test.core), []);
-    const { items } = await test.core.listMemories({ filter: { user_id: USER }, sort: 'created', offset: 0, limit: 50 });
+    const { items } = await test.core.listMemories({
+      filter: { user_id: USER },
+      sort: 'created',
+      offset: 0,
+      limit: 50,
+    });
     const extracted = items.filter((memory) => memory.source_type === 'extraction');
-    assert.deepEqual(extracted.map((memory) => `${memory.memory_category}.${memory.memory_subtype}`).sort(), ['episodic.decision', 'preference.boundaries', 'procedural.tool_usage']);
-    assert.ok(extracted.every((memory) => memory.metadata.extracted_from === rawId && memory.metadata.extractor === 'rules' && memory.source_session === SESSION));
+    assert.deepEqual(extracted.map((memory) => `${memory.memory_category}.${memory.memory_subtype}`).sort(), [
+      'episodic.decision',
+      'preference.boundaries',
+      'procedural.tool_usage',
+    ]);
+    assert.ok(
+      extracted.every(
+        (memory) =>
+          memory.metadata.extracted_from === rawId &&
+          memory.metadata.extractor === 'rules' &&
+          memory.source_session === SESSION,
+      ),
+    );
     // The pnpm sentence also states a structured fact.
-    assert.ok(items.some((memory) => (memory.metadata.fact as { key?: string } | undefined)?.key === 'package_manager'));
+    assert.ok(
+      items.some((memory) => (memory.metadata.fact as { key?: string } | undefined)?.key === 'package_manager'),
+    );
     const settled = await test.core.getMemory(USER, rawId as string);
     assert.ok(settled.deleted_at, 'the split raw memory goes to the trash');
     assert.equal(settled.metadata.extraction, 'replaced');
@@ -84,18 +109,46 @@ describe('extraction queue', () => {
   it('reclassifies a raw memory that is itself one extracted memory instead of duplicating it', async () => {
     const queue = await test.core.startExtraction({
       name: 'fixed',
-      extract: async (input) => [{ content: input.content, category: 'semantic', subtype: 'project', importance: 0.9, entities: ['package:fastapi'], is_temporal: false }],
+      extract: async (input) => [
+        {
+          content: input.content,
+          category: 'semantic',
+          subtype: 'project',
+          importance: 0.9,
+          entities: ['package:fastapi'],
+          is_temporal: false,
+        },
+      ],
     });
-    const [rawId] = await checkpoint(test.core, ['The project backend is FastAPI talking to a Postgres database on the shared cluster']);
+    const [rawId] = await checkpoint(test.core, [
+      'The project backend is FastAPI talking to a Postgres database on the shared cluster',
+    ]);
     await queue.drain();
     const settled = await test.core.getMemory(USER, rawId as string);
-    assert.deepEqual([settled.deleted_at, settled.memory_category, settled.memory_subtype, settled.importance, settled.metadata.extraction], [null, 'semantic', 'project', 0.9, 'done']);
+    assert.deepEqual(
+      [
+        settled.deleted_at,
+        settled.memory_category,
+        settled.memory_subtype,
+        settled.importance,
+        settled.metadata.extraction,
+      ],
+      [null, 'semantic', 'project', 0.9, 'done'],
+    );
     assert.ok(settled.entities.includes('package:fastapi'));
-    assert.equal((await test.core.listMemories({ filter: { user_id: USER }, sort: 'created', offset: 0, limit: 10 })).total, 1);
+    assert.equal(
+      (await test.core.listMemories({ filter: { user_id: USER }, sort: 'created', offset: 0, limit: 10 })).total,
+      1,
+    );
   });
 
   it('supersedes the memory a correction replaces', async () => {
-    const old = await test.core.storeMemory({ user_id: USER, content: 'The staging database listens on port 5432', memory_category: 'semantic', memory_subtype: 'environment' });
+    const old = await test.core.storeMemory({
+      user_id: USER,
+      content: 'The staging database listens on port 5432',
+      memory_category: 'semantic',
+      memory_subtype: 'environment',
+    });
     const queue = await test.core.startExtraction(new RuleBasedExtractor());
     await checkpoint(test.core, ['Actually, the staging database listens on port 5433, not 5432.']);
     await queue.drain();
@@ -111,7 +164,11 @@ describe('extraction queue', () => {
   it('retries with backoff and succeeds once the provider recovers', async () => {
     const extractor = new FlakyExtractor(2);
     const logs: string[] = [];
-    const queue = await test.core.startExtraction(extractor, { baseDelayMs: 1, maxAttempts: 4, log: (message) => logs.push(message) });
+    const queue = await test.core.startExtraction(extractor, {
+      baseDelayMs: 1,
+      maxAttempts: 4,
+      log: (message) => logs.push(message),
+    });
     await checkpoint(test.core, [MESSAGE]);
     await queue.drain();
     assert.equal(extractor.calls, 3);
@@ -123,14 +180,25 @@ describe('extraction queue', () => {
 
   it('gives up after maxAttempts, keeps the raw memory pending, and resumes later', async () => {
     const logs: string[] = [];
-    const failing = await test.core.startExtraction(new FlakyExtractor(Infinity), { baseDelayMs: 1, maxAttempts: 3, log: (message) => logs.push(message) });
+    const failing = await test.core.startExtraction(new FlakyExtractor(Infinity), {
+      baseDelayMs: 1,
+      maxAttempts: 3,
+      log: (message) => logs.push(message),
+    });
     const [rawId] = await checkpoint(test.core, [MESSAGE]);
     await failing.drain();
-    assert.deepEqual([failing.stats().failed, failing.stats().retries, failing.stats().last_error?.code], [1, 2, 'PROVIDER_ERROR']);
+    assert.deepEqual(
+      [failing.stats().failed, failing.stats().retries, failing.stats().last_error?.code],
+      [1, 2, 'PROVIDER_ERROR'],
+    );
     assert.match(logs.at(-1) ?? '', /gave up after 3 attempt\(s\) \[PROVIDER_ERROR\]/);
     assert.deepEqual(await pending(test.core), [rawId]);
     const raw = await test.core.getMemory(USER, rawId as string);
-    assert.deepEqual(raw.metadata.extraction_error, { code: 'PROVIDER_ERROR', message: 'model overloaded', attempts: 3 });
+    assert.deepEqual(raw.metadata.extraction_error, {
+      code: 'PROVIDER_ERROR',
+      message: 'model overloaded',
+      attempts: 3,
+    });
     assert.equal(raw.deleted_at, null);
 
     // After a restart or an outage: a working extractor picks the pending memory up again.

@@ -10,7 +10,12 @@ export interface ChatReply {
 export interface FakeChatServer {
   baseUrl: string;
   /** Request bodies received, in order. */
-  requests: Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format?: unknown; authorization?: string }>;
+  requests: Array<{
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    response_format?: unknown;
+    authorization?: string;
+  }>;
   /** Replies served in order; the last one repeats. */
   replies: ChatReply[];
   /** While set, requests are recorded but answered only once it resolves (to observe work in flight). */
@@ -28,13 +33,17 @@ export async function startFakeChatServer(replies: ChatReply[]): Promise<FakeCha
     requests: [],
     replies,
     hold: null,
-    received: (count) => (state.requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    received: (count) =>
+      state.requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
     close: async () => undefined,
   };
   let served = 0;
   const server: Server = createServer(async (request, response) => {
     const body = JSON.parse(await readBody(request)) as FakeChatServer['requests'][number];
-    state.requests.push({ ...body, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
+    state.requests.push({
+      ...body,
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+    });
     for (const waiter of waiters.filter((entry) => state.requests.length >= entry.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
@@ -44,7 +53,9 @@ export async function startFakeChatServer(replies: ChatReply[]): Promise<FakeCha
     const status = reply.status ?? 200;
     response.writeHead(status, { 'content-type': 'application/json' });
     if (status !== 200) {
-      response.end(JSON.stringify({ error: { message: reply.content ?? `fake error ${status}`, type: 'server_error' } }));
+      response.end(
+        JSON.stringify({ error: { message: reply.content ?? `fake error ${status}`, type: 'server_error' } }),
+      );
       return;
     }
     response.end(

@@ -14,26 +14,48 @@ export const LABELLED_SET: readonly LabelledExample[] = [
   { content: 'We decided to use PostgreSQL over MySQL because of JSONB support', label: 'episodic.decision' },
   { content: "Let's go with Zustand for state, Redux is overkill for this app", label: 'episodic.decision' },
   { content: 'After the review we agreed to drop IE11 support', label: 'episodic.decision' },
-  { content: 'Going forward the API returns ISO timestamps instead of epoch millis, that was the call in the design review', label: 'episodic.decision' },
+  {
+    content:
+      'Going forward the API returns ISO timestamps instead of epoch millis, that was the call in the design review',
+    label: 'episodic.decision',
+  },
   // episodic.outcome
-  { content: 'The flaky test was fixed by mocking the clock; root cause was a timezone assumption', label: 'episodic.outcome' },
+  {
+    content: 'The flaky test was fixed by mocking the clock; root cause was a timezone assumption',
+    label: 'episodic.outcome',
+  },
   { content: 'Bumping the pool size to 20 made the timeouts go away', label: 'episodic.outcome' },
-  { content: 'The memory leak came from an event listener that was never removed in useEffect', label: 'episodic.outcome' },
-  { content: 'That approach did not work: the worker still crashed with the same stack trace', label: 'episodic.outcome' },
+  {
+    content: 'The memory leak came from an event listener that was never removed in useEffect',
+    label: 'episodic.outcome',
+  },
+  {
+    content: 'That approach did not work: the worker still crashed with the same stack trace',
+    label: 'episodic.outcome',
+  },
   // episodic.event
   { content: 'Deployed v2.3 to production yesterday', label: 'episodic.event', temporal: true },
   { content: 'Merged the auth refactor into main this morning', label: 'episodic.event', temporal: true },
   { content: 'The staging cluster went down for two hours on Tuesday', label: 'episodic.event', temporal: true },
   { content: 'We upgraded React from 17 to 18 last sprint', label: 'episodic.event', temporal: true },
   // episodic.conversation
-  { content: 'Discussed with Priya how to split the billing module, no conclusion yet', label: 'episodic.conversation' },
+  {
+    content: 'Discussed with Priya how to split the billing module, no conclusion yet',
+    label: 'episodic.conversation',
+  },
   { content: 'The user asked me to explain how the retry middleware works', label: 'episodic.conversation' },
   { content: 'We talked through the options for caching the search results', label: 'episodic.conversation' },
   // procedural.debugging
   { content: 'When the API times out, check the Redis connection first', label: 'procedural.debugging' },
   { content: 'If the build fails with ENOSPC, clear the docker volumes and retry', label: 'procedural.debugging' },
-  { content: 'To debug the websocket drops, turn on DEBUG=ws* and watch the ping frames', label: 'procedural.debugging' },
-  { content: 'Segfaults in the native module usually mean the prebuilt binary does not match the Node ABI; rebuild it', label: 'procedural.debugging' },
+  {
+    content: 'To debug the websocket drops, turn on DEBUG=ws* and watch the ping frames',
+    label: 'procedural.debugging',
+  },
+  {
+    content: 'Segfaults in the native module usually mean the prebuilt binary does not match the Node ABI; rebuild it',
+    label: 'procedural.debugging',
+  },
   // procedural.tool_usage
   { content: 'Use pnpm instead of npm in this repository', label: 'procedural.tool_usage' },
   { content: 'Run the linter with `npm run lint -- --fix` before pushing', label: 'procedural.tool_usage' },
@@ -41,13 +63,29 @@ export const LABELLED_SET: readonly LabelledExample[] = [
   { content: 'Type-check with tsc --noEmit; esbuild does not check types', label: 'procedural.tool_usage' },
   // procedural.workflow
   { content: 'To release: run the tests, then build, then push the tag', label: 'procedural.workflow' },
-  { content: 'Database migrations: generate with alembic revision --autogenerate, review the file, then alembic upgrade head', label: 'procedural.workflow' },
-  { content: 'New features go on a branch off develop and need one approving review before merge', label: 'procedural.workflow' },
-  { content: 'To add a new MCP tool, create it in src/mcp/tools with defineTool and register it in the tool list', label: 'procedural.workflow' },
+  {
+    content:
+      'Database migrations: generate with alembic revision --autogenerate, review the file, then alembic upgrade head',
+    label: 'procedural.workflow',
+  },
+  {
+    content: 'New features go on a branch off develop and need one approving review before merge',
+    label: 'procedural.workflow',
+  },
+  {
+    content: 'To add a new MCP tool, create it in src/mcp/tools with defineTool and register it in the tool list',
+    label: 'procedural.workflow',
+  },
   // procedural.pattern
-  { content: 'Every handler in this codebase validates input with zod before touching the store', label: 'procedural.pattern' },
+  {
+    content: 'Every handler in this codebase validates input with zod before touching the store',
+    label: 'procedural.pattern',
+  },
   { content: 'Repositories wrap the ORM so services never import Prisma directly', label: 'procedural.pattern' },
-  { content: 'Errors are thrown as MemoryError with a code and the MCP layer maps the code to the response', label: 'procedural.pattern' },
+  {
+    content: 'Errors are thrown as MemoryError with a code and the MCP layer maps the code to the response',
+    label: 'procedural.pattern',
+  },
   // preference.boundaries
   { content: "Don't suggest TypeScript enums, the user dislikes them", label: 'preference.boundaries' },
   { content: 'Never run git push --force on shared branches', label: 'preference.boundaries' },
@@ -85,9 +123,18 @@ export const LABELLED_SET: readonly LabelledExample[] = [
   { content: 'This repo is a monorepo with apps/web and apps/api managed by Turborepo', label: 'semantic.project' },
   { content: 'The frontend is built with Vite and Vue 3', label: 'semantic.project' },
   // semantic.domain
-  { content: 'In our domain a settlement is the batch of captured payments sent to the bank each night', label: 'semantic.domain' },
-  { content: 'A tenant can own several workspaces but each workspace belongs to exactly one tenant', label: 'semantic.domain' },
-  { content: 'Refunds older than 90 days must go through manual review per the compliance rules', label: 'semantic.domain' },
+  {
+    content: 'In our domain a settlement is the batch of captured payments sent to the bank each night',
+    label: 'semantic.domain',
+  },
+  {
+    content: 'A tenant can own several workspaces but each workspace belongs to exactly one tenant',
+    label: 'semantic.domain',
+  },
+  {
+    content: 'Refunds older than 90 days must go through manual review per the compliance rules',
+    label: 'semantic.domain',
+  },
 ];
 
 /**
@@ -101,8 +148,14 @@ export const HELD_OUT_SET: readonly LabelledExample[] = [
   { content: 'Sam and I went over the on-call rota in our 1:1', label: 'episodic.conversation' },
   { content: 'If the e2e suite hangs, kill the leftover chromium processes and rerun', label: 'procedural.debugging' },
   { content: 'Use uv instead of pip for Python dependencies here', label: 'procedural.tool_usage' },
-  { content: 'To cut a hotfix: branch from the release tag, cherry-pick the fix, then bump the patch version', label: 'procedural.workflow' },
-  { content: 'In this codebase every React page fetches data through a loader, never in components', label: 'procedural.pattern' },
+  {
+    content: 'To cut a hotfix: branch from the release tag, cherry-pick the fix, then bump the patch version',
+    label: 'procedural.workflow',
+  },
+  {
+    content: 'In this codebase every React page fetches data through a loader, never in components',
+    label: 'procedural.pattern',
+  },
   { content: 'Never touch the vendored copy of libsodium', label: 'preference.boundaries' },
   { content: 'I prefer detailed explanations with links to the docs', label: 'preference.communication' },
   { content: 'Prefer async/await over promise chains', label: 'preference.style' },
@@ -122,12 +175,18 @@ export const HELD_OUT_SET: readonly LabelledExample[] = [
  */
 export const UNSEEN_SET: readonly LabelledExample[] = [
   { content: 'We went with Tailwind for the admin UI', label: 'episodic.decision' },
-  { content: 'Turns out the cache key ignored the locale, which is why users saw the wrong language', label: 'episodic.outcome' },
+  {
+    content: 'Turns out the cache key ignored the locale, which is why users saw the wrong language',
+    label: 'episodic.outcome',
+  },
   { content: 'Cut the 3.0 release candidate on Monday', label: 'episodic.event', temporal: true },
   { content: 'Pairing session with Lee about the flaky login test', label: 'episodic.conversation' },
   { content: 'When Jest reports open handles, look for unclosed database connections', label: 'procedural.debugging' },
   { content: 'Run database seeds with make seed, not the python script', label: 'procedural.tool_usage' },
-  { content: 'To onboard a new service: add it to the catalog, create the dashboards, then page the SRE team', label: 'procedural.workflow' },
+  {
+    content: 'To onboard a new service: add it to the catalog, create the dashboards, then page the SRE team',
+    label: 'procedural.workflow',
+  },
   { content: 'Every endpoint returns errors in the problem+json format', label: 'procedural.pattern' },
   { content: "Don't rename public API fields without a deprecation period", label: 'preference.boundaries' },
   { content: 'Give me the diff only, no explanations', label: 'preference.communication' },

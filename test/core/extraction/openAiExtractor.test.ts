@@ -9,9 +9,35 @@ import { type FakeChatServer, startFakeChatServer } from './fakeChatServer.ts';
 
 const GOOD = {
   memories: [
-    { content: 'The team chose PostgreSQL for the event store.', category: 'episodic', subtype: 'decision', importance: 0.8, entities: ['package:pg'], is_temporal: false, fact: null, corrects: null },
-    { content: 'The staging database listens on port 5433.', category: 'semantic', subtype: 'environment', importance: 0.6, entities: [], is_temporal: false, fact: null, corrects: '5432' },
-    { content: "The user's name is Jonas.", category: 'semantic', subtype: 'user', importance: 0.7, entities: [], is_temporal: false, fact: { category: 'identity', key: 'name', value: 'Jonas' } },
+    {
+      content: 'The team chose PostgreSQL for the event store.',
+      category: 'episodic',
+      subtype: 'decision',
+      importance: 0.8,
+      entities: ['package:pg'],
+      is_temporal: false,
+      fact: null,
+      corrects: null,
+    },
+    {
+      content: 'The staging database listens on port 5433.',
+      category: 'semantic',
+      subtype: 'environment',
+      importance: 0.6,
+      entities: [],
+      is_temporal: false,
+      fact: null,
+      corrects: '5432',
+    },
+    {
+      content: "The user's name is Jonas.",
+      category: 'semantic',
+      subtype: 'user',
+      importance: 0.7,
+      entities: [],
+      is_temporal: false,
+      fact: { category: 'identity', key: 'name', value: 'Jonas' },
+    },
   ],
 };
 
@@ -35,9 +61,15 @@ describe('OpenAI-compatible extractor', () => {
 
   it('sends the prompt and returns validated memories', async () => {
     server.replies.splice(0, Infinity, { content: JSON.stringify(GOOD) });
-    const memories = await extractor.extract({ content: 'We chose Postgres. Actually staging is on 5433, not 5432. I am Jonas.', context: { source: 'message' } });
+    const memories = await extractor.extract({
+      content: 'We chose Postgres. Actually staging is on 5433, not 5432. I am Jonas.',
+      context: { source: 'message' },
+    });
     assert.equal(extractor.name, 'openai:tiny-model');
-    assert.deepEqual(memories.map((memory) => memory.subtype), ['decision', 'environment', 'user']);
+    assert.deepEqual(
+      memories.map((memory) => memory.subtype),
+      ['decision', 'environment', 'user'],
+    );
     assert.deepEqual(memories[1]?.correction, { replaces: '5432' });
     assert.deepEqual(memories[2]?.fact, { category: 'identity', key: 'name', value: 'Jonas' });
     const request = server.requests.at(-1);
@@ -88,7 +120,11 @@ describe('OpenAI-compatible extractor', () => {
   it('reports an unreachable endpoint as PROVIDER_ERROR', async () => {
     const closed = await startFakeChatServer([]);
     await closed.close();
-    const error = await rejection(new OpenAiExtractor({ apiKey: 'k', model: 'm', baseUrl: closed.baseUrl, timeoutMs: 2_000 }).extract({ content: 'x' }));
+    const error = await rejection(
+      new OpenAiExtractor({ apiKey: 'k', model: 'm', baseUrl: closed.baseUrl, timeoutMs: 2_000 }).extract({
+        content: 'x',
+      }),
+    );
     assert.equal(error.code, 'PROVIDER_ERROR');
   });
 
@@ -103,13 +139,27 @@ describe('OpenAI-compatible extractor', () => {
 describe('extractor configuration from the environment', () => {
   it('defaults to rules and builds an OpenAI-compatible extractor when asked', () => {
     assert.ok(extractorFromEnv({}) instanceof RuleBasedExtractor);
-    const openai = extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'openai', OPENAI_API_KEY: 'k', FML_EXTRACTION_MODEL: 'llama3.1' });
+    const openai = extractorFromEnv({
+      FML_EXTRACTION_PROVIDER: 'openai',
+      OPENAI_API_KEY: 'k',
+      FML_EXTRACTION_MODEL: 'llama3.1',
+    });
     assert.equal(openai.name, 'openai:llama3.1');
-    assert.equal(extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'openai', FML_EXTRACTION_BASE_URL: 'http://127.0.0.1:11434/v1' }).name, 'openai:gpt-4o-mini');
+    assert.equal(
+      extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'openai', FML_EXTRACTION_BASE_URL: 'http://127.0.0.1:11434/v1' })
+        .name,
+      'openai:gpt-4o-mini',
+    );
   });
 
   it('refuses a half-configured or unknown provider', () => {
-    assert.throws(() => extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'openai' }), (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR'));
-    assert.throws(() => extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'anthropic' }), (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR'));
+    assert.throws(
+      () => extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'openai' }),
+      (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR'),
+    );
+    assert.throws(
+      () => extractorFromEnv({ FML_EXTRACTION_PROVIDER: 'anthropic' }),
+      (error: unknown) => MemoryError.is(error, 'CONFIGURATION_ERROR'),
+    );
   });
 });

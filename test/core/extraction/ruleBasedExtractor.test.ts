@@ -6,12 +6,12 @@ import { splitSentences } from '../../../src/core/extraction/splitSentences.ts';
 
 describe('sentence splitting', () => {
   it('splits sentences and bullets but not files, versions, abbreviations or code', () => {
-    assert.deepEqual(splitSentences('We pinned Node 24.1. See src/db/schema.ts, e.g. the users table.\n- Use pnpm\n- Never push to main'), [
-      'We pinned Node 24.1.',
-      'See src/db/schema.ts, e.g. the users table.',
-      'Use pnpm',
-      'Never push to main',
-    ]);
+    assert.deepEqual(
+      splitSentences(
+        'We pinned Node 24.1. See src/db/schema.ts, e.g. the users table.\n- Use pnpm\n- Never push to main',
+      ),
+      ['We pinned Node 24.1.', 'See src/db/schema.ts, e.g. the users table.', 'Use pnpm', 'Never push to main'],
+    );
   });
 
   it('keeps a sentence that refers back attached to the one before', () => {
@@ -30,7 +30,8 @@ describe('sentence splitting', () => {
 describe('rule-based extraction', () => {
   it('yields one classified memory per substantive sentence and drops small talk', async () => {
     const extracted = await new RuleBasedExtractor().extract({
-      content: 'Thanks, that helps. We decided to use PostgreSQL 15 for the event store. Use pnpm instead of npm in this repo. Let me think about the rest.',
+      content:
+        'Thanks, that helps. We decided to use PostgreSQL 15 for the event store. Use pnpm instead of npm in this repo. Let me think about the rest.',
     });
     assert.deepEqual(
       extracted.map((memory) => [memory.category, memory.subtype, memory.content]),
@@ -47,7 +48,10 @@ describe('rule-based extraction', () => {
     assert.equal(memory?.content, 'The staging database listens on port 5433, not 5432');
     assert.deepEqual(memory?.correction, { replaces: '5432' });
     assert.equal(`${memory?.category}.${memory?.subtype}`, 'semantic.environment');
-    assert.deepEqual(detectCorrection('No, we deploy with ArgoCD rather than Flux'), { statement: 'We deploy with ArgoCD rather than Flux', replaces: 'Flux' });
+    assert.deepEqual(detectCorrection('No, we deploy with ArgoCD rather than Flux'), {
+      statement: 'We deploy with ArgoCD rather than Flux',
+      replaces: 'Flux',
+    });
     assert.deepEqual(detectCorrection('I meant not yarn but pnpm'), { statement: 'pnpm', replaces: 'yarn' });
     assert.equal(detectCorrection('Use pnpm instead of npm'), null);
   });
@@ -62,7 +66,10 @@ describe('rule-based extraction', () => {
   });
 
   it('keeps a message no rule recognises whole rather than losing it, and nothing of an acknowledgement', () => {
-    assert.deepEqual(extractByRules('The blob frobnicates the widgets nicely').map((memory) => memory.content), ['The blob frobnicates the widgets nicely']);
+    assert.deepEqual(
+      extractByRules('The blob frobnicates the widgets nicely').map((memory) => memory.content),
+      ['The blob frobnicates the widgets nicely'],
+    );
     assert.deepEqual(extractByRules('ok thanks'), []);
     assert.deepEqual(extractByRules('Sounds good!'), []);
   });

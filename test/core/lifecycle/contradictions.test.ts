@@ -6,13 +6,27 @@ import { supersedeMemory } from '../../../src/core/lifecycle/supersede.ts';
 import { MemoryError } from '../../../src/core/domain/errors.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
-const m = (content: string, memory_category: 'semantic' | 'episodic' | 'preference' = 'semantic', metadata: Record<string, unknown> = {}) => ({ content, memory_category, metadata });
+const m = (
+  content: string,
+  memory_category: 'semantic' | 'episodic' | 'preference' = 'semantic',
+  metadata: Record<string, unknown> = {},
+) => ({ content, memory_category, metadata });
 
 test('detects negation, a setting with two values, and fact values', () => {
-  assert.equal(detectContradiction(m('The orders service uses Redis for caching'), m('The orders service does not use Redis for caching'))?.kind, 'negation');
-  assert.equal(detectContradiction(m('The default port is 8080'), m('The default port is 3000'))?.kind, 'different_value');
+  assert.equal(
+    detectContradiction(
+      m('The orders service uses Redis for caching'),
+      m('The orders service does not use Redis for caching'),
+    )?.kind,
+    'negation',
+  );
+  assert.equal(
+    detectContradiction(m('The default port is 8080'), m('The default port is 3000'))?.kind,
+    'different_value',
+  );
   assert.equal(detectContradiction(m('The default port is 8080'), m('The default port is 3000'))?.strength, 'strong');
-  const fact = (value: string) => m(`identity name: ${value}`, 'semantic', { fact: { category: 'identity', key: 'name', value } });
+  const fact = (value: string) =>
+    m(`identity name: ${value}`, 'semantic', { fact: { category: 'identity', key: 'name', value } });
   assert.equal(detectContradiction(fact('Alex'), fact('Sam'))?.kind, 'fact_value');
 });
 
@@ -52,8 +66,18 @@ describe('contradictions in the store', () => {
   });
 
   it('supersedes the older memory and lowers its confidence when a new one contradicts it', async () => {
-    const older = await t.core.storeMemory({ user_id: 'c1', content: 'The default port is 8080', memory_category: 'semantic', memory_subtype: 'project' });
-    const newer = await t.core.storeMemory({ user_id: 'c1', content: 'The default port is 3000', memory_category: 'semantic', memory_subtype: 'project' });
+    const older = await t.core.storeMemory({
+      user_id: 'c1',
+      content: 'The default port is 8080',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    const newer = await t.core.storeMemory({
+      user_id: 'c1',
+      content: 'The default port is 3000',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     assert.equal(newer.contradicts?.memory_id, older.memory_id);
     const old = await t.core.getMemory('c1', older.memory_id);
     assert.equal(old.superseded_by, newer.memory_id);
@@ -62,16 +86,36 @@ describe('contradictions in the store', () => {
   });
 
   it('scans for suspected pairs and supersedes explicitly, per user', async () => {
-    await t.core.storeMemory({ user_id: 'c2', content: 'We deploy the billing service on Fridays', memory_category: 'procedural', memory_subtype: 'workflow', pinned: true });
-    await t.core.storeMemory({ user_id: 'c2', content: 'We never deploy the billing service on Fridays', memory_category: 'procedural', memory_subtype: 'workflow' });
+    await t.core.storeMemory({
+      user_id: 'c2',
+      content: 'We deploy the billing service on Fridays',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+      pinned: true,
+    });
+    await t.core.storeMemory({
+      user_id: 'c2',
+      content: 'We never deploy the billing service on Fridays',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+    });
     const scan = await scanContradictions(t.deps, 'c2');
     assert.equal(scan.pairs.length, 1);
     assert.equal(scan.pairs[0].kind, 'negation');
     assert.deepEqual((await scanContradictions(t.deps, 'c1')).pairs, []);
-    const result = await supersedeMemory(t.deps, { user_id: 'c2', memory_id: scan.pairs[0].older.memory_id, superseded_by: scan.pairs[0].newer.memory_id, reason: 'policy changed' });
+    const result = await supersedeMemory(t.deps, {
+      user_id: 'c2',
+      memory_id: scan.pairs[0].older.memory_id,
+      superseded_by: scan.pairs[0].newer.memory_id,
+      reason: 'policy changed',
+    });
     assert.ok(result.confidence <= 0.5);
     await assert.rejects(
-      supersedeMemory(t.deps, { user_id: 'someone-else', memory_id: scan.pairs[0].older.memory_id, superseded_by: scan.pairs[0].newer.memory_id }),
+      supersedeMemory(t.deps, {
+        user_id: 'someone-else',
+        memory_id: scan.pairs[0].older.memory_id,
+        superseded_by: scan.pairs[0].newer.memory_id,
+      }),
       (error) => MemoryError.is(error, 'MEMORY_NOT_FOUND'),
     );
   });

@@ -7,7 +7,12 @@ describe('MemoryCore.startMaintenance', () => {
   it('runs daily maintenance for the given users on its timer; stop and close stop the timer', async (t) => {
     const test = await createTestCore();
     try {
-      await test.core.storeMemory({ user_id: 'm', content: 'The cache TTL is five minutes', memory_category: 'semantic', memory_subtype: 'project' });
+      await test.core.storeMemory({
+        user_id: 'm',
+        content: 'The cache TTL is five minutes',
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      });
       t.mock.timers.enable({ apis: ['setInterval'] });
       const reports: MaintenanceReport[] = [];
       // users() is called as each run starts, so its call count is the number of runs the timer began.
@@ -16,7 +21,11 @@ describe('MemoryCore.startMaintenance', () => {
         runsStarted += 1;
         return ['m'];
       };
-      const scheduler = test.core.startMaintenance({ users, intervalMs: 20, onReport: (report) => reports.push(report) });
+      const scheduler = test.core.startMaintenance({
+        users,
+        intervalMs: 20,
+        onReport: (report) => reports.push(report),
+      });
       assert.equal(runsStarted, 0, 'nothing runs before the first interval');
       t.mock.timers.tick(20);
       assert.equal(runsStarted, 1, 'the timer started a run');

@@ -16,7 +16,9 @@ describe('memory lifecycle', () => {
   let t: TestCore;
   let now = Date.parse('2026-01-01T00:00:00Z');
   const store = (user: string, content: string, extra: Record<string, unknown> = {}) =>
-    t.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project', ...extra }).then((result) => result.memory_id);
+    t.core
+      .storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project', ...extra })
+      .then((result) => result.memory_id);
 
   before(async () => {
     t = await createTestCore({ clock: { now: () => new Date(now) } });
@@ -26,14 +28,25 @@ describe('memory lifecycle', () => {
   });
 
   it('links both sides, walks the graph breadth-first with paths, and unlinks', async () => {
-    const [a, b, c, d] = [await store('g', 'alpha service'), await store('g', 'beta queue'), await store('g', 'gamma cache'), await store('g', 'delta store')];
+    const [a, b, c, d] = [
+      await store('g', 'alpha service'),
+      await store('g', 'beta queue'),
+      await store('g', 'gamma cache'),
+      await store('g', 'delta store'),
+    ];
     const deps = t.deps;
     await linkMemories(deps, 'g', a, b);
     await linkMemories(deps, 'g', b, c);
     await linkMemories(deps, 'g', c, d);
     assert.equal((await linkMemories(deps, 'g', b, a)).changed, false);
     const walk = await relatedMemories(deps, { user_id: 'g', memory_id: a, max_depth: 2 });
-    assert.deepEqual(walk.related_memories.map((entry) => [entry.memory_id, entry.depth, entry.path]), [[b, 1, [a, b]], [c, 2, [a, b, c]]]);
+    assert.deepEqual(
+      walk.related_memories.map((entry) => [entry.memory_id, entry.depth, entry.path]),
+      [
+        [b, 1, [a, b]],
+        [c, 2, [a, b, c]],
+      ],
+    );
     await unlinkMemories(deps, 'g', b, c);
     assert.deepEqual((await t.core.getMemory('g', c)).related_memories, [d]);
     await assert.rejects(linkMemories(deps, 'other', a, b), (error) => MemoryError.is(error, 'MEMORY_NOT_FOUND'));
@@ -45,13 +58,19 @@ describe('memory lifecycle', () => {
     const similar = await store('al', 'The orders service reads its Postgres connection pool size from config/db.yaml');
     await store('al', 'Team lunch is on Thursdays');
     const result = await t.core.autoLinkSimilar({ user_id: 'al', memory_id: target, threshold: 0.5 });
-    assert.deepEqual(result.linked.map((entry) => entry.memory_id), [similar]);
+    assert.deepEqual(
+      result.linked.map((entry) => entry.memory_id),
+      [similar],
+    );
     assert.ok((await t.core.getMemory('al', similar)).related_memories.includes(target));
   });
 
   it('consolidates near-duplicates into one traceable memory and archives the originals', async () => {
     const one = await store('cons', 'Run npm test before pushing to main', { importance: 0.4, entities: ['tool:npm'] });
-    const two = await store('cons', 'Always run npm test before pushing to main branch', { importance: 0.9, metadata: { tags: ['ci'] } });
+    const two = await store('cons', 'Always run npm test before pushing to main branch', {
+      importance: 0.9,
+      metadata: { tags: ['ci'] },
+    });
     const other = await store('cons', 'Release notes live in CHANGELOG.md');
     const dry = await consolidateMemories(t.deps, { user_id: 'cons', threshold: 0.7, dry_run: true });
     assert.equal(dry.clusters.length, 1);
@@ -72,10 +91,17 @@ describe('memory lifecycle', () => {
   });
 
   it('uses the summarize hook when one is configured', async () => {
-    const withHook = await createTestCore({ summarize: async (texts) => `Summary of ${texts.length}: deploy with make release` });
+    const withHook = await createTestCore({
+      summarize: async (texts) => `Summary of ${texts.length}: deploy with make release`,
+    });
     try {
       for (const content of ['Deploy with make release then tag', 'Deploy with make release and then tag it']) {
-        await withHook.core.storeMemory({ user_id: 's', content, memory_category: 'procedural', memory_subtype: 'workflow' });
+        await withHook.core.storeMemory({
+          user_id: 's',
+          content,
+          memory_category: 'procedural',
+          memory_subtype: 'workflow',
+        });
       }
       const result = await consolidateMemories(withHook.deps, { user_id: 's', threshold: 0.7 });
       assert.equal(result.clusters[0].method, 'summarize');
@@ -86,13 +112,22 @@ describe('memory lifecycle', () => {
   });
 
   it('decays by Ebbinghaus retention into decay_factor, never for pinned, never deleting', async () => {
-    const episodic = await t.core.storeMemory({ user_id: 'd', content: 'Met the vendor about invoices', memory_category: 'episodic', memory_subtype: 'event' });
+    const episodic = await t.core.storeMemory({
+      user_id: 'd',
+      content: 'Met the vendor about invoices',
+      memory_category: 'episodic',
+      memory_subtype: 'event',
+    });
     const pinned = await store('d', 'The prod database is read-only on weekends', { pinned: true });
     const semantic = await store('d', 'Invoices are generated by the billing cron');
     now += 30 * DAY;
     const result = await applyDecay(t.deps, 'd');
     assert.equal(result.decayed, 2);
-    const [e, p, s] = await Promise.all([t.core.getMemory('d', episodic.memory_id), t.core.getMemory('d', pinned), t.core.getMemory('d', semantic)]);
+    const [e, p, s] = await Promise.all([
+      t.core.getMemory('d', episodic.memory_id),
+      t.core.getMemory('d', pinned),
+      t.core.getMemory('d', semantic),
+    ]);
     assert.equal(e.decay_factor, Math.round(Math.exp(-1) * 10_000) / 10_000);
     assert.ok(s.decay_factor > e.decay_factor, 'semantic memories are more stable than episodic ones');
     assert.equal(p.decay_factor, 1);
@@ -107,7 +142,10 @@ describe('memory lifecycle', () => {
     const fresh = await store('p', 'Fresh decision on the login page', { importance: 0.2 });
     await assert.rejects(pruneMemories(t.deps, { user_id: 'p' }), (error) => MemoryError.is(error, 'INVALID_INPUT'));
     const dry = await pruneMemories(t.deps, { user_id: 'p', older_than_days: 90, dry_run: true });
-    assert.deepEqual(dry.archived.map((entry) => entry.memory_id), [old]);
+    assert.deepEqual(
+      dry.archived.map((entry) => entry.memory_id),
+      [old],
+    );
     assert.equal((await t.core.getMemory('p', old)).deleted_at, null);
     const byScore = await pruneMemories(t.deps, { user_id: 'p', max_score: 0.3 });
     assert.deepEqual(byScore.archived.map((entry) => entry.memory_id).sort(), [old, fresh].sort());
@@ -153,7 +191,13 @@ describe('memory lifecycle', () => {
 
   it('computes analytics by category, source and time bucket', async () => {
     await store('an', 'Uses pnpm workspaces');
-    await t.core.storeMemory({ user_id: 'an', content: 'Shipped the search page', memory_category: 'episodic', memory_subtype: 'outcome', source_type: 'conversation' });
+    await t.core.storeMemory({
+      user_id: 'an',
+      content: 'Shipped the search page',
+      memory_category: 'episodic',
+      memory_subtype: 'outcome',
+      source_type: 'conversation',
+    });
     const analytics = await memoryAnalytics(t.deps, 'an', { bucket: 'day', buckets: 3 });
     assert.deepEqual(analytics.by_category, { semantic: 1, episodic: 1 });
     assert.deepEqual(analytics.by_source, { explicit: 1, conversation: 1 });

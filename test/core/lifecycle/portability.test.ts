@@ -19,8 +19,19 @@ describe('export and import', () => {
   });
 
   it('restores a user into an empty store with ids, links and supersession intact, and is idempotent', async () => {
-    const old = await source.core.storeMemory({ user_id: 'u', content: 'CI runs on Jenkins', memory_category: 'semantic', memory_subtype: 'environment' });
-    const fresh = await source.core.storeMemory({ user_id: 'u', content: 'CI moved to GitHub Actions', memory_category: 'semantic', memory_subtype: 'environment', supersedes: old.memory_id });
+    const old = await source.core.storeMemory({
+      user_id: 'u',
+      content: 'CI runs on Jenkins',
+      memory_category: 'semantic',
+      memory_subtype: 'environment',
+    });
+    const fresh = await source.core.storeMemory({
+      user_id: 'u',
+      content: 'CI moved to GitHub Actions',
+      memory_category: 'semantic',
+      memory_subtype: 'environment',
+      supersedes: old.memory_id,
+    });
     const data = JSON.parse(JSON.stringify(await exportMemories(source.deps, 'u')));
     assert.equal(data.format, EXPORT_FORMAT);
     assert.equal(data.counts.memories, 2);
@@ -38,7 +49,19 @@ describe('export and import', () => {
 
   it('redacts secrets in imported content and names the invalid field', async () => {
     const key = ['gh', 'p_', 'A'.repeat(36)].join('');
-    const data = { format: EXPORT_FORMAT, format_version: 1, memories: [{ memory_id: 'mem_abc', content: `token ${key}`, memory_category: 'semantic', memory_subtype: 'project', created_at: '2026-01-01T00:00:00Z' }] };
+    const data = {
+      format: EXPORT_FORMAT,
+      format_version: 1,
+      memories: [
+        {
+          memory_id: 'mem_abc',
+          content: `token ${key}`,
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+          created_at: '2026-01-01T00:00:00Z',
+        },
+      ],
+    };
     const result = await importMemories(target.deps, 'v', data);
     assert.deepEqual(result.redactions, [{ kind: 'github-token', count: 1 }]);
     assert.throws(

@@ -10,10 +10,16 @@ const memo = (content: string) => ({ content, entities: extractEntities(content)
 test('the default link threshold separates memories about the same topic from the rest', () => {
   const target = memo(LINK_TARGET);
   for (const content of RELATED_TO_TARGET) {
-    assert.ok(relatedness(target, memo(content)) >= DEFAULT_LINK_THRESHOLD, `related but below ${DEFAULT_LINK_THRESHOLD}: ${content}`);
+    assert.ok(
+      relatedness(target, memo(content)) >= DEFAULT_LINK_THRESHOLD,
+      `related but below ${DEFAULT_LINK_THRESHOLD}: ${content}`,
+    );
   }
   for (const content of UNRELATED_TO_TARGET) {
-    assert.ok(relatedness(target, memo(content)) < DEFAULT_LINK_THRESHOLD, `unrelated but at or above ${DEFAULT_LINK_THRESHOLD}: ${content}`);
+    assert.ok(
+      relatedness(target, memo(content)) < DEFAULT_LINK_THRESHOLD,
+      `unrelated but at or above ${DEFAULT_LINK_THRESHOLD}: ${content}`,
+    );
   }
 });
 
@@ -35,7 +41,8 @@ describe('auto_link_similar in the store', () => {
 
   it('links every related memory and none of the unrelated ones, on both sides of each link', async () => {
     const store = async (content: string) =>
-      (await t.core.storeMemory({ user_id: 'links', content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
+      (await t.core.storeMemory({ user_id: 'links', content, memory_category: 'semantic', memory_subtype: 'project' }))
+        .memory_id;
     const target = await store(LINK_TARGET);
     const related = [];
     for (const content of RELATED_TO_TARGET) related.push(await store(content));
@@ -46,7 +53,8 @@ describe('auto_link_similar in the store', () => {
     assert.deepEqual(new Set(result.linked.map((entry) => entry.memory_id)), new Set(related));
     const stored = await t.core.getMemory('links', target);
     assert.deepEqual(new Set(stored.related_memories), new Set(related));
-    for (const id of related) assert.ok((await t.core.getMemory('links', id)).related_memories.includes(target), `link not stored on ${id}`);
+    for (const id of related)
+      assert.ok((await t.core.getMemory('links', id)).related_memories.includes(target), `link not stored on ${id}`);
     for (const id of unrelated) assert.deepEqual((await t.core.getMemory('links', id)).related_memories, []);
   });
 });

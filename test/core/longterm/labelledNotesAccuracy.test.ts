@@ -34,7 +34,10 @@ describe('offline classifier on the labelled developer notes', () => {
 
   it('labels the tuning split', () => {
     const report = classifierAccuracy(loadLabelledNotes('tuning'));
-    assert.ok(report.overall.subtype >= 0.95, report.misses.map((miss) => `${miss.expected} <- ${miss.got}: ${miss.text}`).join('\n'));
+    assert.ok(
+      report.overall.subtype >= 0.95,
+      report.misses.map((miss) => `${miss.expected} <- ${miss.got}: ${miss.text}`).join('\n'),
+    );
   });
 
   it('reads a team rule next to a fact as procedure, not as a boundary for the assistant (issue 17)', () => {

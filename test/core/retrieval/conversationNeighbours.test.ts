@@ -17,7 +17,9 @@ describe('neighbours only within a conversation', () => {
   after(() => test.cleanup());
 
   const store = (user: string, content: string, extra: Record<string, unknown> = {}) =>
-    test.core.storeMemory({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'conversation', ...extra }).then((stored) => stored.memory_id);
+    test.core
+      .storeMemory({ user_id: user, content, memory_category: 'episodic', memory_subtype: 'conversation', ...extra })
+      .then((stored) => stored.memory_id);
 
   it('keys a memory by session id, else by the conversation metadata, and only conversation turns', () => {
     const base = { memory_subtype: 'conversation' as const, source_session: null as string | null, metadata: {} };
@@ -25,13 +27,24 @@ describe('neighbours only within a conversation', () => {
     assert.equal(conversationKey({ ...base, metadata: { conversation_id: 'c9' } }), 'conversation_id:c9');
     assert.equal(conversationKey({ ...base, metadata: { session: 3 } }), 'session:3');
     assert.equal(conversationKey(base), null, 'an unmarked turn has no conversation');
-    assert.equal(conversationKey({ ...base, memory_subtype: 'decision' as const, source_session: 's1' }), null, 'only dialog turns are joined');
+    assert.equal(
+      conversationKey({ ...base, memory_subtype: 'decision' as const, source_session: 's1' }),
+      null,
+      'only dialog turns are joined',
+    );
   });
 
   it('lends score to the next turn of the same conversation, which says so', async () => {
-    const question = await store('talk', 'Alice said, "Where did you go hiking last weekend?"', { metadata: { conversation_id: 'c1' } });
-    const answer = await store('talk', 'Bob said, "Up the ridge trail near the lake."', { metadata: { conversation_id: 'c1' } });
-    const result = await test.core.recall({ user_id: 'talk', query: 'where did Alice go hiking', min_similarity: 0 }, { logAccess: false });
+    const question = await store('talk', 'Alice said, "Where did you go hiking last weekend?"', {
+      metadata: { conversation_id: 'c1' },
+    });
+    const answer = await store('talk', 'Bob said, "Up the ridge trail near the lake."', {
+      metadata: { conversation_id: 'c1' },
+    });
+    const result = await test.core.recall(
+      { user_id: 'talk', query: 'where did Alice go hiking', min_similarity: 0 },
+      { logAccess: false },
+    );
     const ids = result.memories.map((memory) => memory.memory_id);
     assert.equal(ids[0], question);
     assert.ok(ids.includes(answer), 'the answer turn is reached through its neighbour');
@@ -40,35 +53,74 @@ describe('neighbours only within a conversation', () => {
     assert.match(lent.why_matched, /next to a matching memory of the same conversation/);
   });
 
-  it('lends the next turn 0.8 of its seed\'s text score, and the turn after that 0.8 squared', async () => {
+  it("lends the next turn 0.8 of its seed's text score, and the turn after that 0.8 squared", async () => {
     const user = 'decay';
-    const seed = await store(user, 'Gus said, "We finally repainted the boathouse."', { metadata: { conversation_id: 'd1' } });
-    const next = await store(user, 'Hana said, "Nice, what colour did you pick?"', { metadata: { conversation_id: 'd1' } });
-    const after = await store(user, 'Gus said, "A dark green, like the pines."', { metadata: { conversation_id: 'd1' } });
-    const result = await test.core.recall({ user_id: user, query: 'boathouse repainted', min_similarity: 0 }, { logAccess: false });
-    const text = (id: string): number => result.memories.find((memory) => memory.memory_id === id)!.score_breakdown.text_match;
+    const seed = await store(user, 'Gus said, "We finally repainted the boathouse."', {
+      metadata: { conversation_id: 'd1' },
+    });
+    const next = await store(user, 'Hana said, "Nice, what colour did you pick?"', {
+      metadata: { conversation_id: 'd1' },
+    });
+    const after = await store(user, 'Gus said, "A dark green, like the pines."', {
+      metadata: { conversation_id: 'd1' },
+    });
+    const result = await test.core.recall(
+      { user_id: user, query: 'boathouse repainted', min_similarity: 0 },
+      { logAccess: false },
+    );
+    const text = (id: string): number =>
+      result.memories.find((memory) => memory.memory_id === id)!.score_breakdown.text_match;
     assert.ok(Math.abs(text(next) - 0.8 * text(seed)) < 0.002, `one step: ${text(next)} vs 0.8 x ${text(seed)}`);
     assert.ok(Math.abs(text(after) - 0.64 * text(seed)) < 0.002, `two steps: ${text(after)} vs 0.64 x ${text(seed)}`);
   });
 
   it('does not join turns of different conversations stored one after another', async () => {
     await store('two', 'Alice said, "Where did you go hiking last weekend?"', { metadata: { conversation_id: 'a' } });
-    const other = await store('two', 'Carol said, "The quarterly numbers look fine."', { metadata: { conversation_id: 'b' } });
-    const result = await test.core.recall({ user_id: 'two', query: 'hiking weekend', min_similarity: 0 }, { logAccess: false });
+    const other = await store('two', 'Carol said, "The quarterly numbers look fine."', {
+      metadata: { conversation_id: 'b' },
+    });
+    const result = await test.core.recall(
+      { user_id: 'two', query: 'hiking weekend', min_similarity: 0 },
+      { logAccess: false },
+    );
     assert.ok(!result.memories.some((memory) => memory.memory_id === other));
   });
 
   it('never treats memories an agent stored close in time as one conversation', async () => {
     const user = 'agent';
-    const decision = await test.core.storeMemory({ user_id: user, content: 'Decision: pull requests need one approving review.', memory_category: 'episodic', memory_subtype: 'decision' });
+    const decision = await test.core.storeMemory({
+      user_id: user,
+      content: 'Decision: pull requests need one approving review.',
+      memory_category: 'episodic',
+      memory_subtype: 'decision',
+    });
     const unrelated = [];
-    for (const content of ['The build cache lives in .turbo.', 'Staging deploys on every merge to main.', 'Use tabs in Makefiles.']) {
-      unrelated.push((await test.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id);
+    for (const content of [
+      'The build cache lives in .turbo.',
+      'Staging deploys on every merge to main.',
+      'Use tabs in Makefiles.',
+    ]) {
+      unrelated.push(
+        (
+          await test.core.storeMemory({
+            user_id: user,
+            content,
+            memory_category: 'semantic',
+            memory_subtype: 'project',
+          })
+        ).memory_id,
+      );
     }
     // Even unmarked conversation-subtype memories stay apart.
     unrelated.push(await store(user, 'Dan said, "Lunch at noon?"'));
-    const result = await test.core.recall({ user_id: user, query: 'pull requests', min_similarity: 0 }, { logAccess: false });
-    assert.deepEqual(result.memories.map((memory) => memory.memory_id), [decision.memory_id]);
+    const result = await test.core.recall(
+      { user_id: user, query: 'pull requests', min_similarity: 0 },
+      { logAccess: false },
+    );
+    assert.deepEqual(
+      result.memories.map((memory) => memory.memory_id),
+      [decision.memory_id],
+    );
     assert.ok(!result.memories.some((memory) => memory.score_breakdown.signals.includes('neighbour')));
   });
 
@@ -77,8 +129,14 @@ describe('neighbours only within a conversation', () => {
     // The seed covers a third of the query: a neighbour gets at most 0.8 of that, under the floor.
     await store(user, 'Eve said, "The garden looks great."', { source_session: undefined, session_id: 'w1' });
     const next = await store(user, 'Finn said, "Thanks, it took all spring."', { session_id: 'w1' });
-    const loose = await test.core.recall({ user_id: user, query: 'garden zebra quantum', min_similarity: 0 }, { logAccess: false });
-    assert.ok(loose.memories.some((memory) => memory.memory_id === next), 'the neighbour is a candidate');
+    const loose = await test.core.recall(
+      { user_id: user, query: 'garden zebra quantum', min_similarity: 0 },
+      { logAccess: false },
+    );
+    assert.ok(
+      loose.memories.some((memory) => memory.memory_id === next),
+      'the neighbour is a candidate',
+    );
     const floored = await test.core.recall({ user_id: user, query: 'garden zebra quantum' }, { logAccess: false });
     assert.ok(!floored.memories.some((memory) => memory.memory_id === next));
   });

@@ -17,9 +17,19 @@ describe('hybrid recall with an embedding provider', () => {
   after(() => test.cleanup());
 
   it('stores vectors, fuses both signals and says which matched', async () => {
-    const stored = await test.core.storeMemory({ user_id: 'h', content: 'Deployment of the billing service happens through Argo', memory_category: 'procedural', memory_subtype: 'workflow' });
+    const stored = await test.core.storeMemory({
+      user_id: 'h',
+      content: 'Deployment of the billing service happens through Argo',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+    });
     assert.equal(stored.embedding_status, 'embedded');
-    await test.core.storeMemory({ user_id: 'h', content: 'Lunch menu for Friday', memory_category: 'episodic', memory_subtype: 'event' });
+    await test.core.storeMemory({
+      user_id: 'h',
+      content: 'Lunch menu for Friday',
+      memory_category: 'episodic',
+      memory_subtype: 'event',
+    });
     const result = await test.core.recall({ user_id: 'h', query: 'deploying billing', min_similarity: 0.1 });
     assert.equal(result.retrieval_breakdown.mode, 'hybrid');
     assert.equal(result.retrieval_breakdown.embedding_model, provider.model);
@@ -31,7 +41,12 @@ describe('hybrid recall with an embedding provider', () => {
   });
 
   it('finds a memory by its vector alone when no term matches, above min_similarity only', async () => {
-    await test.core.storeMemory({ user_id: 'v', content: 'kubernetes', memory_category: 'semantic', memory_subtype: 'environment' });
+    await test.core.storeMemory({
+      user_id: 'v',
+      content: 'kubernetes',
+      memory_category: 'semantic',
+      memory_subtype: 'environment',
+    });
     const loose = await test.core.recall({ user_id: 'v', query: 'kubernetess', min_similarity: 0.2 });
     assert.equal(loose.memories.length, 1);
     assert.deepEqual(loose.memories[0].score_breakdown.signals, ['semantic']);
@@ -42,7 +57,12 @@ describe('hybrid recall with an embedding provider', () => {
   it('degrades to full-text when the provider fails, stores as pending, and backfills later', async () => {
     provider.failing = true;
     try {
-      const stored = await test.core.storeMemory({ user_id: 'd', content: 'Rotate the signing keys every quarter', memory_category: 'procedural', memory_subtype: 'workflow' });
+      const stored = await test.core.storeMemory({
+        user_id: 'd',
+        content: 'Rotate the signing keys every quarter',
+        memory_category: 'procedural',
+        memory_subtype: 'workflow',
+      });
       assert.equal(stored.embedding_status, 'pending');
       const recalled = await test.core.recall({ user_id: 'd', query: 'signing keys' });
       assert.match(recalled.retrieval_breakdown.mode, /^lexical \(embedding unavailable/);
@@ -52,7 +72,9 @@ describe('hybrid recall with an embedding provider', () => {
       provider.failing = false;
     }
     assert.ok((await test.core.backfillEmbeddings()) >= 1);
-    const [memory] = await test.core.getMemories('d', [(await test.core.recall({ user_id: 'd', query: 'signing keys' })).memories[0].memory_id]);
+    const [memory] = await test.core.getMemories('d', [
+      (await test.core.recall({ user_id: 'd', query: 'signing keys' })).memories[0].memory_id,
+    ]);
     assert.equal(memory.embedding_model, provider.model);
   });
 
@@ -60,7 +82,10 @@ describe('hybrid recall with an embedding provider', () => {
     const other = await createTestCore({ dataDir: test.dataDir, embeddings: new HashingTestEmbeddings(64) });
     try {
       const before = await other.core.recall({ user_id: 'h', query: 'deploying billing', min_similarity: 0.1 });
-      assert.ok(before.memories.every((memory) => memory.score_breakdown.semantic === null), 'old-model vectors are not compared');
+      assert.ok(
+        before.memories.every((memory) => memory.score_breakdown.semantic === null),
+        'old-model vectors are not compared',
+      );
       assert.ok((await other.core.backfillEmbeddings(100)) >= 2);
       const afterBackfill = await other.core.recall({ user_id: 'h', query: 'deploying billing', min_similarity: 0.1 });
       assert.ok(afterBackfill.memories.some((memory) => memory.score_breakdown.semantic !== null));
@@ -73,7 +98,10 @@ describe('hybrid recall with an embedding provider', () => {
     provider.delayMs = 2000;
     try {
       const result = await test.core.recall({ user_id: 'h', query: 'billing' });
-      assert.match(result.retrieval_breakdown.mode, /embedding unavailable: The embedding provider did not answer within 300 ms/);
+      assert.match(
+        result.retrieval_breakdown.mode,
+        /embedding unavailable: The embedding provider did not answer within 300 ms/,
+      );
       assert.ok(result.memories.length > 0);
     } finally {
       provider.delayMs = 0;
@@ -87,7 +115,12 @@ describe('background re-embedding', () => {
     const test = await createTestCore({ embeddings: provider, embeddingTimeoutMs: 300 });
     try {
       provider.failing = true;
-      const stored = await test.core.storeMemory({ user_id: 'bg', content: 'Backfill me later please', memory_category: 'semantic', memory_subtype: 'project' });
+      const stored = await test.core.storeMemory({
+        user_id: 'bg',
+        content: 'Backfill me later please',
+        memory_category: 'semantic',
+        memory_subtype: 'project',
+      });
       assert.equal(stored.embedding_status, 'pending');
       provider.failing = false;
       test.core.startEmbeddingBackfill(20);

@@ -24,7 +24,12 @@ function editedIndex(seed: number): LexicalIndex {
   return index;
 }
 
-const queries = [['term1'], ['term2', 'term3'], ['term10', 'term20', 'term30', 'term40'], Array.from({ length: 60 }, (_, index) => `term${index}`)];
+const queries = [
+  ['term1'],
+  ['term2', 'term3'],
+  ['term10', 'term20', 'term30', 'term40'],
+  Array.from({ length: 60 }, (_, index) => `term${index}`),
+];
 
 test('an index rebuilt from its exported documents answers every search exactly as the original, ties included', () => {
   const original = editedIndex(7);
@@ -44,7 +49,14 @@ test('a restored index keeps working: upserts, removals and growth after the loa
   const original = editedIndex(11);
   const restored = LexicalIndex.fromDocuments(original.exportDocuments());
   for (const index of [original, restored]) {
-    for (let n = 0; n < 500; n++) index.upsert(`late${n}`, { terms: new Map([['term1', 1], [`fresh${n % 7}`, 2]]), length: 3 });
+    for (let n = 0; n < 500; n++)
+      index.upsert(`late${n}`, {
+        terms: new Map([
+          ['term1', 1],
+          [`fresh${n % 7}`, 2],
+        ]),
+        length: 3,
+      });
     for (let n = 0; n < 400; n += 3) index.remove(`doc${n}`);
   }
   for (const terms of [...queries, ['fresh3', 'term1']]) {
@@ -57,7 +69,13 @@ test('a restored index keeps working: upserts, removals and growth after the loa
 test('terms whose every document was removed are not exported', () => {
   const index = new LexicalIndex();
   index.upsert('kept', { terms: new Map([['common', 1]]), length: 1 });
-  index.upsert('erased', { terms: new Map([['common', 1], ['zanzibar', 2]]), length: 3 });
+  index.upsert('erased', {
+    terms: new Map([
+      ['common', 1],
+      ['zanzibar', 2],
+    ]),
+    length: 3,
+  });
   index.remove('erased');
   const exported = index.exportDocuments();
   assert.deepEqual(exported.termNames, ['common']);
@@ -67,15 +85,36 @@ test('terms whose every document was removed are not exported', () => {
 test('documents whose parts do not add up are refused with a typed error, not loaded half-way', () => {
   const good = editedIndex(3).exportDocuments();
   const cases: Array<[string, typeof good]> = [
-    ['a term number out of range', { ...good, terms: Int32Array.from(good.terms, (term, cell) => (cell === 0 ? good.termNames.length : term)) }],
-    ['a posting naming a missing document', { ...good, postingDocuments: Int32Array.from(good.postingDocuments, (doc, cell) => (cell === 5 ? good.ids.length + 1 : doc)) }],
-    ['term counts that do not sum to the cells', { ...good, termCounts: Int32Array.from(good.termCounts, (count, doc) => (doc === 0 ? count + 1 : count)) }],
-    ['posting sizes that do not sum to the cells', { ...good, postingSizes: Int32Array.from(good.postingSizes, (size, term) => (term === 0 ? size + 1 : size)) }],
+    [
+      'a term number out of range',
+      { ...good, terms: Int32Array.from(good.terms, (term, cell) => (cell === 0 ? good.termNames.length : term)) },
+    ],
+    [
+      'a posting naming a missing document',
+      {
+        ...good,
+        postingDocuments: Int32Array.from(good.postingDocuments, (doc, cell) =>
+          cell === 5 ? good.ids.length + 1 : doc,
+        ),
+      },
+    ],
+    [
+      'term counts that do not sum to the cells',
+      { ...good, termCounts: Int32Array.from(good.termCounts, (count, doc) => (doc === 0 ? count + 1 : count)) },
+    ],
+    [
+      'posting sizes that do not sum to the cells',
+      { ...good, postingSizes: Int32Array.from(good.postingSizes, (size, term) => (term === 0 ? size + 1 : size)) },
+    ],
     ['a repeated id', { ...good, ids: [good.ids[1]!, ...good.ids.slice(1)] }],
     ['a repeated term', { ...good, termNames: [good.termNames[1]!, ...good.termNames.slice(1)] }],
     ['arrays of different lengths', { ...good, lengths: good.lengths.subarray(1) }],
   ];
   for (const [name, documents] of cases) {
-    assert.throws(() => LexicalIndex.fromDocuments(documents), (error: unknown) => error instanceof LexicalDocumentsError && error.code === 'LEXICAL_DOCUMENTS_INVALID', name);
+    assert.throws(
+      () => LexicalIndex.fromDocuments(documents),
+      (error: unknown) => error instanceof LexicalDocumentsError && error.code === 'LEXICAL_DOCUMENTS_INVALID',
+      name,
+    );
   }
 });

@@ -19,7 +19,7 @@ function randomEdits(
   options: { seed: number; vocabulary: string[]; steps: number; ids: number; removeShare: number; maxTerms: number },
 ): Map<string, Map<string, number>> {
   let seed = options.seed;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const docs = new Map<string, Map<string, number>>();
   for (let i = 0; i < options.steps; i++) {
     const id = `d${Math.floor(random() * options.ids)}`;
@@ -51,7 +51,10 @@ const CORPUS = {
 test('ranks documents by BM25, rare terms first', () => {
   const index = build(CORPUS);
   const hits = index.search(analyzeQuery('connection pool'), 10);
-  assert.deepEqual(hits.map((hit) => hit.memory_id), ['a', 'c', 'd']);
+  assert.deepEqual(
+    hits.map((hit) => hit.memory_id),
+    ['a', 'c', 'd'],
+  );
   assert.deepEqual(hits[0].matched_terms, ['connect', 'pool']);
   assert.ok(hits[0].score > hits[1].score);
 });
@@ -75,7 +78,10 @@ test('query weights scale term contributions', () => {
 
 test('shorter documents win at equal tf when b > 0, and ties keep insertion order', () => {
   const index = build({ long: 'cache cache warm cold misses evictions', short: 'cache cache', twin: 'cache cache' });
-  assert.deepEqual(index.search([{ term: 'cach', weight: 1 }], 3).map((hit) => hit.memory_id), ['short', 'twin', 'long']);
+  assert.deepEqual(
+    index.search([{ term: 'cach', weight: 1 }], 3).map((hit) => hit.memory_id),
+    ['short', 'twin', 'long'],
+  );
 });
 
 test('removal and upsert keep statistics exact', () => {
@@ -96,7 +102,10 @@ test('removal and upsert keep statistics exact', () => {
   assert.equal(index.size, 5);
   assert.equal(index.documentFrequency('postgr'), 0);
   assert.equal(index.documentFrequency('redi'), 1);
-  assert.deepEqual(index.search(analyzeQuery('redis'), 5).map((hit) => hit.memory_id), ['a']);
+  assert.deepEqual(
+    index.search(analyzeQuery('redis'), 5).map((hit) => hit.memory_id),
+    ['a'],
+  );
 
   const rebuilt = build({ ...CORPUS, a: 'Redis pool' });
   assert.deepEqual(index.stats(), rebuilt.stats());
@@ -117,7 +126,10 @@ test('filters before the top-k cut so filtered recall is exact', () => {
   contents.weak = 'deploy notes for the staging cluster and more words';
   const index = build(contents);
   const hits = index.search(analyzeQuery('deploy'), 1, (id) => id === 'weak');
-  assert.deepEqual(hits.map((hit) => hit.memory_id), ['weak']);
+  assert.deepEqual(
+    hits.map((hit) => hit.memory_id),
+    ['weak'],
+  );
 });
 
 test('idf statistics match the definition', () => {
@@ -138,8 +150,18 @@ test('limit and unknown terms', () => {
 
 test('matches a brute-force BM25 on a random corpus', () => {
   const index = new LexicalIndex({ k1: 0.9, b: 0.4 });
-  const docs = randomEdits(index, { seed: 7, vocabulary: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'], steps: 300, ids: 120, removeShare: 0.2, maxTerms: 6 });
-  const query = [{ term: 'alpha', weight: 1 }, { term: 'theta', weight: 0.5 }];
+  const docs = randomEdits(index, {
+    seed: 7,
+    vocabulary: ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'],
+    steps: 300,
+    ids: 120,
+    removeShare: 0.2,
+    maxTerms: 6,
+  });
+  const query = [
+    { term: 'alpha', weight: 1 },
+    { term: 'theta', weight: 0.5 },
+  ];
   const n = docs.size;
   const avg = [...docs.values()].reduce((sum, terms) => sum + [...terms.values()].reduce((x, y) => x + y, 0), 0) / n;
   const df = (term: string) => [...docs.values()].filter((terms) => terms.has(term)).length;
@@ -168,14 +190,24 @@ test('keeps every document’s terms exact through slot reuse and arena compacti
   // and the arena (1,024 cells at first) grows and compacts many times.
   const docs = randomEdits(index, { seed: 99, vocabulary, steps: 6000, ids: 400, removeShare: 0.15, maxTerms: 12 });
   assert.equal(index.size, docs.size);
-  for (const [id, terms] of docs) assert.deepEqual(new Map([...(index.documentTerms(id) ?? [])].sort()), new Map([...terms].sort()), id);
-  for (const term of vocabulary) assert.equal(index.documentFrequency(term), [...docs.values()].filter((terms) => terms.has(term)).length, term);
-  const query = [{ term: 'term3', weight: 1 }, { term: 'term41', weight: 1 }, { term: 'unknown', weight: 1 }];
+  for (const [id, terms] of docs)
+    assert.deepEqual(new Map([...(index.documentTerms(id) ?? [])].sort()), new Map([...terms].sort()), id);
+  for (const term of vocabulary)
+    assert.equal(index.documentFrequency(term), [...docs.values()].filter((terms) => terms.has(term)).length, term);
+  const query = [
+    { term: 'term3', weight: 1 },
+    { term: 'term41', weight: 1 },
+    { term: 'unknown', weight: 1 },
+  ];
   const hits = index.search(query, 500);
   assert.equal(hits.length, [...docs.values()].filter((terms) => terms.has('term3') || terms.has('term41')).length);
   for (const hit of hits) {
     const terms = docs.get(hit.memory_id)!;
-    assert.deepEqual(hit.matched_terms, ['term3', 'term41'].filter((term) => terms.has(term)), hit.memory_id);
+    assert.deepEqual(
+      hit.matched_terms,
+      ['term3', 'term41'].filter((term) => terms.has(term)),
+      hit.memory_id,
+    );
   }
   for (const id of [...docs.keys()]) index.remove(id);
   assert.equal(index.size, 0);

@@ -11,7 +11,14 @@ const hit = (memory_id: string, score: number) => ({ memory_id, score, matched_t
 
 test('adds neighbours of hits with a decayed score', () => {
   const out = expandWithNeighbours([hit('t5', 10)], line, { decay: 0.5, hops: 1, combine: 'sum' });
-  assert.deepEqual(out.map((h) => [h.memory_id, h.score]), [['t5', 10], ['t4', 5], ['t6', 5]]);
+  assert.deepEqual(
+    out.map((h) => [h.memory_id, h.score]),
+    [
+      ['t5', 10],
+      ['t4', 5],
+      ['t6', 5],
+    ],
+  );
   assert.deepEqual(out[1].matched_terms, []);
 });
 
@@ -34,11 +41,17 @@ test('scores travel several hops with compounding decay and keep the best lent s
 
 test('ties keep the order in which documents were reached', () => {
   const out = expandWithNeighbours([hit('t2', 4), hit('t8', 4)], line, { decay: 0.5, hops: 1, combine: 'max' });
-  assert.deepEqual(out.map((h) => h.memory_id), ['t2', 't8', 't1', 't3', 't7', 't9']);
+  assert.deepEqual(
+    out.map((h) => h.memory_id),
+    ['t2', 't8', 't1', 't3', 't7', 't9'],
+  );
 });
 
 test('no neighbours leaves the ranking unchanged', () => {
   const hits = [hit('a', 3), hit('b', 2)];
-  assert.deepEqual(expandWithNeighbours(hits, () => []), hits);
+  assert.deepEqual(
+    expandWithNeighbours(hits, () => []),
+    hits,
+  );
   assert.deepEqual(expandWithNeighbours([], line), []);
 });

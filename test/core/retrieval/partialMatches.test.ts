@@ -10,7 +10,10 @@ describe('relevance floor: abstention and partial matches', () => {
     const decision = applyRelevanceFloor([{ gate: 0.29 }, { gate: 0.2 }, { gate: 0.16 }], 0.3);
     assert.equal(decision.abstained, true);
     assert.deepEqual(decision.kept, []);
-    assert.deepEqual(decision.heldBack.map((entry) => entry.gate), [0.29, 0.2, 0.16]);
+    assert.deepEqual(
+      decision.heldBack.map((entry) => entry.gate),
+      [0.29, 0.2, 0.16],
+    );
   });
 
   it('keeps the weaker candidates beside one that clears the floor, marked partial', () => {
@@ -44,7 +47,14 @@ describe('relevance floor: abstention and partial matches', () => {
         other4: 'Feature toggles are reviewed at each planning meeting.',
       };
       for (const [key, content] of Object.entries(memories)) {
-        ids[key] = (await test.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' })).memory_id;
+        ids[key] = (
+          await test.core.storeMemory({
+            user_id: user,
+            content,
+            memory_category: 'semantic',
+            memory_subtype: 'project',
+          })
+        ).memory_id;
       }
     });
     after(() => test.cleanup());
@@ -53,24 +63,39 @@ describe('relevance floor: abstention and partial matches', () => {
 
     it('returns a partial match after the full one, and says it is partial', async () => {
       const result = await test.core.recall({ user_id: user, query }, { logAccess: false });
-      assert.deepEqual(result.memories.map((memory) => memory.memory_id), [ids.full, ids.partial]);
+      assert.deepEqual(
+        result.memories.map((memory) => memory.memory_id),
+        [ids.full, ids.partial],
+      );
       const [full, partial] = result.memories;
       assert.ok(full.relevance_score >= RELEVANCE_FLOOR);
       assert.ok(!full.score_breakdown.signals.includes('partial'));
-      assert.ok(partial.relevance_score < RELEVANCE_FLOOR && partial.relevance_score >= RELEVANCE_FLOOR / 2, `partial score ${partial.relevance_score}`);
+      assert.ok(
+        partial.relevance_score < RELEVANCE_FLOOR && partial.relevance_score >= RELEVANCE_FLOOR / 2,
+        `partial score ${partial.relevance_score}`,
+      );
       assert.ok(partial.score_breakdown.signals.includes('partial'));
       assert.match(partial.why_matched, /partial match \(below the relevance floor, beside a full match\)/);
       assert.equal(result.retrieval_breakdown.abstained, false);
     });
 
     it('keeps an explicit min_similarity a bar for every result', async () => {
-      const result = await test.core.recall({ user_id: user, query, min_similarity: RELEVANCE_FLOOR }, { logAccess: false });
-      assert.deepEqual(result.memories.map((memory) => memory.memory_id), [ids.full]);
+      const result = await test.core.recall(
+        { user_id: user, query, min_similarity: RELEVANCE_FLOOR },
+        { logAccess: false },
+      );
+      assert.deepEqual(
+        result.memories.map((memory) => memory.memory_id),
+        [ids.full],
+      );
       assert.ok(result.retrieval_breakdown.below_floor >= 1);
     });
 
     it('abstains on a question only partial matches answer, and names the best of them', async () => {
-      const result = await test.core.recall({ user_id: user, query: 'gateway outage postmortem' }, { logAccess: false });
+      const result = await test.core.recall(
+        { user_id: user, query: 'gateway outage postmortem' },
+        { logAccess: false },
+      );
       assert.deepEqual(result.memories, []);
       assert.equal(result.retrieval_breakdown.abstained, true);
       const best = result.retrieval_breakdown.best_below_floor;
@@ -81,7 +106,9 @@ describe('relevance floor: abstention and partial matches', () => {
     it('packs full matches only into get_relevant_context', async () => {
       const { session_id } = await test.core.initSession({ user_id: user });
       const context = await test.core.getRelevantContext({ session_id, user_id: user, query, token_budget: 2000 });
-      const longTerm = context.context_items.filter((item) => item.source === 'long_term').map((item) => item.memory_id);
+      const longTerm = context.context_items
+        .filter((item) => item.source === 'long_term')
+        .map((item) => item.memory_id);
       assert.ok(longTerm.includes(ids.full));
       assert.ok(!longTerm.includes(ids.partial));
     });

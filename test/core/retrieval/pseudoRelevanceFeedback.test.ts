@@ -33,7 +33,10 @@ test('adds co-occurring terms and keeps the original query dominant', () => {
 test('expansion reaches a document without the query term', () => {
   const index = build();
   const plain = index.search(analyzeQuery('kubernetes'), 10).map((hit) => hit.memory_id);
-  const expanded = index.search(expandQuery(index, analyzeQuery('kubernetes'), { documents: 2, terms: 5, lambda: 0.3 }), 10);
+  const expanded = index.search(
+    expandQuery(index, analyzeQuery('kubernetes'), { documents: 2, terms: 5, lambda: 0.3 }),
+    10,
+  );
   assert.ok(!plain.includes('d2'));
   assert.ok(expanded.some((hit) => hit.memory_id === 'd2'));
 });

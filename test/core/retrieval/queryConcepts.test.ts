@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BRIDGE_CREDIT, EXPANSION_SEARCH_WEIGHT, queryConcepts, searchTermsOf, type QueryConcept } from '../../../src/core/retrieval/queryConcepts.ts';
+import {
+  BRIDGE_CREDIT,
+  EXPANSION_SEARCH_WEIGHT,
+  queryConcepts,
+  searchTermsOf,
+  type QueryConcept,
+} from '../../../src/core/retrieval/queryConcepts.ts';
 import { otherSpelling, wordFormVariants, derivedForms } from '../../../src/core/text/vocabulary/wordForms.ts';
 import { wordnetAttributes } from '../../../src/core/text/vocabulary/synonymTable.ts';
 
@@ -79,7 +85,10 @@ describe('query concepts (vocabulary bridge)', () => {
     // A generic word keeps its inflections but not its (equally generic) synonyms.
     assert.ok(concept('buy a licence', 'buy').alternatives.every((entry) => entry.kind !== 'synonym'));
     // Rare words have no entry: no synonym is invented.
-    assert.deepEqual(concept('zyxwvut', 'zyxwvut').alternatives.filter((entry) => entry.kind === 'synonym'), []);
+    assert.deepEqual(
+      concept('zyxwvut', 'zyxwvut').alternatives.filter((entry) => entry.kind === 'synonym'),
+      [],
+    );
   });
 
   it('bridges an adjective and the quantity it measures (WordNet attributes), comparatives included', () => {

@@ -6,7 +6,14 @@ import { conceptInformation, coverageOf, GENERIC_WORD_INFORMATION } from '../../
 
 /** The absolute text scale: the share of the query's information (IDF-weighted concepts) a memory covers. */
 describe('query coverage', () => {
-  const stats = { documents: 100, frequencies: new Map([['databas', 40], ['backup', 2], ['nightli', 5]]) };
+  const stats = {
+    documents: 100,
+    frequencies: new Map([
+      ['databas', 40],
+      ['backup', 2],
+      ['nightli', 5],
+    ]),
+  };
 
   it('weighs each concept by its IDF, unseen words most', () => {
     const concepts = queryConcepts('database backup zyxwvut');

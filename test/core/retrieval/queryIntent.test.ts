@@ -10,7 +10,8 @@ test('detects debugging questions', () => {
     "the build doesn't work after upgrading",
     'fix the flaky login test',
     'npm exits with exit code 1',
-  ]) assert.equal(detectIntent(query), 'debug', query);
+  ])
+    assert.equal(detectIntent(query), 'debug', query);
 });
 
 test('detects how-to questions', () => {
@@ -19,7 +20,8 @@ test('detects how-to questions', () => {
     'how to configure eslint for this repo',
     'What are the steps to release a new version?',
     'set up the local database',
-  ]) assert.equal(detectIntent(query), 'how_to', query);
+  ])
+    assert.equal(detectIntent(query), 'how_to', query);
 });
 
 test('detects episodic questions', () => {
@@ -28,11 +30,17 @@ test('detects episodic questions', () => {
     'When did we switch to pnpm?',
     'What did we decide about caching?',
     'what did Melanie paint last year?',
-  ]) assert.equal(detectIntent(query), 'what_happened', query);
+  ])
+    assert.equal(detectIntent(query), 'what_happened', query);
 });
 
 test('detects definitional questions', () => {
-  for (const query of ['What is the retry policy?', "What's FML?", 'Explain the store port', 'What does RRF stand for?']) {
+  for (const query of [
+    'What is the retry policy?',
+    "What's FML?",
+    'Explain the store port',
+    'What does RRF stand for?',
+  ]) {
     assert.equal(detectIntent(query), 'what_is', query);
   }
 });

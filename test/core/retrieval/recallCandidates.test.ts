@@ -13,7 +13,12 @@ describe('recall candidate pool', () => {
 
   before(async () => {
     test = await createTestCore();
-    await test.core.storeMemory({ user_id: 'pool', content: 'The importer retries each batch three times.', memory_category: 'semantic', memory_subtype: 'project' });
+    await test.core.storeMemory({
+      user_id: 'pool',
+      content: 'The importer retries each batch three times.',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
     const store = test.store;
     const search = store.searchLexical.bind(store);
     store.searchLexical = (query: LexicalQuery) => {

@@ -8,17 +8,55 @@ const now = new Date('2026-06-01T00:00:00Z');
 function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   const at = now.toISOString();
   return {
-    memory_id: 'm', user_id: 'u', layer: 'user', scope_id: 'u', org_id: null, project_id: null, memory_category: 'semantic', memory_subtype: 'project', content: 'x', summary: null,
-    entities: [], tags: [], metadata: {}, event_time: null, is_temporal: false, importance: 0.5, access_count: 0, decay_factor: 1, related_memories: [],
-    supersedes: null, superseded_by: null, source_session: null, source_type: 'explicit', confidence: 1, pinned: false, embedding_model: null,
-    created_at: at, last_accessed: at, updated_at: at, deleted_at: null, ...overrides,
+    memory_id: 'm',
+    user_id: 'u',
+    layer: 'user',
+    scope_id: 'u',
+    org_id: null,
+    project_id: null,
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+    content: 'x',
+    summary: null,
+    entities: [],
+    tags: [],
+    metadata: {},
+    event_time: null,
+    is_temporal: false,
+    importance: 0.5,
+    access_count: 0,
+    decay_factor: 1,
+    related_memories: [],
+    supersedes: null,
+    superseded_by: null,
+    source_session: null,
+    source_type: 'explicit',
+    confidence: 1,
+    pinned: false,
+    embedding_model: null,
+    created_at: at,
+    last_accessed: at,
+    updated_at: at,
+    deleted_at: null,
+    ...overrides,
   };
 }
-const match = (text: number, semantic: number | null = null) => ({ text, semantic, matched_terms: ['x'], matched_entities: [], entity_share: 0 });
+const match = (text: number, semantic: number | null = null) => ({
+  text,
+  semantic,
+  matched_terms: ['x'],
+  matched_entities: [],
+  entity_share: 0,
+});
 
 describe('composite relevance', () => {
   it('stays in [0, 1] and reports every signal', () => {
-    const { score, breakdown } = scoreMemory(memory({ importance: 1, access_count: 1000, pinned: true }), { ...match(1, 1), matched_entities: ['table:a'], entity_share: 1 }, 1, now);
+    const { score, breakdown } = scoreMemory(
+      memory({ importance: 1, access_count: 1000, pinned: true }),
+      { ...match(1, 1), matched_entities: ['table:a'], entity_share: 1 },
+      1,
+      now,
+    );
     assert.ok(score <= 1 && score > 0.9);
     assert.deepEqual(breakdown.signals, ['text', 'semantic', 'entity', 'pinned']);
     assert.equal(breakdown.frequency, 1);

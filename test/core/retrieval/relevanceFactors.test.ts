@@ -10,20 +10,51 @@ const now = new Date('2026-06-01T00:00:00Z');
 function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   const at = now.toISOString();
   return {
-    memory_id: 'm', user_id: 'u', layer: 'user', scope_id: 'u', org_id: null, project_id: null, memory_category: 'semantic', memory_subtype: 'project', content: 'x', summary: null,
-    entities: [], tags: [], metadata: {}, event_time: null, is_temporal: false, importance: 0.5, access_count: 0, decay_factor: 1, related_memories: [],
-    supersedes: null, superseded_by: null, source_session: null, source_type: 'explicit', confidence: 1, pinned: false, embedding_model: null,
-    created_at: at, last_accessed: at, updated_at: at, deleted_at: null, ...overrides,
+    memory_id: 'm',
+    user_id: 'u',
+    layer: 'user',
+    scope_id: 'u',
+    org_id: null,
+    project_id: null,
+    memory_category: 'semantic',
+    memory_subtype: 'project',
+    content: 'x',
+    summary: null,
+    entities: [],
+    tags: [],
+    metadata: {},
+    event_time: null,
+    is_temporal: false,
+    importance: 0.5,
+    access_count: 0,
+    decay_factor: 1,
+    related_memories: [],
+    supersedes: null,
+    superseded_by: null,
+    source_session: null,
+    source_type: 'explicit',
+    confidence: 1,
+    pinned: false,
+    embedding_model: null,
+    created_at: at,
+    last_accessed: at,
+    updated_at: at,
+    deleted_at: null,
+    ...overrides,
   };
 }
 function match(overrides: Partial<MatchSignals> = {}): MatchSignals {
   return { text: 0.5, semantic: null, matched_terms: ['x'], matched_entities: [], entity_share: 0, ...overrides };
 }
-const score = (memoryOverrides: Partial<MemoryRecord> = {}, matchOverrides: Partial<MatchSignals> = {}, typeMultiplier = 1) =>
-  scoreMemory(memory(memoryOverrides), match(matchOverrides), typeMultiplier, now);
+const score = (
+  memoryOverrides: Partial<MemoryRecord> = {},
+  matchOverrides: Partial<MatchSignals> = {},
+  typeMultiplier = 1,
+) => scoreMemory(memory(memoryOverrides), match(matchOverrides), typeMultiplier, now);
 const baseline = score().score;
 const ratio = (value: number) => value / baseline;
-const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual}, expected ${expected}`);
+const close = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual}, expected ${expected}`);
 
 describe('the one score: each multiplier and its bound', () => {
   it('a fresh, half-important, never-read memory with full confidence scores its match less the 5 % unread-frequency discount', () => {
@@ -106,7 +137,10 @@ describe('the score breakdown', () => {
   });
 
   it('rounds every figure to three decimals and keeps a missing similarity null', () => {
-    const { breakdown } = score({ last_accessed: '2026-05-31T00:00:00Z' }, { text: 0.123456, semantic: 0.654321, matched_terms: ['a', 'b'], matched_entities: ['file:a.ts'] });
+    const { breakdown } = score(
+      { last_accessed: '2026-05-31T00:00:00Z' },
+      { text: 0.123456, semantic: 0.654321, matched_terms: ['a', 'b'], matched_entities: ['file:a.ts'] },
+    );
     assert.equal(breakdown.text_match, 0.123);
     assert.equal(breakdown.semantic, 0.654);
     assert.equal(breakdown.recency, 0.977);
@@ -117,11 +151,22 @@ describe('the score breakdown', () => {
 });
 
 describe('explainMatch', () => {
-  const breakdown = (overrides: Partial<MatchSignals> = {}, memoryOverrides: Partial<MemoryRecord> = {}) => score(memoryOverrides, overrides).breakdown;
+  const breakdown = (overrides: Partial<MatchSignals> = {}, memoryOverrides: Partial<MemoryRecord> = {}) =>
+    score(memoryOverrides, overrides).breakdown;
 
   it('says which terms, bridges, similarity and entities matched, in that order, and that it is pinned', () => {
     assert.equal(
-      explainMatch(breakdown({ matched_terms: ['a', 'b', 'c', 'd', 'e', 'f', 'g'], semantic: 0.816, matched_entities: ['file:a.ts', 'table:t'] }, { pinned: true }), ['w', 'x', 'y', 'z', 'v']),
+      explainMatch(
+        breakdown(
+          {
+            matched_terms: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+            semantic: 0.816,
+            matched_entities: ['file:a.ts', 'table:t'],
+          },
+          { pinned: true },
+        ),
+        ['w', 'x', 'y', 'z', 'v'],
+      ),
       'matched terms a, b, c, d, e, f; through w, x, y, z; semantic similarity 0.82; entities file:a.ts, table:t; pinned',
     );
   });

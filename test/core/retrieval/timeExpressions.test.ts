@@ -54,7 +54,10 @@ test('before, after, since and until bound one side', () => {
   assert.deepEqual(range('after 2023-05-08'), ['2023-05-09T00:00:00.000Z', undefined]);
   assert.deepEqual(range('since last month'), ['2024-02-01T00:00:00.000Z', undefined]);
   assert.deepEqual(range('until 2022'), [undefined, '2022-12-31T23:59:59.999Z']);
-  assert.deepEqual(range('after January 2023 and before March 2023'), ['2023-02-01T00:00:00.000Z', '2023-02-28T23:59:59.999Z']);
+  assert.deepEqual(range('after January 2023 and before March 2023'), [
+    '2023-02-01T00:00:00.000Z',
+    '2023-02-28T23:59:59.999Z',
+  ]);
 });
 
 test('vague phrases give a point to boost around, not a filter', () => {

@@ -15,8 +15,20 @@ describe('time expressions in recall', () => {
   before(async () => {
     test = await createTestCore({ clock });
     // Same words and length, so full text ties; the last stored wins a tie.
-    for (const [label, eventTime] of [['may', '2026-05-05T10:00:00Z'], ['june', '2026-06-01T10:00:00Z'], ['jan', '2026-01-10T10:00:00Z']] as const) {
-      ids[label] = (await test.core.storeMemory({ user_id: 't', content: `Deployed the billing service (${label})`, memory_category: 'episodic', memory_subtype: 'event', event_time: eventTime })).memory_id;
+    for (const [label, eventTime] of [
+      ['may', '2026-05-05T10:00:00Z'],
+      ['june', '2026-06-01T10:00:00Z'],
+      ['jan', '2026-01-10T10:00:00Z'],
+    ] as const) {
+      ids[label] = (
+        await test.core.storeMemory({
+          user_id: 't',
+          content: `Deployed the billing service (${label})`,
+          memory_category: 'episodic',
+          memory_subtype: 'event',
+          event_time: eventTime,
+        })
+      ).memory_id;
     }
   });
   after(() => test.cleanup());
@@ -37,7 +49,12 @@ describe('time expressions in recall', () => {
   it('"two weeks ago" boosts the memories around that point', async () => {
     const result = await recall('deployed billing service two weeks ago');
     const filter = result.retrieval_breakdown.time_filter;
-    assert.ok(filter?.after && filter.before && filter.after < '2026-06-01T10:00:00.000Z' && filter.before > '2026-06-01T10:00:00.000Z');
+    assert.ok(
+      filter?.after &&
+        filter.before &&
+        filter.after < '2026-06-01T10:00:00.000Z' &&
+        filter.before > '2026-06-01T10:00:00.000Z',
+    );
     assert.equal(result.memories[0].memory_id, ids.june);
   });
 });

@@ -22,9 +22,13 @@ function run(scores: readonly number[], capacity: number): TopK {
 describe('TopK', () => {
   it('keeps the best k, best first, ties to the earlier offer (random streams)', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 40 }), fc.integer({ min: 0, max: 12 }), (scores, capacity) => {
-        assert.deepEqual(run(scores, capacity).drain(), oracle(scores, capacity));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 12 }),
+        (scores, capacity) => {
+          assert.deepEqual(run(scores, capacity).drain(), oracle(scores, capacity));
+        },
+      ),
       { seed: 21, numRuns: 400 },
     );
   });
@@ -34,9 +38,15 @@ describe('TopK', () => {
     top.offer(10, 0.5, 5);
     top.offer(11, 0.5, 6);
     top.offer(12, 0.5, 7);
-    assert.deepEqual(top.drain().map((entry) => entry.slot), [10, 11]);
+    assert.deepEqual(
+      top.drain().map((entry) => entry.slot),
+      [10, 11],
+    );
     top.offer(13, 0.5, 1);
-    assert.deepEqual(top.drain().map((entry) => entry.slot), [13, 10]);
+    assert.deepEqual(
+      top.drain().map((entry) => entry.slot),
+      [13, 10],
+    );
   });
 
   it('threshold is -Infinity until full, then the lowest kept score', () => {
@@ -54,6 +64,9 @@ describe('TopK', () => {
   it('a capacity of zero, a negative or a fractional capacity keeps that many whole entries', () => {
     assert.deepEqual(run([1, 2, 3], 0).drain(), []);
     assert.deepEqual(run([1, 2, 3], -2).drain(), []);
-    assert.deepEqual(run([1, 3, 2], 2.9).drain(), [{ slot: 1, score: 3 }, { slot: 2, score: 2 }]);
+    assert.deepEqual(run([1, 3, 2], 2.9).drain(), [
+      { slot: 1, score: 3 },
+      { slot: 2, score: 2 },
+    ]);
   });
 });

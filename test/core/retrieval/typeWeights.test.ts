@@ -2,24 +2,52 @@
 // profiles (§4.3), and the bounded multiplier built from them, by value.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_CONTEXT_WEIGHTS, intentMultiplier, typeWeigher, weightKeyOf, workingMemoryMultiplier } from '../../../src/core/retrieval/typeWeights.ts';
+import {
+  DEFAULT_CONTEXT_WEIGHTS,
+  intentMultiplier,
+  typeWeigher,
+  weightKeyOf,
+  workingMemoryMultiplier,
+} from '../../../src/core/retrieval/typeWeights.ts';
 
-const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual}, expected ${expected}`);
+const close = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual}, expected ${expected}`);
 
 describe('type weights', () => {
-  it('defaults are the seed\'s context_weights', () => {
+  it("defaults are the seed's context_weights", () => {
     assert.deepEqual(DEFAULT_CONTEXT_WEIGHTS, {
-      working_memory: 0.35, episodic_decisions: 0.15, episodic_events: 0.05, episodic_outcomes: 0.1, semantic_project: 0.1,
-      semantic_entity: 0.1, semantic_user: 0.05, procedural_workflow: 0.05, procedural_pattern: 0.03, preference: 0.02,
+      working_memory: 0.35,
+      episodic_decisions: 0.15,
+      episodic_events: 0.05,
+      episodic_outcomes: 0.1,
+      semantic_project: 0.1,
+      semantic_entity: 0.1,
+      semantic_user: 0.05,
+      procedural_workflow: 0.05,
+      procedural_pattern: 0.03,
+      preference: 0.02,
     });
   });
 
   it('every subtype maps to its weight key; an unnamed subtype falls back by category', () => {
     const expected: Record<string, string> = {
-      decision: 'episodic_decisions', event: 'episodic_events', conversation: 'episodic_events', outcome: 'episodic_outcomes',
-      project: 'semantic_project', environment: 'semantic_project', domain: 'semantic_entity', entity: 'semantic_entity', user: 'semantic_user',
-      workflow: 'procedural_workflow', tool_usage: 'procedural_workflow', pattern: 'procedural_pattern', debugging: 'procedural_pattern',
-      communication: 'preference', style: 'preference', tools: 'preference', boundaries: 'preference',
+      decision: 'episodic_decisions',
+      event: 'episodic_events',
+      conversation: 'episodic_events',
+      outcome: 'episodic_outcomes',
+      project: 'semantic_project',
+      environment: 'semantic_project',
+      domain: 'semantic_entity',
+      entity: 'semantic_entity',
+      user: 'semantic_user',
+      workflow: 'procedural_workflow',
+      tool_usage: 'procedural_workflow',
+      pattern: 'procedural_pattern',
+      debugging: 'procedural_pattern',
+      communication: 'preference',
+      style: 'preference',
+      tools: 'preference',
+      boundaries: 'preference',
     };
     for (const [subtype, key] of Object.entries(expected)) assert.equal(weightKeyOf('semantic', subtype), key, subtype);
     assert.equal(weightKeyOf('preference', 'custom'), 'preference');
@@ -48,17 +76,37 @@ describe('type weights', () => {
       what_is: { high: ['entity', 'project'], medium: ['domain'] },
       debug: { high: ['debugging', 'outcome'], medium: ['environment'] },
     } as const;
-    for (const [intent, { high, medium }] of Object.entries(profiles) as Array<[keyof typeof profiles, (typeof profiles)[keyof typeof profiles]]>) {
-      for (const subtype of high) close(weigh('semantic', subtype, intent), 0.5 + 0.5 * Math.min(1, 1.5 * base(subtype)), `${intent} HIGH ${subtype}`);
-      for (const subtype of medium) close(weigh('semantic', subtype, intent), 0.5 + 0.5 * Math.min(1, 1.2 * base(subtype)), `${intent} MEDIUM ${subtype}`);
+    for (const [intent, { high, medium }] of Object.entries(profiles) as Array<
+      [keyof typeof profiles, (typeof profiles)[keyof typeof profiles]]
+    >) {
+      for (const subtype of high)
+        close(
+          weigh('semantic', subtype, intent),
+          0.5 + 0.5 * Math.min(1, 1.5 * base(subtype)),
+          `${intent} HIGH ${subtype}`,
+        );
+      for (const subtype of medium)
+        close(
+          weigh('semantic', subtype, intent),
+          0.5 + 0.5 * Math.min(1, 1.2 * base(subtype)),
+          `${intent} MEDIUM ${subtype}`,
+        );
       for (const subtype of high) assert.equal(intentMultiplier(subtype, intent), 1, `${intent} ${subtype}`);
       for (const subtype of medium) assert.equal(intentMultiplier(subtype, intent), 0.95, `${intent} ${subtype}`);
     }
   });
 
   it('overrides replace defaults; the working-memory weight does not scale the long-term types', () => {
-    close(typeWeigher({ working_memory: 10 })('episodic', 'event', 'general'), 0.5 + 0.5 / 3, 'working memory weight ignored');
-    close(typeWeigher({ episodic_decisions: 0.05 })('episodic', 'event', 'general'), 0.5 + 0.5 * (0.05 / 0.1), 'largest is now 0.1');
+    close(
+      typeWeigher({ working_memory: 10 })('episodic', 'event', 'general'),
+      0.5 + 0.5 / 3,
+      'working memory weight ignored',
+    );
+    close(
+      typeWeigher({ episodic_decisions: 0.05 })('episodic', 'event', 'general'),
+      0.5 + 0.5 * (0.05 / 0.1),
+      'largest is now 0.1',
+    );
     const allZero = Object.fromEntries(Object.keys(DEFAULT_CONTEXT_WEIGHTS).map((key) => [key, 0]));
     close(typeWeigher(allZero)('episodic', 'decision', 'general'), 0.5, 'every weight 0: the floor, not NaN');
   });

@@ -12,10 +12,13 @@ test('redacts a credential and reports its kind and count', () => {
   assert.ok(!result.content.includes(key));
   assert.match(result.content, /\[REDACTED:openai-key\]/);
   assert.match(result.content, /\[REDACTED:password-assignment\]/);
-  assert.deepEqual(result.redactions.sort((a, b) => a.kind.localeCompare(b.kind)), [
-    { kind: 'openai-key', count: 1 },
-    { kind: 'password-assignment', count: 1 },
-  ]);
+  assert.deepEqual(
+    result.redactions.sort((a, b) => a.kind.localeCompare(b.kind)),
+    [
+      { kind: 'openai-key', count: 1 },
+      { kind: 'password-assignment', count: 1 },
+    ],
+  );
 });
 
 test('leaves ordinary text untouched', () => {
@@ -26,7 +29,8 @@ test('leaves ordinary text untouched', () => {
 test('refuses with INVALID_INPUT naming the kind, never the secret', () => {
   assert.throws(
     () => guardText(`token ${key}`, { secretPolicy: 'refuse', piiRedaction: false }),
-    (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && error.message.includes('openai-key') && !error.message.includes(key),
+    (error: unknown) =>
+      MemoryError.is(error, 'INVALID_INPUT') && error.message.includes('openai-key') && !error.message.includes(key),
   );
 });
 
@@ -35,7 +39,10 @@ test('redacts e-mail addresses and phone numbers only when PII redaction is on',
   assert.equal(guardText(text, redact).content, text);
   const result = guardText(text, { secretPolicy: 'redact', piiRedaction: true });
   assert.equal(result.content, 'Mail [REDACTED:email] or call [REDACTED:phone]; build 20240101 took 5432 ms.');
-  assert.deepEqual(result.redactions, [{ kind: 'email', count: 1 }, { kind: 'phone', count: 1 }]);
+  assert.deepEqual(result.redactions, [
+    { kind: 'email', count: 1 },
+    { kind: 'phone', count: 1 },
+  ]);
 });
 
 test('guards every string nested in metadata', () => {
@@ -54,25 +61,56 @@ test('guards metadata keys as well as values', () => {
 test('a refusal names the metadata path, never the secret', () => {
   assert.throws(
     () => guardJson({ nested: { list: ['ok', key] } }, { secretPolicy: 'refuse', piiRedaction: false }),
-    (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && error.message.startsWith('metadata.nested.list[1] contains') && !error.message.includes(key),
+    (error: unknown) =>
+      MemoryError.is(error, 'INVALID_INPUT') &&
+      error.message.startsWith('metadata.nested.list[1] contains') &&
+      !error.message.includes(key),
   );
 });
 
 test('PII and a credential in one text are separate redactions; an e-mail inside a URL password is one', () => {
   const text = ['Mail ops@example.com, token ', key, '; db redis://:hunter2x@cache:6379'].join('');
   const result = guardText(text, { secretPolicy: 'redact', piiRedaction: true });
-  assert.equal(result.content, 'Mail [REDACTED:email], token [REDACTED:openai-key]; db redis://:[REDACTED:connection-string-credentials]@cache:6379');
-  assert.deepEqual(result.redactions, [{ kind: 'email', count: 1 }, { kind: 'openai-key', count: 1 }, { kind: 'connection-string-credentials', count: 1 }]);
+  assert.equal(
+    result.content,
+    'Mail [REDACTED:email], token [REDACTED:openai-key]; db redis://:[REDACTED:connection-string-credentials]@cache:6379',
+  );
+  assert.deepEqual(result.redactions, [
+    { kind: 'email', count: 1 },
+    { kind: 'openai-key', count: 1 },
+    { kind: 'connection-string-credentials', count: 1 },
+  ]);
 });
 
 test('a metadata field named like a credential has its value redacted whole, with the key kept', () => {
-  const { value, redactions } = guardJson({ db_password: 'hunter2x', apiToken: 'Zk29dkQmA0pLq7Xw', token_count: '1523', secret: 'staging', password_hint: 'pet name' }, redact);
-  assert.deepEqual(value, { db_password: '[REDACTED:password-assignment]', apiToken: '[REDACTED:secret-assignment]', token_count: '1523', secret: 'staging', password_hint: 'pet name' });
-  assert.deepEqual(redactions, [{ kind: 'password-assignment', count: 1 }, { kind: 'secret-assignment', count: 1 }]);
+  const { value, redactions } = guardJson(
+    {
+      db_password: 'hunter2x',
+      apiToken: 'Zk29dkQmA0pLq7Xw',
+      token_count: '1523',
+      secret: 'staging',
+      password_hint: 'pet name',
+    },
+    redact,
+  );
+  assert.deepEqual(value, {
+    db_password: '[REDACTED:password-assignment]',
+    apiToken: '[REDACTED:secret-assignment]',
+    token_count: '1523',
+    secret: 'staging',
+    password_hint: 'pet name',
+  });
+  assert.deepEqual(redactions, [
+    { kind: 'password-assignment', count: 1 },
+    { kind: 'secret-assignment', count: 1 },
+  ]);
   // A value already redacted by its own shape keeps its specific label.
   assert.deepEqual(guardJson({ token: key }, redact).value, { token: '[REDACTED:openai-key]' });
   assert.throws(
     () => guardJson({ nested: { db_password: 'hunter2x' } }, { secretPolicy: 'refuse', piiRedaction: false }),
-    (error: unknown) => MemoryError.is(error, 'INVALID_INPUT') && error.message.startsWith('metadata.nested.db_password contains') && !error.message.includes('hunter2x'),
+    (error: unknown) =>
+      MemoryError.is(error, 'INVALID_INPUT') &&
+      error.message.startsWith('metadata.nested.db_password contains') &&
+      !error.message.includes('hunter2x'),
   );
 });

@@ -33,7 +33,10 @@ describe('refusing a credential', () => {
   });
 
   it('passes clean text through untouched under the refuse policy', () => {
-    assert.deepEqual(guardText('The deploy runs on Fridays', refuse), { content: 'The deploy runs on Fridays', redactions: [] });
+    assert.deepEqual(guardText('The deploy runs on Fridays', refuse), {
+      content: 'The deploy runs on Fridays',
+      redactions: [],
+    });
   });
 
   it('names the content field when no field is given', () => {
@@ -63,17 +66,34 @@ describe('PII redaction', () => {
   });
 
   it('leaves what only resembles an address alone', () => {
-    for (const text of ['user@localhost', 'a@b.c', '@scope/package', 'git@v2']) assert.equal(guardText(text, pii).content, text, text);
+    for (const text of ['user@localhost', 'a@b.c', '@scope/package', 'git@v2'])
+      assert.equal(guardText(text, pii).content, text, text);
   });
 
   it('redacts phone numbers written with separators, in national and international shapes', () => {
-    for (const phone of ['(415) 555-0132', '(415)555-0132', '415.555.0132', '+44 20 7946 0958', '+1-415-555-0132', '+1(415) 555-0132', '020 7946 0958']) {
+    for (const phone of [
+      '(415) 555-0132',
+      '(415)555-0132',
+      '415.555.0132',
+      '+44 20 7946 0958',
+      '+1-415-555-0132',
+      '+1(415) 555-0132',
+      '020 7946 0958',
+    ]) {
       assert.equal(guardText(`call ${phone} today`, pii).content, 'call [REDACTED:phone] today', phone);
     }
   });
 
   it('leaves versions, dates, ids and numbers glued to words alone', () => {
-    for (const text of ['v1.2.3', '2024-01-01', 'build 20240101', 'port 5432', 'id415-555-0132', '415-555-0132x', 'ip 10.0.0.1']) {
+    for (const text of [
+      'v1.2.3',
+      '2024-01-01',
+      'build 20240101',
+      'port 5432',
+      'id415-555-0132',
+      '415-555-0132x',
+      'ip 10.0.0.1',
+    ]) {
       assert.equal(guardText(text, pii).content, text, text);
     }
   });
@@ -83,26 +103,57 @@ describe('redactions of one value add up', () => {
   it('a named value holding a vendor key and a password reports both', () => {
     const { content, redactions } = guardNamedText('db_password', `hunter2x ${key}`, redact, 'metadata.db_password');
     assert.equal(content, '[REDACTED:password-assignment]');
-    assert.deepEqual(redactions, [{ kind: 'openai-key', count: 1 }, { kind: 'password-assignment', count: 1 }]);
+    assert.deepEqual(redactions, [
+      { kind: 'openai-key', count: 1 },
+      { kind: 'password-assignment', count: 1 },
+    ]);
   });
 
   it('a name that holds no credential leaves its value to the text rules', () => {
-    assert.deepEqual(guardNamedText('comment', 'hunter2x', redact, 'metadata.comment'), { content: 'hunter2x', redactions: [] });
+    assert.deepEqual(guardNamedText('comment', 'hunter2x', redact, 'metadata.comment'), {
+      content: 'hunter2x',
+      redactions: [],
+    });
   });
 
   it('metadata keeps numbers, booleans and null as they are and counts redactions across keys and values', () => {
     const { value, redactions } = guardJson({ n: 3, ok: true, none: null, list: [1, key, aws], [aws]: key }, redact);
-    assert.deepEqual(value, { n: 3, ok: true, none: null, list: [1, '[REDACTED:openai-key]', '[REDACTED:aws-access-key]'], '[REDACTED:aws-access-key]': '[REDACTED:openai-key]' });
-    assert.deepEqual(redactions, [{ kind: 'openai-key', count: 2 }, { kind: 'aws-access-key', count: 2 }]);
-    assert.deepEqual(guardJson(key, redact), { value: '[REDACTED:openai-key]', redactions: [{ kind: 'openai-key', count: 1 }] });
+    assert.deepEqual(value, {
+      n: 3,
+      ok: true,
+      none: null,
+      list: [1, '[REDACTED:openai-key]', '[REDACTED:aws-access-key]'],
+      '[REDACTED:aws-access-key]': '[REDACTED:openai-key]',
+    });
+    assert.deepEqual(redactions, [
+      { kind: 'openai-key', count: 2 },
+      { kind: 'aws-access-key', count: 2 },
+    ]);
+    assert.deepEqual(guardJson(key, redact), {
+      value: '[REDACTED:openai-key]',
+      redactions: [{ kind: 'openai-key', count: 1 }],
+    });
   });
 
   it('mergeRedactions sums each kind across lists, in order of first appearance', () => {
-    assert.deepEqual(mergeRedactions([{ kind: 'a', count: 1 }, { kind: 'b', count: 2 }], [], [{ kind: 'b', count: 3 }, { kind: 'c', count: 1 }]), [
-      { kind: 'a', count: 1 },
-      { kind: 'b', count: 5 },
-      { kind: 'c', count: 1 },
-    ]);
+    assert.deepEqual(
+      mergeRedactions(
+        [
+          { kind: 'a', count: 1 },
+          { kind: 'b', count: 2 },
+        ],
+        [],
+        [
+          { kind: 'b', count: 3 },
+          { kind: 'c', count: 1 },
+        ],
+      ),
+      [
+        { kind: 'a', count: 1 },
+        { kind: 'b', count: 5 },
+        { kind: 'c', count: 1 },
+      ],
+    );
     assert.deepEqual(mergeRedactions(), []);
   });
 });

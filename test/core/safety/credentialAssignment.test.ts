@@ -12,7 +12,10 @@ const EXACT: Array<[string, string]> = [
   ['password := "gopher42"', 'password := "[REDACTED:password-assignment]"'],
   ['mysql --password=Zq9xk2mLp -h db', 'mysql --password=[REDACTED:password-assignment] -h db'],
   ['User Id=sa;Password=Pw9xk2mLp;Database=app', 'User Id=sa;Password=[REDACTED:password-assignment];Database=app'],
-  ['https://db.example.com/login?user=ci&password=Pw9xk2mLp&next=/', 'https://db.example.com/login?user=ci&password=[REDACTED:password-assignment]&next=/'],
+  [
+    'https://db.example.com/login?user=ci&password=Pw9xk2mLp&next=/',
+    'https://db.example.com/login?user=ci&password=[REDACTED:password-assignment]&next=/',
+  ],
   ['<password>xml9Secret</password>', '<password>[REDACTED:password-assignment]</password>'],
   ['postgres:\n  password: swordfish\n  host: db', 'postgres:\n  password: [REDACTED:password-assignment]\n  host: db'],
   ["SECRET_KEY = 'django-insecure-7x!k2m'", "SECRET_KEY = '[REDACTED:secret-assignment]'"],
@@ -20,11 +23,20 @@ const EXACT: Array<[string, string]> = [
   ['x-api-key: Zk29dkQmA0pLq7Xw', 'x-api-key: [REDACTED:secret-assignment]'],
   ['"auth": "ZGVwbG95OmEyYjNjNGQ1"', '"auth": "[REDACTED:secret-assignment]"'],
   ['the staging password is Tr0ub4dor&3.', 'the staging password is [REDACTED:password-in-prose].'],
-  ['the password for the admin console is BlueSky-42!', 'the password for the admin console is [REDACTED:password-in-prose]!'],
+  [
+    'the password for the admin console is BlueSky-42!',
+    'the password for the admin console is [REDACTED:password-in-prose]!',
+  ],
   ['my passphrase is "correct horse battery staple"', 'my passphrase is "[REDACTED:password-in-prose]"'],
-  ['DATABASE_URL=postgres://app:Pa55word9@db.internal:5432/app', 'DATABASE_URL=postgres://app:[REDACTED:connection-string-credentials]@db.internal:5432/app'],
+  [
+    'DATABASE_URL=postgres://app:Pa55word9@db.internal:5432/app',
+    'DATABASE_URL=postgres://app:[REDACTED:connection-string-credentials]@db.internal:5432/app',
+  ],
   ['redis://:r3d1sPass@cache:6379', 'redis://:[REDACTED:connection-string-credentials]@cache:6379'],
-  ['curl -H "Authorization: Bearer abc123def456ghi789jkl" https://x', 'curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://x'],
+  [
+    'curl -H "Authorization: Bearer abc123def456ghi789jkl" https://x',
+    'curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://x',
+  ],
   ['Authorization: Basic ZGVwbG95OnMzY3IzdA==', 'Authorization: Basic [REDACTED:basic-auth]'],
   ['curl -u deploy:Hunter2x https://ci', 'curl -u deploy:[REDACTED:basic-auth] https://ci'],
 ];
@@ -82,10 +94,37 @@ test('credential names: what holds a credential and what only describes one', ()
 });
 
 test('credential values: references and stand-ins are not secrets; obscured means letters with digits or symbols', () => {
-  for (const value of ['$DB_PASSWORD', '${DB_PASSWORD}', '$(vault read x)', '%PASSWORD%', '{{ .Values.password }}', '<password>', '[REDACTED:jwt]', 'process.env.TOKEN', 'xxxx', '****', 'your-api-key', 'changeme', 'string', 'self.password', 'dbPassword', 'GITHUB_TOKEN', '1.2.3', 'SuperSecretToken', 'yourpassword', 'my_api_key', 'FlowPasswordRequiredResultV2', 'user:password', '/run/secrets/db', 'https://example.com/x', '']) {
+  for (const value of [
+    '$DB_PASSWORD',
+    '${DB_PASSWORD}',
+    '$(vault read x)',
+    '%PASSWORD%',
+    '{{ .Values.password }}',
+    '<password>',
+    '[REDACTED:jwt]',
+    'process.env.TOKEN',
+    'xxxx',
+    '****',
+    'your-api-key',
+    'changeme',
+    'string',
+    'self.password',
+    'dbPassword',
+    'GITHUB_TOKEN',
+    '1.2.3',
+    'SuperSecretToken',
+    'yourpassword',
+    'my_api_key',
+    'FlowPasswordRequiredResultV2',
+    'user:password',
+    '/run/secrets/db',
+    'https://example.com/x',
+    '',
+  ]) {
     assert.equal(isNonSecretValue(value), true, value);
   }
-  for (const value of ['hunter2', 'Tr0ub4dor&3', 'SuperSecret1', 'swordfish', 'Zq9xk2mLp', 'theodore', 'mydog2']) assert.equal(isNonSecretValue(value), false, value);
+  for (const value of ['hunter2', 'Tr0ub4dor&3', 'SuperSecret1', 'swordfish', 'Zq9xk2mLp', 'theodore', 'mydog2'])
+    assert.equal(isNonSecretValue(value), false, value);
   assert.equal(looksObscured('hunter2'), true);
   assert.equal(looksObscured('P@ssword'), true);
   assert.equal(looksObscured('create'), false);

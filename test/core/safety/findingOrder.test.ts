@@ -24,17 +24,23 @@ describe('findSecrets', () => {
     // The Azure rule takes the key up to its padding; the setting's value runs on past it.
     const text = `AccountKey=${azureKey}xyz`;
     const found = findSecrets(text);
-    assert.deepEqual(found.map((finding) => [finding.kind, finding.index, finding.length]), [
-      ['secret-assignment', 11, azureKey.length + 3],
-      ['azure-storage-key', 11, azureKey.length],
-    ]);
+    assert.deepEqual(
+      found.map((finding) => [finding.kind, finding.index, finding.length]),
+      [
+        ['secret-assignment', 11, azureKey.length + 3],
+        ['azure-storage-key', 11, azureKey.length],
+      ],
+    );
   });
 
   it('a rule with a secret group reports exactly that group, so the text around it stays', () => {
     const text = `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${azureKey};EndpointSuffix=core.windows.net`;
     const finding = findSecrets(text).find((entry) => entry.kind === 'azure-storage-key');
     assert.deepEqual(finding, { kind: 'azure-storage-key', index: text.indexOf(azureKey), length: azureKey.length });
-    assert.equal(redactSecrets(text), 'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net');
+    assert.equal(
+      redactSecrets(text),
+      'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net',
+    );
   });
 
   it('containsSecret says yes exactly when there is a finding', () => {

@@ -26,8 +26,13 @@ for (const phrase of ORDINARY_PHRASES) {
   });
 }
 
-test('the issue\'s four phrasings are each flagged on their own', () => {
-  for (const phrase of ['ignore the above', '### Instruction:', '[INST]', 'IMPORTANT NEW INSTRUCTIONS FROM THE DEVELOPER']) {
+test("the issue's four phrasings are each flagged on their own", () => {
+  for (const phrase of [
+    'ignore the above',
+    '### Instruction:',
+    '[INST]',
+    'IMPORTANT NEW INSTRUCTIONS FROM THE DEVELOPER',
+  ]) {
     assert.equal(isInstructionLike(phrase), true, phrase);
   }
 });

@@ -88,7 +88,7 @@ export const LOOK_ALIKE_CORPUS: readonly string[] = [
   'readonly ACQUIRE_TOKEN_SUCCESS: "msal:acquireTokenSuccess";',
   'readonly JWT_BEARER: "urn:ietf:params:oauth:grant-type:jwt-bearer";',
   'privateKeyEncoding: BasePrivateKeyEncodingOptions<PrivF> & {',
-  'passwordHash: \'hide\',',
+  "passwordHash: 'hide',",
   "proxyAuth: 'user:password',",
   "'X-TOKEN-SECRET': 'SuperSecretToken',",
   'type TiktokenModel = "davinci-002" | "babbage-002";',

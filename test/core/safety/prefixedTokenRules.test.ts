@@ -32,7 +32,10 @@ for (const [kind, make, minimum] of THRESHOLDS) {
   const at = make(minimum);
   test(`${kind}: ${at.slice(0, 12)}… of ${minimum} body characters is taken whole, one fewer is not`, () => {
     assert.equal(redactSecrets(`x ${at} y`), `x [REDACTED:${kind}] y`);
-    assert.deepEqual(findSecrets(`x ${make(minimum - 1)} y`).filter((finding) => finding.kind === kind), []);
+    assert.deepEqual(
+      findSecrets(`x ${make(minimum - 1)} y`).filter((finding) => finding.kind === kind),
+      [],
+    );
   });
 }
 
@@ -43,13 +46,23 @@ test('a token glued to a longer word is not a vendor token', () => {
 });
 
 test('an Azure connection string keeps its names; only the key is replaced', () => {
-  const text = j('DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=', alnum(86), '==;EndpointSuffix=core.windows.net');
-  assert.equal(redactSecrets(text), 'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net');
+  const text = j(
+    'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=',
+    alnum(86),
+    '==;EndpointSuffix=core.windows.net',
+  );
+  assert.equal(
+    redactSecrets(text),
+    'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net',
+  );
 });
 
 test('a SAS URL keeps its path and parameters; only the signature is replaced', () => {
   const text = j('https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=', alnum(43), '%3D');
-  assert.equal(redactSecrets(text), 'https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=[REDACTED:azure-sas-token]');
+  assert.equal(
+    redactSecrets(text),
+    'https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=[REDACTED:azure-sas-token]',
+  );
 });
 
 test('an AWS secret key is taken near "aws" or "secret key" only, and never a git SHA', () => {

@@ -9,19 +9,31 @@ import { redactSecrets } from '../../../src/core/safety/secretDetector.ts';
 const j = (...parts: string[]): string => parts.join('');
 const BEGIN = j('-----BEGIN ', 'RSA PRIVATE KEY-----');
 const END = j('-----END ', 'RSA PRIVATE KEY-----');
-const LINE = ['MIIEowIBAAKCAQEA1x2y3z4AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/abc', 'dEfGhIjKlMnOpQrStUvWxYz0123456789+/abcdefghijklmnopqrstuvwxyzABCD'];
+const LINE = [
+  'MIIEowIBAAKCAQEA1x2y3z4AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/abc',
+  'dEfGhIjKlMnOpQrStUvWxYz0123456789+/abcdefghijklmnopqrstuvwxyzABCD',
+];
 const SHORT = 'Qk9EWQ==';
 const KEY = '[REDACTED:private-key-block]';
 
 describe('a private key block cut off before its END line', () => {
   it('takes a short last line that ends the text or its line (LF and CRLF)', () => {
     assert.equal(redactSecrets(j(BEGIN, '\n', LINE[0], '\n', SHORT)), KEY);
-    assert.equal(redactSecrets(j(BEGIN, '\n', LINE[0], '\n', SHORT, '\n\nsorry, half of it')), `${KEY}\n\nsorry, half of it`);
-    assert.equal(redactSecrets(j(BEGIN, '\r\n', LINE[0], '\r\n', SHORT, '\r\n\r\nsorry, half of it')), `${KEY}\r\n\r\nsorry, half of it`);
+    assert.equal(
+      redactSecrets(j(BEGIN, '\n', LINE[0], '\n', SHORT, '\n\nsorry, half of it')),
+      `${KEY}\n\nsorry, half of it`,
+    );
+    assert.equal(
+      redactSecrets(j(BEGIN, '\r\n', LINE[0], '\r\n', SHORT, '\r\n\r\nsorry, half of it')),
+      `${KEY}\r\n\r\nsorry, half of it`,
+    );
   });
 
   it('keeps every blank line after the block', () => {
-    assert.equal(redactSecrets(j(BEGIN, '\n', LINE[0], '\n', LINE[1], '\n\n\nsorry, half of it')), `${KEY}\n\n\nsorry, half of it`);
+    assert.equal(
+      redactSecrets(j(BEGIN, '\n', LINE[0], '\n', LINE[1], '\n\n\nsorry, half of it')),
+      `${KEY}\n\n\nsorry, half of it`,
+    );
   });
 
   it('follows a key pasted on one line with its parts separated by several spaces', () => {
@@ -29,7 +41,19 @@ describe('a private key block cut off before its END line', () => {
   });
 
   it('takes the armour headers of an encrypted key', () => {
-    assert.equal(redactSecrets(j(BEGIN, '\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n', LINE[0], '\n', LINE[1], '\n\nsorry, half of it')), `${KEY}\n\nsorry, half of it`);
+    assert.equal(
+      redactSecrets(
+        j(
+          BEGIN,
+          '\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n',
+          LINE[0],
+          '\n',
+          LINE[1],
+          '\n\nsorry, half of it',
+        ),
+      ),
+      `${KEY}\n\nsorry, half of it`,
+    );
   });
 
   it('stops at prose: a word, a line without spaces, a sentence', () => {
@@ -61,17 +85,27 @@ describe('a private key block and its END line', () => {
     assert.equal(redactSecrets(j(log, BEGIN, '\n', LINE[0], '\n', END, '\nend')), j(log, KEY, '\nend'));
   });
 
-  it('reports a block\'s position in the text', () => {
+  it("reports a block's position in the text", () => {
     const text = j('see ', BEGIN, '\n', LINE[0], '\n', END);
     assert.deepEqual(findPrivateKeyBlocks(text), [{ kind: 'private-key-block', index: 4, length: text.length - 4 }]);
   });
 });
 
 describe('PuTTY key files', () => {
-  const putty = (version: string) => j('PuTTY-User-Key-File-', version, ': ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n', LINE[0], '\nPrivate-MAC: 0a1b2c3d4e5f');
+  const putty = (version: string) =>
+    j(
+      'PuTTY-User-Key-File-',
+      version,
+      ': ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n',
+      LINE[0],
+      '\nPrivate-MAC: 0a1b2c3d4e5f',
+    );
 
   it('are found where they start in the text', () => {
-    assert.equal(redactSecrets(j('Here is my key:\n', putty('3'), '\nthanks')), j('Here is my key:\n', KEY, '\nthanks'));
+    assert.equal(
+      redactSecrets(j('Here is my key:\n', putty('3'), '\nthanks')),
+      j('Here is my key:\n', KEY, '\nthanks'),
+    );
   });
 
   it('are found whatever the format version, including two-digit ones', () => {

@@ -10,14 +10,22 @@ const redact = { secretPolicy: 'redact', piiRedaction: false } as const;
 /** A sample is caught when none of its secret characters survive and its kind labels the gap. */
 function caught(sample: (typeof CREDENTIAL_CORPUS)[number]): boolean {
   const { content, redactions } = guardText(sample.text, redact);
-  return sample.secrets.every((secret) => !content.includes(secret)) && content.includes(`[REDACTED:${sample.kind}]`) && redactions.some((entry) => entry.kind === sample.kind);
+  return (
+    sample.secrets.every((secret) => !content.includes(secret)) &&
+    content.includes(`[REDACTED:${sample.kind}]`) &&
+    redactions.some((entry) => entry.kind === sample.kind)
+  );
 }
 
 for (const [index, sample] of CREDENTIAL_CORPUS.entries()) {
   test(`credential corpus #${index} (${sample.kind}) is redacted under its kind`, () => {
     const { content } = guardText(sample.text, redact);
-    for (const secret of sample.secrets) assert.ok(!content.includes(secret), `${sample.kind} leaked in ${JSON.stringify(content)}`);
-    assert.ok(content.includes(`[REDACTED:${sample.kind}]`), `expected [REDACTED:${sample.kind}] in ${JSON.stringify(content)}`);
+    for (const secret of sample.secrets)
+      assert.ok(!content.includes(secret), `${sample.kind} leaked in ${JSON.stringify(content)}`);
+    assert.ok(
+      content.includes(`[REDACTED:${sample.kind}]`),
+      `expected [REDACTED:${sample.kind}] in ${JSON.stringify(content)}`,
+    );
   });
 }
 
@@ -26,7 +34,10 @@ test('at least 95 % of the credential corpus is caught, and it covers every kind
   assert.ok(rate >= 0.95, `caught ${(rate * 100).toFixed(1)} %`);
   assert.ok(CREDENTIAL_CORPUS.length >= 100);
   const covered = new Set(CREDENTIAL_CORPUS.map((sample) => sample.kind));
-  assert.deepEqual(SECRET_KINDS.filter((kind) => !covered.has(kind)), []);
+  assert.deepEqual(
+    SECRET_KINDS.filter((kind) => !covered.has(kind)),
+    [],
+  );
 });
 
 for (const [index, text] of LOOK_ALIKE_CORPUS.entries()) {
@@ -37,7 +48,10 @@ for (const [index, text] of LOOK_ALIKE_CORPUS.entries()) {
 
 test('the look-alike corpus is broad and none of it is altered', () => {
   assert.ok(LOOK_ALIKE_CORPUS.length >= 70);
-  assert.deepEqual(LOOK_ALIKE_CORPUS.filter((text) => guardText(text, redact).content !== text), []);
+  assert.deepEqual(
+    LOOK_ALIKE_CORPUS.filter((text) => guardText(text, redact).content !== text),
+    [],
+  );
 });
 
 test('redaction is idempotent: redacted text passes the gate again unchanged (an update that keeps it changes nothing)', () => {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { containsSecret, findSecrets, redactSecrets, type SecretKind } from '../../../src/core/safety/secretDetector.ts';
+import {
+  containsSecret,
+  findSecrets,
+  redactSecrets,
+  type SecretKind,
+} from '../../../src/core/safety/secretDetector.ts';
 
 // Fixtures are assembled from parts so this file never itself looks like it holds a credential.
 const j = (...parts: string[]): string => parts.join('');
@@ -15,7 +20,16 @@ const POSITIVES: Array<[SecretKind, string]> = [
   ['slack-token', j('xox', 'b-1234567890-abcdefghij')],
   ['google-api-key', j('AIza', 'SyA', '1'.repeat(32))],
   ['stripe-key', j('sk_', 'live_', '4eC39HqLyjWDarjtT1zdp7dc')],
-  ['jwt', j('Authorization: Bearer eyJ', 'hbGciOiJIUzI1NiJ9', '.eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')],
+  [
+    'jwt',
+    j(
+      'Authorization: Bearer eyJ',
+      'hbGciOiJIUzI1NiJ9',
+      '.eyJ',
+      'zdWIiOiIxMjM0NTY3ODkwIn0',
+      '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    ),
+  ],
   ['private-key-block', j('-----BEGIN ', 'RSA PRIVATE KEY-----\nMIIEow...')],
   ['private-key-block', j('-----BEGIN ', 'OPENSSH PRIVATE KEY-----')],
   ['password-assignment', 'DB_PASSWORD=hunter2hunter2'],
@@ -53,14 +67,29 @@ for (const text of NEGATIVES) {
 
 test('overlapping findings are one redaction covering all of them, labelled by the first', () => {
   // The connection-string password and the JWT overlap; no character of either may survive.
-  const token = j('eyJ', 'hbGciOiJIUzI1NiJ9', '.eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U');
-  assert.equal(redactSecrets(`https://bot:${token}@hooks.example.com/x`), 'https://bot:[REDACTED:jwt]@hooks.example.com/x');
-  assert.equal(redactSecrets(j('A=AKIA', 'IOSFODNN7EXAMPLE ', 'AKIA', 'IOSFODNN7EXAMPLF')), 'A=[REDACTED:aws-access-key] [REDACTED:aws-access-key]');
+  const token = j(
+    'eyJ',
+    'hbGciOiJIUzI1NiJ9',
+    '.eyJ',
+    'zdWIiOiIxMjM0NTY3ODkwIn0',
+    '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+  );
+  assert.equal(
+    redactSecrets(`https://bot:${token}@hooks.example.com/x`),
+    'https://bot:[REDACTED:jwt]@hooks.example.com/x',
+  );
+  assert.equal(
+    redactSecrets(j('A=AKIA', 'IOSFODNN7EXAMPLE ', 'AKIA', 'IOSFODNN7EXAMPLF')),
+    'A=[REDACTED:aws-access-key] [REDACTED:aws-access-key]',
+  );
 });
 
 test('an Anthropic key is labelled anthropic-key, not openai-key', () => {
   const key = j('sk-', 'ant-', 'api03-', 'a'.repeat(40), 'B7');
-  assert.deepEqual(findSecrets(`ANTHROPIC_API_KEY=${key}`).map((finding) => finding.kind), ['anthropic-key', 'secret-assignment']);
+  assert.deepEqual(
+    findSecrets(`ANTHROPIC_API_KEY=${key}`).map((finding) => finding.kind),
+    ['anthropic-key', 'secret-assignment'],
+  );
   assert.equal(redactSecrets(`ANTHROPIC_API_KEY=${key}`), 'ANTHROPIC_API_KEY=[REDACTED:anthropic-key]');
 });
 

@@ -8,7 +8,13 @@ test('exposes a positive integer version', () => {
 
 test('stems words, drops stop words and counts length without them', () => {
   const doc = analyzeDocument({ content: 'The painters were painting paintings', entities: [], tags: [] });
-  assert.deepEqual([...doc.terms], [['painter', 1], ['paint', 2]]);
+  assert.deepEqual(
+    [...doc.terms],
+    [
+      ['painter', 1],
+      ['paint', 2],
+    ],
+  );
   assert.equal(doc.length, 3);
 });
 

@@ -14,7 +14,10 @@ describe('TextCountCache', () => {
     assert.equal(cache.get('a'), 1, 'a is now the most recent');
     cache.set('d', 4);
     assert.equal(cache.get('b'), undefined, 'b was the least recently used');
-    assert.deepEqual(['a', 'c', 'd'].map((text) => cache.get(text)), [1, 3, 4]);
+    assert.deepEqual(
+      ['a', 'c', 'd'].map((text) => cache.get(text)),
+      [1, 3, 4],
+    );
     assert.equal(cache.size, 3);
   });
 
@@ -41,12 +44,21 @@ describe('TiktokenCounter with whole-text counts cached', () => {
   it('answers repeated texts exactly, before and after they are cached, and after eviction', () => {
     const reference = new Tiktoken(cl100kBase);
     const counter = new TiktokenCounter();
-    const texts = Array.from({ length: 300 }, (_, index) => `<memory id="mem_${index}"> Decision ${index}: use Postgres ${'and JSONB '.repeat(index % 7)}</memory>`);
+    const texts = Array.from(
+      { length: 300 },
+      (_, index) =>
+        `<memory id="mem_${index}"> Decision ${index}: use Postgres ${'and JSONB '.repeat(index % 7)}</memory>`,
+    );
     for (let round = 0; round < 3; round++) {
-      for (const text of texts) assert.equal(counter.count(text), reference.encode(text, [], []).length, `round ${round}`);
+      for (const text of texts)
+        assert.equal(counter.count(text), reference.encode(text, [], []).length, `round ${round}`);
     }
     const long = 'token '.repeat(20_000);
-    assert.equal(counter.count(long), reference.encode(long, [], []).length, 'texts over the cache limit are still counted');
+    assert.equal(
+      counter.count(long),
+      reference.encode(long, [], []).length,
+      'texts over the cache limit are still counted',
+    );
     assert.equal(counter.count(long), reference.encode(long, [], []).length, 'and again, uncached');
   });
 });

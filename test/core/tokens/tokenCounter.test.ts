@@ -22,7 +22,11 @@ describe('TiktokenCounter', () => {
     const counter = new TiktokenCounter();
     for (const round of [1, 2]) {
       for (const text of SAMPLES) {
-        assert.equal(counter.count(text), reference.encode(text, [], []).length, `round ${round}: ${JSON.stringify(text)}`);
+        assert.equal(
+          counter.count(text),
+          reference.encode(text, [], []).length,
+          `round ${round}: ${JSON.stringify(text)}`,
+        );
       }
     }
   });

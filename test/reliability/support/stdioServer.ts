@@ -36,17 +36,29 @@ export class StdioServer {
   }
 
   async initialize(): Promise<void> {
-    await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'reliability', version: '1' } });
+    await this.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'reliability', version: '1' },
+    });
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
-    const message = (await this.request('tools/call', { name, arguments: args })) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text?: string }> }; error?: { message: string } };
+    const message = (await this.request('tools/call', { name, arguments: args })) as {
+      result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text?: string }> };
+      error?: { message: string };
+    };
     if (message.error) return { ok: false, error: { code: 'JSONRPC', message: message.error.message } };
     if (message.result?.isError) {
       const text = message.result.content?.[0]?.text ?? '';
       const json = text.slice(text.indexOf('\n') + 1);
-      return { ok: false, error: json.startsWith('{') ? (JSON.parse(json) as { error: { code: string; message: string } }).error : { code: 'UNTYPED', message: text } };
+      return {
+        ok: false,
+        error: json.startsWith('{')
+          ? (JSON.parse(json) as { error: { code: string; message: string } }).error
+          : { code: 'UNTYPED', message: text },
+      };
     }
     return { ok: true, output: message.result?.structuredContent ?? {} };
   }
@@ -55,7 +67,9 @@ export class StdioServer {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, resolve);
-      void this.exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) before answering ${method}: ${this.stderr.slice(-500)}`)));
+      void this.exited.then(({ code, signal }) =>
+        reject(new Error(`server exited (${code ?? signal}) before answering ${method}: ${this.stderr.slice(-500)}`)),
+      );
       this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
   }

@@ -32,14 +32,20 @@ const user = 'bench-user';
 const planted: { query: Float32Array; id: string }[] = [];
 let started = performance.now();
 for (let i = 0; i < rows; i++) {
-  const words = Array.from({ length: 10 + Math.floor(random() * 60) }, () => VOCABULARY[Math.floor(random() ** 2 * VOCABULARY.length)]);
+  const words = Array.from(
+    { length: 10 + Math.floor(random() * 60) },
+    () => VOCABULARY[Math.floor(random() ** 2 * VOCABULARY.length)],
+  );
   let vector = randomUnitVector(dims, random);
   if (i % Math.floor(rows / 100) === 3) {
     const query = randomUnitVector(dims, random);
     vector = vectorNear(query, 0.85, random);
     planted.push({ query, id: `m${i}` });
   }
-  await store.insertMemory(makeMemory(user, { memory_id: `m${i}`, content: words.join(' '), embedding_model: MODEL }), embedding(vector));
+  await store.insertMemory(
+    makeMemory(user, { memory_id: `m${i}`, content: words.join(' '), embedding_model: MODEL }),
+    embedding(vector),
+  );
 }
 console.log(`${rows} x ${dims}: loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -64,7 +70,12 @@ for (let q = 0; q < queries; q++) {
 const filteredTimes: number[] = [];
 for (let q = 0; q < queries; q++) {
   const t0 = performance.now();
-  await store.searchVector({ filter: { user_id: user, pinned: false, min_confidence: 0.5 }, vector: randomUnitVector(dims, random), model: MODEL, limit: 10 });
+  await store.searchVector({
+    filter: { user_id: user, pinned: false, min_confidence: 0.5 },
+    vector: randomUnitVector(dims, random),
+    model: MODEL,
+    limit: 10,
+  });
   filteredTimes.push(performance.now() - t0);
 }
 const lexicalTimes: number[] = [];
@@ -84,6 +95,8 @@ console.log(`searchVector (${method}): ${summary(vectorTimes)}; planted top-1 ${
 console.log(`searchVector with filter: ${summary(filteredTimes)}`);
 console.log(`searchLexical: ${summary(lexicalTimes)}`);
 console.log(`listMemories: ${summary(listTimes)}`);
-console.log(`rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, storage ${((await store.stats(user)).storage_bytes! / 1e6).toFixed(0)} MB`);
+console.log(
+  `rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB, storage ${((await store.stats(user)).storage_bytes! / 1e6).toFixed(0)} MB`,
+);
 await store.close();
 await rm(dataDir, { recursive: true, force: true });

@@ -52,7 +52,11 @@ async function run(command: Command): Promise<unknown> {
       return { written: command.count };
     }
     for (const item of command.insert) {
-      const memory = makeMemory(command.userId, { memory_id: item.memory_id, content: item.content, embedding_model: MODEL });
+      const memory = makeMemory(command.userId, {
+        memory_id: item.memory_id,
+        content: item.content,
+        embedding_model: MODEL,
+      });
       await store.insertMemory(memory, embedding(Float32Array.from(item.vector)));
     }
     for (const id of command.softDelete) {

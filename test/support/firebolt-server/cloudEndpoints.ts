@@ -13,9 +13,7 @@ export interface CloudAccount {
 }
 
 export type CloudRoute =
-  | { kind: 'response'; status: number; body: unknown }
-  | { kind: 'unauthorized' }
-  | { kind: 'query' };
+  { kind: 'response'; status: number; body: unknown } | { kind: 'unauthorized' } | { kind: 'query' };
 
 const issuedTokens = new WeakMap<CloudAccount, Map<string, number>>();
 
@@ -33,7 +31,11 @@ export function cloudRoute(request: RecordedRequest, account: CloudAccount, base
   issuedTokens.set(account, tokens);
   if (request.method === 'POST' && request.path === '/oauth/token') {
     const form = new URLSearchParams(request.body);
-    if (form.get('grant_type') !== 'client_credentials' || form.get('client_id') !== account.clientId || form.get('client_secret') !== account.clientSecret) {
+    if (
+      form.get('grant_type') !== 'client_credentials' ||
+      form.get('client_id') !== account.clientId ||
+      form.get('client_secret') !== account.clientSecret
+    ) {
       return { kind: 'response', status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } };
     }
     const token = randomBytes(24).toString('hex');
@@ -48,9 +50,17 @@ export function cloudRoute(request: RecordedRequest, account: CloudAccount, base
   const engineUrl = /^\/web\/v3\/account\/([^/]+)\/engineUrl$/u.exec(request.path);
   if (request.method === 'GET' && engineUrl) {
     if (decodeURIComponent(engineUrl[1]) !== account.account) {
-      return { kind: 'response', status: 404, body: { message: `account "${decodeURIComponent(engineUrl[1])}" not found` } };
+      return {
+        kind: 'response',
+        status: 404,
+        body: { message: `account "${decodeURIComponent(engineUrl[1])}" not found` },
+      };
     }
-    return { kind: 'response', status: 200, body: { engineUrl: `${new URL(baseUrl).host}?account_id=${encodeURIComponent(account.accountId)}` } };
+    return {
+      kind: 'response',
+      status: 200,
+      body: { engineUrl: `${new URL(baseUrl).host}?account_id=${encodeURIComponent(account.accountId)}` },
+    };
   }
   return { kind: 'query' };
 }

@@ -63,14 +63,19 @@ export function rewriteExpression(nodes: readonly Node[], context: RewriteContex
         continue;
       }
       const previous = out[lastSignificant()];
-      const subscript = previous !== undefined && (previous.kind === 'group' || previous.kind === 'quoted' || (previous.kind === 'word' && !isKeyword(previous)));
+      const subscript =
+        previous !== undefined &&
+        (previous.kind === 'group' || previous.kind === 'quoted' || (previous.kind === 'word' && !isKeyword(previous)));
       if (subscript) throw unsupported('array subscripts');
       out.push(...call('fb_array', nonEmpty(splitOnCommas(children))));
       continue;
     }
     if (node.kind === 'param') {
       out.push({ kind: 'param', text: `?${node.value}`, value: node.value });
-    } else if (isWord(node, 'current_timestamp', 'localtimestamp') || (isWord(node, 'now') && isEmptyCall(nodes[next.index]))) {
+    } else if (
+      isWord(node, 'current_timestamp', 'localtimestamp') ||
+      (isWord(node, 'now') && isEmptyCall(nodes[next.index]))
+    ) {
       out.push(...call('fb_now', []));
       if (isWord(node, 'now')) i = next.index;
     } else if (isWord(node, 'array') && next.node?.kind === 'group' && next.node.open === '[') {
@@ -79,7 +84,8 @@ export function rewriteExpression(nodes: readonly Node[], context: RewriteContex
       out.push(...rewriteCast(next.node, context));
       i = next.index;
     } else if (isWord(node, 'vector_search') && next.node?.kind === 'group' && next.node.open === '(') {
-      if (!context.vectorSearchEnabled) throw new FireboltServerError(400, 'UnknownFunction', 'function VECTOR_SEARCH does not exist');
+      if (!context.vectorSearchEnabled)
+        throw new FireboltServerError(400, 'UnknownFunction', 'function VECTOR_SEARCH does not exist');
       out.push(rewriteVectorSearch(next.node, context));
       i = next.index;
     } else if (isWord(node, 'greatest', 'least') && next.node?.kind === 'group') {
@@ -96,7 +102,11 @@ export function rewriteExpression(nodes: readonly Node[], context: RewriteContex
     } else if (isOp(node, '->')) {
       throw unsupported('lambda functions');
     } else if (isOp(node, '?')) {
-      throw new FireboltServerError(400, 'SyntaxError', 'syntax error: unexpected "?" (Firebolt parameters are $1, $2, …)');
+      throw new FireboltServerError(
+        400,
+        'SyntaxError',
+        'syntax error: unexpected "?" (Firebolt parameters are $1, $2, …)',
+      );
     } else {
       out.push(node);
     }
@@ -104,7 +114,38 @@ export function rewriteExpression(nodes: readonly Node[], context: RewriteContex
   return out;
 }
 
-const KEYWORDS = new Set(['select', 'from', 'where', 'and', 'or', 'not', 'in', 'values', 'on', 'when', 'then', 'else', 'case', 'as', 'set', 'by', 'is', 'exists', 'using', 'join', 'like', 'array', 'limit', 'offset', 'having', 'union', 'all', 'distinct', 'end', 'between']);
+const KEYWORDS = new Set([
+  'select',
+  'from',
+  'where',
+  'and',
+  'or',
+  'not',
+  'in',
+  'values',
+  'on',
+  'when',
+  'then',
+  'else',
+  'case',
+  'as',
+  'set',
+  'by',
+  'is',
+  'exists',
+  'using',
+  'join',
+  'like',
+  'array',
+  'limit',
+  'offset',
+  'having',
+  'union',
+  'all',
+  'distinct',
+  'end',
+  'between',
+]);
 
 function isKeyword(node: Node): boolean {
   return node.kind === 'word' && KEYWORDS.has(node.value!);
@@ -156,7 +197,8 @@ const DISTANCE_FUNCTION: Record<VectorIndexInfo['metric'], string> = {
 function rewriteVectorSearch(group: Group, context: RewriteContext): Group {
   const args = splitOnCommas(group.children).map((arg) => significant(arg));
   const first = args[0] ?? [];
-  if (!isWord(first[0], 'index') || first.length !== 2) throw new FireboltServerError(400, 'SyntaxError', 'VECTOR_SEARCH needs INDEX <name> as first argument');
+  if (!isWord(first[0], 'index') || first.length !== 2)
+    throw new FireboltServerError(400, 'SyntaxError', 'VECTOR_SEARCH needs INDEX <name> as first argument');
   const indexName = first[1].kind === 'quoted' || first[1].kind === 'word' ? (first[1] as Token).value! : '';
   const index = context.vectorIndex(indexName);
   if (index === undefined) throw new FireboltServerError(400, 'UnknownIndex', `index "${indexName}" does not exist`);
@@ -169,7 +211,8 @@ function rewriteVectorSearch(group: Group, context: RewriteContext): Group {
   });
   const target = named.get('target_vector');
   const topK = named.get('top_k');
-  if (!target || !topK) throw new FireboltServerError(400, 'SyntaxError', 'VECTOR_SEARCH needs target_vector and top_k');
+  if (!target || !topK)
+    throw new FireboltServerError(400, 'SyntaxError', 'VECTOR_SEARCH needs target_vector and top_k');
   const spaced = (parts: Node[]): Node[] => parts.flatMap((part, index) => (index === 0 ? [part] : [space, part]));
   const targetSql = render(rewriteExpression(spaced(target), context));
   const topKSql = render(rewriteExpression(spaced(topK), context));

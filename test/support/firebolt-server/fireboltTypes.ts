@@ -48,7 +48,12 @@ export function parseType(nodes: readonly Node[], start: number): { type: Firebo
   } else if (head?.kind === 'word' && Object.hasOwn(SCALAR_WORDS, head.value!)) {
     type = { base: SCALAR_WORDS[head.value!] };
     if (head.value === 'double' && isWord(nodes[next], 'precision')) next += 1;
-    if (head.value === 'timestamp' && isWord(nodes[next], 'with') && isWord(nodes[next + 1], 'time') && isWord(nodes[next + 2], 'zone')) {
+    if (
+      head.value === 'timestamp' &&
+      isWord(nodes[next], 'with') &&
+      isWord(nodes[next + 1], 'time') &&
+      isWord(nodes[next + 2], 'zone')
+    ) {
       type = { base: 'timestamptz' };
       next += 3;
     }
@@ -63,14 +68,21 @@ export function parseType(nodes: readonly Node[], start: number): { type: Firebo
 }
 
 /** Reads an optional `NULL` / `NOT NULL`; `nullable` is undefined when neither is written. */
-export function parseNullability(nodes: readonly Node[], start: number): { nullable: boolean | undefined; next: number } {
+export function parseNullability(
+  nodes: readonly Node[],
+  start: number,
+): { nullable: boolean | undefined; next: number } {
   if (isWord(nodes[start], 'null')) return { nullable: true, next: start + 1 };
   if (isWord(nodes[start], 'not') && isWord(nodes[start + 1], 'null')) return { nullable: false, next: start + 2 };
   return { nullable: undefined, next: start };
 }
 
 function unsupportedType(nodes: readonly Node[]): FireboltServerError {
-  return new FireboltServerError(400, 'TypeError', `type "${render(nodes).trim()}" is not supported by the Firebolt test server`);
+  return new FireboltServerError(
+    400,
+    'TypeError',
+    `type "${render(nodes).trim()}" is not supported by the Firebolt test server`,
+  );
 }
 
 /** The lower-case name Firebolt puts in `meta[].type` (without the ` null` suffix). */
@@ -234,14 +246,20 @@ export function isStorageValid(value: unknown, type: FireboltType, nullable = tr
       } catch {
         return false; // not JSON, so not an array value
       }
-      return Array.isArray(parsed) && parsed.every((element) => isJsonElementValid(element, type.element, type.elementNullable));
+      return (
+        Array.isArray(parsed) &&
+        parsed.every((element) => isJsonElementValid(element, type.element, type.elementNullable))
+      );
     }
   }
 }
 
 function isJsonElementValid(element: unknown, type: FireboltType, nullable: boolean): boolean {
   if (element === null) return nullable;
-  if (type.base === 'array') return Array.isArray(element) && element.every((inner) => isJsonElementValid(inner, type.element, type.elementNullable));
+  if (type.base === 'array')
+    return (
+      Array.isArray(element) && element.every((inner) => isJsonElementValid(inner, type.element, type.elementNullable))
+    );
   if (type.base === 'boolean') return typeof element === 'boolean';
   if (type.base === 'int' || type.base === 'long') return Number.isInteger(element);
   if (type.base === 'real' || type.base === 'double') return typeof element === 'number';
@@ -300,4 +318,3 @@ export function inferType(values: readonly unknown[]): { type: FireboltType; nul
   if (typeof present === 'number') return { type: { base: 'double' }, nullable };
   return { type: { base: 'text' }, nullable };
 }
-

@@ -2,7 +2,8 @@ import { FireboltServerError } from './serverErrors.ts';
 import { findWord, isWord, nameOf, quoteIdentifier, quoteString, render, significant } from './sqlTokens.ts';
 import type { Node } from './sqlTokens.ts';
 
-const syntax = (message: string): FireboltServerError => new FireboltServerError(400, 'SyntaxError', `syntax error in MERGE: ${message}`);
+const syntax = (message: string): FireboltServerError =>
+  new FireboltServerError(400, 'SyntaxError', `syntax error in MERGE: ${message}`);
 
 const spaced = (nodes: readonly Node[]): string => nodes.map((node) => render([node])).join(' ');
 
@@ -47,7 +48,7 @@ export function translateMerge(rewritten: readonly Node[]): string[] {
     `SELECT fb_merge_duplicate(${quoteString(target)}) FROM (SELECT ${t}.rowid FROM ${quoteIdentifier(target)} AS ${t} JOIN ${SOURCE_TABLE} AS ${s} ON ${condition} GROUP BY ${t}.rowid HAVING COUNT(*) > 1 LIMIT 1)`,
   );
   const clauses: Node[][] = [];
-  for (let start = firstWhen; start < words.length; ) {
+  for (let start = firstWhen; start < words.length;) {
     const end = findWord(words, ['when'], start + 1);
     clauses.push(words.slice(start, end < 0 ? words.length : end));
     start = end < 0 ? words.length : end;
@@ -58,7 +59,11 @@ export function translateMerge(rewritten: readonly Node[]): string[] {
     const notMatched = isWord(clause[1], 'not') && isWord(clause[2], 'matched');
     if (!matched && !notMatched) throw syntax('expected WHEN [NOT] MATCHED');
     if (notMatched && isWord(clause[3], 'by') && isWord(clause[4], 'source')) {
-      throw new FireboltServerError(400, 'UnsupportedSyntax', 'WHEN NOT MATCHED BY SOURCE is not supported by the Firebolt test server');
+      throw new FireboltServerError(
+        400,
+        'UnsupportedSyntax',
+        'WHEN NOT MATCHED BY SOURCE is not supported by the Firebolt test server',
+      );
     }
     const then = findWord(clause, ['then']);
     const andAt = findWord(clause.slice(0, then), ['and']);
@@ -67,15 +72,22 @@ export function translateMerge(rewritten: readonly Node[]): string[] {
     const rows = `(SELECT * FROM ${SOURCE_TABLE} WHERE __fb_matched = ${matched ? 1 : 0})`;
     if (isWord(action[0], 'do') && isWord(action[1], 'nothing')) continue;
     if (matched && isWord(action[0], 'update') && isWord(action[1], 'set')) {
-      statements.push(`UPDATE ${quoteIdentifier(target)} AS ${t} SET ${spaced(action.slice(2))} FROM ${rows} AS ${s} WHERE (${condition})${extra}`);
+      statements.push(
+        `UPDATE ${quoteIdentifier(target)} AS ${t} SET ${spaced(action.slice(2))} FROM ${rows} AS ${s} WHERE (${condition})${extra}`,
+      );
     } else if (matched && isWord(action[0], 'delete')) {
-      statements.push(`DELETE FROM ${quoteIdentifier(target)} AS ${t} WHERE EXISTS (SELECT 1 FROM ${rows} AS ${s} WHERE (${condition})${extra})`);
+      statements.push(
+        `DELETE FROM ${quoteIdentifier(target)} AS ${t} WHERE EXISTS (SELECT 1 FROM ${rows} AS ${s} WHERE (${condition})${extra})`,
+      );
     } else if (notMatched && isWord(action[0], 'insert')) {
       const columns = action[1];
       const valuesAt = findWord(action, ['values']);
-      if (columns?.kind !== 'group' || valuesAt !== 2 || action[3]?.kind !== 'group') throw syntax('expected INSERT (columns) VALUES (…)');
+      if (columns?.kind !== 'group' || valuesAt !== 2 || action[3]?.kind !== 'group')
+        throw syntax('expected INSERT (columns) VALUES (…)');
       const values = render((action[3] as { children: Node[] }).children);
-      inserts.push(`INSERT INTO ${quoteIdentifier(target)} ${render([columns])} SELECT ${values} FROM ${rows} AS ${s} WHERE TRUE${extra}`);
+      inserts.push(
+        `INSERT INTO ${quoteIdentifier(target)} ${render([columns])} SELECT ${values} FROM ${rows} AS ${s} WHERE TRUE${extra}`,
+      );
     } else {
       throw syntax(`unsupported action "${spaced(action.slice(0, 2))}"`);
     }

@@ -3,7 +3,18 @@ import { findWord, isOp, isWord, significant, splitOnCommas } from './sqlTokens.
 import type { Node, Token } from './sqlTokens.ts';
 
 const CLAUSE_END = ['where', 'group', 'having', 'order', 'limit', 'offset', 'union', 'qualify', 'window'];
-const NOT_AN_ALIAS = new Set(['on', 'join', 'inner', 'left', 'right', 'full', 'cross', 'natural', 'using', ...CLAUSE_END]);
+const NOT_AN_ALIAS = new Set([
+  'on',
+  'join',
+  'inner',
+  'left',
+  'right',
+  'full',
+  'cross',
+  'natural',
+  'using',
+  ...CLAUSE_END,
+]);
 
 /**
  * In a joined SELECT, `ORDER BY name` where `name` is an output alias of some other expression
@@ -11,7 +22,10 @@ const NOT_AN_ALIAS = new Set(['on', 'join', 'inner', 'left', 'right', 'full', 'c
  * engine refuses (issue 15 asks the store to qualify such names). Checked on the outermost
  * query of the statement; `hasColumn` answers from the catalog.
  */
-export function checkOrderByAmbiguity(nodes: readonly Node[], hasColumn: (table: string, column: string) => boolean): void {
+export function checkOrderByAmbiguity(
+  nodes: readonly Node[],
+  hasColumn: (table: string, column: string) => boolean,
+): void {
   const words = significant(nodes);
   const select = words.findLastIndex((node) => isWord(node, 'select'));
   const from = findWord(words, ['from'], select + 1);
@@ -29,7 +43,12 @@ export function checkOrderByAmbiguity(nodes: readonly Node[], hasColumn: (table:
     let aliasAt = index + 1;
     if (isWord(fromClause[aliasAt], 'as')) aliasAt++;
     const candidate = fromClause[aliasAt];
-    const alias = candidate && (candidate.kind === 'word' || candidate.kind === 'quoted') && !NOT_AN_ALIAS.has((candidate as Token).value!) ? (candidate as Token).value! : name;
+    const alias =
+      candidate &&
+      (candidate.kind === 'word' || candidate.kind === 'quoted') &&
+      !NOT_AN_ALIAS.has((candidate as Token).value!)
+        ? (candidate as Token).value!
+        : name;
     tables.push({ name, alias });
   });
 
@@ -38,7 +57,8 @@ export function checkOrderByAmbiguity(nodes: readonly Node[], hasColumn: (table:
     const parts = significant(item);
     const as = parts.findLastIndex((node) => isWord(node, 'as'));
     const alias = parts[as + 1];
-    if (as > 0 && alias && (alias.kind === 'word' || alias.kind === 'quoted')) aliases.set((alias as Token).value!, parts.slice(0, as));
+    if (as > 0 && alias && (alias.kind === 'word' || alias.kind === 'quoted'))
+      aliases.set((alias as Token).value!, parts.slice(0, as));
   }
 
   const orderEnd = findWord(words, ['limit', 'offset'], order + 2);
@@ -49,9 +69,17 @@ export function checkOrderByAmbiguity(nodes: readonly Node[], hasColumn: (table:
     const expression = aliases.get(name);
     if (!expression) continue;
     for (const table of tables) {
-      const sameColumn = expression.length === 3 && (expression[0] as Token).value === table.alias && isOp(expression[1], '.') && (expression[2] as Token).value === name;
+      const sameColumn =
+        expression.length === 3 &&
+        (expression[0] as Token).value === table.alias &&
+        isOp(expression[1], '.') &&
+        (expression[2] as Token).value === name;
       if (!sameColumn && hasColumn(table.name, name)) {
-        throw new FireboltServerError(400, 'AmbiguousColumn', `ORDER BY ${name} is ambiguous: an output column and a column of ${table.alias}; qualify it`);
+        throw new FireboltServerError(
+          400,
+          'AmbiguousColumn',
+          `ORDER BY ${name} is ambiguous: an output column and a column of ${table.alias}; qualify it`,
+        );
       }
     }
   }

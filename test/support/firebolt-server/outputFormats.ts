@@ -35,7 +35,9 @@ function statistics(info: QueryInfo, bytesRead: number): string {
 
 /** Rows are rendered with a hand-built JSON writer because `long` values may exceed 2^53. */
 function rowsJson(result: QueryResult): string[] {
-  return result.rows.map((row) => `[${row.map((value, index) => formatJsonValue(value, result.columns[index].type)).join(',')}]`);
+  return result.rows.map(
+    (row) => `[${row.map((value, index) => formatJsonValue(value, result.columns[index].type)).join(',')}]`,
+  );
 }
 
 export function renderResult(format: string, result: QueryResult, info: QueryInfo): RenderedBody {
@@ -45,7 +47,11 @@ export function renderResult(format: string, result: QueryResult, info: QueryInf
       const rows = rowsJson(result);
       const limited = format === 'JSON_CompactLimited' ? rows.slice(0, JSON_COMPACT_LIMITED_ROWS) : rows;
       const meta = JSON.stringify(result.columns.map((column) => ({ name: column.name, type: metaType(column) })));
-      const query = JSON.stringify({ query_id: info.queryId, request_id: info.requestId, query_label: info.queryLabel });
+      const query = JSON.stringify({
+        query_id: info.queryId,
+        request_id: info.requestId,
+        query_label: info.queryLabel,
+      });
       const body = `{"query":${query},"meta":${meta},"data":[${limited.join(',')}],"rows":${limited.length},"statistics":${statistics(info, limited.join('').length)}}`;
       return { contentType: 'application/json', body };
     }
@@ -60,14 +66,21 @@ export function renderResult(format: string, result: QueryResult, info: QueryInf
       const rows = rowsJson(result);
       const lines = [JSON.stringify(start)];
       const batch = 1000;
-      for (let i = 0; i < rows.length; i += batch) lines.push(`{"message_type":"DATA","data":[${rows.slice(i, i + batch).join(',')}]}`);
+      for (let i = 0; i < rows.length; i += batch)
+        lines.push(`{"message_type":"DATA","data":[${rows.slice(i, i + batch).join(',')}]}`);
       lines.push(`{"message_type":"FINISH_SUCCESSFULLY","statistics":${statistics(info, rows.join('').length)}}`);
       return { contentType: 'application/x-ndjson', body: `${lines.join('\n')}\n` };
     }
     case 'TabSeparatedWithNamesAndTypes': {
       const lines = [result.columns.map((column) => column.name).join('\t'), result.columns.map(metaType).join('\t')];
       for (const row of result.rows) {
-        lines.push(row.map((value, index) => (value === null ? '\\N' : escapeTsv(unquote(formatJsonValue(value, result.columns[index].type))))).join('\t'));
+        lines.push(
+          row
+            .map((value, index) =>
+              value === null ? '\\N' : escapeTsv(unquote(formatJsonValue(value, result.columns[index].type))),
+            )
+            .join('\t'),
+        );
       }
       return { contentType: 'text/tab-separated-values', body: `${lines.join('\n')}\n` };
     }

@@ -28,7 +28,11 @@ function checkUncastValues(sql: string, values: readonly unknown[]): void {
     if (token.kind !== 'param' || isCast(tokens, index)) return;
     const value = values[Number(token.value) - 1];
     if (Array.isArray(value) && value.length === 0) {
-      throw new FireboltServerError(400, 'TypeError', `cannot determine the element type of ${token.text}: an empty array parameter needs an explicit cast (${token.text}::ARRAY(TYPE))`);
+      throw new FireboltServerError(
+        400,
+        'TypeError',
+        `cannot determine the element type of ${token.text}: an empty array parameter needs an explicit cast (${token.text}::ARRAY(TYPE))`,
+      );
     }
   });
 }
@@ -57,16 +61,26 @@ function checkUnionBranches(children: readonly Node[], values: readonly unknown[
   const types: (string | null)[][] = branches.map((branch) => {
     if (!isWord(branch[0], 'select')) return [];
     const from = findWord(branch, ['from']);
-    return splitOnCommas(branch.slice(1, from < 0 ? branch.length : from)).map((column) => uncastParameterType(significant(column), values));
+    return splitOnCommas(branch.slice(1, from < 0 ? branch.length : from)).map((column) =>
+      uncastParameterType(significant(column), values),
+    );
   });
   for (let column = 0; column < types[0].length; column++) {
     const inColumn = types.map((branch) => branch[column]);
     if (inColumn.every((type) => type === 'NULL')) {
-      throw new FireboltServerError(400, 'TypeError', `MERGE source column ${column + 1} is NULL in every row, so it has no type; cast the parameter`);
+      throw new FireboltServerError(
+        400,
+        'TypeError',
+        `MERGE source column ${column + 1} is NULL in every row, so it has no type; cast the parameter`,
+      );
     }
     const seen = new Set(inColumn.filter((type): type is string => typeof type === 'string' && type !== 'NULL'));
     if (seen.size > 1) {
-      throw new FireboltServerError(400, 'TypeError', `UNION ALL branches disagree on the type of column ${column + 1}: ${[...seen].join(' vs ')}; cast the parameters`);
+      throw new FireboltServerError(
+        400,
+        'TypeError',
+        `UNION ALL branches disagree on the type of column ${column + 1}: ${[...seen].join(' vs ')}; cast the parameters`,
+      );
     }
   }
 }

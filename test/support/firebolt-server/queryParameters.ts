@@ -3,7 +3,12 @@ import { FireboltServerError } from './serverErrors.ts';
 /** Integer literals beyond 2^53 stay exact: the engine reads parameter values at full precision. */
 function parseExact(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
-    if (typeof value === 'number' && context?.source !== undefined && /^-?\d+$/u.test(context.source) && !Number.isSafeInteger(value)) {
+    if (
+      typeof value === 'number' &&
+      context?.source !== undefined &&
+      /^-?\d+$/u.test(context.source) &&
+      !Number.isSafeInteger(value)
+    ) {
       return BigInt(context.source);
     }
     return value;
@@ -33,7 +38,12 @@ export function parseRawParameters(raw: string | undefined): unknown[] {
   for (const entry of entries) {
     const { name, value } = (entry ?? {}) as { name?: unknown; value?: unknown };
     const match = typeof name === 'string' ? /^\$(\d+)$/u.exec(name) : null;
-    if (!match || Number(match[1]) < 1) throw new FireboltServerError(400, 'InvalidSetting', `query parameter name ${JSON.stringify(name)} is not $1, $2, …`);
+    if (!match || Number(match[1]) < 1)
+      throw new FireboltServerError(
+        400,
+        'InvalidSetting',
+        `query parameter name ${JSON.stringify(name)} is not $1, $2, …`,
+      );
     values[Number(match[1]) - 1] = value ?? null;
   }
   for (let i = 0; i < values.length; i++) if (!(i in values)) values[i] = null;
@@ -43,6 +53,7 @@ export function parseRawParameters(raw: string | undefined): unknown[] {
 function toBindValue(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'object') return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? Number(inner) : inner));
+  if (typeof value === 'object')
+    return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? Number(inner) : inner));
   return value;
 }

@@ -70,7 +70,11 @@ const VECTOR_SEARCH_SETTINGS = ['advanced_mode', 'enable_vector_search_tvf'];
 function requireSettings(params: Record<string, string>, names: readonly string[], what: string): void {
   const missing = names.filter((name) => params[name] !== '1' && params[name]?.toLowerCase() !== 'true');
   if (missing.length > 0) {
-    throw new FireboltServerError(400, 'FeatureDisabled', `${what} is disabled on this engine; enable it with ${missing.map((name) => `${name}=1`).join(', ')}`);
+    throw new FireboltServerError(
+      400,
+      'FeatureDisabled',
+      `${what} is disabled on this engine; enable it with ${missing.map((name) => `${name}=1`).join(', ')}`,
+    );
   }
 }
 
@@ -111,7 +115,10 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
   };
   openDatabase(DEFAULT_DATABASE);
 
-  const handleQuery = (request: RecordedRequest, enginePath: 'core' | 'system' | 'engine'): { status: number; headers: Record<string, string>; body: string; contentType?: string } => {
+  const handleQuery = (
+    request: RecordedRequest,
+    enginePath: 'core' | 'system' | 'engine',
+  ): { status: number; headers: Record<string, string>; body: string; contentType?: string } => {
     const started = performance.now();
     const sql = request.body;
     if (sql.trim() === '') throw new FireboltServerError(400, 'SyntaxError', 'empty query');
@@ -129,20 +136,27 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
         coreGate(VECTOR_SEARCH_SETTINGS, 'VECTOR_SEARCH')();
         // Firebolt 4.28 fails VECTOR_SEARCH on an empty table (firebolt-memory-layer checks for rows first); a runtime error, so 500.
         if (database && !database.hasRows(table, request.params.transaction_id)) {
-          throw new FireboltServerError(500, 'VectorSearchError', `vector_search cannot run on table "${table}": the table is empty`);
+          throw new FireboltServerError(
+            500,
+            'VectorSearchError',
+            `vector_search cannot run on table "${table}": the table is empty`,
+          );
         }
       },
     });
     if (plan.kind === 'createVectorIndex') coreGate(INDEX_CREATION_SETTINGS, 'vector search index creation')();
     const headers: Record<string, string> = {};
     if (plan.kind === 'createDatabase' || plan.kind === 'dropDatabase') {
-      if (!DATABASE_NAME.test(plan.name)) throw new FireboltServerError(400, 'InvalidName', `invalid database name "${plan.name}"`);
+      if (!DATABASE_NAME.test(plan.name))
+        throw new FireboltServerError(400, 'InvalidName', `invalid database name "${plan.name}"`);
       const exists = knownDatabase(plan.name) !== undefined;
       if (plan.kind === 'createDatabase') {
-        if (exists && !plan.ifNotExists) throw new FireboltServerError(400, 'DatabaseExists', `database "${plan.name}" already exists`);
+        if (exists && !plan.ifNotExists)
+          throw new FireboltServerError(400, 'DatabaseExists', `database "${plan.name}" already exists`);
         openDatabase(plan.name);
       } else {
-        if (!exists && !plan.ifExists) throw new FireboltServerError(400, 'UnknownDatabase', `database "${plan.name}" does not exist`);
+        if (!exists && !plan.ifExists)
+          throw new FireboltServerError(400, 'UnknownDatabase', `database "${plan.name}" does not exist`);
         databases.get(plan.name)?.close();
         databases.delete(plan.name);
         for (const suffix of ['', '-wal', '-shm']) rmSync(`${databaseFile(plan.name)}${suffix}`, { force: true });
@@ -150,26 +164,42 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
       return { status: 200, headers, body: '' };
     }
     if (plan.kind === 'useDatabase') {
-      if (!knownDatabase(plan.name)) throw new FireboltServerError(400, 'UnknownDatabase', `database "${plan.name}" does not exist`);
+      if (!knownDatabase(plan.name))
+        throw new FireboltServerError(400, 'UnknownDatabase', `database "${plan.name}" does not exist`);
       return { status: 200, headers: { 'Firebolt-Update-Parameters': `database=${plan.name}` }, body: '' };
     }
     if (plan.kind === 'useEngine') {
-      if (!options.cloud) throw new FireboltServerError(400, 'UnsupportedSyntax', 'USE ENGINE is not available on Firebolt Core');
-      if (plan.name !== options.cloud.engine) throw new FireboltServerError(400, 'UnknownEngine', `engine "${plan.name}" does not exist`);
+      if (!options.cloud)
+        throw new FireboltServerError(400, 'UnsupportedSyntax', 'USE ENGINE is not available on Firebolt Core');
+      if (plan.name !== options.cloud.engine)
+        throw new FireboltServerError(400, 'UnknownEngine', `engine "${plan.name}" does not exist`);
       // Real Cloud sends a host without a scheme (the JDBC driver: "server never returns it").
       const endpoint = `${new URL(baseUrl).host}/engines/${encodeURIComponent(plan.name)}?engine=${encodeURIComponent(plan.name)}&account_id=${encodeURIComponent(options.cloud.accountId)}`;
       return { status: 200, headers: { 'Firebolt-Update-Endpoint': endpoint }, body: '' };
     }
     if (enginePath === 'system') {
-      throw new FireboltServerError(400, 'SystemEngine', 'the system engine runs only database and engine management statements; USE ENGINE first');
+      throw new FireboltServerError(
+        400,
+        'SystemEngine',
+        'the system engine runs only database and engine management statements; USE ENGINE first',
+      );
     }
     if (!database) {
-      throw new FireboltServerError(400, 'UnknownDatabase', databaseName === undefined ? 'no database selected' : `database "${databaseName}" does not exist`);
+      throw new FireboltServerError(
+        400,
+        'UnknownDatabase',
+        databaseName === undefined ? 'no database selected' : `database "${databaseName}" does not exist`,
+      );
     }
     const raw = parseRawParameters(request.params.query_parameters);
     if (plan.kind === 'sql') checkParameterTypes(sql, raw);
     const params = parseQueryParameters(request.params.query_parameters);
-    const outcome = database.execute(plan, params, request.params.transaction_id, plan.kind === 'commit' ? commitFaults.shift() : undefined);
+    const outcome = database.execute(
+      plan,
+      params,
+      request.params.transaction_id,
+      plan.kind === 'commit' ? commitFaults.shift() : undefined,
+    );
     Object.assign(headers, outcome.headers);
     if (!outcome.result) return { status: 200, headers, body: '' };
     const rendered = renderResult(request.params.output_format ?? 'TabSeparatedWithNamesAndTypes', outcome.result, {
@@ -199,18 +229,28 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
       response.writeHead(status, { ...headers, ...(contentType ? { 'Content-Type': contentType } : {}) });
       response.end(body);
     };
-    const sendError = (error: FireboltServerError): void => send(error.status, JSON.stringify(error.toBody()), {}, 'application/json');
+    const sendError = (error: FireboltServerError): void =>
+      send(error.status, JSON.stringify(error.toBody()), {}, 'application/json');
     try {
       if (options.cloud) {
         const cloud = cloudRoute(request, options.cloud, baseUrl);
         if (cloud.kind === 'response') return send(cloud.status, JSON.stringify(cloud.body), {}, 'application/json');
-        if (cloud.kind === 'unauthorized') throw new FireboltServerError(401, 'Unauthorized', 'missing or invalid access token');
+        if (cloud.kind === 'unauthorized')
+          throw new FireboltServerError(401, 'Unauthorized', 'missing or invalid access token');
       }
       const enginePath = !options.cloud ? 'core' : request.path === '/query' ? 'system' : 'engine';
-      const pathOk = options.cloud ? enginePath === 'system' || request.path === `/engines/${encodeURIComponent(options.cloud.engine)}` : request.path === '/';
-      if (request.method !== 'POST' || !pathOk) throw new FireboltServerError(404, 'NotFound', `no endpoint ${request.method} ${request.path}`);
+      const pathOk = options.cloud
+        ? enginePath === 'system' || request.path === `/engines/${encodeURIComponent(options.cloud.engine)}`
+        : request.path === '/';
+      if (request.method !== 'POST' || !pathOk)
+        throw new FireboltServerError(404, 'NotFound', `no endpoint ${request.method} ${request.path}`);
       const target = Buffer.byteLength(request.target);
-      if (target > REQUEST_TARGET_LIMIT) throw new FireboltServerError(414, 'UriTooLong', `request target of ${target} bytes exceeds ${REQUEST_TARGET_LIMIT}; send large values in the body`);
+      if (target > REQUEST_TARGET_LIMIT)
+        throw new FireboltServerError(
+          414,
+          'UriTooLong',
+          `request target of ${target} bytes exceeds ${REQUEST_TARGET_LIMIT}; send large values in the body`,
+        );
       const faultAt = faults.findIndex((fault) => fault.matching === undefined || fault.matching.test(request.body));
       if (faultAt >= 0) {
         const [{ status }] = faults.splice(faultAt, 1);
@@ -225,7 +265,10 @@ export async function startFireboltTestServer(options: FireboltTestServerOptions
   };
 
   // Node's own header limit stays generous so the 414 above, not a dropped socket, reports a long request target.
-  const server: Server = createServer({ maxHeaderSize: 64 * 1024 }, (incoming, response) => void handle(incoming, response));
+  const server: Server = createServer(
+    { maxHeaderSize: 64 * 1024 },
+    (incoming, response) => void handle(incoming, response),
+  );
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

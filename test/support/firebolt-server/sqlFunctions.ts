@@ -21,7 +21,9 @@ export function registerFireboltFunctions(db: DatabaseSync, computedTypes: Map<s
     if (typeof cast === 'string' && String(type) !== 'text') computedTypes.set(cast, String(type));
     return cast as never;
   });
-  db.function('fb_check', deterministic, (value: unknown, type: unknown) => (isStorageValid(value, parseTypeName(String(type))) ? 1 : 0));
+  db.function('fb_check', deterministic, (value: unknown, type: unknown) =>
+    isStorageValid(value, parseTypeName(String(type))) ? 1 : 0,
+  );
   db.function('fb_now', { ...deterministic, deterministic: false }, () => {
     const iso = new Date().toISOString();
     return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00`;
@@ -29,14 +31,26 @@ export function registerFireboltFunctions(db: DatabaseSync, computedTypes: Map<s
 
   // Raises a Firebolt-shaped error from inside a translated statement (the MERGE duplicate-key check).
   db.function('fb_merge_duplicate', deterministic, (target: unknown) => {
-    throw new FireboltServerError(400, 'MergeCardinality', `MERGE matched a row of "${String(target)}" more than once: the source has duplicate keys`);
+    throw new FireboltServerError(
+      400,
+      'MergeCardinality',
+      `MERGE matched a row of "${String(target)}" more than once: the source has duplicate keys`,
+    );
   });
 
   // Firebolt's VERSION(); this server names itself so a connection check shows what it talked to.
   db.function('version', deterministic, () => `firebolt-test-server (node:sqlite ${process.versions.sqlite})`);
-  db.function('vector_cosine_similarity', deterministic, (a: unknown, b: unknown) => cosineSimilarity(vector(a), vector(b)));
-  db.function('vector_cosine_distance', deterministic, (a: unknown, b: unknown) => 1 - cosineSimilarity(vector(a), vector(b)));
-  db.function('vector_inner_product', deterministic, (a: unknown, b: unknown) => pairwise(vector(a), vector(b), (x, y) => x * y));
+  db.function('vector_cosine_similarity', deterministic, (a: unknown, b: unknown) =>
+    cosineSimilarity(vector(a), vector(b)),
+  );
+  db.function(
+    'vector_cosine_distance',
+    deterministic,
+    (a: unknown, b: unknown) => 1 - cosineSimilarity(vector(a), vector(b)),
+  );
+  db.function('vector_inner_product', deterministic, (a: unknown, b: unknown) =>
+    pairwise(vector(a), vector(b), (x, y) => x * y),
+  );
   db.function('vector_squared_euclidean_distance', deterministic, (a: unknown, b: unknown) =>
     pairwise(vector(a), vector(b), (x, y) => (x - y) ** 2),
   );
@@ -54,12 +68,21 @@ export function registerFireboltFunctions(db: DatabaseSync, computedTypes: Map<s
     array === null ? null : arrayOf(array).some((element) => elementKey(element) === elementKey(value)) ? 1 : 0;
   db.function('array_contains', deterministic, contains);
   db.function('contains', deterministic, contains);
-  db.function('json_pointer_extract_text', deterministic, (json: unknown, pointer: unknown) => extractText(json, pointer));
+  db.function('json_pointer_extract_text', deterministic, (json: unknown, pointer: unknown) =>
+    extractText(json, pointer),
+  );
   db.function('date_diff', deterministic, (unit: unknown, start: unknown, end: unknown) => dateDiff(unit, start, end));
 }
 
 /** Microseconds per DATE_DIFF unit this server implements (calendar units are not needed by the store). */
-const DATE_DIFF_UNITS: Record<string, number> = { microsecond: 1, millisecond: 1_000, second: 1_000_000, minute: 60_000_000, hour: 3_600_000_000, day: 86_400_000_000 };
+const DATE_DIFF_UNITS: Record<string, number> = {
+  microsecond: 1,
+  millisecond: 1_000,
+  second: 1_000_000,
+  minute: 60_000_000,
+  hour: 3_600_000_000,
+  day: 86_400_000_000,
+};
 
 /**
  * DATE_DIFF(unit, start, end): how many unit boundaries lie between two timestamps (end minus
@@ -68,12 +91,19 @@ const DATE_DIFF_UNITS: Record<string, number> = { microsecond: 1, millisecond: 1
 function dateDiff(unit: unknown, start: unknown, end: unknown): bigint | null {
   if (unit === null || start === null || end === null) return null;
   const size = DATE_DIFF_UNITS[String(unit).toLowerCase()];
-  if (size === undefined) throw new Error(`DATE_DIFF: unit "${String(unit)}" is not supported by the test server (${Object.keys(DATE_DIFF_UNITS).join(', ')})`);
+  if (size === undefined)
+    throw new Error(
+      `DATE_DIFF: unit "${String(unit)}" is not supported by the test server (${Object.keys(DATE_DIFF_UNITS).join(', ')})`,
+    );
   const micros = (value: unknown): bigint => {
     const canonical = canonicalTimestamp(String(value), 'timestamptz');
-    return BigInt(Date.parse(`${canonical.slice(0, 10)}T${canonical.slice(11, 19)}Z`)) * 1000n + BigInt(canonical.slice(20, 26));
+    return (
+      BigInt(Date.parse(`${canonical.slice(0, 10)}T${canonical.slice(11, 19)}Z`)) * 1000n +
+      BigInt(canonical.slice(20, 26))
+    );
   };
-  const floorDiv = (value: bigint, divisor: bigint): bigint => (value >= 0n ? value / divisor : -((-value + divisor - 1n) / divisor));
+  const floorDiv = (value: bigint, divisor: bigint): bigint =>
+    value >= 0n ? value / divisor : -((-value + divisor - 1n) / divisor);
   const divisor = BigInt(size);
   return floorDiv(micros(end), divisor) - floorDiv(micros(start), divisor);
 }
@@ -83,13 +113,15 @@ function arrayLiteralType(elements: readonly unknown[]): string {
   const present = elements.filter((element) => element !== null);
   const nullable = present.length < elements.length ? ' null' : '';
   if (present.length > 0 && present.every((element) => typeof element === 'string')) return `array(text${nullable})`;
-  if (present.every((element) => typeof element === 'number' || typeof element === 'bigint')) return `array(double${nullable})`;
+  if (present.every((element) => typeof element === 'number' || typeof element === 'bigint'))
+    return `array(double${nullable})`;
   return 'text';
 }
 
 function vector(value: unknown): number[] {
   const array = arrayOf(value);
-  if (array.some((element) => typeof element !== 'number')) throw new Error('vector functions need arrays of numbers without NULLs');
+  if (array.some((element) => typeof element !== 'number'))
+    throw new Error('vector functions need arrays of numbers without NULLs');
   return array as number[];
 }
 
@@ -131,7 +163,8 @@ function extractText(json: unknown, pointer: unknown): string | null {
     throw new Error('JSON_POINTER_EXTRACT_TEXT: malformed JSON');
   }
   const path = String(pointer);
-  if (path !== '' && !path.startsWith('/')) throw new Error('JSON_POINTER_EXTRACT_TEXT: JSON pointer must start with "/"');
+  if (path !== '' && !path.startsWith('/'))
+    throw new Error('JSON_POINTER_EXTRACT_TEXT: JSON pointer must start with "/"');
   for (const raw of path === '' ? [] : path.slice(1).split('/')) {
     const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
     if (node === null || typeof node !== 'object') return null;

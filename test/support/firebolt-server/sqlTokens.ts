@@ -19,7 +19,32 @@ export interface Group {
 
 export type Node = Token | Group;
 
-const OPERATORS = ['::', '=>', '->', '<=', '>=', '<>', '!=', '||', '(', ')', '[', ']', ',', ';', '+', '-', '*', '/', '%', '<', '>', '=', '.', '?'];
+const OPERATORS = [
+  '::',
+  '=>',
+  '->',
+  '<=',
+  '>=',
+  '<>',
+  '!=',
+  '||',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  ';',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '=',
+  '.',
+  '?',
+];
 
 /**
  * Splits Firebolt SQL into tokens. Comments become a single space (as the engine ignores them);
@@ -160,13 +185,15 @@ export function buildTree(tokens: readonly Token[]): Node[] {
       stack.push({ children: group.children, open: token.text });
     } else if (token.kind === 'op' && (token.text === ')' || token.text === ']')) {
       const expected = token.text === ')' ? '(' : '[';
-      if (top.open !== expected) throw new FireboltServerError(400, 'SyntaxError', `syntax error: unbalanced "${token.text}"`);
+      if (top.open !== expected)
+        throw new FireboltServerError(400, 'SyntaxError', `syntax error: unbalanced "${token.text}"`);
       stack.pop();
     } else {
       top.children.push(token);
     }
   }
-  if (stack.length !== 1) throw new FireboltServerError(400, 'SyntaxError', 'syntax error: unclosed parenthesis or bracket');
+  if (stack.length !== 1)
+    throw new FireboltServerError(400, 'SyntaxError', 'syntax error: unclosed parenthesis or bracket');
   return root;
 }
 

@@ -20,7 +20,15 @@ export type StatementPlan =
   | { kind: 'createTable'; table: string; ifNotExists: boolean; columns: ColumnDefinition[]; primaryIndex: string[] }
   | { kind: 'dropTable'; table: string; ifExists: boolean }
   | { kind: 'addColumn'; table: string; ifNotExists: boolean; column: ColumnDefinition }
-  | { kind: 'createVectorIndex'; name: string; table: string; column: string; metric: 'cosine' | 'ip' | 'l2sq'; dimension: number; ifNotExists: boolean }
+  | {
+      kind: 'createVectorIndex';
+      name: string;
+      table: string;
+      column: string;
+      metric: 'cosine' | 'ip' | 'l2sq';
+      dimension: number;
+      ifNotExists: boolean;
+    }
   | { kind: 'dropIndex'; name: string; ifExists: boolean }
   /** Plain SQLite statements run in order inside one savepoint; the last one may return rows. */
   | { kind: 'sql'; statements: string[] };

@@ -5,10 +5,21 @@ import { translateMerge } from './mergeTranslation.ts';
 import { checkOrderByAmbiguity } from './orderByCheck.ts';
 import { FireboltServerError } from './serverErrors.ts';
 import type { ColumnDefinition, StatementPlan } from './statementPlan.ts';
-import { buildTree, findWord, isOp, isWord, nameOf, render, significant, splitOnCommas, tokenize } from './sqlTokens.ts';
+import {
+  buildTree,
+  findWord,
+  isOp,
+  isWord,
+  nameOf,
+  render,
+  significant,
+  splitOnCommas,
+  tokenize,
+} from './sqlTokens.ts';
 import type { Node } from './sqlTokens.ts';
 
-const syntax = (message: string): FireboltServerError => new FireboltServerError(400, 'SyntaxError', `syntax error: ${message}`);
+const syntax = (message: string): FireboltServerError =>
+  new FireboltServerError(400, 'SyntaxError', `syntax error: ${message}`);
 
 /** Turns one Firebolt SQL statement into a plan for the SQLite-backed database. */
 export function translateStatement(sql: string, context: RewriteContext): StatementPlan {
@@ -40,14 +51,20 @@ export function translateStatement(sql: string, context: RewriteContext): Statem
     const ifExists = isWord(third, 'if');
     return { kind: 'dropDatabase', name: nameOf(words[ifExists ? 4 : 2]), ifExists };
   }
-  if (isWord(first, 'create') && findWord(words.slice(0, 3), ['table']) >= 0) return translateCreateTable(words, context);
+  if (isWord(first, 'create') && findWord(words.slice(0, 3), ['table']) >= 0)
+    return translateCreateTable(words, context);
   if (isWord(first, 'drop') && isWord(second, 'table')) {
     const ifExists = isWord(third, 'if');
     return { kind: 'dropTable', table: nameOf(words[ifExists ? 4 : 2]), ifExists };
   }
   if (isWord(first, 'alter') && isWord(second, 'table')) return translateAlterTable(words, context);
   if (isWord(first, 'create') && isWord(second, 'index')) return translateCreateIndex(words);
-  if (isWord(first, 'create') && isWord(second, 'aggregating')) throw new FireboltServerError(400, 'UnsupportedSyntax', 'aggregating indexes are not supported by the Firebolt test server');
+  if (isWord(first, 'create') && isWord(second, 'aggregating'))
+    throw new FireboltServerError(
+      400,
+      'UnsupportedSyntax',
+      'aggregating indexes are not supported by the Firebolt test server',
+    );
   if (isWord(first, 'drop') && isWord(second, 'index')) {
     const ifExists = isWord(third, 'if');
     return { kind: 'dropIndex', name: nameOf(words[ifExists ? 4 : 2]), ifExists };
@@ -61,7 +78,11 @@ export function translateStatement(sql: string, context: RewriteContext): Statem
   if (isWord(first, 'truncate')) {
     return { kind: 'sql', statements: [`DELETE FROM ${render([words[isWord(second, 'table') ? 2 : 1]])}`] };
   }
-  throw new FireboltServerError(400, 'UnsupportedSyntax', `statement "${render([first]).toUpperCase()}" is not supported by the Firebolt test server`);
+  throw new FireboltServerError(
+    400,
+    'UnsupportedSyntax',
+    `statement "${render([first]).toUpperCase()}" is not supported by the Firebolt test server`,
+  );
 }
 
 /** CREATE [FACT|DIMENSION] TABLE [IF NOT EXISTS] t (…) [PRIMARY INDEX …] [PARTITION BY …] [WITH (…)] */
@@ -81,8 +102,14 @@ function translateCreateTable(words: Node[], context: RewriteContext): Statement
     primaryIndex = splitOnCommas(words.slice(primary + 2, end < 0 ? words.length : end)).map((part) => nameOf(part[0]));
     for (const name of primaryIndex) {
       const column = columns.find((candidate) => candidate.name === name);
-      if (!column) throw new FireboltServerError(400, 'UnknownColumn', `primary index column "${name}" is not a column of ${table}`);
-      if (column.nullable) throw new FireboltServerError(400, 'InvalidIndex', `primary index column "${name}" must be NOT NULL`);
+      if (!column)
+        throw new FireboltServerError(
+          400,
+          'UnknownColumn',
+          `primary index column "${name}" is not a column of ${table}`,
+        );
+      if (column.nullable)
+        throw new FireboltServerError(400, 'InvalidIndex', `primary index column "${name}" must be NOT NULL`);
     }
   }
   return { kind: 'createTable', table, ifNotExists, columns, primaryIndex };
@@ -92,7 +119,11 @@ function translateCreateTable(words: Node[], context: RewriteContext): Statement
 function translateAlterTable(words: Node[], context: RewriteContext): StatementPlan {
   const table = nameOf(words[2]);
   if (!isWord(words[3], 'add') || !isWord(words[4], 'column')) {
-    throw new FireboltServerError(400, 'UnsupportedSyntax', 'the Firebolt test server supports ALTER TABLE … ADD COLUMN only');
+    throw new FireboltServerError(
+      400,
+      'UnsupportedSyntax',
+      'the Firebolt test server supports ALTER TABLE … ADD COLUMN only',
+    );
   }
   const ifNotExists = isWord(words[5], 'if');
   const definition = words.slice(ifNotExists ? 8 : 5);
@@ -115,7 +146,9 @@ function parseColumn(part: readonly Node[], context: RewriteContext): ColumnDefi
     } else if (isWord(nodes[i], 'default')) {
       let end = i + 1;
       while (end < nodes.length && !isWord(nodes[end], 'null', 'not', 'unique')) end++;
-      const expression = nodes.slice(i + 1, end).flatMap((node, index) => (index === 0 ? [node] : [{ kind: 'space' as const, text: ' ' }, node]));
+      const expression = nodes
+        .slice(i + 1, end)
+        .flatMap((node, index) => (index === 0 ? [node] : [{ kind: 'space' as const, text: ' ' }, node]));
       defaultSql = render(rewriteExpression(expression, context));
       i = end;
     } else if (isWord(nodes[i], 'unique')) {
@@ -128,7 +161,11 @@ function parseColumn(part: readonly Node[], context: RewriteContext): ColumnDefi
   return { name, type, nullable: nullable ?? true, defaultSql };
 }
 
-const METRICS: Record<string, 'cosine' | 'ip' | 'l2sq'> = { vector_cosine_ops: 'cosine', vector_ip_ops: 'ip', vector_l2sq_ops: 'l2sq' };
+const METRICS: Record<string, 'cosine' | 'ip' | 'l2sq'> = {
+  vector_cosine_ops: 'cosine',
+  vector_ip_ops: 'ip',
+  vector_l2sq_ops: 'l2sq',
+};
 
 /** CREATE INDEX [IF NOT EXISTS] name ON t USING HNSW (col ops) WITH (dimension = n, …) */
 function translateCreateIndex(words: Node[]): StatementPlan {
@@ -141,7 +178,11 @@ function translateCreateIndex(words: Node[]): StatementPlan {
   if (!isWord(words[i + 3], 'using')) throw syntax('expected USING');
   const method = words[i + 4];
   if (!isWord(method, 'hnsw')) {
-    throw new FireboltServerError(400, 'UnsupportedSyntax', `index method "${render([method]).trim()}" is not supported by the Firebolt test server`);
+    throw new FireboltServerError(
+      400,
+      'UnsupportedSyntax',
+      `index method "${render([method]).trim()}" is not supported by the Firebolt test server`,
+    );
   }
   const target = words[i + 5];
   if (target?.kind !== 'group') throw syntax('expected (column opclass)');
@@ -149,7 +190,8 @@ function translateCreateIndex(words: Node[]): StatementPlan {
   const metric = METRICS[opsNode?.kind === 'word' ? opsNode.value! : ''];
   if (!metric) throw syntax('expected vector_cosine_ops, vector_ip_ops or vector_l2sq_ops');
   const options = words[i + 6];
-  if (!isWord(options, 'with') || words[i + 7]?.kind !== 'group') throw syntax('HNSW indexes need WITH (dimension = n)');
+  if (!isWord(options, 'with') || words[i + 7]?.kind !== 'group')
+    throw syntax('HNSW indexes need WITH (dimension = n)');
   let dimension = 0;
   for (const option of splitOnCommas((words[i + 7] as { children: Node[] }).children)) {
     const [key, equals, value] = significant(option);

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
-import { CATALOG_DDL, columnType, forgetTable, recordColumn, recordTable, tableExists, vectorIndex } from './catalog.ts';
+import {
+  CATALOG_DDL,
+  columnType,
+  forgetTable,
+  recordColumn,
+  recordTable,
+  tableExists,
+  vectorIndex,
+} from './catalog.ts';
 import { inferType, parseTypeName, sqliteType, typeName } from './fireboltTypes.ts';
 import type { QueryResult, ResultColumn, StatementOutcome } from './queryResult.ts';
 import { FireboltServerError } from './serverErrors.ts';
@@ -22,7 +30,8 @@ interface OpenTransaction {
 
 const ABORTED = 'current transaction is aborted, commands will be ignored until execution of ROLLBACK';
 /** Cloud's wording for a COMMIT refused by a conflict (JDBC TransactionTest). */
-const COMMIT_CONFLICT = "Failed to commit transaction, error: 'detected 1 conflicts with 1 transactions on transaction commit'";
+const COMMIT_CONFLICT =
+  "Failed to commit transaction, error: 'detected 1 conflicts with 1 transactions on transaction commit'";
 
 function openConnection(file: string, computedTypes: Map<string, string>): DatabaseSync {
   const db = new DatabaseSync(file, { readBigInts: true });
@@ -77,23 +86,39 @@ export class FireboltTestDatabase {
    * Runs a plan. `commitFault` (a status such as 409) makes a COMMIT fail as a conflict would:
    * the transaction stays open and aborted until ROLLBACK.
    */
-  execute(plan: StatementPlan, params: readonly unknown[], transactionId: string | undefined, commitFault?: number): StatementOutcome {
+  execute(
+    plan: StatementPlan,
+    params: readonly unknown[],
+    transactionId: string | undefined,
+    commitFault?: number,
+  ): StatementOutcome {
     const transaction = transactionId === undefined ? undefined : this.#transactions.get(transactionId);
     if (transactionId !== undefined && transaction === undefined) {
-      throw new FireboltServerError(400, 'TransactionError', `transaction ${transactionId} does not exist (it was committed, rolled back or timed out)`);
+      throw new FireboltServerError(
+        400,
+        'TransactionError',
+        `transaction ${transactionId} does not exist (it was committed, rolled back or timed out)`,
+      );
     }
     if (plan.kind === 'begin') {
-      if (transaction) throw new FireboltServerError(400, 'TransactionError', 'cannot BEGIN: a transaction is already in progress');
+      if (transaction)
+        throw new FireboltServerError(400, 'TransactionError', 'cannot BEGIN: a transaction is already in progress');
       return this.#begin();
     }
     if (plan.kind === 'commit' || plan.kind === 'rollback') {
-      if (!transaction) throw new FireboltServerError(400, 'TransactionError', `cannot ${plan.kind.toUpperCase()}: no transaction in progress`);
+      if (!transaction)
+        throw new FireboltServerError(
+          400,
+          'TransactionError',
+          `cannot ${plan.kind.toUpperCase()}: no transaction in progress`,
+        );
       const removed = { 'Firebolt-Remove-Parameters': 'transaction_id,transaction_sequence_id' };
       if (plan.kind === 'rollback') {
         this.#endTransaction(transactionId!, transaction, 'ROLLBACK');
         return { result: null, headers: removed, rowsRead: 0 };
       }
-      if (transaction.aborted !== null) throw new FireboltServerError(400, 'TransactionAborted', `${ABORTED} (${transaction.aborted})`);
+      if (transaction.aborted !== null)
+        throw new FireboltServerError(400, 'TransactionAborted', `${ABORTED} (${transaction.aborted})`);
       if (commitFault !== undefined) {
         transaction.aborted = COMMIT_CONFLICT;
         throw new FireboltServerError(commitFault, 'TransactionConflict', COMMIT_CONFLICT);
@@ -109,7 +134,8 @@ export class FireboltTestDatabase {
       this.#endTransaction(transactionId!, transaction, null);
       return { result: null, headers: removed, rowsRead: 0 };
     }
-    if (transaction?.aborted) throw new FireboltServerError(400, 'TransactionAborted', `${ABORTED} (${transaction.aborted})`);
+    if (transaction?.aborted)
+      throw new FireboltServerError(400, 'TransactionAborted', `${ABORTED} (${transaction.aborted})`);
     const db = transaction ? transaction.db : this.#main;
     this.#computedTypes.clear();
     let result: QueryResult | null;
@@ -139,7 +165,11 @@ export class FireboltTestDatabase {
     }, TRANSACTION_IDLE_MS);
     timer.unref();
     this.#transactions.set(id, { db, sequence: 0, timer, aborted: null });
-    return { result: null, headers: { 'Firebolt-Update-Parameters': `transaction_id=${id},transaction_sequence_id=0` }, rowsRead: 0 };
+    return {
+      result: null,
+      headers: { 'Firebolt-Update-Parameters': `transaction_id=${id},transaction_sequence_id=0` },
+      rowsRead: 0,
+    };
   }
 
   /** `how` null: the caller already committed on the transaction's connection. */
@@ -189,7 +219,8 @@ export class FireboltTestDatabase {
           throw new FireboltServerError(400, 'UnknownIndex', `index "${plan.name}" does not exist`);
         }
         db.prepare('DELETE FROM __fb_vector_indexes WHERE index_name = ?').run(plan.name);
-        for (const suffix of ['insert', 'update']) db.exec(`DROP TRIGGER IF EXISTS ${quoteIdentifier(`__fb_dimension_${plan.name}_${suffix}`)}`);
+        for (const suffix of ['insert', 'update'])
+          db.exec(`DROP TRIGGER IF EXISTS ${quoteIdentifier(`__fb_dimension_${plan.name}_${suffix}`)}`);
         return null;
       }
       case 'sql':
@@ -200,7 +231,12 @@ export class FireboltTestDatabase {
   }
 
   #createTable(db: DatabaseSync, plan: Extract<StatementPlan, { kind: 'createTable' }>): null {
-    if (plan.table.startsWith('__fb')) throw new FireboltServerError(400, 'InvalidName', 'table names starting with __fb are reserved by the test server');
+    if (plan.table.startsWith('__fb'))
+      throw new FireboltServerError(
+        400,
+        'InvalidName',
+        'table names starting with __fb are reserved by the test server',
+      );
     if (tableExists(db, plan.table)) {
       if (plan.ifNotExists) return null;
       throw new FireboltServerError(400, 'TableExists', `table "${plan.table}" already exists`);
@@ -218,18 +254,25 @@ export class FireboltTestDatabase {
     // same columns does that here, so a filtered DELETE or lookup is not a full scan (which made large
     // benchmark loads quadratic). It enforces nothing, like Firebolt's.
     if (plan.primaryIndex.length > 0) {
-      db.exec(`CREATE INDEX ${quoteIdentifier(`__fb_primary_${plan.table}`)} ON ${quoteIdentifier(plan.table)} (${plan.primaryIndex.map(quoteIdentifier).join(', ')})`);
+      db.exec(
+        `CREATE INDEX ${quoteIdentifier(`__fb_primary_${plan.table}`)} ON ${quoteIdentifier(plan.table)} (${plan.primaryIndex.map(quoteIdentifier).join(', ')})`,
+      );
     }
     recordTable(db, plan.table, plan.columns, plan.primaryIndex);
     return null;
   }
 
   #addColumn(db: DatabaseSync, plan: Extract<StatementPlan, { kind: 'addColumn' }>): null {
-    if (!tableExists(db, plan.table)) throw new FireboltServerError(400, 'UnknownTable', `table "${plan.table}" does not exist`);
+    if (!tableExists(db, plan.table))
+      throw new FireboltServerError(400, 'UnknownTable', `table "${plan.table}" does not exist`);
     const { column } = plan;
     if (columnType(db, plan.table, column.name)) {
       if (plan.ifNotExists) return null;
-      throw new FireboltServerError(400, 'ColumnExists', `column "${column.name}" of table "${plan.table}" already exists`);
+      throw new FireboltServerError(
+        400,
+        'ColumnExists',
+        `column "${column.name}" of table "${plan.table}" already exists`,
+      );
     }
     if (!column.nullable && column.defaultSql === null) {
       throw new FireboltServerError(400, 'InvalidColumn', `a NOT NULL column added to a table needs a DEFAULT`);
@@ -250,25 +293,35 @@ export class FireboltTestDatabase {
       throw new FireboltServerError(400, 'IndexExists', `index "${plan.name}" already exists`);
     }
     const column = columnType(db, plan.table, plan.column);
-    if (!column) throw new FireboltServerError(400, 'UnknownColumn', `column "${plan.column}" of table "${plan.table}" does not exist`);
+    if (!column)
+      throw new FireboltServerError(
+        400,
+        'UnknownColumn',
+        `column "${plan.column}" of table "${plan.table}" does not exist`,
+      );
     const type = column.type;
-    const vectorShaped = type.base === 'array' && !type.elementNullable && (type.element.base === 'real' || type.element.base === 'double');
+    const vectorShaped =
+      type.base === 'array' &&
+      !type.elementNullable &&
+      (type.element.base === 'real' || type.element.base === 'double');
     if (!vectorShaped || column.nullable) {
-      throw new FireboltServerError(400, 'InvalidIndex', 'HNSW indexes need an ARRAY(REAL NOT NULL) NOT NULL or ARRAY(DOUBLE NOT NULL) NOT NULL column');
+      throw new FireboltServerError(
+        400,
+        'InvalidIndex',
+        'HNSW indexes need an ARRAY(REAL NOT NULL) NOT NULL or ARRAY(DOUBLE NOT NULL) NOT NULL column',
+      );
     }
     if (db.prepare(`SELECT 1 FROM ${quoteIdentifier(plan.table)} LIMIT 1`).get() !== undefined) {
       throw new FireboltServerError(400, 'InvalidIndex', 'a vector search index must be created on an empty table');
     }
-    db.prepare('INSERT INTO __fb_vector_indexes (index_name, table_name, column_name, metric, dimension) VALUES (?, ?, ?, ?, ?)').run(
-      plan.name,
-      plan.table,
-      plan.column,
-      plan.metric,
-      plan.dimension,
-    );
+    db.prepare(
+      'INSERT INTO __fb_vector_indexes (index_name, table_name, column_name, metric, dimension) VALUES (?, ?, ?, ?, ?)',
+    ).run(plan.name, plan.table, plan.column, plan.metric, plan.dimension);
     const message = quoteString(`vector dimension does not match index ${plan.name} (dimension = ${plan.dimension})`);
     const check = `WHEN array_length(NEW.${quoteIdentifier(plan.column)}) <> ${plan.dimension} BEGIN SELECT RAISE(ABORT, ${message}); END`;
-    db.exec(`CREATE TRIGGER ${quoteIdentifier(`__fb_dimension_${plan.name}_insert`)} BEFORE INSERT ON ${quoteIdentifier(plan.table)} ${check}`);
+    db.exec(
+      `CREATE TRIGGER ${quoteIdentifier(`__fb_dimension_${plan.name}_insert`)} BEFORE INSERT ON ${quoteIdentifier(plan.table)} ${check}`,
+    );
     db.exec(
       `CREATE TRIGGER ${quoteIdentifier(`__fb_dimension_${plan.name}_update`)} BEFORE UPDATE OF ${quoteIdentifier(plan.column)} ON ${quoteIdentifier(plan.table)} ${check}`,
     );
@@ -280,7 +333,12 @@ export class FireboltTestDatabase {
     for (const [position, sql] of statements.entries()) {
       const statement = db.prepare(sql);
       const count = parameterCount(sql);
-      if (count > params.length) throw new FireboltServerError(400, 'MissingParameter', `query parameter $${count} was not provided in query_parameters`);
+      if (count > params.length)
+        throw new FireboltServerError(
+          400,
+          'MissingParameter',
+          `query parameter $${count} was not provided in query_parameters`,
+        );
       const args = params.slice(0, count) as never[];
       // Only the last statement of a plan answers; earlier row-returning ones are checks (MERGE's duplicate-key test).
       if (statement.columns().length > 0 && position < statements.length - 1) {
@@ -306,7 +364,12 @@ function parameterCount(sql: string): number {
   return max;
 }
 
-function describe(db: DatabaseSync, statement: StatementSync, rows: unknown[][], computedTypes: ReadonlyMap<string, string>): QueryResult {
+function describe(
+  db: DatabaseSync,
+  statement: StatementSync,
+  rows: unknown[][],
+  computedTypes: ReadonlyMap<string, string>,
+): QueryResult {
   const columns: ResultColumn[] = statement.columns().map((column, index) => {
     const known = column.table && column.column ? columnType(db, column.table, column.column) : undefined;
     if (known) return { name: column.name, ...known };
@@ -327,7 +390,11 @@ function mapSqliteError(error: unknown): unknown {
   if (error instanceof Error) {
     const code = (error as { errcode?: number }).errcode;
     if (code === 5 || code === 6 || /database is locked/u.test(error.message)) {
-      return new FireboltServerError(409, 'TransactionConflict', 'write conflict: another transaction is writing to this database; retry the statement');
+      return new FireboltServerError(
+        409,
+        'TransactionConflict',
+        'write conflict: another transaction is writing to this database; retry the statement',
+      );
     }
     return new FireboltServerError(400, 'ExecutionError', error.message);
   }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 
 /** Where scripts/setup-code-server.sh installs code-server, and the browser the suite drives. */
 export const CODE_SERVER_HOME = process.env.FML_CODE_SERVER_HOME ?? join(homedir(), '.cache', 'fml-code-server');
-export const CODE_SERVER_ENTRY = process.env.FML_CODE_SERVER_BIN ?? join(CODE_SERVER_HOME, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const CODE_SERVER_ENTRY =
+  process.env.FML_CODE_SERVER_BIN ?? join(CODE_SERVER_HOME, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 /** code-server 4.139 needs Node 24: the pinned one, which also runs the tests. */
@@ -13,8 +14,10 @@ export const NODE = join(ROOT, 'node_modules', 'node', 'bin', 'node');
 
 /** Why the suite cannot run here, or null when everything it needs is installed. */
 export function missingPrerequisite(): string | null {
-  if (!existsSync(CODE_SERVER_ENTRY)) return `code-server is not installed (${CODE_SERVER_ENTRY}); run scripts/setup-code-server.sh`;
-  if (!existsSync(CHROMIUM)) return `chromium is not installed (${CHROMIUM}); run scripts/setup-code-server.sh or apt-get install chromium`;
+  if (!existsSync(CODE_SERVER_ENTRY))
+    return `code-server is not installed (${CODE_SERVER_ENTRY}); run scripts/setup-code-server.sh`;
+  if (!existsSync(CHROMIUM))
+    return `chromium is not installed (${CHROMIUM}); run scripts/setup-code-server.sh or apt-get install chromium`;
   if (!existsSync(join(ROOT, 'dist', 'extension.js'))) return 'dist/extension.js is missing; run npm run build';
   return null;
 }
@@ -25,8 +28,22 @@ export interface Dirs {
 }
 
 export function installExtension(vsix: string, dirs: Dirs): void {
-  const result = spawnSync(NODE, [CODE_SERVER_ENTRY, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], { encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`code-server --install-extension failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(
+    NODE,
+    [
+      CODE_SERVER_ENTRY,
+      '--user-data-dir',
+      dirs.userData,
+      '--extensions-dir',
+      dirs.extensions,
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  if (result.status !== 0)
+    throw new Error(`code-server --install-extension failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 
 export interface RunningCodeServer {
@@ -36,11 +53,32 @@ export interface RunningCodeServer {
   stop(): Promise<void>;
 }
 
-export async function startCodeServer(folder: string, dirs: Dirs, env: Record<string, string>): Promise<RunningCodeServer> {
+export async function startCodeServer(
+  folder: string,
+  dirs: Dirs,
+  env: Record<string, string>,
+): Promise<RunningCodeServer> {
   const child = spawn(
     NODE,
-    [CODE_SERVER_ENTRY, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, folder],
-    { env: { ...process.env, ...env, PATH: `${join(ROOT, 'node_modules', 'node', 'bin')}:${process.env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      CODE_SERVER_ENTRY,
+      '--auth',
+      'none',
+      '--bind-addr',
+      '127.0.0.1:0',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      dirs.userData,
+      '--extensions-dir',
+      dirs.extensions,
+      folder,
+    ],
+    {
+      env: { ...process.env, ...env, PATH: `${join(ROOT, 'node_modules', 'node', 'bin')}:${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -8,7 +8,15 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { CHROMIUM, type Dirs, installExtension, missingPrerequisite, ROOT, type RunningCodeServer, startCodeServer } from './codeServer.ts';
+import {
+  CHROMIUM,
+  type Dirs,
+  installExtension,
+  missingPrerequisite,
+  ROOT,
+  type RunningCodeServer,
+  startCodeServer,
+} from './codeServer.ts';
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
@@ -39,10 +47,14 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
   /** After the store reopened (new endpoint, new token), connect the MCP client again. */
   const reconnect = async (accept: (current: ExtensionState) => boolean): Promise<ExtensionState> => {
     const previous = state.mcpUrl;
-    const next = await waitFor('the store to reopen', () => {
-      const current = readState(probeDir);
-      return current?.mcpUrl && current.mcpUrl !== previous && accept(current) ? current : null;
-    }, 60_000);
+    const next = await waitFor(
+      'the store to reopen',
+      () => {
+        const current = readState(probeDir);
+        return current?.mcpUrl && current.mcpUrl !== previous && accept(current) ? current : null;
+      },
+      60_000,
+    );
     await mcp.close();
     state = next;
     mcp = await connectMcp(next);
@@ -50,9 +62,22 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
   };
 
   const working = async (): Promise<Array<{ content: string; content_type: string; item_id: string }>> =>
-    ((await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: Array<{ content: string; content_type: string; item_id: string }> }).items;
-  const editorItem = async (pattern: RegExp): Promise<string | null> => (await working()).find((item) => item.content_type === 'editor_context' && pattern.test(item.content))?.content ?? null;
-  const recall = async (query: string): Promise<Array<{ memory_id: string; content: string; memory_subtype: string }>> => ((await mcp.call('recall_memories', { query, min_similarity: 0 })) as { memories: Array<{ memory_id: string; content: string; memory_subtype: string }> }).memories;
+    (
+      (await mcp.call('get_working_memory', { session_id: state.sessionId })) as {
+        items: Array<{ content: string; content_type: string; item_id: string }>;
+      }
+    ).items;
+  const editorItem = async (pattern: RegExp): Promise<string | null> =>
+    (await working()).find((item) => item.content_type === 'editor_context' && pattern.test(item.content))?.content ??
+    null;
+  const recall = async (
+    query: string,
+  ): Promise<Array<{ memory_id: string; content: string; memory_subtype: string }>> =>
+    (
+      (await mcp.call('recall_memories', { query, min_similarity: 0 })) as {
+        memories: Array<{ memory_id: string; content: string; memory_subtype: string }>;
+      }
+    ).memories;
   const userSettings = (): string => join(dirs.userData, 'User', 'settings.json');
 
   before(async () => {
@@ -83,27 +108,58 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     );
 
     const vsix = join(tmp, 'extension.vsix');
-    const packaged = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+    const packaged = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'vsce'),
+      [
+        'package',
+        '--no-dependencies',
+        '--allow-missing-repository',
+        '--skip-license',
+        '--readme-path',
+        'docs/extension.md',
+        '--out',
+        vsix,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
     installExtension(vsix, dirs);
 
-    server = await startCodeServer(workspace, dirs, { FML_E2E: '1', FML_E2E_DIR: probeDir, SHELL: '/bin/bash', FML_DAEMON_GRACE_MS: '3000' });
+    server = await startCodeServer(workspace, dirs, {
+      FML_E2E: '1',
+      FML_E2E_DIR: probeDir,
+      SHELL: '/bin/bash',
+      FML_DAEMON_GRACE_MS: '3000',
+    });
     const { chromium } = await import('playwright-core');
     // A fresh profile per run; playwright takes it as the persistent context's directory.
     browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1400, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     bench = new Workbench(page);
     await bench.waitReady();
-    state = await waitFor('the extension to activate and open its store', () => {
-      const current = readState(probeDir);
-      return current?.mcpUrl && current.sessionId ? current : null;
-    }, 90_000);
+    state = await waitFor(
+      'the extension to activate and open its store',
+      () => {
+        const current = readState(probeDir);
+        return current?.mcpUrl && current.sessionId ? current : null;
+      },
+      90_000,
+    );
     mcp = await connectMcp(state);
   });
 
@@ -144,17 +200,38 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
 
   it('serves the MCP tools over its HTTP endpoint: list and a call round-trip', async () => {
     const { tools } = await mcp.client.listTools();
-    assert.ok(tools.some((tool) => tool.name === 'store_memory') && tools.some((tool) => tool.name === 'get_relevant_context'));
-    const added = (await mcp.call('add_to_working_memory', { session_id: state.sessionId, content: 'Round-trip probe: the invoice exporter keeps its CSV column order.', content_type: 'scratchpad' })) as { item_id: string };
-    const context = (await mcp.call('get_relevant_context', { session_id: state.sessionId, query: 'invoice exporter CSV column order', token_budget: 2000 })) as {
+    assert.ok(
+      tools.some((tool) => tool.name === 'store_memory') && tools.some((tool) => tool.name === 'get_relevant_context'),
+    );
+    const added = (await mcp.call('add_to_working_memory', {
+      session_id: state.sessionId,
+      content: 'Round-trip probe: the invoice exporter keeps its CSV column order.',
+      content_type: 'scratchpad',
+    })) as { item_id: string };
+    const context = (await mcp.call('get_relevant_context', {
+      session_id: state.sessionId,
+      query: 'invoice exporter CSV column order',
+      token_budget: 2000,
+    })) as {
       retrieval_stats: { working_memory_items: number };
       context_items: Array<{ content: string }>;
     };
     assert.ok(context.retrieval_stats.working_memory_items >= 1, 'the item just added is in the context');
-    assert.ok(context.context_items.some((item) => item.content.includes('invoice exporter keeps its CSV column order')));
-    const session = (await mcp.call('get_working_memory', { session_id: state.sessionId })) as { items: Array<{ item_id: string }> };
-    assert.ok(session.items.some((item) => item.item_id === added.item_id), 'the window\'s working memory holds it');
-    const unauthorised = await fetch(state.mcpUrl as string, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    assert.ok(
+      context.context_items.some((item) => item.content.includes('invoice exporter keeps its CSV column order')),
+    );
+    const session = (await mcp.call('get_working_memory', { session_id: state.sessionId })) as {
+      items: Array<{ item_id: string }>;
+    };
+    assert.ok(
+      session.items.some((item) => item.item_id === added.item_id),
+      "the window's working memory holds it",
+    );
+    const unauthorised = await fetch(state.mcpUrl as string, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(unauthorised.status, 401);
   });
 
@@ -163,7 +240,11 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.pickItem(/Firebolt Memory/);
     // The server's action list: starting it makes the editor call resolveMcpServerDefinition.
     await bench.pickItem(/Start Server|Restart Server/);
-    const resolved = await waitFor('resolveMcpServerDefinition', () => readState(probeDir)?.resolvedByEditor ?? null, 30_000);
+    const resolved = await waitFor(
+      'resolveMcpServerDefinition',
+      () => readState(probeDir)?.resolvedByEditor ?? null,
+      30_000,
+    );
     assert.ok(resolved >= 1);
     await bench.dismissQuickInput();
   });
@@ -177,9 +258,14 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.equal(await waitFor('the git branch item', () => editorItem(/^Git branch:/)), 'Git branch: main.');
     await bench.openFile('.env');
     // A file that may not be captured withdraws the active-file item: wait for that, then look.
-    await waitFor('the active-file item to be withdrawn for .env', async () => ((await editorItem(/^Active file:/)) === null ? true : null));
+    await waitFor('the active-file item to be withdrawn for .env', async () =>
+      (await editorItem(/^Active file:/)) === null ? true : null,
+    );
     const items = await working();
-    assert.ok(!items.some((item) => item.content.includes('.env') || item.content.includes('sk-')), 'the .env file was captured');
+    assert.ok(
+      !items.some((item) => item.content.includes('.env') || item.content.includes('sk-')),
+      'the .env file was captured',
+    );
   });
 
   it('captures a failed terminal command with its exit code', async () => {
@@ -204,7 +290,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.match(item, /`ls \/fml-e2e-missing-dir` exited with code 2/);
   });
 
-  it('remembers how an error was resolved when the developer\'s edit makes it disappear', async () => {
+  it("remembers how an error was resolved when the developer's edit makes it disappear", async () => {
     await bench.openFile('broken.json');
     // Line 3 is `  "version": 1,,`: delete the two commas.
     await bench.runCommand('Go to Line/Column...');
@@ -213,10 +299,19 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Backspace');
     await waitFor('the JSON error to disappear', async () => (await editorItem(/^Problems: [1-9]/)) === null, 30_000);
-    const outcome = await waitFor('the outcome memory', async () => (await recall('error resolved broken.json')).find((memory) => memory.content.startsWith('Error resolved:')) ?? null, 30_000);
+    const outcome = await waitFor(
+      'the outcome memory',
+      async () =>
+        (await recall('error resolved broken.json')).find((memory) => memory.content.startsWith('Error resolved:')) ??
+        null,
+      30_000,
+    );
     assert.match(outcome.content, /in broken\.json:3 \(json\)\./);
     // The fix as lines before and after, not the keystrokes that made it.
-    assert.match(outcome.content, /\nBefore \(broken\.json:3\):\n {6}"version": 1,,\nAfter \(broken\.json:3\):\n {6}"version": 1,?(\n|$)/);
+    assert.match(
+      outcome.content,
+      /\nBefore \(broken\.json:3\):\n {6}"version": 1,,\nAfter \(broken\.json:3\):\n {6}"version": 1,?(\n|$)/,
+    );
   });
 
   // The longest walk through the workbench: at a load average of 40 it ran past npm test's 120 s
@@ -228,7 +323,11 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.runCommand('Memory: Remember…');
     await bench.answer('We decided to deploy the demo app with blue-green releases');
     await bench.notification(/Remembered as|Already remembered|Updated an existing memory/);
-    await waitFor('the remembered text to be recalled', async () => (await recall('blue-green releases')).length > 0, 10_000);
+    await waitFor(
+      'the remembered text to be recalled',
+      async () => (await recall('blue-green releases')).length > 0,
+      10_000,
+    );
 
     // Remember… flags a credential while typing and keeps what was typed; the confirmation can correct the category.
     await bench.clearNotifications();
@@ -246,24 +345,44 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await toast.waitFor({ timeout: 20_000 });
     await toast.locator('.monaco-button', { hasText: 'Change Category…' }).click();
     await bench.pickItem(/semantic\/environment/, { title: /category/, filter: 'semantic/environment' });
-    await waitFor('the new category', async () => (await recall('billing service PostgreSQL')).find((memory) => memory.memory_subtype === 'environment') ?? null, 10_000);
+    await waitFor(
+      'the new category',
+      async () =>
+        (await recall('billing service PostgreSQL')).find((memory) => memory.memory_subtype === 'environment') ?? null,
+      10_000,
+    );
 
     // Remember Selection
     await bench.focusEditor();
     await page.keyboard.press('Control+A');
     await bench.runCommand('Memory: Remember Selection');
     await bench.notification(/Remembered as|Updated an existing memory/);
-    await waitFor('the selection to be recalled', async () => (await recall('release Tuesday main branch')).some((memory) => memory.content.startsWith('From notes.md:1-')), 10_000);
+    await waitFor(
+      'the selection to be recalled',
+      async () =>
+        (await recall('release Tuesday main branch')).some((memory) => memory.content.startsWith('From notes.md:1-')),
+      10_000,
+    );
 
     // Search Memories: results appear as you type; accepting opens the memory read-only (a virtual document, never an Untitled buffer).
     await bench.runCommand('Memory: Search Memories');
     await bench.quickInput.locator('input.input').fill('blue-green');
     await bench.pickItem(/blue-green/);
-    const memoryTab = page.locator('.tab', { hasText: /\.md/ }).filter({ hasText: /release|blue/i }).first();
+    const memoryTab = page
+      .locator('.tab', { hasText: /\.md/ })
+      .filter({ hasText: /release|blue/i })
+      .first();
     await memoryTab.waitFor({ timeout: 10_000 });
-    await page.locator('.monaco-editor .view-lines', { hasText: /why\sit\smatched/ }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.monaco-editor .view-lines', { hasText: /why\sit\smatched/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await page.keyboard.type('x');
-    assert.equal(await memoryTab.evaluate((tab) => tab.classList.contains('dirty')), false, 'typing does not change a memory document');
+    assert.equal(
+      await memoryTab.evaluate((tab) => tab.classList.contains('dirty')),
+      false,
+      'typing does not change a memory document',
+    );
     assert.equal(await page.locator('.tab', { hasText: /Untitled/ }).count(), 0);
 
     // Promote Memory to Layer… → the project layer, where everyone on this repository finds it.
@@ -273,11 +392,18 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.answer('release convention of the demo app');
     await bench.statusMessage(/promoted to the project layer/);
     const shared = (await mcp.call('recall_memories', { query: 'blue-green releases', layers: ['project'] })) as {
-      memories: Array<{ layer: string; content: string; metadata: { promotion?: { promoted_by: string; reason: string } } }>;
+      memories: Array<{
+        layer: string;
+        content: string;
+        metadata: { promotion?: { promoted_by: string; reason: string } };
+      }>;
     };
     assert.equal(shared.memories[0]?.layer, 'project');
     assert.match(shared.memories[0].content, /blue-green/);
-    assert.deepEqual([shared.memories[0].metadata.promotion?.promoted_by, shared.memories[0].metadata.promotion?.reason], [state.userId, 'release convention of the demo app']);
+    assert.deepEqual(
+      [shared.memories[0].metadata.promotion?.promoted_by, shared.memories[0].metadata.promotion?.reason],
+      [state.userId, 'release convention of the demo app'],
+    );
 
     // Checkpoint Working Memory
     await bench.runCommand('Memory: Checkpoint Working Memory');
@@ -289,7 +415,10 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
 
     // Show Logs
     await bench.runCommand('Memory: Show Logs');
-    await page.locator('.part.panel', { hasText: /Firebolt\sMemory\sactivated\sin/ }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.part.panel', { hasText: /Firebolt\sMemory\sactivated\sin/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
 
     // Export, then Import (idempotent: everything is already there)
     const exportPath = join(tmp, 'export.json');
@@ -308,14 +437,24 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.pickItem(/blue-green/, { title: /^Forget which memory/, filter: 'blue-green' });
     await bench.notification(/Memory forgotten/);
     // Forgotten from the user's own layer; the promoted project copy stays until forgotten there.
-    const own = (await mcp.call('recall_memories', { query: 'blue-green releases', layers: ['user'], min_similarity: 0 })) as { memories: Array<{ content: string }> };
+    const own = (await mcp.call('recall_memories', {
+      query: 'blue-green releases',
+      layers: ['user'],
+      min_similarity: 0,
+    })) as { memories: Array<{ content: string }> };
     assert.ok(!own.memories.some((memory) => memory.content.includes('blue-green')));
 
     // Configure MCP for Other Clients → show the JSON
     await bench.runCommand('Memory: Configure MCP for Other Clients');
     await bench.pickItem(/Other client/);
-    await page.locator('.editor-group-container.active .monaco-editor', { hasText: /firebolt-memory/ }).first().waitFor({ timeout: 10_000 });
-    assert.ok(existsSync(join(state.dataDir, 'bridge', 'fml-cli.cjs')), 'the stdio bridge is copied into global storage');
+    await page
+      .locator('.editor-group-container.active .monaco-editor', { hasText: /firebolt-memory/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    assert.ok(
+      existsSync(join(state.dataDir, 'bridge', 'fml-cli.cjs')),
+      'the stdio bridge is copied into global storage',
+    );
 
     // Copy Local Memories to Firebolt needs a Firebolt store first, and says so.
     await bench.runCommand('Memory: Copy Local Memories to Firebolt');
@@ -349,14 +488,25 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     // Clear Working Memory: emptied, then the editor context comes back.
     await bench.runCommand('Memory: Clear Working Memory');
     await bench.statusMessage(/Working memory cleared/);
-    await waitFor('editor context to be captured again', () => editorItem(/^(Active file|Open editors|Problems|Git branch)/));
+    await waitFor('editor context to be captured again', () =>
+      editorItem(/^(Active file|Open editors|Problems|Git branch)/),
+    );
 
     // Show Memory Panel: the activity-bar container opens.
     await bench.runCommand('Memory: Show Memory Panel');
-    await page.locator('.sidebar .composite.title', { hasText: /memory/i }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.sidebar .composite.title', { hasText: /memory/i })
+      .first()
+      .waitFor({ timeout: 10_000 });
     // The panel's provider (registered per open store) fills the view with its webview.
     await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 });
-    const panelText = await page.frameLocator('iframe.webview').first().frameLocator('#active-frame').locator('body').innerText({ timeout: 15_000 }).catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`);
+    const panelText = await page
+      .frameLocator('iframe.webview')
+      .first()
+      .frameLocator('#active-frame')
+      .locator('body')
+      .innerText({ timeout: 15_000 })
+      .catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`);
     console.log(`[e2e] memory panel shows: ${panelText.replace(/\s+/g, ' ').slice(0, 200)}`);
 
     // Forget All My Memories (modal confirmation)
@@ -368,7 +518,9 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     // Quiet: every notification these commands raised offers an action. The exceptions are answers
     // the user asked for (Show Activation Time) or guidance before anything was saved.
     const informational = /activated in|Configure a Firebolt store first/;
-    const actionless = (await bench.recordedNotifications()).filter((toast) => toast.buttons.length === 0 && !informational.test(toast.text));
+    const actionless = (await bench.recordedNotifications()).filter(
+      (toast) => toast.buttons.length === 0 && !informational.test(toast.text),
+    );
     assert.deepEqual(actionless, [], 'a notification without an action');
   });
 
@@ -384,15 +536,24 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await page.keyboard.type('@memory /recall pnpm');
     await page.keyboard.press('Enter');
     const session = page.locator('.interactive-session').first();
-    await waitFor('the request to be attributed to @memory', async () => /@memory \/recall pnpm[\s\S]*Firebolt Memory/.test(await session.innerText()), 20_000);
-    await bench.runCommand('View: Toggle Secondary Side Bar Visibility').catch((error: unknown) => console.log(`[e2e] closing the chat: ${String(error).split('\n')[0]}`));
+    await waitFor(
+      'the request to be attributed to @memory',
+      async () => /@memory \/recall pnpm[\s\S]*Firebolt Memory/.test(await session.innerText()),
+      20_000,
+    );
+    await bench
+      .runCommand('View: Toggle Secondary Side Bar Visibility')
+      .catch((error: unknown) => console.log(`[e2e] closing the chat: ${String(error).split('\n')[0]}`));
   });
 
   it('applies settings changes: budget and a capture source switched off', { timeout: 300_000 }, async () => {
     await bench.setSetting('fireboltMemory.workingMemory.maxTokens', '4000');
     await bench.setSetting('fireboltMemory.capture.terminal', false);
     await waitFor('the new budget', async () => (await readSessionBudget()) === 4000);
-    await waitFor('the terminal item to be removed', async () => (await editorItem(/Recent failed terminal commands/)) === null);
+    await waitFor(
+      'the terminal item to be removed',
+      async () => (await editorItem(/Recent failed terminal commands/)) === null,
+    );
   });
 
   it('shows backend, count and working-memory use in the status bar; clicking it opens the panel', async () => {
@@ -401,7 +562,10 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.match(await item.innerText(), /\d+ memor(y|ies) · working [\d.]+k?\/4k tokens/);
     await bench.runCommand('View: Close Primary Side Bar');
     await item.click();
-    await page.locator('.sidebar .composite.title', { hasText: /memory/i }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.sidebar .composite.title', { hasText: /memory/i })
+      .first()
+      .waitFor({ timeout: 10_000 });
   });
 
   it('the panel finds a memory the agent stored over MCP, pins it and forgets it', async () => {
@@ -411,22 +575,35 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
       memory_subtype: 'environment',
     })) as { memory_id: string };
     const pinnedInStore = async (): Promise<boolean | undefined> =>
-      ((await mcp.call('recall_memories', { query: 'staging cluster Hetzner', min_similarity: 0 })) as { memories: Array<{ memory_id: string; pinned: boolean }> }).memories.find(
-        (memory) => memory.memory_id === stored.memory_id,
-      )?.pinned;
+      (
+        (await mcp.call('recall_memories', { query: 'staging cluster Hetzner', min_similarity: 0 })) as {
+          memories: Array<{ memory_id: string; pinned: boolean }>;
+        }
+      ).memories.find((memory) => memory.memory_id === stored.memory_id)?.pinned;
     await bench.runCommand('Memory: Show Memory Panel');
     const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
     await panel.getByRole('searchbox', { name: 'Search memories' }).fill('staging cluster Hetzner');
-    await panel.locator('.memory-row:not(.loading-row)').filter({ hasText: 'Hetzner' }).first().click({ timeout: 15_000 });
+    await panel
+      .locator('.memory-row:not(.loading-row)')
+      .filter({ hasText: 'Hetzner' })
+      .first()
+      .click({ timeout: 15_000 });
     await panel.locator('.detail-toolbar').getByRole('button', { name: 'Pin' }).click();
     await panel.locator('.detail-toolbar').getByRole('button', { name: 'Unpin' }).waitFor({ timeout: 10_000 });
     await waitFor('the pin to reach the store', async () => (await pinnedInStore()) === true, 10_000);
     await panel.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).click();
-    await waitFor('the forget to reach the store', async () => !(await recall('staging cluster Hetzner')).some((memory) => memory.memory_id === stored.memory_id), 10_000);
+    await waitFor(
+      'the forget to reach the store',
+      async () => !(await recall('staging cluster Hetzner')).some((memory) => memory.memory_id === stored.memory_id),
+      10_000,
+    );
   });
 
   it('the panel at its default side-bar width: light, dark and high-contrast without overflow; keys stay in the panel; focus on the list', async () => {
-    for (const content of ['The payments API rate limit is 600 requests per minute per key', 'The payments webhook retries three times with exponential backoff']) {
+    for (const content of [
+      'The payments API rate limit is 600 requests per minute per key',
+      'The payments webhook retries three times with exponential backoff',
+    ]) {
       await mcp.call('store_memory', { content, memory_category: 'semantic', memory_subtype: 'project' });
     }
     // Two editors, so Alt+1 / Alt+2 reaching the workbench would visibly switch between them.
@@ -441,7 +618,11 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.runCommand('Memory: Show Memory Panel');
 
     // "Show Memory Panel" lands on the list, on a row.
-    await waitFor('focus on the list', async () => ((await body.evaluate(ACTIVE_ROLE)) === 'listbox' ? true : null), 10_000);
+    await waitFor(
+      'focus on the list',
+      async () => ((await body.evaluate(ACTIVE_ROLE)) === 'listbox' ? true : null),
+      10_000,
+    );
     assert.match(String(await body.evaluate(ACTIVE_DESCENDANT)), /^row-\d+$/);
 
     const width = (await body.evaluate('document.documentElement.clientWidth')) as number;
@@ -449,21 +630,45 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.ok(width <= 320, `the side bar is at its default width (${width} px)`);
     mkdirSync(SCREENSHOTS, { recursive: true });
     // Code 1.139's built-in themes (extensions/theme-defaults): label in the picker, id the webview reports. The default is "Light 2026".
-    for (const [label, theme, themeClass] of [['Light Modern', 'Light Modern', 'vscode-light'], ['Dark Modern', 'Dark Modern', 'vscode-dark'], ['Dark High Contrast', 'Default High Contrast', 'vscode-high-contrast']] as const) {
+    for (const [label, theme, themeClass] of [
+      ['Light Modern', 'Light Modern', 'vscode-light'],
+      ['Dark Modern', 'Dark Modern', 'vscode-dark'],
+      ['Dark High Contrast', 'Default High Contrast', 'vscode-high-contrast'],
+    ] as const) {
       await bench.runCommand('Preferences: Color Theme');
       // The theme picker has no title; its placeholder names it. Filtered to one theme, its row does not move.
       const picker = bench.quickInput.locator('input.input[placeholder*="Color Theme"]');
       await picker.waitFor({ timeout: 15_000 });
       await picker.fill(label);
       await bench.pickItem(new RegExp(`^\\W*${label}`));
-      await waitFor(`the ${theme} theme`, async () => ((await body.getAttribute('data-vscode-theme-id')) === theme ? true : null), 30_000);
+      await waitFor(
+        `the ${theme} theme`,
+        async () => ((await body.getAttribute('data-vscode-theme-id')) === theme ? true : null),
+        30_000,
+      );
       await panel.locator(`body.${themeClass}`).waitFor({ timeout: 10_000 });
       const filters = panel.getByRole('button', { name: /^Filters/ });
       if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
-      const overflowing = (await body.evaluate(overflowingScript(['html', 'body', '[role="tablist"]', '[role="tab"]', '.search-row', '.search-input', '.toolbar', '.filter-bar', '.filter-bar .field', '.list-status', '.memory-row:not(.loading-row)']))) as string[];
+      const overflowing = (await body.evaluate(
+        overflowingScript([
+          'html',
+          'body',
+          '[role="tablist"]',
+          '[role="tab"]',
+          '.search-row',
+          '.search-input',
+          '.toolbar',
+          '.filter-bar',
+          '.filter-bar .field',
+          '.list-status',
+          '.memory-row:not(.loading-row)',
+        ]),
+      )) as string[];
       assert.deepEqual(overflowing, [], `overflow in ${theme}`);
       assert.equal(await body.evaluate(TAB_ROWS), 1, 'the tabs sit on one row');
-      await page.locator('.part.sidebar').screenshot({ path: join(SCREENSHOTS, `vscode-sidebar-${themeClass.replace('vscode-', '')}.png`) });
+      await page
+        .locator('.part.sidebar')
+        .screenshot({ path: join(SCREENSHOTS, `vscode-sidebar-${themeClass.replace('vscode-', '')}.png`) });
       await filters.click();
     }
     // The user by a readable name: the OS account, never the generated id.
@@ -472,13 +677,16 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     assert.equal(user, userInfo().username);
 
     // Alt+2 switches the panel's tab and leaves the editors alone.
-    const activeEditor = async (): Promise<string> => (await page.locator('.tabs-container .tab.active').first().innerText()).trim();
+    const activeEditor = async (): Promise<string> =>
+      (await page.locator('.tabs-container .tab.active').first().innerText()).trim();
     const editorBefore = await activeEditor();
     await panel.locator('.virtual-list').focus();
     await page.keyboard.press('Alt+2');
     await panel.getByRole('tab', { name: 'Working', selected: true }).waitFor({ timeout: 5_000 });
     // The session line: when it started, and that it belongs to this window.
-    await panel.locator('.session-line', { hasText: /Session started \d{2}:\d{2} · (this window|continued after reload)/ }).waitFor({ timeout: 10_000 });
+    await panel
+      .locator('.session-line', { hasText: /Session started \d{2}:\d{2} · (this window|continued after reload)/ })
+      .waitFor({ timeout: 10_000 });
     await page.keyboard.press('Alt+1');
     await panel.getByRole('tab', { name: 'Memories', selected: true }).waitFor({ timeout: 5_000 });
     assert.equal(await activeEditor(), editorBefore, 'Alt+1 / Alt+2 did not switch editors');
@@ -492,11 +700,27 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await target.waitFor({ timeout: 15_000 });
     const results = (await panel.locator('.status-text').innerText()).split(' ')[0];
     await page.keyboard.press('ArrowDown');
-    const deleted = (await recall('payments API rate limit')).find((memory) => memory.content.includes('rate limit is 600'));
+    const deleted = (await recall('payments API rate limit')).find((memory) =>
+      memory.content.includes('rate limit is 600'),
+    );
     await page.keyboard.press('Delete');
-    await waitFor('the forget to reach the store', async () => ((await recall('payments API rate limit')).some((memory) => memory.memory_id === deleted?.memory_id) ? null : true), 10_000);
+    await waitFor(
+      'the forget to reach the store',
+      async () =>
+        (await recall('payments API rate limit')).some((memory) => memory.memory_id === deleted?.memory_id)
+          ? null
+          : true,
+      10_000,
+    );
     await page.keyboard.press('Control+z');
-    await waitFor('the restore to reach the store', async () => ((await recall('payments API rate limit')).some((memory) => memory.memory_id === deleted?.memory_id) ? true : null), 10_000);
+    await waitFor(
+      'the restore to reach the store',
+      async () =>
+        (await recall('payments API rate limit')).some((memory) => memory.memory_id === deleted?.memory_id)
+          ? true
+          : null,
+      10_000,
+    );
     await target.waitFor({ timeout: 10_000 });
     assert.equal(await search.inputValue(), 'payments rate limit', 'the search box keeps its query');
     assert.equal((await panel.locator('.status-text').innerText()).split(' ')[0], results, 'and its results');
@@ -509,14 +733,21 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await panel.locator('.memory-row.selected').first().waitFor({ state: 'detached', timeout: 5_000 });
   });
 
-  it('continues the window\'s working-memory session after a reload, and the Working tab says so', async () => {
+  it("continues the window's working-memory session after a reload, and the Working tab says so", async () => {
     const before = state.sessionId;
-    await mcp.call('add_to_working_memory', { session_id: before, content: 'Before the reload: the failing test is invoices.spec.ts', content_type: 'scratchpad' });
+    await mcp.call('add_to_working_memory', {
+      session_id: before,
+      content: 'Before the reload: the failing test is invoices.spec.ts',
+      content_type: 'scratchpad',
+    });
     await bench.runCommand('Developer: Reload Window');
     await bench.waitReady();
     await reconnect((current) => Boolean(current.sessionId));
     assert.equal(state.sessionId, before, 'the reloaded window kept its session');
-    assert.ok((await working()).some((item) => item.content.includes('Before the reload')), 'with what it held');
+    assert.ok(
+      (await working()).some((item) => item.content.includes('Before the reload')),
+      'with what it held',
+    );
     await bench.runCommand('Memory: Show Memory Panel');
     const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
     await panel.getByRole('tab', { name: 'Working' }).click({ timeout: 15_000 });

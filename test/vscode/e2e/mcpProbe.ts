@@ -27,7 +27,11 @@ export function readState(probeDir: string): ExtensionState | null {
   }
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -43,10 +47,20 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | u
 }
 
 /** An MCP client on the extension's own HTTP endpoint, as Copilot would use it. */
-export async function connectMcp(state: ExtensionState): Promise<{ client: Client; call(name: string, args: Record<string, unknown>): Promise<any>; close(): Promise<void> }> {
+export async function connectMcp(
+  state: ExtensionState,
+): Promise<{
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}> {
   if (!state.mcpUrl || !state.token) throw new Error('The extension has not started its MCP endpoint.');
   const client = new Client({ name: 'fml-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(state.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${state.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(state.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${state.token}` } },
+    }),
+  );
   return {
     client,
     call: async (name, args) => {

@@ -27,7 +27,9 @@ export class Workbench {
         await this.page.keyboard.press('F1');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await input.fill(`>${title}`, { timeout: 5_000 });
-        const row = this.quickInput.locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: exactly(title) }) }).first();
+        const row = this.quickInput
+          .locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: exactly(title) }) })
+          .first();
         await row.waitFor({ timeout: 10_000 });
         await row.click();
         return;
@@ -43,11 +45,15 @@ export class Workbench {
     const input = this.quickInput.locator('input.input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     // The dialog fills in its start folder asynchronously; typing before that is overwritten.
-    for (let waited = 0; waited < 10_000 && !(await input.inputValue()).endsWith('/'); waited += 100) await this.page.waitForTimeout(100);
+    for (let waited = 0; waited < 10_000 && !(await input.inputValue()).endsWith('/'); waited += 100)
+      await this.page.waitForTimeout(100);
     await this.page.waitForTimeout(300);
     await input.fill(path);
     await this.page.waitForTimeout(500);
-    await this.quickInput.locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ }).first().click();
+    await this.quickInput
+      .locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ })
+      .first()
+      .click();
   }
 
   /** Types into the open quick input (input box or quick pick) and submits. */
@@ -64,7 +70,10 @@ export class Workbench {
    */
   async pickItem(label: string | RegExp, within?: { title: string | RegExp; filter: string }): Promise<void> {
     if (within) {
-      await this.quickInput.locator('.quick-input-title', { hasText: within.title }).first().waitFor({ timeout: 15_000 });
+      await this.quickInput
+        .locator('.quick-input-title', { hasText: within.title })
+        .first()
+        .waitFor({ timeout: 15_000 });
       await this.quickInput.locator('input.input').fill(within.filter);
     }
     const row = this.quickInput.locator('.monaco-list-row', { hasText: label }).first();
@@ -124,7 +133,10 @@ export class Workbench {
 
   /** The toasts seen since recordNotifications(). */
   async recordedNotifications(): Promise<Array<{ text: string; buttons: string[] }>> {
-    return (await this.page.evaluate('window.fmlToasts ? window.fmlToasts() : []')) as Array<{ text: string; buttons: string[] }>;
+    return (await this.page.evaluate('window.fmlToasts ? window.fmlToasts() : []')) as Array<{
+      text: string;
+      buttons: string[];
+    }>;
   }
 
   async clearNotifications(): Promise<void> {
@@ -174,7 +186,10 @@ export class Workbench {
     // The settings editor writes after a short debounce; closing before it would drop the change.
     await this.page.waitForTimeout(1_500);
     // The settings editor opens as a modal in 1.139 and keeps the keyboard: close it with its own X.
-    const close = editor.locator('xpath=ancestor::*[.//*[contains(@class,"codicon-close")]][1]').locator('.codicon-close').first();
+    const close = editor
+      .locator('xpath=ancestor::*[.//*[contains(@class,"codicon-close")]][1]')
+      .locator('.codicon-close')
+      .first();
     await close.click();
     await editor.waitFor({ state: 'hidden', timeout: 10_000 });
   }

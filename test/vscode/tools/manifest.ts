@@ -21,7 +21,8 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
     capabilities: {
       untrustedWorkspaces: {
         supported: 'limited',
-        description: 'In Restricted Mode nothing is captured from the workspace, and storage and embedding endpoints come from user settings only.',
+        description:
+          'In Restricted Mode nothing is captured from the workspace, and storage and embedding endpoints come from user settings only.',
         restrictedConfigurations: restrictedSettingIds(),
       },
       virtualWorkspaces: { supported: 'limited', description: 'Editor context is captured only from files on disk.' },
@@ -49,11 +50,36 @@ export function extensionManifest(existingContributes: Record<string, unknown> =
           title: 'Get started with Firebolt Memory Layer',
           description: 'Give Copilot, Cursor and every MCP client a memory of your project.',
           steps: [
-            step('agents', 'Your agents already see the memory tools', 'media/walkthrough/agents.md', 'Copilot agent mode lists the Memory tools with no setup. [Search Memories](command:memory.search)'),
-            step('remember', 'Remember something', 'media/walkthrough/remember.md', 'Store a decision or a fact. [Remember…](command:memory.remember)'),
-            step('capture', 'Editor context as working memory', 'media/walkthrough/capture.md', `What you are doing becomes working memory. [Open capture settings](command:workbench.action.openSettings?%22${SETTINGS_SECTION}.capture%22)`),
-            step('storage', 'Choose where memories live', 'media/walkthrough/storage.md', 'Embedded by default; Firebolt for teams. [Configure Storage](command:memory.configureStorage)'),
-            step('clients', 'Use it from other clients', 'media/walkthrough/clients.md', 'Claude Desktop, Claude Code, Cursor, Windsurf. [Configure MCP for Other Clients](command:memory.configureMcpClients)'),
+            step(
+              'agents',
+              'Your agents already see the memory tools',
+              'media/walkthrough/agents.md',
+              'Copilot agent mode lists the Memory tools with no setup. [Search Memories](command:memory.search)',
+            ),
+            step(
+              'remember',
+              'Remember something',
+              'media/walkthrough/remember.md',
+              'Store a decision or a fact. [Remember…](command:memory.remember)',
+            ),
+            step(
+              'capture',
+              'Editor context as working memory',
+              'media/walkthrough/capture.md',
+              `What you are doing becomes working memory. [Open capture settings](command:workbench.action.openSettings?%22${SETTINGS_SECTION}.capture%22)`,
+            ),
+            step(
+              'storage',
+              'Choose where memories live',
+              'media/walkthrough/storage.md',
+              'Embedded by default; Firebolt for teams. [Configure Storage](command:memory.configureStorage)',
+            ),
+            step(
+              'clients',
+              'Use it from other clients',
+              'media/walkthrough/clients.md',
+              'Claude Desktop, Claude Code, Cursor, Windsurf. [Configure MCP for Other Clients](command:memory.configureMcpClients)',
+            ),
           ],
         },
       ],

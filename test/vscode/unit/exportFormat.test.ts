@@ -7,8 +7,20 @@ test('an export imports back into another store, and importing twice adds nothin
   const from = await createTestCore();
   const to = await createTestCore();
   try {
-    await from.core.storeMemory({ user_id: 'a', content: 'We deploy with blue-green releases on Fridays', memory_category: 'procedural', memory_subtype: 'workflow', metadata: { tags: ['deploy'] }, project_id: 'git:github.com/a/b' });
-    await from.core.storeMemory({ user_id: 'a', content: 'Prefers concise answers', memory_category: 'preference', memory_subtype: 'communication' });
+    await from.core.storeMemory({
+      user_id: 'a',
+      content: 'We deploy with blue-green releases on Fridays',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+      metadata: { tags: ['deploy'] },
+      project_id: 'git:github.com/a/b',
+    });
+    await from.core.storeMemory({
+      user_id: 'a',
+      content: 'Prefers concise answers',
+      memory_category: 'preference',
+      memory_subtype: 'communication',
+    });
     const { items } = await from.core.listMemories({ filter: { user_id: 'a' }, sort: 'created', offset: 0, limit: 10 });
     const file = JSON.parse(JSON.stringify(buildExport('a', items, new Date('2026-01-01T00:00:00Z'))));
     const inputs = parseExport(file);
@@ -34,5 +46,13 @@ test('an export imports back into another store, and importing twice adds nothin
 test('files that are not exports are refused with a clear error', () => {
   assert.throws(() => parseExport({ memories: [] }), { code: 'INVALID_INPUT' });
   assert.throws(() => parseExport(null), { code: 'INVALID_INPUT' });
-  assert.throws(() => parseExport({ format: 'firebolt-memory-export', version: 1, memories: [{ content: 'x', memory_category: 'episodic', memory_subtype: 'style' }] }), { code: 'INVALID_INPUT' });
+  assert.throws(
+    () =>
+      parseExport({
+        format: 'firebolt-memory-export',
+        version: 1,
+        memories: [{ content: 'x', memory_category: 'episodic', memory_subtype: 'style' }],
+      }),
+    { code: 'INVALID_INPUT' },
+  );
 });

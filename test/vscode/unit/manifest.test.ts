@@ -14,7 +14,8 @@ const FIX = 'run: node_modules/.bin/node test/vscode/tools/syncManifest.ts';
 
 test('package.json carries the manifest generated from the code registries', () => {
   const expected = extensionManifest(pkg.contributes);
-  for (const [key, value] of Object.entries(expected)) assert.deepEqual(pkg[key], value, `package.json "${key}" is out of date; ${FIX}`);
+  for (const [key, value] of Object.entries(expected))
+    assert.deepEqual(pkg[key], value, `package.json "${key}" is out of date; ${FIX}`);
 });
 
 test('every setting is declared once in code and in package.json, with the same default', () => {
@@ -24,11 +25,14 @@ test('every setting is declared once in code and in package.json, with the same 
 });
 
 test('no secret is a setting', () => {
-  for (const key of SETTING_KEYS) assert.doesNotMatch(key, /secret|apikey|api_key|password|\.token$|bearer/i, `${key} must live in SecretStorage`);
+  for (const key of SETTING_KEYS)
+    assert.doesNotMatch(key, /secret|apikey|api_key|password|\.token$|bearer/i, `${key} must live in SecretStorage`);
 });
 
 test('every command of the typed map is contributed under the Memory category', () => {
-  const contributed = (pkg.contributes.commands as Array<{ command: string; category: string }>).map((entry) => entry.command).sort();
+  const contributed = (pkg.contributes.commands as Array<{ command: string; category: string }>)
+    .map((entry) => entry.command)
+    .sort();
   assert.deepEqual(contributed, Object.keys(COMMANDS).sort());
   assert.ok((pkg.contributes.commands as Array<{ category: string }>).every((entry) => entry.category === 'Memory'));
 });
@@ -42,21 +46,36 @@ test('the MCP provider, the panel view and a light activation are declared', () 
 });
 
 test('the @memory chat participant is declared with exactly the commands its handler serves', () => {
-  const [participant] = pkg.contributes.chatParticipants as Array<{ id: string; name: string; commands: Array<{ name: string; description: string }> }>;
+  const [participant] = pkg.contributes.chatParticipants as Array<{
+    id: string;
+    name: string;
+    commands: Array<{ name: string; description: string }>;
+  }>;
   assert.equal(participant.id, CHAT_PARTICIPANT_ID);
   assert.equal(participant.name, 'memory');
-  assert.deepEqual(participant.commands.map((command) => command.name), [...CHAT_COMMANDS]);
+  assert.deepEqual(
+    participant.commands.map((command) => command.name),
+    [...CHAT_COMMANDS],
+  );
   assert.ok(participant.commands.every((command) => command.description.length > 10));
 });
 
 test('walkthrough media files exist', () => {
   for (const step of pkg.contributes.walkthroughs[0].steps as Array<{ media: { markdown: string } }>) {
-    assert.ok(readFileSync(new URL(`../../../${step.media.markdown}`, import.meta.url), 'utf8').length > 100, step.media.markdown);
+    assert.ok(
+      readFileSync(new URL(`../../../${step.media.markdown}`, import.meta.url), 'utf8').length > 100,
+      step.media.markdown,
+    );
   }
 });
 
 test('readSetting falls back to the declared default on a wrongly typed value and clamps numbers', () => {
-  const values: Record<string, unknown> = { 'fireboltMemory.scope': 'galaxy', 'fireboltMemory.workingMemory.maxTokens': 10, 'fireboltMemory.capture.exclude': ['a', 3], 'fireboltMemory.capture.git': 'yes' };
+  const values: Record<string, unknown> = {
+    'fireboltMemory.scope': 'galaxy',
+    'fireboltMemory.workingMemory.maxTokens': 10,
+    'fireboltMemory.capture.exclude': ['a', 3],
+    'fireboltMemory.capture.git': 'yes',
+  };
   const get = (key: string): unknown => values[key];
   assert.equal(readSetting('scope', get), 'project');
   assert.equal(readSetting('workingMemory.maxTokens', get), 500);
@@ -65,19 +84,34 @@ test('readSetting falls back to the declared default on a wrongly typed value an
   assert.equal(readSetting('user.id', get), '');
 });
 
-test('readSetting reads the setting under the extension\'s own prefix, not the old generic one', () => {
-  const values: Record<string, unknown> = { 'memory.workingMemory.maxTokens': 1000, 'fireboltMemory.workingMemory.maxTokens': 3000 };
-  assert.equal(readSetting('workingMemory.maxTokens', (key) => values[key]), 3000);
+test("readSetting reads the setting under the extension's own prefix, not the old generic one", () => {
+  const values: Record<string, unknown> = {
+    'memory.workingMemory.maxTokens': 1000,
+    'fireboltMemory.workingMemory.maxTokens': 3000,
+  };
+  assert.equal(
+    readSetting('workingMemory.maxTokens', (key) => values[key]),
+    3000,
+  );
 });
 
-test('every setting is contributed under fireboltMemory.* with a description in the user\'s terms', () => {
-  const properties = pkg.contributes.configuration.properties as Record<string, { description: string; enum?: string[]; enumDescriptions?: string[] }>;
+test("every setting is contributed under fireboltMemory.* with a description in the user's terms", () => {
+  const properties = pkg.contributes.configuration.properties as Record<
+    string,
+    { description: string; enum?: string[]; enumDescriptions?: string[] }
+  >;
   assert.equal(pkg.contributes.configuration.title, 'Firebolt Memory');
   for (const [id, schema] of Object.entries(properties)) {
     assert.match(id, /^fireboltMemory\.[a-zA-Z]+(\.[a-zA-Z]+)*$/, id);
-    assert.doesNotMatch(schema.description, /\bseed\b|\bmemory\.[a-z]|checkpoint|lexical|BM25|RRF/i, `${id}: internal jargon in "${schema.description}"`);
+    assert.doesNotMatch(
+      schema.description,
+      /\bseed\b|\bmemory\.[a-z]|checkpoint|lexical|BM25|RRF/i,
+      `${id}: internal jargon in "${schema.description}"`,
+    );
     assert.ok(schema.description.length >= 20, `${id}: describe what the setting does`);
-    if (schema.enum) assert.equal(schema.enumDescriptions?.length, schema.enum.length, `${id}: every choice is described`);
+    if (schema.enum)
+      assert.equal(schema.enumDescriptions?.length, schema.enum.length, `${id}: every choice is described`);
   }
-  for (const id of pkg.capabilities.untrustedWorkspaces.restrictedConfigurations as string[]) assert.ok(id in properties, `restricted ${id} is a declared setting`);
+  for (const id of pkg.capabilities.untrustedWorkspaces.restrictedConfigurations as string[])
+    assert.ok(id in properties, `restricted ${id} is a declared setting`);
 });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
-import { memoryDocumentLocation, memoryDocumentText, parseMemoryDocumentQuery } from '../../../src/vscode/commands/memoryDocumentText.ts';
+import {
+  memoryDocumentLocation,
+  memoryDocumentText,
+  parseMemoryDocumentQuery,
+} from '../../../src/vscode/commands/memoryDocumentText.ts';
 
 const memory = {
   memory_id: 'mem_1',
@@ -25,7 +29,11 @@ describe('read-only memory documents', () => {
   it('title the tab with the first line, safe as a file name, and name the memory in the query', () => {
     const location = memoryDocumentLocation(memory);
     assert.equal(location.path, '/Deploy use blue green releases on Tuesdays .md'.replace(' .md', '.md'));
-    assert.deepEqual(parseMemoryDocumentQuery(location.query), { memoryId: 'mem_1', layer: 'project', scopeId: 'github.com/acme/app' });
+    assert.deepEqual(parseMemoryDocumentQuery(location.query), {
+      memoryId: 'mem_1',
+      layer: 'project',
+      scopeId: 'github.com/acme/app',
+    });
   });
 
   it('cut long titles and fall back to the id for blank content', () => {

@@ -7,7 +7,10 @@ const facts = { node: '22.17.0', electron: '37.2.0', editor: '1.103.0' };
 
 describe('activation check of node:sqlite', () => {
   it('passes on this Node, whose node:sqlite works', () => {
-    assert.equal(sqliteRuntimeProblem(loadNodeSqlite, { node: process.versions.node, electron: undefined, editor: 'test' }), null);
+    assert.equal(
+      sqliteRuntimeProblem(loadNodeSqlite, { node: process.versions.node, electron: undefined, editor: 'test' }),
+      null,
+    );
   });
 
   it('explains a build whose sqlite binding is missing (electron/electron#47671), naming the runtime and the fix', () => {
@@ -26,7 +29,9 @@ describe('activation check of node:sqlite', () => {
   });
 
   it('asks the manifest for the same minimum VS Code', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { engines: { vscode: string } };
+    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      engines: { vscode: string };
+    };
     assert.equal(manifest.engines.vscode, `^${MINIMUM_VSCODE}`);
   });
 });

@@ -23,7 +23,11 @@ test('no source reads a setting under the old memory.* prefix: every id is built
   const offenders = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'webview'))]
     .map((path) => relative(ROOT, path))
     .filter((path) => !ALLOWED.has(path))
-    .flatMap((path) => readFileSync(join(ROOT, path), 'utf8').split('\n').map((line, index) => ({ path, line, index })))
+    .flatMap((path) =>
+      readFileSync(join(ROOT, path), 'utf8')
+        .split('\n')
+        .map((line, index) => ({ path, line, index })),
+    )
     .filter(({ line }) => oldId.test(line))
     .map(({ path, line, index }) => `${path}:${index + 1}: ${line.trim()}`);
   assert.deepEqual(offenders, []);

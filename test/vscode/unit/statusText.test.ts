@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeStatus } from '../../../src/vscode/status/statusText.ts';
 
-const ready = { state: 'ready' as const, backend: 'sqlite', health: 'healthy', healthDetail: '', memories: 12, workingTokens: 1234, workingBudget: 8000, project: 'git:github.com/a/b' };
+const ready = {
+  state: 'ready' as const,
+  backend: 'sqlite',
+  health: 'healthy',
+  healthDetail: '',
+  memories: 12,
+  workingTokens: 1234,
+  workingBudget: 8000,
+  project: 'git:github.com/a/b',
+};
 
 test('ready: memory count and working memory of the budget; tooltip names backend, health and scope', () => {
   const view = describeStatus(ready);
@@ -18,8 +27,17 @@ test('ready: memory count and working memory of the budget; tooltip names backen
 });
 
 test('degraded and offline backends are flagged', () => {
-  assert.deepEqual([describeStatus({ ...ready, health: 'degraded' }).severity, describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).severity], ['warning', 'error']);
-  assert.match(describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).tooltip, /firebolt-core store, offline/);
+  assert.deepEqual(
+    [
+      describeStatus({ ...ready, health: 'degraded' }).severity,
+      describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).severity,
+    ],
+    ['warning', 'error'],
+  );
+  assert.match(
+    describeStatus({ ...ready, health: 'unhealthy', backend: 'firebolt-core' }).tooltip,
+    /firebolt-core store, offline/,
+  );
 });
 
 test('starting and failed states', () => {

@@ -162,7 +162,11 @@ export interface PhraseEntry {
 }
 
 function words(phrase: string): string[] {
-  return phrase.toLowerCase().trim().split(/\s+/).filter((word) => word.length > 0);
+  return phrase
+    .toLowerCase()
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word.length > 0);
 }
 
 function build(): Map<string, PhraseEntry> {
@@ -171,7 +175,8 @@ function build(): Map<string, PhraseEntry> {
     const key = from.join(' ');
     if (key === to.join(' ')) return;
     const entry = entries.get(key) ?? { words: from, alternatives: [] };
-    if (!entry.alternatives.some((alternative) => alternative.words.join(' ') === to.join(' '))) entry.alternatives.push({ words: to, kind });
+    if (!entry.alternatives.some((alternative) => alternative.words.join(' ') === to.join(' ')))
+      entry.alternatives.push({ words: to, kind });
     entries.set(key, entry);
   };
   for (const line of ABBREVIATIONS.trim().split('\n')) {

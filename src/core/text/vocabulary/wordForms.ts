@@ -63,21 +63,133 @@ const SPELLING_ENDINGS: Array<[string, string]> = [
 ];
 /** Whole-word spelling pairs whose ending is too common to rewrite by rule ("-ence" / "-ense"). */
 const SPELLING_PAIRS = new Map(
-  [['licence', 'license'], ['licences', 'licenses'], ['defence', 'defense'], ['offence', 'offense'], ['pretence', 'pretense'], ['grey', 'gray'], ['aluminium', 'aluminum'], ['judgement', 'judgment'], ['ageing', 'aging']].flatMap(([a, b]) => [[a, b], [b, a]] as Array<[string, string]>),
+  [
+    ['licence', 'license'],
+    ['licences', 'licenses'],
+    ['defence', 'defense'],
+    ['offence', 'offense'],
+    ['pretence', 'pretense'],
+    ['grey', 'gray'],
+    ['aluminium', 'aluminum'],
+    ['judgement', 'judgment'],
+    ['ageing', 'aging'],
+  ].flatMap(
+    ([a, b]) =>
+      [
+        [a, b],
+        [b, a],
+      ] as Array<[string, string]>,
+  ),
 );
 /** Words whose ending only looks British: "our", "four", "hour", "your" are not spellings of "or". */
 const NOT_SPELLING_VARIANTS = new Set([
-  'our', 'ours', 'four', 'hour', 'hours', 'your', 'yours', 'pour', 'tour', 'tours', 'sour', 'flour', 'detour',
-  'wise', 'rise', 'arise', 'raise', 'noise', 'poise', 'praise', 'promise', 'premise', 'exercise', 'expertise',
-  'advise', 'advertise', 'compromise', 'comprise', 'enterprise', 'franchise', 'merchandise', 'revise', 'supervise',
-  'surprise', 'televise', 'devise', 'disguise', 'despise', 'excise', 'incise', 'precise', 'concise', 'otherwise',
-  'since', 'once', 'fence', 'hence', 'thence', 'whence', 'pence', 'sentence', 'silence', 'science', 'reference',
-  'difference', 'preference', 'conference', 'presence', 'absence', 'sequence', 'evidence', 'experience', 'audience',
-  'dependence', 'independence', 'confidence', 'existence', 'influence', 'intelligence', 'occurrence', 'patience',
-  'programme', 'centre', 'metre', 'litre', 'theatre', 'fibre', 'calibre', 'sabre',
-  'genre', 'acre', 'massacre', 'mediocre', 'ogre', 'lucre', 'tre', 'entre', 'cadre', 'timbre',
-  'rogue', 'vogue', 'league', 'tongue', 'plague', 'vague', 'fatigue', 'intrigue', 'unique', 'antique',
-  'noise', 'cruise', 'bruise', 'guise', 'chaise', 'mayonnaise', 'valise', 'reprise',
+  'our',
+  'ours',
+  'four',
+  'hour',
+  'hours',
+  'your',
+  'yours',
+  'pour',
+  'tour',
+  'tours',
+  'sour',
+  'flour',
+  'detour',
+  'wise',
+  'rise',
+  'arise',
+  'raise',
+  'noise',
+  'poise',
+  'praise',
+  'promise',
+  'premise',
+  'exercise',
+  'expertise',
+  'advise',
+  'advertise',
+  'compromise',
+  'comprise',
+  'enterprise',
+  'franchise',
+  'merchandise',
+  'revise',
+  'supervise',
+  'surprise',
+  'televise',
+  'devise',
+  'disguise',
+  'despise',
+  'excise',
+  'incise',
+  'precise',
+  'concise',
+  'otherwise',
+  'since',
+  'once',
+  'fence',
+  'hence',
+  'thence',
+  'whence',
+  'pence',
+  'sentence',
+  'silence',
+  'science',
+  'reference',
+  'difference',
+  'preference',
+  'conference',
+  'presence',
+  'absence',
+  'sequence',
+  'evidence',
+  'experience',
+  'audience',
+  'dependence',
+  'independence',
+  'confidence',
+  'existence',
+  'influence',
+  'intelligence',
+  'occurrence',
+  'patience',
+  'programme',
+  'centre',
+  'metre',
+  'litre',
+  'theatre',
+  'fibre',
+  'calibre',
+  'sabre',
+  'genre',
+  'acre',
+  'massacre',
+  'mediocre',
+  'ogre',
+  'lucre',
+  'tre',
+  'entre',
+  'cadre',
+  'timbre',
+  'rogue',
+  'vogue',
+  'league',
+  'tongue',
+  'plague',
+  'vague',
+  'fatigue',
+  'intrigue',
+  'unique',
+  'antique',
+  'noise',
+  'cruise',
+  'bruise',
+  'guise',
+  'chaise',
+  'mayonnaise',
+  'valise',
+  'reprise',
 ]);
 /** Endings that are too short to judge alone need at least this many letters before them. */
 const MIN_STEM = 3;
@@ -85,8 +197,12 @@ const MIN_STEM = 3;
 function groups(table: string): Map<string, string[]> {
   const byWord = new Map<string, string[]>();
   for (const line of table.trim().split(/[|\n]/)) {
-    const forms = line.trim().split(/\s+/).filter((form) => form.length > 0);
-    for (const form of forms) byWord.set(form, [...new Set([...(byWord.get(form) ?? []), ...forms.filter((other) => other !== form)])]);
+    const forms = line
+      .trim()
+      .split(/\s+/)
+      .filter((form) => form.length > 0);
+    for (const form of forms)
+      byWord.set(form, [...new Set([...(byWord.get(form) ?? []), ...forms.filter((other) => other !== form)])]);
   }
   return byWord;
 }
@@ -105,8 +221,16 @@ export function otherSpelling(word: string): string | null {
   if (pair !== undefined) return pair;
   let best: [string, string, boolean] | null = null;
   for (const [british, american] of SPELLING_ENDINGS) {
-    for (const [from, to, isBritish] of [[british, american, true], [american, british, false]] as const) {
-      if (word.endsWith(from) && word.length - from.length >= MIN_STEM && (best === null || from.length > best[0].length)) best = [from, to, isBritish];
+    for (const [from, to, isBritish] of [
+      [british, american, true],
+      [american, british, false],
+    ] as const) {
+      if (
+        word.endsWith(from) &&
+        word.length - from.length >= MIN_STEM &&
+        (best === null || from.length > best[0].length)
+      )
+        best = [from, to, isBritish];
     }
   }
   if (best === null) return null;
@@ -132,7 +256,8 @@ export function wordFormVariants(word: string): string[] {
 export function derivedForms(word: string): string[] {
   const out = new Set<string>();
   for (const suffix of ['er', 'est']) {
-    if (word.endsWith(`i${suffix}`) && word.length > suffix.length + 3) out.add(`${word.slice(0, -suffix.length - 1)}y`);
+    if (word.endsWith(`i${suffix}`) && word.length > suffix.length + 3)
+      out.add(`${word.slice(0, -suffix.length - 1)}y`);
     if (word.endsWith(suffix) && word.length > suffix.length + 2) {
       const stem = word.slice(0, -suffix.length);
       out.add(stem);
