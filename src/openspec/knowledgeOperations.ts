@@ -206,13 +206,11 @@ export async function queryEntries(context: ServerContext, body: unknown): Promi
         pair.record !== undefined && filter.accepts(pair.record),
     );
   return {
-    results: matching
-      .slice(0, limit)
-      .map(({ hit, record }) => ({
-        memory: toKnowledgeEntry(record),
-        score: hit.relevance_score,
-        layer: record.layer,
-      })),
+    results: matching.slice(0, limit).map(({ hit, record }) => ({
+      memory: toKnowledgeEntry(record),
+      score: hit.relevance_score,
+      layer: record.layer,
+    })),
     totalCount: matching.length,
     searchedLayers: recalled.retrieval_breakdown.searched_layers,
   };

@@ -82,13 +82,11 @@ export async function memoryAnalytics(
     by_category: byCategory,
     by_subtype: bySubtype,
     by_source: bySource,
-    created_over_time: keys
-      .reverse()
-      .map((key) => ({
-        bucket: key,
-        count: perBucket.get(key)?.count ?? 0,
-        by_category: perBucket.get(key)?.by_category ?? {},
-      })),
+    created_over_time: keys.reverse().map((key) => ({
+      bucket: key,
+      count: perBucket.get(key)?.count ?? 0,
+      by_category: perBucket.get(key)?.by_category ?? {},
+    })),
     most_accessed: top.items
       .filter((memory) => memory.access_count > 0)
       .map((memory) => ({

@@ -69,19 +69,15 @@ export async function qualityReport(deps: CoreDeps, userId: string): Promise<Qua
   return {
     user_id: user,
     total_memories: items.length,
-    duplicates: duplicateGroups
-      .slice(0, LIST_CAP)
-      .map((group) => ({
-        memory_ids: group.map((position) => items[position].memory_id),
-        example: items[group[0]].content.slice(0, 160),
-      })),
-    contradictions: contradictions.pairs
-      .slice(0, LIST_CAP)
-      .map((pair) => ({
-        memory_ids: [pair.older.memory_id, pair.newer.memory_id],
-        kind: pair.kind,
-        reason: pair.reason,
-      })),
+    duplicates: duplicateGroups.slice(0, LIST_CAP).map((group) => ({
+      memory_ids: group.map((position) => items[position].memory_id),
+      example: items[group[0]].content.slice(0, 160),
+    })),
+    contradictions: contradictions.pairs.slice(0, LIST_CAP).map((pair) => ({
+      memory_ids: [pair.older.memory_id, pair.newer.memory_id],
+      kind: pair.kind,
+      reason: pair.reason,
+    })),
     stale: stale.slice(0, LIST_CAP),
     orphaned: orphaned.slice(0, LIST_CAP),
     health_score: score,

@@ -47,9 +47,7 @@ export async function waitFor<T>(
 }
 
 /** An MCP client on the extension's own HTTP endpoint, as Copilot would use it. */
-export async function connectMcp(
-  state: ExtensionState,
-): Promise<{
+export async function connectMcp(state: ExtensionState): Promise<{
   client: Client;
   call(name: string, args: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
