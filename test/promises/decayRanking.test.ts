@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import { scoreMemory } from '../../src/core/retrieval/relevance.ts';
+import { memoryRecord } from '../support/memoryRecord.ts';
 import { createTestCore } from '../support/testCore.ts';
 import type { TestCore } from '../support/testCore.ts';
 
@@ -54,39 +55,7 @@ describe('decay lowers rank', () => {
 
   it('the score and its breakdown carry importance times the decay factor; a pinned memory ignores decay', () => {
     const now = new Date('2026-06-01T00:00:00Z');
-    const at = now.toISOString();
-    const base: MemoryRecord = {
-      memory_id: 'm',
-      user_id: 'u',
-      layer: 'user',
-      scope_id: 'u',
-      org_id: null,
-      project_id: null,
-      memory_category: 'semantic',
-      memory_subtype: 'project',
-      content: 'x',
-      summary: null,
-      entities: [],
-      tags: [],
-      metadata: {},
-      event_time: null,
-      is_temporal: false,
-      importance: 0.8,
-      access_count: 0,
-      decay_factor: 1,
-      related_memories: [],
-      supersedes: null,
-      superseded_by: null,
-      source_session: null,
-      source_type: 'explicit',
-      confidence: 1,
-      pinned: false,
-      embedding_model: null,
-      created_at: at,
-      last_accessed: at,
-      updated_at: at,
-      deleted_at: null,
-    };
+    const base = memoryRecord(now.toISOString(), { importance: 0.8 });
     const match = { text: 0.7, semantic: null, matched_terms: ['x'], matched_entities: [], entity_share: 0 };
     const fresh = scoreMemory(base, match, 1, now);
     const decayed = scoreMemory({ ...base, decay_factor: 0.25 }, match, 1, now);

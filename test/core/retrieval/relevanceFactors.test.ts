@@ -4,44 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
+import { memoryRecord } from '../../support/memoryRecord.ts';
 import { explainMatch, scoreMemory, type MatchSignals } from '../../../src/core/retrieval/relevance.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');
 function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  const at = now.toISOString();
-  return {
-    memory_id: 'm',
-    user_id: 'u',
-    layer: 'user',
-    scope_id: 'u',
-    org_id: null,
-    project_id: null,
-    memory_category: 'semantic',
-    memory_subtype: 'project',
-    content: 'x',
-    summary: null,
-    entities: [],
-    tags: [],
-    metadata: {},
-    event_time: null,
-    is_temporal: false,
-    importance: 0.5,
-    access_count: 0,
-    decay_factor: 1,
-    related_memories: [],
-    supersedes: null,
-    superseded_by: null,
-    source_session: null,
-    source_type: 'explicit',
-    confidence: 1,
-    pinned: false,
-    embedding_model: null,
-    created_at: at,
-    last_accessed: at,
-    updated_at: at,
-    deleted_at: null,
-    ...overrides,
-  };
+  return memoryRecord(now.toISOString(), overrides);
 }
 function match(overrides: Partial<MatchSignals> = {}): MatchSignals {
   return { text: 0.5, semantic: null, matched_terms: ['x'], matched_entities: [], entity_share: 0, ...overrides };
