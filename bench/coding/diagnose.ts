@@ -1,6 +1,7 @@
 /**
  * Diagnostic for calibrating the relevance floor: with the floor off, where each coding question's
- * target ranks and scores, and the best score each never-stored question gets.
+ * target ranks and scores, and the best score each never-stored question gets (and what the
+ * default floor returns for it).
  * node bench/coding/diagnose.ts [--verbose]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,8 +53,11 @@ try {
   }
   for (const question of set.negatives) {
     const out = await core.recall({ user_id: user, query: question, limit: 3, min_similarity: 0 });
+    // What the agent gets with the default floor: how many memories, and their scores.
+    const answered = await core.recall({ user_id: user, query: question });
+    const returned = answered.memories.map((memory) => memory.relevance_score.toFixed(2)).join(' ');
     console.log(
-      `neg    best ${out.memories[0]?.relevance_score.toFixed(3) ?? '-'}${verbose ? `  ${question} | ${out.memories[0]?.content.slice(0, 60)} | ${out.memories[0]?.why_matched}` : ''}`,
+      `neg    best ${out.memories[0]?.relevance_score.toFixed(3) ?? '-'} returned [${returned}]${verbose ? `  ${question} | ${out.memories[0]?.content.slice(0, 60)} | ${out.memories[0]?.why_matched}` : ''}`,
     );
   }
 } finally {

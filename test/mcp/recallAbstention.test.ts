@@ -34,7 +34,7 @@ describe('recall abstention and search keys over MCP', () => {
   it('answers a question about an unstored topic with an empty list and says so', async () => {
     const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
       user_id: user,
-      content: 'Set the retry budget to three attempts for the payment webhook.',
+      content: 'Install a retry budget of three attempts on the payment webhook.',
       memory_category: 'procedural',
       memory_subtype: 'workflow',
     });

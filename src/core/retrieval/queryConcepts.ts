@@ -8,13 +8,22 @@
  */
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
+import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
 import { isGenericWord, wordnetAttributes, wordnetSynonyms } from '../text/vocabulary/synonymTable.ts';
 import { derivedForms, wordFormVariants } from '../text/vocabulary/wordForms.ts';
 
 export type BridgeKind =
-  'word form' | 'derived form' | 'abbreviation' | 'category' | 'member' | 'synonym' | 'attribute' | 'keyword';
+  | 'word form'
+  | 'derived form'
+  | 'abbreviation'
+  | 'category'
+  | 'member'
+  | 'equivalent'
+  | 'synonym'
+  | 'attribute'
+  | 'keyword';
 
 export interface ConceptAlternative {
   /** Index terms that must all be in a memory for the alternative to count. */
@@ -40,7 +49,9 @@ export interface QueryConcept {
  * names the same thing; a tool named for its category ("database" -> PostgreSQL) is nearly always
  * what was meant, the category for a tool a little less; a dictionary synonym is looser, and an
  * attribute ("faster" for "speed", "weight" for "lighter") the loosest: it names the quantity asked
- * about, not the same thing (0.4 kept the coding set's gains and cost LoCoMo the least).
+ * about, not the same thing (0.4 kept the coding set's gains and cost LoCoMo the least). Words
+ * that mean the same in software work ("outage" / "incident") sit between a category and an
+ * abbreviation: the same thing, said the way another team says it.
  */
 export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   'word form': 0.9,
@@ -48,6 +59,7 @@ export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   abbreviation: 0.9,
   member: 0.75,
   category: 0.6,
+  equivalent: 0.7,
   synonym: 0.6,
   attribute: 0.4,
   keyword: 0.8,
@@ -66,24 +78,66 @@ function phraseTerms(words: readonly string[]): string[] | null {
   return terms.length > 0 ? terms : null;
 }
 
-let phrasesByTerms: Map<string, PhraseEntry> | null = null;
+/** The software vocabulary, split by how a query can name each phrase. */
+interface VocabularyIndex {
+  /** Phrases of informative words, keyed by their index terms, so "pull requests" finds "pull request". */
+  byTerms: Map<string, PhraseEntry>;
+  /**
+   * Phrasal verbs and states ("set up", "log in", "is down"), keyed by their words with the
+   * informative one stemmed: the particle is what tells "log in" from "log".
+   */
+  byWords: Map<string, PhraseEntry>;
+}
 
-/** The software vocabulary keyed by its phrases' index terms, so "pull requests" finds "pull request". */
-function vocabularyByTerms(): Map<string, PhraseEntry> {
-  if (phrasesByTerms === null) {
-    phrasesByTerms = new Map();
+/**
+ * A verb and its particle, or a state of stop words ("set up", "logged out", "is down"): at most
+ * one informative word, ending in a stop word. The index keeps only that word ("log"), which
+ * alone means something else, so such a phrase is recognised in the query's own words.
+ * "End to end" or "single sign on" keep two informative words and are matched by them.
+ */
+function isParticlePhrase(words: readonly string[]): boolean {
+  return isStopWord(words.at(-1)!) && words.filter((word) => !isStopWord(word)).length <= 1;
+}
+
+/**
+ * Index terms a vocabulary phrase can have in a memory: stemmed as prose, and for a single word
+ * whose final "s" the stemmer drops also as written, since a name like "iOS" or "macOS" is indexed
+ * as an identifier whole ("ios"), which the stemmer would have made "io".
+ */
+function vocabularyTerms(words: readonly string[]): string[][] {
+  const stemmed = phraseTerms(words);
+  if (stemmed === null) return [];
+  return words.length === 1 && `${stemmed[0]}s` === words[0] ? [stemmed, [words[0]]] : [stemmed];
+}
+
+let vocabularyIndex: VocabularyIndex | null = null;
+
+/** Key of a phrase with its stop words kept: "logged out" and "log out" share "log out". */
+function particleKey(words: readonly string[]): string {
+  return words.map((word) => (isStopWord(word) ? word : (termOf({ text: word, kind: 'word' }) ?? word))).join(' ');
+}
+
+function vocabulary(): VocabularyIndex {
+  if (vocabularyIndex === null) {
+    const index: VocabularyIndex = { byTerms: new Map(), byWords: new Map() };
     for (const entry of softwareVocabulary().values()) {
+      // A particle phrase cannot be searched for: the index drops "in" from "log in", and "log"
+      // alone is another word. It still counts when the query says it (byWords).
+      const searchable = { ...entry, alternatives: entry.alternatives.filter(({ words }) => !isParticlePhrase(words)) };
+      const particle = isParticlePhrase(entry.words);
       const terms = phraseTerms(entry.words);
-      if (terms === null) continue;
-      const key = terms.join(' ');
-      const known = phrasesByTerms.get(key);
-      phrasesByTerms.set(
+      if (terms === null && !particle) continue;
+      const map = particle ? index.byWords : index.byTerms;
+      const key = particle ? particleKey(entry.words) : terms!.join(' ');
+      const known = map.get(key);
+      map.set(
         key,
-        known ? { words: known.words, alternatives: [...known.alternatives, ...entry.alternatives] } : entry,
+        known ? { words: known.words, alternatives: [...known.alternatives, ...searchable.alternatives] } : searchable,
       );
     }
+    vocabularyIndex = index;
   }
-  return phrasesByTerms;
+  return vocabularyIndex;
 }
 
 interface QueryWord {
@@ -143,21 +197,26 @@ export function queryConcepts(text: string): QueryConcept[] {
 
   // Phrases of the software vocabulary, longest first, over the informative words in order.
   const sequence = words.filter((word) => word.kind !== 'part');
-  const vocabulary = vocabularyByTerms();
+  const { byTerms } = vocabulary();
   for (let start = 0; start < sequence.length; start++) {
     for (let length = Math.min(MAX_PHRASE_WORDS, sequence.length - start); length >= 1; length--) {
       const span = sequence.slice(start, start + length);
-      const entry = vocabulary.get(span.map((word) => word.term).join(' '));
+      // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
+      const entry = byTerms.get(
+        span
+          .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
+          .join(' '),
+      );
       if (!entry) continue;
       const phrase = span.map((word) => word.surface).join(' ');
       for (const alternative of entry.alternatives) {
-        const terms = phraseTerms(alternative.words);
-        for (const word of span)
-          add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
+        for (const terms of vocabularyTerms(alternative.words))
+          for (const word of span)
+            add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
       }
-      break;
     }
   }
+  addParticlePhrases(text, concepts, add);
   for (const concept of concepts.values()) {
     // Strongest bridges first, so the cap drops the loosest.
     concept.alternatives.sort((a, b) => b.credit - a.credit);
@@ -180,4 +239,63 @@ export function searchTermsOf(concepts: readonly QueryConcept[], scale = 1): Wei
     }
   }
   return [...weights].map(([term, weight]) => ({ term, weight }));
+}
+
+/**
+ * Phrasal verbs and states the vocabulary knows ("set up", "logged out", "production is down"):
+ * found in the raw words, stop words included, with verbs in any form ("went down" is "go down").
+ * The phrase replaces its informative word's concept: "logged out" is not about logs, nor "set up"
+ * about the generic "set". The new concept is named by the phrase's first searchable alternative
+ * ("logout", "install") and bridges to the others.
+ */
+function addParticlePhrases(
+  text: string,
+  concepts: Map<string, QueryConcept>,
+  add: (concept: QueryConcept, terms: string[] | null, kind: BridgeKind, label: string) => void,
+): void {
+  const { byWords } = vocabulary();
+  const tokens = tokenizeDetailed(text).filter((token) => token.kind !== 'part');
+  const surfaces = tokens.map((token) => token.text.toLowerCase());
+  for (let start = 0; start < surfaces.length; start++) {
+    for (let length = Math.min(MAX_PHRASE_WORDS, surfaces.length - start); length >= 2; length--) {
+      const span = surfaces.slice(start, start + length);
+      if (!isParticlePhrase(span)) continue;
+      const entry = phraseForms(span)
+        .map((form) => byWords.get(particleKey(form)))
+        .find((found) => found !== undefined);
+      if (!entry || entry.alternatives.length === 0) continue;
+      const phrase = span.join(' ');
+      let weight = 0;
+      for (const word of span) {
+        const term = isStopWord(word) ? null : termOf({ text: word, kind: 'word' });
+        const head = term === null ? undefined : concepts.get(term);
+        if (head === undefined) continue;
+        weight = Math.max(weight, head.weight);
+        concepts.delete(head.term);
+      }
+      const [first, ...rest] = entry.alternatives;
+      const term = phraseTerms(first.words)!.join(' ');
+      const concept = concepts.get(term) ?? { term, weight: 0, generic: false, alternatives: [] };
+      concept.weight = Math.max(concept.weight, weight || 1);
+      concepts.set(term, concept);
+      for (const alternative of rest)
+        for (const terms of vocabularyTerms(alternative.words))
+          add(concept, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
+      start += length - 1;
+      break;
+    }
+  }
+}
+
+/** The span as written, then with each irregular verb in its other forms ("went down" -> "go down"). */
+function phraseForms(span: readonly string[]): string[][] {
+  const forms = [span.slice()];
+  span.forEach((word, index) => {
+    for (const variant of wordFormVariants(word)) {
+      const form = span.slice();
+      form[index] = variant;
+      forms.push(form);
+    }
+  });
+  return forms;
 }

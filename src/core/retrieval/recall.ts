@@ -50,6 +50,8 @@ export interface ScoredMemory {
   bridges: string[];
   /** The score the relevance floor is compared with (relevanceFloor.ts). */
   gate: number;
+  /** A turn of a marked conversation (conversationKey.ts), for the floor's partial matches. */
+  dialogTurn: boolean;
   /** The memory's code anchors with their status; absent when it has none. */
   anchors?: AnchorReport[];
 }
@@ -457,6 +459,7 @@ export class Recall {
         breakdown,
         bridges: coverageById.get(id)?.bridges ?? [],
         gate,
+        dialogTurn: conversationKey(memory) !== null,
       });
     }
     return { scored, considered: ids.length, vectorMethod: vector[0]?.method ?? null, belowFloor };

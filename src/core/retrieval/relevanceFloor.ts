@@ -3,7 +3,8 @@
  *   1. Has memory anything on this query? Only when at least one candidate reaches the floor.
  *      Otherwise the answer is empty (abstention), however many weak matches there are.
  *   2. Which memories go with that answer? The ones at the floor, and, when the caller leaves the
- *      floor at its default, partial matches down to PARTIAL_MATCH_SHARE of it, marked as partial.
+ *      floor at its default, partial matches down to PARTIAL_MATCH_SHARE of it, marked as partial
+ *      (partial statements only beside a CONFIDENT_ANSWER, partial dialog turns only beside a turn).
  * A question a memory answers only in part (the other half of a two-part answer, the turn that
  * names one of two things asked about) scores below a full match; cutting every such memory cost
  * recall on dialog questions, while letting weak matches through without a strong one is what
@@ -13,10 +14,20 @@
 
 /** Partial matches accompany an answer down to this share of the floor. */
 export const PARTIAL_MATCH_SHARE = 0.5;
+/**
+ * Partial matches that are stored statements (not dialog turns) go only with a confident answer,
+ * one whose best match reaches this. An answer that barely clears the floor is itself weak
+ * evidence, and the statements that match a part of the question beside it are mostly about
+ * something else and share a word. Coding set: never-stored questions 0.9 -> 0.2 results on
+ * average; the same from 0.4 to 0.5, so the value is not balanced on an edge.
+ */
+export const CONFIDENT_ANSWER = 0.4;
 
 export interface FloorCandidate {
   /** The score the floor is compared with (the final score, or before type weights for context packing). */
   gate: number;
+  /** A turn of a marked conversation (conversationKey.ts): beside a turn that clears the floor, partial turns go down to the partial floor. */
+  dialogTurn: boolean;
 }
 
 export interface FloorDecision<T> {
@@ -39,12 +50,18 @@ export function partialFloor(floor: number, partialMatches: boolean): number {
  * search drops the rest early). Abstains when none reaches `floor`.
  */
 export function applyRelevanceFloor<T extends FloorCandidate>(ranked: readonly T[], floor: number): FloorDecision<T> {
-  if (!ranked.some((candidate) => candidate.gate >= floor))
-    return { kept: [], partial: new Set(), heldBack: [...ranked], abstained: true };
+  const best = ranked.reduce((max, candidate) => Math.max(max, candidate.gate), 0);
+  if (best < floor) return { kept: [], partial: new Set(), heldBack: [...ranked], abstained: true };
+  const confident = best >= CONFIDENT_ANSWER;
+  // Partial turns go with an answer from the dialog: beside a stored statement they are chatter that shares a word.
+  const dialogAnswer = ranked.some((candidate) => candidate.dialogTurn && candidate.gate >= floor);
+  const clears = (candidate: T): boolean =>
+    candidate.gate >= floor || (candidate.dialogTurn ? dialogAnswer : confident);
+  const kept = ranked.filter(clears);
   return {
-    kept: [...ranked],
-    partial: new Set(ranked.filter((candidate) => candidate.gate < floor)),
-    heldBack: [],
+    kept,
+    partial: new Set(kept.filter((candidate) => candidate.gate < floor)),
+    heldBack: ranked.filter((candidate) => !clears(candidate)),
     abstained: false,
   };
 }

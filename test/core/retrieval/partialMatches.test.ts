@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RELEVANCE_FLOOR } from '../../../src/core/coreDeps.ts';
-import { applyRelevanceFloor, partialFloor } from '../../../src/core/retrieval/relevanceFloor.ts';
+import { applyRelevanceFloor, CONFIDENT_ANSWER, partialFloor } from '../../../src/core/retrieval/relevanceFloor.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
 /** Abstention is decided on the best candidate; partial matches go with an answer that clears the floor. */
 describe('relevance floor: abstention and partial matches', () => {
   it('abstains when no candidate reaches the floor, however many weaker ones there are', () => {
-    const decision = applyRelevanceFloor([{ gate: 0.29 }, { gate: 0.2 }, { gate: 0.16 }], 0.3);
+    const decision = applyRelevanceFloor(
+      [0.29, 0.2, 0.16].map((gate) => ({ gate, dialogTurn: false })),
+      0.3,
+    );
     assert.equal(decision.abstained, true);
     assert.deepEqual(decision.kept, []);
     assert.deepEqual(
@@ -17,13 +20,35 @@ describe('relevance floor: abstention and partial matches', () => {
   });
 
   it('keeps the weaker candidates beside one that clears the floor, marked partial', () => {
-    const strong = { gate: 0.3 };
-    const weak = { gate: 0.18 };
-    const decision = applyRelevanceFloor([strong, weak], 0.3);
+    const strong = { gate: 0.45, dialogTurn: false };
+    const atFloor = { gate: 0.3, dialogTurn: false };
+    const weak = { gate: 0.18, dialogTurn: false };
+    const decision = applyRelevanceFloor([strong, atFloor, weak], 0.3);
     assert.equal(decision.abstained, false);
-    assert.deepEqual(decision.kept, [strong, weak]);
+    assert.deepEqual(decision.kept, [strong, atFloor, weak]);
     assert.deepEqual([...decision.partial], [weak], 'a candidate exactly at the floor is a full match');
     assert.deepEqual(decision.heldBack, []);
+  });
+
+  it('keeps partial statements only beside a confident answer', () => {
+    const partial = { gate: 0.2, dialogTurn: false };
+    const confident = { gate: CONFIDENT_ANSWER, dialogTurn: false };
+    assert.deepEqual(applyRelevanceFloor([confident, partial], 0.3).kept, [confident, partial]);
+    const barely = { gate: CONFIDENT_ANSWER - 0.01, dialogTurn: false };
+    const decision = applyRelevanceFloor([barely, partial], 0.3);
+    assert.deepEqual(decision.kept, [barely]);
+    assert.deepEqual(decision.heldBack, [partial]);
+    assert.equal(decision.abstained, false);
+  });
+
+  it('lets partial dialog turns go with an answer from the dialog, never with a stored statement alone', () => {
+    const turn = { gate: 0.6, dialogTurn: true };
+    const weakTurn = { gate: 0.16, dialogTurn: true };
+    assert.deepEqual(applyRelevanceFloor([turn, weakTurn], 0.3).kept, [turn, weakTurn]);
+    const statement = { gate: 0.9, dialogTurn: false };
+    const decision = applyRelevanceFloor([statement, weakTurn], 0.3);
+    assert.deepEqual(decision.kept, [statement]);
+    assert.deepEqual(decision.heldBack, [weakTurn]);
   });
 
   it('lets partial matches down to half the default floor, and none below an explicit one', () => {

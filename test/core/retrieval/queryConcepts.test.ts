@@ -105,8 +105,35 @@ describe('query concepts (vocabulary bridge)', () => {
   });
 
   it('marks generic words, so a match on them alone says little', () => {
-    assert.equal(concept('set up the printer', 'set').generic, true);
-    assert.equal(concept('set up the printer', 'printer').generic, false);
+    assert.equal(concept('set the printer margins', 'set').generic, true);
+    assert.equal(concept('set the printer margins', 'printer').generic, false);
+  });
+
+  it('reads a phrasal verb as one concept, not as its generic verb', () => {
+    const setUp = queryConcepts('setting up the printer');
+    assert.ok(!setUp.some((entry) => entry.term === 'set'), '"set up" is not the generic "set"');
+    const install = concept('setting up the printer', 'instal');
+    assert.equal(install.generic, false);
+    assert.equal(alternative('setting up the printer', 'instal', 'bootstrap')?.kind, 'equivalent');
+    // "logged out" is about sessions, not about logs: the logging tools are not its alternatives.
+    const logout = concept('why were people logged out', 'logout');
+    assert.ok(!queryConcepts('why were people logged out').some((entry) => entry.term === 'log'));
+    assert.ok(logout.alternatives.some((entry) => entry.terms.join(' ') === 'signout'));
+    assert.ok(!logout.alternatives.some((entry) => entry.terms.join(' ') === 'kibana'));
+    // A state of stop words only becomes a concept of its own, in any verb form.
+    assert.ok(alternative('what do we do when production went down', 'incid', 'outag'));
+    // A phrase with two informative words is matched by them, as before: "end to end" finds e2e.
+    assert.equal(alternative('http end to end', 'end', 'e2e')?.kind, 'abbreviation');
+  });
+
+  it('bridges words that mean the same in software work, both ways', () => {
+    assert.equal(alternative('the deploy failed', 'deploy', 'releas')?.kind, 'equivalent');
+    assert.equal(alternative('the release failed', 'releas', 'deploy')?.kind, 'equivalent');
+    assert.ok(
+      BRIDGE_CREDIT.equivalent > BRIDGE_CREDIT.synonym && BRIDGE_CREDIT.equivalent < BRIDGE_CREDIT.abbreviation,
+    );
+    // A camel-case name is indexed whole, unstemmed: "iOS" must be searchable as "ios", not only "io".
+    assert.ok(alternative('iPhone builds', 'iphone', 'ios'));
   });
 
   it('searches alternatives at a lower weight than the words themselves', () => {

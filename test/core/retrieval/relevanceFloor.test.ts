@@ -78,7 +78,7 @@ describe('relevance floor and abstention', () => {
 
   it('answers a question about something never stored with an empty list that says so', async () => {
     const result = await test.core.recall(
-      { user_id: user, query: 'how do I set up the Bluetooth printer' },
+      { user_id: user, query: 'which paper size do I set on the Bluetooth printer' },
       { logAccess: false },
     );
     assert.deepEqual(result.memories, []);
@@ -97,7 +97,7 @@ describe('relevance floor and abstention', () => {
 
   it('scores one shared common word far below a full match on the same scale', async () => {
     const weak = await test.core.recall(
-      { user_id: user, query: 'how do I set up the Bluetooth printer', min_similarity: 0 },
+      { user_id: user, query: 'which paper size do I set on the Bluetooth printer', min_similarity: 0 },
       { logAccess: false },
     );
     const strong = await test.core.recall(
@@ -112,7 +112,7 @@ describe('relevance floor and abstention', () => {
 
   it('applies min_similarity to the final score in lexical mode too', async () => {
     const loose = await test.core.recall(
-      { user_id: user, query: 'how do I set up the Bluetooth printer', min_similarity: 0 },
+      { user_id: user, query: 'which paper size do I set on the Bluetooth printer', min_similarity: 0 },
       { logAccess: false },
     );
     assert.deepEqual(

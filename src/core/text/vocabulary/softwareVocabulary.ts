@@ -1,7 +1,9 @@
+import { equivalentGroups } from './softwareEquivalents.ts';
+
 /**
  * Vocabulary of software work that general dictionaries lack: abbreviations with their long
- * forms, and categories of well-known tools and services with their members. Both are used
- * in both directions by query expansion (queryConcepts.ts): "db" finds "database", "database"
+ * forms, categories of well-known tools and services with their members, and words that mean the
+ * same in software work (softwareEquivalents.ts). All are used in both directions by query expansion (queryConcepts.ts): "db" finds "database", "database"
  * finds "PostgreSQL", "PostgreSQL" finds "database".
  */
 
@@ -158,7 +160,7 @@ export interface PhraseEntry {
   /** The words of the phrase, lowercase. */
   words: string[];
   /** What it can also be called, each a phrase of lowercase words, with the bridge's label. */
-  alternatives: Array<{ words: string[]; kind: 'abbreviation' | 'category' | 'member' }>;
+  alternatives: Array<{ words: string[]; kind: 'abbreviation' | 'category' | 'member' | 'equivalent' }>;
 }
 
 function words(phrase: string): string[] {
@@ -194,6 +196,9 @@ function build(): Map<string, PhraseEntry> {
         add(words(member), words(name), 'category');
       }
     }
+  }
+  for (const group of equivalentGroups()) {
+    for (const from of group) for (const to of group) add(from, to, 'equivalent');
   }
   return entries;
 }
