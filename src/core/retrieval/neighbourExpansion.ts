@@ -31,10 +31,15 @@ export interface NeighbourOptions {
  */
 export const DEFAULT_NEIGHBOURS: NeighbourOptions = { decay: 0.7, combine: 'sum', hops: 2 };
 
+/**
+ * `edgeShare(from, to)` scales the decay of one step (the reply to a question gets more of it);
+ * a neighbour never receives more than the turn it is lent from.
+ */
 export function expandWithNeighbours(
   hits: readonly RankedHit[],
   neighbours: (docId: string) => readonly string[],
   options?: Partial<NeighbourOptions>,
+  edgeShare: (from: string, to: string) => number = () => 1,
 ): RankedHit[] {
   const { decay, combine, hops } = { ...DEFAULT_NEIGHBOURS, ...options };
   const own = new Map(hits.map((hit) => [hit.memory_id, hit]));
@@ -45,17 +50,16 @@ export function expandWithNeighbours(
   });
   hits.forEach((hit, rank) => {
     // Breadth-first over `hops` steps; a document keeps the best score lent to it.
-    let frontier = [hit.memory_id];
-    const visited = new Set(frontier);
-    let share = hit.score;
+    let frontier: Array<[string, number]> = [[hit.memory_id, hit.score]];
+    const visited = new Set([hit.memory_id]);
     for (let step = 0; step < hops && frontier.length > 0; step++) {
-      share *= decay;
-      const next: string[] = [];
-      for (const id of frontier) {
+      const next: Array<[string, number]> = [];
+      for (const [id, held] of frontier) {
         for (const neighbour of neighbours(id)) {
           if (visited.has(neighbour)) continue;
           visited.add(neighbour);
-          next.push(neighbour);
+          const share = Math.min(held, held * decay * edgeShare(id, neighbour));
+          next.push([neighbour, share]);
           lent.set(neighbour, Math.max(lent.get(neighbour) ?? 0, share));
           if (!firstSeen.has(neighbour)) firstSeen.set(neighbour, rank + 0.5);
         }

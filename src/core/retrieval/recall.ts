@@ -122,6 +122,13 @@ const AROUND_MS = 3.5 * 86_400_000;
  * above let neighbours crowd out the turns that match (recall@1 falls).
  */
 const NEIGHBOUR_DECAY = 0.8;
+/**
+ * Share of a question turn's score the next turn of its conversation receives: the reply to a
+ * question is where its answer usually is, so it gets more than NEIGHBOUR_DECAY, and a little less
+ * than the question, which still ranks first on its own words. LoCoMo, 0.8 -> 0.96: recall@10
+ * 76.2 -> 77.5, @5 66.5 -> 67.8; 1.0 made replies overtake their questions (temporal @1 62 -> 49).
+ */
+const ANSWER_SHARE = 0.96;
 /** Candidates each signal contributes, as a multiple of the limit (at least CANDIDATE_MIN). */
 const CANDIDATE_MULTIPLE = 4;
 const CANDIDATE_MIN = 50;
@@ -497,6 +504,7 @@ export class Recall {
       for (const memory of await this.deps.store.getMemories(filter.user_id, missing))
         records.set(memory.memory_id, memory);
     const adjacency = new Map<string, Set<string>>();
+    const follows = new Set<string>();
     const link = (a: string, b: string): void => {
       if (!adjacency.has(a)) adjacency.set(a, new Set());
       if (!adjacency.has(b)) adjacency.set(b, new Set());
@@ -505,21 +513,29 @@ export class Recall {
     };
     for (const [id, window] of windows) {
       const key = conversationKey(records.get(id)!);
-      for (const chain of [window.before, window.after]) {
+      for (const [chain, forward] of [
+        [window.before, false],
+        [window.after, true],
+      ] as const) {
         let previous = id;
         for (const next of chain) {
           // The chain ends at the first memory that is not a turn of the same conversation.
           const neighbour = records.get(next);
           if (!neighbour || conversationKey(neighbour) !== key) break;
           link(previous, next);
+          follows.add(forward ? `${previous}>${next}` : `${next}>${previous}`);
           previous = next;
         }
       }
     }
-    const expanded = expandWithNeighbours(seeds, (id) => [...(adjacency.get(id) ?? [])], {
-      combine: 'or',
-      decay: NEIGHBOUR_DECAY,
-    });
+    // The turn right after a question is its likely answer: it gets ANSWER_SHARE of the question's score.
+    const expanded = expandWithNeighbours(
+      seeds,
+      (id) => [...(adjacency.get(id) ?? [])],
+      { combine: 'or', decay: NEIGHBOUR_DECAY },
+      (from, to) =>
+        follows.has(`${from}>${to}`) && isQuestion(records.get(from)!.content) ? ANSWER_SHARE / NEIGHBOUR_DECAY : 1,
+    );
     const seedIds = new Set(seeds.map((hit) => hit.memory_id));
     const reached = new Set(expanded.map((entry) => entry.memory_id));
     const rest = ranked.filter((hit) => !reached.has(hit.memory_id));
@@ -589,6 +605,11 @@ export class Recall {
       state: 'live',
     };
   }
+}
+
+/** A dialog turn that asks something: its reply is likely the answer. */
+function isQuestion(content: string): boolean {
+  return content.includes('?');
 }
 
 /**

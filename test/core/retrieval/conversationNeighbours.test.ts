@@ -58,7 +58,7 @@ describe('neighbours only within a conversation', () => {
     const seed = await store(user, 'Gus said, "We finally repainted the boathouse."', {
       metadata: { conversation_id: 'd1' },
     });
-    const next = await store(user, 'Hana said, "Nice, what colour did you pick?"', {
+    const next = await store(user, 'Hana said, "Nice, I bet the colour suits it."', {
       metadata: { conversation_id: 'd1' },
     });
     const after = await store(user, 'Gus said, "A dark green, like the pines."', {
@@ -72,6 +72,30 @@ describe('neighbours only within a conversation', () => {
       result.memories.find((memory) => memory.memory_id === id)!.score_breakdown.text_match;
     assert.ok(Math.abs(text(next) - 0.8 * text(seed)) < 0.002, `one step: ${text(next)} vs 0.8 x ${text(seed)}`);
     assert.ok(Math.abs(text(after) - 0.64 * text(seed)) < 0.002, `two steps: ${text(after)} vs 0.64 x ${text(seed)}`);
+  });
+
+  it('gives the reply to a question nearly all of its score, and the turn before it the plain decay', async () => {
+    const user = 'reply';
+    const before = await store(user, 'Ida said, "I was out all day."', { metadata: { conversation_id: 'r1' } });
+    const question = await store(user, 'Jo said, "Which trail did you hike at the lake?"', {
+      metadata: { conversation_id: 'r1' },
+    });
+    const reply = await store(user, 'Ida said, "The north ridge, it took four hours."', {
+      metadata: { conversation_id: 'r1' },
+    });
+    const result = await test.core.recall(
+      { user_id: user, query: 'which trail at the lake', min_similarity: 0 },
+      { logAccess: false },
+    );
+    const text = (id: string): number =>
+      result.memories.find((memory) => memory.memory_id === id)!.score_breakdown.text_match;
+    assert.deepEqual(
+      result.memories.slice(0, 2).map((memory) => memory.memory_id),
+      [question, reply],
+      'the question first on its own words, its reply right after',
+    );
+    assert.ok(Math.abs(text(reply) - 0.96 * text(question)) < 0.002, `reply: ${text(reply)} vs ${text(question)}`);
+    assert.ok(Math.abs(text(before) - 0.8 * text(question)) < 0.002, `before: ${text(before)} vs ${text(question)}`);
   });
 
   it('does not join turns of different conversations stored one after another', async () => {

@@ -55,3 +55,13 @@ test('no neighbours leaves the ranking unchanged', () => {
   );
   assert.deepEqual(expandWithNeighbours([], line), []);
 });
+
+test('an edge share scales one step, never past the turn it is lent from', () => {
+  // t5 -> t6 is a question's reply: 1.2 x the decay; every other step the plain decay.
+  const share = (from: string, to: string) => (from === 't5' && to === 't6' ? 1.2 : 1);
+  const out = expandWithNeighbours([hit('t5', 10)], line, { decay: 0.5, hops: 2, combine: 'max' }, share);
+  const scores = Object.fromEntries(out.map((h) => [h.memory_id, h.score]));
+  assert.deepEqual(scores, { t5: 10, t4: 5, t6: 6, t3: 2.5, t7: 3 });
+  const capped = expandWithNeighbours([hit('t5', 10)], line, { decay: 0.5, hops: 1, combine: 'max' }, () => 3);
+  assert.equal(capped.find((h) => h.memory_id === 't6')!.score, 10);
+});
