@@ -12,7 +12,7 @@ import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
 import { isGenericWord, wordnetAttributes, wordnetSynonyms } from '../text/vocabulary/synonymTable.ts';
-import { derivedForms, wordFormVariants } from '../text/vocabulary/wordForms.ts';
+import { derivedForms, isInflectionOf, wordFormVariants } from '../text/vocabulary/wordForms.ts';
 
 export type BridgeKind =
   | 'word form'
@@ -80,8 +80,12 @@ function phraseTerms(words: readonly string[]): string[] | null {
 
 /** The software vocabulary, split by how a query can name each phrase. */
 interface VocabularyIndex {
-  /** Phrases of informative words, keyed by their index terms, so "pull requests" finds "pull request". */
-  byTerms: Map<string, PhraseEntry>;
+  /**
+   * Phrases of informative words, keyed by their index terms, so "pull requests" finds "pull
+   * request". Several entries can share a key ("production", "product"): each is kept apart and
+   * matched by its words' inflections (isInflectionOf).
+   */
+  byTerms: Map<string, PhraseEntry[]>;
   /**
    * Phrasal verbs and states ("set up", "log in", "is down"), keyed by their words with the
    * informative one stemmed: the particle is what tells "log in" from "log".
@@ -112,6 +116,12 @@ function vocabularyTerms(words: readonly string[]): string[][] {
 
 let vocabularyIndex: VocabularyIndex | null = null;
 
+/** A query span names a vocabulary phrase: the same informative words, each up to an inflection. */
+function sameWords(surfaces: readonly string[], words: readonly string[]): boolean {
+  const informative = words.filter((word) => !isStopWord(word));
+  return informative.length === surfaces.length && informative.every((word, i) => isInflectionOf(surfaces[i], word));
+}
+
 /** Key of a phrase with its stop words kept: "logged out" and "log out" share "log out". */
 function particleKey(words: readonly string[]): string {
   return words.map((word) => (isStopWord(word) ? word : (termOf({ text: word, kind: 'word' }) ?? word))).join(' ');
@@ -124,16 +134,21 @@ function vocabulary(): VocabularyIndex {
       // A particle phrase cannot be searched for: the index drops "in" from "log in", and "log"
       // alone is another word. It still counts when the query says it (byWords).
       const searchable = { ...entry, alternatives: entry.alternatives.filter(({ words }) => !isParticlePhrase(words)) };
-      const particle = isParticlePhrase(entry.words);
+      if (isParticlePhrase(entry.words)) {
+        const key = particleKey(entry.words);
+        const known = index.byWords.get(key);
+        index.byWords.set(
+          key,
+          known
+            ? { words: known.words, alternatives: [...known.alternatives, ...searchable.alternatives] }
+            : searchable,
+        );
+        continue;
+      }
       const terms = phraseTerms(entry.words);
-      if (terms === null && !particle) continue;
-      const map = particle ? index.byWords : index.byTerms;
-      const key = particle ? particleKey(entry.words) : terms!.join(' ');
-      const known = map.get(key);
-      map.set(
-        key,
-        known ? { words: known.words, alternatives: [...known.alternatives, ...searchable.alternatives] } : searchable,
-      );
+      if (terms === null) continue;
+      const key = terms.join(' ');
+      index.byTerms.set(key, [...(index.byTerms.get(key) ?? []), searchable]);
     }
     vocabularyIndex = index;
   }
@@ -202,14 +217,13 @@ export function queryConcepts(text: string): QueryConcept[] {
     for (let length = Math.min(MAX_PHRASE_WORDS, sequence.length - start); length >= 1; length--) {
       const span = sequence.slice(start, start + length);
       // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
-      const entry = byTerms.get(
-        span
-          .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
-          .join(' '),
-      );
-      if (!entry) continue;
+      const key = span
+        .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
+        .join(' ');
+      const surfaces = span.map((word) => word.surface.toLowerCase());
+      const entries = (byTerms.get(key) ?? []).filter((entry) => sameWords(surfaces, entry.words));
       const phrase = span.map((word) => word.surface).join(' ');
-      for (const alternative of entry.alternatives) {
+      for (const alternative of entries.flatMap((entry) => entry.alternatives)) {
         for (const terms of vocabularyTerms(alternative.words))
           for (const word of span)
             add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);

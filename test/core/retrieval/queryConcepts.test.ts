@@ -7,7 +7,12 @@ import {
   searchTermsOf,
   type QueryConcept,
 } from '../../../src/core/retrieval/queryConcepts.ts';
-import { otherSpelling, wordFormVariants, derivedForms } from '../../../src/core/text/vocabulary/wordForms.ts';
+import {
+  derivedForms,
+  isInflectionOf,
+  otherSpelling,
+  wordFormVariants,
+} from '../../../src/core/text/vocabulary/wordForms.ts';
 import { wordnetAttributes } from '../../../src/core/text/vocabulary/synonymTable.ts';
 
 function concept(query: string, term: string): QueryConcept {
@@ -124,6 +129,18 @@ describe('query concepts (vocabulary bridge)', () => {
     assert.ok(alternative('what do we do when production went down', 'incid', 'outag'));
     // A phrase with two informative words is matched by them, as before: "end to end" finds e2e.
     assert.equal(alternative('http end to end', 'end', 'e2e')?.kind, 'abbreviation');
+  });
+
+  it('matches a vocabulary word by its inflections only, not by a derivation the stemmer joins', () => {
+    assert.ok(isInflectionOf('deploys', 'deploy'));
+    assert.ok(isInflectionOf('caching', 'cache'));
+    assert.ok(isInflectionOf('logged', 'log'));
+    assert.ok(isInflectionOf('queries', 'query'));
+    assert.ok(!isInflectionOf('products', 'production'), 'the stemmer makes both "product"');
+    // "production" bridges to prod and live; "products" is another word and gets neither.
+    assert.ok(alternative('production is slow', 'product', 'prod'));
+    assert.equal(alternative('products are slow', 'product', 'prod'), undefined);
+    assert.equal(alternative('products are slow', 'product', 'live'), undefined);
   });
 
   it('bridges words that mean the same in software work, both ways', () => {

@@ -274,3 +274,29 @@ export function derivedForms(word: string): string[] {
   out.delete(word);
   return [...out];
 }
+
+/** The word without a regular inflection (plural, -ed, -ing), for telling inflections from derivations. */
+function inflectionBase(word: string): string {
+  let base = word;
+  if (/ies$/.test(base) && base.length > 4) base = `${base.slice(0, -3)}y`;
+  else if (/(s|x|z|ch|sh)es$/.test(base)) base = base.slice(0, -2);
+  else if (/[^s]s$/.test(base) && base.length > 3) base = base.slice(0, -1);
+  else if (/ing$/.test(base) && base.length > 5) base = base.slice(0, -3);
+  else if (/ed$/.test(base) && base.length > 4) base = base.slice(0, -2);
+  // "logged" -> "logg" -> "log", "setting" -> "sett" -> "set"; "install", "pass" keep theirs.
+  if (base !== word && /([^aeioulsfz])\1$/.test(base)) base = base.slice(0, -1);
+  return base;
+}
+
+/**
+ * True when two lowercase words are the same word up to a regular inflection ("deploys" /
+ * "deploy", "caching" / "cache", "logged" / "log"), and false for words the stemmer joins
+ * across a derivation ("products" / "production", "organ" / "organization"): a vocabulary entry
+ * for one must not speak for the other.
+ */
+export function isInflectionOf(word: string, other: string): boolean {
+  if (word === other) return true;
+  const a = inflectionBase(word);
+  const b = inflectionBase(other);
+  return a === b || `${a}e` === b || `${b}e` === a;
+}
