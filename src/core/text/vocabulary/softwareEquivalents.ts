@@ -141,17 +141,9 @@ sprint, iteration, milestone
 deadline, due date, release date
 `;
 
-function words(phrase: string): string[] {
-  return phrase
-    .toLowerCase()
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word.length > 0);
-}
-
-/** Every group as lists of words, one list per member phrase. */
-export function equivalentGroups(): string[][][] {
+/** Every group as its member phrases, as written. */
+export function equivalentGroups(): string[][] {
   return GROUPS.trim()
     .split('\n')
-    .map((line) => line.split(',').map(words));
+    .map((line) => line.split(','));
 }

@@ -198,7 +198,8 @@ function build(): Map<string, PhraseEntry> {
     }
   }
   for (const group of equivalentGroups()) {
-    for (const from of group) for (const to of group) add(from, to, 'equivalent');
+    const phrases = group.map(words);
+    for (const from of phrases) for (const to of phrases) add(from, to, 'equivalent');
   }
   return entries;
 }
