@@ -4,7 +4,8 @@
  * "customer organization", "hang" / "freeze". One group per line; every member finds every other
  * (queryConcepts.ts gives these bridges the 'equivalent' credit). Groups stay narrow: a member
  * belongs only where a developer asking with one word would accept a memory that says another,
- * since a loose group turns questions about unstored topics into weak matches.
+ * since a loose group turns questions about unstored topics into weak matches. A member that is
+ * also an everyday word ("live", "rest", "box", "node") is left out or named in full ("rest api").
  */
 const GROUPS = `
 deploy, deployment, release, ship, publish, roll out, rollout, go live
@@ -41,7 +42,7 @@ permission, permissions, access control, acl, rbac, roles, authorization
 tenant, tenants, customer organization, customer org, organization, organisation, customer account
 workspace, account, org
 laptop, workstation, dev machine, development machine, computer, macbook, dev box
-server, host, instance, node, box
+server, host, instance, server node
 virtual machine, vm, ec2 instance, droplet
 cluster, node pool
 service, microservice, backend service
@@ -93,7 +94,7 @@ scale, scaling, autoscaling, horizontal scaling
 traffic, load, throughput, requests per second, rps, qps
 memory, ram, heap, memory usage
 disk, storage, volume, disk space
-save, store, persist, persisted, saved, stored, kept
+save, store, persist, persisted, saved, stored
 cache, cached, caching, memoize
 timestamp, timestamps, datetime, date, dates
 time zone, timezone, utc, gmt
@@ -103,7 +104,7 @@ queue, queues, backlog
 endpoint, endpoints, route, routes, handler, api route
 request, requests, api call, api calls
 response, responses, reply, payload
-protocol, grpc, http, rest, graphql, websocket, json over http
+protocol, grpc, http, rest api, graphql, websocket, json over http
 internal, service to service, inter service, between services, private network
 public api, external api, public endpoint, partner api
 webhook, webhooks, callback, callbacks
@@ -124,8 +125,8 @@ compress, compression, minify, minification, shrink
 launch, startup, start up, boot, app start, on start
 release build, production build, release mode, release configuration
 staging, preprod, pre-production, stage environment
-production, prod, live, production environment
-development, dev, local, locally, development environment, local environment
+production, prod, production environment
+development, dev, locally, development environment, local environment
 blob storage, object storage, bucket, buckets, file storage
 search, full text search, full-text search, search index
 audit, auditing, audit log, audit trail

@@ -114,7 +114,11 @@ perms = permissions
 ver = version
 `;
 
-/** category phrase(s) : members. A query naming the category finds the members and back. */
+/**
+ * category phrase(s) : members. A query naming the category finds the members and back. A member
+ * that is also a common English word ("chef", "rest", "flux") is named in its unambiguous form
+ * ("chef infra", "rest api"), so chat about cooking or resting is not taken for it.
+ */
 const CATEGORIES = `
 database, datastore, data store, db : postgresql, postgres, mysql, mariadb, sqlite, mongodb, redis, cassandra, dynamodb, mssql, cockroachdb, firebolt, snowflake, bigquery, clickhouse, elasticsearch, neo4j, couchdb, supabase
 cache, caching : redis, memcached, varnish, valkey
@@ -153,7 +157,33 @@ operating system, os : linux, ubuntu, debian, macos, windows, alpine, centos, fe
 browser : chrome, firefox, safari, chromium
 payment, payments, billing : stripe, paypal, braintree, adyen
 email service : sendgrid, mailgun, ses, postmark, mailchimp
-feature flags, feature toggles : launchdarkly, unleash, flagsmith
+feature flags, feature toggles, experimentation, a/b testing : launchdarkly, unleash, flagsmith, growthbook, statsig, optimizely, configcat
+mobile framework, cross platform framework : react native, flutter, swiftui, jetpack compose, xamarin, ionic
+app distribution, mobile release, beta testing : fastlane, testflight, app center, firebase app distribution
+sms provider, sms gateway, messaging api : twilio, vonage, messagebird, plivo, sinch
+error tracking, crash reporting : sentry, rollbar, bugsnag, crashlytics, honeybadger
+rpc framework, api style : grpc, thrift, graphql, rest api, trpc, json-rpc
+serialization format, data format : json, protobuf, avro, msgpack, yaml, toml, xml
+container registry, image registry : ecr, gcr, docker hub, ghcr, harbor, quay
+serverless, functions as a service : lambda, cloud functions, cloud run, azure functions
+cdn, edge network : cloudfront, fastly, akamai, cloudflare
+load testing, performance testing : k6, locust, jmeter, gatling, artillery
+api gateway : kong gateway, apigee, tyk
+state management : redux, mobx, zustand, vuex, pinia, recoil, ngrx
+css framework, styling : tailwind, bootstrap, bulma, material ui, chakra, styled components
+data warehouse, warehouse, analytics database : snowflake, bigquery, redshift, databricks, firebolt, clickhouse
+data pipeline, etl : airflow, dbt, fivetran, airbyte, apache spark, dagster, aws glue
+vector database, vector store : pinecone, weaviate, qdrant, milvus, pgvector, chroma
+llm, language model, model provider : openai, anthropic, claude, gpt, gemini, llama, ollama
+password manager : 1password, bitwarden, lastpass, keepass
+static site generator : jekyll, gatsby, eleventy, mkdocs, docusaurus
+profiler, profiling : pprof, py-spy, flamegraph, async-profiler
+debugger, debugging tool : gdb, lldb, pdb, delve
+package registry, artifact repository : pypi, crates.io, maven central, artifactory, nexus, verdaccio
+certificate authority, certificate manager : cert-manager, letsencrypt, certbot, acm
+service mesh : istio, linkerd, consul
+gitops, continuous deployment, deployment tool : argocd, fluxcd, spinnaker, octopus deploy
+configuration management : ansible, chef infra, puppet enterprise, saltstack
 `;
 
 export interface PhraseEntry {
