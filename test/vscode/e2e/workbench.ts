@@ -8,6 +8,17 @@ export class Workbench {
     this.page = page;
   }
 
+  /**
+   * Opens the workbench at `url` and waits until it is ready. Navigation waits only for the page to
+   * commit: the browser's load event (every script and font of the workbench) took past
+   * playwright's 30 s navigation default at load 20, while the workbench itself was on its way;
+   * waitReady is the state the tests need, with its own bounds.
+   */
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'commit' });
+    await this.waitReady();
+  }
+
   async waitReady(): Promise<void> {
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     await this.page.locator('.statusbar').waitFor({ timeout: 60_000 });
