@@ -546,8 +546,8 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
   });
 
   it('applies settings changes: budget and a capture source switched off', { timeout: 300_000 }, async () => {
-    await bench.setSetting('fireboltMemory.workingMemory.maxTokens', '4000');
-    await bench.setSetting('fireboltMemory.capture.terminal', false);
+    await bench.setSetting(userSettings(), 'fireboltMemory.workingMemory.maxTokens', '4000');
+    await bench.setSetting(userSettings(), 'fireboltMemory.capture.terminal', false);
     await waitFor('the new budget', async () => (await readSessionBudget()) === 4000);
     await waitFor(
       'the terminal item to be removed',

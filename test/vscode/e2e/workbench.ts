@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
+import { waitFor } from './mcpProbe.ts';
 
 /** Small helpers that drive the real workbench the way a person would: palette, quick input, notifications. */
 export class Workbench {
@@ -175,8 +177,8 @@ export class Workbench {
     await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
   }
 
-  /** Sets a setting through the Settings editor, as a user would. */
-  async setSetting(id: string, value: string | boolean): Promise<void> {
+  /** Sets a setting through the Settings editor, as a user would; `settingsFile` is the user settings.json it writes. */
+  async setSetting(settingsFile: string, id: string, value: string | boolean): Promise<void> {
     await this.runCommand('Preferences: Open User Settings');
     const editor = this.page.locator('.settings-editor').first();
     await editor.waitFor({ timeout: 15_000 });
@@ -194,8 +196,14 @@ export class Workbench {
       await input.fill(value);
       await input.press('Tab');
     }
-    // The settings editor writes after a short debounce; closing before it would drop the change.
-    await this.page.waitForTimeout(1_500);
+    // The settings editor writes after a debounce; closing before it would drop the change, so it
+    // stays open until the file holds the value.
+    const expected = typeof value === 'boolean' ? value : Number.isNaN(Number(value)) ? value : Number(value);
+    await waitFor(
+      `${id} = ${String(value)} in ${settingsFile}`,
+      () => settingIn(settingsFile, id) === expected,
+      15_000,
+    );
     // The settings editor opens as a modal in 1.139 and keeps the keyboard: close it with its own X.
     const close = editor
       .locator('xpath=ancestor::*[.//*[contains(@class,"codicon-close")]][1]')
@@ -215,4 +223,14 @@ function settingTitle(id: string): RegExp {
 
 function exactly(text: string): RegExp {
   return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
+/** A value of the user settings.json; undefined while the file is absent or half-written. */
+function settingIn(settingsFile: string, id: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>)[id];
+  } catch (error) {
+    if (error instanceof SyntaxError || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
