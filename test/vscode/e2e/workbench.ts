@@ -61,12 +61,23 @@ export class Workbench {
     for (let waited = 0; waited < 10_000 && !(await input.inputValue()).endsWith('/'); waited += 100)
       await this.page.waitForTimeout(100);
     await this.page.waitForTimeout(300);
-    await input.fill(path);
-    await this.page.waitForTimeout(500);
-    await this.quickInput
-      .locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ })
-      .first()
-      .click();
+    const accept = this.quickInput.locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ }).first();
+    // Done when the dialog has accepted the path and closed. Under load the start folder can still
+    // replace the typed path after all, and the button then opens that folder: type it again.
+    for (let attempt = 1; ; attempt++) {
+      await input.fill(path);
+      await this.page.waitForTimeout(500);
+      await accept.click();
+      try {
+        await this.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3)
+          throw new Error(`the file dialog did not accept ${path}; it shows "${await input.inputValue()}"`, {
+            cause: error,
+          });
+      }
+    }
   }
 
   /** Types into the open quick input (input box or quick pick) and submits. */
