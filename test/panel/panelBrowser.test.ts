@@ -45,6 +45,21 @@ describe('memory panel in a real browser', { skip }, () => {
   const rows = () => page.locator('.memory-row:not(.loading-row)');
   const status = () => page.locator('.list-status');
   const memory = async (id: string) => (await harness.core.getMemories(USER, [id]))[0];
+  /**
+   * Waits for an Undo (Ctrl+Z or the toast's button) to have been answered by the host: the panel
+   * then removes the Undo message and announces the restore. The announcer alone is no signal: it
+   * still holds the "Restored 1 memory." of an earlier undo.
+   */
+  const restoredInPanel = async () => {
+    await page.getByRole('button', { name: 'Undo' }).waitFor({ state: 'detached' });
+    await page.getByTestId('announcer').filter({ hasText: 'Restored 1 memory' }).waitFor();
+  };
+  /** The list status once it shows a search's result count again (not "Loading…" while a search re-reads). */
+  const settledResultCount = async () => {
+    const counted = status().filter({ hasText: /^\d+ results?\b/ });
+    await counted.waitFor();
+    return counted.innerText();
+  };
 
   before(async () => {
     const { chromium } = await import('playwright-core');
@@ -308,7 +323,7 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('button', { name: 'Undo' }).waitFor();
     assert.notEqual((await memory(ids.redis)).deleted_at, null);
     await page.keyboard.press('Control+z');
-    await page.getByTestId('announcer').filter({ hasText: 'Restored' }).waitFor();
+    await restoredInPanel();
     assert.equal((await memory(ids.redis)).deleted_at, null);
     await page.keyboard.press('Alt+2');
     assert.equal(await page.getByRole('tab', { name: 'Working' }).getAttribute('aria-selected'), 'true');
@@ -337,11 +352,13 @@ describe('memory panel in a real browser', { skip }, () => {
     await page.getByRole('button', { name: 'Undo' }).waitFor();
     assert.notEqual((await memory(ids.kafka)).deleted_at, null);
     await page.keyboard.press('Control+z');
-    await page.getByTestId('announcer').filter({ hasText: 'Restored 1 memory' }).waitFor();
+    await restoredInPanel();
     assert.equal((await memory(ids.kafka)).deleted_at, null);
     await rows().filter({ hasText: 'Kafka' }).first().waitFor();
     assert.equal(await search.inputValue(), 'kafka partitions', 'the search box keeps the query');
-    assert.equal((await status().innerText()).split(' ')[0], before, 'and its results');
+    // Without Kafka the search found nothing, so the list re-reads from an empty state ("Loading…")
+    // after the restore: the count is read once the re-read has answered.
+    assert.equal((await settledResultCount()).split(' ')[0], before, 'and its results');
 
     // Escape clears a selection first; the list keeps focus.
     await page.keyboard.press('Space');

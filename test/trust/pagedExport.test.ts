@@ -22,21 +22,31 @@ interface Page {
 
 describe('export_memories pages a big export under the stdio message limit (issue 13.10)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-export-'));
-  let client: Client;
+  const client = new Client({ name: 'export-test', version: '1.0.0' });
+  // Set by after(): a before() that timed out keeps running, and a server it started after that
+  // would keep this file's process, and with it the whole run, alive.
+  let finished = false;
   before(async () => {
     const store = new SqliteMemoryStore({ dataDir });
     await store.open();
+    // Inserted 500 at a time: concurrent writes share one commit (group commit), where 6,000 awaited
+    // one by one are 6,000 commits, which ran past the 120 s hook timeout at load 20.
+    const pending: Array<Promise<void>> = [];
     for (let index = 0; index < MEMORIES; index++) {
       const content =
         `Memory ${index}: ${'the billing service retries failed webhooks with exponential backoff and jitter, '.repeat(7)}`.slice(
           0,
           600,
         );
-      await store.insertMemory(
-        makeMemory('alice', { content, created_at: new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString() }),
-        null,
+      pending.push(
+        store.insertMemory(
+          makeMemory('alice', { content, created_at: new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString() }),
+          null,
+        ),
       );
+      if (pending.length >= 500) await Promise.all(pending.splice(0));
     }
+    await Promise.all(pending);
     await store.commitWorking({
       session: {
         session_id: 'sess_export',
@@ -71,7 +81,7 @@ describe('export_memories pages a big export under the stdio message limit (issu
       delete: [],
     });
     await store.close();
-    client = new Client({ name: 'export-test', version: '1.0.0' });
+    if (finished) return;
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -82,6 +92,7 @@ describe('export_memories pages a big export under the stdio message limit (issu
     );
   });
   after(async () => {
+    finished = true;
     await client.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

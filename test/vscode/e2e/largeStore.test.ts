@@ -98,9 +98,8 @@ describe(
           ],
         });
         const page = browser.pages()[0] ?? (await browser.newPage());
-        await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
         bench = new Workbench(page);
-        await bench.waitReady();
+        await bench.open(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
       },
       { timeout: 600_000 },
     );

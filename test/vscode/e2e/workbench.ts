@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
+import { waitFor } from './mcpProbe.ts';
 
 /** Small helpers that drive the real workbench the way a person would: palette, quick input, notifications. */
 export class Workbench {
@@ -6,6 +8,17 @@ export class Workbench {
 
   constructor(page: Page) {
     this.page = page;
+  }
+
+  /**
+   * Opens the workbench at `url` and waits until it is ready. Navigation waits only for the page to
+   * commit: the browser's load event (every script and font of the workbench) took past
+   * playwright's 30 s navigation default at load 20, while the workbench itself was on its way;
+   * waitReady is the state the tests need, with its own bounds.
+   */
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'commit' });
+    await this.waitReady();
   }
 
   async waitReady(): Promise<void> {
@@ -48,12 +61,23 @@ export class Workbench {
     for (let waited = 0; waited < 10_000 && !(await input.inputValue()).endsWith('/'); waited += 100)
       await this.page.waitForTimeout(100);
     await this.page.waitForTimeout(300);
-    await input.fill(path);
-    await this.page.waitForTimeout(500);
-    await this.quickInput
-      .locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ })
-      .first()
-      .click();
+    const accept = this.quickInput.locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ }).first();
+    // Done when the dialog has accepted the path and closed. Under load the start folder can still
+    // replace the typed path after all, and the button then opens that folder: type it again.
+    for (let attempt = 1; ; attempt++) {
+      await input.fill(path);
+      await this.page.waitForTimeout(500);
+      await accept.click();
+      try {
+        await this.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3)
+          throw new Error(`the file dialog did not accept ${path}; it shows "${await input.inputValue()}"`, {
+            cause: error,
+          });
+      }
+    }
   }
 
   /** Types into the open quick input (input box or quick pick) and submits. */
@@ -164,8 +188,8 @@ export class Workbench {
     await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
   }
 
-  /** Sets a setting through the Settings editor, as a user would. */
-  async setSetting(id: string, value: string | boolean): Promise<void> {
+  /** Sets a setting through the Settings editor, as a user would; `settingsFile` is the user settings.json it writes. */
+  async setSetting(settingsFile: string, id: string, value: string | boolean): Promise<void> {
     await this.runCommand('Preferences: Open User Settings');
     const editor = this.page.locator('.settings-editor').first();
     await editor.waitFor({ timeout: 15_000 });
@@ -183,8 +207,14 @@ export class Workbench {
       await input.fill(value);
       await input.press('Tab');
     }
-    // The settings editor writes after a short debounce; closing before it would drop the change.
-    await this.page.waitForTimeout(1_500);
+    // The settings editor writes after a debounce; closing before it would drop the change, so it
+    // stays open until the file holds the value.
+    const expected = typeof value === 'boolean' ? value : Number.isNaN(Number(value)) ? value : Number(value);
+    await waitFor(
+      `${id} = ${String(value)} in ${settingsFile}`,
+      () => settingIn(settingsFile, id) === expected,
+      15_000,
+    );
     // The settings editor opens as a modal in 1.139 and keeps the keyboard: close it with its own X.
     const close = editor
       .locator('xpath=ancestor::*[.//*[contains(@class,"codicon-close")]][1]')
@@ -204,4 +234,14 @@ function settingTitle(id: string): RegExp {
 
 function exactly(text: string): RegExp {
   return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
+/** A value of the user settings.json; undefined while the file is absent or half-written. */
+function settingIn(settingsFile: string, id: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>)[id];
+  } catch (error) {
+    if (error instanceof SyntaxError || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
