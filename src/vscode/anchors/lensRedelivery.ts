@@ -18,8 +18,11 @@ export class LensRedelivery {
   private readonly announce: () => void;
   private readonly shownDocuments: () => readonly string[];
   private readonly delays: readonly number[];
-  /** Documents shown in an editor that have not asked for lenses since the last change. */
-  private owed = new Set<string>();
+  /**
+   * Per document shown, how many of its editors have not asked for lenses since the last change:
+   * each editor asks on its own, and in a split only the one that had the focus lost its request.
+   */
+  private owed = new Map<string, number>();
   private repeats = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -33,17 +36,19 @@ export class LensRedelivery {
     this.delays = delays;
   }
 
-  /** The lenses changed: announce it now, and again until each document shown now has asked. */
+  /** The lenses changed: announce it now, and again until each editor showing a file now has asked. */
   changed(): void {
-    this.owed = new Set(this.shownDocuments());
+    this.owed = counted(this.shownDocuments());
     this.repeats = 0;
     this.announce();
     this.schedule();
   }
 
-  /** The editor asked for a document's lenses: it has the current ones. */
+  /** An editor asked for a document's lenses: it has the current ones. */
   asked(document: string): void {
-    this.owed.delete(document);
+    const left = (this.owed.get(document) ?? 0) - 1;
+    if (left > 0) this.owed.set(document, left);
+    else this.owed.delete(document);
     if (this.owed.size === 0) this.stop();
   }
 
@@ -58,9 +63,13 @@ export class LensRedelivery {
     if (this.owed.size === 0 || this.repeats >= this.delays.length) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      // Documents closed since no longer need their lenses.
-      const shown = new Set(this.shownDocuments());
-      for (const document of this.owed) if (!shown.has(document)) this.owed.delete(document);
+      // Editors closed since no longer need their lenses.
+      const shown = counted(this.shownDocuments());
+      for (const [document, count] of this.owed) {
+        const now = shown.get(document) ?? 0;
+        if (now === 0) this.owed.delete(document);
+        else if (now < count) this.owed.set(document, now);
+      }
       if (this.owed.size === 0) return;
       this.repeats++;
       this.announce();
@@ -72,4 +81,10 @@ export class LensRedelivery {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+function counted(documents: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const document of documents) counts.set(document, (counts.get(document) ?? 0) + 1);
+  return counts;
 }

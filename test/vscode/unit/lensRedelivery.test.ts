@@ -50,6 +50,18 @@ describe('CodeLens change redelivery', () => {
     assert.equal(announced(), 3, 'no more once the editor asked');
   });
 
+  it('waits for each editor of a split: only the one that had the focus lost its request', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { redelivery, announced } = setup(['file:///w/a.ts', 'file:///w/a.ts']);
+    redelivery.changed();
+    redelivery.asked('file:///w/a.ts');
+    advance(t, 100);
+    assert.equal(announced(), 2, 'one editor of two asked: announced again');
+    redelivery.asked('file:///w/a.ts');
+    advance(t, 10_000);
+    assert.equal(announced(), 2);
+  });
+
   it('stops after the last delay when an editor never asks (CodeLens turned off)', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const { redelivery, announced } = setup(['file:///w/a.ts']);
