@@ -214,20 +214,8 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     await lens(/^1 memory: .* — code changed since stored$/);
 
     // Renamed in the Explorer with its context menu, as a user would: the extension sees the rename
-    // (onDidRenameFiles), follows the anchor to the new path and checks it there, still changed. Not F2:
-    // Reveal Active File selects the row but can leave the focus in the editor, where F2 is Rename Symbol.
-    await bench.runCommand('File: Reveal Active File in Explorer View');
-    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'billing.ts' }).first();
-    await row.waitFor({ timeout: 15_000 });
-    await row.click({ button: 'right' });
-    await page
-      .locator('.monaco-menu .action-item', { hasText: /^Rename/ })
-      .first()
-      .click({ timeout: 10_000 });
-    const rename = page.locator('.explorer-folders-view .monaco-inputbox input');
-    await rename.waitFor({ timeout: 10_000 });
-    await rename.fill('ledger.ts');
-    await rename.press('Enter');
+    // (onDidRenameFiles), follows the anchor to the new path and checks it there, still changed.
+    await bench.renameInExplorer('billing.ts', 'ledger.ts');
     await page.locator('.tabs-container .tab.active', { hasText: 'ledger.ts' }).waitFor({ timeout: 15_000 });
     const followed = await waitFor(
       'the anchor to follow the rename',
