@@ -255,7 +255,7 @@ export class AnchoredMemories implements vscode.Disposable {
       const { anchors } = await recheckAnchors(anchorsOf(memory.metadata), this.checker, new Date().toISOString());
       await this.saveAnchors(memory, anchors);
     }
-    // Said in the log because a rename and a delete-and-create end in the same statuses: this tells them apart.
+    // Logged because a delete and a create can end in the same status (a symbol found again by search): this tells them apart.
     if (followed.length > 0)
       this.log.info(
         `Followed ${renamed.map(([from, to]) => `${from} → ${to}`).join(', ')}: ${followed.length} anchored ${followed.length === 1 ? 'memory' : 'memories'}.`,

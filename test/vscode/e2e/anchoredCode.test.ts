@@ -213,8 +213,8 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     await panelBadge(/code\schanged/);
     await lens(/^1 memory: .* — code changed since stored$/);
 
-    // Renamed in the Explorer with its context menu, as a user would: the extension sees the rename
-    // (onDidRenameFiles), follows the anchor to the new path and checks it there, still changed.
+    // Renamed in the Explorer with F2, as a user would: the extension sees the rename (onDidRenameFiles),
+    // follows the anchor to the new path and checks it there, still changed.
     await bench.renameInExplorer('billing.ts', 'ledger.ts');
     await page.locator('.tabs-container .tab.active', { hasText: 'ledger.ts' }).waitFor({ timeout: 15_000 });
     const followed = await waitFor(

@@ -160,35 +160,32 @@ export class Workbench {
   }
 
   /**
-   * Renames the active editor's file through the Explorer's context menu (Rename…), as a user would.
-   * Not F2: Reveal Active File selects the row but can leave the focus in the editor, where F2 is
-   * Rename Symbol. In 1 of 3 runs here the first right-click, right after the Explorer opened, brought
-   * no Rename… within 10 s: the menu is closed and the row clicked again, and the retry is printed.
+   * Renames the active editor's file in the Explorer with F2, as a user would: the row is clicked so
+   * the Explorer has the focus, which is checked before F2 (with the focus still in the editor, F2 is
+   * Rename Symbol: why F2 after Reveal Active File alone was unreliable). Each failed attempt is
+   * printed with what had the focus, and the file is revealed again (Escape clears the selection).
    */
   async renameInExplorer(name: string, newName: string): Promise<void> {
-    await this.runCommand('File: Reveal Active File in Explorer View');
     const row = this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
-    const menu = this.page.locator('.monaco-menu .action-item');
     const input = this.page.locator('.explorer-folders-view .monaco-inputbox input');
+    const focused = (): Promise<string> =>
+      this.page.evaluate(
+        "(() => { const el = document.activeElement; return (el?.closest('.explorer-folders-view') ? 'explorer ' : 'elsewhere ') + (el?.className ?? ''); })()",
+      ) as Promise<string>;
     for (let attempt = 1; ; attempt++) {
-      await this.page
-        .locator('.explorer-folders-view .monaco-list-row.selected', { hasText: name })
-        .first()
-        .waitFor({ timeout: 15_000 });
-      await row.click({ button: 'right' });
       try {
-        await menu
-          .filter({ hasText: /^Rename/ })
-          .first()
-          .click({ timeout: 5_000 });
-        await input.waitFor({ timeout: 5_000 });
+        await this.runCommand('File: Reveal Active File in Explorer View');
+        await row.click({ timeout: 15_000 });
+        await waitUntil(async () => (await focused()).startsWith('explorer '), 5_000, 'the Explorer to have the focus');
+        await this.page.keyboard.press('F2');
+        await input.waitFor({ timeout: 10_000 });
         break;
       } catch (error) {
         if (attempt === 3) throw error;
         console.log(
-          `[e2e] Rename… not reached (attempt ${attempt}); menu: ${JSON.stringify(await menu.allInnerTexts())}`,
+          `[e2e] Explorer rename, attempt ${attempt}: ${String(error).split('\n')[0]}; focus: ${await focused()}`,
         );
-        await this.page.keyboard.press('Escape');
+        await this.dismissQuickInput();
       }
     }
     await input.fill(newName);
@@ -240,4 +237,13 @@ function settingTitle(id: string): RegExp {
 
 function exactly(text: string): RegExp {
   return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
+/** Polls a condition in the page until it holds (a state to wait for, never a fixed sleep). */
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
