@@ -179,15 +179,24 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     };
 
     // The CodeLens above the anchored code in the editor, as drawn: its text, e.g. "1 memory: project “From billing.ts:1-10…”".
-    const lens = (expected: RegExp): Promise<string> =>
-      waitFor(
-        `the CodeLens to show ${expected}`,
-        async () =>
-          (
-            await page.locator('.editor-group-container.active .monaco-editor .codelens-decoration').allInnerTexts()
-          ).find((text) => expected.test(text)),
-        30_000,
-      );
+    const lens = async (expected: RegExp): Promise<string> => {
+      let seen: string[] = [];
+      try {
+        return await waitFor(
+          `the CodeLens to show ${expected}`,
+          async () => {
+            seen = await page
+              .locator('.editor-group-container.active .monaco-editor .codelens-decoration')
+              .allInnerTexts();
+            return seen.find((text) => expected.test(text));
+          },
+          30_000,
+        );
+      } catch (error) {
+        // What was drawn instead tells a late lens from a wrong one.
+        throw new Error(`${(error as Error).message}; the editor showed ${JSON.stringify(seen)}`, { cause: error });
+      }
+    };
     const editorHasFocus = (): Promise<boolean> =>
       page.evaluate("document.activeElement?.closest('.editor-group-container') != null") as Promise<boolean>;
     const LENS = /^1 memory: \w+ “From billing\.ts:1-/;

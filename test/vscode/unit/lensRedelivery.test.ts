@@ -62,6 +62,21 @@ describe('CodeLens change redelivery', () => {
     assert.equal(announced(), 2);
   });
 
+  it('spaces repeats by twice the time an editor last took to ask, so they do not keep postponing its request', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const { redelivery, announced } = setup(['file:///w/a.ts']);
+    redelivery.changed();
+    advance(t, 1_500);
+    // The last repeat was at 700 ms: the editor took 800 ms after it to ask (VS Code's debounce, slow under load).
+    redelivery.asked('file:///w/a.ts');
+    assert.equal(announced(), 4, 'announced at 0, then repeated at 100, 300 and 700 ms');
+    redelivery.changed();
+    advance(t, 1_550);
+    assert.equal(announced(), 5, 'no repeat before 2 × 800 ms');
+    advance(t, 100);
+    assert.equal(announced(), 6);
+  });
+
   it('stops after the last delay when an editor never asks (CodeLens turned off)', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const { redelivery, announced } = setup(['file:///w/a.ts']);
