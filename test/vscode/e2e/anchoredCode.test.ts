@@ -160,22 +160,34 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     const panelBadge = async (expected: RegExp): Promise<string> => {
       await bench.runCommand('Memory: Show Memory Panel');
       const search = panel.getByRole('searchbox', { name: 'Search memories' });
-      // Searching again re-reads the memory, with the status the editor stored since.
-      return waitFor(
-        `the panel to show ${expected}`,
-        async () => {
-          await search.fill('');
-          await search.fill('invoiceTotal');
-          const badge = panel
-            .locator('.memory-row:not(.loading-row)')
-            .filter({ hasText: 'billing.ts' })
-            .first()
-            .locator('.badge.code');
-          const text = await badge.innerText({ timeout: 5_000 });
-          return expected.test(text) ? `${text} | ${(await badge.getAttribute('title')) ?? ''}` : null;
-        },
-        30_000,
-      );
+      const rows = panel.locator('.memory-row:not(.loading-row)');
+      const badge = rows.filter({ hasText: 'billing.ts' }).first().locator('.badge.code');
+      // Searching again re-reads the memory, with the status the editor stored since. Each search gets
+      // time to answer first (5 s when it shows an older status, 10 s when it shows nothing): searching
+      // on every poll restarted a search that took longer under load, and the row was never seen.
+      let searchedAt = 0;
+      let seen = 'nothing';
+      try {
+        return await waitFor(
+          `the panel to show ${expected}`,
+          async () => {
+            const shown = (await badge.count()) > 0 ? await badge.innerText({ timeout: 2_000 }) : null;
+            if (shown !== null && expected.test(shown))
+              return `${shown} | ${(await badge.getAttribute('title')) ?? ''}`;
+            seen = shown ?? `${await rows.count()} rows`;
+            const since = Date.now() - searchedAt;
+            if (since >= (shown === null ? 10_000 : 5_000)) {
+              await search.fill('');
+              await search.fill('invoiceTotal');
+              searchedAt = Date.now();
+            }
+            return null;
+          },
+          45_000,
+        );
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; the panel showed ${seen}`, { cause: error });
+      }
     };
 
     // The CodeLens above the anchored code in the editor, as drawn: its text, e.g. "1 memory: project “From billing.ts:1-10…”".
