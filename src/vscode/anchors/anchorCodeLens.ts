@@ -2,20 +2,36 @@ import * as vscode from 'vscode';
 import { setting } from '../config/vscodeSettings.ts';
 import type { AnchoredMemories } from './anchoredMemories.ts';
 import { lensTitle } from './anchorLensText.ts';
+import { LensRedelivery } from './lensRedelivery.ts';
 
 export const OPEN_ANCHORED_COMMAND = 'memory.openAnchoredMemories';
 
-/** A CodeLens above anchored code naming its memories; clicking opens them read-only. */
-export class AnchorCodeLens implements vscode.CodeLensProvider {
+/**
+ * A CodeLens above anchored code naming its memories; clicking opens them read-only. A change of
+ * the anchored memories is announced until the editors showing files have asked (lensRedelivery.ts),
+ * so the lens appears once the anchor is checked even when the user left the editor meanwhile.
+ */
+export class AnchorCodeLens implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly anchored: AnchoredMemories;
-  readonly onDidChangeCodeLenses: vscode.Event<void>;
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changes.event;
+  private readonly redelivery: LensRedelivery;
+  private readonly subscription: vscode.Disposable;
 
   constructor(anchored: AnchoredMemories) {
     this.anchored = anchored;
-    this.onDidChangeCodeLenses = anchored.onDidChange;
+    this.redelivery = new LensRedelivery(
+      () => this.changes.fire(),
+      () =>
+        vscode.window.visibleTextEditors
+          .filter((editor) => editor.document.uri.scheme === 'file')
+          .map((editor) => editor.document.uri.toString()),
+    );
+    this.subscription = anchored.onDidChange(() => this.redelivery.changed());
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    this.redelivery.asked(document.uri.toString());
     if (document.uri.scheme !== 'file' || !setting('anchors.codeLens')) return [];
     const path = vscode.workspace.asRelativePath(document.uri, false);
     const byLine = new Map<number, ReturnType<AnchoredMemories['at']>>();
@@ -37,5 +53,11 @@ export class AnchorCodeLens implements vscode.CodeLensProvider {
         arguments: [entries.map((entry) => entry.memory.memory_id)],
       });
     });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.redelivery.dispose();
+    this.changes.dispose();
   }
 }

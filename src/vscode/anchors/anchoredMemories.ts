@@ -162,14 +162,17 @@ export class AnchoredMemories implements vscode.Disposable {
     const { core, identity } = await this.host.ready();
     const found = new Map((await core.getMemories(identity.userId, ids)).map((memory) => [memory.memory_id, memory]));
     const fresh: MemoryRecord[] = [];
+    // Only anchored memories change a CodeLens: other memories' events must not make every editor ask again.
+    let anchoredChanged = false;
     for (const id of ids) {
       const memory = found.get(id);
       if (!memory || memory.deleted_at || anchorsOf(memory.metadata).length === 0) {
-        if (this.memories.delete(id)) this.changed.fire();
+        if (this.memories.delete(id)) anchoredChanged = true;
         continue;
       }
       const known = this.memories.get(id);
       this.memories.set(id, memory);
+      anchoredChanged = true;
       // Our own status writes come back as events too; only memories with new anchors need a check.
       if (
         !known ||
@@ -179,7 +182,7 @@ export class AnchoredMemories implements vscode.Disposable {
         fresh.push(memory);
     }
     if (fresh.length > 0) await this.checkMemories(fresh);
-    this.changed.fire();
+    if (anchoredChanged) this.changed.fire();
   }
 
   private touched(uri: vscode.Uri): void {
@@ -252,6 +255,11 @@ export class AnchoredMemories implements vscode.Disposable {
       const { anchors } = await recheckAnchors(anchorsOf(memory.metadata), this.checker, new Date().toISOString());
       await this.saveAnchors(memory, anchors);
     }
+    // Logged because a delete and a create can end in the same status (a symbol found again by search): this tells them apart.
+    if (followed.length > 0)
+      this.log.info(
+        `Followed ${renamed.map(([from, to]) => `${from} → ${to}`).join(', ')}: ${followed.length} anchored ${followed.length === 1 ? 'memory' : 'memories'}.`,
+      );
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {

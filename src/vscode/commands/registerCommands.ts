@@ -62,9 +62,8 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
 export function registerCommands(base: Omit<CommandDeps, 'documents'>): vscode.Disposable[] {
   const documents = new MemoryDocuments(base.host);
   const deps: CommandDeps = { ...base, documents };
-  const codeLens = deps.anchors
-    ? [vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new AnchorCodeLens(deps.anchors))]
-    : [];
+  const lens = deps.anchors ? new AnchorCodeLens(deps.anchors) : null;
+  const codeLens = lens ? [lens, vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lens)] : [];
   return [
     documents,
     ...codeLens,
