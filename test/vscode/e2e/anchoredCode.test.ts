@@ -102,9 +102,8 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
       ],
     });
     page = browser.pages()[0] ?? (await browser.newPage());
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     bench = new Workbench(page);
-    await bench.waitReady();
+    await bench.open(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     state = await waitFor(
       'the extension to activate and open its store',
       () => {
