@@ -135,9 +135,7 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
       "export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  const discounted = lines.map((entry) => applyCoupon(entry, 'SPRING')).filter(Boolean);\n  return discounted.reduce((sum, item) => sum + Math.round(item.net * 100) / 100, 0) * taxRate(region);\n}\n\nexport function unitCount(lines: Array<{ quantity: number }>): number {\n  return new Set(lines.map((entry) => entry.sku ?? entry.id)).size;\n}\n";
     writeFileSync(join(workspace, 'billing.ts'), original);
     await bench.openFile('billing.ts');
-    await bench.focusEditor();
-    await page.keyboard.press('Control+A');
-    await bench.runCommand('Memory: Remember Selection');
+    await bench.runCommand('Memory: Remember Selection', { before: () => bench.selectAllInEditor() });
     await bench.notification(/Remembered as|Updated an existing memory/);
     const memoryId = await waitFor(
       'the selection to be stored',

@@ -352,9 +352,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     );
 
     // Remember Selection
-    await bench.focusEditor();
-    await page.keyboard.press('Control+A');
-    await bench.runCommand('Memory: Remember Selection');
+    await bench.runCommand('Memory: Remember Selection', { before: () => bench.selectAllInEditor() });
     await bench.notification(/Remembered as|Updated an existing memory/);
     await waitFor(
       'the selection to be recalled',

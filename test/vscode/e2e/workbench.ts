@@ -31,12 +31,18 @@ export class Workbench {
   }
 
   /** Runs a command from the command palette by its full title, e.g. "Memory: Remember…". */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Runs a command from the palette. `before` puts the window in the state the command needs (a
+   * selection, a focused view) before each attempt: dismissing a palette with Escape in the editor
+   * also drops its selection, so a retry must make it again.
+   */
+  async runCommand(title: string, options: { before?: () => Promise<void> } = {}): Promise<void> {
     const input = this.quickInput.locator('input.input');
     // A closing quick input can swallow the first F1: retry a few times before failing.
     for (let attempt = 1; ; attempt++) {
       try {
         await this.dismissQuickInput();
+        await options.before?.();
         await this.page.keyboard.press('F1');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await input.fill(`>${title}`, { timeout: 5_000 });
@@ -219,6 +225,16 @@ export class Workbench {
   /** Focuses the text of the active editor. */
   async focusEditor(): Promise<void> {
     await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  }
+
+  /** Selects the active editor's whole text and waits until the status bar shows the selection. */
+  async selectAllInEditor(): Promise<void> {
+    await this.focusEditor();
+    await this.page.keyboard.press('Control+A');
+    await this.page
+      .locator('.statusbar-item', { hasText: /selected\)/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
   }
 
   /** Sets a setting through the Settings editor, as a user would; `settingsFile` is the user settings.json it writes. */
