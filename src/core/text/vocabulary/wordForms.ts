@@ -275,6 +275,21 @@ export function derivedForms(word: string): string[] {
   return [...out];
 }
 
+/**
+ * The lemmas a regularly inflected word may have, for looking it up in a table of lemmas:
+ * "allergies" -> allergy, "decided" -> decid, decide; "failing" -> fail, faile. Most candidates are
+ * not words; the table keeps the one that is. The word itself comes first.
+ */
+export function regularLemmas(word: string): string[] {
+  const base = inflectionBase(word);
+  if (base === word) return [word];
+  const out = [word, base];
+  // "decided" and "comparing" drop an "e" the lemma has; "stopped" doubles a consonant it has not.
+  if (/(ed|ing)$/.test(word)) out.push(`${base}e`);
+  if (/(ed|ing)$/.test(word) && base !== word.replace(/(ed|ing)$/, '')) out.push(word.replace(/(ed|ing)$/, ''));
+  return [...new Set(out)];
+}
+
 /** The word without a regular inflection (plural, -ed, -ing), for telling inflections from derivations. */
 function inflectionBase(word: string): string {
   let base = word;
