@@ -53,6 +53,42 @@ describe('recall abstention and search keys over MCP', () => {
     assert.equal(record.access_count, 0);
   });
 
+  it("answers a question that is only a time with that time's memories, and one about an empty time with nothing", async () => {
+    const timeUser = 'mcp-window';
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
+      user_id: timeUser,
+      content: 'Rolled back the search service after the index migration failed.',
+      memory_category: 'episodic',
+      memory_subtype: 'event',
+      event_time: `${yesterday}T12:00:00Z`,
+    });
+    await callOk(client, 'store_memory', {
+      user_id: timeUser,
+      content: 'Code review checklist: tests, migrations, feature flags.',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+      event_time: '2020-01-15T09:00:00Z',
+    });
+    const answer = await callOk<Recalled & { memories: Array<{ score_breakdown: { signals: string[] } }> }>(
+      client,
+      'recall_memories',
+      { user_id: timeUser, query: 'what happened yesterday?', explain: true },
+    );
+    assert.deepEqual(
+      answer.memories.map((memory) => memory.memory_id),
+      [stored.memory_id],
+    );
+    assert.ok(answer.memories[0].score_breakdown.signals.includes('time'));
+    assert.match(answer.memories[0].why_matched, /from the time asked about/);
+    const empty = await callOk<Recalled>(client, 'recall_memories', {
+      user_id: timeUser,
+      query: 'what did we do in the first half of March 2019?',
+    });
+    assert.deepEqual(empty.memories, []);
+    assert.equal(empty.retrieval_breakdown.abstained, true);
+  });
+
   it('get_relevant_context leaves out long-term memories under the floor', async () => {
     const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: user });
     const context = await callOk<{

@@ -40,8 +40,8 @@ export const scoreBreakdownSchema = z.object({
   confidence: z.number(),
   matched_terms: z.array(z.string()),
   matched_entities: z.array(z.string()),
-  /** 'partial': below the relevance floor, returned beside a result that clears it. */
-  signals: z.array(z.enum(['text', 'semantic', 'entity', 'neighbour', 'pinned', 'partial'])),
+  /** 'partial': below the relevance floor, returned beside a result that clears it. 'time': it happened in the window the query names. */
+  signals: z.array(z.enum(['text', 'semantic', 'entity', 'neighbour', 'pinned', 'partial', 'time'])),
 });
 
 export const recalledMemorySchema = z.object({

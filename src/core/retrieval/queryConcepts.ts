@@ -12,6 +12,7 @@ import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
 import {
+  genericWords,
   isGenericWord,
   wordnetAttributes,
   wordnetDerivations,
@@ -47,6 +48,12 @@ export interface QueryConcept {
   weight: number;
   /** A generic word ("use", "make", "set"): a match on it alone says little (queryCoverage.ts). */
   generic: boolean;
+  /**
+   * What the query is about, not how it is phrased: false for a generic word in any form,
+   * "happened" and "decided" included, which `generic` (measured as it is) leaves out. A question
+   * without one topical concept ("what happened last week?") asks only for its time (timeWindow.ts).
+   */
+  topical: boolean;
   alternatives: ConceptAlternative[];
 }
 
@@ -165,6 +172,24 @@ function vocabulary(): VocabularyIndex {
   return vocabularyIndex;
 }
 
+let genericByTerm: Map<string, string[]> | null = null;
+
+/**
+ * A generic word in any form: irregular ("made"), or a regular inflection of it ("happened",
+ * "decided", "running"), but not a word the stemmer merely joins to one ("settings" is not "set").
+ */
+function isGenericForm(surface: string, term: string): boolean {
+  if ([surface, ...wordFormVariants(surface)].some(isGenericWord)) return true;
+  if (genericByTerm === null) {
+    genericByTerm = new Map();
+    for (const word of genericWords()) {
+      const stemmed = termOf({ text: word, kind: 'word' });
+      if (stemmed !== null) genericByTerm.set(stemmed, [...(genericByTerm.get(stemmed) ?? []), word]);
+    }
+  }
+  return (genericByTerm.get(term) ?? []).some((lemma) => isInflectionOf(surface, lemma));
+}
+
 interface QueryWord {
   term: string;
   surface: string;
@@ -180,10 +205,17 @@ export function queryConcepts(text: string): QueryConcept[] {
   }
   const concepts = new Map<string, QueryConcept>();
   for (const word of words) {
-    const concept = concepts.get(word.term) ?? { term: word.term, weight: 0, generic: true, alternatives: [] };
+    const concept = concepts.get(word.term) ?? {
+      term: word.term,
+      weight: 0,
+      generic: true,
+      topical: false,
+      alternatives: [],
+    };
     concept.weight += QUERY_KIND_WEIGHTS[word.kind];
     // Generic only when every form of it in the query is ("chose" is "choose").
     concept.generic &&= word.kind !== 'whole' && [word.surface, ...wordFormVariants(word.surface)].some(isGenericWord);
+    concept.topical ||= word.kind === 'whole' || !isGenericForm(word.surface, word.term);
     concepts.set(word.term, concept);
   }
   const add = (concept: QueryConcept, terms: string[] | null, kind: BridgeKind, label: string): void => {
@@ -304,7 +336,7 @@ function addParticlePhrases(
       }
       const [first, ...rest] = entry.alternatives;
       const term = phraseTerms(first.words)!.join(' ');
-      const concept = concepts.get(term) ?? { term, weight: 0, generic: false, alternatives: [] };
+      const concept = concepts.get(term) ?? { term, weight: 0, generic: false, topical: true, alternatives: [] };
       concept.weight = Math.max(concept.weight, weight || 1);
       concepts.set(term, concept);
       for (const alternative of rest)

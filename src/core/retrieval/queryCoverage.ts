@@ -56,3 +56,18 @@ export function coverageOf(
   });
   return { value: total > 0 ? Math.min(1, covered / total) : 0, bridges: [...new Set(bridges)] };
 }
+
+/** The query names something beyond generic words in any form ("what happened", "what did we do"). */
+export function hasTopic(concepts: readonly QueryConcept[]): boolean {
+  return concepts.some((concept) => concept.topical);
+}
+
+/** The memory covers at least one of the query's topical concepts, itself or through a bridge. */
+export function coversTopic(concepts: readonly QueryConcept[], memoryTerms: ReadonlySet<string>): boolean {
+  return concepts.some(
+    (concept) =>
+      concept.topical &&
+      (memoryTerms.has(concept.term) ||
+        concept.alternatives.some((alternative) => alternative.terms.every((term) => memoryTerms.has(term)))),
+  );
+}

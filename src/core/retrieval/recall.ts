@@ -29,10 +29,11 @@ import { callScopes } from '../layers/readScopes.ts';
 import { conversationKey } from './conversationKey.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
 import { queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
-import { conceptInformation, coverageOf, type Coverage } from './queryCoverage.ts';
+import { conceptInformation, coverageOf, coversTopic, hasTopic, type Coverage } from './queryCoverage.ts';
 import { explainMatch, scoreMemory } from './relevance.ts';
 import { applyRelevanceFloor, partialFloor } from './relevanceFloor.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
+import { happenedWithin, IN_WINDOW_TERM, type TimeWindow, windowConcept, windowInformation } from './timeWindow.ts';
 import { detectIntent } from './queryIntent.ts';
 import { recalledRef } from '../memoryEvents.ts';
 import type { AnchorReport } from '../anchors/anchorModel.ts';
@@ -80,7 +81,10 @@ interface PartitionSearch {
   floorBeforeTypeWeight: boolean;
   now: Date;
   intent: QueryIntent;
+  /** Around a vague time ("two weeks ago"): memories in it get TIME_BOOST. */
   hint: { after: string | undefined; before: string | undefined } | null;
+  /** A calendar window the query names ("in May 2023", "last week"): a concept of its coverage (timeWindow.ts). */
+  window: TimeWindow | null;
   candidateLimit: number;
   queryEntities: ReadonlySet<string>;
   /** Entities the caller asked to focus on: a memory carrying one is relevant by request and skips the floor. */
@@ -113,6 +117,7 @@ export interface RecallOptions {
   partialMatches?: boolean;
 }
 
+/** Memories near a vague time the query names ("two weeks ago"); a calendar window is covered instead (timeWindow.ts). */
 const TIME_BOOST = 1.15;
 /** Half-width of the window boosted around a point in time such as "two weeks ago". */
 const AROUND_MS = 3.5 * 86_400_000;
@@ -177,13 +182,20 @@ export class Recall {
     const timeHint = parseTimeExpressions(query, now);
     // "two weeks ago" names a point, not an interval: memories within a few days of it are boosted.
     const around = timeHint.boostAround ? Date.parse(timeHint.boostAround) : null;
-    const hintAfter = timeHint.after ?? (around !== null ? new Date(around - AROUND_MS).toISOString() : undefined);
-    const hintBefore = timeHint.before ?? (around !== null ? new Date(around + AROUND_MS).toISOString() : undefined);
-    // Time phrases ("in May", "two weeks ago") became the time boost; as words they would count as
-    // topics no memory names and pull every memory's coverage down.
+    const hint =
+      around !== null
+        ? { after: new Date(around - AROUND_MS).toISOString(), before: new Date(around + AROUND_MS).toISOString() }
+        : null;
+    const window: TimeWindow | null =
+      timeHint.after !== undefined || timeHint.before !== undefined
+        ? { after: timeHint.after, before: timeHint.before }
+        : null;
+    // Time phrases ("in May", "two weeks ago") became the window or the boost; as words they would
+    // count as topics no memory names and pull every memory's coverage down. A query that is only a
+    // vague time keeps its words: without them it would ask nothing.
     const topical = timeHint.matched.reduce((text, phrase) => text.replace(phrase, ' '), query);
     const variants = [
-      queryConcepts(queryConcepts(topical).length > 0 ? topical : query),
+      queryConcepts(queryConcepts(topical).length > 0 || window !== null ? topical : query),
       ...alternates.map((alternate) => queryConcepts(alternate)),
     ];
     const terms = mergeTerms([
@@ -205,7 +217,8 @@ export class Recall {
       floorBeforeTypeWeight: options.floorBeforeTypeWeight === true,
       now,
       intent,
-      hint: hintAfter !== undefined || hintBefore !== undefined ? { after: hintAfter, before: hintBefore } : null,
+      hint,
+      window,
       candidateLimit: options.candidateLimit ?? Math.max(limit * CANDIDATE_MULTIPLE, CANDIDATE_MIN),
       queryEntities: new Set(
         [...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) =>
@@ -305,7 +318,7 @@ export class Recall {
       mode,
       vector_method: vectorMethod,
       embedding_model: this.deps.embeddings.model,
-      time_filter: search.hint ? { ...search.hint, matched: timeHint.matched } : null,
+      time_filter: window || hint ? { ...(window ?? hint), matched: timeHint.matched } : null,
       searched_layers: scopes.map((scope) => scope.layer),
       overridden: [...overrides.values()].reduce((sum, list) => sum + list.length, 0),
       relevance_floor: minScore,
@@ -361,7 +374,7 @@ export class Recall {
     const partition = filter.user_id;
     const { terms, candidateLimit, limit, variants } = search;
     const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
-    const [lexical, vector, stats] = await Promise.all([
+    const [lexical, vector, stats, windowed] = await Promise.all([
       terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
       search.embedding && this.deps.embeddings.model
         ? this.deps.store.searchVector({
@@ -374,15 +387,68 @@ export class Recall {
       conceptTerms.length > 0
         ? this.deps.store.termStatistics(partition, conceptTerms)
         : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
+      // A question that is only a time ("what happened last week?") is answered by the window's
+      // memories; with a topic, the window ranks the topic's memories and fetches none of its own.
+      search.window
+        ? this.windowMembers(filter, search.window, hasTopic(variants[0]) ? 0 : candidateLimit)
+        : Promise.resolve(null),
     ]);
+    const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
+    const firstIds = [...new Set([...lexical.map((hit) => hit.memory_id), ...vectorById.keys()])];
+    const records = new Map(
+      (firstIds.length > 0 ? await this.deps.store.getMemories(partition, firstIds) : []).map((memory) => [
+        memory.memory_id,
+        memory,
+      ]),
+    );
+    for (const memory of windowed?.items ?? []) records.set(memory.memory_id, memory);
 
     // Absolute text scores: the share of the query's information each memory covers (queryCoverage.ts),
-    // with BM25 ordering memories of equal coverage.
+    // with BM25 ordering memories of equal coverage. A window the query names is one more concept.
+    // A window no memory is in tells topics apart no better, and a memory can carry the whole topic of
+    // another date: the window counts only when it holds memories, and at most as much as the topic, so a
+    // memory covering all of the topic clears the floor whenever it happened (people misdate). A
+    // question without a topic asks for the window alone: its phrasing ("what happened") counts nothing.
+    const topical = hasTopic(variants[0]);
+    // A question that is only a time, about a time no memory is in, gets nothing.
+    const counted = windowed !== null && (windowed.inWindow > 0 || !topical);
+    const covered = counted
+      ? [topical ? [...variants[0], windowConcept()] : [windowConcept()], ...variants.slice(1)]
+      : variants;
     const information = variants.map((concepts) => conceptInformation(concepts, stats));
+    if (counted) {
+      const topic = information[0].reduce((sum, value) => sum + value, 0);
+      // Over the user's memories, as the words' IDFs (a question that is only a time has none: the window is all of it).
+      const window = windowInformation(windowed.inWindow, Math.max(stats.documents, windowed.inWindow));
+      information[0] = topical ? [...information[0], Math.min(window, topic)] : [window];
+    }
+    const inWindow = (id: string): boolean => {
+      const memory = records.get(id);
+      return (
+        search.window !== null &&
+        memory !== undefined &&
+        happenedWithin(memory, search.window.after, search.window.before)
+      );
+    };
     const topBm25 = lexical.reduce((max, hit) => Math.max(max, hit.score), 0);
     const coverageById = new Map<string, Coverage>();
-    const own: LexicalHit[] = lexical.map((hit) => {
-      const coverage = bestCoverage(variants, information, new Set(hit.matched_terms));
+    const coveredWindow = new Set<string>();
+    const lexicalIds = new Set(lexical.map((hit) => hit.memory_id));
+    // The window's memories the words did not find cover the window alone.
+    const textHits = [
+      ...lexical,
+      ...(windowed?.items ?? [])
+        .filter((memory) => !lexicalIds.has(memory.memory_id))
+        .map((memory) => ({ memory_id: memory.memory_id, score: 0, matched_terms: [] })),
+    ];
+    const own: LexicalHit[] = textHits.map((hit) => {
+      const terms = new Set(hit.matched_terms);
+      // The window qualifies the topic: a memory of that time about nothing asked of is not an answer.
+      if (counted && inWindow(hit.memory_id) && (!topical || coversTopic(variants[0], terms))) {
+        terms.add(IN_WINDOW_TERM);
+        coveredWindow.add(hit.memory_id);
+      }
+      const coverage = bestCoverage(covered, information, terms);
       coverageById.set(hit.memory_id, coverage);
       const bm25 = topBm25 > 0 ? hit.score / topBm25 : 0;
       return {
@@ -392,14 +458,6 @@ export class Recall {
       };
     });
     own.sort((a, b) => b.score - a.score);
-    const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
-    const firstIds = [...new Set([...own.map((hit) => hit.memory_id), ...vectorById.keys()])];
-    const records = new Map(
-      (firstIds.length > 0 ? await this.deps.store.getMemories(partition, firstIds) : []).map((memory) => [
-        memory.memory_id,
-        memory,
-      ]),
-    );
     // With a path, every memory anchored to it is a candidate, whether or not it shares the query's words.
     const listed = search.byPath
       ? (await this.deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: candidateLimit })).items
@@ -445,7 +503,8 @@ export class Recall {
       );
       const lent = expanded.lentTo.has(id);
       if (lent) breakdown.signals.push('neighbour');
-      const inTimeHint = hint !== null && withinHint(memory, hint.after, hint.before);
+      if (coveredWindow.has(id)) breakdown.signals.push('time');
+      const inTimeHint = hint !== null && happenedWithin(memory, hint.after, hint.before);
       const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
       const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
       const focused =
@@ -470,6 +529,21 @@ export class Recall {
       });
     }
     return { scored, considered: ids.length, vectorMethod: vector[0]?.method ?? null, belowFloor };
+  }
+
+  /** The memories of a window the query names, most recent first (at most `limit`), and how many happened in it. */
+  private async windowMembers(
+    filter: MemoryFilter,
+    window: TimeWindow,
+    limit: number,
+  ): Promise<{ items: MemoryRecord[]; inWindow: number }> {
+    const members = await this.deps.store.listMemories({
+      filter: { ...filter, ...window },
+      sort: 'recency',
+      offset: 0,
+      limit,
+    });
+    return { items: members.items, inWindow: members.total };
   }
 
   /**
@@ -646,11 +720,6 @@ function bestCoverage(
       best = { value, bridges: index === 0 ? found.bridges : [...found.bridges, 'alternate query'] };
   });
   return best;
-}
-
-function withinHint(memory: MemoryRecord, after: string | undefined, before: string | undefined): boolean {
-  const at = memory.event_time ?? memory.created_at;
-  return (after === undefined || at >= after) && (before === undefined || at <= before);
 }
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {

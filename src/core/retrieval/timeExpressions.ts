@@ -146,7 +146,7 @@ const MATCHERS: readonly Matcher[] = [
     span: (m, now) => monthSpan(latestYear(now, monthIndex(m[1])), monthIndex(m[1])),
   },
   {
-    pattern: /(?<=\b(?:in|during|of|since|before|after|until|by|from|year)\s+)((?:19|20)\d{2})\b/g,
+    pattern: /(?<=\b(?:in|during|of|since|before|after|until|by|from|year|early|mid|late)[\s-]+)((?:19|20)\d{2})\b/g,
     span: (m) => yearSpan(Number(m[1])),
   },
   {
@@ -203,6 +203,48 @@ function bound(modifier: string | undefined, span: Span): Span {
   return span;
 }
 
+/**
+ * A part of a period named before it: "the first half of", "early", "mid-", "the end of". Early,
+ * mid and late are thirds: "early May" is 1-10 May, not the first half.
+ */
+const PERIOD_PART =
+  /\b(?:(?:the\s+)?(first|second|1st|2nd|latter)\s+half\s+of|(early|mid|late)-?|(?:the\s+)?(beginning|start|middle|end)\s+of)\s*(?:the\s+)?$/;
+const PART_SHARES: Record<string, [number, number]> = {
+  first: [0, 1 / 2],
+  '1st': [0, 1 / 2],
+  second: [1 / 2, 1],
+  '2nd': [1 / 2, 1],
+  latter: [1 / 2, 1],
+  early: [0, 1 / 3],
+  beginning: [0, 1 / 3],
+  start: [0, 1 / 3],
+  mid: [1 / 3, 2 / 3],
+  middle: [1 / 3, 2 / 3],
+  late: [2 / 3, 1],
+  end: [2 / 3, 1],
+};
+
+/**
+ * The part of a span, in whole days. After a bound ("before the end of 2024", "since the
+ * beginning of May") the end or beginning is the period's last or first day, not its last third.
+ */
+function partOf(part: string, span: Span, bounded: boolean): Span {
+  if (bounded && part === 'end') return { start: span.end - DAY, end: span.end };
+  if (bounded && (part === 'beginning' || part === 'start')) return { start: span.start, end: span.start + DAY };
+  const [from, to] = PART_SHARES[part];
+  const start = new Date(span.start);
+  const end = new Date(span.end);
+  const months = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth();
+  // A year splits at month starts ("the second half of 2025" is July to December), a month or a week in days.
+  if (months >= 2 && start.getUTCDate() === 1 && end.getUTCDate() === 1) {
+    const at = (share: number): number =>
+      Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + Math.round(months * share), 1);
+    return { start: at(from), end: at(to) };
+  }
+  const days = Math.round((span.end - span.start) / DAY);
+  return { start: span.start + Math.round(days * from) * DAY, end: span.start + Math.round(days * to) * DAY };
+}
+
 export function parseTimeExpressions(query: string, now: Date): TimeHint {
   let text = query.normalize('NFKC').toLowerCase();
   const matched: string[] = [];
@@ -211,16 +253,18 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
   let boost: number | undefined;
   for (const { pattern, span, point } of MATCHERS) {
     for (const match of text.matchAll(pattern)) {
-      const found = span(match, now);
-      if (found === null) continue;
-      matched.push(query.slice(match.index, match.index + match[0].length).trim());
+      const whole = span(match, now);
+      if (whole === null) continue;
+      // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
+      const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(text.slice(0, match.index));
+      const from = part ? part.index : match.index;
+      matched.push(query.slice(from, match.index + match[0].length).trim());
       if (point) {
-        boost ??= found.start;
+        boost ??= whole.start;
         continue;
       }
-      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(
-        text.slice(0, match.index),
-      )?.[1];
+      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, from))?.[1];
+      const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
       const bounded = bound(modifier, found);
       start = Math.max(start, bounded.start);
       end = Math.min(end, bounded.end);

@@ -11,6 +11,15 @@ export type MemoryPredicate = (meta: MemoryMeta) => boolean;
  */
 export function compileMemoryFilter(filter: MemoryFilter): MemoryPredicate {
   const tests: MemoryPredicate[] = [];
+  // A time window first: it is the test that rejects most rows when a query names a day or a week.
+  if (filter.after !== undefined) {
+    const after = instant(filter.after, 'after');
+    tests.push((m) => m.time_ms >= after);
+  }
+  if (filter.before !== undefined) {
+    const before = instant(filter.before, 'before');
+    tests.push((m) => m.time_ms <= before);
+  }
   const state = filter.state ?? 'live';
   if (state === 'live') tests.push((m) => !m.deleted);
   else if (state === 'deleted') tests.push((m) => m.deleted);
@@ -29,14 +38,6 @@ export function compileMemoryFilter(filter: MemoryFilter): MemoryPredicate {
   if (filter.source_types) tests.push(memberOf(filter.source_types, (m) => m.source_type));
   if (filter.entities) tests.push(anyOf(filter.entities, (m) => m.entities));
   if (filter.tags) tests.push(anyOf(filter.tags, (m) => m.tags));
-  if (filter.after !== undefined) {
-    const after = instant(filter.after, 'after');
-    tests.push((m) => m.time_ms >= after);
-  }
-  if (filter.before !== undefined) {
-    const before = instant(filter.before, 'before');
-    tests.push((m) => m.time_ms <= before);
-  }
   if (filter.min_confidence !== undefined) {
     const min = filter.min_confidence;
     tests.push((m) => m.confidence >= min);

@@ -73,3 +73,28 @@ test('reports every matched phrase', () => {
   assert.deepEqual(parseTimeExpressions('Yesterday and in May 2023', NOW).matched.sort(), ['May 2023', 'Yesterday']);
   assert.deepEqual(parseTimeExpressions('postgres connection pool', NOW), { matched: [] });
 });
+
+test('a part of a period: halves, thirds, its beginning and end', () => {
+  assert.deepEqual(range('what happened in the first half of September 2022'), [
+    '2022-09-01T00:00:00.000Z',
+    '2022-09-15T23:59:59.999Z',
+  ]);
+  assert.deepEqual(range('the second half of last year'), ['2023-07-01T00:00:00.000Z', '2023-12-31T23:59:59.999Z']);
+  assert.deepEqual(range('what did we ship in early February'), [
+    '2024-02-01T00:00:00.000Z',
+    '2024-02-10T23:59:59.999Z',
+  ]);
+  assert.deepEqual(range('mid-May 2023'), ['2023-05-11T00:00:00.000Z', '2023-05-21T23:59:59.999Z']);
+  assert.deepEqual(range('late 2023'), ['2023-09-01T00:00:00.000Z', '2023-12-31T23:59:59.999Z']);
+  assert.deepEqual(range('the end of last week'), ['2024-03-16T00:00:00.000Z', '2024-03-17T23:59:59.999Z']);
+  // After a bound the end is the period's last day, the beginning its first.
+  assert.deepEqual(range('before the end of 2023'), [undefined, '2023-12-30T23:59:59.999Z']);
+  assert.deepEqual(range('since the beginning of March'), ['2024-03-01T00:00:00.000Z', undefined]);
+  // The part's words are part of the time phrase, not topics of the query.
+  assert.deepEqual(parseTimeExpressions('the first half of September 2022', NOW).matched, [
+    'the first half of September 2022',
+  ]);
+  // A day has no parts worth naming; "the end of the day" names no period.
+  assert.deepEqual(range('at the end of the day'), [undefined, undefined]);
+  assert.deepEqual(range('early yesterday'), ['2024-03-19T00:00:00.000Z', '2024-03-19T23:59:59.999Z']);
+});

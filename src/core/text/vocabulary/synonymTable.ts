@@ -57,3 +57,9 @@ export function isGenericWord(word: string): boolean {
   generic ??= new Set(GENERIC_WORDS.split(' '));
   return generic.has(word);
 }
+
+/** The generic words themselves, as isGenericWord knows them (lemmas). */
+export function genericWords(): readonly string[] {
+  generic ??= new Set(GENERIC_WORDS.split(' '));
+  return [...generic];
+}
