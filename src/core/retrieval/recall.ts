@@ -374,6 +374,7 @@ export class Recall {
     const partition = filter.user_id;
     const { terms, candidateLimit, limit, variants } = search;
     const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
+    const topical = hasTopic(variants[0]);
     const [lexical, vector, stats, windowed] = await Promise.all([
       terms.length > 0 ? this.deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
       search.embedding && this.deps.embeddings.model
@@ -389,9 +390,7 @@ export class Recall {
         : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
       // A question that is only a time ("what happened last week?") is answered by the window's
       // memories; with a topic, the window ranks the topic's memories and fetches none of its own.
-      search.window
-        ? this.windowMembers(filter, search.window, hasTopic(variants[0]) ? 0 : candidateLimit)
-        : Promise.resolve(null),
+      search.window ? this.windowMembers(filter, search.window, topical ? 0 : candidateLimit) : Promise.resolve(null),
     ]);
     const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
     const firstIds = [...new Set([...lexical.map((hit) => hit.memory_id), ...vectorById.keys()])];
@@ -409,7 +408,6 @@ export class Recall {
     // another date: the window counts only when it holds memories, and at most as much as the topic, so a
     // memory covering all of the topic clears the floor whenever it happened (people misdate). A
     // question without a topic asks for the window alone: its phrasing ("what happened") counts nothing.
-    const topical = hasTopic(variants[0]);
     // A question that is only a time, about a time no memory is in, gets nothing.
     const counted = windowed !== null && (windowed.inWindow > 0 || !topical);
     const covered = counted

@@ -284,7 +284,8 @@ export function regularLemmas(word: string): string[] {
   const base = inflectionBase(word);
   if (base === word) return [word];
   const out = [word, base];
-  // "decided" and "comparing" drop an "e" the lemma has; "stopped" doubles a consonant it has not.
+  // "decided" and "comparing" dropped an "e" the lemma has; "added" keeps a double consonant that
+  // inflectionBase, made for "stopped", takes off.
   if (/(ed|ing)$/.test(word)) out.push(`${base}e`);
   if (/(ed|ing)$/.test(word) && base !== word.replace(/(ed|ing)$/, '')) out.push(word.replace(/(ed|ing)$/, ''));
   return [...new Set(out)];
