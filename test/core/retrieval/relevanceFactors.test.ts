@@ -144,6 +144,11 @@ describe('explainMatch', () => {
     assert.equal(explainMatch(neighbour), 'next to a matching memory of the same conversation');
   });
 
+  it('says a memory is from the time the question names', () => {
+    const inWindow = { ...breakdown({ matched_terms: ['deploy'] }), signals: ['text' as const, 'time' as const] };
+    assert.equal(explainMatch(inWindow), 'matched terms deploy; from the time asked about');
+  });
+
   it('says a partial match was kept beside a full match', () => {
     const partial = { ...breakdown({ matched_terms: [] }), signals: ['partial' as const] };
     assert.equal(explainMatch(partial), 'partial match (below the relevance floor, beside a full match)');
