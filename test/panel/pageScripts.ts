@@ -46,6 +46,21 @@ export const INSTALL_KEY_FORWARDER = `(() => {
 
 export const FORWARDED_KEYS = 'window.forwardedKeys';
 
+/** The panel's parts that must fit its width, in the browser suite and in the real workbench's side bar. */
+export const PANEL_LAYOUT_SELECTORS = [
+  'html',
+  'body',
+  '[role="tablist"]',
+  '[role="tab"]',
+  '.search-row',
+  '.search-input',
+  '.toolbar',
+  '.filter-bar',
+  '.filter-bar .field',
+  '.list-status',
+  '.memory-row:not(.loading-row)',
+];
+
 /**
  * Elements wider than the space they have at the current viewport: their content scrolls
  * (scrollWidth > clientWidth) or they stick out of the window. Text cut with an ellipsis inside a

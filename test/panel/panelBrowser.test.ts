@@ -14,6 +14,7 @@ import {
   FORWARDED_KEYS,
   INSTALL_KEY_FORWARDER,
   overflowingScript,
+  PANEL_LAYOUT_SELECTORS,
   TAB_ROWS,
   UNLABELLED_CONTROLS,
 } from './pageScripts.ts';
@@ -452,20 +453,7 @@ describe('memory panel in a real browser', { skip }, () => {
       .filter({ hasText: /memories/ })
       .waitFor();
     assert.match(await filters.innerText(), /Filters\s*1/, 'the disclosure counts the active filters');
-    const selectors = [
-      'html',
-      'body',
-      '[role="tablist"]',
-      '[role="tab"]',
-      '.search-row',
-      '.search-input',
-      '.toolbar',
-      '.filter-bar',
-      '.filter-bar .field',
-      '.list-status',
-      '.virtual-list',
-      '.memory-row:not(.loading-row)',
-    ];
+    const selectors = [...PANEL_LAYOUT_SELECTORS, '.virtual-list'];
     for (const theme of Object.keys(THEMES) as ThemeName[]) {
       await applyTheme(page, theme);
       assert.deepEqual(await page.evaluate(overflowingScript(selectors)), [], `overflow in the ${theme} theme`);

@@ -21,7 +21,7 @@ import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
 import { Workbench } from './workbench.ts';
-import { overflowingScript, TAB_ROWS } from '../../panel/pageScripts.ts';
+import { overflowingScript, PANEL_LAYOUT_SELECTORS, TAB_ROWS } from '../../panel/pageScripts.ts';
 
 const SCREENSHOTS = join(ROOT, 'dist', 'panel-screenshots');
 const ACTIVE_ROLE = "document.activeElement?.getAttribute('role') ?? null";
@@ -660,21 +660,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
         await panel.locator(`body.${themeClass}`).waitFor({ timeout: 10_000 });
         const filters = panel.getByRole('button', { name: /^Filters/ });
         if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
-        const overflowing = (await body.evaluate(
-          overflowingScript([
-            'html',
-            'body',
-            '[role="tablist"]',
-            '[role="tab"]',
-            '.search-row',
-            '.search-input',
-            '.toolbar',
-            '.filter-bar',
-            '.filter-bar .field',
-            '.list-status',
-            '.memory-row:not(.loading-row)',
-          ]),
-        )) as string[];
+        const overflowing = (await body.evaluate(overflowingScript(PANEL_LAYOUT_SELECTORS))) as string[];
         assert.deepEqual(overflowing, [], `overflow in ${theme}`);
         assert.equal(await body.evaluate(TAB_ROWS), 1, 'the tabs sit on one row');
         await page
