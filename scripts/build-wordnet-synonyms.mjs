@@ -11,15 +11,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { stem } from '../src/core/text/stemmer.ts';
+import { derivedForms } from '../src/core/text/vocabulary/wordForms.ts';
 
 const MIN_TAGS = 5;
 const MAX_SYNONYMS = 6;
+const MIN_POS_SHARE = 0.25;
 const ATTRIBUTE_SENSES = 2;
 const GENERIC_VERBS = 150;
 const GENERIC_ADJECTIVES = 40;
 const GENERIC_NOUNS = 40;
 const GENERIC_NOUN_SENSES = 13;
 const WORD = /^[a-z]{3,}$/;
+/** Generic words may be short: "go" is the commonest verb of all. */
+const GENERIC_WORD = /^[a-z]{2,}$/;
 const POS_FILES = { 1: 'noun', 2: 'verb', 3: 'adj', 4: 'adv', 5: 'adj' };
 const POINTER_POS = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 const DERIVATION_SENSES = 2;
@@ -38,6 +42,19 @@ for (const line of readFileSync(join(dict, 'index.sense'), 'utf8').split('\n')) 
   senses.push({ lemma, pos, offset, sense: Number(sense), tags: Number(tags) });
 }
 const tagsOf = new Map(senses.map((s) => [`${s.lemma}|${s.pos}|${s.offset}`, s.tags]));
+/** lemma -> pos -> tags over all its senses: how often the word is used as each part of speech. */
+const usageOf = new Map();
+for (const s of senses) {
+  const byPos = usageOf.get(s.lemma) ?? new Map();
+  byPos.set(s.pos, (byPos.get(s.pos) ?? 0) + s.tags);
+  usageOf.set(s.lemma, byPos);
+}
+/** Share of a word's tagged uses that are this part of speech. */
+const posShare = (lemma, pos) => {
+  const byPos = usageOf.get(lemma);
+  const total = [...(byPos?.values() ?? [])].reduce((sum, tags) => sum + tags, 0);
+  return total === 0 ? 0 : (byPos.get(pos) ?? 0) / total;
+};
 
 /**
  * Single-word members of a synset, from data.<pos>; the attribute pointers ("=") between adjective
@@ -78,6 +95,8 @@ for (const pos of new Set(Object.values(POS_FILES))) {
 const table = new Map();
 for (const s of senses) {
   if (s.sense !== 1 || s.tags < MIN_TAGS || !WORD.test(s.lemma)) continue;
+  // A query carries no parts of speech: "move back" must not read "back" as the verb (support).
+  if (posShare(s.lemma, s.pos) < MIN_POS_SHARE) continue;
   const synonyms = (members.get(`${s.pos}|${s.offset}`) ?? []).filter(
     (word) => word !== s.lemma && WORD.test(word) && (tagsOf.get(`${word}|${s.pos}|${s.offset}`) ?? 0) >= 1,
   );
@@ -94,7 +113,7 @@ for (const s of senses) {
 const usageByPos = { verb: new Map(), adj: new Map(), noun: new Map() };
 const sensesOf = new Map();
 for (const s of senses) {
-  if (!WORD.test(s.lemma) || !usageByPos[s.pos]) continue;
+  if (!GENERIC_WORD.test(s.lemma) || !usageByPos[s.pos]) continue;
   usageByPos[s.pos].set(s.lemma, (usageByPos[s.pos].get(s.lemma) ?? 0) + s.tags);
   if (s.pos === 'noun') sensesOf.set(s.lemma, Math.max(sensesOf.get(s.lemma) ?? 0, s.sense));
 }
@@ -175,6 +194,32 @@ const derivationLines = [...derivations]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([word, related]) => `${word}:${[...related].sort().join(',')}`);
 
+// Not derived forms: common words that only look like a comparative or an agent noun of a shorter
+// word ("career" / "care", "corner" / "corn", "former" / "form", "interest" / "inter"). A word is
+// listed with such a shorter word when it is common in its own right (its senses tagged at least
+// MIN_TAGS times), WordNet links the two by no derivation, and the shorter word is seldom an
+// adjective (whose comparative "higher" / "high" it could be). Rare agent nouns WordNet does not link
+// ("parser" / "parse", "blogger" / "blog") keep the rule.
+const derivationLinked = new Set();
+for (const { from, to } of derivationPointers) {
+  const a = members.get(`${from.pos}|${from.offset}`)?.[from.word];
+  const b = members.get(`${to.pos}|${to.offset}`)?.[to.word];
+  if (a && b) derivationLinked.add(`${a}|${b}`).add(`${b}|${a}`);
+}
+const notDerived = [];
+for (const [lemma, byPos] of [...usageOf].sort(([a], [b]) => a.localeCompare(b))) {
+  if (!WORD.test(lemma) || !/(er|est)$/.test(lemma)) continue;
+  if ([...byPos.values()].reduce((sum, tags) => sum + tags, 0) < MIN_TAGS) continue;
+  const unrelated = derivedForms(lemma).filter(
+    (shorter) =>
+      shorter.length < lemma.length &&
+      usageOf.has(shorter) &&
+      posShare(shorter, 'adj') < MIN_POS_SHARE &&
+      !derivationLinked.has(`${lemma}|${shorter}`),
+  );
+  if (unrelated.length > 0) notDerived.push(`${lemma}:${unrelated.join(',')}`);
+}
+
 const lines = [...table]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([lemma, words]) => `${lemma}:${[...words].slice(0, MAX_SYNONYMS).join(',')}`);
@@ -189,10 +234,13 @@ export const WORDNET_ATTRIBUTES = \`${attributeLines.join('\n')}\`;
 // Derivations, "word:word,word", each pair once under its alphabetically first word; read both ways ("allergic:allergy").
 export const WORDNET_DERIVATIONS = \`${derivationLines.join('\n')}\`;
 
+// Not derived forms, "word:shorter,shorter": common words that only look like a comparative or agent noun of the shorter word ("career:care").
+export const WORDNET_NOT_DERIVED = \`${notDerived.join('\n')}\`;
+
 // Generic words (a match on them alone says little), space-separated.
 export const GENERIC_WORDS = '${common.join(' ')}';
 `;
 writeFileSync(new URL('../src/core/text/vocabulary/wordnetSynonyms.ts', import.meta.url), body);
 console.log(
-  `${lines.length} words, ${attributeLines.length} attribute entries, ${derivationLines.length} derivation entries, ${body.length} bytes`,
+  `${lines.length} words, ${attributeLines.length} attribute entries, ${derivationLines.length} derivation entries, ${notDerived.length} not derived, ${body.length} bytes`,
 );

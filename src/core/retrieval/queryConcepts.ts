@@ -9,10 +9,12 @@
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
 import { isStopWord } from '../text/stopwords.ts';
+import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
 import {
   genericWords,
+  isFalseDerivedForm,
   isGenericWord,
   wordnetAttributes,
   wordnetDerivations,
@@ -190,16 +192,24 @@ function isGenericForm(surface: string, term: string): boolean {
   return (genericByTerm.get(term) ?? []).some((lemma) => isInflectionOf(surface, lemma));
 }
 
+/** derivedForms without the pairs that only look alike ("career" is not more "care"). */
+function comparativeOrAgentForms(word: string): string[] {
+  return derivedForms(word).filter((form) => !isFalseDerivedForm(word, form));
+}
+
 interface QueryWord {
   term: string;
   surface: string;
   kind: 'word' | 'whole' | 'part';
 }
 
+/** "career-wise", "perf-wise": the suffix says "as regards"; the question is about the word before it. */
+const REGARDING_SUFFIX = /\b(\p{L}[\p{L}\p{N}]*)-wise\b/gu;
+
 /** Concepts of one query: its informative words in order, each with its alternatives. */
 export function queryConcepts(text: string): QueryConcept[] {
   const words: QueryWord[] = [];
-  for (const token of tokenizeDetailed(text)) {
+  for (const token of tokenizeDetailed(text.replace(REGARDING_SUFFIX, '$1'))) {
     const term = termOf(token);
     if (term !== null) words.push({ term, surface: token.text, kind: token.kind });
   }
@@ -218,15 +228,21 @@ export function queryConcepts(text: string): QueryConcept[] {
     concept.topical ||= word.kind === 'whole' || !isGenericForm(word.surface, word.term);
     concepts.set(word.term, concept);
   }
-  const add = (concept: QueryConcept, terms: string[] | null, kind: BridgeKind, label: string): void => {
+  const add = (
+    concept: QueryConcept,
+    terms: string[] | null,
+    kind: BridgeKind,
+    label: string,
+    credit = BRIDGE_CREDIT[kind],
+  ): void => {
     if (terms === null || (terms.length === 1 && terms[0] === concept.term)) return;
     const key = terms.join(' ');
     const existing = concept.alternatives.find((alternative) => alternative.terms.join(' ') === key);
     if (existing) {
-      if (BRIDGE_CREDIT[kind] > existing.credit) Object.assign(existing, { credit: BRIDGE_CREDIT[kind], kind, label });
+      if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
       return;
     }
-    concept.alternatives.push({ terms, credit: BRIDGE_CREDIT[kind], kind, label });
+    concept.alternatives.push({ terms, credit, kind, label });
   };
 
   for (const word of words) {
@@ -237,7 +253,7 @@ export function queryConcepts(text: string): QueryConcept[] {
     // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
     // long postings to every search and little evidence, so only its inflections are kept.
     if (concept.generic) continue;
-    for (const variant of derivedForms(word.surface))
+    for (const variant of comparativeOrAgentForms(word.surface))
       add(concept, phraseTerms([variant]), 'derived form', `${word.surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
     for (const lemma of new Set([...regularLemmas(word.surface), ...wordFormVariants(word.surface)])) {
@@ -245,13 +261,25 @@ export function queryConcepts(text: string): QueryConcept[] {
         add(concept, phraseTerms([derived]), 'derivation', `${word.surface} ← ${derived}`);
     }
     for (const base of [word.surface, ...wordFormVariants(word.surface)]) {
+      // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
+      // counts as a generic word does, half.
       for (const synonym of wordnetSynonyms(base))
-        add(concept, phraseTerms([synonym]), 'synonym', `${word.surface} ← ${synonym}`);
+        add(
+          concept,
+          phraseTerms([synonym]),
+          'synonym',
+          `${word.surface} ← ${synonym}`,
+          BRIDGE_CREDIT.synonym * (isGenericWord(synonym) ? GENERIC_WORD_INFORMATION : 1),
+        );
     }
     // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
-    for (const base of new Set([word.surface, ...wordFormVariants(word.surface), ...derivedForms(word.surface)])) {
+    for (const base of new Set([
+      word.surface,
+      ...wordFormVariants(word.surface),
+      ...comparativeOrAgentForms(word.surface),
+    ])) {
       for (const attribute of wordnetAttributes(base)) {
-        for (const form of [attribute, ...derivedForms(attribute)])
+        for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
           add(concept, phraseTerms([form]), 'attribute', `${word.surface} ← ${form}`);
       }
     }

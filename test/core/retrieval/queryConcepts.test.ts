@@ -7,6 +7,7 @@ import {
   searchTermsOf,
   type QueryConcept,
 } from '../../../src/core/retrieval/queryConcepts.ts';
+import { GENERIC_WORD_INFORMATION } from '../../../src/core/retrieval/queryCoverage.ts';
 import {
   derivedForms,
   isInflectionOf,
@@ -14,7 +15,12 @@ import {
   regularLemmas,
   wordFormVariants,
 } from '../../../src/core/text/vocabulary/wordForms.ts';
-import { wordnetAttributes, wordnetDerivations } from '../../../src/core/text/vocabulary/synonymTable.ts';
+import {
+  isFalseDerivedForm,
+  wordnetAttributes,
+  wordnetDerivations,
+  wordnetSynonyms,
+} from '../../../src/core/text/vocabulary/synonymTable.ts';
 
 function concept(query: string, term: string): QueryConcept {
   const found = queryConcepts(query).find((entry) => entry.term === term);
@@ -57,6 +63,25 @@ describe('query concepts (vocabulary bridge)', () => {
     const bridge = alternative('why is the import fast now', 'fast', 'faster');
     assert.equal(bridge?.kind, 'derived form');
     assert.ok(BRIDGE_CREDIT['derived form'] < BRIDGE_CREDIT['word form']);
+  });
+
+  it('does not read a common word as the comparative or agent noun of a word it only looks like', () => {
+    // "career" is no more "care", "corner" no more "corn", "shower" no one who shows; nor the reverse.
+    for (const [query, term, wrong] of [
+      ['would she pursue writing as a career', 'career', 'care'],
+      ['the career ladder', 'career', 'caree'],
+      ['take care of the cache', 'care', 'career'],
+      ['the corner case', 'corner', 'corn'],
+      ['after the shower', 'shower', 'show'],
+    ] as const)
+      assert.equal(alternative(query, term, wrong), undefined, `"${term}" must not bridge to "${wrong}"`);
+    assert.ok(isFalseDerivedForm('career', 'care') && isFalseDerivedForm('care', 'career'));
+    // Real comparatives and agent nouns keep the rule, WordNet-linked or not ("parser" is not in its links).
+    assert.equal(alternative('the parser is slow', 'parser', 'pars')?.kind, 'derived form');
+    assert.equal(alternative('higher latency since Monday', 'higher', 'high')?.kind, 'derived form');
+    assert.equal(alternative('who is the maker of the tool', 'maker', 'make')?.kind, 'derived form');
+    // Only words take -er: a number or a version has no comparative.
+    assert.deepEqual(derivedForms('2022'), []);
   });
 
   it('joins words WordNet derives across parts of speech, from any inflection, both ways', () => {
@@ -117,6 +142,16 @@ describe('query concepts (vocabulary bridge)', () => {
     assert.equal(synonym?.label, 'fix ← repair');
     // A generic word keeps its inflections but not its (equally generic) synonyms.
     assert.ok(concept('buy a licence', 'buy').alternatives.every((entry) => entry.kind !== 'synonym'));
+    // A synonym that is itself a generic word is in memories about anything: it counts half, as a
+    // generic word does ("what is the staging database called" still answers "…name").
+    assert.ok(wordnetSynonyms('visit').includes('see'));
+    assert.equal(
+      alternative('which state did she visit', 'visit', 'see')?.credit,
+      BRIDGE_CREDIT.synonym * GENERIC_WORD_INFORMATION,
+    );
+    assert.equal(alternative('how did they celebrate the release', 'celebr', 'observ')?.credit, BRIDGE_CREDIT.synonym);
+    // A word is expanded only in a part of speech it is often used as: "move back" is no "support".
+    assert.equal(alternative('would she move back home', 'back', 'support'), undefined);
     // Rare words have no entry: no synonym is invented.
     assert.deepEqual(
       concept('zyxwvut', 'zyxwvut').alternatives.filter((entry) => entry.kind === 'synonym'),
@@ -140,6 +175,18 @@ describe('query concepts (vocabulary bridge)', () => {
   it('marks generic words, so a match on them alone says little', () => {
     assert.equal(concept('set the printer margins', 'set').generic, true);
     assert.equal(concept('set the printer margins', 'printer').generic, false);
+    // Two-letter words count too: "go" is the commonest verb there is.
+    assert.equal(concept('would she go on another roadtrip', 'go').generic, true);
+  });
+
+  it('reads "X-wise" as a question about X', () => {
+    const terms = queryConcepts('was it a good month career-wise').map((entry) => entry.term);
+    assert.ok(terms.includes('career'));
+    assert.ok(!terms.includes('wise') && !terms.includes('career-wise'));
+    assert.deepEqual(
+      queryConcepts('how is the build perf-wise').map((entry) => entry.term),
+      queryConcepts('how is the build perf').map((entry) => entry.term),
+    );
   });
 
   it('reads a phrasal verb as one concept, not as its generic verb', () => {

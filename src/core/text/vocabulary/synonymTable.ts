@@ -1,4 +1,11 @@
-import { GENERIC_WORDS, WORDNET_ATTRIBUTES, WORDNET_DERIVATIONS, WORDNET_SYNONYMS } from './wordnetSynonyms.ts';
+import {
+  GENERIC_WORDS,
+  WORDNET_ATTRIBUTES,
+  WORDNET_DERIVATIONS,
+  WORDNET_NOT_DERIVED,
+  WORDNET_SYNONYMS,
+} from './wordnetSynonyms.ts';
+import { stem } from '../stemmer.ts';
 
 /** "word:other,other" lines of a generated table, by word. */
 function parseTable(text: string): Map<string, string[]> {
@@ -48,6 +55,22 @@ export function wordnetDerivations(word: string): readonly string[] {
     derivations = bothWays;
   }
   return derivations.get(word) ?? [];
+}
+
+let notDerived: Map<string, Set<string>> | null = null;
+
+/**
+ * True when a common word only looks like the comparative or agent noun of a shorter one
+ * ("career" / "care", "corner" / "corn"), in either order: derivedForms must not join them.
+ * Compared by stem, since the index stems the form it looks up ("caree" is "care").
+ */
+export function isFalseDerivedForm(word: string, other: string): boolean {
+  if (notDerived === null) {
+    notDerived = new Map();
+    for (const [longer, shorter] of parseTable(WORDNET_NOT_DERIVED)) notDerived.set(longer, new Set(shorter.map(stem)));
+  }
+  const [longer, shorter] = word.length > other.length ? [word, other] : [other, word];
+  return notDerived.get(longer)?.has(stem(shorter)) ?? false;
 }
 
 let generic: Set<string> | null = null;

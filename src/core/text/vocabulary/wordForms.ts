@@ -254,6 +254,8 @@ export function wordFormVariants(word: string): string[] {
  * quite "work"), so query expansion gives them less credit than wordFormVariants.
  */
 export function derivedForms(word: string): string[] {
+  // Only words have comparatives: "2022er" or "v2er" would be lookups of nothing.
+  if (!/^[a-z]+$/.test(word)) return [];
   const out = new Set<string>();
   for (const suffix of ['er', 'est']) {
     if (word.endsWith(`i${suffix}`) && word.length > suffix.length + 3)
