@@ -9,7 +9,6 @@
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
 import { isStopWord } from '../text/stopwords.ts';
-import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
 import {
@@ -21,6 +20,7 @@ import {
   wordnetSynonyms,
 } from '../text/vocabulary/synonymTable.ts';
 import { derivedForms, isInflectionOf, regularLemmas, wordFormVariants } from '../text/vocabulary/wordForms.ts';
+import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
 
 export type BridgeKind =
   | 'word form'
@@ -192,7 +192,7 @@ function isGenericForm(surface: string, term: string): boolean {
   return (genericByTerm.get(term) ?? []).some((lemma) => isInflectionOf(surface, lemma));
 }
 
-/** derivedForms without the pairs that only look alike ("career" is not more "care"). */
+/** derivedForms without the pairs that only look alike ("career" is no comparative of "care"). */
 function comparativeOrAgentForms(word: string): string[] {
   return derivedForms(word).filter((form) => !isFalseDerivedForm(word, form));
 }
