@@ -110,16 +110,12 @@ for (const s of senses) {
 // and common nouns with many senses ("thing", "way", "part"). Words like "use", "make", "set" or
 // "run" appear in questions about anything, so a match on them alone says little. Concrete nouns
 // ("horse", "mother") stay informative however common.
-const usageByPos = { verb: new Map(), adj: new Map(), noun: new Map() };
 const sensesOf = new Map();
-for (const s of senses) {
-  if (!GENERIC_WORD.test(s.lemma) || !usageByPos[s.pos]) continue;
-  usageByPos[s.pos].set(s.lemma, (usageByPos[s.pos].get(s.lemma) ?? 0) + s.tags);
-  if (s.pos === 'noun') sensesOf.set(s.lemma, Math.max(sensesOf.get(s.lemma) ?? 0, s.sense));
-}
+for (const s of senses) if (s.pos === 'noun') sensesOf.set(s.lemma, Math.max(sensesOf.get(s.lemma) ?? 0, s.sense));
 const top = (pos, count, keep = () => true) =>
-  [...usageByPos[pos]]
-    .filter(([lemma]) => keep(lemma))
+  [...usageOf]
+    .filter(([lemma, byPos]) => GENERIC_WORD.test(lemma) && byPos.has(pos) && keep(lemma))
+    .map(([lemma, byPos]) => [lemma, byPos.get(pos)])
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, count)
     .map(([lemma]) => lemma);
@@ -172,9 +168,12 @@ const commonPrefix = (a, b) => {
   return i;
 };
 const derivations = new Map();
+/** Every pair of words WordNet links by a derivation, both ways, before the filters below. */
+const derivationLinked = new Set();
 for (const { from, to } of derivationPointers) {
   const a = members.get(`${from.pos}|${from.offset}`)?.[from.word];
   const b = members.get(`${to.pos}|${to.offset}`)?.[to.word];
+  if (a && b) derivationLinked.add(`${a}|${b}`).add(`${b}|${a}`);
   if (!a || !b || a === b || !WORD.test(a) || !WORD.test(b) || stem(a) === stem(b)) continue;
   const senseA = senseOf.get(`${a}|${from.pos}|${from.offset}`)?.sense ?? Infinity;
   const senseB = senseOf.get(`${b}|${to.pos}|${to.offset}`)?.sense ?? Infinity;
@@ -200,12 +199,6 @@ const derivationLines = [...derivations]
 // MIN_TAGS times), WordNet links the two by no derivation, and the shorter word is seldom an
 // adjective (whose comparative "higher" / "high" it could be). Rare agent nouns WordNet does not link
 // ("parser" / "parse", "blogger" / "blog") keep the rule.
-const derivationLinked = new Set();
-for (const { from, to } of derivationPointers) {
-  const a = members.get(`${from.pos}|${from.offset}`)?.[from.word];
-  const b = members.get(`${to.pos}|${to.offset}`)?.[to.word];
-  if (a && b) derivationLinked.add(`${a}|${b}`).add(`${b}|${a}`);
-}
 const notDerived = [];
 for (const [lemma, byPos] of [...usageOf].sort(([a], [b]) => a.localeCompare(b))) {
   if (!WORD.test(lemma) || !/(er|est)$/.test(lemma)) continue;
