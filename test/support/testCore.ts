@@ -43,6 +43,29 @@ export async function createTestCore(
   };
 }
 
+/**
+ * Stores episodic events for one user, one after another in the given order (ties in recall go to
+ * the last stored), and gives each memory's id by its label.
+ */
+export async function storeEvents(
+  test: TestCore,
+  userId: string,
+  events: ReadonlyArray<readonly [label: string, content: string, eventTime: string]>,
+): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [label, content, eventTime] of events) {
+    const stored = await test.core.storeMemory({
+      user_id: userId,
+      content,
+      memory_category: 'episodic',
+      memory_subtype: 'event',
+      event_time: eventTime,
+    });
+    ids[label] = stored.memory_id;
+  }
+  return ids;
+}
+
 export type TransportKind = 'in-memory' | 'http';
 /** The transports every tool suite runs over. */
 export const TRANSPORTS: readonly TransportKind[] = ['in-memory', 'http'];

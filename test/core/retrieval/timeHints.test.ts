@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Clock } from '../../../src/core/ports/clock.ts';
-import { createTestCore, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /** Time expressions in a query boost memories of that time; they never hide the others. */
 describe('time expressions in recall', () => {
@@ -15,21 +15,19 @@ describe('time expressions in recall', () => {
   before(async () => {
     test = await createTestCore({ clock });
     // Same words and length, so full text ties; the last stored wins a tie.
-    for (const [label, eventTime] of [
+    const events = [
       ['may', '2026-05-05T10:00:00Z'],
       ['june', '2026-06-01T10:00:00Z'],
       ['jan', '2026-01-10T10:00:00Z'],
-    ] as const) {
-      ids[label] = (
-        await test.core.storeMemory({
-          user_id: 't',
-          content: `Deployed the billing service (${label})`,
-          memory_category: 'episodic',
-          memory_subtype: 'event',
-          event_time: eventTime,
-        })
-      ).memory_id;
-    }
+    ] as const;
+    Object.assign(
+      ids,
+      await storeEvents(
+        test,
+        't',
+        events.map(([label, eventTime]) => [label, `Deployed the billing service (${label})`, eventTime] as const),
+      ),
+    );
   });
   after(() => test.cleanup());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
-import { createTestCore, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /**
  * A calendar window the query names is part of what it asks (timeWindow.ts): a question that is
@@ -41,17 +41,7 @@ describe('a time window the query names', () => {
       ['dockerOlder', 'Local development runs in Docker Compose with a seeded database.', '2026-02-02T09:00:00Z'],
       ['tokensOlder', 'API tokens rotate every 90 days through the secrets manager.', '2026-01-20T09:00:00Z'],
     ];
-    for (const [label, content, eventTime] of memories) {
-      ids[label] = (
-        await test.core.storeMemory({
-          user_id: 't',
-          content,
-          memory_category: 'episodic',
-          memory_subtype: 'event',
-          event_time: eventTime,
-        })
-      ).memory_id;
-    }
+    Object.assign(ids, await storeEvents(test, 't', memories));
   });
   after(() => test.cleanup());
 
