@@ -24,6 +24,7 @@ import {
   type ServerFrame,
   toWireError,
 } from './daemonProtocol.ts';
+import { acquireTakeoverLock } from './takeoverLock.ts';
 import { requireWorkspaceDir } from './workspaceDir.ts';
 
 export interface DaemonInfo {
@@ -86,13 +87,35 @@ export class DaemonServer {
     if (socketDir !== null) preparePrivateDir(socketDir);
     mkdirSync(dirname(infoFile), { recursive: true, mode: 0o700 });
     const server = createServer((socket) => this.accept(socket));
-    const bound = await tryListen(server, socketPath);
-    if (!bound) {
-      if (await isAlive(socketPath)) return false;
-      // A socket file left by a killed process: nobody answers on it, so it can go.
-      if (socketDir !== null) rmSync(socketPath, { force: true });
-      if (!(await tryListen(server, socketPath))) return false;
+    if (await tryListen(server, socketPath)) {
+      this.bound(server);
+      return true;
     }
+    // Another starting process may be replacing the same dead socket: one at a time.
+    const release = acquireTakeoverLock(`${infoFile}.takeover`);
+    if (release === null) return false;
+    try {
+      return await this.takeOver(server);
+    } finally {
+      release();
+    }
+  }
+
+  /** Listens in place of a killed process whose socket file is left; false when a live one answers. */
+  private async takeOver(server: Server): Promise<boolean> {
+    const { socketPath, socketDir } = this.options.address;
+    if (await isAlive(socketPath)) return false;
+    // A socket file left by a killed process: nobody answers on it, so it can go.
+    if (socketDir !== null) rmSync(socketPath, { force: true });
+    if (!(await tryListen(server, socketPath))) return false;
+    // The info file is written before the lock is released, so no later process reads another's.
+    this.bound(server);
+    return true;
+  }
+
+  /** Listening on the address: make the socket private and publish how to reach this process. */
+  private bound(server: Server): void {
+    const { socketPath, socketDir, infoFile } = this.options.address;
     if (socketDir !== null) chmodSync(socketPath, 0o600);
     this.server = server;
     const info: DaemonInfo = {
@@ -107,7 +130,6 @@ export class DaemonServer {
     renameSync(`${infoFile}.${process.pid}`, infoFile);
     this.options.log(`listening on ${socketPath} (pid ${process.pid})`);
     this.armIdleTimer();
-    return true;
   }
 
   async close(): Promise<void> {

@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import { daemonAddressOf } from '../../src/daemon/daemonAddress.ts';
 import { daemonPid, isRunning, openWindow } from '../daemon/daemonHarness.ts';
 import { seededRandom } from '../contract/fixtures.ts';
 
 const KILLS = 8;
 const USER = 'daemon-kill-user';
+
+function daemonLogTail(dataDir: string): string {
+  const { logFile } = daemonAddressOf(dataDir);
+  return existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
+}
 
 describe('kill -9 of the background memory process during writes from two windows', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-daemon-kill-'));
@@ -31,7 +37,12 @@ describe('kill -9 of the background memory process during writes from two window
       let sent = 0;
       for (let round = 0; round < KILLS; round++) {
         // Two windows on one process: writes from both are in flight when it dies.
-        const windows = await Promise.all([openWindow(dataDir), openWindow(dataDir)]);
+        const windows = await Promise.all([openWindow(dataDir), openWindow(dataDir)]).catch((error: unknown) => {
+          // The data directory goes with the test: say what the process logged while it is still there.
+          throw new Error(`Round ${round}: ${String(error)}\n--- daemon.log ---\n${daemonLogTail(dataDir)}`, {
+            cause: error,
+          });
+        });
         assert.equal(windows[0].opened.pid, windows[1].opened.pid);
         await windows[0].core.initSession({ user_id: USER, session_id: sessionId, config: { max_tokens: 200_000 } });
         let killed = false;
