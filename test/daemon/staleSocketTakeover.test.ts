@@ -18,21 +18,14 @@ function deadPid(): number {
 }
 
 describe('a killed memory process left its socket file: the next one takes the address over', () => {
-  const dirs: string[] = [];
-  const fresh = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'fml-takeover-'));
-    dirs.push(dir);
-    return dir;
-  };
-  after(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = mkdtempSync(join(tmpdir(), 'fml-takeover-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it(
     'two processes starting at once over a dead socket: exactly one listens, and the info file names it',
     { skip: process.platform === 'win32' ? 'named pipes leave no socket file behind' : false, timeout: 60_000 },
     async () => {
-      const dataDir = fresh();
+      const dataDir = join(dir, 'data');
       const address = daemonAddressOf(dataDir);
       mkdirSync(address.socketDir!, { recursive: true, mode: 0o700 });
       // A process that listened and was killed with SIGKILL: its socket file stays, nobody answers on it.
@@ -66,7 +59,6 @@ describe('a killed memory process left its socket file: the next one takes the a
   );
 
   it('the takeover lock: one holder at a time; a dead or stale holder’s lock is taken', () => {
-    const dir = fresh();
     const lockFile = join(dir, 'daemon.json.takeover');
     const release = acquireTakeoverLock(lockFile);
     assert.ok(release, 'a free lock is taken');
