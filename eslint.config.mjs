@@ -72,6 +72,8 @@ const LAYERS = {
     core: CORE_API,
     builtins: true,
     packages: ['zod', '@modelcontextprotocol/sdk'],
+    // One adapter holds the SDK, so its next major version (new packages and paths) changes one file.
+    packageAdapters: { '@modelcontextprotocol/sdk': ['src/mcp/mcpSdk.ts'] },
     why: 'The MCP server uses the core API only.',
   },
   http: {

@@ -52,12 +52,19 @@ export function violation(policy, place, target) {
       return policy.builtins
         ? null
         : `${layer} may not import Node built-ins: it runs where Node does not (${policy.why}).`;
-    case 'package':
-      return policy.packages.includes(target.name)
+    case 'package': {
+      if (!policy.packages.includes(target.name))
+        return (
+          `${layer} may not import the package '${target.name}'` +
+          (policy.packages.length ? ` (only ${policy.packages.join(', ')}).` : '.') +
+          ' Each layer lists its packages in eslint.config.mjs.'
+        );
+      const adapters = policy.packageAdapters?.[target.name];
+      const file = place.folder === null ? place.inner : `src/${place.folder}/${place.inner}`;
+      return adapters === undefined || adapters.includes(file)
         ? null
-        : `${layer} may not import the package '${target.name}'` +
-            (policy.packages.length ? ` (only ${policy.packages.join(', ')}).` : '.') +
-            ' Each layer lists its packages in eslint.config.mjs.';
+        : `In ${layer}, only ${adapters.join(', ')} imports '${target.name}'; import what you need from there.`;
+    }
     case 'source': {
       if (target.area === 'outside') return `${layer} may not import ${target.inner}: it is outside src/ and webview/.`;
       if (target.area === 'webview')

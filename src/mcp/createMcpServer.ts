@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server, ListToolsRequestSchema, type CallToolResult, type Tool } from './mcpSdk.ts';
 import { createHash } from 'node:crypto';
 import { boundIdentifiers } from './boundIdentifiers.ts';
 import { CallLog } from './callLog.ts';
