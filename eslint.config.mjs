@@ -179,6 +179,22 @@ const folders = readdirSync(new URL('./src', import.meta.url), { withFileTypes: 
 for (const name of Object.keys(LAYERS))
   if (!folders.includes(name)) throw new Error(`eslint.config.mjs: LAYERS declares src/${name}, which does not exist.`);
 
+// Node's globals are Node built-ins too. setImmediate (the core's yield to other work) and the
+// NodeJS.Timeout type remain: a scheduler port would replace them (docs/architecture.md).
+const NODE_GLOBALS = ['Buffer', 'process', 'require', '__dirname', '__filename', 'global'];
+const coreGlobals = (files, names) => ({
+  files,
+  rules: {
+    'no-restricted-globals': [
+      'error',
+      ...names.map((name) => ({
+        name,
+        message: `${name} is a Node global; the core runs where Node does not (core/util has platform-free helpers).`,
+      })),
+    ],
+  },
+});
+
 const layerRule = (files, policy) => ({ files, rules: { 'layers/imports': ['error', policy] } });
 
 /** Unlayered first (src/x.ts, and folders created after the config loaded), then one block per folder of src/. */
@@ -244,6 +260,13 @@ export default tseslint.config(
     },
   },
   ...layerBlocks,
+  coreGlobals(['src/core/**/*.ts'], NODE_GLOBALS),
+  // The stderr logger, the default of the CLI and the memory process, writes to process.stderr; it
+  // belongs beside the composition roots, and is the one file of the core allowed `process` until it moves.
+  coreGlobals(
+    ['src/core/ports/logger.ts'],
+    NODE_GLOBALS.filter((name) => name !== 'process'),
+  ),
   {
     files: ['webview/**/*.ts'],
     languageOptions: { parserOptions: { projectService: false, project: ['webview/tsconfig.json'] } },

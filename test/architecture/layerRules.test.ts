@@ -209,6 +209,21 @@ describe('layer rules (eslint.config.mjs)', () => {
     );
   });
 
+  it("refuses Node's globals in the core (Buffer, process, require), not elsewhere", () => {
+    const globals = (path: string, source: string) =>
+      linter
+        .verify(source, [...config, untyped], { filename: `${root}${path}` })
+        .filter((message) => message.ruleId === 'no-restricted-globals');
+    for (const source of [
+      'export const n = Buffer.byteLength("x");\n',
+      'export const env = process.env;\n',
+      'export const here = __dirname;\n',
+    ]) {
+      assert.equal(globals('src/core/util/probe.ts', source).length, 1, source);
+      assert.deepEqual(globals('src/stores/sqlite/probe.ts', source), [], source);
+    }
+  });
+
   it('allows the editor API in src/vscode only, and names src/vscode in the refusal', () => {
     for (const folder of ['core', 'mcp', 'chat', 'panel', 'daemon', 'runtime', 'cli', 'shared', 'foo'])
       assert.match(importViolations(`src/${folder}/probe.ts`, 'vscode').join('\n'), /Only src\/vscode/, folder);
