@@ -1,5 +1,6 @@
 import { MemoryError } from './domain/errors.ts';
 import { LIMITS } from './limits.ts';
+import { utf8ByteLength } from './util/utf8.ts';
 
 // LIMITS lives in its own Node-free module so the panel's schemas (src/shared) can read it and the
 // webview's type check, which has no Node types, can follow that import.
@@ -37,7 +38,7 @@ export function requireContent(value: unknown, field = 'content'): string {
   if (typeof value !== 'string' || value.trim().length === 0) {
     throw new MemoryError('INVALID_INPUT', `${field} must be a non-empty string.`, { details: { field } });
   }
-  const bytes = Buffer.byteLength(value, 'utf8');
+  const bytes = utf8ByteLength(value);
   if (bytes > LIMITS.contentBytes) {
     throw new MemoryError(
       'CONTENT_TOO_LONG',
@@ -122,7 +123,7 @@ export function requireMetadata(value: Record<string, unknown> | undefined): Rec
       cause,
     });
   }
-  if (Buffer.byteLength(serialised, 'utf8') > LIMITS.metadataBytes) {
+  if (utf8ByteLength(serialised) > LIMITS.metadataBytes) {
     throw new MemoryError(
       'CONTENT_TOO_LONG',
       `metadata is larger than ${LIMITS.metadataBytes} bytes once serialised.`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MemoryCore } from '../core/memoryCore.ts';
-import { extractorFromEnv } from '../core/extraction/extractorFromEnv.ts';
-import { enricherFromEnv } from '../core/enrichment/enricherFromEnv.ts';
+import { extractorFromEnv } from '../models/extractorFromEnv.ts';
+import { enricherFromEnv } from '../models/enricherFromEnv.ts';
 import { createEmbeddings, createStore } from '../runtime/createRuntime.ts';
 import type { RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { SharedStore } from './sharedStore.ts';

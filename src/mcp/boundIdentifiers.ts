@@ -5,7 +5,7 @@ import type { ServerContext } from './serverContext.ts';
  * the user it is bound to, the project of its workspace, the configured agent, and (on a bound
  * server, which opens only its configured shared layers) team, org and company. Every agent
  * request carries the tool list, so each field named there is paid for on every turn. The fields
- * are still accepted and checked when a client sends them (defineTool.ts resolveUser, authorizeLayers).
+ * are still accepted and checked when a client sends them (callerAccess.ts).
  */
 export function boundIdentifiers(context: ServerContext): string[] {
   const hidden: string[] = [];

@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server, ListToolsRequestSchema, type CallToolResult, type Tool } from './mcpSdk.ts';
 import { createHash } from 'node:crypto';
 import { boundIdentifiers } from './boundIdentifiers.ts';
 import { CallLog } from './callLog.ts';
@@ -11,7 +10,8 @@ import { ShortIdRegistry } from './shortIds.ts';
 import { toolsOffered } from './toolCatalog.ts';
 import { jsonSchemasOf } from './toolSchemas.ts';
 
-export const SERVER_NAME = 'firebolt-memory-layer';
+/** The implementation name this server reports (MCP initialize serverInfo, OpenSpec discovery). */
+export const MCP_IMPLEMENTATION_NAME = 'firebolt-memory-layer';
 export const SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =
@@ -48,7 +48,7 @@ export function toolSetVersion(options: { adminTools?: boolean }): string {
  */
 export function createMcpServer(context: ServerContext, callLog = new CallLog()): Server {
   const server = new Server(
-    { name: SERVER_NAME, version: SERVER_VERSION },
+    { name: MCP_IMPLEMENTATION_NAME, version: SERVER_VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   // Tools read the very log that records their calls (get_recent_calls / get_recent_errors).

@@ -1,12 +1,12 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from './mcpSdk.ts';
 import { z } from 'zod';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { ServerContext } from './serverContext.ts';
 import type { CallLog } from './callLog.ts';
 import { schemasOf } from './toolSchemas.ts';
 import { errorWithoutLocalPaths } from './localPaths.ts';
-import { settingId } from '../core/domain/settingIds.ts';
 import { withFullIds, type ShortIdRegistry } from './shortIds.ts';
+import { CallerAccess } from './callerAccess.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
@@ -15,7 +15,12 @@ export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.Zo
   input: Input;
   output: Output;
   annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
-  run(context: ServerContext, args: z.infer<z.ZodObject<Input>>): Promise<z.infer<z.ZodObject<Output>>>;
+  /** `caller`: who the call acts for and which layers it may use, resolved once when the call arrived. */
+  run(
+    context: ServerContext,
+    args: z.infer<z.ZodObject<Input>>,
+    caller: CallerAccess,
+  ): Promise<z.infer<z.ZodObject<Output>>>;
   /** The text a model reads; the JSON of the output when absent. The structured content is always the output. */
   render?(output: z.infer<z.ZodObject<Output>>, args: z.infer<z.ZodObject<Input>>, view: AnswerView): string;
 }
@@ -48,15 +53,16 @@ export async function callTool(
   shortIds: ShortIdRegistry,
 ): Promise<CallToolResult> {
   const started = performance.now();
-  const user = args.user_id ?? context.defaultUserId;
-  const who = typeof user === 'string' ? { user_id: user } : {};
+  // The one resolution of the caller this call gets: the log, the short ids and the tool share it.
+  const caller = CallerAccess.resolve(context, args.user_id);
+  const who = caller.userId !== undefined ? { user_id: caller.userId } : {};
   try {
     const parsed = schemasOf(tool).input.safeParse(args);
     if (!parsed.success) throw new MemoryError('INVALID_INPUT', describeIssues(parsed.error), { operation: tool.name });
     // Short ids are per user; without one (an unbound call missing user_id) the tool itself refuses.
-    const owner = typeof user === 'string' ? user : '';
+    const owner = caller.userId ?? '';
     const resolved = withFullIds(shortIds, owner, parsed.data as Record<string, unknown>);
-    const output = (await tool.run(context, resolved as never)) as Record<string, unknown>;
+    const output = (await tool.run(context, resolved as never, caller)) as Record<string, unknown>;
     log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
     const view: AnswerView = { shortId: (memoryId) => shortIds.shorten(owner, memoryId) };
     const text = tool.render ? tool.render(output as never, resolved as never, view) : JSON.stringify(output);
@@ -91,108 +97,4 @@ function toMemoryError(error: unknown, operation: string): MemoryError {
   if (MemoryError.is(error)) return error.inOperation(operation);
   const message = error instanceof Error ? error.message : String(error);
   return new MemoryError('PROVIDER_ERROR', `The memory backend failed: ${message}`, { cause: error, operation });
-}
-
-/** The user a call acts for: the given one, or the server's default user, or a clear error. */
-export function resolveUser(context: ServerContext, userId: string | undefined): string {
-  // A server bound to one user (the editor, `fml serve --user`) serves that user only.
-  if (context.defaultUserId !== undefined && userId !== undefined && userId !== context.defaultUserId) {
-    throw new MemoryError(
-      'UNAUTHORIZED',
-      `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`,
-      { details: { field: 'user_id' } },
-    );
-  }
-  const resolved = userId ?? context.defaultUserId;
-  if (!resolved)
-    throw new MemoryError('MISSING_IDENTIFIER', 'user_id is required: pass the id of the user whose memory this is.', {
-      details: { field: 'user_id' },
-    });
-  return resolved;
-}
-
-/**
- * The owner a session tool checks the session against: the user the call names or the server is
- * bound to. A bound server refuses any other user; with neither, the session id alone decides.
- */
-export function sessionOwner(context: ServerContext, userId: string | undefined): { user_id?: string } {
-  if (context.defaultUserId !== undefined && userId !== undefined && userId !== context.defaultUserId) {
-    throw new MemoryError(
-      'UNAUTHORIZED',
-      `This server is bound to one user; user_id "${userId}" is not it. Omit user_id to act for the bound user.`,
-      { details: { field: 'user_id' } },
-    );
-  }
-  const owner = userId ?? context.defaultUserId;
-  return owner === undefined ? {} : { user_id: owner };
-}
-
-type LayerArgs = {
-  project_id?: string | null;
-  team_id?: string;
-  org_id?: string;
-  company_id?: string;
-  agent_id?: string;
-};
-
-/** Whether a call only reads the layers it names, or writes to or deletes from them. */
-export type LayerAccess = 'read' | 'write';
-
-/**
- * Shared-layer identifiers a call may use. A server bound to one user (the editor, `fml serve
- * --user`) grants the team, org and company it was configured with and no others, so a client
- * cannot read or write another team's memory by naming it. It acts in the project it was started
- * for (`--project`, the editor's workspace) and no other; other projects can be opened for reading
- * only (`--read-project`). An unbound server (a user's own `fml serve`) takes any.
- */
-export function authorizeLayers<T extends LayerArgs>(context: ServerContext, args: T, access: LayerAccess = 'read'): T {
-  if (context.defaultUserId === undefined) return args;
-  const granted = context.core.layerDefaults;
-  for (const field of ['team_id', 'org_id', 'company_id'] as const) {
-    const asked = args[field];
-    if (asked !== undefined && asked !== granted[field]) {
-      throw new MemoryError(
-        'UNAUTHORIZED',
-        granted[field]
-          ? `This server is configured for ${field} "${granted[field]}"; "${asked}" is not open to it. Omit ${field} to use the configured one.`
-          : `This server has no ${field} configured, so that layer is closed to it. Set it in the editor settings (${settingId('layers')}) to share memories there.`,
-        { details: { field } },
-      );
-    }
-  }
-  const project = args.project_id;
-  if (project !== undefined && project !== null && project !== context.core.defaultProjectId) {
-    const readable = access === 'read' && (context.readableProjectIds ?? []).includes(project);
-    if (!readable) {
-      const own = context.core.defaultProjectId;
-      throw new MemoryError(
-        'UNAUTHORIZED',
-        own
-          ? `This server acts in project "${own}"; project "${project}" is not open to it${access === 'write' ? ' for writing' : ''}. Omit project_id to use its own.`
-          : `This server was started for no project, so project "${project}" is closed to it.`,
-        { details: { field: 'project_id' } },
-      );
-    }
-  }
-  return args;
-}
-
-/**
- * Layer arguments of a call that names one memory's place: authorised, and completed with the
- * server's own identifiers (workspace project, configured team, org, company, agent) where the
- * call leaves them out.
- */
-export function resolveLayerArgs<T extends LayerArgs>(
-  context: ServerContext,
-  args: T,
-  access: LayerAccess = 'write',
-): T {
-  const resolved = { ...authorizeLayers(context, args, access) };
-  const defaults = context.core.layerDefaults;
-  if (resolved.project_id === undefined && context.core.defaultProjectId)
-    resolved.project_id = context.core.defaultProjectId;
-  for (const field of ['agent_id', 'team_id', 'org_id', 'company_id'] as const) {
-    if (resolved[field] === undefined && defaults[field]) resolved[field] = defaults[field];
-  }
-  return resolved;
 }

@@ -1,10 +1,10 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type Transport,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+} from './mcpSdk.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';

@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from './mcpSdk.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 
 /** JSON-RPC 2.0 error codes the HTTP transport answers with. */

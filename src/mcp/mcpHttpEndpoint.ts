@@ -1,4 +1,4 @@
-import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type RequestId } from './mcpSdk.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';
 import { sendRpcError } from '../http/httpErrors.ts';

@@ -1,9 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  type Server,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from './mcpSdk.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import { errorWithoutLocalPaths, valueWithoutLocalPaths } from './localPaths.ts';
 import { JsonRpcError, RPC_RESOURCE_NOT_FOUND } from './rpcError.ts';

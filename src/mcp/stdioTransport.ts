@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type Transport, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from './mcpSdk.ts';
 import type { Readable, Writable } from 'node:stream';
 import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR } from './jsonRpcMessages.ts';
 

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from './mcpSdk.ts';
 import { TiktokenCounter, type TokenCounter } from '../core/api/textApi.ts';
 
 /** What a tools/list costs an agent, in cl100k tokens. */

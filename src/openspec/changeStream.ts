@@ -4,7 +4,7 @@ import type { LayerIdentifiers } from '../core/domain/layers.ts';
 import { SHARED_LAYERS } from '../core/domain/layers.ts';
 import { sharedPartition } from '../core/api/layerPartitions.ts';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
-import { resolveLayerArgs, resolveUser } from '../mcp/defineTool.ts';
+import { CallerAccess } from '../mcp/callerAccess.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
 import { toKnowledgeEntry } from './knowledgeEntry.ts';
 
@@ -29,8 +29,9 @@ export class ChangeStreams {
   private readonly open = new Set<ServerResponse>();
 
   start(context: ServerContext, request: IncomingMessage, response: ServerResponse, ids: LayerIdentifiers): void {
-    const userId = resolveUser(context, ids.user_id);
-    const resolved = resolveLayerArgs(context, ids);
+    const caller = CallerAccess.resolve(context, ids.user_id);
+    const userId = caller.user();
+    const resolved = caller.resolveLayerArgs(ids);
     const partitions = new Map<string, string>([[userId, 'personal']]);
     for (const layer of SHARED_LAYERS) {
       const field = `${layer}_id` as keyof LayerIdentifiers;

@@ -1,6 +1,6 @@
 import { MEMORY_LAYERS, REQUIRED_IDENTIFIERS } from '../core/domain/layers.ts';
 import { LIMITS } from '../core/validation.ts';
-import { SERVER_NAME, SERVER_VERSION } from '../mcp/createMcpServer.ts';
+import { MCP_IMPLEMENTATION_NAME, SERVER_VERSION } from '../mcp/createMcpServer.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
 import { MAX_BATCH_OPERATIONS } from './batch.ts';
 import { IDENTIFIER_NAMES } from './knowledgeEntry.ts';
@@ -13,7 +13,7 @@ export function discovery(context: ServerContext): Record<string, unknown> {
   return {
     protocol: 'openspec-knowledge-provider',
     protocolVersion: '1.0.0',
-    provider: { name: SERVER_NAME, version: SERVER_VERSION },
+    provider: { name: MCP_IMPLEMENTATION_NAME, version: SERVER_VERSION },
     layers: MEMORY_LAYERS,
     layerRequirements: Object.fromEntries(
       MEMORY_LAYERS.map((layer) => [layer, REQUIRED_IDENTIFIERS[layer].map((field) => wireName.get(field))]),

@@ -5,7 +5,7 @@ import type { MemoryRecord } from '../core/domain/records.ts';
 import { assertValidClassification, isMemoryCategory, type MemoryCategory } from '../core/domain/taxonomy.ts';
 import { classifyContent } from '../core/api/textApi.ts';
 import { requireId } from '../core/validation.ts';
-import { resolveLayerArgs, resolveUser } from '../mcp/defineTool.ts';
+import { CallerAccess } from '../mcp/callerAccess.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
 import { type KnowledgeEntry, toKnowledgeEntry, type WireIdentifiers } from './knowledgeEntry.ts';
 import {
@@ -20,7 +20,7 @@ import {
 /**
  * The OpenSpec knowledge operations (seed 001 Core Operations) over the same core calls as the
  * MCP tools: user and layer identifiers resolved and authorised by the very functions the tools
- * use (resolveUser, resolveLayerArgs), content guarded, deduplicated and checked for
+ * use (CallerAccess), content guarded, deduplicated and checked for
  * contradictions by LongTermMemory, so nothing reachable here is unreachable or looser there.
  */
 
@@ -218,11 +218,12 @@ export async function queryEntries(context: ServerContext, body: unknown): Promi
 
 /** Identifiers completed and authorised exactly as a tool call's are (bound user, configured layers). */
 function resolvedIdentifiers(context: ServerContext, ids: LayerIdentifiers): LayerIdentifiers {
-  const resolved = resolveLayerArgs(context, ids);
+  const caller = CallerAccess.resolve(context, ids.user_id);
+  const resolved = caller.resolveLayerArgs(ids);
   return {
     ...resolved,
     project_id: resolved.project_id ?? undefined,
-    user_id: resolveUser(context, ids.user_id),
+    user_id: caller.user(),
   } as LayerIdentifiers;
 }
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { enricherFromEnv } from '../../src/core/enrichment/enricherFromEnv.ts';
+import { enricherFromEnv } from '../../src/models/enricherFromEnv.ts';
 import { RuleBasedExtractor } from '../../src/core/extraction/ruleBasedExtractor.ts';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { enricherFromEnv } from '../../src/core/enrichment/enricherFromEnv.ts';
+import { enricherFromEnv } from '../../src/models/enricherFromEnv.ts';
 import { RuleBasedExtractor } from '../../src/core/extraction/ruleBasedExtractor.ts';
 import { PanelController } from '../../src/panel/panelController.ts';
 import type { PanelMethod, ParamsOf, ResultOf } from '../../src/shared/panelProtocol.ts';

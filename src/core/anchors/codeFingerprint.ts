@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Base64Url } from '../util/sha256.ts';
 
 /**
  * Fingerprints of anchored code. Whitespace, line breaks, indentation, trailing commas, semicolons
@@ -41,7 +41,7 @@ export function fingerprintOf(code: string): string {
 }
 
 export function fingerprintOfTokens(tokens: readonly string[]): string {
-  return createHash('sha256').update(tokens.join('\u0001')).digest('base64url').slice(0, 22);
+  return sha256Base64Url(tokens.join('\u0001')).slice(0, 22);
 }
 
 /** Distinct tokens hashed to 32-bit integers, sorted; collisions are negligible at a few hundred tokens. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/sha256.ts';
 
 /**
  * The project scope of a workspace. Clones of one repository must share memories whatever URL form
@@ -42,6 +42,6 @@ export function projectIdFromFolder(folderPath: string): string {
       .split(/[\\/]/)
       .pop() ?? 'folder';
   const safeName = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 60) || 'folder';
-  const hash = createHash('sha256').update(folderPath).digest('hex').slice(0, 12);
+  const hash = sha256Hex(folderPath).slice(0, 12);
   return `folder:${safeName}-${hash}`;
 }

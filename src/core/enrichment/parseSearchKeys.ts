@@ -1,5 +1,6 @@
 import { MemoryError } from '../domain/errors.ts';
 import { searchKeyIdentity } from '../text/searchKeys.ts';
+import { parseFencedJson } from '../util/fencedJson.ts';
 import { MAX_MODEL_KEYS } from './enrichmentPrompt.ts';
 
 const MAX_KEY_CHARS = 80;
@@ -10,20 +11,7 @@ const MAX_KEY_CHARS = 80;
  * MAX_MODEL_KEYS, because one verbose key does not make the others wrong.
  */
 export function parseSearchKeys(text: string, source: string): string[] {
-  const unfenced = text
-    .trim()
-    .replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1')
-    .trim();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(unfenced);
-  } catch (cause) {
-    throw invalid(
-      source,
-      `answer is not JSON: ${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text)}`,
-      cause,
-    );
-  }
+  const parsed = parseFencedJson(text, (problem, cause) => invalid(source, problem, cause));
   if (
     typeof parsed !== 'object' ||
     parsed === null ||

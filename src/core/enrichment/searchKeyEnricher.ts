@@ -1,4 +1,4 @@
-import type { ChatModel } from '../models/chatModel.ts';
+import type { ChatModel } from '../ports/chatModel.ts';
 import { ENRICHMENT_SYSTEM_PROMPT, enrichmentUserMessage } from './enrichmentPrompt.ts';
 import { parseSearchKeys } from './parseSearchKeys.ts';
 

@@ -1,4 +1,4 @@
-import type { ChatModel } from '../models/chatModel.ts';
+import type { ChatModel } from '../ports/chatModel.ts';
 import { EXTRACTION_SYSTEM_PROMPT, extractionUserMessage } from './extractionPrompt.ts';
 import type { ExtractedMemory, ExtractionInput, MemoryExtractor } from './extractor.ts';
 import { parseExtraction } from './parseExtraction.ts';

@@ -3,6 +3,7 @@ import { TAXONOMY, isMemoryCategory } from '../domain/taxonomy.ts';
 import { FACT_CATEGORIES, type FactCategory } from '../facts/factModel.ts';
 import { normaliseEntities } from '../entities/extractEntities.ts';
 import type { ExtractedMemory } from './extractor.ts';
+import { parseFencedJson } from '../util/fencedJson.ts';
 
 const MAX_MEMORIES = 50;
 const MAX_CONTENT_CHARS = 4_000;
@@ -24,16 +25,7 @@ const FACT_KEY = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
  * Tolerates only a surrounding ```json fence, which chat models add even when told not to.
  */
 export function parseExtraction(text: string, source: string): ExtractedMemory[] {
-  const unfenced = text
-    .trim()
-    .replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1')
-    .trim();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(unfenced);
-  } catch (cause) {
-    throw invalid(source, `answer is not JSON: ${preview(text)}`, cause);
-  }
+  const parsed = parseFencedJson(text, (problem, cause) => invalid(source, problem, cause));
   if (!isObject(parsed) || !Array.isArray(parsed.memories))
     throw invalid(source, 'answer must be an object with a "memories" array');
   if (parsed.memories.length > MAX_MEMORIES)
@@ -86,10 +78,6 @@ function parseFact(raw: unknown, path: string, source: string): NonNullable<Extr
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function preview(text: string): string {
-  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
 }
 
 function invalid(source: string, problem: string, cause?: unknown): MemoryError {

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { SessionRecord, WorkingItemRecord } from '../domain/records.ts';
 import type { MemoryFilter } from '../ports/memoryStore.ts';
+import { utf8ByteLength } from '../util/utf8.ts';
 import { requireId } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, type ExportedMemory, type MemoryExport } from './exportFormat.ts';
 
@@ -50,7 +51,7 @@ export async function exportPage(
     let taken = 0;
     for (const memory of batch.items) {
       const exported = { ...memory, deleted: memory.deleted_at !== null };
-      const bytes = Buffer.byteLength(JSON.stringify(exported));
+      const bytes = utf8ByteLength(JSON.stringify(exported));
       if (!fits(bytes, memories.length === 0)) break;
       memories.push(exported);
       used += bytes;
@@ -72,7 +73,7 @@ export async function exportPage(
       break;
     }
     const items = (await deps.store.listWorkingItems(session.session_id)).filter((item) => item.user_id === user);
-    const bytes = Buffer.byteLength(JSON.stringify(session)) + Buffer.byteLength(JSON.stringify(items));
+    const bytes = utf8ByteLength(JSON.stringify(session)) + utf8ByteLength(JSON.stringify(items));
     if (!fits(bytes, memories.length === 0 && pageSessions.length === 0)) break;
     pageSessions.push(session);
     pageItems.push(...items);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type {
@@ -11,6 +10,7 @@ import type {
 import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { guardJson, guardText, mergeRedactions, type Redaction } from '../safety/contentGuard.ts';
+import { sha256Hex } from '../util/sha256.ts';
 import { LIMITS, requireContent, requireId, requireMetadata } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
 import { YieldEvery } from '../util/yieldEvery.ts';
@@ -224,7 +224,7 @@ async function writePlan(deps: CoreDeps, plan: ImportPlan): Promise<void> {
 }
 
 function derivedId(prefix: 'mem' | 'sess' | 'wmi', userId: string, original: string): string {
-  return `${prefix}_${createHash('sha256').update(`${userId}\u0000${original}`).digest('hex').slice(0, 32)}`;
+  return `${prefix}_${sha256Hex(`${userId}\u0000${original}`).slice(0, 32)}`;
 }
 
 interface ParsedExport {

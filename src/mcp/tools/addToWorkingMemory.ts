@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, sessionOwner } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { metadataField, redactionsField, sessionIdField, sessionUserField } from '../schemas.ts';
 
 export const addToWorkingMemoryTool = defineTool({
@@ -30,5 +30,5 @@ export const addToWorkingMemoryTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.addToWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args, caller) => context.core.addToWorkingMemory({ ...args, ...caller.sessionOwner() }),
 });

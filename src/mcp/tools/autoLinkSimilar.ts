@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_AUTO_LINKS } from '../../core/api/lifecycleApi.ts';
 import { DEFAULT_LINK_THRESHOLD } from '../../core/api/lifecycleApi.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -35,5 +35,5 @@ export const autoLinkSimilarTool = defineTool({
     candidates_considered: z.number(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.autoLinkSimilar({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.autoLinkSimilar({ ...args, user_id: caller.user() }),
 });

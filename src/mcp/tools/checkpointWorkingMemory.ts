@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, sessionOwner } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { sessionIdField, sessionUserField } from '../schemas.ts';
 
 export const checkpointWorkingMemoryTool = defineTool({
@@ -20,5 +20,5 @@ export const checkpointWorkingMemoryTool = defineTool({
     skipped_reason: z.string().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) => context.core.checkpointWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args, caller) => context.core.checkpointWorkingMemory({ ...args, ...caller.sessionOwner() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, sessionOwner } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { sessionIdField, sessionUserField } from '../schemas.ts';
 
 export const clearWorkingMemoryTool = defineTool({
@@ -13,5 +13,5 @@ export const clearWorkingMemoryTool = defineTool({
   },
   output: { success: z.boolean(), memories_preserved: z.number(), items_removed: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.clearWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args, caller) => context.core.clearWorkingMemory({ ...args, ...caller.sessionOwner() }),
 });

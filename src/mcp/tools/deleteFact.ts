@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { factCategoryField, factKeyField, layerField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const deleteFactTool = defineTool({
@@ -16,6 +16,5 @@ export const deleteFactTool = defineTool({
   },
   output: { deleted: z.boolean(), memory_id: z.string().describe('The memory that held the value.') },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: (context, args) =>
-    context.core.deleteFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.deleteFact({ ...caller.resolveLayerArgs(args), user_id: caller.user() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryRecordSchema, userIdField, workingItemSchema } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -36,8 +36,8 @@ export const exportMemoriesTool = defineTool({
       .describe('Pass as cursor to get the next page; null when this was the last page.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: async (context, args) => {
-    const data = await context.core.exportPage(resolveUser(context, args.user_id), args.cursor);
+  run: async (context, args, caller) => {
+    const data = await context.core.exportPage(caller.user(), args.cursor);
     return { ...data, sessions: data.sessions as unknown as Array<Record<string, unknown>> };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -36,8 +36,8 @@ export const findMemoryContradictionsTool = defineTool({
     truncated: z.boolean().describe('True when the user has more memories than one scan reads (5000).'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.findContradictions(resolveUser(context, args.user_id), {
+  run: (context, args, caller) =>
+    context.core.findContradictions(caller.user(), {
       ...(args.limit ? { limit: args.limit } : {}),
       ...(context.core.defaultProjectId ? { project_id: context.core.defaultProjectId } : {}),
     }),

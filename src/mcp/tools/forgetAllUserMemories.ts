@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORGET_ALL_CONFIRMATION } from '../../core/api/longTermApi.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 
 export const forgetAllUserMemoriesTool = defineTool({
@@ -18,5 +18,5 @@ export const forgetAllUserMemoriesTool = defineTool({
     access_log_deleted: z.number(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.forgetAllMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.forgetAllMemories({ ...args, user_id: caller.user() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryLocationFields, userIdField } from '../schemas.ts';
 
 export const forgetMemoryTool = defineTool({
@@ -14,6 +14,6 @@ export const forgetMemoryTool = defineTool({
   },
   output: { success: z.boolean(), hard_deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.forgetMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) =>
+    context.core.forgetMemory({ ...caller.resolveLayerArgs(args), user_id: caller.user() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { factKeyField, factSchema, layerListField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const getFactsTool = defineTool({
@@ -29,6 +29,6 @@ export const getFactsTool = defineTool({
     searched_layers: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.getFacts({ ...resolveLayerArgs(context, args, 'read'), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) =>
+    context.core.getFacts({ ...caller.resolveLayerArgs(args, 'read'), user_id: caller.user() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -52,8 +52,8 @@ export const getMemoryAnalyticsTool = defineTool({
     truncated: z.boolean(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.analytics(resolveUser(context, args.user_id), {
+  run: (context, args, caller) =>
+    context.core.analytics(caller.user(), {
       ...(args.bucket ? { bucket: args.bucket } : {}),
       ...(args.buckets ? { buckets: args.buckets } : {}),
     }),

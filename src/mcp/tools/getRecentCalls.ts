@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MemoryError } from '../../core/domain/errors.ts';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import type { ServerContext } from '../serverContext.ts';
 import { LIMITS } from '../../core/validation.ts';
@@ -31,8 +31,8 @@ export const getRecentCallsTool = defineTool({
   },
   output: { calls: z.array(callRecordSchema) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: async (context, args) => {
-    const user = resolveUser(context, args.user_id);
+  run: async (context, args, caller) => {
+    const user = caller.user();
     // Only this user's calls: the log is shared by every connection of the process.
     const calls = requireCallLog(context)
       .recent(LIMITS.recentCalls)

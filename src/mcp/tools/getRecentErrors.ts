@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import { callRecordSchema, requireCallLog } from './getRecentCalls.ts';
 import { LIMITS } from '../../core/validation.ts';
@@ -15,8 +15,8 @@ export const getRecentErrorsTool = defineTool({
   },
   output: { errors: z.array(callRecordSchema) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: async (context, args) => {
-    const user = resolveUser(context, args.user_id);
+  run: async (context, args, caller) => {
+    const user = caller.user();
     const errors = requireCallLog(context)
       .recentErrors(LIMITS.recentCalls)
       .filter((call) => call.user_id === user)

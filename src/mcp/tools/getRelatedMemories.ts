@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -40,5 +40,5 @@ export const getRelatedMemoriesTool = defineTool({
     truncated: z.boolean(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.relatedMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.relatedMemories({ ...args, user_id: caller.user() }),
 });

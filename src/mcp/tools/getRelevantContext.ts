@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../core/validation.ts';
 import { contextOutputSchema, queryIntentSchema } from '../../core/api/contextOutput.ts';
 import { contextText } from '../answerText.ts';
-import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { layerListField, layerIdentifierFields, sessionIdField, userIdField } from '../schemas.ts';
 
 const weight = () => z.number().min(0).max(1).optional();
@@ -43,7 +43,7 @@ export const getRelevantContextTool = defineTool({
   },
   output: contextOutputSchema.shape,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (context, args) =>
-    context.core.getRelevantContext({ ...authorizeLayers(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) =>
+    context.core.getRelevantContext({ ...caller.authorizeLayers(args), user_id: caller.user() }),
   render: (output) => contextText(output.context_items),
 });

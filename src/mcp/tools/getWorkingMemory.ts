@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/validation.ts';
-import { defineTool, sessionOwner } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { sessionIdField, workingItemSchema, sessionUserField } from '../schemas.ts';
 
 export const getWorkingMemoryTool = defineTool({
@@ -21,5 +21,5 @@ export const getWorkingMemoryTool = defineTool({
   },
   output: { items: z.array(workingItemSchema), total_tokens: z.number(), truncated: z.boolean() },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.getWorkingMemory({ ...args, ...sessionOwner(context, args.user_id) }),
+  run: (context, args, caller) => context.core.getWorkingMemory({ ...args, ...caller.sessionOwner() }),
 });

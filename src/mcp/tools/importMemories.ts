@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { redactionsField, userIdField } from '../schemas.ts';
 
 export const importMemoriesTool = defineTool({
@@ -23,5 +23,5 @@ export const importMemoriesTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.importMemories(resolveUser(context, args.user_id), args.data),
+  run: (context, args, caller) => context.core.importMemories(caller.user(), args.data),
 });

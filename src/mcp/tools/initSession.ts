@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/validation.ts';
-import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { idString, userIdField, workingStateSchema } from '../schemas.ts';
 
 export const initSessionTool = defineTool({
@@ -21,10 +21,10 @@ export const initSessionTool = defineTool({
   },
   output: { session_id: z.string(), created: z.boolean(), working_memory: workingStateSchema },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
+  run: (context, args, caller) =>
     context.core.initSession({
-      ...authorizeLayers(context, args, 'write'),
-      user_id: resolveUser(context, args.user_id),
+      ...caller.authorizeLayers(args, 'write'),
+      user_id: caller.user(),
       ...(context.core.defaultProjectId ? { project_id: context.core.defaultProjectId } : {}),
     }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 
 export const linkMemoriesTool = defineTool({
@@ -18,6 +18,5 @@ export const linkMemoriesTool = defineTool({
     changed: z.boolean().describe('False when they were already linked.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.linkMemories(resolveUser(context, args.user_id), args.memory_id, args.other_memory_id),
+  run: (context, args, caller) => context.core.linkMemories(caller.user(), args.memory_id, args.other_memory_id),
 });

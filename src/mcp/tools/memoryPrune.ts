@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -45,5 +45,5 @@ export const memoryPruneTool = defineTool({
     dry_run: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.pruneMemories({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.pruneMemories({ ...args, user_id: caller.user() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 
 export const memoryQualityReportTool = defineTool({
@@ -20,5 +20,5 @@ export const memoryQualityReportTool = defineTool({
     truncated: z.boolean(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.qualityReport(resolveUser(context, args.user_id)),
+  run: (context, args, caller) => context.core.qualityReport(caller.user()),
 });

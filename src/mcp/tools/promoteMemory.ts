@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { layerField, layerIdentifierFields, memoryIdField, userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -50,6 +50,6 @@ export const promoteMemoryTool = defineTool({
     source_removed: z.boolean(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.promoteMemory({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) =>
+    context.core.promoteMemory({ ...caller.resolveLayerArgs(args), user_id: caller.user() }),
 });

@@ -3,7 +3,7 @@ import { recallOutputSchema, recalledMemorySchema } from '../../core/api/recallO
 import { LIMITS } from '../../core/validation.ts';
 import { MEMORY_CATEGORIES, type MemoryCategory } from '../../core/domain/taxonomy.ts';
 import { recallText } from '../answerText.ts';
-import { authorizeLayers, defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { layerListField, layerIdentifierFields, userIdField } from '../schemas.ts';
 
 export const recallMemoriesTool = defineTool({
@@ -39,11 +39,11 @@ export const recallMemoriesTool = defineTool({
     memories: z.array(recalledMemorySchema.partial({ score_breakdown: true, why_matched: true })),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: async (context, { explain, ...args }) => {
+  run: async (context, { explain, ...args }, caller) => {
     const answer = await context.core.recall({
-      ...authorizeLayers(context, args),
+      ...caller.authorizeLayers(args),
       memory_categories: args.memory_categories as MemoryCategory[] | undefined,
-      user_id: resolveUser(context, args.user_id),
+      user_id: caller.user(),
     });
     if (explain) return answer;
     // The breakdown is a third of an answer's size and rarely read; explain asks for it.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -59,9 +59,9 @@ export const runDailyMaintenanceTool = defineTool({
     prune: nullableRecord.describe('Prune result, null when skipped.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  run: async (context, args) => {
+  run: async (context, args, caller) => {
     const { user_id, ...options } = args;
-    const report = await context.core.runMaintenance(resolveUser(context, user_id), options);
+    const report = await context.core.runMaintenance(caller.user(), options);
     return report as unknown as {
       user_id: string;
       started_at: string;

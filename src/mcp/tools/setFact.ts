@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import {
   factCategoryField,
   factKeyField,
@@ -34,6 +34,5 @@ export const setFactTool = defineTool({
     redactions: redactionsField,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.setFact({ ...resolveLayerArgs(context, args), user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.setFact({ ...caller.resolveLayerArgs(args), user_id: caller.user() }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MemoryCategory } from '../../core/domain/taxonomy.ts';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { anchorArgs } from '../toolAnchors.ts';
 import {
   anchorInputField,
@@ -55,11 +55,11 @@ export const storeMemoryTool = defineTool({
       .describe('A live memory this one contradicted; it is now superseded by this one and its confidence lowered.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: async (context, { anchor, ...args }) =>
+  run: async (context, { anchor, ...args }, caller) =>
     context.core.storeMemory({
-      ...resolveLayerArgs(context, args),
+      ...caller.resolveLayerArgs(args),
       ...(await anchorArgs(context, anchor, args.metadata)),
       memory_category: args.memory_category as MemoryCategory,
-      user_id: resolveUser(context, args.user_id),
+      user_id: caller.user(),
     }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 import { LIMITS } from '../../core/validation.ts';
 
@@ -15,5 +15,5 @@ export const supersedeMemoryTool = defineTool({
   },
   output: { memory_id: z.string(), superseded_by: z.string(), previous_confidence: z.number(), confidence: z.number() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) => context.core.supersedeMemory({ ...args, user_id: resolveUser(context, args.user_id) }),
+  run: (context, args, caller) => context.core.supersedeMemory({ ...args, user_id: caller.user() }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { memoryIdField, userIdField } from '../schemas.ts';
 
 export const unlinkMemoriesTool = defineTool({
@@ -18,6 +18,5 @@ export const unlinkMemoriesTool = defineTool({
     changed: z.boolean().describe('False when they were not linked.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (context, args) =>
-    context.core.unlinkMemories(resolveUser(context, args.user_id), args.memory_id, args.other_memory_id),
+  run: (context, args, caller) => context.core.unlinkMemories(caller.user(), args.memory_id, args.other_memory_id),
 });

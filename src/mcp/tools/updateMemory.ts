@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
+import { defineTool } from '../defineTool.ts';
 import { metadataField, redactionsField, memoryLocationFields, userIdField } from '../schemas.ts';
 
 export const updateMemoryTool = defineTool({
@@ -16,10 +16,10 @@ export const updateMemoryTool = defineTool({
   },
   output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: async (context, args) => {
+  run: async (context, args, caller) => {
     const { success, re_embedded, redactions } = await context.core.updateMemory({
-      ...resolveLayerArgs(context, args),
-      user_id: resolveUser(context, args.user_id),
+      ...caller.resolveLayerArgs(args),
+      user_id: caller.user(),
     });
     return { success, re_embedded, redactions };
   },

@@ -7,7 +7,7 @@ import {
   claudeCodeCommand,
   type ClientId,
   mergeServerEntry,
-  SERVER_NAME,
+  CLIENT_CONFIG_SERVER_KEY,
   userConfigPath,
 } from '../mcp/clientConfigs.ts';
 import { prepareBridge } from '../mcp/stdioBridge.ts';
@@ -52,7 +52,7 @@ export async function configureMcpClientsCommand(deps: CommandDeps, preselected?
     return command;
   }
   if (picked === 'show') {
-    const json = JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2);
+    const json = JSON.stringify({ mcpServers: { [CLIENT_CONFIG_SERVER_KEY]: entry } }, null, 2);
     await showText(json, 'json');
     return json;
   }
@@ -64,7 +64,7 @@ export async function configureMcpClientsCommand(deps: CommandDeps, preselected?
   });
   const merged = mergeServerEntry(existing, entry);
   const confirm = await vscode.window.showInformationMessage(
-    `Add the "${SERVER_NAME}" server to ${path}?`,
+    `Add the "${CLIENT_CONFIG_SERVER_KEY}" server to ${path}?`,
     {
       modal: true,
       detail: `The client will start:\n${entry.command} ${entry.args.join(' ')}\n\nOther entries in the file are kept. No token is written.`,
@@ -74,7 +74,7 @@ export async function configureMcpClientsCommand(deps: CommandDeps, preselected?
   if (confirm !== 'Write Configuration') return undefined;
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, merged, { mode: 0o600 });
-  deps.log.info(`Wrote the ${SERVER_NAME} MCP server to ${path}.`);
+  deps.log.info(`Wrote the ${CLIENT_CONFIG_SERVER_KEY} MCP server to ${path}.`);
   offer(deps.log, `Configured ${picked}: restart it (Windsurf: refresh its MCP panel) to load the memory server.`, {
     label: 'Open File',
     run: () => vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true }),

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { MemoryError, type MemoryErrorCode } from '../../core/domain/errors.ts';
-import type { ChatModel, ChatRequest } from '../../core/models/chatModel.ts';
+import type { ChatModel, ChatRequest } from '../../core/ports/chatModel.ts';
 
 /** The parts of the `vscode` namespace this adapter uses; passing `vscode` itself satisfies it (and tests pass a fake). */
 export interface VscodeLmApi {

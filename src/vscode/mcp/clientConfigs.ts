@@ -25,7 +25,8 @@ export interface BridgeSpec {
   projectId?: string;
 }
 
-export const SERVER_NAME = 'firebolt-memory';
+/** The key the server is entered under in MCP clients' configuration (`mcpServers.<key>`, `claude mcp add <key>`). */
+export const CLIENT_CONFIG_SERVER_KEY = 'firebolt-memory';
 
 export function bridgeEntry(spec: BridgeSpec): StdioEntry {
   return {
@@ -72,7 +73,7 @@ export function userConfigPath(
  * Adds (or replaces) the server entry under `mcpServers`, keeping everything else in the file.
  * Refuses to touch a file that is not a JSON object rather than overwrite the user's configuration.
  */
-export function mergeServerEntry(existing: string | null, entry: StdioEntry, name = SERVER_NAME): string {
+export function mergeServerEntry(existing: string | null, entry: StdioEntry, name = CLIENT_CONFIG_SERVER_KEY): string {
   let config: Record<string, unknown> = {};
   if (existing !== null && existing.trim() !== '') {
     let parsed: unknown;
@@ -101,7 +102,7 @@ export function mergeServerEntry(existing: string | null, entry: StdioEntry, nam
 }
 
 /** `claude mcp add` for Claude Code, local scope: private to this project and not checked in. */
-export function claudeCodeCommand(entry: StdioEntry, name = SERVER_NAME): string {
+export function claudeCodeCommand(entry: StdioEntry, name = CLIENT_CONFIG_SERVER_KEY): string {
   const quote = (value: string): string =>
     /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
   const env = Object.entries(entry.env).map(([key, value]) => `-e ${key}=${quote(value)}`);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { enricherFromEnv } from '../../../src/core/enrichment/enricherFromEnv.ts';
+import { enricherFromEnv } from '../../../src/models/enricherFromEnv.ts';
 import { ENRICHMENT_PENDING_TAG, enrichmentStateOf } from '../../../src/core/enrichment/pendingEnrichment.ts';
 import { RuleBasedExtractor } from '../../../src/core/extraction/ruleBasedExtractor.ts';
 import { EXTRACTION_PENDING_TAG } from '../../../src/core/extraction/pendingExtraction.ts';

@@ -1,5 +1,5 @@
-import { OpenAiChatModel, type OpenAiChatModelOptions } from '../models/openAiChatModel.ts';
-import { ModelExtractor } from './modelExtractor.ts';
+import { OpenAiChatModel, type OpenAiChatModelOptions } from './openAiChatModel.ts';
+import { ModelExtractor } from '../core/extraction/modelExtractor.ts';
 
 export type OpenAiExtractorOptions = OpenAiChatModelOptions;
 

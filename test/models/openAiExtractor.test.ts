@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MemoryError } from '../../../src/core/domain/errors.ts';
-import { extractorFromEnv } from '../../../src/core/extraction/extractorFromEnv.ts';
-import { OpenAiExtractor } from '../../../src/core/extraction/openAiExtractor.ts';
-import { parseExtraction } from '../../../src/core/extraction/parseExtraction.ts';
-import { RuleBasedExtractor } from '../../../src/core/extraction/ruleBasedExtractor.ts';
-import { type FakeChatServer, startFakeChatServer } from './fakeChatServer.ts';
+import { MemoryError } from '../../src/core/domain/errors.ts';
+import { extractorFromEnv } from '../../src/models/extractorFromEnv.ts';
+import { OpenAiExtractor } from '../../src/models/openAiExtractor.ts';
+import { parseExtraction } from '../../src/core/extraction/parseExtraction.ts';
+import { RuleBasedExtractor } from '../../src/core/extraction/ruleBasedExtractor.ts';
+import { type FakeChatServer, startFakeChatServer } from '../core/extraction/fakeChatServer.ts';
 
 const GOOD = {
   memories: [

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
-import { MemoryError, type MemoryErrorCode } from '../domain/errors.ts';
-import type { ChatModel, ChatRequest } from './chatModel.ts';
+import { MemoryError, type MemoryErrorCode } from '../core/domain/errors.ts';
+import type { ChatModel, ChatRequest } from '../core/ports/chatModel.ts';
 
 export interface OpenAiChatModelOptions {
   apiKey: string;

@@ -1,6 +1,6 @@
-import { MemoryError } from '../domain/errors.ts';
-import { OpenAiChatModel } from '../models/openAiChatModel.ts';
-import { ModelKeyEnricher, type SearchKeyEnricher } from './searchKeyEnricher.ts';
+import { MemoryError } from '../core/domain/errors.ts';
+import { OpenAiChatModel } from './openAiChatModel.ts';
+import { ModelKeyEnricher, type SearchKeyEnricher } from '../core/enrichment/searchKeyEnricher.ts';
 
 const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 

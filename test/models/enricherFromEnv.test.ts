@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MemoryError } from '../../../src/core/domain/errors.ts';
-import { enricherFromEnv } from '../../../src/core/enrichment/enricherFromEnv.ts';
+import { MemoryError } from '../../src/core/domain/errors.ts';
+import { enricherFromEnv } from '../../src/models/enricherFromEnv.ts';
 
 describe('enrichment configuration from the environment', () => {
   it('is off unless asked for by name, even with an OpenAI key present', () => {

@@ -1,7 +1,7 @@
-import { MemoryError } from '../domain/errors.ts';
-import type { MemoryExtractor } from './extractor.ts';
+import { MemoryError } from '../core/domain/errors.ts';
+import type { MemoryExtractor } from '../core/extraction/extractor.ts';
 import { OpenAiExtractor } from './openAiExtractor.ts';
-import { RuleBasedExtractor } from './ruleBasedExtractor.ts';
+import { RuleBasedExtractor } from '../core/extraction/ruleBasedExtractor.ts';
 
 const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
