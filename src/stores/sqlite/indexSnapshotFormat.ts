@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
-import type { LexicalDocuments } from '../../core/retrieval/lexicalIndex.ts';
+import type { LexicalDocuments } from '../common/lexicalIndex.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /**

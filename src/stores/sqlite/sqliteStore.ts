@@ -25,7 +25,7 @@ import type {
   VectorQuery,
   WorkingChange,
 } from '../../core/ports/memoryStore.ts';
-import { LexicalIndex } from '../../core/retrieval/lexicalIndex.ts';
+import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { ChangeFeed } from './changeFeed.ts';

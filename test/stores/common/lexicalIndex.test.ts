@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeDocument, analyzeQuery } from '../../../src/core/text/analyzer.ts';
-import { bm25Idf, LexicalIndex } from '../../../src/core/retrieval/lexicalIndex.ts';
+import { bm25Idf, LexicalIndex } from '../../../src/stores/common/lexicalIndex.ts';
 
 function doc(content: string) {
   return analyzeDocument({ content, entities: [], tags: [] });

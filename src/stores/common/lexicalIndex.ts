@@ -1,5 +1,6 @@
-import type { WeightedTerm } from '../ports/memoryStore.ts';
-import type { AnalyzedDocument } from '../text/analyzer.ts';
+import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
+import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
+import { bm25Idf } from '../../core/text/bm25.ts';
 import { TopK } from './topK.ts';
 
 export interface Bm25Options {
@@ -52,10 +53,7 @@ export class LexicalDocumentsError extends Error {
   }
 }
 
-/** Lucene's BM25 idf: always positive, so a term in most documents still helps a little. */
-export function bm25Idf(documents: number, documentFrequency: number): number {
-  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
-}
+export { bm25Idf };
 
 /**
  * In-memory incremental BM25 index over one user's documents. Removal is eager, so
