@@ -39,12 +39,10 @@ const LAYERS = {
   },
   stores: {
     layers: ['core'],
-    // retrieval/lexicalIndex and retrieval/topK are store-only search primitives on their way to
-    // src/stores/common (#31, #33); once moved, their entries here go.
-    core: ['ports', 'domain', 'text', 'util', 'retrieval/lexicalIndex', 'retrieval/topK'],
+    core: ['ports', 'domain', 'text', 'util'],
     builtins: true,
     packages: [],
-    why: "Stores implement the core's store port; besides it they share only the core's search primitives (text analysis, top-k).",
+    why: "Stores implement the core's store port; besides it they share only the core's text analysis; the index, top-k and feedback they share live in src/stores/common.",
   },
   embeddings: {
     layers: ['core'],

@@ -6,7 +6,7 @@
  *   node bench/lexical-latency.ts [documents]
  */
 import { performance } from 'node:perf_hooks';
-import { LexicalIndex } from '../src/core/retrieval/lexicalIndex.ts';
+import { LexicalIndex } from '../src/stores/common/lexicalIndex.ts';
 import type { AnalyzedDocument } from '../src/core/text/analyzer.ts';
 
 const DOCUMENTS = Number(process.argv[2] ?? 100_000);

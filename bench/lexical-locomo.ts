@@ -9,10 +9,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { analyzeDocument, analyzeQuery } from '../src/core/text/analyzer.ts';
-import { LexicalIndex } from '../src/core/retrieval/lexicalIndex.ts';
-import type { Bm25Options } from '../src/core/retrieval/lexicalIndex.ts';
-import { expandQuery } from '../src/core/retrieval/pseudoRelevanceFeedback.ts';
-import type { FeedbackOptions } from '../src/core/retrieval/pseudoRelevanceFeedback.ts';
+import { LexicalIndex } from '../src/stores/common/lexicalIndex.ts';
+import type { Bm25Options } from '../src/stores/common/lexicalIndex.ts';
+import { expandQuery } from '../src/stores/common/pseudoRelevanceFeedback.ts';
+import type { FeedbackOptions } from '../src/stores/common/pseudoRelevanceFeedback.ts';
 import { expandWithNeighbours } from '../src/core/retrieval/neighbourExpansion.ts';
 import type { NeighbourOptions } from '../src/core/retrieval/neighbourExpansion.ts';
 import { formatTurn, KS, loadSamples, recallAtKs, turnsOf, type Sample, type Turn } from './locomo/locomoData.ts';

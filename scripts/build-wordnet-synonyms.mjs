@@ -192,6 +192,16 @@ for (const { from, to } of derivationPointers) {
 const derivationLines = [...derivations]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([word, related]) => `${word}:${[...related].sort().join(',')}`);
+// The same pairs under their second word, first words in table order, so a lookup reads a line of
+// each table (src/core/text/vocabulary/sortedLineTable.ts) instead of inverting one at run time.
+const derivedFrom = new Map();
+for (const line of derivationLines) {
+  const [word, related] = line.split(':');
+  for (const other of related.split(',')) derivedFrom.set(other, [...(derivedFrom.get(other) ?? []), word]);
+}
+const derivedFromLines = [...derivedFrom]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([word, firsts]) => `${word}:${firsts.join(',')}`);
 
 // Not derived forms: common words that only look like a comparative or an agent noun of a shorter
 // word ("career" / "care", "corner" / "corn", "former" / "form", "interest" / "inter"). A word is
@@ -226,6 +236,9 @@ export const WORDNET_ATTRIBUTES = \`${attributeLines.join('\n')}\`;
 
 // Derivations, "word:word,word", each pair once under its alphabetically first word; read both ways ("allergic:allergy").
 export const WORDNET_DERIVATIONS = \`${derivationLines.join('\n')}\`;
+
+// Derivations again, "word:word,word", under the pair's alphabetically second word, first words in table order: a lookup reads both tables instead of inverting one at run time.
+export const WORDNET_DERIVED_FROM = \`${derivedFromLines.join('\n')}\`;
 
 // Not derived forms, "word:shorter,shorter": common words that only look like a comparative or agent noun of the shorter word ("career:care").
 export const WORDNET_NOT_DERIVED = \`${notDerived.join('\n')}\`;

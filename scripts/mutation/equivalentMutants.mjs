@@ -33,18 +33,18 @@ export const EQUIVALENT_MUTANTS = {
   'src/core/layers/layerScope.ts:74 ConditionalExpression → false':
     "Equivalent: a user-layer memory's scope_id is its user_id (the user layer is scoped by the user id), so { user_id, user_id: scope_id } is the same object.",
   // Ranking
-  'src/core/retrieval/topK.ts:23 EqualityOperator → this.#orders[a] >= this.#orders[b]':
+  'src/stores/common/topK.ts:23 EqualityOperator → this.#orders[a] >= this.#orders[b]':
     'Equivalent: differs only when two entries carry the same order, and orders are distinct (both callers, vectorSearch and lexicalIndex, pass an insertion index), so two different entries never tie on order.',
-  'src/core/retrieval/topK.ts:41 EqualityOperator → order >= this.#orders[0]':
+  'src/stores/common/topK.ts:41 EqualityOperator → order >= this.#orders[0]':
     'Equivalent for the same reason as line 23: a newcomer never has the order of the entry it is compared with.',
-  'src/core/retrieval/topK.ts:62 EqualityOperator → i >= 0':
+  'src/stores/common/topK.ts:62 EqualityOperator → i >= 0':
     'Equivalent: at the root, i = 0, the extra turn compares with index (0 − 1) >> 1 = −1, whose score is undefined; undefined is neither greater nor equal, so #worse is false and the loop returns.',
-  'src/core/retrieval/topK.ts:76 ConditionalExpression → true':
+  'src/stores/common/topK.ts:76 ConditionalExpression → true':
     'Equivalent: without the bound a child index past the end reads an undefined score, which #worse never ranks below anything (undefined < x and undefined === x are false), so it is never chosen.',
-  'src/core/retrieval/topK.ts:76 EqualityOperator → left <= n':
+  'src/stores/common/topK.ts:76 EqualityOperator → left <= n':
     'Equivalent: index n is past the end; as line 76 → true, its undefined score is never worse.',
-  'src/core/retrieval/topK.ts:77 ConditionalExpression → true': 'Equivalent: as line 76 → true, for the right child.',
-  'src/core/retrieval/topK.ts:77 EqualityOperator → right <= n':
+  'src/stores/common/topK.ts:77 ConditionalExpression → true': 'Equivalent: as line 76 → true, for the right child.',
+  'src/stores/common/topK.ts:77 EqualityOperator → right <= n':
     'Equivalent: as line 76 → left <= n, for the right child.',
   'src/core/retrieval/typeWeights.ts:45 ArrayDeclaration → ["Stryker was here"]':
     'Equivalent: puts a subtype named "Stryker was here" in the general profile; no memory can have that subtype (the taxonomy refuses it), so no weight changes.',

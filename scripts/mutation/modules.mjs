@@ -54,11 +54,11 @@ export const MUTATION_MODULES = [
   {
     name: 'ranking',
     promise: 'relevance and recall ranking',
-    mutate: ['src/core/retrieval/relevance.ts', 'src/core/retrieval/topK.ts', 'src/core/retrieval/typeWeights.ts'],
+    mutate: ['src/core/retrieval/relevance.ts', 'src/stores/common/topK.ts', 'src/core/retrieval/typeWeights.ts'],
     tests: [
       'test/core/retrieval/relevance.test.ts',
       'test/core/retrieval/relevanceFactors.test.ts',
-      'test/core/retrieval/topK.test.ts',
+      'test/stores/common/topK.test.ts',
       'test/core/retrieval/typeWeights.test.ts',
       'test/core/retrieval/hybridRecall.test.ts',
       'test/promises/decayRanking.test.ts',

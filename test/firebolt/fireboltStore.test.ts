@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
-import { LexicalIndex } from '../../src/core/retrieval/lexicalIndex.ts';
+import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
 import { analyzeDocument, analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LexicalIndex } from '../../src/core/retrieval/lexicalIndex.ts';
+import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
 import {
   decodeSnapshot,
   encodeSnapshot,

@@ -197,6 +197,66 @@ function comparativeOrAgentForms(word: string): string[] {
   return derivedForms(word).filter((form) => !isFalseDerivedForm(word, form));
 }
 
+/** One bridge of a query word, before it joins its concept (queryConcepts merges repeats). */
+interface WordBridge {
+  terms: string[];
+  kind: BridgeKind;
+  label: string;
+  credit: number;
+}
+
+/**
+ * Bridges of query words already expanded, by word: a recall expands its query twice (with and
+ * without its time phrases) and agents repeat their words, while each expansion runs the word
+ * through every table and rule. Cleared when full: a bound on memory, not an eviction policy.
+ */
+const bridgesByWord = new Map<string, readonly WordBridge[]>();
+const MAX_CACHED_WORDS = 4096;
+
+/** The bridges of one informative query word, in the order queryConcepts has always added them. */
+function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
+  const key = `${generic ? 'g' : 'w'}:${surface}`;
+  const cached = bridgesByWord.get(key);
+  if (cached !== undefined) return cached;
+  const bridges: WordBridge[] = [];
+  const add = (terms: string[] | null, kind: BridgeKind, label: string, credit = BRIDGE_CREDIT[kind]): void => {
+    if (terms !== null) bridges.push({ terms, kind, label, credit });
+  };
+  for (const variant of wordFormVariants(surface)) add(phraseTerms([variant]), 'word form', `${surface} ← ${variant}`);
+  // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
+  // long postings to every search and little evidence, so only its inflections are kept.
+  if (!generic) {
+    for (const variant of comparativeOrAgentForms(surface))
+      add(phraseTerms([variant]), 'derived form', `${surface} ← ${variant}`);
+    // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
+    for (const lemma of new Set([...regularLemmas(surface), ...wordFormVariants(surface)])) {
+      for (const derived of wordnetDerivations(lemma))
+        add(phraseTerms([derived]), 'derivation', `${surface} ← ${derived}`);
+    }
+    for (const base of [surface, ...wordFormVariants(surface)]) {
+      // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
+      // counts as a generic word does, half.
+      for (const synonym of wordnetSynonyms(base))
+        add(
+          phraseTerms([synonym]),
+          'synonym',
+          `${surface} ← ${synonym}`,
+          BRIDGE_CREDIT.synonym * (isGenericWord(synonym) ? GENERIC_WORD_INFORMATION : 1),
+        );
+    }
+    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
+    for (const base of new Set([surface, ...wordFormVariants(surface), ...comparativeOrAgentForms(surface)])) {
+      for (const attribute of wordnetAttributes(base)) {
+        for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
+          add(phraseTerms([form]), 'attribute', `${surface} ← ${form}`);
+      }
+    }
+  }
+  if (bridgesByWord.size >= MAX_CACHED_WORDS) bridgesByWord.clear();
+  bridgesByWord.set(key, bridges);
+  return bridges;
+}
+
 interface QueryWord {
   term: string;
   surface: string;
@@ -248,41 +308,8 @@ export function queryConcepts(text: string): QueryConcept[] {
   for (const word of words) {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
-    for (const variant of wordFormVariants(word.surface))
-      add(concept, phraseTerms([variant]), 'word form', `${word.surface} ← ${variant}`);
-    // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
-    // long postings to every search and little evidence, so only its inflections are kept.
-    if (concept.generic) continue;
-    for (const variant of comparativeOrAgentForms(word.surface))
-      add(concept, phraseTerms([variant]), 'derived form', `${word.surface} ← ${variant}`);
-    // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
-    for (const lemma of new Set([...regularLemmas(word.surface), ...wordFormVariants(word.surface)])) {
-      for (const derived of wordnetDerivations(lemma))
-        add(concept, phraseTerms([derived]), 'derivation', `${word.surface} ← ${derived}`);
-    }
-    for (const base of [word.surface, ...wordFormVariants(word.surface)]) {
-      // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
-      // counts as a generic word does, half.
-      for (const synonym of wordnetSynonyms(base))
-        add(
-          concept,
-          phraseTerms([synonym]),
-          'synonym',
-          `${word.surface} ← ${synonym}`,
-          BRIDGE_CREDIT.synonym * (isGenericWord(synonym) ? GENERIC_WORD_INFORMATION : 1),
-        );
-    }
-    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
-    for (const base of new Set([
-      word.surface,
-      ...wordFormVariants(word.surface),
-      ...comparativeOrAgentForms(word.surface),
-    ])) {
-      for (const attribute of wordnetAttributes(base)) {
-        for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
-          add(concept, phraseTerms([form]), 'attribute', `${word.surface} ← ${form}`);
-      }
-    }
+    for (const bridge of wordBridges(word.surface, concept.generic))
+      add(concept, bridge.terms.slice(), bridge.kind, bridge.label, bridge.credit);
   }
 
   // Phrases of the software vocabulary, longest first, over the informative words in order.

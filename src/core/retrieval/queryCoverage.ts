@@ -6,7 +6,7 @@
  * full match, and a question about something never stored scores low against every memory.
  */
 import type { TermStatistics } from '../ports/memoryStore.ts';
-import { bm25Idf } from './lexicalIndex.ts';
+import { bm25Idf } from '../text/bm25.ts';
 import type { QueryConcept } from './queryConcepts.ts';
 
 export interface Coverage {

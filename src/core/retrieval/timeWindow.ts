@@ -10,7 +10,7 @@
  * answer it is. A vague time ("two weeks ago") names no window and only boosts memories near it.
  */
 import type { MemoryRecord } from '../domain/records.ts';
-import { bm25Idf } from './lexicalIndex.ts';
+import { bm25Idf } from '../text/bm25.ts';
 import type { QueryConcept } from './queryConcepts.ts';
 
 export interface TimeWindow {

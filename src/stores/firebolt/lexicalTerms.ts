@@ -1,5 +1,5 @@
 import type { LexicalHit, LexicalQuery, TermStatistics } from '../../core/ports/memoryStore.ts';
-import { DEFAULT_BM25 } from '../../core/retrieval/lexicalIndex.ts';
+import { DEFAULT_BM25 } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { memoryFilterSql } from './memoryFilterSql.ts';
 import type { TransactionScope } from './queryClient.ts';

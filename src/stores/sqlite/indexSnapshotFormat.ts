@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
-import type { LexicalDocuments } from '../../core/retrieval/lexicalIndex.ts';
+import type { LexicalDocuments } from '../common/lexicalIndex.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /**
@@ -93,6 +93,7 @@ const NUMBER_FIELDS = [
   'last_accessed_ms',
   'created_ms',
 ] as const;
+const NO_ITEMS: readonly string[] = Object.freeze([]);
 const PINNED = 1;
 const DELETED = 2;
 const SUPERSEDED = 4;
@@ -243,9 +244,11 @@ export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
   const listItems = section('metaListItems', 'i32', counts.listItems) as Int32Array;
   const metas: MemoryMeta[] = new Array<MemoryMeta>(counts.metas);
   let item = 0;
-  const list = (count: number): string[] => {
+  const list = (count: number): readonly string[] => {
     if (count < 0 || item + count > listItems.length)
       throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
+    // Most memories have no tags and many no entities: one shared empty list, not 100,000 of them.
+    if (count === 0) return NO_ITEMS;
     const out = new Array<string>(count);
     for (let index = 0; index < count; index++) out[index] = string(listItems[item++]);
     return out;

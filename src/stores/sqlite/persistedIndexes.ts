@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/ports/logger.ts';
-import { DEFAULT_BM25, LexicalDocumentsError, LexicalIndex } from '../../core/retrieval/lexicalIndex.ts';
+import { DEFAULT_BM25, LexicalDocumentsError, LexicalIndex } from '../common/lexicalIndex.ts';
 import { ANALYZER_VERSION } from '../../core/text/analyzer.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 import type { IndexSnapshotFiles } from './indexSnapshotFiles.ts';

@@ -1,5 +1,5 @@
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
-import { LexicalIndex } from '../../core/retrieval/lexicalIndex.ts';
+import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { metaOf } from './memoryMeta.ts';

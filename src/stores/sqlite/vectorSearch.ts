@@ -1,6 +1,6 @@
 import type { StoredEmbedding } from '../../core/domain/records.ts';
 import type { VectorHit } from '../../core/ports/memoryStore.ts';
-import { TopK } from '../../core/retrieval/topK.ts';
+import { TopK } from '../common/topK.ts';
 import type { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import type { MemoryPredicate } from './memoryFilter.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bm25Idf } from '../../../src/core/retrieval/lexicalIndex.ts';
+import { bm25Idf } from '../../../src/core/text/bm25.ts';
 import { queryConcepts } from '../../../src/core/retrieval/queryConcepts.ts';
 import { conceptInformation, coverageOf, GENERIC_WORD_INFORMATION } from '../../../src/core/retrieval/queryCoverage.ts';
 

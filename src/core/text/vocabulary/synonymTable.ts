@@ -2,12 +2,14 @@ import {
   GENERIC_WORDS,
   WORDNET_ATTRIBUTES,
   WORDNET_DERIVATIONS,
+  WORDNET_DERIVED_FROM,
   WORDNET_NOT_DERIVED,
   WORDNET_SYNONYMS,
 } from './wordnetSynonyms.ts';
+import { SortedLineTable } from './sortedLineTable.ts';
 import { stem } from '../stemmer.ts';
 
-/** "word:other,other" lines of a generated table, by word. */
+/** "word:other,other" lines of a generated table, by word (the small tables read whole). */
 function parseTable(text: string): Map<string, string[]> {
   const table = new Map<string, string[]>();
   for (const line of text.split('\n')) {
@@ -17,44 +19,34 @@ function parseTable(text: string): Map<string, string[]> {
   return table;
 }
 
-let synonyms: Map<string, string[]> | null = null;
+const synonyms = new SortedLineTable(WORDNET_SYNONYMS);
+const attributes = new SortedLineTable(WORDNET_ATTRIBUTES);
+const derivedTo = new SortedLineTable(WORDNET_DERIVATIONS);
+const derivedFrom = new SortedLineTable(WORDNET_DERIVED_FROM);
 
 /** WordNet synonyms of a common lowercase word (the generated compact table); empty when none. */
 export function wordnetSynonyms(word: string): readonly string[] {
-  synonyms ??= parseTable(WORDNET_SYNONYMS);
-  return synonyms.get(word) ?? [];
+  return synonyms.get(word);
 }
-
-let attributes: Map<string, string[]> | null = null;
 
 /**
  * WordNet attributes of a lowercase word: for an adjective the quantity it is a value of ("fast":
  * speed), for such a quantity its adjectives ("weight": heavy, light); empty when none.
  */
 export function wordnetAttributes(word: string): readonly string[] {
-  attributes ??= parseTable(WORDNET_ATTRIBUTES);
-  return attributes.get(word) ?? [];
+  return attributes.get(word);
 }
-
-let derivations: Map<string, string[]> | null = null;
 
 /**
  * Words WordNet derives from a lowercase lemma, or it from them, that the stemmer keeps apart
- * ("allergy": allergic; "decision": decide; "failure": fail); empty when none. The table holds each
- * pair once, so it is read both ways.
+ * ("allergy": allergic; "decision": decide; "failure": fail); empty when none. Each pair is listed
+ * under both its words (WORDNET_DERIVATIONS and WORDNET_DERIVED_FROM); the alphabetically earlier
+ * partners come first.
  */
 export function wordnetDerivations(word: string): readonly string[] {
-  if (derivations === null) {
-    const bothWays = new Map<string, string[]>();
-    for (const [first, others] of parseTable(WORDNET_DERIVATIONS)) {
-      for (const other of others) {
-        bothWays.set(first, [...(bothWays.get(first) ?? []), other]);
-        bothWays.set(other, [...(bothWays.get(other) ?? []), first]);
-      }
-    }
-    derivations = bothWays;
-  }
-  return derivations.get(word) ?? [];
+  const earlier = derivedFrom.get(word);
+  const later = derivedTo.get(word);
+  return earlier.length === 0 ? later : later.length === 0 ? earlier : [...earlier, ...later];
 }
 
 let notDerived: Map<string, Set<string>> | null = null;

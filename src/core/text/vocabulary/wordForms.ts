@@ -239,13 +239,26 @@ export function otherSpelling(word: string): string | null {
   return NOT_SPELLING_VARIANTS.has(candidate) ? null : candidate;
 }
 
+/**
+ * Variants already worked out, by word: query expansion asks for a word's variants five times
+ * (genericness, inflections, derivations, synonyms, attributes), and the spelling rules try every
+ * ending both ways. Cleared when full: a bound on memory, not an eviction policy.
+ */
+const variantsByWord = new Map<string, readonly string[]>();
+const MAX_CACHED_WORDS = 4096;
+
 /** Other surface forms of a lowercase word: irregular verb forms, irregular plural, other spelling. */
-export function wordFormVariants(word: string): string[] {
+export function wordFormVariants(word: string): readonly string[] {
+  const cached = variantsByWord.get(word);
+  if (cached !== undefined) return cached;
   const out = new Set<string>([...(VERB_FORMS.get(word) ?? []), ...(PLURAL_FORMS.get(word) ?? [])]);
   const spelling = otherSpelling(word);
   if (spelling !== null) out.add(spelling);
   out.delete(word);
-  return [...out];
+  const variants = Object.freeze([...out]);
+  if (variantsByWord.size >= MAX_CACHED_WORDS) variantsByWord.clear();
+  variantsByWord.set(word, variants);
+  return variants;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeDocument, analyzeQuery } from '../../../src/core/text/analyzer.ts';
-import { LexicalIndex } from '../../../src/core/retrieval/lexicalIndex.ts';
-import { expandQuery } from '../../../src/core/retrieval/pseudoRelevanceFeedback.ts';
+import { LexicalIndex } from '../../../src/stores/common/lexicalIndex.ts';
+import { expandQuery } from '../../../src/stores/common/pseudoRelevanceFeedback.ts';
 
 function build(): LexicalIndex {
   const index = new LexicalIndex();

@@ -1,5 +1,6 @@
-import type { WeightedTerm } from '../ports/memoryStore.ts';
-import type { AnalyzedDocument } from '../text/analyzer.ts';
+import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
+import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
+import { bm25Idf } from '../../core/text/bm25.ts';
 import { TopK } from './topK.ts';
 
 export interface Bm25Options {
@@ -52,10 +53,7 @@ export class LexicalDocumentsError extends Error {
   }
 }
 
-/** Lucene's BM25 idf: always positive, so a term in most documents still helps a little. */
-export function bm25Idf(documents: number, documentFrequency: number): number {
-  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
-}
+export { bm25Idf };
 
 /**
  * In-memory incremental BM25 index over one user's documents. Removal is eager, so
@@ -71,18 +69,27 @@ export class LexicalIndex {
   readonly #termIdOf = new Map<string, number>();
   readonly #termNames: string[] = [];
   /**
-   * By term id: the term's documents as (slot, tf) pairs in one typed array that grows by
-   * doubling, and how many pairs are in use. One object per term, not three: most terms are rare,
-   * and at 100,000 documents there are over 100,000 of them. A term whose last document went
-   * keeps its id with an empty posting.
+   * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
+   * integers, frequencies as the 32-bit floats they were always held at. By term id: where its
+   * run starts, how many cells it uses and how many it has room for. No object per term (there
+   * are over 100,000 at 100,000 documents): a run that fills up moves to the columns' end with
+   * twice the room, and the columns are compacted before they grow when moved-out runs are a third of them. A term
+   * whose last document went keeps its id with an empty run. An index loaded from a persisted
+   * file holds the file's own arrays, exactly sized, until it changes (fromDocuments).
    */
-  #postings: Float64Array[] = [];
+  #postingSlots: Int32Array<ArrayBufferLike> = new Int32Array(1024);
+  #postingTfs: Float32Array<ArrayBufferLike> = new Float32Array(1024);
+  #postingsUsed = 0;
+  /** Cells of runs that moved away; compacted before growing once they are a third of the used cells. */
+  #postingsWaste = 0;
+  #postingStarts = new Int32Array(1024);
   #postingSizes = new Int32Array(1024);
+  #postingRooms = new Int32Array(1024);
   readonly #slotOf = new Map<string, number>();
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
-  #arenaTerms = new Int32Array(1024);
-  #arenaTfs = new Float32Array(1024);
+  #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
+  #arenaTfs: Float32Array<ArrayBufferLike> = new Float32Array(1024);
   #arenaUsed = 0;
   /** Arena cells of removed or replaced documents; compacted away once they are half of it. */
   #arenaWaste = 0;
@@ -114,6 +121,13 @@ export class LexicalIndex {
   stats(): { documents: number; averageLength: number } {
     const documents = this.size;
     return { documents, averageLength: documents === 0 ? 0 : this.#totalLength / documents };
+  }
+
+  /** Cells the posting columns hold room for, against the cells live documents use: what compaction bounds. */
+  postingFootprint(): { cells: number; capacity: number } {
+    let cells = 0;
+    for (let term = 0; term < this.#termNames.length; term++) cells += this.#postingSizes[term];
+    return { cells, capacity: this.#postingSlots.length };
   }
 
   documentFrequency(term: string): number {
@@ -170,12 +184,12 @@ export class LexicalIndex {
     const postingTfs = new Float32Array(cells);
     let at = 0;
     termIds.forEach((termId, local) => {
-      const posting = this.#postings[termId];
+      const start = this.#postingStarts[termId];
       const size = this.#postingSizes[termId];
       postingSizes[local] = size;
-      for (let i = 0; i < size; i++) {
-        postingDocuments[at] = positionOf[posting[2 * i]];
-        postingTfs[at] = posting[2 * i + 1];
+      for (let i = start; i < start + size; i++) {
+        postingDocuments[at] = positionOf[this.#postingSlots[i]];
+        postingTfs[at] = this.#postingTfs[i];
         at++;
       }
     });
@@ -186,9 +200,9 @@ export class LexicalIndex {
   }
 
   /**
-   * An index holding `documents` as if they had been upserted in their order, built straight into
-   * the flat arrays in sequential copies; no Map per document and no posting grown by doubling.
-   * Input whose parts do not add up (a term or document number out of range, sizes that do not
+   * An index holding `documents` as if they had been upserted in their order. It takes the
+   * documents' typed arrays as its own (a persisted file's sections, read in place): the index
+   * writes into them as it changes, so a caller must not reuse them. Input whose parts do not add up (a term or document number out of range, sizes that do not
    * sum to the cells, a repeated id or term) is refused: an index out of step with itself would
    * fail later, inside a search or a removal.
    */
@@ -228,23 +242,20 @@ export class LexicalIndex {
       termIdOf.set(termNames[term], term);
     }
     for (const name of termNames) index.#termNames.push(name);
-    // One buffer for every posting, each term a view of its run (a posting that grows later moves
-    // to its own array), filled in one sequential pass: 130,000 separate typed arrays or three
-    // million scattered writes cost more than the rest of the load.
-    const shared = new Float64Array(2 * cells);
-    for (let cell = 0; cell < cells; cell++) {
-      shared[2 * cell] = postingDocuments[cell];
-      shared[2 * cell + 1] = postingTfs[cell];
-    }
-    const postings: Float64Array[] = new Array<Float64Array>(termNames.length);
+    // The postings are the documents' own arrays: document numbers are the slots, term after term
+    // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
+    // copied; the first posting to grow moves to the end (#appendPosting).
+    const termTotal = termNames.length;
+    const starts = new Int32Array(Math.max(1024, termTotal));
+    const sizes = new Int32Array(Math.max(1024, termTotal));
+    const rooms = new Int32Array(Math.max(1024, termTotal));
     let offset = 0;
-    for (let term = 0; term < termNames.length; term++) {
-      const length = 2 * postingSizes[term];
-      postings[term] = length === 0 ? new Float64Array(4) : shared.subarray(offset, offset + length);
-      offset += length;
+    for (let term = 0; term < termTotal; term++) {
+      starts[term] = offset;
+      sizes[term] = postingSizes[term];
+      rooms[term] = postingSizes[term];
+      offset += postingSizes[term];
     }
-    const sizes = new Int32Array(Math.max(1024, termNames.length));
-    sizes.set(postingSizes);
     const capacity = Math.max(16, count);
     const docStart = new Int32Array(capacity);
     const docTermCount = new Int32Array(capacity);
@@ -263,12 +274,12 @@ export class LexicalIndex {
       orders[slot] = slot;
       totalLength += lengths[slot];
     }
-    const arenaTerms = new Int32Array(Math.max(1024, cells));
-    const arenaTfs = new Float32Array(Math.max(1024, cells));
-    arenaTerms.set(terms);
-    arenaTfs.set(tfs);
-    index.#postings = postings;
+    index.#postingSlots = postingDocuments;
+    index.#postingTfs = postingTfs;
+    index.#postingsUsed = cells;
+    index.#postingStarts = starts;
     index.#postingSizes = sizes;
+    index.#postingRooms = rooms;
     index.#docStart = docStart;
     index.#docTermCount = docTermCount;
     index.#lengths = docLengths;
@@ -276,8 +287,9 @@ export class LexicalIndex {
     index.#totalLength = totalLength;
     index.#scores = new Float64Array(capacity);
     index.#touched = new Int32Array(capacity);
-    index.#arenaTerms = arenaTerms;
-    index.#arenaTfs = arenaTfs;
+    // The arena too is the documents' arrays as they are: #reserveArena moves it when it must grow.
+    index.#arenaTerms = terms;
+    index.#arenaTfs = tfs;
     index.#ids = ids.slice();
     index.#arenaUsed = cells;
     index.#nextOrder = count;
@@ -332,16 +344,18 @@ export class LexicalIndex {
     const scores = this.#scores;
     const lengths = this.#lengths;
     const touched = this.#touched;
+    const slots = this.#postingSlots;
+    const tfs = this.#postingTfs;
     let touchedCount = 0;
     for (const { term, weight } of terms) {
       const id = this.#termIdOf.get(term);
       const size = id === undefined ? 0 : this.#postingSizes[id];
       if (size === 0 || weight <= 0) continue;
-      const posting = this.#postings[id!];
+      const start = this.#postingStarts[id!];
       const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
-      for (let i = 0; i < 2 * size; i += 2) {
-        const slot = posting[i];
-        const tf = posting[i + 1];
+      for (let i = start; i < start + size; i++) {
+        const slot = slots[i];
+        const tf = tfs[i];
         const norm = k1 * (1 - b + (b * lengths[slot]) / averageLength);
         if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot] += (idfWeight * tf) / (tf + norm);
@@ -380,8 +394,11 @@ export class LexicalIndex {
       id = this.#termNames.length;
       this.#termNames.push(term);
       this.#termIdOf.set(term, id);
-      this.#postings.push(new Float64Array(4));
-      if (id === this.#postingSizes.length) this.#postingSizes = growInt(this.#postingSizes, id * 2);
+      if (id === this.#postingSizes.length) {
+        this.#postingStarts = growInt(this.#postingStarts, id * 2);
+        this.#postingSizes = growInt(this.#postingSizes, id * 2);
+        this.#postingRooms = growInt(this.#postingRooms, id * 2);
+      }
     }
     return id;
   }
@@ -439,33 +456,75 @@ export class LexicalIndex {
   }
 
   #appendPosting(termId: number, slot: number, tf: number): void {
-    let posting = this.#postings[termId];
     const size = this.#postingSizes[termId];
-    if (2 * size === posting.length) {
-      const grown = new Float64Array(posting.length * 2);
-      grown.set(posting);
-      this.#postings[termId] = posting = grown;
-    }
-    posting[2 * size] = slot;
+    if (size === this.#postingRooms[termId]) this.#movePosting(termId, Math.max(4, size * 2));
+    const cell = this.#postingStarts[termId] + size;
+    this.#postingSlots[cell] = slot;
     // Frequencies are held at float32 precision, as every recall figure in the README was measured
     // with; a wider value only reorders documents whose scores tie to the last bit.
-    posting[2 * size + 1] = Math.fround(tf);
+    this.#postingTfs[cell] = tf;
     this.#postingSizes[termId] = size + 1;
+  }
+
+  /** Moves a full run to the columns' end with room for `room` cells (compacting or growing them first). */
+  #movePosting(termId: number, room: number): void {
+    if (this.#postingsUsed + room > this.#postingSlots.length) {
+      if (this.#postingsWaste * 3 > this.#postingsUsed) this.#compactPostings();
+      if (this.#postingsUsed + room > this.#postingSlots.length) {
+        const capacity = Math.max(this.#postingSlots.length * 2, this.#postingsUsed + room);
+        const slots = new Int32Array(capacity);
+        slots.set(this.#postingSlots.subarray(0, this.#postingsUsed));
+        const tfs = new Float32Array(capacity);
+        tfs.set(this.#postingTfs.subarray(0, this.#postingsUsed));
+        this.#postingSlots = slots;
+        this.#postingTfs = tfs;
+      }
+    }
+    const start = this.#postingStarts[termId];
+    const size = this.#postingSizes[termId];
+    const to = this.#postingsUsed;
+    this.#postingSlots.copyWithin(to, start, start + size);
+    this.#postingTfs.copyWithin(to, start, start + size);
+    this.#postingsWaste += this.#postingRooms[termId];
+    this.#postingStarts[termId] = to;
+    this.#postingRooms[termId] = room;
+    this.#postingsUsed = to + room;
+  }
+
+  /** Moves every run to the front, in column order (so each moves only towards the front), each keeping its room. */
+  #compactPostings(): void {
+    const termCount = this.#termNames.length;
+    const order = new Int32Array(termCount);
+    for (let term = 0; term < termCount; term++) order[term] = term;
+    const starts = this.#postingStarts;
+    order.sort((a, b) => starts[a] - starts[b]);
+    let used = 0;
+    for (const term of order) {
+      const start = starts[term];
+      const size = this.#postingSizes[term];
+      this.#postingSlots.copyWithin(used, start, start + size);
+      this.#postingTfs.copyWithin(used, start, start + size);
+      starts[term] = used;
+      used += this.#postingRooms[term];
+    }
+    this.#postingsUsed = used;
+    this.#postingsWaste = 0;
   }
 
   /** Swap-with-last removal: postings are unordered, scoring does not need order. */
   #removePosting(termId: number, slot: number): void {
-    const posting = this.#postings[termId];
-    const last = this.#postingSizes[termId] - 1;
-    let index = 0;
-    while (index <= last && posting[2 * index] !== slot) index++;
+    const start = this.#postingStarts[termId];
+    const last = start + this.#postingSizes[termId] - 1;
+    const slots = this.#postingSlots;
+    let index = start;
+    while (index <= last && slots[index] !== slot) index++;
     if (index > last)
       throw new Error(
         `Lexical index out of step: document slot ${slot} is missing from the posting of "${this.#termNames[termId]}".`,
       );
-    posting[2 * index] = posting[2 * last];
-    posting[2 * index + 1] = posting[2 * last + 1];
-    this.#postingSizes[termId] = last;
+    slots[index] = slots[last];
+    this.#postingTfs[index] = this.#postingTfs[last];
+    this.#postingSizes[termId] = last - start;
   }
 }
 

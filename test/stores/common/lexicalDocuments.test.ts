@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LexicalDocumentsError, LexicalIndex } from '../../../src/core/retrieval/lexicalIndex.ts';
+import { LexicalDocumentsError, LexicalIndex } from '../../../src/stores/common/lexicalIndex.ts';
 
 /** A seeded mix of upserts, re-upserts and removals, so slots are reused and the arena holds waste. */
 function editedIndex(seed: number): LexicalIndex {

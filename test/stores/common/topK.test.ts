@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { TopK } from '../../../src/core/retrieval/topK.ts';
+import { TopK } from '../../../src/stores/common/topK.ts';
 
 function oracle(scores: readonly number[], capacity: number): Array<{ slot: number; score: number }> {
   return scores

@@ -1,4 +1,4 @@
-import type { WeightedTerm } from '../ports/memoryStore.ts';
+import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
 import { bm25Idf } from './lexicalIndex.ts';
 import type { LexicalIndex } from './lexicalIndex.ts';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeDocument, analyzeQuery } from '../../../src/core/text/analyzer.ts';
-import { bm25Idf, LexicalIndex } from '../../../src/core/retrieval/lexicalIndex.ts';
+import { bm25Idf, LexicalIndex } from '../../../src/stores/common/lexicalIndex.ts';
 
 function doc(content: string) {
   return analyzeDocument({ content, entities: [], tags: [] });
@@ -212,4 +212,67 @@ test('keeps every document’s terms exact through slot reuse and arena compacti
   for (const id of [...docs.keys()]) index.remove(id);
   assert.equal(index.size, 0);
   assert.deepEqual(index.search(query, 10), []);
+});
+
+test('postings that grow, move and are compacted keep every score exact, and the columns stay bounded', () => {
+  // 1,500 terms over 3,000 ids and 20,000 edits: every run fills and moves many times, freed runs
+  // pile up, and the shared columns are compacted instead of growing without end.
+  const vocabulary = Array.from({ length: 1500 }, (_, i) => `w${i}`);
+  const index = new LexicalIndex({ k1: 0.9, b: 0.4 });
+  const docs = randomEdits(index, { seed: 5, vocabulary, steps: 20_000, ids: 3000, removeShare: 0.25, maxTerms: 10 });
+  const lengths = new Map([...docs].map(([id, terms]) => [id, [...terms.values()].reduce((x, y) => x + y, 0)]));
+  const n = docs.size;
+  const avg = [...lengths.values()].reduce((x, y) => x + y, 0) / n;
+  for (const words of [['w0'], ['w7', 'w900'], ['w3', 'w1499', 'w42', 'w1000']]) {
+    const query = words.map((term) => ({ term, weight: 1 }));
+    const df = (term: string) => [...docs.values()].filter((terms) => terms.has(term)).length;
+    const expected = new Map<string, number>();
+    for (const [id, terms] of docs) {
+      let score = 0;
+      for (const { term } of query) {
+        const tf = terms.get(term) ?? 0;
+        if (tf > 0) score += (bm25Idf(n, df(term)) * tf * 1.9) / (tf + 0.9 * (0.6 + (0.4 * lengths.get(id)!) / avg));
+      }
+      if (score > 0) expected.set(id, score);
+    }
+    const hits = index.search(query, 10_000);
+    assert.equal(hits.length, expected.size, words.join(' '));
+    for (const hit of hits) assert.ok(Math.abs(hit.score - expected.get(hit.memory_id)!) < 1e-9, hit.memory_id);
+  }
+  assert.equal(
+    index.postingFootprint().cells,
+    [...docs.values()].reduce((sum, terms) => sum + terms.size, 0),
+  );
+});
+
+test('runs that moved away are compacted before the posting columns grow', () => {
+  // Ten terms in every one of 5,000 documents: each run doubles eleven times, leaving its old
+  // rooms behind. Without compaction the columns reach 262,144 cells for 50,000 in use.
+  const index = new LexicalIndex();
+  const terms = new Map(Array.from({ length: 10 }, (_, term) => [`t${term}`, 1]));
+  for (let doc = 0; doc < 5000; doc++) index.upsert(`d${doc}`, { terms, length: 10 });
+  const { cells, capacity } = index.postingFootprint();
+  assert.equal(cells, 50_000);
+  assert.ok(capacity <= 3 * cells, `${capacity} cells of room for ${cells} in use`);
+  for (let term = 0; term < 10; term++) assert.equal(index.documentFrequency(`t${term}`), 5000);
+  const hits = index.search([{ term: 't3', weight: 1 }], 5000);
+  assert.deepEqual(
+    hits.map((hit) => hit.memory_id),
+    Array.from({ length: 5000 }, (_, doc) => `d${doc}`),
+  );
+});
+
+test('an index built from documents holds them in exactly sized columns', () => {
+  const original = new LexicalIndex();
+  randomEdits(original, {
+    seed: 3,
+    vocabulary: ['a', 'b', 'c', 'd'],
+    steps: 500,
+    ids: 200,
+    removeShare: 0.1,
+    maxTerms: 3,
+  });
+  const documents = original.exportDocuments();
+  const restored = LexicalIndex.fromDocuments(documents);
+  assert.deepEqual(restored.postingFootprint(), { cells: documents.terms.length, capacity: documents.terms.length });
 });
