@@ -10,7 +10,6 @@ import {
 import type { StatementCache } from './statementCache.ts';
 import { META_FIELDS } from './memoryMeta.ts';
 import type { MetaSource } from './memoryMeta.ts';
-import type { MemoryRow } from './memoryRowCache.ts';
 
 type Row = Record<string, unknown>;
 
@@ -58,15 +57,11 @@ export function storedEmbeddingModel(sql: StatementCache, memoryId: string): str
 }
 
 export function readMemories(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
-  return readMemoryRows(sql, userId, memoryIds).map(rowToMemory);
-}
-
-/** The rows of `memoryIds` that belong to `userId`, as SQLite returns them (for MemoryRowCache). */
-export function readMemoryRows(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRow[] {
   if (memoryIds.length === 0) return [];
-  return sql
+  const rows = sql
     .get(`SELECT ${COLUMN_LIST} FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
     .all(JSON.stringify(memoryIds), userId);
+  return rows.map(rowToMemory);
 }
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */

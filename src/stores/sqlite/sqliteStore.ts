@@ -41,7 +41,6 @@ import {
   iterateMetaSources,
   readEmbeddings,
   readMemories,
-  readMemoryRows,
   iterateModelEmbeddings,
   readMetaPage,
   readModelEmbeddingPage,
@@ -76,8 +75,6 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 import { WorkingItemCache } from './workingItemCache.ts';
-import { MemoryRowCache, type MemoryRow } from './memoryRowCache.ts';
-import { rowToMemory } from './rowMapping.ts';
 
 export interface SqliteMemoryStoreOptions {
   dataDir: string;
@@ -112,7 +109,6 @@ export class SqliteMemoryStore implements MemoryStore {
   private connection: Connection | null = null;
   private readonly users = new Map<string, UserMemoryState>();
   private readonly workingItems = new WorkingItemCache();
-  private readonly memoryRows = new MemoryRowCache();
   /** Commits of this process; other processes' commits move PRAGMA data_version instead. */
   private localCommits = 0;
   private readonly commits = new GroupCommit(() => this.requireConnection('commit').db, this.groupCommitHooks());
@@ -180,7 +176,6 @@ export class SqliteMemoryStore implements MemoryStore {
     const connection = this.connection;
     this.connection = null;
     this.users.clear();
-    this.memoryRows.clear();
     this.workingItems.clear();
     await connection?.checkpointer.close();
     connection?.db.close();
@@ -247,10 +242,7 @@ export class SqliteMemoryStore implements MemoryStore {
         feed.append(row.user_id, row.memory_id, 'upsert');
       },
       // The committed row is exactly what was written: no need to read it back.
-      () => {
-        this.memoryRows.forget(row.memory_id);
-        this.users.get(row.user_id)?.applyMemory(row, embedding);
-      },
+      () => this.users.get(row.user_id)?.applyMemory(row, embedding),
     );
   }
 
@@ -279,22 +271,8 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
     return this.read('getMemories', ({ sql }) => {
-      const ids = [...new Set(memoryIds)];
-      const rows = new Map<string, MemoryRow>();
-      const unread: string[] = [];
-      for (const id of ids) {
-        const row = this.memoryRows.get(userId, id);
-        if (row === undefined) unread.push(id);
-        else rows.set(id, row);
-      }
-      for (const row of readMemoryRows(sql, userId, unread)) {
-        this.memoryRows.remember(row);
-        rows.set(row.memory_id as string, row);
-      }
-      return ids.flatMap((id) => {
-        const row = rows.get(id);
-        return row === undefined ? [] : [rowToMemory(row)];
-      });
+      const byId = new Map(readMemories(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
+      return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
     });
   }
 
@@ -318,10 +296,7 @@ export class SqliteMemoryStore implements MemoryStore {
         if (removed) feed.append(userId, memoryId, 'delete');
         return removed;
       },
-      () => {
-        this.memoryRows.forget(memoryId);
-        this.users.get(userId)?.forget(memoryId);
-      },
+      () => this.users.get(userId)?.forget(memoryId),
     );
     // A hard delete is an erasure: no copy of the text may stay in a persisted index or the WAL.
     if (removed) this.indexFiles.eraseUser(userId);
@@ -339,7 +314,6 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       () => {
         this.users.delete(userId);
-        this.memoryRows.clear();
         // Sessions are keyed by id, not user: the user's are somewhere among them.
         this.workingItems.clear();
       },
@@ -439,10 +413,7 @@ export class SqliteMemoryStore implements MemoryStore {
         for (const { user_id, memory_id } of touched) feed.append(user_id, memory_id, 'touch');
         return touched;
       },
-      // Dropped in the commit's own turn, so no read sees a cached row with the old counters.
-      () => {
-        for (const entry of entries) this.memoryRows.forget(entry.memory_id);
-      },
+      undefined,
       'background',
     );
     this.applyTouches(bumped);
@@ -539,7 +510,6 @@ export class SqliteMemoryStore implements MemoryStore {
       // dropped and rebuilt from SQLite on next use.
       afterCommitFailed: () => {
         this.users.clear();
-        this.memoryRows.clear();
         this.workingItems.clear();
       },
       mapError: (error, operation) => toMemoryError(error, operation, this.dataDir),
@@ -553,7 +523,6 @@ export class SqliteMemoryStore implements MemoryStore {
     this.workingItems.clear();
     if (update.kind === 'reset') {
       this.users.clear();
-      this.memoryRows.clear();
       return;
     }
     this.applyChanges(update.changes);
@@ -563,9 +532,6 @@ export class SqliteMemoryStore implements MemoryStore {
     const refresh = new Map<string, Set<string>>();
     const touch = new Map<string, Set<string>>();
     for (const change of changes) {
-      // Cached rows of any user, loaded or not.
-      if (change.op === 'drop_user') this.memoryRows.clear();
-      else if (change.memory_id !== null) this.memoryRows.forget(change.memory_id);
       if (!this.users.has(change.user_id)) continue;
       if (change.op === 'drop_user') {
         this.users.delete(change.user_id);
@@ -591,7 +557,6 @@ export class SqliteMemoryStore implements MemoryStore {
 
   /** Re-reads rows (and vectors) from SQLite into a loaded user's caches; absent rows are dropped. */
   private refreshMemories(userId: string, memoryIds: readonly string[]): void {
-    for (const id of memoryIds) this.memoryRows.forget(id);
     const state = this.users.get(userId);
     if (state === undefined) return;
     const { sql } = this.requireConnection('refresh');
