@@ -12,6 +12,7 @@ import { makeMemory, makeSession, newUserId } from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServer } from '../support/firebolt-server/server.ts';
 import { callOk, connectClient, readJsonResource } from '../support/testCore.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 const fast = {
   client: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } },
@@ -78,7 +79,7 @@ describe('resilient store: Firebolt goes away mid-run and comes back', () => {
     await server.close();
     for (let i = 0; i < 8; i += 1) await write(`during the outage ${i}`);
     const edited = { ...(await store.getMemories(user, [written[3]]))[0], content: 'edited during the outage' };
-    await store.updateMemory(edited);
+    await rewriteMemory(store, edited);
     const session = makeSession(user);
     await store.commitWorking({ session, upsert: [], delete: [] });
 

@@ -21,6 +21,7 @@ import {
   seededRandom,
   vectorNear,
 } from '../contract/fixtures.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 const WORKER = new URL('./support/storeWorker.ts', import.meta.url).pathname;
 
@@ -239,7 +240,7 @@ describe('SqliteMemoryStore', () => {
       assert.equal((await byAccess()).length, 2);
       await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 });
 
-      await writer.updateMemory({ ...memory, content: 'lynx fact' });
+      await rewriteMemory(writer, { ...memory, content: 'lynx fact' });
       assert.deepEqual(
         await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 }),
         [],
