@@ -539,17 +539,19 @@ export class MemoryCore {
     const vectors = await this.embeddings.embedMany(pending.map((memory) => memory.content));
     for (let index = 0; index < pending.length; index++) {
       // Only the vector is set: an edit or forget made while the batch was embedding stays.
-      await this.store.changeMemory({
-        user_id: pending[index].user_id,
-        memory_id: pending[index].memory_id,
-        change: { embedding: { model, vector: vectors[index] } },
-        at: null,
-        expected_version: pending[index].version,
-        if_forgotten: 'drop',
-      }).catch((error: unknown) => {
-        // New text was stored meanwhile, with its own embedding: this vector is of the old text.
-        if (!MemoryError.is(error, 'CONFLICT')) throw error;
-      });
+      await this.store
+        .changeMemory({
+          user_id: pending[index].user_id,
+          memory_id: pending[index].memory_id,
+          change: { embedding: { model, vector: vectors[index] } },
+          at: null,
+          expected_version: pending[index].version,
+          if_forgotten: 'drop',
+        })
+        .catch((error: unknown) => {
+          // New text was stored meanwhile, with its own embedding: this vector is of the old text.
+          if (!MemoryError.is(error, 'CONFLICT')) throw error;
+        });
     }
     return pending.length;
   }

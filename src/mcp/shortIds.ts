@@ -77,8 +77,11 @@ export function withFullIds<T extends Record<string, unknown>>(registry: ShortId
   for (const field of MEMORY_ID_LIST_ARGUMENTS) {
     const values = args[field];
     if (!Array.isArray(values)) continue;
-    const full = values.map((value: unknown) => (typeof value === 'string' ? registry.resolve(userId, value, field) : value));
-    if (full.some((value, index) => value !== values[index])) (resolved ??= { ...args })[field as keyof T] = full as T[keyof T];
+    const full = values.map((value: unknown) =>
+      typeof value === 'string' ? registry.resolve(userId, value, field) : value,
+    );
+    if (full.some((value, index) => value !== values[index]))
+      (resolved ??= { ...args })[field as keyof T] = full as T[keyof T];
   }
   return resolved ?? args;
 }

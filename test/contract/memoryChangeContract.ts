@@ -9,7 +9,11 @@ import { embedding, iso, makeAccess, makeMemory, newUserId } from './fixtures.ts
 import type { StoreUnderTest } from './memoryStoreContract.ts';
 
 /** A change request with the defaults of a user's edit. */
-function request(memory: MemoryRecord, change: ChangeRequest['change'], extra: Partial<ChangeRequest> = {}): ChangeRequest {
+function request(
+  memory: MemoryRecord,
+  change: ChangeRequest['change'],
+  extra: Partial<ChangeRequest> = {},
+): ChangeRequest {
   return {
     user_id: memory.user_id,
     memory_id: memory.memory_id,
@@ -94,9 +98,13 @@ export function runMemoryChangeContract(
 
     it('a change based on an older version is a CONFLICT with the current version, and the newer content stays', async () => {
       const memory = await inserted({ content: 'The first wording of the note.' });
-      await store().changeMemory(request(memory, { content: 'A newer wording from another window.' }, { expected_version: 1 }));
+      await store().changeMemory(
+        request(memory, { content: 'A newer wording from another window.' }, { expected_version: 1 }),
+      );
       await assert.rejects(
-        store().changeMemory(request(memory, { content: 'A stale edit of the first wording.' }, { expected_version: 1 })),
+        store().changeMemory(
+          request(memory, { content: 'A stale edit of the first wording.' }, { expected_version: 1 }),
+        ),
         (error: unknown) => {
           assert.ok(MemoryError.is(error, 'CONFLICT'), String(error));
           assert.equal(error.retryable, false);
@@ -125,10 +133,13 @@ export function runMemoryChangeContract(
       const racing: Promise<unknown>[] = [];
       for (let index = 0; index < concurrency; index++) {
         racing.push(
-          store().changeMemory(request(memory, { merge_metadata: { [`bg_${index}`]: index } }, { if_forgotten: 'drop' })),
+          store().changeMemory(
+            request(memory, { merge_metadata: { [`bg_${index}`]: index } }, { if_forgotten: 'drop' }),
+          ),
           store().recordAccess([makeAccess(memory)]),
         );
-        if (index === Math.floor(concurrency / 2)) racing.push(store().forgetMemories(memory.user_id, [memory.memory_id], iso(6)));
+        if (index === Math.floor(concurrency / 2))
+          racing.push(store().forgetMemories(memory.user_id, [memory.memory_id], iso(6)));
       }
       await Promise.all(racing);
       // Changes arriving after the forget: a background writer's is dropped, a user's refused.
@@ -142,7 +153,12 @@ export function runMemoryChangeContract(
       const row = await stored(memory);
       assert.equal(row.deleted_at !== null, true, 'still forgotten');
       assert.equal(row.metadata.late, undefined);
-      const live = await store().listMemories({ filter: { user_id: memory.user_id }, sort: 'created', offset: 0, limit: 10 });
+      const live = await store().listMemories({
+        filter: { user_id: memory.user_id },
+        sort: 'created',
+        offset: 0,
+        limit: 10,
+      });
       assert.deepEqual(live.items, [], 'not listed while forgotten');
 
       const restored = await store().restoreMemories(memory.user_id, [memory.memory_id], iso(7));
@@ -174,11 +190,16 @@ export function runMemoryChangeContract(
       const memory = await inserted();
       await store().insertMemory(makeMemory(memory.user_id), null);
       assert.equal(await store().hardDeleteMemory(memory.user_id, memory.memory_id), true);
-      assert.deepEqual(await store().changeMemory(request(memory, { merge_metadata: { x: 1 } }, { if_forgotten: 'drop' })), {
-        status: 'dropped',
-        reason: 'missing',
-      });
-      await assert.rejects(store().insertMemory(memory, null), (error: unknown) => MemoryError.is(error, 'INVALID_INPUT'));
+      assert.deepEqual(
+        await store().changeMemory(request(memory, { merge_metadata: { x: 1 } }, { if_forgotten: 'drop' })),
+        {
+          status: 'dropped',
+          reason: 'missing',
+        },
+      );
+      await assert.rejects(store().insertMemory(memory, null), (error: unknown) =>
+        MemoryError.is(error, 'INVALID_INPUT'),
+      );
       assert.deepEqual(await store().getMemories(memory.user_id, [memory.memory_id]), []);
     });
 

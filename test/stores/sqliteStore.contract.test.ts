@@ -18,15 +18,19 @@ runMemoryStoreContract('sqlite', async () => {
   };
 });
 
-runMemoryChangeContract('sqlite', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fml-sqlite-changes-'));
-  const store = new SqliteMemoryStore({ dataDir });
-  await store.open();
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}, 200);
+runMemoryChangeContract(
+  'sqlite',
+  async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-sqlite-changes-'));
+    const store = new SqliteMemoryStore({ dataDir });
+    await store.open();
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+  200,
+);

@@ -73,8 +73,7 @@ export interface ChangeRequest {
 }
 
 export type ChangeOutcome =
-  | { status: 'applied'; memory: MemoryRecord }
-  | { status: 'dropped'; reason: 'forgotten' | 'missing' };
+  { status: 'applied'; memory: MemoryRecord } | { status: 'dropped'; reason: 'forgotten' | 'missing' };
 
 /** The result of forgetting or restoring many memories in one write. */
 export interface ForgetOutcome {

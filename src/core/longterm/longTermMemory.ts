@@ -194,7 +194,12 @@ export class LongTermMemory {
       });
       if (outcome.status === 'applied') {
         const merged = outcome.memory;
-        this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [merged.memory_id], change: 'updated' });
+        this.deps.events.emit({
+          type: 'memory',
+          user_id: partition,
+          memory_ids: [merged.memory_id],
+          change: 'updated',
+        });
         if (contentChanged) this.queueEnrichment(merged);
         return {
           memory_id: merged.memory_id,
@@ -289,8 +294,7 @@ export class LongTermMemory {
   async update(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
     const userId = partitionForCall(input);
     const existing = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
-    const expectedVersion =
-      input.expected_version === undefined ? undefined : requireVersion(input.expected_version);
+    const expectedVersion = input.expected_version === undefined ? undefined : requireVersion(input.expected_version);
     if (expectedVersion !== undefined && expectedVersion !== existing.version) {
       throw conflictError(existing.memory_id, expectedVersion, existing.version);
     }
@@ -361,9 +365,12 @@ export class LongTermMemory {
     const outcome = await applyEdit(this.deps.store, existing, wanted, {
       ifForgotten: 'reject',
       embedding,
-      ...(expectedVersion !== undefined || contentChanged ? { expectedVersion: expectedVersion ?? existing.version } : {}),
+      ...(expectedVersion !== undefined || contentChanged
+        ? { expectedVersion: expectedVersion ?? existing.version }
+        : {}),
     });
-    if (outcome.status !== 'applied') throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is gone.`);
+    if (outcome.status !== 'applied')
+      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is gone.`);
     const updated = outcome.memory;
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
     if (contentChanged) this.queueEnrichment(updated);
@@ -416,7 +423,9 @@ export class LongTermMemory {
     if (missing.length < ids.length) return;
     throw new MemoryError(
       'MEMORY_NOT_FOUND',
-      ids.length === 1 ? `No memory ${ids[0]} exists for this user.` : `None of the ${ids.length} memories exists for this user.`,
+      ids.length === 1
+        ? `No memory ${ids[0]} exists for this user.`
+        : `None of the ${ids.length} memories exists for this user.`,
       { details: ids.length === 1 ? { memory_id: ids[0] } : { memory_ids: [...ids] } },
     );
   }
@@ -473,9 +482,14 @@ export class LongTermMemory {
     let metadata: Record<string, unknown> = memory.metadata;
     for (const key of remove) metadata = withSearchKeyRemoved(metadata, key);
     metadata = withSearchKeys(metadata, add, { by: 'user', at: now }, LIMITS.searchKeys);
-    const outcome = await applyEdit(this.deps.store, memory, { ...memory, metadata, updated_at: now }, {
-      ifForgotten: 'reject',
-    });
+    const outcome = await applyEdit(
+      this.deps.store,
+      memory,
+      { ...memory, metadata, updated_at: now },
+      {
+        ifForgotten: 'reject',
+      },
+    );
     if (outcome.status !== 'applied') throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} is gone.`);
     const updated = outcome.memory;
     this.deps.events.emit({

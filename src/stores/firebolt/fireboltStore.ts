@@ -202,9 +202,13 @@ export class FireboltStore implements MemoryStore {
         memory.memory_id,
       ]);
       if (erased.rows.length > 0) {
-        throw new MemoryError('INVALID_INPUT', `Memory ${memory.memory_id} was erased; its id cannot be stored again.`, {
-          details: { field: 'memory_id', memory_id: memory.memory_id },
-        });
+        throw new MemoryError(
+          'INVALID_INPUT',
+          `Memory ${memory.memory_id} was erased; its id cannot be stored again.`,
+          {
+            details: { field: 'memory_id', memory_id: memory.memory_id },
+          },
+        );
       }
       const length = await writeTerms(tx, memory);
       const params = new SqlParams();

@@ -259,7 +259,8 @@ export class SqliteMemoryStore implements MemoryStore {
       'changeMemory',
       ({ sql, feed }) => {
         const [current] = readMemories(sql, request.user_id, [request.memory_id]);
-        const model = embedding === undefined ? storedEmbeddingModel(sql, request.memory_id) : (embedding?.model ?? null);
+        const model =
+          embedding === undefined ? storedEmbeddingModel(sql, request.memory_id) : (embedding?.model ?? null);
         const outcome = applyChange(current, request, model);
         if (outcome.status !== 'applied') return outcome;
         replaceMemoryRow(sql, outcome.memory);
