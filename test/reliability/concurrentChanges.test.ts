@@ -13,17 +13,16 @@ function storedRow(
 ): { metadata: Record<string, unknown>; deleted_at: string | null; version: number } {
   const db = new DatabaseSync(join(dataDir, 'memory.db'), { readOnly: true });
   try {
-    const row = db
-      .prepare('SELECT metadata, deleted_at, version FROM long_term_memories WHERE memory_id = ?')
-      .get(memoryId) as {
+    // SELECT *: the same check reads a file of a build before versions, to show what it lost.
+    const row = db.prepare('SELECT * FROM long_term_memories WHERE memory_id = ?').get(memoryId) as {
       metadata: string;
       deleted_at: string | null;
-      version: number;
+      version?: number;
     };
     return {
       metadata: JSON.parse(row.metadata) as Record<string, unknown>,
       deleted_at: row.deleted_at,
-      version: Number(row.version),
+      version: Number(row.version ?? 0),
     };
   } finally {
     db.close();

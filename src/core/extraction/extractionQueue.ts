@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
-import type { MemoryRecord } from '../domain/records.ts';
 import { applyEnrichment, recordSkipped } from '../enrichment/applyEnrichment.ts';
 import { type EnrichmentPolicy, enrichmentRefusal } from '../enrichment/enrichmentPolicy.ts';
 import {

@@ -1,9 +1,6 @@
-import type { ForgetMemoryInput } from '../api/longTermApi.ts';
+import { MAX_FORGET_IDS, type ForgetMemoryInput } from '../api/longTermApi.ts';
 import { MemoryError } from '../domain/errors.ts';
 import { requireId } from '../validation.ts';
-
-/** The most ids one forget call takes: a whole panel page selection, in one transaction. */
-export const MAX_FORGET_IDS = 1000;
 
 /** The ids a forget names, validated: `memory_id`, `memory_ids`, or both (duplicates count once). */
 export function forgetIds(input: ForgetMemoryInput): string[] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, resolveLayerArgs, resolveUser } from '../defineTool.ts';
 import { memoryLocationFields, userIdField } from '../schemas.ts';
-import { MAX_FORGET_IDS } from '../../core/longterm/changeInputs.ts';
+import { MAX_FORGET_IDS } from '../../core/api/longTermApi.ts';
 
 export const forgetMemoryTool = defineTool({
   name: 'forget_memory',

@@ -1,4 +1,3 @@
-import { MemoryError } from '../../core/domain/errors.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
