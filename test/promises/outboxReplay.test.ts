@@ -150,7 +150,13 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     await eventually('the refused insert to be set aside', () => store.pendingWrites() === 0);
     assert.deepEqual(await remoteRows(memory.memory_id), []);
 
-    await rewriteMemory(store, { ...memory, content: 'second version' });
+    await store.changeMemory({
+      user_id: user,
+      memory_id: memory.memory_id,
+      change: { content: 'second version' },
+      at: memory.updated_at,
+      if_forgotten: 'reject',
+    });
     await eventually('the update to replay', () => store.pendingWrites() === 0);
     assert.deepEqual(
       await remoteRows(memory.memory_id),

@@ -117,9 +117,6 @@ export interface UpdateMemoryOutput {
   redactions: Redaction[];
 }
 
-/** The most ids one forget call takes: a whole panel selection, in one transaction. */
-export const MAX_FORGET_IDS = 1000;
-
 /** One memory (`memory_id`) or many (`memory_ids`, one store write); at least one id. */
 export interface ForgetMemoryInput extends MemoryLocation {
   memory_id?: string;

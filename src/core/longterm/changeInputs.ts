@@ -1,12 +1,13 @@
-import { MAX_FORGET_IDS, type ForgetMemoryInput } from '../api/longTermApi.ts';
+import type { ForgetMemoryInput } from '../api/longTermApi.ts';
+import { LIMITS } from '../limits.ts';
 import { MemoryError } from '../domain/errors.ts';
 import { requireId } from '../validation.ts';
 
 /** The ids a forget names, validated: `memory_id`, `memory_ids`, or both (duplicates count once). */
 export function forgetIds(input: ForgetMemoryInput): string[] {
   const listed = input.memory_ids;
-  if (listed !== undefined && (!Array.isArray(listed) || listed.length > MAX_FORGET_IDS)) {
-    throw new MemoryError('INVALID_INPUT', `memory_ids must be a list of at most ${MAX_FORGET_IDS} ids.`, {
+  if (listed !== undefined && (!Array.isArray(listed) || listed.length > LIMITS.batchIds)) {
+    throw new MemoryError('INVALID_INPUT', `memory_ids must be a list of at most ${LIMITS.batchIds} ids.`, {
       details: { field: 'memory_ids' },
     });
   }

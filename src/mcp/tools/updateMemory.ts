@@ -5,8 +5,7 @@ import { metadataField, redactionsField, memoryLocationFields, userIdField } fro
 export const updateMemoryTool = defineTool({
   name: 'update_memory',
   title: 'Update a memory',
-  description:
-    "Change a memory's content, importance or metadata (merged key by key: concurrent updates of different keys all stay). With expected_version, the change applies only to that version (else CONFLICT: read the memory again).",
+  description: "Change a memory's content, importance or metadata (merged by key).",
   input: {
     memory_id: z.string(),
     user_id: userIdField,
@@ -14,12 +13,7 @@ export const updateMemoryTool = defineTool({
     content: z.string().optional(),
     importance: z.number().min(0).max(1).optional(),
     metadata: metadataField.optional().describe('Free-form JSON object merged into the existing one.'),
-    expected_version: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("The memory's version your change is based on (get_memory shows it); another version is a CONFLICT."),
+    expected_version: z.number().int().min(1).optional().describe('Apply only to this version, else CONFLICT.'),
   },
   output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
