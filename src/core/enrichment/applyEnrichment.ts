@@ -1,3 +1,4 @@
+import { MemoryError } from '../domain/errors.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import { guardText } from '../safety/contentGuard.ts';
@@ -52,8 +53,16 @@ export async function applyEnrichment(
   };
   // A memory forgotten (or edited) while the model was answering keeps its state: the keys are
   // merged into the row as it is now, and a forgotten one takes nothing.
-  const outcome = await applyEdit(deps.store, current, updated, { ifForgotten: 'drop' });
-  if (outcome.status === 'dropped') return { status: 'applied', keys: [] };
+  // Keys of the text as read: another change since (new text, an edit) makes them stale.
+  const outcome = await applyEdit(deps.store, current, updated, {
+    ifForgotten: 'drop',
+    expectedVersion: current.version,
+  }).catch((error: unknown) => {
+    if (MemoryError.is(error, 'CONFLICT')) return null;
+    throw error;
+  });
+  if (outcome === null) return { status: 'stale' };
+  if (outcome.status === 'dropped') return { status: 'gone' };
   deps.events.emit({ type: 'memory', user_id: current.user_id, memory_ids: [current.memory_id], change: 'updated' });
   return { status: 'applied', keys: accepted };
 }
