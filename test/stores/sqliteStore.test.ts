@@ -119,7 +119,9 @@ describe('SqliteMemoryStore', () => {
       // Back to schema 2, as an older build left the file.
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
       db.exec(
-        'ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id; DELETE FROM schema_version WHERE version = 3;',
+        `ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id;
+         ALTER TABLE long_term_memories DROP COLUMN version; DROP TABLE erased_memories;
+         DELETE FROM schema_version WHERE version >= 3;`,
       );
       db.close();
       const upgraded = await opened(dataDir);
