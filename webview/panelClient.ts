@@ -57,6 +57,9 @@ export class PanelClient {
 }
 
 export function describeError(error: unknown): string {
+  // Another window, an agent or a background job changed the memory after this copy was shown.
+  if (error instanceof PanelRequestError && error.code === 'CONFLICT')
+    return 'Changed elsewhere — reload to see the newer version; your edit was not saved.';
   if (error instanceof PanelRequestError) return `${error.message} (${error.code})`;
   return error instanceof Error ? error.message : String(error);
 }

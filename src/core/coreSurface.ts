@@ -16,6 +16,7 @@ export const CORE_CALLS = [
   'getMemories',
   'forgetMemory',
   'restoreMemory',
+  'restoreMemories',
   'forgetAllMemories',
   'listSessions',
   'getSession',

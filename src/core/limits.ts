@@ -15,7 +15,7 @@ export const LIMITS = {
   pageRows: 1_000,
   /** Values in one panel filter field (categories, tags, …). */
   filterValues: 200,
-  /** Memories one panel forget / restore / purge request may name. */
+  /** Memories one panel forget / restore / purge request, or one forget_memory call, may name. */
   batchIds: 1_000,
   alternateQueries: 5,
   searchKeys: 30,

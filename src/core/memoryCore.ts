@@ -19,6 +19,7 @@ import type {
   ForgetAllInput,
   ForgetAllOutput,
   ForgetMemoryInput,
+  ForgetMemoryOutput,
   StoreMemoryInput,
   StoreMemoryOutput,
   UpdateMemoryInput,
@@ -224,12 +225,17 @@ export class MemoryCore {
   }
 
   /** Soft delete (restorable) or, with `hard: true`, erasure of the memory and everything derived from it. */
-  forgetMemory(input: ForgetMemoryInput): Promise<{ success: boolean; hard_deleted: boolean }> {
+  forgetMemory(input: ForgetMemoryInput): Promise<ForgetMemoryOutput> {
     return this.longTerm.forget(input);
   }
 
   restoreMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
     return this.longTerm.restore(userId, memoryId);
+  }
+
+  /** Restores many forgotten memories in one store write (the panel's and palette's undo). */
+  restoreMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
+    return this.longTerm.restoreMany(userId, memoryIds);
   }
 
   forgetAllMemories(input: ForgetAllInput): Promise<ForgetAllOutput> {
@@ -532,7 +538,20 @@ export class MemoryCore {
     if (pending.length === 0) return 0;
     const vectors = await this.embeddings.embedMany(pending.map((memory) => memory.content));
     for (let index = 0; index < pending.length; index++) {
-      await this.store.updateMemory({ ...pending[index], embedding_model: model }, { model, vector: vectors[index] });
+      // Only the vector is set: an edit or forget made while the batch was embedding stays.
+      await this.store
+        .changeMemory({
+          user_id: pending[index].user_id,
+          memory_id: pending[index].memory_id,
+          change: { embedding: { model, vector: vectors[index] } },
+          at: null,
+          expected_version: pending[index].version,
+          if_forgotten: 'drop',
+        })
+        .catch((error: unknown) => {
+          // New text was stored meanwhile, with its own embedding: this vector is of the old text.
+          if (!MemoryError.is(error, 'CONFLICT')) throw error;
+        });
     }
     return pending.length;
   }

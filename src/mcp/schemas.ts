@@ -168,6 +168,9 @@ export const memoryRecordSchema = z.object({
   last_accessed: z.string(),
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
+  version: z
+    .number()
+    .describe('Raised by every change; pass it as expected_version to update_memory to edit only this version.'),
 });
 
 export const memoryIdField = (what: string) => idString().describe(what);

@@ -62,6 +62,8 @@ export class ShortIdRegistry {
 
 /** The arguments that name a memory, across the tools that take one. */
 export const MEMORY_ID_ARGUMENTS = ['memory_id', 'other_memory_id', 'superseded_by', 'supersedes'] as const;
+/** The arguments that name many memories. */
+export const MEMORY_ID_LIST_ARGUMENTS = ['memory_ids'] as const;
 
 /** `args` with every memory-id argument given as a short id replaced by its full id. */
 export function withFullIds<T extends Record<string, unknown>>(registry: ShortIdRegistry, userId: string, args: T): T {
@@ -71,6 +73,15 @@ export function withFullIds<T extends Record<string, unknown>>(registry: ShortId
     if (typeof value !== 'string') continue;
     const full = registry.resolve(userId, value, field);
     if (full !== value) (resolved ??= { ...args })[field as keyof T] = full as T[keyof T];
+  }
+  for (const field of MEMORY_ID_LIST_ARGUMENTS) {
+    const values = args[field];
+    if (!Array.isArray(values)) continue;
+    const full = values.map((value: unknown) =>
+      typeof value === 'string' ? registry.resolve(userId, value, field) : value,
+    );
+    if (full.some((value, index) => value !== values[index]))
+      (resolved ??= { ...args })[field as keyof T] = full as T[keyof T];
   }
   return resolved ?? args;
 }

@@ -69,9 +69,15 @@ export class PanelController {
       'memory/get': async (p) => getMemory(deps, p.memory_id),
       'memory/update': async (p) => updateMemory(deps, p),
       'memory/searchKeys': async (p) => editSearchKeys(deps, p),
-      'memory/forget': async (p) =>
-        forEachMemory(p.memory_ids, (id) => deps.core.forgetMemory({ memory_id: id, user_id: deps.userId() })),
-      'memory/restore': async (p) => forEachMemory(p.memory_ids, (id) => deps.core.restoreMemory(deps.userId(), id)),
+      // One call and one store write for the whole selection, however many memories it holds.
+      'memory/forget': async (p) => {
+        const result = await deps.core.forgetMemory({ memory_ids: [...p.memory_ids], user_id: deps.userId() });
+        return { memory_ids: result.forgotten };
+      },
+      'memory/restore': async (p) => {
+        const restored = await deps.core.restoreMemories(deps.userId(), p.memory_ids);
+        return { memory_ids: restored.map((memory) => memory.memory_id) };
+      },
       // The schema refuses a purge without confirm: true (CONFIRMATION_REQUIRED) before it gets here.
       'memory/purge': async (p) =>
         forEachMemory(p.memory_ids, (id) =>

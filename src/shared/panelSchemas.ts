@@ -97,6 +97,8 @@ export const panelParamSchemas = {
       importance: fraction().optional(),
       tags: textList(LIMITS.tags).optional(),
       pinned: flag().optional(),
+      /** The version the edit form was filled from: an edit of an older copy is a CONFLICT, not an overwrite. */
+      expected_version: z.number().int().min(1).optional(),
     },
     { error: 'must be an object' },
   ),

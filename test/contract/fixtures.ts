@@ -58,6 +58,7 @@ export function makeMemory(userId: string, overrides: Partial<MemoryRecord> = {}
     last_accessed: iso(0),
     updated_at: iso(0),
     deleted_at: null,
+    version: 1,
     ...overrides,
   };
 }

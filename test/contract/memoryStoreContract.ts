@@ -19,6 +19,7 @@ import {
   seededRandom,
   vectorNear,
 } from './fixtures.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 export interface StoreUnderTest {
   store: MemoryStore;
@@ -184,7 +185,7 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(await store().getMemories(user, []), []);
       });
 
-      it('updateMemory replaces the row and keeps, removes or replaces the embedding', async () => {
+      it('a change sets fields, raises the version and keeps, removes or replaces the embedding', async () => {
         const user = newUserId();
         const random = seededRandom(2);
         const first = randomUnitVector(8, random);
@@ -193,31 +194,31 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         await store().insertMemory(memory, embedding(first));
 
         const edited = { ...memory, content: 'Edited content', importance: 0.9, updated_at: iso(1) };
-        await store().updateMemory(edited);
-        assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], edited);
+        await rewriteMemory(store(), edited);
+        assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], { ...edited, version: 2 });
         assert.deepEqual(
           [...(await store().getEmbeddings(user, [memory.memory_id])).get(memory.memory_id)!.vector],
           [...first],
         );
 
         const reembedded = { ...edited, embedding_model: OTHER_MODEL, updated_at: iso(2) };
-        await store().updateMemory(reembedded, embedding(second, OTHER_MODEL));
+        await rewriteMemory(store(), reembedded, embedding(second, OTHER_MODEL));
         const replaced = (await store().getEmbeddings(user, [memory.memory_id])).get(memory.memory_id)!;
         assert.equal(replaced.model, OTHER_MODEL);
         assert.deepEqual([...replaced.vector], [...second]);
 
         const unembedded = { ...reembedded, embedding_model: null, updated_at: iso(3) };
-        await store().updateMemory(unembedded, null);
+        await rewriteMemory(store(), unembedded, null);
         assert.equal((await store().getEmbeddings(user, [memory.memory_id])).size, 0);
-        assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], unembedded);
+        assert.deepEqual((await store().getMemories(user, [memory.memory_id]))[0], { ...unembedded, version: 4 });
       });
 
-      it("updateMemory never changes another user's memory", async () => {
+      it("a change never reaches another user's memory", async () => {
         const owner = newUserId();
         const intruder = newUserId();
         const memory = makeMemory(owner, { content: 'original' });
         await store().insertMemory(memory, null);
-        await assertMissing(store().updateMemory({ ...memory, user_id: intruder, content: 'hijacked' }));
+        await assertMissing(rewriteMemory(store(), { ...memory, user_id: intruder, content: 'hijacked' }));
         assert.equal((await store().getMemories(owner, [memory.memory_id]))[0].content, 'original');
         assert.deepEqual(await store().getMemories(intruder, [memory.memory_id]), []);
       });
@@ -584,18 +585,18 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
             .then((h) => h.map((x) => x.memory_id));
         assert.deepEqual(await search('capybara'), [memory.memory_id]);
 
-        await store().updateMemory({ ...memory, content: 'The axolotl service owns billing.' });
+        await rewriteMemory(store(), { ...memory, content: 'The axolotl service owns billing.' });
         assert.deepEqual(await search('capybara'), []);
         assert.deepEqual(await search('axolotl'), [memory.memory_id]);
 
         const superseded = { ...memory, content: 'The axolotl service owns billing.', superseded_by: 'mem_x' };
-        await store().updateMemory(superseded);
+        await rewriteMemory(store(), superseded);
         assert.deepEqual(await search('axolotl'), []);
         assert.deepEqual(await search('axolotl', { include_superseded: true }), [memory.memory_id]);
 
-        await store().updateMemory({ ...superseded, superseded_by: null, deleted_at: iso(3) });
+        await rewriteMemory(store(), { ...superseded, superseded_by: null, deleted_at: iso(3) });
         assert.deepEqual(await search('axolotl'), []);
-        await store().updateMemory({ ...superseded, superseded_by: null, deleted_at: null });
+        await rewriteMemory(store(), { ...superseded, superseded_by: null, deleted_at: null });
         assert.deepEqual(await search('axolotl'), [memory.memory_id]);
 
         await store().hardDeleteMemory(owner, memory.memory_id);
@@ -690,9 +691,9 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
             .then((h) => h.map((x) => x.memory_id));
         assert.deepEqual(await search(), [memory.memory_id]);
 
-        await store().updateMemory({ ...memory, embedding_model: OTHER_MODEL }, embedding(probe, OTHER_MODEL));
+        await rewriteMemory(store(), { ...memory, embedding_model: OTHER_MODEL }, embedding(probe, OTHER_MODEL));
         assert.deepEqual(await search(), []);
-        await store().updateMemory({ ...memory, embedding_model: MODEL }, embedding(probe));
+        await rewriteMemory(store(), { ...memory, embedding_model: MODEL }, embedding(probe));
         const [exact] = await store().searchVector({
           filter: { user_id: owner },
           vector: probe,
@@ -701,14 +702,14 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         });
         assert.ok(Math.abs(exact.similarity - 1) < 1e-4);
 
-        await store().updateMemory({ ...memory, embedding_model: MODEL, deleted_at: iso(2) });
+        await rewriteMemory(store(), { ...memory, embedding_model: MODEL, deleted_at: iso(2) });
         assert.deepEqual(await search(), []);
-        await store().updateMemory({ ...memory, embedding_model: MODEL, deleted_at: null });
+        await rewriteMemory(store(), { ...memory, embedding_model: MODEL, deleted_at: null });
         assert.deepEqual(await search(), [memory.memory_id], 'restoring keeps the stored vector');
 
-        await store().updateMemory({ ...memory, embedding_model: null }, null);
+        await rewriteMemory(store(), { ...memory, embedding_model: null }, null);
         assert.deepEqual(await search(), []);
-        await store().updateMemory({ ...memory, embedding_model: MODEL }, embedding(probe));
+        await rewriteMemory(store(), { ...memory, embedding_model: MODEL }, embedding(probe));
         await store().hardDeleteMemory(owner, memory.memory_id);
         assert.deepEqual(await search(), []);
       });

@@ -1,5 +1,6 @@
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
 import { runMemoryStoreContract } from '../contract/memoryStoreContract.ts';
+import { runMemoryChangeContract } from '../contract/memoryChangeContract.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 
 const fastRetry = { retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 50 } };
@@ -22,3 +23,4 @@ function onTestServer(vectorSearch: boolean) {
 
 runMemoryStoreContract('firebolt (test server, HNSW)', onTestServer(true));
 runMemoryStoreContract('firebolt (test server, no VECTOR_SEARCH)', onTestServer(false));
+runMemoryChangeContract('firebolt (test server)', onTestServer(true));

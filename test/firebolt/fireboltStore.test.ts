@@ -22,6 +22,7 @@ import {
 } from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServerOptions } from '../support/firebolt-server/server.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 const fastRetry = { retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 40 } };
 
@@ -124,7 +125,7 @@ describe('FireboltStore specifics', () => {
         }),
       );
       for (const memory of memories) await store.insertMemory(memory, null);
-      await store.updateMemory({ ...memories[4], deleted_at: iso(9) });
+      await rewriteMemory(store, { ...memories[4], deleted_at: iso(9) });
       const index = new LexicalIndex();
       for (const memory of memories.slice(0, 4)) index.upsert(memory.memory_id, analyzeDocument(memory));
       for (const text of ['billing deploy pipeline', 'user id', 'nightly invoices']) {

@@ -37,6 +37,7 @@ const BOUNDS: Record<string, LimitName> = {
   'promote_memory.reason': 'reasonChars',
   'supersede_memory.reason': 'reasonChars',
   'export_memories.cursor': 'cursorChars',
+  'forget_memory.memory_ids': 'batchIds',
 };
 
 interface Bound {

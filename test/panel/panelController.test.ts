@@ -164,6 +164,27 @@ describe('PanelController', () => {
     assert.equal(wrong.code, 'INVALID_INPUT');
   });
 
+  it('an edit of an older copy is CONFLICT (changed elsewhere) and the newer content stays', async () => {
+    const shown = (await call('memory/get', { memory_id: ids.note1 })).memory;
+    // Another window or an agent rewrites the memory after the panel showed it.
+    await testCore.core.updateMemory({
+      memory_id: ids.note1,
+      user_id: USER,
+      content: 'Rewritten by an agent meanwhile.',
+    });
+    const stale = await callError('memory/update', {
+      memory_id: ids.note1,
+      content: 'The panel user typed over the copy they were shown.',
+      expected_version: shown.version,
+    });
+    assert.equal(stale.code, 'CONFLICT');
+    const [row] = await testCore.core.getMemories(USER, [ids.note1]);
+    assert.equal(row.content, 'Rewritten by an agent meanwhile.');
+    assert.equal(row.version, shown.version + 1);
+    const fresh = await call('memory/update', { memory_id: ids.note1, importance: 0.7, expected_version: row.version });
+    assert.equal(fresh.importance, 0.7);
+  });
+
   it('forgets to the trash, restores, and purges only with confirmation', async () => {
     const forgotten = await call('memory/forget', { memory_ids: [ids.note1, ids.note2] });
     assert.deepEqual(forgotten.memory_ids, [ids.note1, ids.note2]);

@@ -5,6 +5,7 @@ import { scoreMemory } from '../../src/core/retrieval/relevance.ts';
 import { memoryRecord } from '../support/memoryRecord.ts';
 import { createTestCore } from '../support/testCore.ts';
 import type { TestCore } from '../support/testCore.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 /** README (Memory lifecycle): decay lowers a memory's rank without deleting it. */
 describe('decay lowers rank', () => {
@@ -15,7 +16,7 @@ describe('decay lowers rank', () => {
   after(() => t.cleanup());
 
   async function recallOrder(user: string, decayed: MemoryRecord, factor: number): Promise<string[]> {
-    await t.store.updateMemory({ ...decayed, decay_factor: factor });
+    await rewriteMemory(t.store, { ...decayed, decay_factor: factor });
     const result = await t.core.recall({ user_id: user, query: 'staging database migration window' });
     return result.memories.map((memory) => memory.memory_id);
   }
@@ -44,7 +45,7 @@ describe('decay lowers rank', () => {
 
     const aDecayed = await recallOrder(user, first, 0.05);
     assert.ok(aDecayed.indexOf(b.memory_id) < aDecayed.indexOf(a.memory_id), `a decayed: ${aDecayed.join(', ')}`);
-    await t.store.updateMemory({ ...first, decay_factor: 1 });
+    await rewriteMemory(t.store, { ...first, decay_factor: 1 });
     const bDecayed = await recallOrder(user, second, 0.05);
     assert.ok(bDecayed.indexOf(a.memory_id) < bDecayed.indexOf(b.memory_id), `b decayed: ${bDecayed.join(', ')}`);
     assert.ok(

@@ -11,7 +11,11 @@ import { bytesContainText, cellsContaining, indexFileBytes, indexFilePaths, rows
 const DATA_TABLES = ['long_term_memories', 'embeddings', 'lexical_documents', 'memory_access_log'];
 
 function dataRows(counts: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(counts).filter(([table]) => table !== 'change_log'));
+  // The change log and the erased-id list hold the id alone (no content), by design: the one so other
+  // processes drop their cached copy, the other so no late writer can store the id again.
+  return Object.fromEntries(
+    Object.entries(counts).filter(([table]) => table !== 'change_log' && table !== 'erased_memories'),
+  );
 }
 
 describe('hard delete and erasure, checked in the database file', () => {
@@ -48,6 +52,8 @@ describe('hard delete and erasure, checked in the database file', () => {
     await t.core.forgetMemory({ user_id: user, memory_id: doomed.memory_id, hard_delete: true });
     await t.core.flushAccessLog();
 
+    const tombstones = rowsWith(dbPath, 'memory_id', doomed.memory_id).erased_memories;
+    assert.equal(tombstones, 1, 'the erased id is remembered, so it cannot be stored again');
     const after = dataRows(rowsWith(dbPath, 'memory_id', doomed.memory_id));
     assert.deepEqual(Object.keys(after).sort(), [...DATA_TABLES].sort(), 'every data table was checked');
     assert.deepEqual(after, Object.fromEntries(DATA_TABLES.map((table) => [table, 0])));
@@ -77,6 +83,8 @@ describe('hard delete and erasure, checked in the database file', () => {
       assert.deepEqual(await t.core.forgetMemory({ user_id: user, memory_id: soft.memory_id }), {
         success: true,
         hard_deleted: false,
+        forgotten: [soft.memory_id],
+        not_found: [],
       });
       assert.equal(
         rowsWith(dbPath, 'memory_id', soft.memory_id).long_term_memories,
@@ -86,6 +94,8 @@ describe('hard delete and erasure, checked in the database file', () => {
       assert.deepEqual(await t.core.forgetMemory({ user_id: user, memory_id: hard.memory_id, hard_delete: true }), {
         success: true,
         hard_deleted: true,
+        forgotten: [hard.memory_id],
+        not_found: [],
       });
     } finally {
       listening.dispose();

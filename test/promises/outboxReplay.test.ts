@@ -16,6 +16,7 @@ import type { FireboltTestServer } from '../support/firebolt-server/server.ts';
 import { faultyRemote } from './faultyRemote.ts';
 import { rowsWith } from './storeOnDisk.ts';
 import type { Fault } from './faultyRemote.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 /** Polls until `done` holds; the bound only keeps a broken replayer from hanging the run. */
 async function eventually(what: string, done: () => Promise<boolean> | boolean, boundMs = 20_000): Promise<void> {
@@ -149,7 +150,13 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     await eventually('the refused insert to be set aside', () => store.pendingWrites() === 0);
     assert.deepEqual(await remoteRows(memory.memory_id), []);
 
-    await store.updateMemory({ ...memory, content: 'second version' });
+    await store.changeMemory({
+      user_id: user,
+      memory_id: memory.memory_id,
+      change: { content: 'second version' },
+      at: memory.updated_at,
+      if_forgotten: 'reject',
+    });
     await eventually('the update to replay', () => store.pendingWrites() === 0);
     assert.deepEqual(
       await remoteRows(memory.memory_id),
@@ -175,8 +182,8 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
   it('an update Firebolt refuses is not turned into an insert: it is set aside and the row keeps its content', async () => {
     const memory = makeMemory(newUserId(), { content: 'as first stored' });
     await store.insertMemory(memory, null);
-    faults.set('updateMemory', ['reject', 'reject', 'reject']);
-    await store.updateMemory({ ...memory, content: 'refused edit' });
+    faults.set('changeMemory', ['reject', 'reject', 'reject']);
+    await rewriteMemory(store, { ...memory, content: 'refused edit' });
     await eventually('the refused update to be set aside', () => store.pendingWrites() === 0);
     assert.deepEqual(
       await remoteRows(memory.memory_id),
@@ -185,7 +192,7 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     );
     assert.deepEqual(
       outboxTable('outbox_rejected').map((row) => row.op),
-      ['updateMemory'],
+      ['changeMemory'],
     );
     assert.equal(calls.get('insertMemory'), 1);
   });

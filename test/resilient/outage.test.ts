@@ -12,6 +12,7 @@ import { makeMemory, makeSession, newUserId } from '../contract/fixtures.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 import type { FireboltTestServer } from '../support/firebolt-server/server.ts';
 import { callOk, connectClient, readJsonResource } from '../support/testCore.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 const fast = {
   client: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 } },
@@ -78,7 +79,7 @@ describe('resilient store: Firebolt goes away mid-run and comes back', () => {
     await server.close();
     for (let i = 0; i < 8; i += 1) await write(`during the outage ${i}`);
     const edited = { ...(await store.getMemories(user, [written[3]]))[0], content: 'edited during the outage' };
-    await store.updateMemory(edited);
+    await rewriteMemory(store, edited);
     const session = makeSession(user);
     await store.commitWorking({ session, upsert: [], delete: [] });
 
@@ -102,6 +103,51 @@ describe('resilient store: Firebolt goes away mid-run and comes back', () => {
     assert.equal((await store.getMemories(user, [written[3]]))[0].content, 'edited during the outage');
     assert.equal((await store.listSessions(user)).length, 1);
     assert.equal((await store.health()).status, 'healthy');
+  });
+
+  it('changes racing a forget while Firebolt is down replay as intents: every key kept, the forget wins, on both sides', async () => {
+    const user = newUserId();
+    const merged = makeMemory(user, { content: 'annotated by twenty writers during an outage' });
+    const forgotten = makeMemory(user, { content: 'forgotten while background work was in flight' });
+    await store.insertMemory(merged, null);
+    await store.insertMemory(forgotten, null);
+    await eventually('the inserts to reach Firebolt', () => store.pendingWrites() === 0);
+    await server.close();
+    const change = (memory: typeof merged, key: string, ifForgotten: 'reject' | 'drop') =>
+      store.changeMemory({
+        user_id: user,
+        memory_id: memory.memory_id,
+        change: { merge_metadata: { [key]: true } },
+        at: new Date().toISOString(),
+        if_forgotten: ifForgotten,
+      });
+    const keys = Array.from({ length: 20 }, (_, index) => `key_${index}`);
+    await Promise.all([
+      ...keys.map((key) => change(merged, key, 'reject')),
+      ...keys.map((key) => change(forgotten, key, 'drop')),
+      store.forgetMemories(user, [forgotten.memory_id], new Date().toISOString()),
+    ]);
+    server = await startFireboltTestServer({ port, dataDir: serverDir });
+    await eventually('the outbox to drain', () => store.online && store.pendingWrites() === 0);
+    const client = new FireboltQueryClient(config);
+    try {
+      const { rows } = await client.query(
+        'SELECT memory_id, metadata, deleted_at FROM fml_memories WHERE user_id = $1 ORDER BY memory_id',
+        [user],
+      );
+      const byId = new Map(rows.map((row) => [row.memory_id as string, row]));
+      const remoteMerged = JSON.parse(byId.get(merged.memory_id)!.metadata as string) as Record<string, unknown>;
+      assert.deepEqual(
+        keys.filter((key) => remoteMerged[key] !== true),
+        [],
+        'every acknowledged key reached Firebolt',
+      );
+      assert.notEqual(byId.get(forgotten.memory_id)!.deleted_at, null, 'Firebolt has the forget');
+    } finally {
+      client.close();
+    }
+    const [local] = await store.getMemories(user, [forgotten.memory_id]);
+    assert.notEqual(local.deleted_at, null, 'the replica has the forget');
   });
 });
 

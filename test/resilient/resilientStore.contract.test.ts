@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createResilientFireboltStore } from '../../src/stores/resilient/createResilientStore.ts';
 import { runMemoryStoreContract } from '../contract/memoryStoreContract.ts';
+import { runMemoryChangeContract } from '../contract/memoryChangeContract.ts';
 import { startFireboltTestServer } from '../support/firebolt-server/server.ts';
 
-runMemoryStoreContract('resilient (firebolt test server + local replica)', async () => {
+async function resilientOnTestServer() {
   const server = await startFireboltTestServer();
   const dataDir = await mkdtemp(join(tmpdir(), 'fml-resilient-contract-'));
   const store = createResilientFireboltStore({ kind: 'core', url: server.url, database: 'contract' }, dataDir, {
@@ -20,4 +21,7 @@ runMemoryStoreContract('resilient (firebolt test server + local replica)', async
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-});
+}
+
+runMemoryStoreContract('resilient (firebolt test server + local replica)', resilientOnTestServer);
+runMemoryChangeContract('resilient (firebolt test server + local replica)', resilientOnTestServer);

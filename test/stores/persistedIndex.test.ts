@@ -12,6 +12,7 @@ import { PersistedIndexes } from '../../src/stores/sqlite/persistedIndexes.ts';
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stores/sqlite/sqliteStore.ts';
 import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
 import { EXACT_SCAN_LIMIT } from '../../src/stores/sqlite/vectorSearch.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 const TOPICS = [
   'build cache',
@@ -136,8 +137,8 @@ describe('persisted indexes', () => {
       const added = makeMemory(user, { content: 'The okapi keeper joined the release calendar', created_at: iso(100) });
       await other.insertMemory(added, null);
       const edited = { ...memories[2]!, content: 'Rewritten: the narwhal owns the pipeline' };
-      await other.updateMemory(edited);
-      await other.updateMemory({ ...memories[8]!, deleted_at: iso(101) });
+      await rewriteMemory(other, edited);
+      await rewriteMemory(other, { ...memories[8]!, deleted_at: iso(101) });
       await other.close();
 
       const fresh = await opened(dataDir);

@@ -21,6 +21,7 @@ import {
   seededRandom,
   vectorNear,
 } from '../contract/fixtures.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
 
 const WORKER = new URL('./support/storeWorker.ts', import.meta.url).pathname;
 
@@ -118,7 +119,9 @@ describe('SqliteMemoryStore', () => {
       // Back to schema 2, as an older build left the file.
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
       db.exec(
-        'ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id; DELETE FROM schema_version WHERE version = 3;',
+        `ALTER TABLE long_term_memories DROP COLUMN layer; ALTER TABLE long_term_memories DROP COLUMN scope_id;
+         ALTER TABLE long_term_memories DROP COLUMN version; DROP TABLE erased_memories;
+         DELETE FROM schema_version WHERE version >= 3;`,
       );
       db.close();
       const upgraded = await opened(dataDir);
@@ -239,7 +242,7 @@ describe('SqliteMemoryStore', () => {
       assert.equal((await byAccess()).length, 2);
       await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 });
 
-      await writer.updateMemory({ ...memory, content: 'lynx fact' });
+      await rewriteMemory(writer, { ...memory, content: 'lynx fact' });
       assert.deepEqual(
         await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('ocelot'), limit: 5 }),
         [],

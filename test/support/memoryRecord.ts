@@ -33,6 +33,7 @@ export function memoryRecord(at: string, overrides: Partial<MemoryRecord> = {}):
     last_accessed: at,
     updated_at: at,
     deleted_at: null,
+    version: 1,
     ...overrides,
   };
 }

@@ -507,8 +507,8 @@ export class MemoriesTab {
   }
 
   private async save(changes: UpdateParams): Promise<void> {
-    // Only the id: nothing changed, so there is nothing to send.
-    const saved = Object.keys(changes).length === 1 || (await this.actions.update(changes));
+    // Only the id and version: nothing changed, so there is nothing to send.
+    const saved = Object.keys(changes).length === 2 || (await this.actions.update(changes));
     if (!saved) return;
     this.editing = false;
     this.renderDetail();

@@ -42,7 +42,7 @@ export function renderMemoryEditor(
       'aria-label': 'Edit memory',
       onsubmit: (event: Event) => {
         event.preventDefault();
-        const changes: UpdateParams = { memory_id: memory.memory_id };
+        const changes: UpdateParams = { memory_id: memory.memory_id, expected_version: memory.version };
         if (content.value !== memory.content) changes.content = content.value;
         if (category.value !== memory.memory_category || subtype.value !== memory.memory_subtype) {
           changes.memory_category = category.value;

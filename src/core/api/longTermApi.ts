@@ -106,6 +106,8 @@ export interface UpdateMemoryInput extends MemoryLocation {
   entities?: string[];
   pinned?: boolean;
   confidence?: number;
+  /** The version the caller's edit is based on; when the memory has another, CONFLICT and nothing changes. */
+  expected_version?: number;
 }
 
 export interface UpdateMemoryOutput {
@@ -115,10 +117,21 @@ export interface UpdateMemoryOutput {
   redactions: Redaction[];
 }
 
+/** One memory (`memory_id`) or many (`memory_ids`, one store write); at least one id. */
 export interface ForgetMemoryInput extends MemoryLocation {
-  memory_id: string;
+  memory_id?: string;
+  memory_ids?: string[];
   user_id: string;
   hard_delete?: boolean;
+}
+
+export interface ForgetMemoryOutput {
+  success: boolean;
+  hard_deleted: boolean;
+  /** Ids that are forgotten (or erased) now, including ones that already were. */
+  forgotten: string[];
+  /** Ids of a batch that this user has no memory with. */
+  not_found: string[];
 }
 
 export interface ForgetAllInput {

@@ -7,6 +7,8 @@ export type MemoryErrorCode =
   | 'INVALID_LAYER'
   | 'MISSING_IDENTIFIER'
   | 'MEMORY_NOT_FOUND'
+  /** A change stated the version it read, and the memory has changed since (retryable: false; read it again). */
+  | 'CONFLICT'
   | 'SESSION_NOT_FOUND'
   | 'CONTENT_TOO_LONG'
   | 'QUERY_TOO_LONG'

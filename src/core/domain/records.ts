@@ -85,6 +85,12 @@ export interface MemoryRecord {
   last_accessed: string;
   updated_at: string;
   deleted_at: string | null;
+  /**
+   * How many changes the memory has had: 1 when stored, +1 for every change (edit, enrichment,
+   * forget, restore). Access bookkeeping (access_count, last_accessed) does not count: reading a
+   * memory is not a change to it. A change that depends on what it read states this number.
+   */
+  version: number;
 }
 
 export interface StoredEmbedding {

@@ -1,9 +1,11 @@
+import { MemoryError } from '../domain/errors.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import { guardText } from '../safety/contentGuard.ts';
 import { removedSearchKeysOf, searchKeyIdentity, withSearchKeys, withoutSearchKeysFrom } from '../text/searchKeys.ts';
 import { LIMITS } from '../validation.ts';
 import { ENRICHMENT_FIELD, type EnrichmentState, withoutPendingEnrichmentTag } from './pendingEnrichment.ts';
+import { applyEdit } from '../longterm/applyEdit.ts';
 
 export type EnrichmentOutcome =
   | { status: 'applied'; keys: string[] }
@@ -49,7 +51,18 @@ export async function applyEnrichment(
     metadata: { ...withKeys, tags, [ENRICHMENT_FIELD]: state },
     updated_at: now,
   };
-  await deps.store.updateMemory(updated);
+  // A memory forgotten (or edited) while the model was answering keeps its state: the keys are
+  // merged into the row as it is now, and a forgotten one takes nothing.
+  // Keys of the text as read: another change since (new text, an edit) makes them stale.
+  const outcome = await applyEdit(deps.store, current, updated, {
+    ifForgotten: 'drop',
+    expectedVersion: current.version,
+  }).catch((error: unknown) => {
+    if (MemoryError.is(error, 'CONFLICT')) return null;
+    throw error;
+  });
+  if (outcome === null) return { status: 'stale' };
+  if (outcome.status === 'dropped') return { status: 'gone' };
   deps.events.emit({ type: 'memory', user_id: current.user_id, memory_ids: [current.memory_id], change: 'updated' });
   return { status: 'applied', keys: accepted };
 }
@@ -59,6 +72,12 @@ export async function recordSkipped(deps: CoreDeps, memory: MemoryRecord, reason
   const now = deps.clock.now().toISOString();
   const tags = withoutPendingEnrichmentTag(memory.tags);
   const state: EnrichmentState = { status: 'skipped', reason, at: now };
-  await deps.store.updateMemory({ ...memory, tags, metadata: { ...memory.metadata, tags, [ENRICHMENT_FIELD]: state } });
+  const outcome = await applyEdit(
+    deps.store,
+    memory,
+    { ...memory, tags, metadata: { ...memory.metadata, tags, [ENRICHMENT_FIELD]: state } },
+    { ifForgotten: 'drop', touchesUpdatedAt: false },
+  );
+  if (outcome.status === 'dropped') return;
   deps.events.emit({ type: 'memory', user_id: memory.user_id, memory_ids: [memory.memory_id], change: 'updated' });
 }

@@ -7,6 +7,7 @@ import { LIMITS } from '../validation.ts';
 import type { ExtractedMemory } from './extractor.ts';
 import { findCorrectionTarget } from './findCorrectionTarget.ts';
 import { withoutPendingTag } from './pendingExtraction.ts';
+import { applyEdit } from '../longterm/applyEdit.ts';
 
 /** Below explicit statements (1.0), so a fact the user set by hand is never overwritten by an extraction. */
 const EXTRACTED_CONFIDENCE = 0.8;
@@ -117,7 +118,7 @@ export async function applyExtraction(
     ...(outcome === 'replaced' ? { deleted_at: now } : {}),
     updated_at: now,
   };
-  await deps.store.updateMemory(settled);
+  await applyEdit(deps.store, raw, settled, { ifForgotten: 'drop' });
   deps.events.emit({
     type: 'memory',
     user_id: raw.user_id,

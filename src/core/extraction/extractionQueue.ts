@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
-import type { MemoryRecord } from '../domain/records.ts';
 import { applyEnrichment, recordSkipped } from '../enrichment/applyEnrichment.ts';
 import { type EnrichmentPolicy, enrichmentRefusal } from '../enrichment/enrichmentPolicy.ts';
 import {
@@ -19,6 +18,7 @@ import {
   type ExtractionSink,
   type ModelTask,
 } from './pendingExtraction.ts';
+import { applyEdit } from '../longterm/applyEdit.ts';
 
 export interface ExtractionQueueOptions {
   /** Extractions running at once (default 2): model calls are slow, but a local model is easily overloaded. */
@@ -257,7 +257,7 @@ export class ExtractionQueue implements ExtractionSink {
   private async markForEnrichment(userId: string, memoryId: string): Promise<void> {
     const [memory] = await this.deps.store.getMemories(userId, [memoryId]);
     if (!memory || memory.deleted_at) return;
-    await this.deps.store.updateMemory(markedPending(memory));
+    await applyEdit(this.deps.store, memory, markedPending(memory), { ifForgotten: 'drop' });
     this.enqueue({ user_id: userId, memory_id: memoryId, task: 'enrich' });
   }
 
@@ -344,10 +344,13 @@ export class ExtractionQueue implements ExtractionSink {
               } satisfies EnrichmentState,
             }
           : { extraction_error: { code, message, attempts: job.attempt } };
-      await this.deps.store.updateMemory({
-        ...memory,
-        metadata: { ...memory.metadata, ...failure },
-      } satisfies MemoryRecord);
+      await this.deps.store.changeMemory({
+        user_id: memory.user_id,
+        memory_id: memory.memory_id,
+        change: { merge_metadata: failure },
+        at: null,
+        if_forgotten: 'drop',
+      });
     } catch (writeError) {
       this.log(
         `could not record the ${job.task === 'enrich' ? 'enrichment' : 'extraction'} failure on ${job.memory_id}: ${writeError instanceof Error ? writeError.message : String(writeError)}`,

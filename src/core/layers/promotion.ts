@@ -6,6 +6,7 @@ import type { MemoryRecord } from '../domain/records.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { LIMITS, requireId } from '../validation.ts';
 import { identifiersFrom, partitionForCall, scopeFor } from './layerScope.ts';
+import { applyEdit } from '../longterm/applyEdit.ts';
 
 const MAX_REASON_CHARS = LIMITS.reasonChars;
 
@@ -90,7 +91,7 @@ export async function promoteMemory(
     ...(input.move ? { deleted_at: now } : {}),
     updated_at: now,
   };
-  await deps.store.updateMemory(updatedSource);
+  await applyEdit(deps.store, source, updatedSource, { ifForgotten: 'reject' });
   deps.events.emit({
     type: 'memory',
     user_id: source.user_id,

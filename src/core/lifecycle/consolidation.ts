@@ -1,3 +1,4 @@
+import { MemoryError } from '../domain/errors.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { normaliseEntities } from '../entities/extractEntities.ts';
@@ -80,13 +81,24 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     }
     await deps.store.insertMemory(merged.record, merged.embedding);
     const now = merged.record.created_at;
+    // The merged text was written from these versions: a member edited since keeps its edit and
+    // stays live (CONFLICT), one forgotten since stays as it is.
     for (const member of members) {
-      await deps.store.updateMemory({
-        ...member,
-        deleted_at: now,
-        updated_at: now,
-        metadata: { ...member.metadata, consolidated_into: merged.record.memory_id },
-      });
+      const outcome = await deps.store
+        .changeMemory({
+          user_id: member.user_id,
+          memory_id: member.memory_id,
+          change: { merge_metadata: { consolidated_into: merged.record.memory_id } },
+          at: now,
+          expected_version: member.version,
+          if_forgotten: 'drop',
+        })
+        .catch((error: unknown) => {
+          if (MemoryError.is(error, 'CONFLICT')) return null;
+          throw error;
+        });
+      if (outcome?.status !== 'applied') continue;
+      await deps.store.forgetMemories(member.user_id, [member.memory_id], now);
       archived++;
     }
     deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.record.memory_id], change: 'created' });
@@ -192,6 +204,7 @@ async function mergeCluster(
         .at(-1) ?? now,
     updated_at: now,
     deleted_at: null,
+    version: 1,
   };
   return { record, embedding, method, ...(summarizeError ? { summarizeError } : {}) };
 }

@@ -70,7 +70,15 @@ export async function applyDecay(deps: CoreDeps, userId: string, options: DecayO
     else decayed++;
     changed.push(memory.memory_id);
     // updated_at is left alone: decay is bookkeeping, not an edit a person made.
-    if (!options.dry_run) await deps.store.updateMemory({ ...memory, decay_factor: factor });
+    if (!options.dry_run) {
+      await deps.store.changeMemory({
+        user_id: memory.user_id,
+        memory_id: memory.memory_id,
+        change: { set: { decay_factor: factor } },
+        at: null,
+        if_forgotten: 'drop',
+      });
+    }
   }
   if (!options.dry_run && changed.length > 0)
     deps.events.emit({ type: 'memory', user_id: user, memory_ids: changed, change: 'updated' });

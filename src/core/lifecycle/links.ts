@@ -5,6 +5,7 @@ import type { MemoryRecord } from '../domain/records.ts';
 import { LIMITS, requireId, requirePositiveInt, requireUnitInterval } from '../validation.ts';
 import { requireLiveMemories } from './requireMemories.ts';
 import { DEFAULT_LINK_THRESHOLD, relatedness } from './relatedness.ts';
+import { applyEdit } from '../longterm/applyEdit.ts';
 
 /** Memory graph over related_memories (seed 003 /related): links are symmetric and user-scoped. */
 
@@ -37,16 +38,16 @@ export async function linkMemories(
     });
   }
   const now = deps.clock.now().toISOString();
-  await deps.store.updateMemory({
-    ...a,
-    related_memories: [...new Set([...a.related_memories, b.memory_id])],
-    updated_at: now,
-  });
-  await deps.store.updateMemory({
-    ...b,
-    related_memories: [...new Set([...b.related_memories, a.memory_id])],
-    updated_at: now,
-  });
+  const link = (from: MemoryRecord, to: MemoryRecord) =>
+    deps.store.changeMemory({
+      user_id: user,
+      memory_id: from.memory_id,
+      change: { add_related: [to.memory_id] },
+      at: now,
+      if_forgotten: 'reject',
+    });
+  await link(a, b);
+  await link(b, a);
   deps.events.emit({ type: 'memory', user_id: user, memory_ids: [a.memory_id, b.memory_id], change: 'updated' });
   return { memory_id: a.memory_id, other_memory_id: b.memory_id, changed: true };
 }
@@ -73,19 +74,21 @@ export async function unlinkMemories(
   const now = deps.clock.now().toISOString();
   let changed = false;
   if (a.related_memories.includes(otherId)) {
-    await deps.store.updateMemory({
-      ...a,
-      related_memories: a.related_memories.filter((id) => id !== otherId),
-      updated_at: now,
-    });
+    await applyEdit(
+      deps.store,
+      a,
+      { ...a, related_memories: a.related_memories.filter((id) => id !== otherId), updated_at: now },
+      { ifForgotten: 'drop' },
+    );
     changed = true;
   }
   if (b && b.related_memories.includes(memoryId)) {
-    await deps.store.updateMemory({
-      ...b,
-      related_memories: b.related_memories.filter((id) => id !== memoryId),
-      updated_at: now,
-    });
+    await applyEdit(
+      deps.store,
+      b,
+      { ...b, related_memories: b.related_memories.filter((id) => id !== memoryId), updated_at: now },
+      { ifForgotten: 'drop' },
+    );
     changed = true;
   }
   if (!changed && !b)

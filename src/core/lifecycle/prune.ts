@@ -4,6 +4,7 @@ import type { MemoryRecord } from '../domain/records.ts';
 import { LIMITS, requireId, requireUnitInterval } from '../validation.ts';
 import { isProtected } from './eligibility.ts';
 import { listAllMemories } from './listAll.ts';
+import { applyEdit } from '../longterm/applyEdit.ts';
 
 /** memory_prune (seed 004): archive old or low-value memories. Archiving is a soft delete; the trash can restore it. */
 
@@ -83,12 +84,18 @@ export async function pruneMemories(deps: CoreDeps, input: PruneInput): Promise<
     });
     if (!input.dry_run) {
       const at = now.toISOString();
-      await deps.store.updateMemory({
-        ...memory,
-        deleted_at: at,
-        updated_at: at,
-        metadata: { ...memory.metadata, archived: { at, by: 'memory_prune', reason: reasons.join('; ') } },
-      });
+      // Recorded why, then forgotten; a memory edited since the scan keeps the edit.
+      await applyEdit(
+        deps.store,
+        memory,
+        {
+          ...memory,
+          deleted_at: at,
+          updated_at: at,
+          metadata: { ...memory.metadata, archived: { at, by: 'memory_prune', reason: reasons.join('; ') } },
+        },
+        { ifForgotten: 'drop' },
+      );
     }
   }
   if (!input.dry_run && archived.length > 0)

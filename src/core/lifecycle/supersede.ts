@@ -52,19 +52,28 @@ export async function supersedeMemory(deps: CoreDeps, input: SupersedeInput): Pr
   }
   const now = deps.clock.now().toISOString();
   const confidence = Math.min(older.confidence, SUPERSEDED_CONFIDENCE_CAP);
-  await deps.store.updateMemory({
-    ...older,
-    superseded_by: newer.memory_id,
-    confidence,
-    related_memories: [...new Set([...older.related_memories, newer.memory_id])],
-    metadata: input.reason ? { ...older.metadata, superseded_reason: input.reason } : older.metadata,
-    updated_at: now,
+  // Both changes are based on what was read: the older one must still be the one judged outdated,
+  // the newer one must not have been superseded itself meanwhile.
+  await deps.store.changeMemory({
+    user_id: older.user_id,
+    memory_id: older.memory_id,
+    change: {
+      set: { superseded_by: newer.memory_id },
+      cap_confidence: confidence,
+      add_related: [newer.memory_id],
+      ...(input.reason ? { merge_metadata: { superseded_reason: input.reason } } : {}),
+    },
+    at: now,
+    expected_version: older.version,
+    if_forgotten: 'reject',
   });
-  await deps.store.updateMemory({
-    ...newer,
-    supersedes: older.memory_id,
-    related_memories: [...new Set([...newer.related_memories, older.memory_id])],
-    updated_at: now,
+  await deps.store.changeMemory({
+    user_id: newer.user_id,
+    memory_id: newer.memory_id,
+    change: { set: { supersedes: older.memory_id }, add_related: [older.memory_id] },
+    at: now,
+    expected_version: newer.version,
+    if_forgotten: 'reject',
   });
   deps.events.emit({
     type: 'memory',

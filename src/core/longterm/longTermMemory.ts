@@ -2,6 +2,7 @@ import type {
   ForgetAllInput,
   ForgetAllOutput,
   ForgetMemoryInput,
+  ForgetMemoryOutput,
   SimilarExisting,
   StoreMemoryInput,
   StoreMemoryOutput,
@@ -11,6 +12,9 @@ import type {
 import { FORGET_ALL_CONFIRMATION } from '../api/longTermApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
+import { conflictError } from '../domain/memoryChange.ts';
+import { applyEdit } from './applyEdit.ts';
+import { forgetIds, requireVersion } from './changeInputs.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { entitiesAfterEdit, extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
@@ -180,17 +184,31 @@ export class LongTermMemory {
         importance: Math.max(similar.memory.importance, input.importance ?? 0),
         updated_at: now,
       };
-      const merged = contentChanged ? this.forEnrichment(base) : base;
-      await this.deps.store.updateMemory(merged, action === 'updated_existing' ? stored : undefined);
-      this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [merged.memory_id], change: 'updated' });
-      if (contentChanged) this.queueEnrichment(merged);
-      return {
-        memory_id: merged.memory_id,
-        entities_extracted: extracted,
-        similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
-        embedding_status: embedding.status,
-        redactions,
-      };
+      const edited = contentChanged ? this.forEnrichment(base) : base;
+      // Merged into the row as it is now; new text only over the version it was compared with.
+      // A duplicate forgotten meanwhile takes nothing, and the memory is stored as a new one.
+      const outcome = await applyEdit(this.deps.store, similar.memory, edited, {
+        ifForgotten: 'drop',
+        ...(contentChanged ? { expectedVersion: similar.memory.version } : {}),
+        ...(action === 'updated_existing' ? { embedding: stored } : {}),
+      });
+      if (outcome.status === 'applied') {
+        const merged = outcome.memory;
+        this.deps.events.emit({
+          type: 'memory',
+          user_id: partition,
+          memory_ids: [merged.memory_id],
+          change: 'updated',
+        });
+        if (contentChanged) this.queueEnrichment(merged);
+        return {
+          memory_id: merged.memory_id,
+          entities_extracted: extracted,
+          similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
+          embedding_status: embedding.status,
+          redactions,
+        };
+      }
     }
 
     // A new statement that contradicts a live one corrects it, exactly like an explicit `supersedes`.
@@ -238,15 +256,17 @@ export class LongTermMemory {
       last_accessed: now,
       updated_at: now,
       deleted_at: null,
+      version: 1,
     });
     await this.deps.store.insertMemory(memory, stored);
     if (replaced) {
-      await this.deps.store.updateMemory({
-        ...replaced,
-        superseded_by: memory.memory_id,
-        confidence: Math.min(replaced.confidence, 0.5),
-        related_memories: [...new Set([...replaced.related_memories, memory.memory_id])],
-        updated_at: now,
+      await this.deps.store.changeMemory({
+        user_id: replaced.user_id,
+        memory_id: replaced.memory_id,
+        change: { set: { superseded_by: memory.memory_id }, cap_confidence: 0.5, add_related: [memory.memory_id] },
+        at: now,
+        // The user named it (or it contradicts): mark it even if edited since, but a forgotten one stays as it is.
+        if_forgotten: 'drop',
       });
     }
     this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [memory.memory_id], change: 'created' });
@@ -274,6 +294,10 @@ export class LongTermMemory {
   async update(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
     const userId = partitionForCall(input);
     const existing = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    const expectedVersion = input.expected_version === undefined ? undefined : requireVersion(input.expected_version);
+    if (expectedVersion !== undefined && expectedVersion !== existing.version) {
+      throw conflictError(existing.memory_id, expectedVersion, existing.version);
+    }
     if (existing.deleted_at) {
       throw new MemoryError(
         'MEMORY_NOT_FOUND',
@@ -335,8 +359,19 @@ export class LongTermMemory {
       updated_at: this.deps.clock.now().toISOString(),
     };
     // New words need new keys: the model's keys of the old content are replaced once it answers.
-    const updated = contentChanged ? this.forEnrichment(edited) : edited;
-    await this.deps.store.updateMemory(updated, embedding);
+    const wanted = contentChanged ? this.forEnrichment(edited) : edited;
+    // Only what this call edits is written, onto the row as it is now: concurrent edits of other
+    // keys and fields stay. New text replaces only the text it was based on (else CONFLICT).
+    const outcome = await applyEdit(this.deps.store, existing, wanted, {
+      ifForgotten: 'reject',
+      embedding,
+      ...(expectedVersion !== undefined || contentChanged
+        ? { expectedVersion: expectedVersion ?? existing.version }
+        : {}),
+    });
+    if (outcome.status !== 'applied')
+      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is gone.`);
+    const updated = outcome.memory;
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
     if (contentChanged) this.queueEnrichment(updated);
     const redactions = mergeRedactions(
@@ -348,31 +383,67 @@ export class LongTermMemory {
     return { success: true, re_embedded: embedding !== undefined && embedding !== null, memory: updated, redactions };
   }
 
-  async forget(input: ForgetMemoryInput): Promise<{ success: boolean; hard_deleted: boolean }> {
+  /**
+   * Forgets one memory (`memory_id`) or many (`memory_ids`) in one store write. One id that does
+   * not exist is MEMORY_NOT_FOUND; in a batch, ids that do not exist are listed in `not_found` and
+   * the others are forgotten (MEMORY_NOT_FOUND only when none exists).
+   */
+  async forget(input: ForgetMemoryInput): Promise<ForgetMemoryOutput> {
     const userId = partitionForCall(input);
-    const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    const ids = forgetIds(input);
     if (input.hard_delete) {
       // Queued access-log rows (with the queries that found it) are written first, so the delete
       // takes them too instead of a later flush bringing them back.
       await this.deps.access.flush();
-      await this.deps.store.hardDeleteMemory(userId, memory.memory_id);
-      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'purged' });
-      return { success: true, hard_deleted: true };
+      const removed: string[] = [];
+      const notFound: string[] = [];
+      for (const id of ids) {
+        if (await this.deps.store.hardDeleteMemory(userId, id)) removed.push(id);
+        else notFound.push(id);
+      }
+      this.requireSomeFound(ids, notFound);
+      if (removed.length > 0)
+        this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: removed, change: 'purged' });
+      return { success: true, hard_deleted: true, forgotten: removed, not_found: notFound };
     }
-    if (!memory.deleted_at) {
-      const now = this.deps.clock.now().toISOString();
-      await this.deps.store.updateMemory({ ...memory, deleted_at: now, updated_at: now });
-      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [memory.memory_id], change: 'deleted' });
-    }
-    return { success: true, hard_deleted: false };
+    const now = this.deps.clock.now().toISOString();
+    const outcome = await this.deps.store.forgetMemories(userId, ids, now);
+    this.requireSomeFound(ids, outcome.missing);
+    if (outcome.changed.length > 0)
+      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: outcome.changed, change: 'deleted' });
+    return {
+      success: true,
+      hard_deleted: false,
+      forgotten: [...outcome.changed, ...outcome.unchanged],
+      not_found: outcome.missing,
+    };
+  }
+
+  private requireSomeFound(ids: readonly string[], missing: readonly string[]): void {
+    if (missing.length < ids.length) return;
+    throw new MemoryError(
+      'MEMORY_NOT_FOUND',
+      ids.length === 1
+        ? `No memory ${ids[0]} exists for this user.`
+        : `None of the ${ids.length} memories exists for this user.`,
+      { details: ids.length === 1 ? { memory_id: ids[0] } : { memory_ids: [...ids] } },
+    );
   }
 
   async restore(userId: string, memoryId: string): Promise<MemoryRecord> {
-    const memory = await this.requireMemory(requireId(userId, 'user_id'), requireId(memoryId, 'memory_id'));
-    const restored = { ...memory, deleted_at: null, updated_at: this.deps.clock.now().toISOString() };
-    await this.deps.store.updateMemory(restored);
-    this.deps.events.emit({ type: 'memory', user_id: memory.user_id, memory_ids: [memoryId], change: 'restored' });
+    const [restored] = await this.restoreMany(userId, [memoryId]);
     return restored;
+  }
+
+  /** The undo of forget: the only way deleted_at is cleared. One store write for all ids. */
+  async restoreMany(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
+    const user = requireId(userId, 'user_id');
+    const ids = memoryIds.map((id) => requireId(id, 'memory_id'));
+    const outcome = await this.deps.store.restoreMemories(user, ids, this.deps.clock.now().toISOString());
+    this.requireSomeFound(ids, outcome.missing);
+    if (outcome.changed.length > 0)
+      this.deps.events.emit({ type: 'memory', user_id: user, memory_ids: outcome.changed, change: 'restored' });
+    return this.deps.store.getMemories(user, ids);
   }
 
   async forgetAll(input: ForgetAllInput): Promise<ForgetAllOutput> {
@@ -411,8 +482,16 @@ export class LongTermMemory {
     let metadata: Record<string, unknown> = memory.metadata;
     for (const key of remove) metadata = withSearchKeyRemoved(metadata, key);
     metadata = withSearchKeys(metadata, add, { by: 'user', at: now }, LIMITS.searchKeys);
-    const updated: MemoryRecord = { ...memory, metadata, updated_at: now };
-    await this.deps.store.updateMemory(updated);
+    const outcome = await applyEdit(
+      this.deps.store,
+      memory,
+      { ...memory, metadata, updated_at: now },
+      {
+        ifForgotten: 'reject',
+      },
+    );
+    if (outcome.status !== 'applied') throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} is gone.`);
+    const updated = outcome.memory;
     this.deps.events.emit({
       type: 'memory',
       user_id: memory.user_id,

@@ -329,6 +329,8 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
     last_accessed: time(raw.last_accessed, 'last_accessed', true) ?? created,
     updated_at: time(raw.updated_at, 'updated_at', true) ?? created,
     deleted_at: time(raw.deleted_at, 'deleted_at', true),
+    // An imported memory starts its own history here.
+    version: 1,
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   StoredEmbedding,
   WorkingItemRecord,
 } from '../domain/records.ts';
+import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../domain/memoryChange.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 
@@ -37,9 +38,19 @@ export interface MemoryStore {
   listSessions(userId: string): Promise<SessionRecord[]>;
 
   // Long-term memories
+  /** Stores a new memory (version 1); an id that exists, or existed and was erased, is refused. */
   insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void>;
-  /** Replaces the row; `embedding` undefined keeps the stored vector, null removes it. */
-  updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void>;
+  /**
+   * Applies one change to the row as it is at the moment of the write, in one transaction
+   * (memoryChange.ts says how): concurrent changes of one memory compose instead of overwriting
+   * each other, a stale `expected_version` is a CONFLICT, and a forgotten memory takes no change.
+   * Never creates a row.
+   */
+  changeMemory(request: ChangeRequest): Promise<ChangeOutcome>;
+  /** Soft-deletes these memories of the user in one write; each forgotten one's version goes up. */
+  forgetMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome>;
+  /** The undo of forgetMemories, the only change that clears deleted_at. */
+  restoreMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome>;
   /** Rows of this user with these ids, deleted ones included; missing ids are absent from the result. */
   getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]>;
   listMemories(query: ListQuery): Promise<ListResult>;

@@ -5,7 +5,7 @@ import { metadataField, redactionsField, memoryLocationFields, userIdField } fro
 export const updateMemoryTool = defineTool({
   name: 'update_memory',
   title: 'Update a memory',
-  description: "Change a memory's content, importance or metadata (merged).",
+  description: "Change a memory's content, importance or metadata (merged by key).",
   input: {
     memory_id: z.string(),
     user_id: userIdField,
@@ -13,6 +13,7 @@ export const updateMemoryTool = defineTool({
     content: z.string().optional(),
     importance: z.number().min(0).max(1).optional(),
     metadata: metadataField.optional().describe('Free-form JSON object merged into the existing one.'),
+    expected_version: z.number().int().min(1).optional().describe('Apply only to this version, else CONFLICT.'),
   },
   output: { success: z.boolean(), re_embedded: z.boolean(), redactions: redactionsField },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

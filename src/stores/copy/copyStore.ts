@@ -246,7 +246,13 @@ async function restoreCounters(
         copy.access_count !== memory.access_count ||
         Date.parse(copy.last_accessed) !== Date.parse(memory.last_accessed)
       )
-        await to.updateMemory(memory);
+        await to.changeMemory({
+          user_id: memory.user_id,
+          memory_id: memory.memory_id,
+          change: { access: { count: memory.access_count, last_accessed: memory.last_accessed } },
+          at: null,
+          if_forgotten: 'apply',
+        });
     }
   }
 }

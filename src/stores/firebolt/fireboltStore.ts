@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../../core/domain/errors.ts';
+import { applyChange, changesIndexedText } from '../../core/domain/memoryChange.ts';
+import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
   MemoryRecord,
@@ -195,6 +197,19 @@ export class FireboltStore implements MemoryStore {
   async insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
     const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
     await this.#write(async (tx) => {
+      const erased = await tx.query('SELECT memory_id FROM fml_erased_memories WHERE user_id = $1 AND memory_id = $2', [
+        memory.user_id,
+        memory.memory_id,
+      ]);
+      if (erased.rows.length > 0) {
+        throw new MemoryError(
+          'INVALID_INPUT',
+          `Memory ${memory.memory_id} was erased; its id cannot be stored again.`,
+          {
+            details: { field: 'memory_id', memory_id: memory.memory_id },
+          },
+        );
+      }
       const length = await writeTerms(tx, memory);
       const params = new SqlParams();
       await tx.query(
@@ -207,26 +222,36 @@ export class FireboltStore implements MemoryStore {
     if (table) this.#vectors.noteVectorWritten(table.dimension);
   }
 
-  async updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
-    if (!(await this.#exists(memory.user_id, memory.memory_id))) {
-      throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist.`, {
-        details: { memory_id: memory.memory_id },
-      });
-    }
+  async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
+    const { embedding } = request.change;
     const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
     const vectorTables = embedding === undefined ? [] : await this.#vectors.existing();
-    await this.#write(async (tx) => {
-      const length = await writeTerms(tx, memory);
+    const reanalyse = changesIndexedText(request.change);
+    // The read, the decision and the UPDATE share one transaction, and the UPDATE only matches the
+    // version that was read: a change can never land on a row it did not see.
+    const outcome = await this.#write(async (tx) => {
+      const { rows } = await tx.query(
+        `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE user_id = $1 AND memory_id = $2 LIMIT 1`,
+        [request.user_id, request.memory_id],
+      );
+      const current = rows.length > 0 ? memoryFromRow(rows[0]) : undefined;
+      const model = embedding === undefined ? (current?.embedding_model ?? null) : (embedding?.model ?? null);
+      const outcome = applyChange(current, request, model);
+      if (outcome.status !== 'applied' || current === undefined) return outcome;
+      const memory = outcome.memory;
       const params = new SqlParams();
       const assignments = MEMORY_COLUMNS.filter(
         (column) => column.name !== 'user_id' && column.name !== 'memory_id',
       ).map((column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`);
-      assignments.push(
-        `doc_length = ${params.add(length)}::DOUBLE PRECISION`,
-        `analyzer_version = ${params.add(ANALYZER_VERSION)}::INT`,
-      );
+      if (reanalyse) {
+        const length = await writeTerms(tx, memory);
+        assignments.push(
+          `doc_length = ${params.add(length)}::DOUBLE PRECISION`,
+          `analyzer_version = ${params.add(ANALYZER_VERSION)}::INT`,
+        );
+      }
       await tx.query(
-        `UPDATE fml_memories SET ${assignments.join(', ')} WHERE user_id = ${params.add(memory.user_id)} AND memory_id = ${params.add(memory.memory_id)}`,
+        `UPDATE fml_memories SET ${assignments.join(', ')} WHERE user_id = ${params.add(memory.user_id)} AND memory_id = ${params.add(memory.memory_id)} AND version = ${params.add(current.version)}::BIGINT`,
         params.values,
       );
       for (const existing of vectorTables) {
@@ -236,8 +261,55 @@ export class FireboltStore implements MemoryStore {
         ]);
       }
       if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
+      return outcome;
     });
-    if (table) this.#vectors.noteVectorWritten(table.dimension);
+    if (table && outcome.status === 'applied') this.#vectors.noteVectorWritten(table.dimension);
+    return outcome;
+  }
+
+  async forgetMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
+    return this.#setForgotten(userId, memoryIds, at, at);
+  }
+
+  async restoreMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
+    return this.#setForgotten(userId, memoryIds, null, at);
+  }
+
+  /** One transaction for the whole batch: which ids change is read inside it, then one UPDATE. */
+  async #setForgotten(
+    userId: string,
+    memoryIds: readonly string[],
+    deletedAt: string | null,
+    at: string,
+  ): Promise<ForgetOutcome> {
+    const ids = [...new Set(memoryIds)];
+    if (ids.length === 0) return { changed: [], unchanged: [], missing: [] };
+    return this.#write(async (tx) => {
+      const states = new Map<string, boolean>();
+      for (const batch of chunks(ids, IDS_PER_QUERY)) {
+        const params = new SqlParams();
+        const { rows } = await tx.query(
+          `SELECT memory_id, deleted_at FROM fml_memories WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
+          params.values,
+        );
+        for (const row of rows) states.set(String(row.memory_id), row.deleted_at !== null);
+      }
+      const changed = ids.filter((id) => states.has(id) && states.get(id) === (deletedAt === null));
+      for (const batch of chunks(changed, IDS_PER_QUERY)) {
+        const params = new SqlParams();
+        await tx.query(
+          `UPDATE fml_memories SET deleted_at = ${params.add(deletedAt)}::TIMESTAMPTZ, updated_at = ${params.add(at)}::TIMESTAMPTZ, version = version + 1
+           WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)}) AND deleted_at IS ${deletedAt === null ? 'NOT NULL' : 'NULL'}`,
+          params.values,
+        );
+      }
+      const done = new Set(changed);
+      return {
+        changed,
+        unchanged: ids.filter((id) => states.has(id) && !done.has(id)),
+        missing: ids.filter((id) => !states.has(id)),
+      };
+    });
   }
 
   /** The vector is a literal (numbers only, via sqlLiteral) to keep a 1,536-float array out of the URL. */
@@ -299,6 +371,7 @@ export class FireboltStore implements MemoryStore {
       await tx.query('DELETE FROM fml_memories WHERE user_id = $1 AND memory_id = $2', ids);
       await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', ids);
       await tx.query('DELETE FROM fml_access_log WHERE user_id = $1 AND memory_id = $2', ids);
+      await tx.query('INSERT INTO fml_erased_memories (user_id, memory_id) VALUES ($1::TEXT, $2::TEXT)', ids);
       for (const table of vectorTables)
         await tx.query(`DELETE FROM ${sqlIdentifier(table.table)} WHERE user_id = $1 AND memory_id = $2`, ids);
     });
@@ -322,6 +395,7 @@ export class FireboltStore implements MemoryStore {
         'fml_sessions',
         'fml_working_items',
         'fml_access_log',
+        'fml_erased_memories',
         ...vectorTables.map((t) => sqlIdentifier(t.table)),
       ];
       for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);

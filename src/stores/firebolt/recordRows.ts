@@ -67,6 +67,7 @@ export const MEMORY_COLUMNS: readonly ColumnSpec<MemoryRecord>[] = [
   time('deleted_at'),
   text('layer'),
   text('scope_id'),
+  bigint('version'),
 ];
 
 export const SESSION_COLUMNS: readonly ColumnSpec<SessionRecord>[] = [
@@ -162,6 +163,7 @@ export function memoryFromRow(row: Row): MemoryRecord {
     last_accessed: asText(row.last_accessed),
     updated_at: asText(row.updated_at),
     deleted_at: asNullableText(row.deleted_at),
+    version: asNumber(row.version),
   };
 }
 

@@ -124,6 +124,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `UPDATE fml_memories SET scope_id = user_id WHERE scope_id IS NULL`,
     ],
   },
+  {
+    version: 3,
+    description: 'memory versions and erased ids (atomic changes)',
+    // Every change raises a memory's version; a change based on an older read is refused. Erased
+    // ids are remembered (id only) so a late insert cannot bring an erased memory back.
+    statements: [
+      `ALTER TABLE fml_memories ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 1`,
+      `CREATE TABLE IF NOT EXISTS fml_erased_memories (
+        user_id   TEXT NOT NULL,
+        memory_id TEXT NOT NULL
+      ) PRIMARY INDEX user_id, memory_id`,
+    ],
+  },
 ];
 
 export function vectorTableName(dimension: number): string {

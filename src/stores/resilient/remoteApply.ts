@@ -1,18 +1,20 @@
-import { MemoryError } from '../../core/domain/errors.ts';
 import type { DeletionReceipt, MemoryStore } from '../../core/ports/memoryStore.ts';
+import type { ChangeOutcome, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type { OutboxOp } from './outboxOps.ts';
 
 /** What a write returned, for the ones whose result the caller sees. */
-export type ApplyResult = boolean | DeletionReceipt | void;
+export type ApplyResult = boolean | DeletionReceipt | ChangeOutcome | ForgetOutcome | void;
 
 /**
  * Applies one outbox write to the remote store so that applying it twice leaves the same state
  * as once (replays after an outage, or after a COMMIT whose answer was lost):
- * - insert: on a retry (`mayExist`), an existing row is replaced instead of inserted again,
+ * - insert: on a retry (`mayExist`), a row that is already there was this insert: nothing to do,
  *   because Firebolt does not enforce primary keys;
- * - update: a row the remote does not have is inserted (upsert by id), the embedding for
- *   'keep' coming from the local replica, which always has the latest vector;
- * - working-memory changes are MERGEs, deletes are idempotent by nature.
+ * - change: the intent is applied to Firebolt's row as it is now (merging keys, adding tags twice
+ *   changes nothing). The version was checked when the replica took the change, so it is not
+ *   checked again, and a memory forgotten meanwhile takes no change (forget wins). A row Firebolt
+ *   lacks (written before the outbox existed) is copied from the replica, which has the change;
+ * - forget and restore set a state, which is the same however often they run.
  * Access-log rows are appended; a retry after a lost COMMIT answer can append them twice, the
  * one write kind where that is possible.
  */
@@ -24,26 +26,24 @@ export async function applyToRemote(
 ): Promise<ApplyResult> {
   switch (op.op) {
     case 'insertMemory':
-      if (mayExist && (await remote.getMemories(op.memory.user_id, [op.memory.memory_id])).length > 0) {
-        await remote.updateMemory(op.memory, op.embedding);
-        return undefined;
-      }
+      if (mayExist && (await remote.getMemories(op.memory.user_id, [op.memory.memory_id])).length > 0) return undefined;
       await remote.insertMemory(op.memory, op.embedding);
       return undefined;
-    case 'updateMemory': {
-      const embedding = op.embedding === 'keep' ? undefined : op.embedding;
-      try {
-        await remote.updateMemory(op.memory, embedding);
-      } catch (error) {
-        if (!(error instanceof MemoryError) || error.code !== 'MEMORY_NOT_FOUND') throw error;
-        const stored =
-          embedding === undefined
-            ? ((await local.getEmbeddings(op.memory.user_id, [op.memory.memory_id])).get(op.memory.memory_id) ?? null)
-            : embedding;
-        await remote.insertMemory(op.memory, stored);
+    case 'changeMemory': {
+      const { expected_version: _checkedLocally, ...request } = op.request;
+      const outcome = await remote.changeMemory({ ...request, if_forgotten: 'drop' });
+      if (outcome.status === 'dropped' && outcome.reason === 'missing') {
+        const [copy] = await local.getMemories(request.user_id, [request.memory_id]);
+        if (copy === undefined || copy.deleted_at !== null) return outcome;
+        const stored = (await local.getEmbeddings(copy.user_id, [copy.memory_id])).get(copy.memory_id) ?? null;
+        await remote.insertMemory(copy, stored);
       }
-      return undefined;
+      return outcome;
     }
+    case 'forgetMemories':
+      return remote.forgetMemories(op.userId, op.memoryIds, op.at);
+    case 'restoreMemories':
+      return remote.restoreMemories(op.userId, op.memoryIds, op.at);
     case 'hardDeleteMemory':
       return remote.hardDeleteMemory(op.userId, op.memoryId);
     case 'deleteUser':

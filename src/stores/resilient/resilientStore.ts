@@ -1,4 +1,4 @@
-import { MemoryError } from '../../core/domain/errors.ts';
+import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
   MemoryRecord,
@@ -235,17 +235,26 @@ export class ResilientStore implements MemoryStore {
     return run;
   }
 
-  /** The local apply validates the write (and throws, enqueueing nothing, if it is invalid). */
-  #write<T extends ApplyResult>(op: OutboxOp, applyLocal: () => Promise<T>): Promise<T> {
+  /**
+   * The local apply validates the write (and throws, enqueueing nothing, if it is invalid). `op`
+   * may depend on the local result: null queues nothing. `answer` says whose result the caller gets.
+   */
+  #write<T extends ApplyResult>(
+    op: OutboxOp | ((localResult: T) => OutboxOp | null),
+    applyLocal: () => Promise<T>,
+    answer: 'remote' | 'local' = 'remote',
+  ): Promise<T> {
     return this.#serial(async () => {
       const localResult = await applyLocal();
-      const seq = await this.#outbox.enqueue(op);
+      const queued = typeof op === 'function' ? op(localResult) : op;
+      if (queued === null) return localResult;
+      const seq = await this.#outbox.enqueue(queued);
       if (!this.#online) {
         this.#scheduleReplay();
         return localResult;
       }
       const results = await this.#drain();
-      return results.has(seq) ? (results.get(seq) as T) : localResult;
+      return answer === 'remote' && results.has(seq) ? (results.get(seq) as T) : localResult;
     });
   }
 
@@ -253,26 +262,49 @@ export class ResilientStore implements MemoryStore {
     return this.#write({ op: 'insertMemory', memory, embedding }, () => this.#local.insertMemory(memory, embedding));
   }
 
-  updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
-    return this.#write({ op: 'updateMemory', memory, embedding: embedding === undefined ? 'keep' : embedding }, () =>
-      this.#updateLocal(memory, embedding),
+  /**
+   * The replica decides (version, forgotten) and applies the change; only an applied change is
+   * queued, as the same intent, for Firebolt. The answer is the replica's, which is what reads see.
+   */
+  async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
+    return this.#write(
+      (outcome) => (outcome.status === 'applied' ? { op: 'changeMemory', request } : null),
+      () => this.#changeLocal(request),
+      'local',
     );
   }
 
-  /** A memory Firebolt has but the replica lacks (written before this replica existed) is copied in. */
-  async #updateLocal(memory: MemoryRecord, embedding: StoredEmbedding | null | undefined): Promise<void> {
-    try {
-      await this.#local.updateMemory(memory, embedding);
-    } catch (error) {
-      if (!(error instanceof MemoryError) || error.code !== 'MEMORY_NOT_FOUND' || !this.#online) throw error;
-      const [existing] = await this.#remote.getMemories(memory.user_id, [memory.memory_id]);
-      if (!existing) throw error;
-      const stored =
-        embedding === undefined
-          ? ((await this.#remote.getEmbeddings(memory.user_id, [memory.memory_id])).get(memory.memory_id) ?? null)
-          : embedding;
-      await this.#local.insertMemory(memory, stored);
+  forgetMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
+    return this.#write(
+      { op: 'forgetMemories', userId, memoryIds, at },
+      () => this.#local.forgetMemories(userId, memoryIds, at),
+      'local',
+    );
+  }
+
+  restoreMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
+    return this.#write(
+      { op: 'restoreMemories', userId, memoryIds, at },
+      () => this.#local.restoreMemories(userId, memoryIds, at),
+      'local',
+    );
+  }
+
+  /** A memory Firebolt has but the replica lacks (written before this replica existed) is copied in first. */
+  async #changeLocal(request: ChangeRequest): Promise<ChangeOutcome> {
+    const outcome = await this.#local.changeMemory({ ...request, if_forgotten: 'drop' });
+    if (outcome.status === 'applied') return outcome;
+    if (outcome.reason === 'missing' && this.#online) {
+      const [existing] = await this.#remote.getMemories(request.user_id, [request.memory_id]);
+      if (existing) {
+        const stored =
+          (await this.#remote.getEmbeddings(existing.user_id, [existing.memory_id])).get(existing.memory_id) ?? null;
+        await this.#local.insertMemory(existing, stored);
+        return this.#local.changeMemory(request);
+      }
     }
+    // Asked again with the caller's rule, so a user's edit gets its MEMORY_NOT_FOUND.
+    return request.if_forgotten === 'drop' ? outcome : this.#local.changeMemory(request);
   }
 
   hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {

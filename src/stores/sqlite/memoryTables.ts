@@ -1,3 +1,4 @@
+import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import {
   MEMORY_COLUMNS,
@@ -26,7 +27,33 @@ const UPDATE_SET = MEMORY_COLUMNS.filter((c) => c !== 'memory_id' && c !== 'user
 const IDS_PARAM = '(SELECT value FROM json_each(?))';
 
 export function insertMemoryRow(sql: StatementCache, memory: MemoryRecord): void {
+  if (sql.get('SELECT 1 FROM erased_memories WHERE memory_id = ?').get(memory.memory_id) !== undefined) {
+    throw new MemoryError('INVALID_INPUT', `Memory ${memory.memory_id} was erased; its id cannot be stored again.`, {
+      details: { field: 'memory_id', memory_id: memory.memory_id },
+    });
+  }
   sql.get(`INSERT INTO long_term_memories (${COLUMN_LIST}) VALUES (${PLACEHOLDERS})`).run(...memoryToParams(memory));
+}
+
+/**
+ * Sets or clears deleted_at of these memories where it is not already in that state, raising
+ * their version; returns the ids it changed. One statement, so a batch is one write.
+ */
+export function setForgotten(
+  sql: StatementCache,
+  userId: string,
+  memoryIds: readonly string[],
+  deletedAt: string | null,
+  at: string,
+): string[] {
+  const rows = sql
+    .get(
+      `UPDATE long_term_memories SET deleted_at = ?, updated_at = ?, version = version + 1
+       WHERE memory_id IN ${IDS_PARAM} AND +user_id = ? AND deleted_at IS ${deletedAt === null ? 'NOT NULL' : 'NULL'}
+       RETURNING memory_id`,
+    )
+    .all(deletedAt, at, JSON.stringify(memoryIds), userId) as Row[];
+  return rows.map((row) => row.memory_id as string);
 }
 
 /** Returns false when the id does not exist for this user. */
@@ -192,5 +219,6 @@ export function deleteMemoryRows(sql: StatementCache, userId: string, memoryId: 
   sql.get('DELETE FROM embeddings WHERE memory_id = ?').run(memoryId);
   sql.get('DELETE FROM lexical_documents WHERE memory_id = ?').run(memoryId);
   sql.get('DELETE FROM memory_access_log WHERE memory_id = ? AND +user_id = ?').run(memoryId, userId);
+  sql.get('INSERT OR IGNORE INTO erased_memories (memory_id, user_id) VALUES (?, ?)').run(memoryId, userId);
   return true;
 }

@@ -147,6 +147,19 @@ const MIGRATIONS: readonly Migration[] = [
       UPDATE long_term_memories SET scope_id = user_id WHERE scope_id IS NULL;
     `,
   },
+  {
+    version: 4,
+    description: 'memory versions and erased ids (atomic changes)',
+    // Every change raises a memory's version, so a change based on an older read is refused instead
+    // of overwriting. An erased id is remembered (id only, no content) so no late writer re-creates it.
+    sql: `
+      ALTER TABLE long_term_memories ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+      CREATE TABLE erased_memories (
+        memory_id TEXT PRIMARY KEY,
+        user_id   TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

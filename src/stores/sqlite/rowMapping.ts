@@ -34,6 +34,7 @@ export const MEMORY_COLUMNS = [
   'deleted_at',
   'layer',
   'scope_id',
+  'version',
 ] as const;
 
 export const SESSION_COLUMNS = [
@@ -98,6 +99,7 @@ export function memoryToParams(memory: MemoryRecord): SQLInputValue[] {
     memory.deleted_at,
     memory.layer,
     memory.scope_id,
+    memory.version,
   ];
 }
 
@@ -133,6 +135,7 @@ export function rowToMemory(row: Row): MemoryRecord {
     last_accessed: row.last_accessed as string,
     updated_at: row.updated_at as string,
     deleted_at: row.deleted_at as string | null,
+    version: Number(row.version),
   };
 }
 

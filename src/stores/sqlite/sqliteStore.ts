@@ -27,6 +27,8 @@ import type {
 } from '../../core/ports/memoryStore.ts';
 import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { applyChange, changesIndexedText } from '../../core/domain/memoryChange.ts';
+import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { ChangeFeed } from './changeFeed.ts';
 import type { ChangeEntry, ChangeLogRetention } from './changeFeed.ts';
@@ -46,6 +48,7 @@ import {
   readModelEmbeddingPage,
   readUnembedded,
   replaceMemoryRow,
+  setForgotten,
   storedEmbeddingModel,
   writeEmbedding,
 } from './memoryTables.ts';
@@ -246,26 +249,61 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async updateMemory(memory: MemoryRecord, embedding?: StoredEmbedding | null): Promise<void> {
+  async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
+    const { embedding } = request.change;
     if (embedding !== undefined) assertEmbedding(embedding);
-    const analyzed = analyzeDocument(memory);
-    await this.write(
-      'updateMemory',
+    const reanalyse = changesIndexedText(request.change);
+    // Read, decide and write inside one BEGIN IMMEDIATE transaction: no other process or request
+    // can change the row between the read and the write, so concurrent changes compose.
+    return this.write(
+      'changeMemory',
       ({ sql, feed }) => {
+        const [current] = readMemories(sql, request.user_id, [request.memory_id]);
         const model =
-          embedding === undefined ? storedEmbeddingModel(sql, memory.memory_id) : (embedding?.model ?? null);
-        const row = { ...memory, embedding_model: model };
-        if (!replaceMemoryRow(sql, row)) {
-          throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${memory.memory_id} does not exist for this user.`, {
-            operation: 'updateMemory',
-            details: { memory_id: memory.memory_id },
-          });
-        }
-        writeLexicalDocument(sql, row, analyzed);
-        if (embedding !== undefined) writeEmbedding(sql, row, embedding);
-        feed.append(row.user_id, row.memory_id, 'upsert');
+          embedding === undefined ? storedEmbeddingModel(sql, request.memory_id) : (embedding?.model ?? null);
+        const outcome = applyChange(current, request, model);
+        if (outcome.status !== 'applied') return outcome;
+        replaceMemoryRow(sql, outcome.memory);
+        if (reanalyse) writeLexicalDocument(sql, outcome.memory, analyzeDocument(outcome.memory));
+        if (embedding !== undefined) writeEmbedding(sql, outcome.memory, embedding);
+        feed.append(request.user_id, request.memory_id, 'upsert');
+        return outcome;
       },
-      () => this.refreshMemories(memory.user_id, [memory.memory_id]),
+      () => this.refreshMemories(request.user_id, [request.memory_id]),
+    );
+  }
+
+  async forgetMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
+    return this.setForgotten('forgetMemories', userId, memoryIds, at, at);
+  }
+
+  async restoreMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
+    return this.setForgotten('restoreMemories', userId, memoryIds, null, at);
+  }
+
+  private async setForgotten(
+    operation: string,
+    userId: string,
+    memoryIds: readonly string[],
+    deletedAt: string | null,
+    at: string,
+  ): Promise<ForgetOutcome> {
+    const ids = [...new Set(memoryIds)];
+    if (ids.length === 0) return { changed: [], unchanged: [], missing: [] };
+    return this.write(
+      operation,
+      ({ sql, feed }) => {
+        const changed = setForgotten(sql, userId, ids, deletedAt, at);
+        for (const id of changed) feed.append(userId, id, 'upsert');
+        const present = new Set(readMemories(sql, userId, ids).map((memory) => memory.memory_id));
+        const done = new Set(changed);
+        return {
+          changed,
+          unchanged: ids.filter((id) => present.has(id) && !done.has(id)),
+          missing: ids.filter((id) => !present.has(id)),
+        };
+      },
+      () => this.refreshMemories(userId, ids),
     );
   }
 

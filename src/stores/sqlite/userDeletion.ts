@@ -7,6 +7,7 @@ export function deleteUserRows(sql: StatementCache, userId: string): DeletionRec
     Number(sql.get(`DELETE FROM ${table} WHERE user_id = ?`).run(userId).changes);
   remove('embeddings');
   remove('lexical_documents');
+  remove('erased_memories');
   return {
     memories_deleted: remove('long_term_memories'),
     sessions_deleted: remove('session_contexts'),

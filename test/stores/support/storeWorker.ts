@@ -1,5 +1,6 @@
 import { SqliteMemoryStore } from '../../../src/stores/sqlite/sqliteStore.ts';
 import { MODEL, embedding, iso, makeMemory, randomUnitVector, seededRandom } from '../../contract/fixtures.ts';
+import { rewriteMemory } from '../../support/rewriteMemory.ts';
 
 /**
  * A second process for the multi-process tests: `node storeWorker.ts <command-json>`.
@@ -61,7 +62,7 @@ async function run(command: Command): Promise<unknown> {
     }
     for (const id of command.softDelete) {
       const [memory] = await store.getMemories(command.userId, [id]);
-      await store.updateMemory({ ...memory, deleted_at: iso(9) });
+      await rewriteMemory(store, { ...memory, deleted_at: iso(9) });
     }
     for (const id of command.hardDelete) await store.hardDeleteMemory(command.userId, id);
     return { mutated: true };

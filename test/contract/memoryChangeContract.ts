@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MemoryError } from '../../src/core/domain/errors.ts';
+import type { ChangeRequest } from '../../src/core/domain/memoryChange.ts';
+import type { MemoryRecord } from '../../src/core/domain/records.ts';
+import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import { embedding, iso, makeAccess, makeMemory, newUserId } from './fixtures.ts';
+import type { StoreUnderTest } from './memoryStoreContract.ts';
+
+/** A change request with the defaults of a user's edit. */
+function request(
+  memory: MemoryRecord,
+  change: ChangeRequest['change'],
+  extra: Partial<ChangeRequest> = {},
+): ChangeRequest {
+  return {
+    user_id: memory.user_id,
+    memory_id: memory.memory_id,
+    change,
+    at: iso(5),
+    if_forgotten: 'reject',
+    ...extra,
+  };
+}
+
+/**
+ * What every backend does with changes said as intents: applied to the row as it is at the
+ * write, so concurrent ones compose; versions refuse stale edits; forgetting wins over every
+ * change but restore; an erased id stays erased. `concurrency` is how many changes race at once.
+ */
+export function runMemoryChangeContract(
+  name: string,
+  makeStore: () => Promise<StoreUnderTest>,
+  concurrency = 20,
+): void {
+  describe(`MemoryStore changes: ${name}`, () => {
+    let subject: StoreUnderTest;
+    const store = (): MemoryStore => subject.store;
+    before(async () => {
+      subject = await makeStore();
+    });
+    after(() => subject.cleanup());
+
+    async function stored(memory: MemoryRecord): Promise<MemoryRecord> {
+      const [row] = await store().getMemories(memory.user_id, [memory.memory_id]);
+      assert.ok(row, `memory ${memory.memory_id} is stored`);
+      return row;
+    }
+
+    async function inserted(overrides: Partial<MemoryRecord> = {}): Promise<MemoryRecord> {
+      const memory = makeMemory(newUserId(), overrides);
+      await store().insertMemory(memory, null);
+      return memory;
+    }
+
+    it(`${concurrency} concurrent metadata merges of one memory keep every key, and each raises the version`, async () => {
+      const memory = await inserted({ metadata: { kept: true } });
+      const keys = Array.from({ length: concurrency }, (_, index) => `key_${index}`);
+      await Promise.all(keys.map((key) => store().changeMemory(request(memory, { merge_metadata: { [key]: key } }))));
+      const row = await stored(memory);
+      for (const key of keys) assert.equal(row.metadata[key], key, `metadata key ${key} is kept`);
+      assert.equal(row.metadata.kept, true);
+      assert.equal(row.version, 1 + concurrency);
+    });
+
+    it('concurrent tag and entity additions all stay, with the fields no change named', async () => {
+      const memory = await inserted({ tags: ['base'], importance: 0.3 });
+      await Promise.all([
+        ...['a', 'b', 'c', 'd'].map((tag) => store().changeMemory(request(memory, { add_tags: [tag] }))),
+        ...['X', 'Y'].map((entity) => store().changeMemory(request(memory, { add_entities: [entity] }))),
+        store().changeMemory(request(memory, { set: { pinned: true } })),
+      ]);
+      const row = await stored(memory);
+      assert.deepEqual([...row.tags].sort(), ['a', 'b', 'base', 'c', 'd']);
+      assert.deepEqual([...row.entities].filter((e) => e === 'X' || e === 'Y').sort(), ['X', 'Y']);
+      assert.equal(row.pinned, true);
+      assert.equal(row.importance, 0.3);
+    });
+
+    it('set, remove_metadata, add_related and cap_confidence apply as said; bookkeeping leaves updated_at', async () => {
+      const memory = await inserted({ metadata: { drop: 1, keep: 2 }, confidence: 0.9 });
+      const outcome = await store().changeMemory(
+        request(memory, { remove_metadata: ['drop'], add_related: ['mem_other'], cap_confidence: 0.5 }),
+      );
+      assert.equal(outcome.status, 'applied');
+      let row = await stored(memory);
+      assert.deepEqual(row.metadata, { keep: 2 });
+      assert.deepEqual(row.related_memories, ['mem_other']);
+      assert.equal(row.confidence, 0.5);
+      assert.equal(row.updated_at, iso(5));
+      await store().changeMemory(request(memory, { set: { decay_factor: 0.25 } }, { at: null }));
+      row = await stored(memory);
+      assert.equal(row.decay_factor, 0.25);
+      assert.equal(row.updated_at, iso(5), 'decay is bookkeeping: updated_at stays');
+      assert.equal(row.version, 3);
+    });
+
+    it('a change based on an older version is a CONFLICT with the current version, and the newer content stays', async () => {
+      const memory = await inserted({ content: 'The first wording of the note.' });
+      await store().changeMemory(
+        request(memory, { content: 'A newer wording from another window.' }, { expected_version: 1 }),
+      );
+      await assert.rejects(
+        store().changeMemory(
+          request(memory, { content: 'A stale edit of the first wording.' }, { expected_version: 1 }),
+        ),
+        (error: unknown) => {
+          assert.ok(MemoryError.is(error, 'CONFLICT'), String(error));
+          assert.equal(error.retryable, false);
+          assert.equal(error.details?.current_version, 2);
+          return true;
+        },
+      );
+      const row = await stored(memory);
+      assert.equal(row.content, 'A newer wording from another window.');
+      assert.equal(row.version, 2);
+    });
+
+    it('new content is what the text search finds; the old words are gone', async () => {
+      const memory = await inserted({ content: 'The capybara service owns billing.' });
+      await store().changeMemory(request(memory, { content: 'The axolotl service owns billing.' }));
+      const hits = async (word: string) =>
+        (await store().searchLexical({ filter: { user_id: memory.user_id }, terms: analyzeQuery(word), limit: 5 })).map(
+          (hit) => hit.memory_id,
+        );
+      assert.deepEqual(await hits('capybara'), []);
+      assert.deepEqual(await hits('axolotl'), [memory.memory_id]);
+    });
+
+    it('forget racing edits, background results and access bumps: forgotten at the end, until restored', async () => {
+      const memory = await inserted({ content: 'A memory the user forgets while work on it is in flight.' });
+      const racing: Promise<unknown>[] = [];
+      for (let index = 0; index < concurrency; index++) {
+        racing.push(
+          store().changeMemory(
+            request(memory, { merge_metadata: { [`bg_${index}`]: index } }, { if_forgotten: 'drop' }),
+          ),
+          store().recordAccess([makeAccess(memory)]),
+        );
+        if (index === Math.floor(concurrency / 2))
+          racing.push(store().forgetMemories(memory.user_id, [memory.memory_id], iso(6)));
+      }
+      await Promise.all(racing);
+      // Changes arriving after the forget: a background writer's is dropped, a user's refused.
+      const late = await store().changeMemory(
+        request(memory, { merge_metadata: { late: true }, add_tags: ['late'] }, { if_forgotten: 'drop' }),
+      );
+      assert.deepEqual(late, { status: 'dropped', reason: 'forgotten' });
+      await assert.rejects(store().changeMemory(request(memory, { set: { pinned: true } })), (error: unknown) =>
+        MemoryError.is(error, 'MEMORY_NOT_FOUND'),
+      );
+      const row = await stored(memory);
+      assert.equal(row.deleted_at !== null, true, 'still forgotten');
+      assert.equal(row.metadata.late, undefined);
+      const live = await store().listMemories({
+        filter: { user_id: memory.user_id },
+        sort: 'created',
+        offset: 0,
+        limit: 10,
+      });
+      assert.deepEqual(live.items, [], 'not listed while forgotten');
+
+      const restored = await store().restoreMemories(memory.user_id, [memory.memory_id], iso(7));
+      assert.deepEqual(restored.changed, [memory.memory_id]);
+      assert.equal((await stored(memory)).deleted_at, null);
+    });
+
+    it('forgets and restores many ids in one call, saying which changed, which already were, which do not exist', async () => {
+      const user = newUserId();
+      const memories = Array.from({ length: 5 }, () => makeMemory(user));
+      for (const memory of memories) await store().insertMemory(memory, null);
+      const ids = memories.map((memory) => memory.memory_id);
+      const foreign = await inserted();
+      const first = await store().forgetMemories(user, ids.slice(0, 2), iso(6));
+      assert.deepEqual([...first.changed].sort(), [...ids.slice(0, 2)].sort());
+      const batch = await store().forgetMemories(user, [...ids, foreign.memory_id, 'mem_missing'], iso(7));
+      assert.deepEqual([...batch.changed].sort(), [...ids.slice(2)].sort());
+      assert.deepEqual([...batch.unchanged].sort(), [...ids.slice(0, 2)].sort());
+      assert.deepEqual([...batch.missing].sort(), [foreign.memory_id, 'mem_missing'].sort());
+      assert.equal((await stored(foreign)).deleted_at, null, "another user's memory is untouched");
+      const rows = await store().getMemories(user, ids);
+      assert.ok(rows.every((row) => row.deleted_at !== null));
+      const back = await store().restoreMemories(user, ids, iso(8));
+      assert.equal(back.changed.length, 5);
+      assert.ok((await store().getMemories(user, ids)).every((row) => row.deleted_at === null));
+    });
+
+    it('an erased memory cannot come back: changes find nothing and its id cannot be inserted again', async () => {
+      const memory = await inserted();
+      await store().insertMemory(makeMemory(memory.user_id), null);
+      assert.equal(await store().hardDeleteMemory(memory.user_id, memory.memory_id), true);
+      assert.deepEqual(
+        await store().changeMemory(request(memory, { merge_metadata: { x: 1 } }, { if_forgotten: 'drop' })),
+        {
+          status: 'dropped',
+          reason: 'missing',
+        },
+      );
+      await assert.rejects(store().insertMemory(memory, null), (error: unknown) =>
+        MemoryError.is(error, 'INVALID_INPUT'),
+      );
+      assert.deepEqual(await store().getMemories(memory.user_id, [memory.memory_id]), []);
+    });
+
+    it('an embedding change keeps the row and replaces the vector', async () => {
+      const memory = await inserted({ metadata: { a: 1 } });
+      const vector = embedding(new Float32Array([0, 1, 0, 0]));
+      await store().changeMemory(request(memory, { embedding: vector }, { at: null }));
+      const row = await stored(memory);
+      assert.equal(row.embedding_model, vector.model);
+      assert.deepEqual(row.metadata, { a: 1 });
+      assert.equal((await store().getEmbeddings(memory.user_id, [memory.memory_id])).size, 1);
+    });
+  });
+}
