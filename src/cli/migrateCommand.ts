@@ -18,8 +18,8 @@ export function fileCheckpoint(dataDir: string, target: BackendConfig): CopyChec
       return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as CopyCheckpointState) : null;
     },
     async save(state) {
-      mkdirSync(dataDir, { recursive: true });
-      writeFileSync(`${path}.tmp`, JSON.stringify(state));
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      writeFileSync(`${path}.tmp`, JSON.stringify(state), { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
     },
   };

@@ -3,13 +3,13 @@ import { createConnection, type Socket } from 'node:net';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
 import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import type { CopyProgress, CopyResult } from '../stores/copy/copyStore.ts';
+import { FrameError, FrameReader } from './frameReader.ts';
 import {
   type ClientFrame,
   DaemonError,
   type DaemonHello,
   type DaemonStatus,
   encodeFrame,
-  FrameReader,
   fromWireError,
   type HelloAnswer,
   type ServerFrame,
@@ -34,8 +34,21 @@ export class DaemonConnection {
     this.socket = socket;
     this.log = log;
     socket.setEncoding('utf8');
-    const reader = new FrameReader((frame) => this.receive(frame as ServerFrame));
-    socket.on('data', (chunk: string) => reader.push(chunk));
+    const reader = new FrameReader((frame) => {
+      if (frame === null || typeof frame !== 'object')
+        throw new FrameError('FRAME_MALFORMED', 'A frame that is not an object.');
+      this.receive(frame as ServerFrame);
+    });
+    socket.on('data', (chunk: string) => {
+      try {
+        reader.push(chunk);
+      } catch (error) {
+        if (!(error instanceof FrameError)) throw error;
+        // A process that sends what is not a frame cannot be trusted with the calls still waiting.
+        this.fail(new DaemonError('DAEMON_FAILED', `The memory process sent ${error.message}`, { cause: error }));
+        socket.destroy();
+      }
+    });
     socket.on('error', (error) =>
       this.fail(
         new DaemonError('DAEMON_EXITED', `The memory process connection failed: ${error.message}`, { cause: error }),

@@ -2,6 +2,7 @@ import { MemoryError, type MemoryErrorCode } from '../core/domain/errors.ts';
 import type { MemoryEvent } from '../core/memoryEvents.ts';
 import type { BackendConfig, RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import type { CopyProgress } from '../stores/copy/copyStore.ts';
+import { encodeFrameLine } from './frameReader.ts';
 
 /**
  * The wire format between a window (or the CLI, or a benchmark) and the background memory
@@ -97,47 +98,6 @@ export class DaemonError extends Error {
   }
 }
 
-/**
- * Splits a byte stream into frames. Typed arrays (embeddings) travel as tagged arrays, so a
- * Float32Array arrives as one.
- */
-export class FrameReader {
-  private buffer = '';
-  private readonly onFrame: (frame: unknown) => void;
-
-  constructor(onFrame: (frame: unknown) => void) {
-    this.onFrame = onFrame;
-  }
-
-  push(chunk: string): void {
-    this.buffer += chunk;
-    let newline = this.buffer.indexOf('\n');
-    while (newline >= 0) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      if (line.length > 0) this.onFrame(JSON.parse(line, revive));
-      newline = this.buffer.indexOf('\n');
-    }
-  }
-}
-
 export function encodeFrame(frame: ClientFrame | ServerFrame): string {
-  return `${JSON.stringify(frame, replace)}\n`;
-}
-
-function replace(_key: string, value: unknown): unknown {
-  if (value instanceof Float32Array) return { $f32: Array.from(value) };
-  return value;
-}
-
-function revive(_key: string, value: unknown): unknown {
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    '$f32' in value &&
-    Array.isArray((value as { $f32: unknown }).$f32)
-  ) {
-    return Float32Array.from((value as { $f32: number[] }).$f32);
-  }
-  return value;
+  return encodeFrameLine(frame);
 }

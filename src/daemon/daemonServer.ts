@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
@@ -11,6 +11,8 @@ import { nodeWorkspaceFiles } from '../runtime/nodeWorkspaceFiles.ts';
 import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import { copyStore, type CopyResult } from '../stores/copy/copyStore.ts';
 import { dispatchCall } from './callDispatch.ts';
+import { MAX_FRAME_CHARS, MAX_UNAUTHENTICATED_FRAME_CHARS, parseClientFrame } from './clientFrame.ts';
+import { FrameError, FrameReader } from './frameReader.ts';
 import { CoreRegistry } from './coreRegistry.ts';
 import type { CoreSurface } from '../core/coreSurface.ts';
 import type { DaemonAddress } from './daemonAddress.ts';
@@ -19,7 +21,6 @@ import {
   DAEMON_PROTOCOL_VERSION,
   type DaemonStatus,
   encodeFrame,
-  FrameReader,
   type HelloAnswer,
   type ServerFrame,
   toWireError,
@@ -46,6 +47,8 @@ export interface DaemonServerOptions {
 
 interface Connection {
   socket: Socket;
+  /** Set once the client's hello carried the secret: until then only a small hello is read. */
+  authenticated: boolean;
   /** Copies this client started, by request id, so a cancel frame can stop them. */
   copies: Map<number, AbortController>;
   dataDir: string | null;
@@ -145,6 +148,7 @@ export class DaemonServer {
   private accept(socket: Socket): void {
     const connection: Connection = {
       socket,
+      authenticated: false,
       copies: new Map(),
       dataDir: null,
       coreKey: null,
@@ -157,19 +161,35 @@ export class DaemonServer {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     socket.setEncoding('utf8');
-    const reader = new FrameReader((frame) => void this.handle(connection, frame as ClientFrame));
+    const reader = new FrameReader(
+      (value) => this.receive(connection, value),
+      () => (connection.authenticated ? MAX_FRAME_CHARS : MAX_UNAUTHENTICATED_FRAME_CHARS),
+    );
     socket.on('data', (chunk: string) => {
+      if (socket.destroyed) return;
       try {
         reader.push(chunk);
       } catch (error) {
-        this.options.log(
-          `dropping a client that sent a malformed frame: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        // Only this client is dropped; every other connection and the process go on.
+        if (!(error instanceof FrameError)) throw error;
+        this.options.log(`dropping a client: ${error.code}: ${error.message}`);
         socket.destroy();
       }
     });
     socket.on('error', (error) => this.options.log(`client socket error: ${error.message}`));
     socket.on('close', () => void this.drop(connection));
+  }
+
+  /** A decoded line: a valid frame is handled; anything else throws a FrameError and drops the client. */
+  private receive(connection: Connection, value: unknown): void {
+    const frame = parseClientFrame(value);
+    if (!connection.authenticated && frame.op !== 'hello')
+      throw new FrameError('FRAME_UNAUTHENTICATED', `"${frame.op}" before hello; only hello is answered first.`);
+    this.handle(connection, frame).catch((error: unknown) =>
+      this.options.log(
+        `answering a frame failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
+    );
   }
 
   private async handle(connection: Connection, frame: ClientFrame): Promise<void> {
@@ -208,10 +228,12 @@ export class DaemonServer {
     connection: Connection,
     hello: Extract<ClientFrame, { op: 'hello' }>['hello'],
   ): Promise<HelloAnswer> {
-    if (hello.secret !== this.secret) {
+    if (!sameSecret(hello.secret, this.secret)) {
       connection.socket.destroy();
+      this.options.log('dropping a client that presented a wrong secret');
       throw new MemoryError('UNAUTHORIZED', 'Wrong daemon secret.');
     }
+    connection.authenticated = true;
     if (connection.coreKey !== null) throw new MemoryError('INVALID_INPUT', 'This connection already opened a core.');
     const { key, core } = await this.registry.lease(hello.config, hello.userId);
     if (connection.socket.destroyed) {
@@ -347,6 +369,12 @@ export class DaemonServer {
       this.options.onIdleExit();
     }, this.options.graceMs);
   }
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function tryListen(server: Server, path: string): Promise<boolean> {

@@ -29,6 +29,10 @@ export async function runDaemon(options: { dataDir: string; graceMs: number }): 
     }
     process.exit(code);
   };
+  // A rejection nobody awaited is a bug in one request, not a reason to cut every window off its memory.
+  process.on('unhandledRejection', (reason) =>
+    log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+  );
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
   if (!(await server.listen())) {

@@ -8,6 +8,7 @@
 import { staleNote } from '../core/anchors/anchorFreshness.ts';
 import type { AnchorReport } from '../core/anchors/anchorModel.ts';
 import type { RecalledMemory } from '../core/api/recallOutput.ts';
+import { defuseStoredText } from '../core/api/storedText.ts';
 
 /** What the text reads of a recalled memory: the core's result, the breakdown optional as the tool lists it. */
 type RecalledForText = Pick<
@@ -39,7 +40,7 @@ export function recallText(
     .map((memory) => {
       // A memory about code that changed or is gone says so before its text, so it is never read as current.
       const stale = memory.anchors ? staleNote(memory.anchors as AnchorReport[]) : null;
-      return `${shortId(memory.memory_id)} (${label(memory)}): ${stale ? `${stale} ` : ''}${oneLine(memory.content)}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`;
+      return `${shortId(memory.memory_id)} (${label(memory)}): ${stale ? `${stale} ` : ''}${oneLine(defuseStoredText(memory.content))}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`;
     })
     .join('\n');
 }

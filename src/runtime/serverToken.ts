@@ -12,7 +12,7 @@ export function loadOrCreateToken(dataDir: string, rotate = false): string {
     const token = readFileSync(path, 'utf8').trim();
     if (token.length >= 32) return token;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('base64url');
   writeFileSync(path, `${token}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { DaemonConnection } from '../../src/daemon/daemonConnection.ts';
+import { readInfo } from '../../src/daemon/daemonLauncher.ts';
 import { daemonPid, isRunning, openWindow, sqliteConfig, waitUntil } from './daemonHarness.ts';
 
 const USER = 'daemon-user';
@@ -139,7 +140,9 @@ describe('background memory process: one per data directory', () => {
         content_type: 'scratchpad',
       });
       first.connection.close();
+      // Only a client that presents the secret is told anything, status included.
       const probe = await DaemonConnection.open(first.address.socketPath);
+      await probe.hello({ secret: readInfo(first.address.infoFile)!.secret, config: sqliteConfig(dataDir) });
       await waitUntil(async () => (await probe.status()).clients === 1, 'the daemon to see the window leave');
       assert.equal((await probe.status()).cores, 1, 'the core and its indexes stay open for the grace period');
       probe.close();

@@ -14,6 +14,7 @@ import { sha256Hex } from '../util/sha256.ts';
 import { LIMITS, requireContent, requireId, requireMetadata } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
 import { YieldEvery } from '../util/yieldEvery.ts';
+import { isCalendarTimestamp } from '../util/time.ts';
 
 export interface ImportOutput {
   memories_imported: number;
@@ -278,8 +279,8 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
   };
   const time = (value: unknown, field: string, nullable: boolean): string | null => {
     if ((value === null || value === undefined) && nullable) return null;
-    if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
-      throw invalid(`${at}.${field} must be an ISO-8601 time.`, `${at}.${field}`);
+    if (typeof value !== 'string' || !isCalendarTimestamp(value))
+      throw invalid(`${at}.${field} must be an ISO-8601 time on a real calendar date.`, `${at}.${field}`);
     return new Date(value).toISOString();
   };
   const optionalId = (value: unknown, field: string): string | null =>
@@ -397,12 +398,10 @@ function wholeNumber(value: unknown, field: string, min: number, max: number): n
 
 function isoTime(value: unknown, field: string, nullable: boolean): string | null {
   if ((value === null || value === undefined) && nullable) return null;
-  if (typeof value !== 'string' || !ISO_TIME.test(value) || Number.isNaN(Date.parse(value)))
-    throw invalid(`${field} must be an ISO-8601 time.`, field);
+  if (typeof value !== 'string' || !isCalendarTimestamp(value))
+    throw invalid(`${field} must be an ISO-8601 time on a real calendar date.`, field);
   return new Date(value).toISOString();
 }
-
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 function optionalIdOf(value: unknown, field: string): string | null {
   return value === null || value === undefined ? null : requireId(value, field);

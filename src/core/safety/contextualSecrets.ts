@@ -17,6 +17,14 @@ const CURL_USER = /(?:^|\s)(?:-u|--user)\s+['"]?[^\s:'"]+:(?<secret>[^\s'"]{4,})
 /** scheme://user:password@host, user possibly empty (`redis://:pw@host`). */
 // Brackets are not in the user or password (URLs percent-encode them), so `https://[REDACTED:…]@host` is not taken again.
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@'"`[\]]*):(?<secret>[^\s@/'"`[\]]+)@[^\s'"`]+/dgi;
+/** An .npmrc auth line: `//registry/:_authToken=<token>`, whatever the token's form (npm's own, a UUID, a reference). */
+const NPM_AUTH_TOKEN = /(?:^|[\s:])_(?:authToken|auth|password)\s*=\s*["']?(?<secret>[^\s'"]{8,})/dgm;
+/** `mysql -p<password>` (and mysqldump, mysqladmin, mariadb): the password glued to `-p`; a bare `-p` prompts. */
+const MYSQL_PASSWORD =
+  /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b[^\n]*?\s-p(?<secret>[^\s'"-][^\s'"]*|'[^'\n]+'|"[^"\n]+")/dg;
+/** A .pgpass line, `hostname:port:database:username:password` (port a number or `*`). */
+const PGPASS_LINE =
+  /^[ \t]*(?<host>[A-Za-z0-9*][A-Za-z0-9.*_-]*):(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:(?<secret>[^\s]+?)[ \t]*$/dgm;
 /** Passwords that documentation writes into example URLs. */
 const EXAMPLE_URL_PASSWORD = /^(?:pass|password|pwd|secret|changeme|example|\*+|x+)$/i;
 
@@ -39,6 +47,19 @@ export function findContextualSecrets(text: string): SecretSpan[] {
   }
   for (const match of text.matchAll(CURL_USER)) {
     if (!isNonSecretValue(match.groups?.secret ?? '')) spans.push(secretGroup('basic-auth', match));
+  }
+  for (const match of text.matchAll(NPM_AUTH_TOKEN)) {
+    if (!isNonSecretValue(match.groups?.secret ?? '')) spans.push(secretGroup('npm-token', match));
+  }
+  for (const match of text.matchAll(MYSQL_PASSWORD)) {
+    const password = (match.groups?.secret ?? '').replace(/^['"]|['"]$/g, '');
+    if (!isNonSecretValue(password)) spans.push(secretGroup('password-assignment', match));
+  }
+  for (const match of text.matchAll(PGPASS_LINE)) {
+    const password = match.groups?.secret ?? '';
+    // All digits (`10:30:00:…`, a clock time) or all hex (`fe80:0:0:0:202`, an IPv6 address): not a .pgpass line.
+    if (/^\d+$/.test(match.groups?.host ?? '') || /^[\s0-9a-f:]+$/i.test(match[0]) || isNonSecretValue(password) || password === '*') continue;
+    spans.push(secretGroup('password-assignment', match));
   }
   for (const match of text.matchAll(URL_CREDENTIALS)) {
     const password = match.groups?.secret ?? '';

@@ -47,14 +47,22 @@ const REWRITES: ReadonlyArray<[RegExp, (match: string) => string]> = [
 /** A line that opens with a role name, as transcripts and prompt-injection payloads do. */
 const ROLE_LINE = /^(\s*(?:#{1,6}\s*)?)(system|assistant|user|developer|human|tool)(\s*:)/gim;
 
-export function neutralise(text: string, options: NeutraliseOptions): Neutralised {
+/**
+ * Stored text as an agent may read it: delimiters, chat-template tokens and role markers defused.
+ * The one function every answer that carries stored text uses (context blocks here, recall's text).
+ */
+export function defuseStoredText(text: string): string {
   let body = text;
   for (const [pattern, rewrite] of REWRITES) body = body.replace(pattern, rewrite);
   // A role marker at a line start becomes quoted text: "user:" → "(quoted) user:".
-  body = body.replace(
+  return body.replace(
     ROLE_LINE,
     (_match, lead: string, role: string, colon: string) => `${lead}(quoted) ${role}${colon}`,
   );
+}
+
+export function neutralise(text: string, options: NeutraliseOptions): Neutralised {
+  const body = defuseStoredText(text);
   const suspicious = isInstructionLike(text);
   const attributes = [
     `source="${attribute(options.source)}"`,

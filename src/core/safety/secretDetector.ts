@@ -1,4 +1,5 @@
 import { findContextualSecrets } from './contextualSecrets.ts';
+import { detectionText } from './detectionText.ts';
 import { findCredentialAssignments } from './credentialAssignment.ts';
 import { PREFIXED_TOKEN_RULES } from './prefixedTokenRules.ts';
 import { findPrivateKeyBlocks } from './privateKeyBlock.ts';
@@ -19,13 +20,17 @@ export { SECRET_KINDS } from './secretKinds.ts';
 
 export type SecretFinding = SecretSpan;
 
-export function findSecrets(text: string): SecretFinding[] {
+export function findSecrets(original: string): SecretFinding[] {
+  const detection = detectionText(original);
+  const text = detection.text;
   const findings: SecretFinding[] = [...findPrivateKeyBlocks(text)];
   for (const rule of PREFIXED_TOKEN_RULES) {
     rule.pattern.lastIndex = 0;
     for (const match of text.matchAll(rule.pattern)) findings.push(spanOf(rule.kind, match));
   }
   findings.push(...findContextualSecrets(text), ...findCredentialAssignments(text));
+  if (text !== original)
+    for (const finding of findings) Object.assign(finding, detection.toOriginal(finding.index, finding.length));
   // Stable sort: at one position the longest finding, then the more specific rule (earlier above), comes first.
   return findings.sort((a, b) => a.index - b.index || b.length - a.length);
 }

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createPrivateFile } from '../sqlite/filePermissions.ts';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../../core/domain/errors.ts';
@@ -36,7 +37,8 @@ export class Outbox {
   async open(): Promise<void> {
     if (this.#db) return;
     const sqlite = loadNodeSqlite();
-    mkdirSync(dirname(this.path), { recursive: true });
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    createPrivateFile(this.path);
     const db = await retryWhileBusy(() => openDatabase(sqlite, this.path));
     db.exec('PRAGMA synchronous = FULL');
     db.exec(`CREATE TABLE IF NOT EXISTS outbox (

@@ -1,5 +1,5 @@
+import { createPrivateFile, makeDataDirPrivate } from './filePermissions.ts';
 import { type Logger, stderrLogger } from '../../core/ports/logger.ts';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type {
@@ -134,7 +134,9 @@ export class SqliteMemoryStore implements MemoryStore {
     const sqlite = loadNodeSqlite();
     let db: Database | null = null;
     try {
-      mkdirSync(this.dataDir, { recursive: true });
+      makeDataDirPrivate(this.dataDir, (count, dir) =>
+        this.log.warn(`made ${count} file(s) and folder(s) in ${dir} private to this user (0700 / 0600)`),
+      );
       if (!isDirectoryWritable(this.dataDir)) {
         throw new MemoryError(
           'STORAGE_READ_ONLY',
@@ -145,6 +147,7 @@ export class SqliteMemoryStore implements MemoryStore {
           },
         );
       }
+      createPrivateFile(this.path);
       const opened = await retryWhileBusy(() => openDatabase(sqlite, this.path));
       db = opened;
       await retryWhileBusy(() => runMigrations(opened));
