@@ -178,6 +178,12 @@ export const MUTATION_MODULES = [
     ],
     // symbolFinder.ts (declaration patterns per language) is left out: ~600 regex mutants, and the
     // locator's promise is where it looks and what it calls moved or changed, not each language's syntax.
-    tests: ['test/core/anchors/anchorChecker.test.ts', 'test/core/anchors/anchorUpdates.test.ts'],
+    tests: [
+      'test/core/anchors/anchorChecker.test.ts',
+      'test/core/anchors/anchorUpdates.test.ts',
+      'test/core/anchors/anchoredRecall.test.ts',
+      'test/mcp/anchorTools.test.ts',
+      'test/promises/anchorLocator.test.ts',
+    ],
   },
 ];

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { AnchorChecker } from '../../src/core/anchors/anchorChecker.ts';
+import { nodeWorkspaceFiles } from '../../src/runtime/nodeWorkspaceFiles.ts';
+
+/**
+ * README "Memories anchored to code", at its edges: the 0.8 token-similarity threshold from both
+ * sides (exactly 0.8 is fresh, the next step below is changed), the fingerprint's documented
+ * blind spots (comments, whitespace, `;`, `,`, quote style) and what it is not blind to (a string's
+ * text, a number), the nearest of several same-named declarations or identical runs, the same kind
+ * before another kind, and the bound of 256 tokens in the sketch.
+ */
+
+/** `const v = [ids…]` has 5 distinct tokens besides the ids (`const`, `v`, `=`, `[`, `]`; commas do not count). */
+const ids = (from: number, count: number): string =>
+  Array.from({ length: count }, (_, index) => `id${from + index}`).join(', ');
+const list = (count: number, extra = 0): string =>
+  `const v = [${ids(0, count)}${extra ? `, ${ids(1000, extra)}` : ''}];`;
+
+describe('anchor locator at its documented edges', () => {
+  let root: string;
+  let tick = 0;
+  const write = (path: string, text: string): void => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+    const at = new Date(Date.UTC(2026, 0, 1) + ++tick * 1000);
+    utimesSync(join(root, path), at, at);
+  };
+  const checker = (): AnchorChecker => new AnchorChecker(nodeWorkspaceFiles(root), { refreshMs: 0 });
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'fml-anchor-edges-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  // 40 distinct tokens anchored; adding a tokens gives a Jaccard similarity of 40 / (40 + a).
+  for (const [added, similarity, status] of [
+    [9, 0.816, 'fresh'],
+    [10, 0.8, 'fresh'],
+    [11, 0.784, 'changed'],
+  ] as const) {
+    it(`a line anchor with token similarity ${similarity} (40 of ${40 + added} distinct tokens) is ${status}`, async () => {
+      write('src/list.ts', `// list\n${list(35)}\nexport { v };\n`);
+      const check = checker();
+      const anchor = await check.create({ path: 'src/list.ts', lines: { start: 2, end: 2 } });
+      assert.equal(anchor.tokens.length, 40);
+      write('src/list.ts', `// list\n${list(35, added)}\nexport { v };\n`);
+      const result = await check.check(anchor);
+      assert.equal(result.status, status);
+      assert.equal(result.similarity, Math.round(similarity * 1000) / 1000);
+    });
+  }
+
+  // `export function pick() { return [ids…]; }`: 10 distinct tokens besides the ids.
+  for (const [added, status] of [
+    [10, 'fresh'],
+    [11, 'changed'],
+  ] as const) {
+    it(`a symbol anchor with ${added} tokens added to 40 is ${status} (threshold 0.8 inclusive)`, async () => {
+      const pick = (extra: number): string =>
+        `export function pick() {\n  return [${ids(0, 30)}${extra ? `, ${ids(1000, extra)}` : ''}];\n}\n`;
+      write('src/pick.ts', `import { x } from './x';\n${pick(0)}`);
+      const check = checker();
+      const anchor = await check.create({ path: 'src/pick.ts', symbol: 'pick' });
+      assert.equal(anchor.tokens.length, 40);
+      write('src/pick.ts', `import { x } from './x';\n${pick(added)}`);
+      const result = await check.check(anchor);
+      assert.equal(result.status, status);
+      assert.deepEqual(result.current?.lines, { start: 2, end: 4 });
+    });
+  }
+
+  it('comments, whitespace, semicolons, commas and quote style do not count; a string or number that changed does', async () => {
+    const code = `# settings of the parser\nlimit = parse('max', 1.5)  # keep it small\nname = "parser"\n`;
+    write('src/settings.py', `import os\n${code}`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/settings.py', lines: { start: 2, end: 4 } });
+    for (const same of [
+      `# the parser's settings, reworded\nlimit = parse("max", 1.5)\nname = 'parser'\n`,
+      `# settings of the parser\nlimit = parse(\`max\`, 1.5); /* block */\nname = "parser",  // trailing\n`,
+      `#\tsettings\nlimit   =   parse( 'max' , 1.5 )\nname = "parser"\n`,
+    ]) {
+      write('src/settings.py', `import os\n${same}`);
+      const result = await check.check(anchor);
+      assert.equal(result.status, 'fresh', same);
+      assert.equal(result.similarity, 1, same);
+    }
+    for (const other of [
+      `# settings of the parser\nlimit = parse('min', 1.5)\nname = "parser"\n`,
+      `# settings of the parser\nlimit = parse('max', 1.6)\nname = "parser"\n`,
+      `# settings of the parser\nlimit = parse('max', 1.5)\nname = "lexer"\n`,
+      `# settings of the parser\nlimit = parse('max', 1.5)\nname = "parser"#2\n`,
+    ]) {
+      write('src/settings.py', `import os\n${other}`);
+      assert.ok(((await check.check(anchor)).similarity ?? 1) < 1, `no change seen in ${JSON.stringify(other)}`);
+    }
+  });
+
+  it('of two same-named declarations the one nearest the old lines is the anchor’s, and the same kind comes first', async () => {
+    const handler = (body: string): string => `function handler(event) {\n  return ${body};\n}\n`;
+    const filler = (count: number): string =>
+      Array.from({ length: count }, (_, index) => `const f${index} = ${index};`).join('\n');
+    write('src/events.js', `${filler(20)}\n${handler('event.kind + 1')}${filler(3)}\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/events.js', symbol: 'handler' });
+    assert.deepEqual(anchor.lines, { start: 21, end: 23 });
+    // A rewritten copy far above and the unchanged one a little below: the near one is found, fresh.
+    write(
+      'src/events.js',
+      `${handler('completely(different(code, here, and, there))')}${filler(20)}\n${filler(2)}\n${handler('event.kind + 1')}`,
+    );
+    let result = await check.check(anchor);
+    assert.equal(result.status, 'fresh');
+    assert.deepEqual(result.current?.lines, { start: 26, end: 28 });
+    // The unchanged one far above and a rewritten one near: the near one is found, changed.
+    write(
+      'src/events.js',
+      `${handler('event.kind + 1')}${filler(20)}\n${handler('completely(different(code, here, and, there))')}`,
+    );
+    result = await check.check(anchor);
+    assert.equal(result.status, 'changed');
+    assert.deepEqual(result.current?.lines, { start: 24, end: 26 });
+    // A variable of the same name nearer than the function: the function (same kind) is still the anchor's.
+    write(
+      'src/events.js',
+      `${filler(5)}\n${handler('event.kind + 1')}${filler(12)}\nconst handler2 = 1;\nvar handler = 2;\n`,
+    );
+    result = await check.check(anchor);
+    assert.equal(result.status, 'fresh');
+    assert.deepEqual(result.current?.lines, { start: 6, end: 8 });
+  });
+
+  it('a line anchor whose code now appears twice elsewhere in its file is found at the nearer copy', async () => {
+    const block = `const total = items.reduce((sum, item) => sum + item.price * item.count, 0);\nreport(total);\n`;
+    const filler = (tag: string, count: number): string =>
+      Array.from({ length: count }, (_, index) => `log("${tag}${index}");`).join('\n');
+    write('src/total.js', `${filler('a', 19)}\n${block}${filler('b', 10)}\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/total.js', lines: { start: 20, end: 21 } });
+    // Lines 19-20 now hold other code; copies at 3-4 and at 25-26: 25 is nearer to 20 than 3.
+    write(
+      'src/total.js',
+      `${filler('c', 2)}\n${block}${filler('d', 14)}\nother(code);\nmore(code);\n${filler('e', 4)}\n${block}`,
+    );
+    let result = await check.check(anchor);
+    assert.equal(result.status, 'moved');
+    assert.deepEqual(result.current?.lines, { start: 25, end: 26 });
+    // Copies at 14-15 and 40-41: 14 is nearer to 20.
+    write('src/total.js', `${filler('f', 13)}\n${block}${filler('g', 24)}\n${block}`);
+    result = await check.check(anchor);
+    assert.equal(result.status, 'moved');
+    assert.deepEqual(result.current?.lines, { start: 14, end: 15 });
+  });
+
+  it('the token sketch keeps at most 256 distinct tokens, and 255 when there are 255', async () => {
+    write('src/big.ts', `${list(251)}\n${list(400)}\n`);
+    const check = checker();
+    // 251 ids + 5 other tokens = 256 distinct: all kept; 400 ids: 256 kept.
+    assert.equal((await check.create({ path: 'src/big.ts', lines: { start: 1, end: 1 } })).tokens.length, 256);
+    assert.equal((await check.create({ path: 'src/big.ts', lines: { start: 2, end: 2 } })).tokens.length, 256);
+    write('src/small.ts', `${list(250)}\n`);
+    assert.equal((await check.create({ path: 'src/small.ts', lines: { start: 1, end: 1 } })).tokens.length, 255);
+  });
+});
