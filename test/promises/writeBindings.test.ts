@@ -184,19 +184,34 @@ describe('every write tool of the catalog against every binding of the server', 
     return { memory, other, session, exported };
   }
 
-  /** Calls a tool that must be refused, and checks that nothing at all changed. */
+  /**
+   * Calls a tool that must be refused, and checks that nothing at all changed. With `expected`, the
+   * typed error must name the field refused and its message what was refused.
+   */
   async function refused(
     client: Client,
     tool: string,
     args: Record<string, unknown>,
-    code: string | null,
+    expected: { code: string; field: string; mentions: readonly string[]; omits?: string } | null,
     why: string,
   ): Promise<void> {
     const before = everything();
     const result = await client.callTool({ name: tool, arguments: args });
     const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
     assert.ok(result.isError, `${tool} ${why}: accepted ${JSON.stringify(args)} → ${text.slice(0, 300)}`);
-    if (code) assert.ok(text.startsWith(`${code}:`), `${tool} ${why}: expected ${code}, got ${text.slice(0, 200)}`);
+    if (expected) {
+      const { error } = JSON.parse(text.split('\n')[1] ?? '{}') as {
+        error: { code: string; message: string; details?: { field?: string } };
+      };
+      assert.equal(error.code, expected.code, `${tool} ${why}: ${text.slice(0, 200)}`);
+      assert.equal(error.details?.field, expected.field, `${tool} ${why}: the error names no field`);
+      for (const mention of expected.mentions)
+        assert.ok(
+          error.message.includes(mention),
+          `${tool} ${why}: the message does not say ${mention}: ${error.message}`,
+        );
+      if (expected.omits) assert.ok(!error.message.includes(expected.omits), `${tool} ${why}: ${error.message}`);
+    }
     assert.equal(everything(), before, `${tool} ${why}: a refused call changed the store`);
   }
 
@@ -229,11 +244,12 @@ describe('every write tool of the catalog against every binding of the server', 
         [bound, 'bound to alice'],
         [reading, 'bound to alice with --read-project BOB'],
       ] as const) {
+        const unauthorized = (field: string, ...mentions: string[]) => ({ code: 'UNAUTHORIZED', field, mentions });
         await refused(
           client,
           tool.name,
           { ...args, user_id: 'bob' },
-          'UNAUTHORIZED',
+          unauthorized('user_id', '"bob"'),
           `(${binding}) naming another user`,
         );
         if (fields.includes('project_id'))
@@ -241,7 +257,7 @@ describe('every write tool of the catalog against every binding of the server', 
             client,
             tool.name,
             { ...args, ...layer, project_id: BOB },
-            'UNAUTHORIZED',
+            unauthorized('project_id', `"${BOB}"`, `"${ALICE}"`, 'for writing'),
             `(${binding}) writing to project BOB`,
           );
         for (const [field, value] of [
@@ -254,7 +270,7 @@ describe('every write tool of the catalog against every binding of the server', 
               client,
               tool.name,
               { ...args, [field]: value },
-              'UNAUTHORIZED',
+              unauthorized(field, field, ...(field === 'team_id' ? [`"${value}"`, '"alpha"'] : [])),
               `(${binding}) naming ${field} "${value}" it was not configured for`,
             );
         }
@@ -270,8 +286,10 @@ describe('every write tool of the catalog against every binding of the server', 
             );
         }
       }
-      // The same call without the foreign names is accepted: the refusals above are the binding's.
-      const result = await bound.callTool({ name: tool.name, arguments: args });
+      // The same call naming its own user (and team, where it takes one) is accepted: the refusals
+      // above are the binding's.
+      const named = { ...args, user_id: 'alice', ...(fields.includes('team_id') ? { team_id: 'alpha' } : {}) };
+      const result = await bound.callTool({ name: tool.name, arguments: named });
       assert.ok(!result.isError, `${tool.name}: own call refused: ${JSON.stringify(result.content).slice(0, 300)}`);
     });
   }
@@ -299,12 +317,119 @@ describe('every write tool of the catalog against every binding of the server', 
         bound,
         tool.name,
         { ...base, project_id: BOB },
-        'UNAUTHORIZED',
+        { code: 'UNAUTHORIZED', field: 'project_id', mentions: [`"${BOB}"`], omits: 'for writing' },
         'reading project BOB not opened for reading',
       );
     }
     const [memory] = await test.core.getMemories(`project:${BOB}`, [foreign.projectMemory]);
     assert.equal(memory.content, 'Bob decided the private API moves to gRPC');
     assert.equal(memory.deleted_at ?? null, null);
+  });
+
+  it('a bound server keeps an agent the call names, and fills in only what the call leaves out', async () => {
+    const agentCore = await createTestCore({
+      defaultProjectId: ALICE,
+      config: { layerDefaults: { agent_id: 'copilot' } },
+    });
+    const { client, close } = await connectClient({ core: agentCore.core, defaultUserId: 'alice' });
+    try {
+      const named = await callOk<{ memory_id: string }>(client, 'store_memory', {
+        content: 'The reviewer agent checks naming',
+        ...episodic,
+        layer: 'agent',
+        agent_id: 'reviewer',
+      });
+      const implied = await callOk<{ memory_id: string }>(client, 'store_memory', {
+        content: 'The default agent writes the changelog',
+        ...episodic,
+        layer: 'agent',
+      });
+      const scopes = (await agentCore.core.getMemories('alice', [named.memory_id, implied.memory_id])).map((memory) => [
+        memory.memory_id,
+        memory.scope_id,
+      ]);
+      assert.deepEqual(
+        new Map(scopes as Array<[string, string]>),
+        new Map([
+          [named.memory_id, 'reviewer'],
+          [implied.memory_id, 'copilot'],
+        ]),
+      );
+    } finally {
+      await close();
+      await agentCore.cleanup();
+    }
+  });
+
+  it('a bound server started for no project refuses every project it is named, saying it has none', async () => {
+    const noProject = await createTestCore();
+    const { client, close } = await connectClient({ core: noProject.core, defaultUserId: 'alice', adminTools: true });
+    try {
+      for (const tool of WRITE_TOOLS.filter((candidate) => fieldsOf(candidate.name).includes('project_id'))) {
+        const result = await client.callTool({
+          name: tool.name,
+          arguments: {
+            ...OWN_CALLS[tool.name]!({ memory: 'mem_x', other: 'mem_y', session: 'sess_x', exported: {} }),
+            layer: 'project',
+            project_id: BOB,
+          },
+        });
+        const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
+        assert.ok(
+          text.startsWith('UNAUTHORIZED:') && text.includes('no project') && text.includes(BOB),
+          `${tool.name}: ${text.slice(0, 200)}`,
+        );
+      }
+    } finally {
+      await close();
+      await noProject.cleanup();
+    }
+  });
+
+  it('an unbound server needs user_id from every write tool that takes no session, naming the field', async () => {
+    const own = await freshOwn();
+    for (const tool of WRITE_TOOLS.filter(
+      (candidate) =>
+        !fieldsOf(candidate.name).includes('session_id') ||
+        candidate.name === 'store_memory' ||
+        candidate.name === 'set_fact',
+    )) {
+      const args = OWN_CALLS[tool.name]!(own);
+      const result = await open.callTool({ name: tool.name, arguments: args });
+      const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
+      const { error } = JSON.parse(text.split('\n')[1] ?? '{}') as {
+        error?: { code: string; message: string; details?: { field?: string } };
+      };
+      assert.equal(error?.code, 'MISSING_IDENTIFIER', `${tool.name}: ${text.slice(0, 200)}`);
+      assert.equal(error?.details?.field, 'user_id', tool.name);
+      assert.match(error?.message ?? '', /user_id is required/, tool.name);
+    }
+  });
+
+  it('on an unbound server a session id alone opens the session, and a named owner must match it', async () => {
+    const session = (await callOk<{ session_id: string }>(open, 'init_session', { user_id: 'carol' })).session_id;
+    await callOk(open, 'add_to_working_memory', {
+      session_id: session,
+      content: 'Carol reviews the lexer',
+      content_type: 'task_state',
+    });
+    await callOk(open, 'add_to_working_memory', {
+      session_id: session,
+      user_id: 'carol',
+      content: 'Carol owns the lexer',
+      content_type: 'task_state',
+    });
+    const other = await open.callTool({
+      name: 'add_to_working_memory',
+      arguments: { session_id: session, user_id: 'mallory', content: 'Mallory was here', content_type: 'task_state' },
+    });
+    assert.ok(other.isError);
+    const items = await callOk<{ items: Array<{ content: string }> }>(open, 'get_working_memory', {
+      session_id: session,
+    });
+    assert.deepEqual(items.items.map((item) => item.content).sort(), [
+      'Carol owns the lexer',
+      'Carol reviews the lexer',
+    ]);
   });
 });
