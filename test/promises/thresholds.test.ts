@@ -35,7 +35,9 @@ class ChosenVectors implements EmbeddingProvider {
     this.chosen.set(text, vector);
   }
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return texts.map((text) => this.chosen.get(text) ?? Float32Array.from({ length: this.dimensions }, (_, i) => (i === 1 ? 1 : 0)));
+    return texts.map(
+      (text) => this.chosen.get(text) ?? Float32Array.from({ length: this.dimensions }, (_, i) => (i === 1 ? 1 : 0)),
+    );
   }
 }
 
@@ -63,9 +65,21 @@ describe('near-duplicate detection at its edges: 0.95 updates, just below is a n
         const next = 'Zebracorn alerts page whoever is on call by phone';
         vectors.base(base);
         vectors.at(next, similarity);
-        const first = (await test.core.storeMemory({ user_id: 'u', content: base, memory_category: 'semantic', memory_subtype: 'project' })) as Stored;
-        const second = (await test.core.storeMemory({ user_id: 'u', content: next, memory_category: 'semantic', memory_subtype: 'project' })) as Stored;
-        const stored = (await listAllMemories(test.store, { user_id: 'u' })).items.filter((memory) => !memory.deleted_at);
+        const first = (await test.core.storeMemory({
+          user_id: 'u',
+          content: base,
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+        })) as Stored;
+        const second = (await test.core.storeMemory({
+          user_id: 'u',
+          content: next,
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+        })) as Stored;
+        const stored = (await listAllMemories(test.store, { user_id: 'u' })).items.filter(
+          (memory) => !memory.deleted_at,
+        );
         if (expected === 'none') {
           assert.equal(second.similar_existing, undefined, JSON.stringify(second));
           assert.equal(stored.length, 2);
@@ -140,8 +154,16 @@ describe('HTTP body limit and rate limit at their edges', () => {
 
   it('a body of exactly the limit is read, one byte more is 413', async () => {
     for (const chunked of [false, true]) {
-      assert.equal(await post(server.port, bodyOf(LIMIT), chunked), 200, `exactly ${LIMIT} bytes (chunked: ${chunked})`);
-      assert.equal(await post(server.port, bodyOf(LIMIT + 1), chunked), 413, `${LIMIT + 1} bytes (chunked: ${chunked})`);
+      assert.equal(
+        await post(server.port, bodyOf(LIMIT), chunked),
+        200,
+        `exactly ${LIMIT} bytes (chunked: ${chunked})`,
+      );
+      assert.equal(
+        await post(server.port, bodyOf(LIMIT + 1), chunked),
+        413,
+        `${LIMIT + 1} bytes (chunked: ${chunked})`,
+      );
     }
   });
 
