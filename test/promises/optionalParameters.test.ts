@@ -17,6 +17,11 @@ import { callOk, connectClient, createTestCore, type TestCore } from '../support
 const ALICE_PROJECT = 'github.com/alice/app';
 const VICTIM_PROJECT = 'github.com/victim/secret';
 const VICTIM_WORD = 'quokkaflux';
+/**
+ * Never stored, but sharing one word ("deploy") with a stored memory: there is a candidate, under
+ * the floor. Only the floor keeps it out, so an option that bypasses the floor brings it back.
+ */
+const NEVER_STORED = 'How do I deploy a Kubernetes ingress controller on bare metal?';
 
 /** A value for each optional parameter of recall_memories, chosen to widen the search where it can. */
 const RECALL_VALUES: Record<string, unknown> = {
@@ -42,6 +47,8 @@ const RECALL_VALUES: Record<string, unknown> = {
 const COMPANIONS: Record<string, Record<string, unknown>> = {
   layers: { project_id: ALICE_PROJECT, agent_id: 'copilot', session_id: 'sess_alice_window' },
 };
+/** For abstention, min_similarity is given explicitly at the default floor: 0 asks for every candidate. */
+const ABSTENTION_VALUES: Record<string, unknown> = { min_similarity: 0.3 };
 const optionArgs = (name: string): Record<string, unknown> => ({ [name]: RECALL_VALUES[name], ...COMPANIONS[name] });
 /** Parameters every call carries, not options. */
 const REQUIRED = new Set(['user_id', 'query']);
@@ -121,8 +128,9 @@ describe('every optional parameter of recall keeps abstention, isolation and lim
     it(`${name}: a question about something never stored still gets nothing`, async () => {
       const answer = await callOk<Recalled>(client, 'recall_memories', {
         user_id: 'alice',
-        query: 'What is the airspeed velocity of an unladen swallow?',
+        query: NEVER_STORED,
         ...optionArgs(name),
+        ...(name in ABSTENTION_VALUES ? { [name]: ABSTENTION_VALUES[name] } : {}),
       });
       assert.deepEqual(
         answer.memories.map((memory) => memory.content),
@@ -173,5 +181,62 @@ describe('every optional parameter of recall keeps abstention, isolation and lim
       project_id: VICTIM_PROJECT,
     });
     assert.ok(victim.memories.length >= 2, 'the victim finds its own memories with the same query');
+    const floored = await callOk<Recalled>(client, 'recall_memories', { user_id: 'alice', query: NEVER_STORED });
+    assert.equal(floored.retrieval_breakdown.abstained, true);
+    const unfloored = await callOk<Recalled>(client, 'recall_memories', {
+      user_id: 'alice',
+      query: NEVER_STORED,
+      min_similarity: 0,
+    });
+    assert.ok(unfloored.memories.length >= 1, 'the never-stored question has a candidate under the floor');
   });
+
+  /** A value for each optional parameter of get_relevant_context, chosen to widen what it packs. */
+  const CONTEXT_VALUES: Record<string, Record<string, unknown>> = {
+    token_budget: { token_budget: 8000 },
+    query_intent: { query_intent: 'how_to' },
+    context_weights: { context_weights: { semantic_project: 1, episodic_decisions: 1, procedural_workflows: 1 } },
+    focus_entities: { focus_entities: ['parser', 'deploy', VICTIM_WORD] },
+    layers: { layers: ['user', 'project', 'agent'], project_id: ALICE_PROJECT, agent_id: 'copilot' },
+    agent_id: { agent_id: 'copilot' },
+    project_id: { project_id: ALICE_PROJECT },
+    team_id: { team_id: 'platform' },
+    org_id: { org_id: 'acme' },
+    company_id: { company_id: 'globex' },
+  };
+  const contextTool = TOOLS.find((tool) => tool.name === 'get_relevant_context')!;
+  const CONTEXT_OPTIONAL = Object.keys(contextTool.input).filter(
+    (name) => !['user_id', 'query', 'session_id'].includes(name),
+  );
+
+  it('has a widening value for every optional parameter get_relevant_context takes', () => {
+    assert.deepEqual(
+      CONTEXT_OPTIONAL.filter((name) => !(name in CONTEXT_VALUES)),
+      [],
+      'optional parameters of get_relevant_context without a value in CONTEXT_VALUES',
+    );
+  });
+
+  for (const name of Object.keys(CONTEXT_VALUES)) {
+    it(`get_relevant_context ${name}: packs no long-term memory for a never-stored topic, and never another user's`, async () => {
+      const { session_id } = await callOk<{ session_id: string }>(client, 'init_session', { user_id: 'alice' });
+      const ask = async (query: string) =>
+        (
+          await callOk<{ context_items: Array<{ source: string; memory_id?: string; content: string }> }>(
+            client,
+            'get_relevant_context',
+            { user_id: 'alice', session_id, query, token_budget: 2000, ...CONTEXT_VALUES[name] },
+          )
+        ).context_items.filter((item) => item.source === 'long_term');
+      assert.deepEqual(
+        (await ask(NEVER_STORED)).map((item) => item.content),
+        [],
+        `${name} packed long-term memories for a never-stored topic`,
+      );
+      const leaked = (await ask(`${VICTIM_WORD} deploy key parser service`)).filter(
+        (item) => victimIds.includes(item.memory_id ?? '') || item.content.includes(VICTIM_WORD),
+      );
+      assert.deepEqual(leaked, [], `${name} packed the victim's memory`);
+    });
+  }
 });
