@@ -164,4 +164,86 @@ describe('anchor locator at its documented edges', () => {
     write('src/small.ts', `${list(250)}\n`);
     assert.equal((await check.create({ path: 'src/small.ts', lines: { start: 1, end: 1 } })).tokens.length, 255);
   });
+
+  // 40 distinct tokens anchored; replacing r of them gives (40 - r) / (40 + r).
+  for (const [replaced, status] of [
+    [4, 'fresh'],
+    [5, 'changed'],
+  ] as const) {
+    it(`a line anchor with ${replaced} of its 40 tokens replaced is ${status} (${40 - replaced}/${40 + replaced})`, async () => {
+      const renamed = (count: number): string =>
+        `const v = [${ids(0, 35 - count)}${count ? `, ${ids(2000, count)}` : ''}];`;
+      write('src/renamed.ts', `// list\n${renamed(0)}\n`);
+      const check = checker();
+      const anchor = await check.create({ path: 'src/renamed.ts', lines: { start: 2, end: 2 } });
+      write('src/renamed.ts', `// list\n${renamed(replaced)}\n`);
+      assert.equal((await check.check(anchor)).status, status);
+    });
+  }
+
+  it('code reduced to comments and blank lines where it was is not fresh', async () => {
+    write('src/cut.py', `import os\nlimit = parse('max', 1.5)\nname = "parser"\nprint(name)\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/cut.py', lines: { start: 2, end: 3 } });
+    write('src/cut.py', `import os\n# limit was here\n\nprint(name)\n`);
+    const result = await check.check(anchor);
+    assert.notEqual(result.status, 'fresh');
+    assert.equal(result.similarity, 0);
+  });
+
+  it('a comment between two tokens keeps them apart; two tokens run together are a change', async () => {
+    write('src/join.ts', `function f(value: number) {\n  return value;\n}\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/join.ts', lines: { start: 2, end: 2 } });
+    write('src/join.ts', `function f(value: number) {\n  return/* why */value;\n}\n`);
+    assert.equal((await check.check(anchor)).similarity, 1, 'a comment is whitespace');
+    write('src/join.ts', `function f(value: number) {\n  returnvalue;\n}\n`);
+    assert.ok(((await check.check(anchor)).similarity ?? 1) < 1, '"return value" and "returnvalue" are different code');
+  });
+
+  it("an empty string's quote style does not count, and a trailing bare # is a comment", async () => {
+    write('src/quotes.py', `import os\nlabel = fmt('') #\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/quotes.py', lines: { start: 2, end: 2 } });
+    write('src/quotes.py', `import os\nlabel = fmt("")\n`);
+    const result = await check.check(anchor);
+    assert.equal(result.status, 'fresh');
+    assert.equal(result.similarity, 1);
+  });
+
+  it('a declaration whose kind changed is still the anchor’s symbol, found where it is', async () => {
+    write(
+      'src/shape.ts',
+      `import { x } from './x';\nexport class Parser {\n  parse(text: string) { return text.trim(); }\n}\n`,
+    );
+    const check = checker();
+    const anchor = await check.create({ path: 'src/shape.ts', symbol: 'Parser' });
+    assert.equal(anchor.symbol?.kind, 'class');
+    write(
+      'src/shape.ts',
+      `import { x } from './x';\n\nexport function Parser(text: string) {\n  return text.trim();\n}\n`,
+    );
+    const result = await check.check(anchor);
+    assert.notEqual(result.status, 'gone');
+    assert.equal(result.current?.path, 'src/shape.ts');
+    assert.equal(result.current?.lines.start, 3);
+  });
+
+  it('of two same-named declarations the nearer wins also when it comes first in the file', async () => {
+    const handler = (body: string): string => `function handler(event) {\n  return ${body};\n}\n`;
+    const filler = (count: number): string =>
+      Array.from({ length: count }, (_, index) => `const g${index} = ${index};`).join('\n');
+    write('src/first.js', `${filler(20)}\n${handler('event.kind + 1')}${filler(3)}\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/first.js', symbol: 'handler' });
+    assert.deepEqual(anchor.lines, { start: 21, end: 23 });
+    // The unchanged copy near (lines 19-21), a rewritten one far below (lines 60-62).
+    write(
+      'src/first.js',
+      `${filler(18)}\n${handler('event.kind + 1')}${filler(38)}\n${handler('completely(different(code, here, and, there))')}`,
+    );
+    const result = await check.check(anchor);
+    assert.equal(result.status, 'fresh');
+    assert.deepEqual(result.current?.lines, { start: 19, end: 21 });
+  });
 });
