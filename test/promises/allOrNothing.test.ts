@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MemoryError } from '../../src/core/domain/errors.ts';
+import { listAllMemories } from '../../src/core/lifecycle/listAll.ts';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
@@ -104,6 +105,7 @@ describe('import_memories is all or nothing with a failure at each of its writes
   let client: Client;
   let close: () => Promise<void>;
   let db: DatabaseSync;
+  let rawStore: SqliteMemoryStore;
   const faults = new FaultyWrites();
 
   /**
@@ -131,6 +133,7 @@ describe('import_memories is all or nothing with a failure at each of its writes
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'fml-all-or-nothing-'));
     const store = new SqliteMemoryStore({ dataDir });
+    rawStore = store;
     core = new MemoryCore({ store: faults.wrap(store) });
     await core.open();
     db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
@@ -201,4 +204,84 @@ describe('import_memories is all or nothing with a failure at each of its writes
       }
     },
   );
+
+  it('forget_all_user_memories with a failure at each of its writes reports it, and a retry erases everything', async () => {
+    const seed = async (user: string) => {
+      faults.failAt = 0;
+      await callOk(client, 'import_memories', { user_id: user, data: EXPORT });
+    };
+    await seed('erase_count');
+    faults.writes = 0;
+    await callOk(client, 'forget_all_user_memories', { user_id: 'erase_count', confirmation: 'CONFIRM_DELETE_ALL' });
+    const total = faults.writes;
+    assert.ok(total >= 1);
+    for (let k = 1; k <= total; k++) {
+      const user = `erase_fails_at_${k}`;
+      await seed(user);
+      faults.writes = 0;
+      faults.failAt = k;
+      const failed = await client.callTool({
+        name: 'forget_all_user_memories',
+        arguments: { user_id: user, confirmation: 'CONFIRM_DELETE_ALL' },
+      });
+      faults.failAt = 0;
+      const text = (failed.content as Array<{ text?: string }>)[0]?.text ?? '';
+      assert.ok(failed.isError, `failure at write ${k} of ${total} reported as success: ${text.slice(0, 200)}`);
+      await callOk(client, 'forget_all_user_memories', { user_id: user, confirmation: 'CONFIRM_DELETE_ALL' });
+      assert.deepEqual(rowsOf(user), {}, `after a failure at write ${k} and a retry, rows are left`);
+    }
+  });
+
+  it('consolidation with a failure at each of its writes leaves either the originals or the merged memory, never both or neither', async () => {
+    const originals = ['Run npm test before pushing to main', 'Always run npm test before pushing to main branch'];
+    const seed = async (user: string): Promise<string[]> => {
+      faults.failAt = 0;
+      const ids: string[] = [];
+      for (const content of originals)
+        ids.push(
+          (
+            await callOk<{ memory_id: string }>(client, 'store_memory', {
+              user_id: user,
+              content,
+              memory_category: 'procedural',
+              memory_subtype: 'workflow',
+            })
+          ).memory_id,
+        );
+      return ids;
+    };
+    const maintain = (user: string) =>
+      client.callTool({
+        name: 'run_daily_maintenance',
+        arguments: { user_id: user, decay: { enabled: false }, consolidation: { threshold: 0.7 } },
+      });
+    await seed('merge_count');
+    faults.writes = 0;
+    const counted = await maintain('merge_count');
+    assert.ok(!counted.isError);
+    const total = faults.writes;
+    assert.ok(total >= 3, `consolidation made ${total} writes`);
+    for (let k = 1; k <= total; k++) {
+      const user = `merge_fails_at_${k}`;
+      const ids = await seed(user);
+      faults.writes = 0;
+      faults.failAt = k;
+      const result = await maintain(user);
+      faults.failAt = 0;
+      const active = (await listAllMemories(rawStore, { user_id: user })).items.filter((memory) => !memory.deleted_at);
+      const merged = active.filter((memory) => Array.isArray(memory.metadata.consolidated_from));
+      const originalsActive = active.filter((memory) => ids.includes(memory.memory_id));
+      const state =
+        merged.length === 0 && originalsActive.length === 2
+          ? 'originals'
+          : merged.length === 1 && originalsActive.length === 0
+            ? 'merged'
+            : `partial: ${merged.length} merged and ${originalsActive.length} originals active`;
+      assert.doesNotMatch(state, /^partial/, `failure at write ${k} of ${total}: ${state}`);
+      if (state === 'originals') {
+        const text = JSON.stringify(result.isError ? result.content : result.structuredContent);
+        assert.ok(result.isError || /error|fail/i.test(text), `failure at write ${k} swallowed: ${text.slice(0, 300)}`);
+      }
+    }
+  });
 });

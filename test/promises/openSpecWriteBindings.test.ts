@@ -179,17 +179,18 @@ describe('every OpenSpec write endpoint against every binding of the server', ()
   }
 
   it('the same writes in its own project and configured team are accepted', async () => {
-    for (const target of [
+    const own: Array<Omit<Target, 'memory'>> = [
       { ids: { projectId: ALICE }, layer: 'project' },
       { ids: { teamId: 'alpha' }, layer: 'team' },
       { ids: {} },
-    ]) {
+    ];
+    for (const target of own) {
       const created = await send(servers.bound, WRITES.create!({ ...target, memory: '' }));
       assert.equal(created.status, 201, await created.clone().text());
       const { memory } = (await created.json()) as { memory: { id: string } };
-      const own = { ...target, memory: memory.id };
-      assert.equal((await send(servers.bound, WRITES.update!(own))).status, 200);
-      assert.equal((await send(servers.bound, WRITES.delete!(own))).status, 200);
+      const entry = { ...target, memory: memory.id };
+      assert.equal((await send(servers.bound, WRITES.update!(entry))).status, 200);
+      assert.equal((await send(servers.bound, WRITES.delete!(entry))).status, 200);
     }
   });
 });

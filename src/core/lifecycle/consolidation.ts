@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { normaliseEntities } from '../entities/extractEntities.ts';
 import { guardText } from '../safety/contentGuard.ts';
@@ -78,17 +79,8 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
       });
       continue;
     }
-    await deps.store.insertMemory(merged.record, merged.embedding);
-    const now = merged.record.created_at;
-    for (const member of members) {
-      await deps.store.updateMemory({
-        ...member,
-        deleted_at: now,
-        updated_at: now,
-        metadata: { ...member.metadata, consolidated_into: merged.record.memory_id },
-      });
-      archived++;
-    }
+    await writeCluster(deps, merged, members);
+    archived += members.length;
     deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.record.memory_id], change: 'created' });
     deps.events.emit({
       type: 'memory',
@@ -110,6 +102,47 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     memories_considered: candidates.length,
     dry_run: input.dry_run === true,
   };
+}
+
+/**
+ * Writes one cluster: the merged memory, then each original archived into it. A failure part-way
+ * undoes what was written (the originals restored as they were, the merged memory removed) and is
+ * rethrown, so a cluster is merged whole or not at all: never a merged memory beside its active
+ * originals (a duplicate) nor originals archived into nothing.
+ */
+async function writeCluster(
+  deps: CoreDeps,
+  merged: { record: MemoryRecord; embedding: StoredEmbedding | null },
+  members: readonly MemoryRecord[],
+): Promise<void> {
+  const now = merged.record.created_at;
+  const archivedMembers: MemoryRecord[] = [];
+  let inserted = false;
+  try {
+    await deps.store.insertMemory(merged.record, merged.embedding);
+    inserted = true;
+    for (const member of members) {
+      await deps.store.updateMemory({
+        ...member,
+        deleted_at: now,
+        updated_at: now,
+        metadata: { ...member.metadata, consolidated_into: merged.record.memory_id },
+      });
+      archivedMembers.push(member);
+    }
+  } catch (error) {
+    try {
+      for (const member of archivedMembers) await deps.store.updateMemory(member);
+      if (inserted) await deps.store.hardDeleteMemory(merged.record.user_id, merged.record.memory_id);
+    } catch (undoError) {
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        `Consolidation failed and could not be fully undone; memory ${merged.record.memory_id} may sit beside the originals it merged. First failure: ${String(error instanceof Error ? error.message : error)}`,
+        { cause: undoError, operation: 'consolidate' },
+      );
+    }
+    throw error;
+  }
 }
 
 function summarizeNote(merged: { summarizeError?: string }): { summarize_error?: string } {
