@@ -151,6 +151,8 @@ export const MUTATION_MODULES = [
   {
     name: 'portability',
     promise: 'import and export: all or nothing, paged, no vectors',
+    // The paging edges are reached with small pages (exportPages.test.ts); the 6,000-memory export
+    // over stdio (pagedExport.test.ts) takes minutes a mutant and proves the same paging.
     mutate: [
       'src/core/portability/exportMemories.ts',
       'src/core/portability/exportPages.ts',
@@ -160,9 +162,10 @@ export const MUTATION_MODULES = [
     ],
     tests: [
       'test/promises/allOrNothing.test.ts',
+      'test/promises/exportPages.test.ts',
       'test/trust/atomicImport.test.ts',
-      'test/trust/pagedExport.test.ts',
       'test/promises/importPlanChecks.test.ts',
+      'test/core/lifecycle/portability.test.ts',
     ],
   },
   {
