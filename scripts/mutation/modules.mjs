@@ -143,6 +143,7 @@ export const MUTATION_MODULES = [
     ],
     tests: [
       'test/promises/nearMissHeaders.test.ts',
+      'test/promises/panelSessionEdges.test.ts',
       'test/security/httpHardening.test.ts',
       'test/trust/panelSession.test.ts',
       'test/panel/httpPanelRoutes.test.ts',
