@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { AnchorChecker } from '../../src/core/anchors/anchorChecker.ts';
+import { followRename } from '../../src/core/anchors/anchorUpdates.ts';
 import { nodeWorkspaceFiles } from '../../src/runtime/nodeWorkspaceFiles.ts';
 
 /**
@@ -245,5 +246,61 @@ describe('anchor locator at its documented edges', () => {
     const result = await check.check(anchor);
     assert.equal(result.status, 'fresh');
     assert.deepEqual(result.current?.lines, { start: 19, end: 21 });
+  });
+
+  it('follows a rename the editor saw: found at the new path moved, or changed when rewritten there', async () => {
+    write(
+      'src/old.ts',
+      `import { x } from './x';\nexport function load(path: string) {\n  return read(path).trim();\n}\n`,
+    );
+    const check = checker();
+    const symbolAnchor = await check.create({ path: 'src/old.ts', symbol: 'load' });
+    const lineAnchor = await check.create({ path: 'src/old.ts', lines: { start: 3, end: 3 } });
+    rmSync(join(root, 'src/old.ts'));
+    write(
+      'src/new.ts',
+      `import { x } from './x';\n\nexport function load(path: string) {\n  return read(path).trim();\n}\n`,
+    );
+    check.invalidate('src/old.ts');
+    for (const anchor of [symbolAnchor, lineAnchor]) {
+      const followed = followRename([anchor], 'src/old.ts', 'src/new.ts').anchors[0]!;
+      assert.equal(followed.current?.path, 'src/new.ts');
+      const result = await check.check(followed);
+      assert.equal(result.status, 'moved', JSON.stringify(result));
+      assert.equal(result.current?.path, 'src/new.ts');
+    }
+    const followedSymbol = followRename([symbolAnchor], 'src/old.ts', 'src/new.ts').anchors[0]!;
+    assert.deepEqual((await check.check(followedSymbol)).current?.lines, { start: 3, end: 5 });
+    write(
+      'src/new.ts',
+      `import { x } from './x';\n\nexport function load(path: string) {\n  const handle = open(path, { mode: 'r', encoding: 'utf8', retries: 3 });\n  return decode(handle.readAll(), fallbackCharset).split(separator).join(' ');\n}\n`,
+    );
+    const rewritten = await check.check(followedSymbol);
+    assert.equal(rewritten.status, 'changed');
+    assert.equal(rewritten.current?.path, 'src/new.ts');
+  });
+
+  it('a check that searched the workspace is redone once the workspace changed (invalidate), not served from the cache', async () => {
+    const block = `const total = items.reduce((sum, item) => sum + item.price * item.count, 0);\nreport(total);\n`;
+    write('src/a.js', `log("a");\n${block}`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/a.js', lines: { start: 2, end: 3 } });
+    write('src/a.js', `log("a");\nother(code);\nmore(code);\n`);
+    write('src/b.js', `log("b");\n${block}`);
+    check.invalidate('src/b.js');
+    let result = await check.check(anchor);
+    assert.equal(result.status, 'moved');
+    assert.equal(result.current?.path, 'src/b.js');
+    // The code moves on to c.js; a.js (the anchor's own file) is untouched, so only the
+    // workspace's change (the editor's invalidate) says the earlier search is stale.
+    rmSync(join(root, 'src/b.js'));
+    write('src/c.js', `log("c");\nlog("c2");\n${block}`);
+    check.invalidate('src/b.js');
+    result = await check.check(anchor);
+    assert.equal(result.status, 'moved');
+    assert.equal(result.current?.path, 'src/c.js');
+    assert.deepEqual(result.current?.lines, { start: 3, end: 4 });
+    // Without a change, the answer is the cached one and stays the same.
+    assert.deepEqual(await check.check(anchor), result);
   });
 });
