@@ -110,6 +110,7 @@ export const MUTATION_MODULES = [
       'test/core/safety/credentialAssignment.test.ts',
       'test/core/safety/secretDetector.test.ts',
       'test/promises/secretKindSamples.test.ts',
+      'test/promises/credentialWordLists.test.ts',
     ],
   },
   {
