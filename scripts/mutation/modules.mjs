@@ -90,4 +90,105 @@ export const MUTATION_MODULES = [
       'test/core/safety/secretCorpus.test.ts',
     ],
   },
+  {
+    name: 'secret-rules',
+    promise: 'secret rules: vendor prefixes, contextual and assigned credentials',
+    // The rule tables issue 29 found tested by sample: every vendor pattern, the contextual rules
+    // (AWS secret near its words, Authorization headers, curl -u, URL passwords) and the judgement of
+    // a credential-named setting's value. test/promises/secretKindSamples.test.ts generates one
+    // sample per documented kind, so a pattern that stops matching its kind is killed there.
+    mutate: [
+      'src/core/safety/prefixedTokenRules.ts',
+      'src/core/safety/contextualSecrets.ts',
+      'src/core/safety/credentialAssignment.ts',
+      'src/core/safety/credentialName.ts',
+      'src/core/safety/secretValue.ts',
+    ],
+    tests: [
+      'test/core/safety/secretCorpus.test.ts',
+      'test/core/safety/prefixedTokenRules.test.ts',
+      'test/core/safety/credentialAssignment.test.ts',
+      'test/core/safety/secretDetector.test.ts',
+      'test/promises/secretKindSamples.test.ts',
+      'test/promises/credentialWordLists.test.ts',
+    ],
+  },
+  {
+    name: 'tool-authorization',
+    promise: 'MCP tools: bound user, project and shared layers',
+    // Named by function: the access policy may move to its own module (then name it here).
+    mutate: [
+      'src/mcp/defineTool.ts#resolveUser',
+      'src/mcp/defineTool.ts#sessionOwner',
+      'src/mcp/defineTool.ts#authorizeLayers',
+      'src/mcp/defineTool.ts#resolveLayerArgs',
+    ],
+    tests: [
+      'test/promises/writeBindings.test.ts',
+      'test/trust/projectBinding.test.ts',
+      'test/trust/sessionOwnership.test.ts',
+      'test/mcp/layerTools.test.ts',
+    ],
+  },
+  {
+    name: 'http-guards',
+    promise: 'HTTP and panel guards: Host, Origin, token, cookie, content type',
+    mutate: [
+      'src/http/httpGuards.ts',
+      'src/panel/panelSessions.ts',
+      'src/panel/httpPanelRoutes.ts#authorised',
+      'src/panel/httpPanelRoutes.ts#hasBearer',
+      'src/panel/httpPanelRoutes.ts#isJson',
+      'src/panel/httpPanelRoutes.ts#isSameOrigin',
+      'src/panel/httpPanelRoutes.ts#readCookie',
+    ],
+    tests: [
+      'test/promises/nearMissHeaders.test.ts',
+      'test/promises/panelSessionEdges.test.ts',
+      'test/security/httpHardening.test.ts',
+      'test/trust/panelSession.test.ts',
+      'test/panel/httpPanelRoutes.test.ts',
+    ],
+  },
+  {
+    name: 'portability',
+    promise: 'import and export: all or nothing, paged, no vectors',
+    // The paging edges are reached with small pages (exportPages.test.ts); the 6,000-memory export
+    // over stdio (pagedExport.test.ts) takes minutes a mutant and proves the same paging.
+    mutate: [
+      'src/core/portability/exportMemories.ts',
+      'src/core/portability/exportPages.ts',
+      'src/core/portability/importMemories.ts#planImport',
+      'src/core/portability/importMemories.ts#importMemories',
+      'src/core/portability/importMemories.ts#writePlan',
+    ],
+    tests: [
+      'test/promises/allOrNothing.test.ts',
+      'test/promises/exportPages.test.ts',
+      'test/trust/atomicImport.test.ts',
+      'test/promises/importPlanChecks.test.ts',
+      'test/core/lifecycle/portability.test.ts',
+    ],
+  },
+  {
+    name: 'anchor-locator',
+    promise: 'anchors: fresh, moved, changed or gone',
+    mutate: [
+      'src/core/anchors/codeLocator.ts',
+      'src/core/anchors/codeFingerprint.ts',
+      'src/core/anchors/anchorChecker.ts#check',
+      'src/core/anchors/anchorChecker.ts#checkUncached',
+      'src/core/anchors/anchorChecker.ts#atFollowedPath',
+      'src/core/anchors/anchorChecker.ts#inOwnFile',
+    ],
+    // symbolFinder.ts (declaration patterns per language) is left out: ~600 regex mutants, and the
+    // locator's promise is where it looks and what it calls moved or changed, not each language's syntax.
+    tests: [
+      'test/core/anchors/anchorChecker.test.ts',
+      'test/core/anchors/anchorUpdates.test.ts',
+      'test/core/anchors/anchoredRecall.test.ts',
+      'test/mcp/anchorTools.test.ts',
+      'test/promises/anchorLocator.test.ts',
+    ],
+  },
 ];

@@ -23,7 +23,9 @@ export function checkHostAndOrigin(request: IncomingMessage, port: number): Guar
     };
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== 'null' && !allowedHosts.has(origin.replace(/^http:\/\//, ''))) {
+  // A browser sends the serialised origin, scheme included: `http://127.0.0.1:7077` and nothing like it.
+  const allowedOrigins = new Set([...allowedHosts].map((allowed) => `http://${allowed}`));
+  if (origin !== undefined && origin !== 'null' && !allowedOrigins.has(origin)) {
     return { status: 403, code: 'FORBIDDEN', message: `Origin "${origin}" is not allowed.` };
   }
   if (origin === 'null') return { status: 403, code: 'FORBIDDEN', message: 'Opaque origins are not allowed.' };

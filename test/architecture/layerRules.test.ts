@@ -68,11 +68,11 @@ const cases: Array<{ file: string; refused: string[]; allowed: string[] }> = [
       '../../mcp/schemas.ts',
       'vscode',
       'openai',
+      '../../core/retrieval/recall.ts',
     ],
     allowed: [
       '../../core/ports/memoryStore.ts',
       '../../core/domain/records.ts',
-      '../../core/retrieval/lexicalIndex.ts',
       '../common/lexicalIndex.ts',
       '../common/topK.ts',
       'node:sqlite',

@@ -158,6 +158,7 @@ describe('FireboltStore specifics', () => {
       assert.deepEqual(rows, [
         { version: 1, n: 1 },
         { version: 2, n: 1 },
+        { version: 3, n: 1 },
       ]);
     });
   });

@@ -1,5 +1,5 @@
-import { MemoryError } from '../domain/errors.ts';
 import type { CoreDeps } from '../coreDeps.ts';
+import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { normaliseEntities } from '../entities/extractEntities.ts';
 import { guardText } from '../safety/contentGuard.ts';
@@ -79,28 +79,7 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
       });
       continue;
     }
-    await deps.store.insertMemory(merged.record, merged.embedding);
-    const now = merged.record.created_at;
-    // The merged text was written from these versions: a member edited since keeps its edit and
-    // stays live (CONFLICT), one forgotten since stays as it is.
-    for (const member of members) {
-      const outcome = await deps.store
-        .changeMemory({
-          user_id: member.user_id,
-          memory_id: member.memory_id,
-          change: { merge_metadata: { consolidated_into: merged.record.memory_id } },
-          at: now,
-          expected_version: member.version,
-          if_forgotten: 'drop',
-        })
-        .catch((error: unknown) => {
-          if (MemoryError.is(error, 'CONFLICT')) return null;
-          throw error;
-        });
-      if (outcome?.status !== 'applied') continue;
-      await deps.store.forgetMemories(member.user_id, [member.memory_id], now);
-      archived++;
-    }
+    archived += await writeCluster(deps, merged, members);
     deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [merged.record.memory_id], change: 'created' });
     deps.events.emit({
       type: 'memory',
@@ -122,6 +101,86 @@ export async function consolidateMemories(deps: CoreDeps, input: ConsolidateInpu
     memories_considered: candidates.length,
     dry_run: input.dry_run === true,
   };
+}
+
+/**
+ * Writes one cluster: the merged memory, then each original archived into it. A failure part-way
+ * undoes what was written (the originals restored as they were, the merged memory removed) and is
+ * rethrown, so a cluster is merged whole or not at all: never a merged memory beside its active
+ * originals (a duplicate) nor originals archived into nothing.
+ */
+async function writeCluster(
+  deps: CoreDeps,
+  merged: { record: MemoryRecord; embedding: StoredEmbedding | null },
+  members: readonly MemoryRecord[],
+): Promise<number> {
+  const now = merged.record.created_at;
+  const marked: MemoryRecord[] = [];
+  const archived: MemoryRecord[] = [];
+  let inserted = false;
+  try {
+    await deps.store.insertMemory(merged.record, merged.embedding);
+    inserted = true;
+    // The merged text was written from these versions: a member edited since keeps its edit and
+    // stays live (CONFLICT), one forgotten since stays as it is.
+    for (const member of members) {
+      const outcome = await deps.store
+        .changeMemory({
+          user_id: member.user_id,
+          memory_id: member.memory_id,
+          change: { merge_metadata: { consolidated_into: merged.record.memory_id } },
+          at: now,
+          expected_version: member.version,
+          if_forgotten: 'drop',
+        })
+        .catch((error: unknown) => {
+          if (MemoryError.is(error, 'CONFLICT')) return null;
+          throw error;
+        });
+      if (outcome?.status !== 'applied') continue;
+      marked.push(member);
+      await deps.store.forgetMemories(member.user_id, [member.memory_id], now);
+      archived.push(member);
+    }
+  } catch (error) {
+    try {
+      await undoCluster(deps, merged.record, marked, archived, inserted, now);
+    } catch (undoError) {
+      throw new MemoryError(
+        'PROVIDER_ERROR',
+        `Consolidation failed and could not be fully undone; memory ${merged.record.memory_id} may sit beside the originals it merged. First failure: ${String(error instanceof Error ? error.message : error)}`,
+        { cause: undoError, operation: 'consolidate' },
+      );
+    }
+    throw error;
+  }
+  return archived.length;
+}
+
+/** Puts the originals back as they were (live, without the link) and removes the merged memory. */
+async function undoCluster(
+  deps: CoreDeps,
+  merged: MemoryRecord,
+  marked: readonly MemoryRecord[],
+  archived: readonly MemoryRecord[],
+  inserted: boolean,
+  now: string,
+): Promise<void> {
+  if (archived.length > 0)
+    await deps.store.restoreMemories(
+      merged.user_id,
+      archived.map((member) => member.memory_id),
+      now,
+    );
+  for (const member of marked)
+    await deps.store.changeMemory({
+      user_id: member.user_id,
+      memory_id: member.memory_id,
+      change: { remove_metadata: ['consolidated_into'] },
+      at: now,
+      if_forgotten: 'drop',
+    });
+  if (inserted) await deps.store.hardDeleteMemory(merged.user_id, merged.memory_id, 'undo');
 }
 
 function summarizeNote(merged: { summarizeError?: string }): { summarize_error?: string } {

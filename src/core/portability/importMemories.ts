@@ -205,7 +205,8 @@ async function writePlan(deps: CoreDeps, plan: ImportPlan): Promise<void> {
     }
   } catch (error) {
     try {
-      for (const memory of writtenMemories) await deps.store.hardDeleteMemory(memory.user_id, memory.memory_id);
+      // An undo, not an erasure: nobody saw these rows, and a retry of the import must store the ids.
+      for (const memory of writtenMemories) await deps.store.hardDeleteMemory(memory.user_id, memory.memory_id, 'undo');
       for (const change of writtenSessions) {
         await deps.store.commitWorking({
           session: { ...change.session, total_tokens: 0 },
@@ -396,9 +397,12 @@ function wholeNumber(value: unknown, field: string, min: number, max: number): n
   return value;
 }
 
+// The export's own form: a 'T' between date and time, as the exporter writes it.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
 function isoTime(value: unknown, field: string, nullable: boolean): string | null {
   if ((value === null || value === undefined) && nullable) return null;
-  if (typeof value !== 'string' || !isCalendarTimestamp(value))
+  if (typeof value !== 'string' || !ISO_TIME.test(value) || !isCalendarTimestamp(value))
     throw invalid(`${field} must be an ISO-8601 time on a real calendar date.`, field);
   return new Date(value).toISOString();
 }

@@ -54,8 +54,12 @@ export interface MemoryStore {
   /** Rows of this user with these ids, deleted ones included; missing ids are absent from the result. */
   getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]>;
   listMemories(query: ListQuery): Promise<ListResult>;
-  /** Removes the row, its embedding, its index entries and its access-log rows. */
-  hardDeleteMemory(userId: string, memoryId: string): Promise<boolean>;
+  /**
+   * Removes the row, its embedding, its index entries and its access-log rows. An erasure (the
+   * default) also remembers the id, so no late writer can store it again; 'undo' takes back an
+   * insert of this same call that nobody has seen (a failed import), so a retry can store the id.
+   */
+  hardDeleteMemory(userId: string, memoryId: string, reason?: HardDeleteReason): Promise<boolean>;
   /** Removes everything the user has in this store; returns what was removed. */
   deleteUser(userId: string): Promise<DeletionReceipt>;
 
@@ -216,3 +220,6 @@ export interface DeletionReceipt {
   working_items_deleted: number;
   access_log_deleted: number;
 }
+
+/** Why a row is removed: an erasure is remembered by id; an undo of an unseen insert is not. */
+export type HardDeleteReason = 'erasure' | 'undo';

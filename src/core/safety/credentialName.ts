@@ -7,10 +7,10 @@
 
 export type CredentialNameClass = 'password' | 'secret';
 
-const PASSWORD_WORDS = new Set(['password', 'passwd', 'pwd', 'passphrase', 'passcode', 'pw']);
+export const PASSWORD_WORDS = new Set(['password', 'passwd', 'pwd', 'passphrase', 'passcode', 'pw']);
 /** "pass" names a password only as the last word (`DB_PASS`); elsewhere it is a pass of a test or a render pass. */
 const LAST_WORD_PASSWORD = 'pass';
-const SECRET_WORDS = new Set([
+export const SECRET_WORDS = new Set([
   'secret',
   'token',
   'apikey',
@@ -27,7 +27,7 @@ const SECRET_WORDS = new Set([
   'bearer',
 ]);
 /** "key" holds a credential only next to one of these: `api_key`, `SECRET_KEY`, `private-key`. */
-const KEY_QUALIFIERS = new Set([
+export const KEY_QUALIFIERS = new Set([
   'api',
   'secret',
   'private',
@@ -49,7 +49,7 @@ const KEY_QUALIFIERS = new Set([
   'deploy',
 ]);
 /** A name ending in one of these describes the credential (its length, where it lives, its type). */
-const DESCRIPTORS = new Set([
+export const DESCRIPTORS = new Set([
   'length',
   'len',
   'min',

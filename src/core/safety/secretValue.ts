@@ -10,7 +10,7 @@ const REFERENCE =
   /^(?:\$(?:\{[^}]*\}|\([^)]*\)?|[A-Za-z_][A-Za-z0-9_]*)|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^>]*>|\[REDACTED[^\]]*\]|(?:process\.env|os\.environ|import\.meta\.env|ENV|env|secrets|vars|settings|config)\b.*)$/;
 
 /** Documentation stand-ins and type names that sit where a value goes. */
-const PLACEHOLDER_WORDS = new Set([
+export const PLACEHOLDER_WORDS = new Set([
   'changeme',
   'change_me',
   'change-me',

@@ -14,6 +14,7 @@ import type {
   DeletionReceipt,
   LexicalHit,
   LexicalQuery,
+  HardDeleteReason,
   ListQuery,
   ListResult,
   MemoryFilter,
@@ -363,7 +364,7 @@ export class FireboltStore implements MemoryStore {
     return { items: page.rows.map(memoryFromRow), total: Number(count.rows[0]?.total ?? 0) };
   }
 
-  async hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
+  async hardDeleteMemory(userId: string, memoryId: string, reason: HardDeleteReason = 'erasure'): Promise<boolean> {
     if (!(await this.#exists(userId, memoryId))) return false;
     const vectorTables = await this.#vectors.existing();
     await this.#write(async (tx) => {
@@ -371,7 +372,8 @@ export class FireboltStore implements MemoryStore {
       await tx.query('DELETE FROM fml_memories WHERE user_id = $1 AND memory_id = $2', ids);
       await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', ids);
       await tx.query('DELETE FROM fml_access_log WHERE user_id = $1 AND memory_id = $2', ids);
-      await tx.query('INSERT INTO fml_erased_memories (user_id, memory_id) VALUES ($1::TEXT, $2::TEXT)', ids);
+      if (reason === 'erasure')
+        await tx.query('INSERT INTO fml_erased_memories (user_id, memory_id) VALUES ($1::TEXT, $2::TEXT)', ids);
       for (const table of vectorTables)
         await tx.query(`DELETE FROM ${sqlIdentifier(table.table)} WHERE user_id = $1 AND memory_id = $2`, ids);
     });

@@ -1,5 +1,5 @@
 import type { AccessLogEntry, MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
-import type { WorkingChange } from '../../core/ports/memoryStore.ts';
+import type { HardDeleteReason, WorkingChange } from '../../core/ports/memoryStore.ts';
 import type { ChangeRequest } from '../../core/domain/memoryChange.ts';
 
 /** An embedding as JSON: float32 values print and parse back exactly as doubles. */
@@ -18,7 +18,7 @@ export type OutboxOp =
   | { op: 'changeMemory'; request: ChangeRequest }
   | { op: 'forgetMemories'; userId: string; memoryIds: readonly string[]; at: string }
   | { op: 'restoreMemories'; userId: string; memoryIds: readonly string[]; at: string }
-  | { op: 'hardDeleteMemory'; userId: string; memoryId: string }
+  | { op: 'hardDeleteMemory'; userId: string; memoryId: string; reason?: HardDeleteReason }
   | { op: 'deleteUser'; userId: string }
   | { op: 'commitWorking'; change: WorkingChange }
   | { op: 'recordAccess'; entries: readonly AccessLogEntry[] };

@@ -45,7 +45,7 @@ export async function applyToRemote(
     case 'restoreMemories':
       return remote.restoreMemories(op.userId, op.memoryIds, op.at);
     case 'hardDeleteMemory':
-      return remote.hardDeleteMemory(op.userId, op.memoryId);
+      return remote.hardDeleteMemory(op.userId, op.memoryId, op.reason);
     case 'deleteUser':
       return remote.deleteUser(op.userId);
     case 'commitWorking':

@@ -11,6 +11,7 @@ import type {
   DeletionReceipt,
   LexicalHit,
   LexicalQuery,
+  HardDeleteReason,
   ListQuery,
   ListResult,
   MemoryFilter,
@@ -307,9 +308,9 @@ export class ResilientStore implements MemoryStore {
     return request.if_forgotten === 'drop' ? outcome : this.#local.changeMemory(request);
   }
 
-  hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
-    return this.#write({ op: 'hardDeleteMemory', userId, memoryId }, async () => {
-      const removed = await this.#local.hardDeleteMemory(userId, memoryId);
+  hardDeleteMemory(userId: string, memoryId: string, reason: HardDeleteReason = 'erasure'): Promise<boolean> {
+    return this.#write({ op: 'hardDeleteMemory', userId, memoryId, reason }, async () => {
+      const removed = await this.#local.hardDeleteMemory(userId, memoryId, reason);
       await this.#outbox.erase(userId, memoryId);
       return removed;
     });

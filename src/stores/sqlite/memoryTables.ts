@@ -1,3 +1,4 @@
+import type { HardDeleteReason } from '../../core/ports/memoryStore.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import {
@@ -213,12 +214,18 @@ export function readUnembedded(
 }
 
 /** Returns false when the id does not exist for this user. */
-export function deleteMemoryRows(sql: StatementCache, userId: string, memoryId: string): boolean {
+export function deleteMemoryRows(
+  sql: StatementCache,
+  userId: string,
+  memoryId: string,
+  reason: HardDeleteReason = 'erasure',
+): boolean {
   const removed = sql.get('DELETE FROM long_term_memories WHERE memory_id = ? AND user_id = ?').run(memoryId, userId);
   if (Number(removed.changes) === 0) return false;
   sql.get('DELETE FROM embeddings WHERE memory_id = ?').run(memoryId);
   sql.get('DELETE FROM lexical_documents WHERE memory_id = ?').run(memoryId);
   sql.get('DELETE FROM memory_access_log WHERE memory_id = ? AND +user_id = ?').run(memoryId, userId);
-  sql.get('INSERT OR IGNORE INTO erased_memories (memory_id, user_id) VALUES (?, ?)').run(memoryId, userId);
+  if (reason === 'erasure')
+    sql.get('INSERT OR IGNORE INTO erased_memories (memory_id, user_id) VALUES (?, ?)').run(memoryId, userId);
   return true;
 }

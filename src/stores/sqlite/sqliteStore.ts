@@ -14,6 +14,7 @@ import type {
   DeletionReceipt,
   LexicalHit,
   LexicalQuery,
+  HardDeleteReason,
   ListQuery,
   ListResult,
   MemoryFilter,
@@ -329,11 +330,11 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async hardDeleteMemory(userId: string, memoryId: string): Promise<boolean> {
+  async hardDeleteMemory(userId: string, memoryId: string, reason: HardDeleteReason = 'erasure'): Promise<boolean> {
     const removed = await this.write(
       'hardDeleteMemory',
       ({ sql, feed }) => {
-        const removed = deleteMemoryRows(sql, userId, memoryId);
+        const removed = deleteMemoryRows(sql, userId, memoryId, reason);
         if (removed) feed.append(userId, memoryId, 'delete');
         return removed;
       },
