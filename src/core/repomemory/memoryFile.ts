@@ -1,0 +1,57 @@
+import type { MemoryCategory, MemorySubtype } from '../domain/taxonomy.ts';
+
+/**
+ * One project-layer memory as a file of the repository's `.memory/` folder (issue #34): front
+ * matter between `---` lines, then the memory text. The field set is declared here once; the
+ * parser and the serializer both follow it.
+ */
+export interface MemoryFile {
+  /** Stable across developers: the memory id it was first written from. */
+  id: string;
+  category: MemoryCategory;
+  subtype: MemorySubtype;
+  tags: string[];
+  /** Anchors as agents write them: "src/a.ts#symbol" or "src/a.ts:10-20". */
+  anchors: string[];
+  created: string;
+  updated: string;
+  /** Bumped on every change written; with `updated` it decides which side is newer. */
+  version: number;
+  pinned: boolean;
+  body: string;
+}
+
+export const MEMORY_FOLDER = '.memory';
+
+export const FRONT_MATTER_FIELDS = [
+  'id',
+  'category',
+  'subtype',
+  'tags',
+  'anchors',
+  'created',
+  'updated',
+  'version',
+  'pinned',
+] as const;
+
+export type FrontMatterField = (typeof FRONT_MATTER_FIELDS)[number];
+
+/** What is wrong with a memory file, where: the Problems panel and the CLI log show it. */
+export interface MemoryFileDiagnostic {
+  path: string;
+  /** 1-based line of the file. */
+  line: number;
+  code: MemoryFileProblem;
+  message: string;
+}
+
+export type MemoryFileProblem =
+  | 'MALFORMED_FRONT_MATTER'
+  | 'UNKNOWN_FIELD'
+  | 'DUPLICATE_FIELD'
+  | 'MISSING_FIELD'
+  | 'INVALID_FIELD'
+  | 'EMPTY_BODY'
+  | 'CONFLICT_MARKERS'
+  | 'SECRET_IN_FILE';
