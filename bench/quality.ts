@@ -5,10 +5,13 @@
  * Coding set: its memories plus a LoCoMo conversation as distractors (bench/coding/codingRun.ts).
  *
  *   npm run bench:quality                          # full-text only (no model, no API key)
- *   npm run bench:quality -- --set coding          # one set only: locomo or coding
+ *   npm run bench:quality -- --set coding          # one set only: locomo, coding or coding2
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
  *
- * Ends with one table of both sets before issue 14's recall work and now (bench/qualitySummary.ts).
+ * Coding set 2: one developer's projects, near-miss negatives (bench/coding/codingSet2.ts).
+ *
+ * Ends with one table of the LoCoMo and first coding set before issue 14's recall work and now
+ * (bench/qualitySummary.ts), then the three sets beside a plain BM25 (bench/threeSetTable.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +27,8 @@ import { latencySummary, ms } from './stats.ts';
 import { loadCodingSet } from './coding/codingData.ts';
 import { codingTable, runCodingSet, type CodingResult } from './coding/codingRun.ts';
 import { combinedTable } from './qualitySummary.ts';
+import { loadProjectSet, runProjectSet, type ProjectSetResult } from './coding/codingSet2.ts';
+import { threeSetTable } from './threeSetTable.ts';
 
 /** The LoCoMo conversation whose turns are the coding set's distractors. */
 const DISTRACTOR_SAMPLE = 'conv-26';
@@ -75,21 +80,23 @@ async function main(): Promise<void> {
   const setArg =
     process.argv.find((arg) => arg.startsWith('--set='))?.slice(6) ??
     (process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : 'all');
-  if (!['all', 'locomo', 'coding'].includes(setArg))
-    throw new Error(`--set must be all, locomo or coding; got "${setArg}"`);
+  if (!['all', 'locomo', 'coding', 'coding2'].includes(setArg))
+    throw new Error(`--set must be all, locomo, coding or coding2; got "${setArg}"`);
   let coding: CodingResult | null = null;
-  const codingSet = setArg === 'locomo' ? null : loadCodingSet();
+  let project: ProjectSetResult | null = null;
+  const codingSet = setArg === 'all' || setArg === 'coding' ? loadCodingSet() : null;
+  const distractorSample = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE) ?? null;
   const rows: RecallRow[] = [];
   const recallMs: number[] = [];
   const storeMs: number[] = [];
   try {
     if (codingSet) {
-      const distractors = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE);
-      if (!distractors)
+      if (!distractorSample)
         throw new Error(`LoCoMo conversation ${DISTRACTOR_SAMPLE} (the coding set's distractors) is missing`);
-      coding = await runCodingSet(client, codingSet, distractors);
+      coding = await runCodingSet(client, codingSet, distractorSample);
     }
-    for (const sample of setArg === 'coding' ? [] : samples) {
+    if (setArg === 'all' || setArg === 'coding2') project = await runProjectSet(client, loadProjectSet());
+    for (const sample of setArg === 'all' || setArg === 'locomo' ? samples : []) {
       const user = `locomo-${sample.sample_id}`;
       for (const session of sessionsOf(sample)) {
         for (const turn of session.turns) {
@@ -129,8 +136,17 @@ async function main(): Promise<void> {
   }
 
   if (coding && codingSet) console.log(`\n${codingTable(coding, codingSet.memories.length)}\n`);
+  const three = (): string =>
+    threeSetTable({
+      locomo: rows.length > 0 ? rows : null,
+      locomoSamples: samples,
+      coding,
+      codingDistractors: distractorSample,
+      project,
+    });
   if (rows.length === 0) {
-    console.log(`\n${combinedTable(coding, rows)}`);
+    if (coding) console.log(`\n${combinedTable(coding, rows)}`);
+    console.log(`\n${three()}`);
     return;
   }
   const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}`;
@@ -149,6 +165,7 @@ async function main(): Promise<void> {
   const recall = latencySummary(recallMs);
   const store = latencySummary(storeMs);
   console.log(`\n${combinedTable(coding, rows)}`);
+  console.log(`\n${three()}`);
   console.log(
     `\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`,
   );
