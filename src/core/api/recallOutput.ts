@@ -40,8 +40,12 @@ export const scoreBreakdownSchema = z.object({
   confidence: z.number(),
   matched_terms: z.array(z.string()),
   matched_entities: z.array(z.string()),
-  /** 'partial': below the relevance floor, returned beside a result that clears it. 'time': it happened in the window the query names. */
-  signals: z.array(z.enum(['text', 'semantic', 'entity', 'neighbour', 'pinned', 'partial', 'time'])),
+  /**
+   * 'partial': below the relevance floor, returned beside a result that clears it. 'time': it happened in the window the
+   * query names. 'other_project': the memory is about another project than the one the question names (it never clears
+   * the floor: a near miss, namedScope.ts).
+   */
+  signals: z.array(z.enum(['text', 'semantic', 'entity', 'neighbour', 'pinned', 'partial', 'time', 'other_project'])),
 });
 
 export const recalledMemorySchema = z.object({

@@ -35,6 +35,7 @@ import { applyRelevanceFloor, partialFloor } from './relevanceFloor.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { happenedWithin, IN_WINDOW_TERM, type TimeWindow, windowConcept, windowInformation } from './timeWindow.ts';
 import { detectIntent } from './queryIntent.ts';
+import { outsideScope, projectOf, questionScope } from './namedScope.ts';
 import { recalledRef } from '../memoryEvents.ts';
 import type { AnchorReport } from '../anchors/anchorModel.ts';
 import { anchorReports, freshnessWeight } from '../anchors/anchorFreshness.ts';
@@ -92,6 +93,8 @@ interface PartitionSearch {
   typeWeight: (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
   /** recall_memories' path filter: every memory anchored to the path is a candidate, relevant by request. */
   byPath: boolean;
+  /** The project the call is bound to (input project_id or the workspace's): the question's project when it names none. */
+  boundProject: string | null;
 }
 
 export interface RecallOptions {
@@ -152,6 +155,11 @@ const BM25_SHARE = 0.25;
 const ALTERNATE_QUERY_CREDIT = 0.9;
 /** Search weight of an alternate query's words relative to the query's own. */
 const ALTERNATE_QUERY_WEIGHT = 0.8;
+/**
+ * Share of its score a memory of another project than the question names keeps (it ranks below the
+ * named project's memories of equal coverage, and never clears the floor: namedScope.ts).
+ */
+const OTHER_PROJECT_SHARE = 0.5;
 
 /** recall_memories (seed 000 §7.1, §8.1): candidates from every signal, one composite score, access logged. */
 export class Recall {
@@ -228,6 +236,7 @@ export class Recall {
       focusEntities: new Set((input.focus_entities ?? []).map((entity) => entity.toLowerCase())),
       typeWeight: options.typeWeight ?? (() => 1),
       byPath: input.path !== undefined || isFileFilter(input.entities),
+      boundProject: filter.project_id ?? null,
     };
 
     // One search per partition: the user's own (user, agent and session layers) and each shared layer's.
@@ -413,7 +422,18 @@ export class Recall {
     const covered = counted
       ? [topical ? [...variants[0], windowConcept()] : [windowConcept()], ...variants.slice(1)]
       : variants;
-    const information = variants.map((concepts) => conceptInformation(concepts, stats));
+    // The project the question names is its scope, not its topic: its name's words count for no
+    // memory, unless the name is all the question asks about.
+    const scope = questionScope(
+      search.query,
+      [...records.values()].map(projectOf).filter((project): project is string => project !== null),
+      search.boundProject,
+    );
+    const information = variants.map((concepts) => {
+      const values = conceptInformation(concepts, stats);
+      const topic = values.map((value, index) => (scope.nameTerms.has(concepts[index].term) ? 0 : value));
+      return topic.some((value, index) => value > 0 && concepts[index].topical) ? topic : values;
+    });
     if (counted) {
       const topic = information[0].reduce((sum, value) => sum + value, 0);
       // Over the user's memories, as the words' IDFs (a question that is only a time has none: the window is all of it).
@@ -503,8 +523,15 @@ export class Recall {
       if (lent) breakdown.signals.push('neighbour');
       if (coveredWindow.has(id)) breakdown.signals.push('time');
       const inTimeHint = hint !== null && happenedWithin(memory, hint.after, hint.before);
-      const final = Math.min(1, inTimeHint ? score * TIME_BOOST : score);
-      const gated = search.floorBeforeTypeWeight && typeMultiplier > 0 ? Math.min(1, final / typeMultiplier) : final;
+      const otherProject = outsideScope(scope, memory);
+      if (otherProject) breakdown.signals.push('other_project');
+      const final = Math.min(1, (inTimeHint ? score * TIME_BOOST : score) * (otherProject ? OTHER_PROJECT_SHARE : 1));
+      // A near miss never clears the floor on the words it shares: only a caller's min_similarity 0 sees it.
+      const gated = otherProject
+        ? 0
+        : search.floorBeforeTypeWeight && typeMultiplier > 0
+          ? Math.min(1, final / typeMultiplier)
+          : final;
       const focused =
         search.focusEntities.size > 0 &&
         matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));

@@ -87,6 +87,8 @@ export function explainMatch(breakdown: ScoreBreakdown, bridges: readonly string
   if (breakdown.signals.includes('pinned')) parts.push('pinned');
   if (breakdown.signals.includes('neighbour')) parts.push('next to a matching memory of the same conversation');
   if (breakdown.signals.includes('time')) parts.push('from the time asked about');
+  if (breakdown.signals.includes('other_project'))
+    parts.push('weak: about another project than the one the question names');
   if (breakdown.signals.includes('partial'))
     parts.push('partial match (below the relevance floor, beside a full match)');
   return parts.length > 0 ? parts.join('; ') : 'ranked by importance and recency';

@@ -1,0 +1,80 @@
+/**
+ * Near misses (issue 30): "which date library does project X use", when only project Y's date
+ * library is stored, shares every topical word with Y's memory. The question names the project it
+ * is about; a memory known to be about another project does not answer it, however many other
+ * words it shares. Projects are what the store says they are — a memory's `metadata.project` or its
+ * layer's `project_id` — never a list of names; a question names one by writing its name (in any
+ * of the separators people use: "home assistant", "home-assistant", "homeassistant", or its initials
+ * in capitals, "HA"), or through the project the call is bound to (the editor's workspace).
+ *
+ * The project's name is the scope of the question, not its topic: a memory of that project that
+ * shares only the name ("which ORM does X use" against any other memory of X) answers nothing, so
+ * the name's words count for no memory's coverage.
+ */
+import type { MemoryRecord } from '../domain/records.ts';
+import { analyzeQuery } from '../text/analyzer.ts';
+
+/** A memory's project: its `metadata.project` when it is a non-empty string, else its layer's project_id. */
+export function projectOf(memory: Pick<MemoryRecord, 'metadata' | 'project_id'>): string | null {
+  const declared = memory.metadata.project;
+  if (typeof declared === 'string' && declared.trim().length > 0) return declared.trim();
+  return memory.project_id;
+}
+
+/** Words of a name or question, lower case, any run of separators or punctuation one space. */
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+/** True when the question writes the project's name (see the module comment for the forms). */
+export function namesProject(question: string, project: string): boolean {
+  const name = words(project);
+  if (name.length === 0) return false;
+  const asked = ` ${words(question).join(' ')} `;
+  if (asked.includes(` ${name.join(' ')} `)) return true;
+  if (name.length > 1 && asked.includes(` ${name.join('')} `)) return true;
+  // Initials only in capitals: "HA" is Home Assistant, "ha" is a laugh.
+  if (name.length > 1) {
+    const initials = name.map((word) => word[0]).join('');
+    return new RegExp(`(?<![\\p{L}\\p{N}])${initials.toUpperCase()}(?![\\p{L}\\p{N}])`, 'u').test(question);
+  }
+  return false;
+}
+
+export interface QuestionScope {
+  /** The projects the question is about (lower case); empty when it names none. */
+  projects: ReadonlySet<string>;
+  /** Index terms of the names it wrote: scope, not topic (they count for no memory's coverage). */
+  nameTerms: ReadonlySet<string>;
+}
+
+export const NO_SCOPE: QuestionScope = { projects: new Set(), nameTerms: new Set() };
+
+/**
+ * The projects the question names among those of `known` (the candidates' projects), else the
+ * bound project; the index terms of the names it wrote.
+ */
+export function questionScope(
+  question: string,
+  known: Iterable<string>,
+  boundProject: string | null | undefined,
+): QuestionScope {
+  const named = [...new Set(known)].filter((project) => namesProject(question, project));
+  if (named.length > 0)
+    return {
+      projects: new Set(named.map((project) => project.toLowerCase())),
+      nameTerms: new Set(named.flatMap((project) => analyzeQuery(project).map((term) => term.term))),
+    };
+  if (boundProject) return { projects: new Set([boundProject.toLowerCase()]), nameTerms: new Set() };
+  return NO_SCOPE;
+}
+
+/** True when the memory is known to be about a project other than the ones the question is about. */
+export function outsideScope(scope: QuestionScope, memory: Pick<MemoryRecord, 'metadata' | 'project_id'>): boolean {
+  if (scope.projects.size === 0) return false;
+  const project = projectOf(memory);
+  return project !== null && !scope.projects.has(project.toLowerCase());
+}
