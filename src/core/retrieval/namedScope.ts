@@ -5,7 +5,9 @@
  * words it shares. Projects are what the store says they are — a memory's `metadata.project` or its
  * layer's `project_id` — never a list of names; a question names one by writing its name (in any
  * of the separators people use: "home assistant", "home-assistant", "homeassistant", or its initials
- * in capitals, "HA"), or through the project the call is bound to (the editor's workspace).
+ * in capitals, "HA"), or through the project the call is bound to (the editor's workspace). A bound
+ * project is an id (from the git remote), not a label: it is compared with memories' layer
+ * project_id only, never with the free-form `metadata.project` an agent may write.
  *
  * The project's name is the scope of the question, not its topic: a memory of that project that
  * shares only the name ("which ORM does X use" against any other memory of X) answers nothing, so
@@ -49,9 +51,11 @@ export interface QuestionScope {
   projects: ReadonlySet<string>;
   /** Index terms of the names it wrote: scope, not topic (they count for no memory's coverage). */
   nameTerms: ReadonlySet<string>;
+  /** The project is the call's bound project id, not a name the question wrote. */
+  bound: boolean;
 }
 
-export const NO_SCOPE: QuestionScope = { projects: new Set(), nameTerms: new Set() };
+export const NO_SCOPE: QuestionScope = { projects: new Set(), nameTerms: new Set(), bound: false };
 
 /**
  * The projects the question names among those of `known` (the candidates' projects), else the
@@ -67,14 +71,15 @@ export function questionScope(
     return {
       projects: new Set(named.map((project) => project.toLowerCase())),
       nameTerms: new Set(named.flatMap((project) => analyzeQuery(project).map((term) => term.term))),
+      bound: false,
     };
-  if (boundProject) return { projects: new Set([boundProject.toLowerCase()]), nameTerms: new Set() };
+  if (boundProject) return { projects: new Set([boundProject.toLowerCase()]), nameTerms: new Set(), bound: true };
   return NO_SCOPE;
 }
 
 /** True when the memory is known to be about a project other than the ones the question is about. */
 export function outsideScope(scope: QuestionScope, memory: Pick<MemoryRecord, 'metadata' | 'project_id'>): boolean {
   if (scope.projects.size === 0) return false;
-  const project = projectOf(memory);
+  const project = scope.bound ? memory.project_id : projectOf(memory);
   return project !== null && !scope.projects.has(project.toLowerCase());
 }

@@ -22,6 +22,7 @@ describe('the project a question names', () => {
 
   it('is the bound project when the question names none, and nothing without either', () => {
     assert.deepEqual([...questionScope('which queue', ['a-b'], 'Bound').projects], ['bound']);
+    assert.equal(questionScope('which queue', ['a-b'], 'Bound').bound, true);
     assert.equal(questionScope('which queue', ['a-b'], null).projects.size, 0);
     const named = questionScope('which queue does a-b use', ['a-b', 'c'], 'bound');
     assert.deepEqual([...named.projects], ['a-b'], 'a named project wins over the bound one');
@@ -94,12 +95,18 @@ describe('near misses abstain', () => {
     assert.ok(result.memories[0]?.content.includes('Luxon'));
   });
 
-  it('takes the bound project as the question’s when it names none', async () => {
+  it('compares a bound project id with layer projects only, never with a metadata label', async () => {
+    // The workspace's id comes from its git remote; an agent's metadata.project is a free label.
     const result = await test.core.recall({
       user_id: user,
       query: 'which date library do we use',
       project_id: 'pebble-cms',
     });
-    assert.equal(result.memories.length, 0);
+    assert.ok(result.memories[0]?.content.includes('Luxon'));
+    assert.equal(
+      questionScope('which queue', [], 'repo-id').bound,
+      true,
+      'the bound project stands for the question when it names none',
+    );
   });
 });
