@@ -5,7 +5,7 @@
  * default limit).
  */
 import { analyzeDocument, analyzeQuery } from '../src/core/text/analyzer.ts';
-import { LexicalIndex } from '../src/core/retrieval/lexicalIndex.ts';
+import { LexicalIndex } from '../src/stores/common/lexicalIndex.ts';
 
 /** recall_memories' default limit: what a floorless search returns at most. */
 export const DEFAULT_LIMIT = 10;
