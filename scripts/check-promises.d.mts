@@ -1,5 +1,6 @@
 // Types of scripts/check-promises.mjs for the tests that import it.
 export declare const PROMISE_DOCUMENTS: readonly string[];
+export declare function promiseDocuments(root: string): string[];
 export declare const INDEX: string;
 export declare function markersOf(text: string): Array<{ id: string; line: number }>;
 export interface PromiseEntry {

@@ -6,11 +6,22 @@
 //   - an index entry names a document that holds no marker with its id, or repeats an id;
 //   - an entry names no test, a test file that does not exist, or a test name that no
 //     it(…)/test(…)/describe(…) title of that file matches.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const PROMISE_DOCUMENTS = ['README.md', 'SECURITY.md', 'RELIABILITY.md'];
+
+/** The documents whose promises are indexed: the three at the top, and every page of docs/ but the index. */
+export function promiseDocuments(root) {
+  const docs = existsSync(join(root, 'docs'))
+    ? readdirSync(join(root, 'docs'))
+        .filter((name) => name.endsWith('.md') && `docs/${name}` !== INDEX)
+        .sort()
+        .map((name) => `docs/${name}`)
+    : [];
+  return [...PROMISE_DOCUMENTS, ...docs];
+}
 export const INDEX = 'docs/promises.md';
 
 const ID = '[a-z0-9]+(?:-[a-z0-9]+)*';
@@ -88,8 +99,9 @@ export function checkPromises(root) {
   const { entries, problems: formatProblems } = parseIndex(readFileSync(indexPath, 'utf8'));
   problems.push(...formatProblems);
 
+  const documents = promiseDocuments(root);
   const marked = new Map();
-  for (const document of PROMISE_DOCUMENTS) {
+  for (const document of documents) {
     const path = join(root, document);
     if (!existsSync(path)) continue;
     for (const marker of markersOf(readFileSync(path, 'utf8'))) {
@@ -104,10 +116,8 @@ export function checkPromises(root) {
   for (const entry of entries) {
     if (seen.has(entry.id)) problems.push(`${entry.at}: promise ${entry.id} is indexed twice`);
     seen.add(entry.id);
-    if (!PROMISE_DOCUMENTS.includes(entry.document))
-      problems.push(
-        `${entry.at}: promise ${entry.id} names ${entry.document}, not one of ${PROMISE_DOCUMENTS.join(', ')}`,
-      );
+    if (!documents.includes(entry.document))
+      problems.push(`${entry.at}: promise ${entry.id} names ${entry.document}, not one of ${documents.join(', ')}`);
     else if (!marked.has(`${entry.document}#${entry.id}`))
       problems.push(`${entry.at}: promise ${entry.id} has no <!-- promise:${entry.id} --> marker in ${entry.document}`);
     if (entry.tests.length === 0)

@@ -24,7 +24,7 @@ export interface McpHttpEndpoint {
  * MCP over Streamable HTTP: one MCP server per MCP session, over a transport that answers every
  * POST with plain JSON (jsonHttpTransport.ts). Measured against the SDK's
  * StreamableHTTPServerTransport in JSON-response mode under `npm run bench:load`, it costs the
- * server less CPU per operation and serves more operations per second (README "Transports"). The sessions share the core, the call log and the
+ * server less CPU per operation and serves more operations per second (docs/mcp.md "Transports"). The sessions share the core, the call log and the
  * short ids shown in answers, so an id recalled in one session works in the next.
  */
 export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {

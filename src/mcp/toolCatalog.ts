@@ -33,7 +33,7 @@ import { promoteMemoryTool } from './tools/promoteMemory.ts';
 /**
  * The tools every agent gets: the eleven of seed 000 §7.1, plus facts (seed 002) and corrections,
  * which an agent uses in the course of a conversation. Their definitions ride along with every
- * agent request, so this set is kept small (README "MCP tools": token cost).
+ * agent request, so this set is kept small (docs/mcp.md "Tools": token cost).
  */
 export const AGENT_TOOLS = [
   initSessionTool,

@@ -41,8 +41,8 @@ describe('every instruction-like phrasing SECURITY.md lists puts the warning on 
 
 describe('the error codes README "Errors" lists are exactly the core’s', () => {
   it('every code listed exists, and every code of the core is listed', () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('### Errors');
+    const readme = read('docs/mcp.md');
+    const start = readme.search(/^#+ Errors$/m);
     const paragraph = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('Tool errors start with', start)));
     const documented = new Set([...paragraph.matchAll(/`([A-Z][A-Z_]+)`/g)].map((match) => match[1]!));
     // Comments inside the union may hold any punctuation, a ';' included.

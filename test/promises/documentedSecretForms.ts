@@ -17,7 +17,7 @@ export interface DocumentedRow {
   forms: Map<string, string[]>;
 }
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/lifecycle.md', import.meta.url);
 
 export function documentedSecretRows(markdown = readFileSync(README, 'utf8')): DocumentedRow[] {
   const start = markdown.indexOf('### Secret detection');
