@@ -230,7 +230,10 @@ describe('import validation: a hand-edited or foreign file is refused with the f
       [file({ memories: [memory({ content: 7 })] }), 'memories[0].content must be a string.'],
       [file({ memories: [memory({ tags: [1] })] }), 'memories[0].tags must be a list of strings.'],
       [file({ memories: [memory({ importance: 2 })] }), 'memories[0].importance must be a number from 0 to 1.'],
-      [file({ memories: [memory({ created_at: 'x' })] }), 'memories[0].created_at must be an ISO-8601 time on a real calendar date.'],
+      [
+        file({ memories: [memory({ created_at: 'x' })] }),
+        'memories[0].created_at must be an ISO-8601 time on a real calendar date.',
+      ],
       [
         file({ memories: [memory({ source_type: 'x' })] }),
         'memories[0].source_type must be one of conversation, explicit, inferred, observed, editor, extraction, working_memory.',
