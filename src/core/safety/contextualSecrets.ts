@@ -58,7 +58,13 @@ export function findContextualSecrets(text: string): SecretSpan[] {
   for (const match of text.matchAll(PGPASS_LINE)) {
     const password = match.groups?.secret ?? '';
     // All digits (`10:30:00:…`, a clock time) or all hex (`fe80:0:0:0:202`, an IPv6 address): not a .pgpass line.
-    if (/^\d+$/.test(match.groups?.host ?? '') || /^[\s0-9a-f:]+$/i.test(match[0]) || isNonSecretValue(password) || password === '*') continue;
+    if (
+      /^\d+$/.test(match.groups?.host ?? '') ||
+      /^[\s0-9a-f:]+$/i.test(match[0]) ||
+      isNonSecretValue(password) ||
+      password === '*'
+    )
+      continue;
     spans.push(secretGroup('password-assignment', match));
   }
   for (const match of text.matchAll(URL_CREDENTIALS)) {
