@@ -266,6 +266,7 @@ async function main(argv: string[]): Promise<void> {
   const panel = startPanelOverHttp(core, {
     token,
     userId: config.defaultUserId ?? defaultHttpUser(),
+    storeDescription: describeBackend(config.backend),
     entryFile: process.argv[1],
   });
   const server = await startHttpServer(context, {

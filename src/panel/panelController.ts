@@ -11,7 +11,7 @@ import type {
   ResponseMessage,
   ResultOf,
 } from '../shared/panelProtocol.ts';
-import { SCOPES } from '../shared/panelSchemas.ts';
+import { EDITOR_ACTIONS, SCOPES } from '../shared/panelSchemas.ts';
 import { type Disposable, DEFAULT_POLL_MS, watchChanges } from './changeWatcher.ts';
 import {
   editSearchKeys,
@@ -127,6 +127,19 @@ export class PanelController {
         );
       },
       'editor/selection': async () => ({ text: deps.selection?.() || null }),
+      'editor/run': async (p) => {
+        if (!deps.runEditorAction)
+          throw new MemoryError(
+            'INVALID_INPUT',
+            `editor/run: ${p.action} needs an editor; this panel runs in a browser.`,
+          );
+        if (p.action === 'go_to_code' && p.memory_id === undefined)
+          throw new MemoryError('INVALID_INPUT', 'editor/run: go_to_code needs memory_id.', {
+            details: { field: 'memory_id' },
+          });
+        await deps.runEditorAction(p.action, p.memory_id);
+        return { done: true };
+      },
     };
   }
 
@@ -200,6 +213,8 @@ export class PanelController {
     return {
       user_id: this.deps.userId(),
       user_label: this.deps.userLabel?.() ?? this.deps.userId(),
+      user_source: this.deps.userSource?.() ?? null,
+      store: this.deps.storeDescription?.() ?? null,
       session_id: scope.sessionId,
       project_id: scope.projectId,
       taxonomy: Object.fromEntries(Object.entries(TAXONOMY).map(([category, subtypes]) => [category, [...subtypes]])),
@@ -209,6 +224,7 @@ export class PanelController {
       ),
       promotion_targets: promotionTargets(this.deps, scope),
       host: this.deps.host,
+      editor_actions: this.deps.runEditorAction ? [...EDITOR_ACTIONS] : [],
     };
   }
 

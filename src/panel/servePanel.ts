@@ -8,6 +8,8 @@ export interface ServePanelOptions {
   token: string;
   /** The user whose memories the page shows. */
   userId: string;
+  /** The store the page reads, as `describeBackend` says it. */
+  storeDescription?: string;
   /** process.argv[1]: the bundled CLI finds dist/webview next to itself. */
   entryFile?: string;
 }
@@ -18,11 +20,13 @@ export function startPanelOverHttp(
   options: ServePanelOptions,
 ): { routes: PanelRoutes; controller: PanelController; userId: string } {
   const userId = options.userId;
+  const storeDescription = options.storeDescription ?? '';
   const controller = new PanelController({
     core: core,
     userId: () => userId,
     // Outside an editor there is no current session; the controller falls back to the latest one.
     sessionId: () => undefined,
+    ...(options.storeDescription === undefined ? {} : { storeDescription: () => storeDescription }),
     host: 'browser',
     log: (message) => stderrLogger.info(message),
   });

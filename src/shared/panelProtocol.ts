@@ -12,7 +12,15 @@ import type { EnrichmentState } from '../core/api/searchKeysApi.ts';
 
 export type { SearchKeyView, EnrichmentState, EmbeddingStartupCheck };
 import type { z } from 'zod';
-import type { LIST_SORTS, SCOPES, SEARCH_SORTS, VIEWS, panelFilterSchema, panelParamSchemas } from './panelSchemas.ts';
+import type {
+  EDITOR_ACTIONS,
+  LIST_SORTS,
+  SCOPES,
+  SEARCH_SORTS,
+  VIEWS,
+  panelFilterSchema,
+  panelParamSchemas,
+} from './panelSchemas.ts';
 
 // The core types the panel shows, re-exported so the webview imports only this contract.
 export type { GetRelevantContextOutput, MemoryRecord, RecalledMemory, RetrievalBreakdown };
@@ -36,6 +44,7 @@ export type Scope = (typeof SCOPES)[number];
 export type ListSort = (typeof LIST_SORTS)[number];
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 export type View = (typeof VIEWS)[number];
+export type EditorAction = (typeof EDITOR_ACTIONS)[number];
 
 /** Filters the memories tab offers; absent fields do not filter. */
 export type PanelFilter = z.infer<typeof panelFilterSchema>;
@@ -150,6 +159,10 @@ export interface PanelInit {
   user_id: string;
   /** The user as a person reads it (an account name), where user_id is a generated id. */
   user_label: string;
+  /** Where user_id comes from (the setting, the data directory's id file), or null when the host does not say. */
+  user_source: string | null;
+  /** The store the panel reads (backend and place), or null when the host does not say. */
+  store: string | null;
   session_id: string | null;
   project_id: string | null;
   /** Category -> allowed subtypes, from the core taxonomy. */
@@ -160,6 +173,8 @@ export interface PanelInit {
   promotion_targets: PromotionTarget[];
   /** Where the panel runs: the host picks it so the panel never sniffs its environment. */
   host: 'vscode' | 'browser';
+  /** The editor actions this host runs (editor/run); empty in a browser. */
+  editor_actions: EditorAction[];
 }
 
 export interface PromotionTarget {
@@ -190,6 +205,7 @@ export interface PanelResults {
   'overview/get': Overview;
   'context/preview': GetRelevantContextOutput;
   'editor/selection': { text: string | null };
+  'editor/run': { done: true };
 }
 
 export type PanelMethod = keyof typeof panelParamSchemas;

@@ -13,6 +13,8 @@ export const SCOPES = ['all', 'user', 'project', 'session'] as const;
 export const LIST_SORTS = ['recency', 'importance', 'access_count', 'created'] as const;
 export const SEARCH_SORTS = ['relevance', ...LIST_SORTS] as const;
 export const VIEWS = ['live', 'trash'] as const;
+/** What the panel may ask the editor to do; a browser host offers none (PanelInit.editor_actions). */
+export const EDITOR_ACTIONS = ['remember', 'import', 'go_to_code'] as const;
 
 const text = () => z.string({ error: 'must be a string' });
 const flag = () => z.boolean({ error: 'must be true or false' });
@@ -128,6 +130,11 @@ export const panelParamSchemas = {
   ),
   /** The editor's selected text, for the context preview; always null in a browser. */
   'editor/selection': nothing,
+  /** Runs an editor command: Remember…, Import, or Go to code (an anchored memory's code, memory_id required). */
+  'editor/run': z.object(
+    { action: oneOf(EDITOR_ACTIONS), memory_id: text().optional() },
+    { error: 'must be an object' },
+  ),
 } as const;
 
 /** The field whose absence or falsity means "not confirmed" rather than "malformed". */

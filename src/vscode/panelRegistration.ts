@@ -3,6 +3,7 @@ import type { Log } from './log.ts';
 import { type MemoryPanel, registerMemoryPanel } from './panel/memoryPanelProvider.ts';
 import { RELOAD_WINDOW_MS } from './runtime/identity.ts';
 import type { MemoryHost } from './runtime/memoryHost.ts';
+import { goToAnchoredCode } from './anchors/goToAnchoredCode.ts';
 
 /**
  * The panel is built over one open core, and the core opens after activation and reopens when the
@@ -24,6 +25,16 @@ export function registerPanelWithHost(context: vscode.ExtensionContext, host: Me
         core: ready.core,
         userId: () => ready.identity.userId,
         userLabel: () => ready.identity.userLabel,
+        userSource: () =>
+          ready.identity.userSource.kind === 'setting'
+            ? 'the fireboltMemory.user.id setting'
+            : ready.identity.userSource.path,
+        storeDescription: () => ready.storeDescription,
+        runEditorAction: async (action, memoryId) => {
+          if (action === 'remember') await vscode.commands.executeCommand('memory.remember');
+          else if (action === 'import') await vscode.commands.executeCommand('memory.import');
+          else await goToAnchoredCode(ready.core, ready.identity.userId, memoryId ?? '');
+        },
         sessionId: () => ready.identity.sessionId,
         sessionContinuity: () => ({ continued: ready.identity.sessionContinued, reloadLimitMs: RELOAD_WINDOW_MS }),
         log: (message) => log.info(`[panel] ${message}`),

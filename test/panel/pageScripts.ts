@@ -90,3 +90,25 @@ export const TAB_ROWS = `new Set([...document.querySelectorAll('[role="tab"]')].
 
 /** Leaves focus on the body and gives the window focus, as VS Code does on "Show Memory Panel". */
 export const FOCUS_WINDOW = `(() => { document.activeElement?.blur(); window.dispatchEvent(new FocusEvent('focus')); })()`;
+
+/**
+ * Row badges (category, layer, code status) narrower than their own text: at side-bar width they
+ * must keep their width and let the row's facts ("imp 0.60 · 0× · 2 min ago") give way. Returns
+ * the clipped badges, and how many badges of each kind were measured so a test can tell "none
+ * clipped" from "none shown".
+ */
+export const CLIPPED_BADGES = `(() => {
+  const clipped = [];
+  const measured = {};
+  for (const badge of document.querySelectorAll('.memory-row:not(.loading-row) .row-meta > .badge')) {
+    if (badge.getClientRects().length === 0) continue;
+    const kind = [...badge.classList].find((name) => name === 'code' || name === 'layer' || name.startsWith('category-')) ?? 'other';
+    measured[kind] = (measured[kind] ?? 0) + 1;
+    const range = document.createRange();
+    range.selectNodeContents(badge);
+    const text = range.getBoundingClientRect().width;
+    if (badge.scrollWidth > badge.clientWidth || text > badge.clientWidth + 0.5)
+      clipped.push(badge.textContent + ': ' + Math.round(badge.clientWidth) + ' px for ' + Math.round(text) + ' px of text');
+  }
+  return { clipped, measured };
+})()`;

@@ -5,11 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
+import { anchorFor } from '../../src/core/anchors/anchorChecker.ts';
 import { ASSETS_DIR, type PanelHarness, seedMemories, SESSION, startPanelHarness, USER } from './panelHarness.ts';
 import {
   ACTIVE_ELEMENT_TEXT,
   activeElementAttribute,
   applyThemeScript,
+  CLIPPED_BADGES,
   FOCUS_WINDOW,
   FORWARDED_KEYS,
   INSTALL_KEY_FORWARDER,
@@ -439,8 +441,22 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.ok(existsSync(join(SCREENSHOTS, 'memories-high-contrast.png')));
   });
 
-  it('fits a 300 px side bar in light, dark and high-contrast themes: one row of tabs, nothing overflows (screenshots)', async () => {
-    await page.setViewportSize({ width: 300, height: 720 });
+  it('fits a 297 px side bar in light, dark and high-contrast themes: one row of tabs, nothing overflows, badges keep their width (screenshots)', async () => {
+    // A memory whose row carries every badge: a long category, a changed anchor, many entities.
+    const anchor = anchorFor('src/invoice.ts', 'export function computeTotal() {\n  return Math.round(vat);\n}', {
+      start: 1,
+      end: 3,
+    });
+    const wide = await harness.core.storeMemory({
+      user_id: USER,
+      content: 'computeTotal must round VAT per line, not per invoice',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      importance: 0.6,
+      entities: ['computeTotal', 'VAT', 'invoice-service', 'rounding'],
+      metadata: { anchors: [{ ...anchor, status: 'changed' }] },
+    });
+    await page.setViewportSize({ width: 297, height: 720 });
     await page.keyboard.press('Alt+1');
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
     await status()
@@ -458,8 +474,20 @@ describe('memory panel in a real browser', { skip }, () => {
       await applyTheme(page, theme);
       assert.deepEqual(await page.evaluate(overflowingScript(selectors)), [], `overflow in the ${theme} theme`);
       assert.equal(await page.evaluate(TAB_ROWS), 1, 'the tabs sit on one row');
-      await page.screenshot({ path: join(SCREENSHOTS, `sidebar-300-${theme}.png`) });
+      const badges = (await page.evaluate(CLIPPED_BADGES)) as { clipped: string[]; measured: Record<string, number> };
+      assert.deepEqual(badges.clipped, [], `badges narrower than their text in the ${theme} theme`);
+      assert.ok(
+        badges.measured.code >= 1 && badges.measured['category-semantic'] >= 1,
+        JSON.stringify(badges.measured),
+      );
+      const facts = page.locator('.memory-row', { hasText: 'computeTotal must round' }).locator('.row-facts');
+      assert.ok(
+        await facts.evaluate((element) => element.scrollWidth > element.clientWidth),
+        'the facts, not the badges, gave way',
+      );
+      await page.screenshot({ path: join(SCREENSHOTS, `sidebar-297-${theme}.png`) });
     }
+    await harness.core.forgetMemory({ user_id: USER, memory_id: wide.memory_id });
     assert.equal((await page.locator('.list-status .user').innerText()).trim(), USER);
     await page.locator('.filter-bar').getByLabel('Category').selectOption('');
     await filters.click();

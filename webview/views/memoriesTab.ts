@@ -3,6 +3,7 @@ import type {
   PanelFilter,
   SearchKeysParams,
   SearchSort,
+  EditorAction,
   UpdateParams,
 } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
@@ -16,6 +17,8 @@ import { renderMemoryEditor } from './memoryEditor.ts';
 import { MemoryActions } from './memoryActions.ts';
 import { type FirstRows, MemoryListModel } from './memoryListModel.ts';
 import { renderMemoryRow } from './memoryRow.ts';
+import { userBadge } from './identityLine.ts';
+import { renderEmptyState } from './emptyState.ts';
 
 const ROW_HEIGHT = 48;
 const SEARCH_DEBOUNCE_MS = 200;
@@ -43,6 +46,7 @@ export class MemoriesTab {
   private readonly bulkBar = h('div', { class: 'bulk-bar', role: 'toolbar', 'aria-label': 'Selected memories' });
   private readonly filterHost = h('div', { class: 'filter-host', id: 'filter-host' });
   private readonly detailHost = h('div', { class: 'detail-host' });
+  private readonly emptyState: HTMLElement;
   private readonly filterButton: HTMLButtonElement;
   private readonly trashButton: HTMLButtonElement;
   private readonly searchInput: HTMLInputElement;
@@ -71,6 +75,8 @@ export class MemoriesTab {
       },
       onKey: (event, index) => this.onListKey(event, index),
     });
+    this.emptyState = renderEmptyState(context.init.editor_actions, (action) => void this.runEditorAction(action));
+    this.emptyState.hidden = true;
     this.searchInput = h('input', {
       type: 'search',
       class: 'search-input',
@@ -92,15 +98,16 @@ export class MemoriesTab {
         }
       },
     });
-    this.sortSelect = h(
-      'select',
-      {
-        'aria-label': 'Sort by',
-        title: 'Relevance orders search results; without a search the list is sorted by recent use',
-        onchange: () => this.apply({ sort: this.sortSelect.value as SearchSort }),
+    this.sortSelect = h('select', {
+      'aria-label': 'Sort by',
+      // Without a search "Recently used" is the default order, kept as relevance for the next search.
+      onchange: () => {
+        const chosen = this.sortSelect.value as SearchSort;
+        const searching = this.context.ui.state.query.trim() !== '';
+        this.apply({ sort: !searching && chosen === 'recency' ? 'relevance' : chosen });
       },
-      SORT_LABELS.map(([value, label]) => h('option', { value, selected: value === state.sort }, label)),
-    );
+    });
+    this.renderSortOptions();
     // One disclosure for all nine filters: at side-bar width they would otherwise take the whole view.
     this.filterButton = h('button', {
       type: 'button',
@@ -126,19 +133,9 @@ export class MemoriesTab {
       'div',
       { class: 'list-status' },
       this.statusText,
-      // A readable name (the account), not the generated id; the id is in the tooltip for support.
-      h(
-        'span',
-        {
-          class: 'user',
-          title:
-            context.init.user_label === context.init.user_id
-              ? 'Memories of this user'
-              : `Memories of ${context.init.user_label} (user id ${context.init.user_id})`,
-        },
-        icon('account'),
-        ` ${context.init.user_label}`,
-      ),
+      // A readable name (the account), not the generated id; the id, where it comes from and the
+      // store are in the tooltip and the Overview.
+      userBadge(context.init),
     );
     this.element.append(
       // Search gets its own full-width row; the rest of the toolbar goes on the row below it.
@@ -155,7 +152,12 @@ export class MemoriesTab {
       this.filterHost,
       this.status,
       this.bulkBar,
-      h('div', { class: 'memories-body' }, h('div', { class: 'list-host' }, this.list.element), this.detailHost),
+      h(
+        'div',
+        { class: 'memories-body' },
+        h('div', { class: 'list-host' }, this.emptyState, this.list.element),
+        this.detailHost,
+      ),
     );
     // On the document, not the tab: after a removal focus may rest on the body. Escape first clears
     // a selection, then closes the opened memory; in a text field it stays the field's own.
@@ -208,9 +210,30 @@ export class MemoriesTab {
 
   private apply(patch: { query?: string; filter?: PanelFilter; sort?: SearchSort }): void {
     this.context.ui.update(patch);
+    if (patch.query !== undefined) this.renderSortOptions();
     this.selection.clear();
     this.renderBulkBar();
     void this.reset();
+  }
+
+  /**
+   * "Relevance" orders search results only: without a search the list is browsed, and the box
+   * names the order it really has ("Recently used") instead of a relevance there is none of.
+   */
+  private renderSortOptions(): void {
+    const { query, sort } = this.context.ui.state;
+    const searching = query.trim() !== '';
+    const shown = !searching && sort === 'relevance' ? 'recency' : sort;
+    replaceChildren(
+      this.sortSelect,
+      SORT_LABELS.filter(([value]) => searching || value !== 'relevance').map(([value, label]) =>
+        h('option', { value, selected: value === shown }, label),
+      ),
+    );
+    this.sortSelect.value = shown;
+    this.sortSelect.title = searching
+      ? 'Order of the search results'
+      : 'Order of the list; a search adds Relevance (the order the agent gets)';
   }
 
   private async reset(prefetched?: Promise<FirstRows>): Promise<void> {
@@ -223,6 +246,15 @@ export class MemoriesTab {
     this.list.setCount(this.model.total);
     const { model } = this;
     const trash = this.context.ui.state.filter.view === 'trash';
+    const nothingYet =
+      !model.error &&
+      !model.loading &&
+      model.mode === 'list' &&
+      model.total === 0 &&
+      !trash &&
+      countFilters(this.context.ui.state.filter) === 0;
+    this.emptyState.hidden = !nothingYet;
+    this.list.element.hidden = nothingYet;
     if (model.error) {
       replaceChildren(
         this.statusText,
@@ -246,7 +278,7 @@ export class MemoriesTab {
           ? 'The trash is empty.'
           : countFilters(this.context.ui.state.filter) > 0
             ? 'No memories match these filters.'
-            : 'No memories yet. The agent stores them as you work.',
+            : 'No memories yet.',
       );
     } else {
       replaceChildren(
@@ -472,6 +504,9 @@ export class MemoriesTab {
         filterEntity: (entity) => this.addToFilter('entities', entity),
         filterTag: (tag) => this.addToFilter('tags', tag),
         promote: (target) => void this.actions.promote(memory.memory_id, target),
+        ...(this.context.init.editor_actions.includes('go_to_code')
+          ? { goToCode: () => void this.runEditorAction('go_to_code', memory.memory_id) }
+          : {}),
         removeKey: (key) => void this.editSearchKeys({ memory_id: memory.memory_id, remove: [key] }),
         addKey: (key) => void this.editSearchKeys({ memory_id: memory.memory_id, add: [key] }, true),
       }),
@@ -480,6 +515,14 @@ export class MemoriesTab {
     const input = keyInput();
     if (input && keyDraft !== '') input.value = keyDraft;
     if (input && typingKey) input.focus();
+  }
+
+  private async runEditorAction(action: EditorAction, memoryId?: string): Promise<void> {
+    try {
+      await this.context.client.request('editor/run', { action, ...(memoryId ? { memory_id: memoryId } : {}) });
+    } catch (error) {
+      this.context.toasts.show(describeError(error), 'error');
+    }
   }
 
   private async editSearchKeys(params: SearchKeysParams, clearDraft = false): Promise<void> {

@@ -15,6 +15,8 @@ export interface DetailActions extends SearchKeyActions {
   filterEntity(entity: string): void;
   filterTag(tag: string): void;
   promote(target: PromotionTarget): void;
+  /** Opens the anchored code in the editor; absent where there is no editor (a browser panel). */
+  goToCode?: () => void;
 }
 
 /** The opened memory: content, classification, chips, metadata, supersedes chain and related memories. */
@@ -55,6 +57,14 @@ export function renderMemoryDetail(
             memory.pinned ? ' Unpin' : ' Pin',
           ),
           h('button', { type: 'button', 'data-action': 'edit', onclick: actions.edit }, icon('edit'), ' Edit'),
+          actions.goToCode && Array.isArray(memory.metadata.anchors) && memory.metadata.anchors.length > 0
+            ? h(
+                'button',
+                { type: 'button', 'data-action': 'go-to-code', onclick: actions.goToCode },
+                icon('go-to-file'),
+                ' Go to code',
+              )
+            : null,
           h(
             'button',
             { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget },

@@ -59,10 +59,8 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
             )
           : null,
         row.recalled ? h('span', { class: 'score', title: 'Relevance score' }, scoreLabel(row.recalled)) : null,
-        h('span', null, `imp ${row.importance.toFixed(2)}`),
-        h('span', null, `${row.access_count}×`),
-        h('span', null, relativeTime(row.created_at)),
-        row.entities.length > 0 ? h('span', { class: 'muted' }, row.entities.slice(0, 3).join(', ')) : null,
+        // Ranked last: at side-bar width these facts shrink and end in "…" before any badge narrows.
+        h('span', { class: 'row-facts', title: rowFacts(row) }, rowFacts(row)),
       ),
     ),
     row.deleted
@@ -74,6 +72,16 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
           { tabindex: '-1', class: 'icon-button row-action' },
         ),
   );
+}
+
+/** Importance, recalls, age and entities: useful, but the first thing to give up space. */
+function rowFacts(row: ListRow): string {
+  return [
+    `imp ${row.importance.toFixed(2)}`,
+    `${row.access_count}×`,
+    relativeTime(row.created_at),
+    ...(row.entities.length > 0 ? [row.entities.slice(0, 3).join(', ')] : []),
+  ].join(' · ');
 }
 
 function rowLabel(row: ListRow): string {

@@ -2,6 +2,7 @@ import type { Overview } from '../../src/shared/panelProtocol.ts';
 import { describeError } from '../panelClient.ts';
 import type { PanelContext } from '../panelContext.ts';
 import { recentRecallsSection } from './recentRecalls.ts';
+import { identitySection } from './identityLine.ts';
 import { barChart, namedBars } from '../ui/charts.ts';
 import { formatDate, h, iconButton, replaceChildren } from '../ui/dom.ts';
 
@@ -59,6 +60,7 @@ export class OverviewTab {
         h('span', { class: 'spacer' }),
         iconButton('refresh', 'Refresh overview', () => void this.refresh()),
       ),
+      identitySection(this.context.init),
       h(
         'div',
         { class: 'stat-grid' },

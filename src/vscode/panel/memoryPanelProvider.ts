@@ -8,7 +8,15 @@ import { PANEL_VIEW_ID } from '../panelIds.ts';
 
 export type MemoryPanelDeps = Pick<
   PanelDeps,
-  'core' | 'userId' | 'userLabel' | 'sessionContinuity' | 'sessionId' | 'log'
+  | 'core'
+  | 'userId'
+  | 'userLabel'
+  | 'userSource'
+  | 'storeDescription'
+  | 'runEditorAction'
+  | 'sessionContinuity'
+  | 'sessionId'
+  | 'log'
 >;
 
 /**

@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { remoteUrlFromGitConfig } from '../../core/editor/gitConfig.ts';
 import { projectIdFromFolder, projectIdFromGitRemote } from '../../core/editor/projectIdentity.ts';
+import { loadOrCreateUserId, USER_ID_FILE } from '../../runtime/userIdFile.ts';
 import { setting } from '../config/vscodeSettings.ts';
 
 /** Who is working (user), on what (project scope, or none with scope "all") and in which window (session). */
@@ -12,6 +13,8 @@ export interface Identity {
   userId: string;
   /** What the panel shows for the user: the configured id, or the OS account name when the id is generated. */
   userLabel: string;
+  /** Where the id comes from: the setting, or the data directory's `user-id` file (its path). */
+  userSource: { kind: 'setting' } | { kind: 'file'; path: string };
   /** Project id of the workspace, whatever the scope setting; null without a folder. */
   workspaceProjectId: string | null;
   /** The scope memories are stored and recalled in: the workspace project, or undefined for "all". */
@@ -37,8 +40,8 @@ interface SessionBeforeReload {
   at: number;
 }
 
-export async function resolveIdentity(context: vscode.ExtensionContext): Promise<Identity> {
-  const { userId, userLabel } = resolveUser(context);
+export async function resolveIdentity(context: vscode.ExtensionContext, dataDir: string): Promise<Identity> {
+  const { userId, userLabel, userSource } = await resolveUser(context, dataDir);
   const folder = vscode.workspace.workspaceFolders?.[0];
   const workspaceProjectId = folder && folder.uri.scheme === 'file' ? await projectIdOf(folder.uri.fsPath) : null;
   const scopeProjectId = setting('scope') === 'project' && workspaceProjectId ? workspaceProjectId : undefined;
@@ -54,7 +57,7 @@ export async function resolveIdentity(context: vscode.ExtensionContext): Promise
         .digest('hex')
         .slice(0, 24)}`;
   if (kept !== undefined) await context.workspaceState.update(RELOADED_SESSION_KEY, undefined);
-  return { userId, userLabel, workspaceProjectId, scopeProjectId, sessionId, sessionContinued: reloaded };
+  return { userId, userLabel, userSource, workspaceProjectId, scopeProjectId, sessionId, sessionContinued: reloaded };
 }
 
 /** Called as the window goes away: if it comes back within RELOAD_WINDOW_MS, it continues this session. */
@@ -67,17 +70,24 @@ export async function rememberSessionForReload(context: vscode.ExtensionContext,
   await context.workspaceState.update(RELOADED_SESSION_KEY, value);
 }
 
-function resolveUser(context: vscode.ExtensionContext): { userId: string; userLabel: string } {
+async function resolveUser(
+  context: vscode.ExtensionContext,
+  dataDir: string,
+): Promise<Pick<Identity, 'userId' | 'userLabel' | 'userSource'>> {
   const configured = setting('user.id').trim();
-  if (configured !== '') return { userId: configured, userLabel: configured };
-  let generated = context.globalState.get<string>(GENERATED_USER_KEY);
-  if (!generated) {
-    generated = `user_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-    void context.globalState.update(GENERATED_USER_KEY, generated);
-  }
-  // Settings Sync carries the id to the user's other machines, so they share one identity.
+  if (configured !== '') return { userId: configured, userLabel: configured, userSource: { kind: 'setting' } };
+  // The id belongs to the data, not to the browser or profile that opened it (userIdFile.ts). An id
+  // an earlier version generated into globalState moves into the file on first run: same memories.
+  const earlier = context.globalState.get<string>(GENERATED_USER_KEY);
+  const generated = await loadOrCreateUserId(dataDir, earlier);
+  // Still mirrored into globalState for Settings Sync: another machine's first run adopts it.
+  if (earlier !== generated) await context.globalState.update(GENERATED_USER_KEY, generated);
   context.globalState.setKeysForSync([GENERATED_USER_KEY]);
-  return { userId: generated, userLabel: accountName() ?? generated };
+  return {
+    userId: generated,
+    userLabel: accountName() ?? generated,
+    userSource: { kind: 'file', path: join(dataDir, USER_ID_FILE) },
+  };
 }
 
 /** The OS account the editor runs as (the same name `fml` uses); null where it has none (some containers). */

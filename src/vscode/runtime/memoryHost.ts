@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { CoreSurface } from '../../core/coreSurface.ts';
+import { describeBackend } from '../../runtime/backendSelection.ts';
 import { setting } from '../config/vscodeSettings.ts';
 import type { Log } from '../log.ts';
 import { runtimeConfigFromSettings } from '../storage/storageConfig.ts';
@@ -15,6 +16,8 @@ export interface ReadyMemory {
   identity: Identity;
   /** The embedded store's directory (global storage), also used by the stdio bridge. */
   dataDir: string;
+  /** The store as the panel names it, e.g. "sqlite in /…/globalStorage/…" (no secret). */
+  storeDescription: string;
   /** Time from the start of opening to a usable core with the window's session, in ms. */
   openMs: number;
 }
@@ -112,7 +115,7 @@ export class MemoryHost implements vscode.Disposable {
     const attempt = (async () => {
       const dataDir = this.context.globalStorageUri.fsPath;
       await mkdir(dataDir, { recursive: true });
-      const identity = await resolveIdentity(this.context);
+      const identity = await resolveIdentity(this.context, dataDir);
       const config = await runtimeConfigFromSettings(this.context.secrets, dataDir, identity);
       // The Ollama startup check says what it found: server reachable, model present, vector size.
       const check = config.embeddingCheck;
@@ -122,7 +125,14 @@ export class MemoryHost implements vscode.Disposable {
       await core.initSession(sessionInput(identity));
       if (runtime.kind === 'daemon') runtime.connection.onClose((error) => this.lost(attempt, error.message));
       await rememberSessionForReload(this.context, identity);
-      const ready: ReadyMemory = { core, runtime, identity, dataDir, openMs: Math.round(performance.now() - started) };
+      const ready: ReadyMemory = {
+        core,
+        runtime,
+        identity,
+        dataDir,
+        storeDescription: describeBackend(config.backend),
+        openMs: Math.round(performance.now() - started),
+      };
       this.log.info(
         `Memory store open in ${ready.openMs} ms (${runtime.kind === 'daemon' ? `memory process ${runtime.pid}` : 'in this window'}): ${core.backendKind} in ${dataDir}; user ${identity.userId}; project ${identity.scopeProjectId ?? '(all projects)'}; session ${identity.sessionId}`,
       );
