@@ -1,0 +1,99 @@
+import type {
+  AdjacentMemories,
+  LexicalHit,
+  LexicalQuery,
+  MemoryFilter,
+  TermStatistics,
+  VectorHit,
+  VectorQuery,
+} from '../../core/ports/memoryStore.ts';
+import { compileMemoryFilter } from './memoryFilter.ts';
+import { readEmbeddings } from './memoryTables.ts';
+import type { SqliteConnection } from './sqliteConnection.ts';
+import type { UserCaches } from './userCaches.ts';
+import type { UserSearchIndexes } from './userSearchIndexes.ts';
+import { searchVectorIndex } from './vectorSearch.ts';
+
+/**
+ * Retrieval candidates over a user's in-memory indexes: full-text and vector hits, term
+ * statistics and a memory's neighbours in store order, each filtered before the cut. The first
+ * call of a user waits for the sliced (or persisted) load rather than building in one stretch.
+ */
+export class CandidateSearch {
+  private readonly connection: SqliteConnection;
+  private readonly caches: UserCaches;
+  private readonly indexes: UserSearchIndexes;
+
+  constructor(connection: SqliteConnection, caches: UserCaches, indexes: UserSearchIndexes) {
+    this.connection = connection;
+    this.caches = caches;
+    this.indexes = indexes;
+  }
+
+  async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
+    if (query.limit <= 0 || query.terms.length === 0) return [];
+    await this.indexes.prepareLexical(query.filter.user_id);
+    return this.connection.read('searchLexical', ({ sql }) => {
+      const state = this.caches.state(query.filter.user_id);
+      // Built here only when the caches were reset during the sliced build (another process rewrote the file).
+      const index = this.indexes.lexical(sql, query.filter.user_id, state);
+      const accept = compileMemoryFilter(query.filter);
+      return index.search(query.terms, query.limit, (id) => {
+        const meta = state.metas.get(id);
+        return meta !== undefined && accept(meta);
+      });
+    });
+  }
+
+  async termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
+    // Recall asks for these alongside its search: both wait for the same sliced (or persisted) index
+    // rather than this one building it in a single synchronous stretch.
+    if (terms.length > 0) await this.indexes.prepareLexical(userId);
+    return this.connection.read('termStatistics', ({ sql }) => {
+      const state = this.caches.state(userId);
+      const index = this.indexes.lexical(sql, userId, state);
+      return {
+        documents: index.size,
+        frequencies: new Map(terms.map((term) => [term, index.documentFrequency(term)])),
+      };
+    });
+  }
+
+  async searchVector(query: VectorQuery): Promise<VectorHit[]> {
+    if (query.limit <= 0 || query.vector.length === 0) return [];
+    await this.indexes.prepareVector(query.filter.user_id, query.model, query.vector.length);
+    return this.connection.read('searchVector', ({ sql }) => {
+      const userId = query.filter.user_id;
+      const state = this.caches.state(userId);
+      const index = this.indexes.vector(sql, userId, query.model, query.vector.length, state);
+      return searchVectorIndex({
+        index,
+        model: query.model,
+        query: query.vector,
+        accept: compileMemoryFilter(query.filter),
+        limit: query.limit,
+        loadVectors: (ids) => readEmbeddings(sql, userId, ids),
+      });
+    });
+  }
+
+  async adjacentMemories(
+    filter: MemoryFilter,
+    memoryIds: readonly string[],
+    radius: number,
+    maxGapMs: number,
+  ): Promise<Map<string, AdjacentMemories>> {
+    if (radius > 0 && memoryIds.length > 0) await this.caches.loadInSlices(filter.user_id);
+    return this.connection.read('adjacentMemories', () => {
+      const out = new Map<string, AdjacentMemories>();
+      if (radius <= 0 || memoryIds.length === 0) return out;
+      const state = this.caches.state(filter.user_id);
+      const accept = compileMemoryFilter(filter);
+      for (const memoryId of new Set(memoryIds)) {
+        const window = state.adjacent(memoryId, radius, maxGapMs, accept);
+        if (window !== null) out.set(memoryId, window);
+      }
+      return out;
+    });
+  }
+}
