@@ -1035,6 +1035,31 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(sorted(listed.map((s) => s.session_id)), sorted(sessions.map((s) => s.session_id)));
         assert.deepEqual(await store().listSessions(newUserId()), []);
       });
+
+      it('deleteSession removes the user’s session with its items, and nothing of another session or user', async () => {
+        const user = newUserId();
+        const [doomed, kept] = [makeSession(user), makeSession(user)];
+        for (const session of [doomed, kept]) {
+          await store().commitWorking({
+            session: { ...session, total_tokens: 20, next_sequence: 2 },
+            upsert: [makeWorkingItem(session, 0), makeWorkingItem(session, 1)],
+            delete: [],
+          });
+        }
+        // Another user's id behaves like a missing one: nothing is removed.
+        assert.equal(await store().deleteSession(newUserId(), doomed.session_id), false);
+        assert.equal((await store().listWorkingItems(doomed.session_id)).length, 2);
+
+        assert.equal(await store().deleteSession(user, doomed.session_id), true);
+        assert.equal(await store().getSession(doomed.session_id), null);
+        assert.deepEqual(await store().listWorkingItems(doomed.session_id), []);
+        assert.deepEqual(
+          (await store().listSessions(user)).map((s) => s.session_id),
+          [kept.session_id],
+        );
+        assert.equal((await store().listWorkingItems(kept.session_id)).length, 2);
+        assert.equal(await store().deleteSession(user, doomed.session_id), false, 'a second delete finds nothing');
+      });
     });
   });
 }

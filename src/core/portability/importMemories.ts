@@ -207,13 +207,8 @@ async function writePlan(deps: CoreDeps, plan: ImportPlan): Promise<void> {
     try {
       // An undo, not an erasure: nobody saw these rows, and a retry of the import must store the ids.
       for (const memory of writtenMemories) await deps.store.hardDeleteMemory(memory.user_id, memory.memory_id, 'undo');
-      for (const change of writtenSessions) {
-        await deps.store.commitWorking({
-          session: { ...change.session, total_tokens: 0 },
-          upsert: [],
-          delete: change.upsert.map((item) => item.item_id),
-        });
-      }
+      // Only sessions the import created are written (existing ones are skipped), so removing them is safe.
+      for (const change of writtenSessions) await deps.store.deleteSession(change.session.user_id, change.session.session_id);
     } catch (undoError) {
       throw new MemoryError(
         'PROVIDER_ERROR',

@@ -36,6 +36,12 @@ export interface MemoryStore {
   commitWorking(change: WorkingChange): Promise<void>;
   listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]>;
   listSessions(userId: string): Promise<SessionRecord[]>;
+  /**
+   * Removes this user's session and its working items in one write; false when the user has no
+   * such session (another user's id behaves like a missing one). Takes back a session that a
+   * failed import created.
+   */
+  deleteSession(userId: string, sessionId: string): Promise<boolean>;
 
   // Long-term memories
   /** Stores a new memory (version 1); an id that exists, or existed and was erased, is refused. */

@@ -364,6 +364,20 @@ export class FireboltStore implements MemoryStore {
     return { items: page.rows.map(memoryFromRow), total: Number(count.rows[0]?.total ?? 0) };
   }
 
+  async deleteSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#write(async (tx) => {
+      const ids = [userId, sessionId];
+      const { rows } = await tx.query(
+        'SELECT COUNT(*) AS n FROM fml_sessions WHERE user_id = $1 AND session_id = $2',
+        ids,
+      );
+      if (Number(rows[0].n) === 0) return false;
+      await tx.query('DELETE FROM fml_working_items WHERE user_id = $1 AND session_id = $2', ids);
+      await tx.query('DELETE FROM fml_sessions WHERE user_id = $1 AND session_id = $2', ids);
+      return true;
+    });
+  }
+
   async hardDeleteMemory(userId: string, memoryId: string, reason: HardDeleteReason = 'erasure'): Promise<boolean> {
     if (!(await this.#exists(userId, memoryId))) return false;
     const vectorTables = await this.#vectors.existing();

@@ -21,6 +21,7 @@ export type OutboxOp =
   | { op: 'hardDeleteMemory'; userId: string; memoryId: string; reason?: HardDeleteReason }
   | { op: 'deleteUser'; userId: string }
   | { op: 'commitWorking'; change: WorkingChange }
+  | { op: 'deleteSession'; userId: string; sessionId: string }
   | { op: 'recordAccess'; entries: readonly AccessLogEntry[] };
 
 export type OutboxOpName = OutboxOp['op'];
@@ -119,6 +120,7 @@ export function userOf(op: OutboxOp): string {
     case 'restoreMemories':
     case 'hardDeleteMemory':
     case 'deleteUser':
+    case 'deleteSession':
       return op.userId;
     case 'commitWorking':
       return op.change.session.user_id;
@@ -150,6 +152,8 @@ export function withoutErased(op: OutboxOp, userId: string, memoryId: string | n
       return 'unchanged';
     case 'commitWorking':
       return memoryId === null && op.change.session.user_id === userId ? null : 'unchanged';
+    case 'deleteSession':
+      return memoryId === null && op.userId === userId ? null : 'unchanged';
     case 'recordAccess': {
       const entries = op.entries.filter((entry) => !erasedMemory(entry.user_id, entry.memory_id));
       if (entries.length === op.entries.length) return 'unchanged';

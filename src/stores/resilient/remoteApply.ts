@@ -51,6 +51,8 @@ export async function applyToRemote(
     case 'commitWorking':
       await remote.commitWorking(op.change);
       return undefined;
+    case 'deleteSession':
+      return remote.deleteSession(op.userId, op.sessionId);
     case 'recordAccess':
       await remote.recordAccess(op.entries);
       return undefined;

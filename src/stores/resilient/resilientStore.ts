@@ -328,6 +328,10 @@ export class ResilientStore implements MemoryStore {
     return this.#write({ op: 'commitWorking', change }, () => this.#local.commitWorking(change));
   }
 
+  deleteSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#write({ op: 'deleteSession', userId, sessionId }, () => this.#local.deleteSession(userId, sessionId));
+  }
+
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
     return this.#write({ op: 'recordAccess', entries }, () => this.#local.recordAccess(entries));

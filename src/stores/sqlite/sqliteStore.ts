@@ -56,7 +56,7 @@ import { UserSearchIndexes } from './userSearchIndexes.ts';
 import { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
 import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions } from './persistedIndexes.ts';
 import { purgeWal } from './walPurge.ts';
-import { applyWorkingChange, readSession, readSessions, readWorkingItems } from './workingTables.ts';
+import { applyWorkingChange, deleteSessionRows, readSession, readSessions, readWorkingItems } from './workingTables.ts';
 import { WorkingItemCache } from './workingItemCache.ts';
 
 export interface SqliteMemoryStoreOptions {
@@ -164,6 +164,14 @@ export class SqliteMemoryStore implements MemoryStore {
       'commitWorking',
       ({ sql }) => applyWorkingChange(sql, change),
       () => this.workingItems.apply(change),
+    );
+  }
+
+  async deleteSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.write(
+      'deleteSession',
+      ({ sql }) => deleteSessionRows(sql, userId, sessionId),
+      () => this.workingItems.forget(sessionId),
     );
   }
 

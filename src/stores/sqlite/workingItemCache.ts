@@ -51,6 +51,11 @@ export class WorkingItemCache {
     this.sessions.set(sessionId, next);
   }
 
+  /** After the session was deleted. */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
   clear(): void {
     this.sessions.clear();
   }

@@ -40,6 +40,13 @@ export function readWorkingItems(sql: StatementCache, sessionId: string): Workin
     .map(rowToWorkingItem);
 }
 
+/** Call inside a write transaction: the items go with their session. True when the user had it. */
+export function deleteSessionRows(sql: StatementCache, userId: string, sessionId: string): boolean {
+  sql.get('DELETE FROM working_memory_items WHERE session_id = ? AND user_id = ?').run(sessionId, userId);
+  const removed = sql.get('DELETE FROM session_contexts WHERE session_id = ? AND user_id = ?').run(sessionId, userId);
+  return Number(removed.changes) > 0;
+}
+
 /** Call inside a write transaction: the session row and its items change together. */
 export function applyWorkingChange(sql: StatementCache, change: WorkingChange): void {
   const { session } = change;
