@@ -60,15 +60,11 @@ export const EQUIVALENT_MUTANTS = {
   // Import validation
   'src/core/portability/importMemories.ts:241 EqualityOperator → raw.access_count > 0':
     'Equivalent: differs only for an access_count of exactly 0, where Math.floor(0) and the fallback are both 0.',
-  // Tool authorization (src/mcp/defineTool.ts)
-  'src/mcp/defineTool.ts:127 ConditionalExpression → false':
-    'Equivalent: sessionOwner then returns { user_id: undefined } instead of {}; every caller reads user_id, and undefined means "no owner named" either way.',
-  'src/mcp/defineTool.ts:158 StringLiteral → ""':
-    'Wording only: the refusal still has its code and field; the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
-  'src/mcp/defineTool.ts:165 ArrayDeclaration → ["Stryker was here"]':
-    'Equivalent for every project a test or a user could name: the default list of readable projects would hold the one project id "Stryker was here".',
-  'src/mcp/defineTool.ts:171 StringLiteral → "Stryker was here!"':
-    'Wording only: a read refusal would say "…is not open to itStryker was here!"; writeBindings.test.ts checks that it does not say "for writing", not every other word.',
+  // Tool authorization (src/mcp/callerAccess.ts)
+  'src/mcp/callerAccess.ts:92 StringLiteral → ""':
+    'Wording only: the refusal keeps its code UNAUTHORIZED and field (asserted); the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
+  'src/mcp/callerAccess.ts:105 StringLiteral → "Stryker was here!"':
+    'Wording only: a read refusal would say "…is not open to itStryker was here!"; writeBindings.test.ts checks that it names both projects and does not say "for writing", not every other word.',
   // HTTP and panel guards
   'src/http/httpGuards.ts:17 StringLiteral → "Stryker was here!"':
     'Equivalent: a request without a Host header is compared as "" or as this text; neither is an allowed host, both are 403.',
