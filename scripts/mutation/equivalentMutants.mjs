@@ -60,15 +60,11 @@ export const EQUIVALENT_MUTANTS = {
   // Import validation
   'src/core/portability/importMemories.ts:241 EqualityOperator → raw.access_count > 0':
     'Equivalent: differs only for an access_count of exactly 0, where Math.floor(0) and the fallback are both 0.',
-  // Tool authorization (src/mcp/defineTool.ts)
-  'src/mcp/defineTool.ts:127 ConditionalExpression → false':
-    'Equivalent: sessionOwner then returns { user_id: undefined } instead of {}; every caller reads user_id, and undefined means "no owner named" either way.',
-  'src/mcp/defineTool.ts:158 StringLiteral → ""':
-    'Wording only: the refusal still has its code and field; the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
-  'src/mcp/defineTool.ts:165 ArrayDeclaration → ["Stryker was here"]':
-    'Equivalent for every project a test or a user could name: the default list of readable projects would hold the one project id "Stryker was here".',
-  'src/mcp/defineTool.ts:171 StringLiteral → "Stryker was here!"':
-    'Wording only: a read refusal would say "…is not open to itStryker was here!"; writeBindings.test.ts checks that it does not say "for writing", not every other word.',
+  // Tool authorization (src/mcp/callerAccess.ts)
+  'src/mcp/callerAccess.ts:92 StringLiteral → ""':
+    'Wording only: the refusal keeps its code UNAUTHORIZED and field (asserted); the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
+  'src/mcp/callerAccess.ts:105 StringLiteral → "Stryker was here!"':
+    'Wording only: a read refusal would say "…is not open to itStryker was here!"; writeBindings.test.ts checks that it names both projects and does not say "for writing", not every other word.',
   // HTTP and panel guards
   'src/http/httpGuards.ts:17 StringLiteral → "Stryker was here!"':
     'Equivalent: a request without a Host header is compared as "" or as this text; neither is an allowed host, both are 403.',
@@ -110,4 +106,63 @@ export const EQUIVALENT_MUTANTS = {
     'Equivalent: without a Cookie header no part is named like the panel cookie either way.',
   'src/panel/httpPanelRoutes.ts:238 StringLiteral → ""':
     'Equivalent for the ids the server issues: they are base64url (no "="), so joining the value\'s parts with "" or "=" gives the same id.',
+  // Anchor locator
+  'src/core/anchors/anchorChecker.ts:56 ConditionalExpression → true':
+    "Equivalent: `followed` then names the anchor's own path when the editor followed nothing; it only feeds the cache key and the modification-time stamp (the own file's time read twice), and checkUncached never reads it (atFollowedPath checks the path itself).",
+  "src/core/anchors/anchorChecker.ts:57 LogicalOperator → followed && ''":
+    "Equivalent: the cache key loses the followed path, but the stamp compared with it (line 58) already holds the followed file's modification time, so a followed and an unfollowed check of one anchor never share a cached answer.",
+  'src/core/anchors/anchorChecker.ts:57 StringLiteral → "Stryker was here!"':
+    "Equivalent: a constant suffix of every unfollowed anchor's cache key.",
+  'src/core/anchors/anchorChecker.ts:58 StringLiteral → "Stryker was here!"':
+    "Equivalent: a constant part of every unfollowed anchor's modification-time stamp.",
+  'src/core/anchors/anchorChecker.ts:61 LogicalOperator → searched === undefined && searched === this.generation':
+    'Cost only: no cached answer is ever used, every check is computed again and gives the same answer (the cache saves work; the tests that the cache is dropped on change and invalidate pass either way).',
+  'src/core/anchors/anchorChecker.ts:61 ConditionalExpression → false':
+    'Cost only, as the line 61 LogicalOperator: the cache is never used.',
+  'src/core/anchors/anchorChecker.ts:65 ConditionalExpression → true':
+    'Cost only: a check that did not search is recorded as one that did, so it is computed again after the next invalidate; the answer is the same.',
+  'src/core/anchors/anchorChecker.ts:73 ConditionalExpression → true':
+    "No promise either way: the followed path is tried first even when the anchor's own file has it. Differs only when a file appears again under the old name after the editor saw it renamed and still holds the code; atFollowedPath returns null for every anchor the editor did not follow.",
+  'src/core/anchors/anchorChecker.ts:75 BooleanLiteral → true':
+    'Cost only: an answer found at the followed path is recorded as searched, so it is computed again after the next invalidate; the same answer.',
+  'src/core/anchors/anchorChecker.ts:78 BooleanLiteral → true':
+    'Cost only: an answer from the own file is recorded as searched and is computed again after the next invalidate; the same answer.',
+  'src/core/anchors/anchorChecker.ts:95 ConditionalExpression → false':
+    "Equivalent: atFollowedPath runs only when the own file gave no answer; with the editor's current path equal to the anchor's own, it looks in that same file again and finds nothing either (no file, or the symbol not there, and a symbol anchor is never compared at lines).",
+  'src/core/anchors/anchorChecker.ts:122 ConditionalExpression → true':
+    'Equivalent: a line anchor has no symbol, so locateIn returns only an exact run of its code, whose similarity is always 1.',
+  'src/core/anchors/codeFingerprint.ts:35 ConditionalExpression → false':
+    'Equivalent: a double-quoted token is written back as the same double-quoted token; skipping the rewrite changes nothing (single quotes and backticks are still unified, which the quote-style test checks).',
+  'src/core/anchors/codeFingerprint.ts:35 StringLiteral → ""':
+    'Equivalent, as the line 35 ConditionalExpression → false: only double-quoted tokens stop being rewritten, and they are already in the unified form.',
+  'src/core/anchors/codeFingerprint.ts:35 ConditionalExpression → true':
+    'Differs only for a lone quote character (a string left unterminated on its line, a Rust lifetime): it would count as the empty string literal. No promise names that case.',
+  "src/core/anchors/codeFingerprint.ts:44 MethodExpression → sha256Base64Url(tokens.join('\\u0001'))":
+    'Equivalent within one build: the stored fingerprint and the one compared with it come from the same function, so a longer hash matches exactly when the shorter one does (anchors stored by an older build are not in any test).',
+  'src/core/anchors/codeFingerprint.ts:59 ConditionalExpression → true':
+    'Unreachable: two empty sketches come from two empty token lists, whose fingerprints are equal, so compareAt answers 1 before sketchSimilarity is called.',
+  'src/core/anchors/codeFingerprint.ts:59 EqualityOperator → b.length !== 0':
+    'Unreachable, as the line 59 ConditionalExpression → true.',
+  'src/core/anchors/codeFingerprint.ts:59 ConditionalExpression → false':
+    'Unreachable, as the line 59 ConditionalExpression → true.',
+  'src/core/anchors/codeFingerprint.ts:63 ConditionalExpression → true':
+    'Killed in effect: the merge never ends once one sketch is used up (undefined === undefined counts shared forever); `node --test test/promises/anchorLocator.test.ts` on this mutant hangs and is cancelled (seen). The tap runner reported the cut-off run as survived instead of timed out.',
+  'src/core/anchors/codeFingerprint.ts:63 EqualityOperator → i <= a.length':
+    'Equivalent: one step past the end reads undefined, which is neither equal to nor less than any hash, so j moves on to the end and no shared token is counted.',
+  'src/core/anchors/codeFingerprint.ts:63 EqualityOperator → j <= b.length':
+    'Equivalent: as i <= a.length, for the other sketch.',
+  'src/core/anchors/codeFingerprint.ts:67 UpdateOperator → j--':
+    'Equivalent: after a shared hash the next a[i] is larger than b[j - 1] (sorted, distinct), so the else branch steps j forward twice and the merge continues where it would have: the same count (seen: the anchor tests pass on it).',
+  'src/core/anchors/codeFingerprint.ts:68 EqualityOperator → a[i] <= b[j]':
+    'Equivalent: equality is handled by the branch before.',
+  'src/core/anchors/codeFingerprint.ts:76 EqualityOperator → index <= text.length':
+    'Equivalent: one extra round with charCodeAt(length) = NaN (xor with 0, one more multiply) gives other hash values, but the stored sketch and the compared one come from the same function, and distinct tokens keep distinct hashes.',
+  'src/core/anchors/codeLocator.ts:24 ConditionalExpression → false':
+    'Equivalent: equal fingerprints mean equal token lists, whose sketches are equal, so the sketch similarity is 1 as well.',
+  'src/core/anchors/codeLocator.ts:37 EqualityOperator → Math.abs(found.start - anchor.lines.start) <= Math.abs(best.start - anchor.lines':
+    'No promise: differs only when two same-named declarations are exactly as far from the old lines (one above, one below); the original keeps the first, the mutant the last. The documented rule (nearest wins) is tested on both orders.',
+  'src/core/anchors/codeLocator.ts:55 ConditionalExpression → false':
+    "Equivalent: a run of another number of tokens than the anchor's is another token list, so its fingerprint cannot match the anchor's and the next check skips it.",
+  'src/core/anchors/codeLocator.ts:58 EqualityOperator → Math.abs(found.start - anchor.lines.start) <= Math.abs(best.start - anchor.lines':
+    'No promise, as line 37: two identical runs exactly as far from the old lines.',
 };

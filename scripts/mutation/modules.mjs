@@ -116,15 +116,11 @@ export const MUTATION_MODULES = [
   {
     name: 'tool-authorization',
     promise: 'MCP tools: bound user, project and shared layers',
-    // Named by function: the access policy may move to its own module (then name it here).
-    mutate: [
-      'src/mcp/defineTool.ts#resolveUser',
-      'src/mcp/defineTool.ts#sessionOwner',
-      'src/mcp/defineTool.ts#authorizeLayers',
-      'src/mcp/defineTool.ts#resolveLayerArgs',
-    ],
+    // The access policy of the tools and the OpenSpec routes, resolved once per call.
+    mutate: ['src/mcp/callerAccess.ts'],
     tests: [
       'test/promises/writeBindings.test.ts',
+      'test/promises/openSpecWriteBindings.test.ts',
       'test/trust/projectBinding.test.ts',
       'test/trust/sessionOwnership.test.ts',
       'test/mcp/layerTools.test.ts',

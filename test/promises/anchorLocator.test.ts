@@ -303,4 +303,78 @@ describe('anchor locator at its documented edges', () => {
     // Without a change, the answer is the cached one and stays the same.
     assert.deepEqual(await check.check(anchor), result);
   });
+
+  it('a line anchor rewritten in a file the editor saw renamed is changed there, not gone', async () => {
+    write(
+      'src/old.ts',
+      `log("start");\nconst total = items.reduce((sum, item) => sum + item.price, 0);\nlog("end");\n`,
+    );
+    const check = checker();
+    const anchor = await check.create({ path: 'src/old.ts', lines: { start: 2, end: 2 } });
+    rmSync(join(root, 'src/old.ts'));
+    // Rewritten beyond recognition: no search of the workspace finds it; only the rename says where it went.
+    write('src/new.ts', `log("start");\nconst average = await fetchPrices(region).then(mean);\nlog("end");\n`);
+    check.invalidate('src/old.ts');
+    const unfollowed = await check.check(anchor);
+    assert.equal(unfollowed.status, 'gone', JSON.stringify(unfollowed));
+    const followed = followRename([anchor], 'src/old.ts', 'src/new.ts').anchors[0]!;
+    const result = await check.check(followed);
+    assert.equal(result.status, 'changed', JSON.stringify(result));
+    assert.equal(result.current?.path, 'src/new.ts');
+    assert.deepEqual(result.current?.lines, { start: 2, end: 2 });
+  });
+
+  it('a line anchor unchanged where it was stays fresh there, though a copy of its code is in another file', async () => {
+    const block = `const total = items.reduce((sum, item) => sum + item.price * item.count, 0);\n`;
+    write('src/a.js', `log("a");\n${block}`);
+    write('src/b.js', `log("b");\nlog("b2");\n${block}`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/a.js', lines: { start: 2, end: 2 } });
+    check.invalidate('src/b.js');
+    const result = await check.check(anchor);
+    assert.equal(result.status, 'fresh', JSON.stringify(result));
+    assert.equal(result.current?.path, 'src/a.js');
+  });
+
+  it('a changed or gone answer that searched the workspace is redone when the code appears elsewhere (invalidate)', async () => {
+    const block = `const total = items.reduce((sum, item) => sum + item.price * item.count, 0);\nreport(total);\n`;
+    write('src/a.js', `log("a");\n${block}`);
+    write('src/g.js', `log("g");\n${block}`);
+    const check = checker();
+    const kept = await check.create({ path: 'src/a.js', lines: { start: 2, end: 3 } });
+    const lost = await check.create({ path: 'src/g.js', lines: { start: 2, end: 3 } });
+    write('src/a.js', `log("a");\nother(code);\nmore(code);\n`);
+    rmSync(join(root, 'src/g.js'));
+    check.invalidate('src/g.js');
+    assert.equal((await check.check(kept)).status, 'changed');
+    assert.equal((await check.check(lost)).status, 'gone');
+    // Neither anchor's own file changes from here on: only the workspace's change can make them found.
+    write('src/c.js', `log("c");\n${block}`);
+    check.invalidate('src/c.js');
+    for (const anchor of [kept, lost]) {
+      const result = await check.check(anchor);
+      assert.equal(result.status, 'moved', JSON.stringify(result));
+      assert.equal(result.current?.path, 'src/c.js');
+    }
+  });
+
+  it('code reformatted onto more lines where it began is fresh, and moved when it begins on another line', async () => {
+    write('src/r.ts', `log("r");\nconst total = items.reduce((sum, item) => sum + item.price, 0);\nlog("end");\n`);
+    const check = checker();
+    const anchor = await check.create({ path: 'src/r.ts', lines: { start: 2, end: 2 } });
+    write(
+      'src/r.ts',
+      `log("r");\nconst total = items.reduce(\n  (sum, item) => sum + item.price,\n  0,\n);\nlog("end");\n`,
+    );
+    const here = await check.check(anchor);
+    assert.equal(here.status, 'fresh', JSON.stringify(here));
+    assert.equal(here.current?.lines.start, 2);
+    write(
+      'src/r.ts',
+      `log("r");\nlog("inserted");\nconst total = items.reduce(\n  (sum, item) => sum + item.price,\n  0,\n);\nlog("end");\n`,
+    );
+    const below = await check.check(anchor);
+    assert.equal(below.status, 'moved', JSON.stringify(below));
+    assert.equal(below.current?.lines.start, 3);
+  });
 });

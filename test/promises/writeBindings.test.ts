@@ -32,10 +32,15 @@ interface Own {
   /** Alice's own export, as export_memories gives it: what import_memories takes back. */
   exported: Record<string, unknown>;
 }
-/** Ids alice's server must not reach: bob's user memory and session, and a memory of project BOB. */
+/**
+ * Ids alice's server must not reach: bob's user memory and session, bob's memory of project BOB,
+ * and alice's own memory of project BOB (stored from a server of that project): the user is hers,
+ * so only the project check can refuse it.
+ */
 interface Foreign {
   userMemory: string;
   projectMemory: string;
+  ownOtherProject: string;
   session: string;
 }
 
@@ -69,7 +74,7 @@ const OWN_CALLS: Record<string, (own: Own) => Record<string, unknown>> = {
 function withForeignIds(
   args: Record<string, unknown>,
   foreign: Foreign,
-  target: 'userMemory' | 'projectMemory',
+  target: 'userMemory' | 'projectMemory' | 'ownOtherProject',
 ): Record<string, unknown> | null {
   const swapped = { ...args };
   let changed = false;
@@ -79,7 +84,8 @@ function withForeignIds(
       changed = true;
     }
   }
-  if ('session_id' in swapped) {
+  // Alice's own session is not another project's: only the memory ids are aimed there.
+  if ('session_id' in swapped && target !== 'ownOtherProject') {
     swapped.session_id = foreign.session;
     changed = true;
   }
@@ -93,7 +99,7 @@ describe('every write tool of the catalog against every binding of the server', 
   let bound: Client;
   let reading: Client;
   const closers: Array<() => Promise<void>> = [];
-  const foreign: Foreign = { userMemory: '', projectMemory: '', session: '' };
+  const foreign: Foreign = { userMemory: '', projectMemory: '', ownOtherProject: '', session: '' };
 
   /** Every row of every table: a refused call changes nothing, neither the victim's rows nor alice's. */
   const everything = (): string => {
@@ -142,6 +148,15 @@ describe('every write tool of the catalog against every binding of the server', 
         layer: 'project',
         project_id: BOB,
         content: 'Bob decided the private API moves to gRPC',
+        ...episodic,
+      })
+    ).memory_id;
+    foreign.ownOtherProject = (
+      await callOk<{ memory_id: string }>(open, 'store_memory', {
+        user_id: 'alice',
+        layer: 'project',
+        project_id: BOB,
+        content: 'Alice noted the private API of project BOB is frozen',
         ...episodic,
       })
     ).memory_id;
@@ -274,16 +289,13 @@ describe('every write tool of the catalog against every binding of the server', 
               `(${binding}) naming ${field} "${value}" it was not configured for`,
             );
         }
-        for (const target of ['userMemory', 'projectMemory'] as const) {
+        for (const [target, what] of [
+          ['userMemory', "bob's memory and session"],
+          ['projectMemory', "bob's project memory and session"],
+          ['ownOtherProject', "alice's own memory of project BOB"],
+        ] as const) {
           const aimed = withForeignIds(args, foreign, target);
-          if (aimed)
-            await refused(
-              client,
-              tool.name,
-              aimed,
-              null,
-              `(${binding}) aimed at bob's ${target === 'userMemory' ? 'memory' : 'project memory'} and session`,
-            );
+          if (aimed) await refused(client, tool.name, aimed, null, `(${binding}) aimed at ${what}`);
         }
       }
       // The same call naming its own user (and team, where it takes one) is accepted: the refusals
