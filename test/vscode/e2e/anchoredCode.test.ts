@@ -133,15 +133,22 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     // The same declarations with their bodies rewritten: token similarity far below the 0.8 threshold.
     const rewritten =
       "export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  const discounted = lines.map((entry) => applyCoupon(entry, 'SPRING')).filter(Boolean);\n  return discounted.reduce((sum, item) => sum + Math.round(item.net * 100) / 100, 0) * taxRate(region);\n}\n\nexport function unitCount(lines: Array<{ quantity: number }>): number {\n  return new Set(lines.map((entry) => entry.sku ?? entry.id)).size;\n}\n";
+    const NOTE = 'invoiceTotal never rounds line totals';
     writeFileSync(join(workspace, 'billing.ts'), original);
     await bench.openFile('billing.ts');
+    // Remember Selection asks why the code matters; the note leads the memory, the code follows it.
     await bench.runCommand('Memory: Remember Selection', { before: () => bench.selectAllInEditor() });
+    await bench.quickInput
+      .locator('.quick-input-title', { hasText: /^Remember Selection: billing\.ts:1-/ })
+      .waitFor({ timeout: 15_000 });
+    await bench.answer(NOTE);
     await bench.notification(/Remembered as|Updated an existing memory/);
     const memoryId = await waitFor(
       'the selection to be stored',
       async () =>
-        (await recall('invoiceTotal price quantity')).find((memory) => memory.content.startsWith('From billing.ts:1-'))
-          ?.memory_id,
+        (await recall('invoiceTotal price quantity')).find((memory) =>
+          memory.content.startsWith(`${NOTE}\n\nFrom billing.ts:1-`),
+        )?.memory_id,
       15_000,
     );
 
@@ -187,7 +194,7 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
       }
     };
 
-    // The CodeLens above the anchored code in the editor, as drawn: its text, e.g. "1 memory: project “From billing.ts:1-10…”".
+    // The CodeLens above the anchored code in the editor, as drawn: its text, e.g. "1 memory: project “invoiceTotal never rounds line …”".
     const lens = async (expected: RegExp): Promise<string> => {
       let seen: string[] = [];
       try {
@@ -208,7 +215,12 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     };
     const editorHasFocus = (): Promise<boolean> =>
       page.evaluate("document.activeElement?.closest('.editor-group-container') != null") as Promise<boolean>;
-    const LENS = /^1 memory: \w+ “From billing\.ts:1-/;
+    const LENS = /^1 memory: \w+ “invoiceTotal never rounds/;
+    // Changed code: a warning icon before the title, and Review, Update and Forget beside it.
+    const CHANGED_LENS =
+      /1 memory: \w+ “invoiceTotal never rounds.*” — code changed since stored[\s\S]*Review[\s\S]*Update[\s\S]*Forget/;
+    const warningIcons = (): Promise<number> =>
+      page.locator('.editor-group-container.active .monaco-editor .codelens-decoration .codicon-warning').count();
 
     // Stored fresh, shown in the panel, and the CodeLens names the memory above its code. The panel
     // has the focus by then: VS Code drops a lens request pending when the editor loses focus, so
@@ -229,7 +241,8 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     writeFileSync(join(workspace, 'billing.ts'), rewritten);
     await waitFor('the anchor to become changed', async () => (await anchorNow())?.status === 'changed', 30_000);
     await panelBadge(/code\schanged/);
-    await lens(/^1 memory: .* — code changed since stored$/);
+    await lens(CHANGED_LENS);
+    assert.ok((await warningIcons()) > 0, 'the changed lens shows a warning icon');
 
     // Renamed in the Explorer with F2, as a user would: the extension sees the rename (onDidRenameFiles),
     // follows the anchor to the new path and checks it there, still changed.
@@ -251,7 +264,7 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
       15_000,
     );
     assert.match(await panelBadge(/code\schanged/), /now\sledger\.ts/);
-    await lens(/^1 memory: .* — code changed since stored$/);
+    await lens(CHANGED_LENS);
 
     // The original code back in the renamed file: found unchanged at the path it was followed to, so moved.
     writeFileSync(join(workspace, 'ledger.ts'), original);
@@ -266,6 +279,34 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     assert.equal(moved.path, 'billing.ts');
     assert.match(await panelBadge(/code\smoved/), /now\sledger\.ts/);
     await lens(/^1 memory: .* — moved here$/);
+    assert.equal(await warningIcons(), 0, 'no warning once the code is as stored');
+
+    // One call changed (Math.round → Math.floor-like: a single token): changed, though nearly every token is the same.
+    writeFileSync(
+      join(workspace, 'ledger.ts'),
+      original.replace('line.price * line.quantity', 'line.price + line.quantity'),
+    );
+    await waitFor(
+      'a one-operator change to make it changed',
+      async () => (await anchorNow())?.status === 'changed',
+      30_000,
+    );
+    await lens(CHANGED_LENS);
+    // Update on the lens: still true, so it is anchored on the code as it is now, its text kept.
+    await page
+      .locator('.editor-group-container.active .monaco-editor .codelens-decoration a', { hasText: /^Update$/ })
+      .click();
+    const updated = await waitFor(
+      'Update to anchor the memory on the code as it is now',
+      async () => {
+        const anchor = await anchorNow();
+        return anchor?.status === 'fresh' && anchor.path === 'ledger.ts' ? anchor : null;
+      },
+      30_000,
+    );
+    assert.equal(updated.current?.path ?? 'ledger.ts', 'ledger.ts');
+    assert.ok((await recall('invoiceTotal price quantity')).some((memory) => memory.content.startsWith(NOTE)));
+    await lens(LENS);
 
     // An agent of this window anchors a memory too: its endpoint in the shared memory process resolves
     // the anchor in this window's folder, and the window checks it like its own.
