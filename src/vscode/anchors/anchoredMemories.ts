@@ -154,8 +154,10 @@ export class AnchoredMemories implements vscode.Disposable {
         if (index < 0) return;
         const next = anchors.map((anchor, at) => (at === index ? to : anchor));
         try {
-          await this.saveAnchors(memory, next, undefined, memory.version);
+          const saved = await this.saveAnchors(memory, next, undefined, memory.version);
           replaced = true;
+          // Checked now: the declaration's code can be the lines' code (same fingerprint), which the event would not re-check.
+          await this.checkMemories([saved]);
           return;
         } catch (error) {
           if (!(error instanceof MemoryError && error.code === 'CONFLICT') || attempt >= 3) throw error;

@@ -46,7 +46,7 @@ export async function rememberCommand(deps: CommandDeps, text?: string): Promise
 /** How long the note's prefill waits for the language server's symbols before using the core's finder. */
 const PREFILL_WAIT_MS = 150;
 /** How long the anchor waits for the language server after the memory is stored; past it the line anchor stays. */
-const SYMBOLS_WAIT_MS = 30_000;
+const SYMBOLS_WAIT_MS = 120_000;
 
 /**
  * Remember Selection (issue #32 point 2): asks for a one-line note (prefilled with the enclosing

@@ -130,9 +130,10 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     // take it to the file's new name: the test shows that event was followed.
     const original =
       'export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  let total = 0;\n  for (const line of lines) total += line.price * line.quantity;\n  return total;\n}\n\nexport function unitCount(lines: Array<{ quantity: number }>): number {\n  return lines.reduce((count, line) => count + line.quantity, 0);\n}\n';
-    // The same declarations with their bodies rewritten: token similarity far below the 0.8 threshold.
+    // The same declarations with their bodies rewritten, still valid TypeScript: no error appears and
+    // resolves meanwhile, so the only memory on this code is the one under test.
     const rewritten =
-      "export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  const discounted = lines.map((entry) => applyCoupon(entry, 'SPRING')).filter(Boolean);\n  return discounted.reduce((sum, item) => sum + Math.round(item.net * 100) / 100, 0) * taxRate(region);\n}\n\nexport function unitCount(lines: Array<{ quantity: number }>): number {\n  return new Set(lines.map((entry) => entry.sku ?? entry.id)).size;\n}\n";
+      'export function invoiceTotal(lines: Array<{ price: number; quantity: number }>): number {\n  const discounted = lines.map((entry) => ({ net: entry.price * 0.9, count: entry.quantity })).filter(Boolean);\n  return discounted.reduce((sum, item) => sum + Math.round(item.net * 100) / 100, 0) * 1.2;\n}\n\nexport function unitCount(lines: Array<{ quantity: number }>): number {\n  return new Set(lines.map((entry) => entry.quantity)).size;\n}\n';
     const NOTE = 'invoiceTotal never rounds line totals';
     writeFileSync(join(workspace, 'billing.ts'), original);
     await bench.openFile('billing.ts');
@@ -307,6 +308,55 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
     assert.equal(updated.current?.path ?? 'ledger.ts', 'ledger.ts');
     assert.ok((await recall('invoiceTotal price quantity')).some((memory) => memory.content.startsWith(NOTE)));
     await lens(LENS);
+
+    // A selection that is one declaration: the note box offers its name, the memory is stored at once on
+    // its lines, and re-anchored on the declaration once the TypeScript server has answered.
+    writeFileSync(
+      join(workspace, 'units.ts'),
+      'export function unitCount(lines: Array<{ quantity: number }>): number {\n  return lines.reduce((count, line) => count + line.quantity, 0);\n}\n',
+    );
+    await bench.openFile('units.ts');
+    await bench.runCommand('Memory: Remember Selection', { before: () => bench.selectAllInEditor() });
+    await bench.quickInput
+      .locator('.quick-input-title', { hasText: /^Remember Selection: units\.ts:1-3/ })
+      .waitFor({ timeout: 15_000 });
+    const noteBox = bench.quickInput.locator('input.input');
+    assert.equal(await noteBox.inputValue(), 'unitCount: ', 'prefilled with the enclosing declaration');
+    await noteBox.press('Enter');
+    await bench.notification(/Remembered as|Updated an existing memory/);
+    const unitsMemory = await waitFor(
+      'the unitCount selection to be stored with its note',
+      async () =>
+        (await recall('unitCount quantity')).find((memory) =>
+          memory.content.startsWith('unitCount\n\nFrom units.ts:1-3'),
+        )?.memory_id,
+      15_000,
+    );
+    const symbolAnchor = await waitFor(
+      'the memory to be re-anchored on the declaration the language server names',
+      async () => {
+        const anchors = (
+          (await mcp.call('recall_memories', { query: 'unitCount quantity', min_similarity: 0 })) as {
+            memories: Array<{ memory_id: string; anchors?: Anchor[] }>;
+          }
+        ).memories.find((memory) => memory.memory_id === unitsMemory)?.anchors;
+        return anchors?.[0]?.symbol?.name === 'unitCount' ? anchors[0] : null;
+      },
+      120_000,
+    );
+    assert.equal(symbolAnchor.path, 'units.ts');
+    await waitFor(
+      'the declaration anchor to be checked fresh',
+      async () => {
+        const anchors = (
+          (await mcp.call('recall_memories', { query: 'unitCount quantity', min_similarity: 0 })) as {
+            memories: Array<{ memory_id: string; anchors?: Anchor[] }>;
+          }
+        ).memories.find((memory) => memory.memory_id === unitsMemory)?.anchors;
+        return anchors?.[0]?.status === 'fresh';
+      },
+      30_000,
+    );
 
     // An agent of this window anchors a memory too: its endpoint in the shared memory process resolves
     // the anchor in this window's folder, and the window checks it like its own.
