@@ -1,5 +1,5 @@
 import { MemoryError } from '../domain/errors.ts';
-import { codeTokens, fingerprintOfTokens, tokenSketch } from './codeFingerprint.ts';
+import { codeTokens, SKETCH_VERSION, sketchOfTokens } from './codeFingerprint.ts';
 import { type AnchorCheck, type AnchorInput, type CodeAnchor, anchorKey } from './anchorModel.ts';
 import { isUnchanged, locateIn, symbolIn, compareAt, type Located } from './codeLocator.ts';
 import { FileSnapshots, type FileSnapshot } from './fileSnapshots.ts';
@@ -19,9 +19,9 @@ interface CachedCheck {
 /**
  * Checks anchors against a workspace (issue #18):
  * - fresh: the code is where it was (same file; a symbol may have shifted lines), unchanged up to
- *   formatting or changed less than the threshold (codeFingerprint.ts CHANGED_THRESHOLD);
- * - moved: found in another file (by symbol or by its code), or a line anchor's code at other lines;
- * - changed: found, but changed beyond the threshold;
+ *   formatting and comments (codeFingerprint.ts);
+ * - moved: found unchanged in another file (by symbol or by its code), or a line anchor's code at other lines;
+ * - changed: found, but its behaviour-bearing tokens differ (an operator, a call, a literal, a name);
  * - gone: the file or the symbol is no longer anywhere in the workspace.
  * A result is cached until the anchor's file changes (its mtime); results that depended on other
  * files (moved, gone) are cached until the workspace index refreshes.
@@ -60,11 +60,20 @@ export class AnchorChecker {
     const searched = this.searchGeneration.get(key);
     if (cached && cached.mtimes === mtimes && (searched === undefined || searched === this.generation))
       return cached.check;
-    const { check, usedSearch } = await this.checkUncached(anchor);
+    const { check: found, usedSearch } = await this.checkUncached(anchor);
+    const check = await this.withResketch(anchor, found);
     this.cache.set(key, { mtimes, check });
     if (usedSearch) this.searchGeneration.set(key, this.generation);
     else this.searchGeneration.delete(key);
     return check;
+  }
+
+  /** A version-1 anchor found unchanged gets its current-version sketch, from the same code as it is now. */
+  private async withResketch(anchor: CodeAnchor, check: AnchorCheck): Promise<AnchorCheck> {
+    if (anchor.sketch === SKETCH_VERSION || check.similarity !== 1 || !check.current) return check;
+    const file = await this.snapshots.get(check.current.path);
+    const tokens = file ? codeTokens(file.text(check.current.lines.start, check.current.lines.end)) : [];
+    return tokens.length > 0 ? { ...check, resketched: sketchOfTokens(tokens) } : check;
   }
 
   private async checkUncached(anchor: CodeAnchor): Promise<{ check: AnchorCheck; usedSearch: boolean }> {
@@ -117,9 +126,9 @@ export class AnchorChecker {
       };
     }
     const atLines = compareAt(anchor, file, anchor.lines);
-    if (atLines.similarity === 1) return { status: 'fresh', current: where(atLines), similarity: 1 };
+    if (atLines.exact) return { status: 'fresh', current: where(atLines), similarity: 1 };
     const run = locateIn(anchor, file);
-    if (run && run.similarity === 1) {
+    if (run?.exact) {
       // The same code, reformatted onto other lines where it began: still where it was.
       const status = run.lines.start === anchor.lines.start ? 'fresh' : 'moved';
       return { status, current: where(run), similarity: 1 };
@@ -224,9 +233,7 @@ export function anchorFor(
     path,
     ...(symbol ? { symbol } : {}),
     lines: { start: lines.start, end: lines.end },
-    fingerprint: fingerprintOfTokens(tokens),
-    tokens: tokenSketch(tokens),
-    size: tokens.length,
+    ...sketchOfTokens(tokens),
   };
 }
 

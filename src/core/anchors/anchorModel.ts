@@ -5,6 +5,8 @@
  * is an ordinary entity filter (see README, Anchors).
  */
 
+import type { CodeSketch } from './codeFingerprint.ts';
+
 export type AnchorStatus = 'fresh' | 'moved' | 'changed' | 'gone';
 /** 'unchecked': no workspace to check against here (a process without --workspace, say), and no earlier check stored. */
 export type ReportedStatus = AnchorStatus | 'unchecked';
@@ -28,12 +30,14 @@ export interface CodeAnchor {
   path: string;
   symbol?: AnchorSymbol;
   lines: LineRange;
-  /** Hash of the anchored code with whitespace and formatting normalised away (codeFingerprint.ts). */
+  /** Hash of the anchored code with whitespace and formatting normalised away (codeFingerprint.ts): equal means fresh. */
   fingerprint: string;
-  /** Hashed distinct tokens of the anchored code, for the similarity that separates an edit from a rewrite. */
+  /** Hashed distinct tokens of the anchored code, literals excluded: finds it in other files, says how much changed. */
   tokens: number[];
   /** How many normalised tokens the anchored code had: finds the same code again at other lines. */
   size: number;
+  /** The sketch's version (codeFingerprint.ts SKETCH_VERSION); absent on anchors stored before version 2. */
+  sketch?: number;
   /** The last check's result, kept so processes without a workspace (the shared memory process) still know it. */
   status?: AnchorStatus;
   checked_at?: string;
@@ -62,8 +66,13 @@ export interface AnchorCheck {
   status: AnchorStatus;
   /** Where the anchored code is now; absent when gone. */
   current?: { path: string; lines: LineRange };
-  /** Token similarity of the code now to the code when anchored, when it was found (1 = same). */
+  /** Token similarity of the code now to the code when anchored, when it was found (1 = same up to formatting). */
   similarity?: number;
+  /**
+   * A version-1 anchor's code found unchanged: its sketch in the current version, from the code as
+   * it is now (the same code), so the anchor can be migrated (anchorUpdates.ts).
+   */
+  resketched?: CodeSketch;
 }
 
 export const ANCHORS_FIELD = 'anchors';

@@ -1,6 +1,7 @@
 import type { AnchorChecker } from './anchorChecker.ts';
 import { anchorFor } from './anchorChecker.ts';
-import type { CodeAnchor } from './anchorModel.ts';
+import type { AnchorCheck, CodeAnchor } from './anchorModel.ts';
+import { SKETCH_VERSION } from './codeFingerprint.ts';
 
 /**
  * A visible tag on memories whose code changed or is gone, kept in step with their anchors by
@@ -13,7 +14,10 @@ export function isStale(anchor: Pick<CodeAnchor, 'status'>): boolean {
   return anchor.status === 'changed' || anchor.status === 'gone';
 }
 
-/** The anchors with the checker's status and location now; `changed` when any status or location differs from what was stored. */
+/**
+ * The anchors with the checker's status and location now, version-1 sketches migrated; `changed`
+ * when any status, location or sketch differs from what was stored.
+ */
 export async function recheckAnchors(
   anchors: readonly CodeAnchor[],
   checker: AnchorChecker,
@@ -23,7 +27,7 @@ export async function recheckAnchors(
   const next: CodeAnchor[] = [];
   for (const anchor of anchors) {
     const check = await checker.check(anchor);
-    const { current: _previous, ...rest } = anchor;
+    const { current: _previous, ...rest } = migratedSketch(anchor, check);
     const updated: CodeAnchor = {
       ...rest,
       status: check.status,
@@ -32,12 +36,25 @@ export async function recheckAnchors(
     };
     if (
       anchor.status !== updated.status ||
-      JSON.stringify(anchor.current ?? null) !== JSON.stringify(updated.current ?? null)
+      JSON.stringify(anchor.current ?? null) !== JSON.stringify(updated.current ?? null) ||
+      anchor.sketch !== updated.sketch ||
+      anchor.tokens.length !== updated.tokens.length
     )
       changed = true;
     next.push(updated);
   }
   return { anchors: next, changed };
+}
+
+/**
+ * A version-1 anchor in the current version: re-sketched from its code when the check found it
+ * unchanged; else its sketch, which hashed literals one by one (guessable from an export), is
+ * dropped, and the version-1 fingerprint alone says it changed (codeFingerprint.ts).
+ */
+export function migratedSketch(anchor: CodeAnchor, check: Pick<AnchorCheck, 'resketched'>): CodeAnchor {
+  if (anchor.sketch === SKETCH_VERSION) return anchor;
+  if (check.resketched) return { ...anchor, ...check.resketched };
+  return anchor.tokens.length === 0 ? anchor : { ...anchor, tokens: [] };
 }
 
 /**

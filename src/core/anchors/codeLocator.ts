@@ -1,10 +1,4 @@
-import {
-  CHANGED_THRESHOLD,
-  codeTokens,
-  fingerprintOfTokens,
-  sketchSimilarity,
-  tokenSketch,
-} from './codeFingerprint.ts';
+import { compareTokens, schemeOf } from './codeFingerprint.ts';
 import type { CodeAnchor, LineRange } from './anchorModel.ts';
 import type { FileSnapshot } from './fileSnapshots.ts';
 import type { FoundSymbol } from './symbolFinder.ts';
@@ -13,16 +7,16 @@ import type { FoundSymbol } from './symbolFinder.ts';
 export interface Located {
   path: string;
   lines: LineRange;
-  /** 1 when the fingerprint matches (same code up to formatting), else the token similarity. */
+  /** The fingerprint matches: the same code up to formatting, so the same behaviour. */
+  exact: boolean;
+  /** 1 when exact, else the similarity of the token sketches (below 1). */
   similarity: number;
 }
 
 /** How the code at `lines` of `file` compares to the anchored code. */
 export function compareAt(anchor: CodeAnchor, file: FileSnapshot, lines: LineRange): Located {
-  const tokens = codeTokens(file.text(lines.start, lines.end));
-  const similarity =
-    fingerprintOfTokens(tokens) === anchor.fingerprint ? 1 : sketchSimilarity(anchor.tokens, tokenSketch(tokens));
-  return { path: file.path, lines, similarity };
+  const tokens = schemeOf(anchor).tokens(file.text(lines.start, lines.end));
+  return { path: file.path, lines, ...compareTokens(anchor, tokens) };
 }
 
 /** The anchor's symbol in this file: the same-named declaration (same kind first) closest to where it was. */
@@ -45,7 +39,8 @@ export function symbolIn(anchor: CodeAnchor, file: FileSnapshot): FoundSymbol | 
  * runs are measured in tokens, not lines. The run nearest the anchor's old lines wins.
  */
 export function exactRunIn(anchor: CodeAnchor, file: FileSnapshot): LineRange | null {
-  const lineTokens = file.lineTokens;
+  const scheme = schemeOf(anchor);
+  const lineTokens = file.lineTokensIn(scheme);
   let best: LineRange | null = null;
   for (let start = 0; start < lineTokens.length; start++) {
     if (lineTokens[start].length === 0) continue;
@@ -53,7 +48,7 @@ export function exactRunIn(anchor: CodeAnchor, file: FileSnapshot): LineRange | 
     let end = start;
     while (end < lineTokens.length && run.length < anchor.size) run.push(...lineTokens[end++]);
     if (run.length !== anchor.size) continue;
-    if (fingerprintOfTokens(run) !== anchor.fingerprint) continue;
+    if (scheme.fingerprint(run) !== anchor.fingerprint) continue;
     const found = { start: start + 1, end };
     if (!best || Math.abs(found.start - anchor.lines.start) < Math.abs(best.start - anchor.lines.start)) best = found;
   }
@@ -65,9 +60,10 @@ export function locateIn(anchor: CodeAnchor, file: FileSnapshot): Located | null
   const symbol = symbolIn(anchor, file);
   if (symbol) return compareAt(anchor, file, { start: symbol.start, end: symbol.end });
   const run = exactRunIn(anchor, file);
-  return run ? { path: file.path, lines: run, similarity: 1 } : null;
+  return run ? { path: file.path, lines: run, exact: true, similarity: 1 } : null;
 }
 
+/** Unchanged up to formatting: any change of behaviour (an operator, a call, a literal, a name) is a change. */
 export function isUnchanged(located: Located): boolean {
-  return located.similarity >= CHANGED_THRESHOLD;
+  return located.exact;
 }

@@ -1,4 +1,4 @@
-import { codeTokens } from './codeFingerprint.ts';
+import { CURRENT_SCHEME, type SketchScheme } from './codeFingerprint.ts';
 import { findSymbols, type FoundSymbol } from './symbolFinder.ts';
 import type { WorkspaceFiles } from './workspaceFiles.ts';
 
@@ -8,7 +8,7 @@ export class FileSnapshot {
   readonly mtimeMs: number;
   readonly lines: readonly string[];
   private symbolList: FoundSymbol[] | null = null;
-  private lineTokenList: string[][] | null = null;
+  private readonly lineTokenLists = new Map<number, string[][]>();
 
   constructor(path: string, text: string, mtimeMs: number) {
     this.path = path;
@@ -23,8 +23,17 @@ export class FileSnapshot {
 
   /** Normalised tokens of each line (block comments spanning lines are not recognised line by line). */
   get lineTokens(): string[][] {
-    this.lineTokenList ??= this.lines.map((line) => codeTokens(line));
-    return this.lineTokenList;
+    return this.lineTokensIn(CURRENT_SCHEME);
+  }
+
+  /** The same, tokenised as a sketch version does (a version-1 anchor is compared by version-1 rules). */
+  lineTokensIn(scheme: SketchScheme): string[][] {
+    let lists = this.lineTokenLists.get(scheme.version);
+    if (!lists) {
+      lists = this.lines.map((line) => scheme.tokens(line));
+      this.lineTokenLists.set(scheme.version, lists);
+    }
+    return lists;
   }
 
   /** Lines `start..end` (1-based, inclusive, clamped to the file). */

@@ -1,4 +1,4 @@
-import { tokenSketch } from './codeFingerprint.ts';
+import { schemeOf } from './codeFingerprint.ts';
 import type { CodeAnchor } from './anchorModel.ts';
 import { isUnchanged, locateIn, type Located } from './codeLocator.ts';
 import type { FileSnapshot, FileSnapshots } from './fileSnapshots.ts';
@@ -12,8 +12,8 @@ const MAX_CANDIDATES = 5;
 
 interface IndexedFile {
   snapshot: FileSnapshot;
-  /** Distinct token hashes of the whole file; computed on the first line-anchor search that needs them. */
-  tokens: Set<number> | null;
+  /** Distinct token hashes of the whole file per sketch version; computed on the first line-anchor search that needs them. */
+  tokens: Map<number, Set<number>>;
   symbols: Set<string>;
 }
 
@@ -64,26 +64,31 @@ export class WorkspaceSearch {
       }
     } else {
       const scored: Array<{ file: IndexedFile; share: number }> = [];
+      const scheme = schemeOf(anchor);
       for (const file of this.index.values()) {
         if (file.snapshot.path === excludePath) continue;
-        file.tokens ??= new Set(tokenSketch(file.snapshot.lineTokens.flat(), Number.POSITIVE_INFINITY));
-        const share = containment(anchor.tokens, file.tokens);
+        let tokens = file.tokens.get(scheme.version);
+        if (!tokens) {
+          tokens = new Set(scheme.sketch(file.snapshot.lineTokensIn(scheme).flat(), Number.POSITIVE_INFINITY));
+          file.tokens.set(scheme.version, tokens);
+        }
+        const share = containment(anchor.tokens, tokens);
         if (share >= CONTAINMENT_FLOOR) scored.push({ file, share });
       }
       scored.sort((a, b) => b.share - a.share);
       candidates.push(...scored.slice(0, MAX_CANDIDATES).map((entry) => entry.file));
     }
-    let best: Located | null = null;
+    let best: { located: Located; score: number } | null = null;
     const baseName = anchor.path.slice(anchor.path.lastIndexOf('/') + 1);
     for (const file of candidates) {
       const located = locateIn(anchor, file.snapshot);
       if (!located) continue;
-      // Equal similarity: a file of the same name (a folder renamed) is the likelier home.
+      // The same code first; then the closest; equal: a file of the same name (a folder renamed) is the likelier home.
       const sameName = file.snapshot.path.endsWith(`/${baseName}`) || file.snapshot.path === baseName;
-      const score = located.similarity + (sameName ? 0.001 : 0);
-      if (!best || score > best.similarity) best = { ...located, similarity: score };
+      const score = (located.exact ? 2 : 0) + located.similarity + (sameName ? 0.0001 : 0);
+      if (!best || score > best.score) best = { located, score };
     }
-    return best && (isUnchanged(best) || anchor.symbol) ? { ...best, similarity: Math.min(1, best.similarity) } : null;
+    return best && (isUnchanged(best.located) || anchor.symbol) ? best.located : null;
   }
 
   /** Builds the index ahead of the first search (a server with a workspace starts it in the background). */
@@ -128,7 +133,7 @@ export class WorkspaceSearch {
       }
       next.set(path, {
         snapshot,
-        tokens: null,
+        tokens: new Map(),
         symbols: new Set(snapshot.symbols.map((symbol) => symbol.name)),
       });
     }

@@ -1,3 +1,4 @@
+import { withExportableAnchors } from '../anchors/exportedAnchors.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import type { WorkingItemRecord } from '../domain/records.ts';
 import { listAllMemories } from '../lifecycle/listAll.ts';
@@ -16,7 +17,7 @@ export async function exportMemories(deps: CoreDeps, userId: string): Promise<Me
     workingItems.push(
       ...(await deps.store.listWorkingItems(session.session_id)).filter((item) => item.user_id === user),
     );
-  const memories = items.map((memory) => ({ ...memory, deleted: memory.deleted_at !== null }));
+  const memories = items.map((memory) => ({ ...withExportableAnchors(memory), deleted: memory.deleted_at !== null }));
   return {
     format: EXPORT_FORMAT,
     format_version: EXPORT_FORMAT_VERSION,

@@ -1,3 +1,4 @@
+import { withExportableAnchors } from '../anchors/exportedAnchors.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { SessionRecord, WorkingItemRecord } from '../domain/records.ts';
@@ -50,7 +51,7 @@ export async function exportPage(
     const batch = await deps.store.listMemories({ filter, sort: 'created', offset: next.offset, limit: READ_BATCH });
     let taken = 0;
     for (const memory of batch.items) {
-      const exported = { ...memory, deleted: memory.deleted_at !== null };
+      const exported = { ...withExportableAnchors(memory), deleted: memory.deleted_at !== null };
       const bytes = utf8ByteLength(JSON.stringify(exported));
       if (!fits(bytes, memories.length === 0)) break;
       memories.push(exported);

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { setting } from '../config/vscodeSettings.ts';
 import type { AnchoredMemories } from './anchoredMemories.ts';
-import { lensTitle } from './anchorLensText.ts';
+import { CHANGED_CODE_ACTIONS, lensTitle } from './anchorLensText.ts';
 import { LensRedelivery } from './lensRedelivery.ts';
 
 export const OPEN_ANCHORED_COMMAND = 'memory.openAnchoredMemories';
 
 /**
- * A CodeLens above anchored code naming its memories; clicking opens them read-only. A change of
+ * A CodeLens above anchored code naming its memories; clicking opens them read-only. When the code
+ * of one changed, the lens carries a warning icon and Review, Update and Forget beside it. A change of
  * the anchored memories is announced until the editors showing files have asked (lensRedelivery.ts),
  * so the lens appears once the anchor is checked even when the user left the editor meanwhile.
  */
@@ -41,17 +42,35 @@ export class AnchorCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
       const line = Math.min(Math.max(0, entry.lines.start - 1), Math.max(0, document.lineCount - 1));
       byLine.set(line, [...(byLine.get(line) ?? []), entry]);
     }
-    return [...byLine].map(([line, entries]) => {
+    return [...byLine].flatMap(([line, entries]) => {
       const memories = entries.map((entry) => ({
         memory_subtype: entry.memory.memory_subtype,
         content: entry.memory.content,
         anchor: entry.anchor,
       }));
-      return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-        title: lensTitle(memories),
-        command: OPEN_ANCHORED_COMMAND,
-        arguments: [entries.map((entry) => entry.memory.memory_id)],
-      });
+      const range = new vscode.Range(line, 0, line, 0);
+      const changed = [
+        ...new Set(entries.filter((entry) => entry.anchor.status === 'changed').map((entry) => entry.memory.memory_id)),
+      ];
+      return [
+        new vscode.CodeLens(range, {
+          title: lensTitle(memories),
+          tooltip: changed.length > 0 ? 'The code changed since these memories were stored: are they still true?' : '',
+          command: OPEN_ANCHORED_COMMAND,
+          arguments: [entries.map((entry) => entry.memory.memory_id)],
+        }),
+        ...(changed.length > 0
+          ? CHANGED_CODE_ACTIONS.map(
+              (action) =>
+                new vscode.CodeLens(range, {
+                  title: action.title,
+                  tooltip: action.tooltip,
+                  command: action.command,
+                  arguments: [changed],
+                }),
+            )
+          : []),
+      ];
     });
   }
 

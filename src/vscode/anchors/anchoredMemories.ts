@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AnchorChecker } from '../../core/anchors/anchorChecker.ts';
-import { anchorsOf, ANCHORS_FIELD, type CodeAnchor } from '../../core/anchors/anchorModel.ts';
+import { anchorKey, anchorsOf, ANCHORS_FIELD, type CodeAnchor } from '../../core/anchors/anchorModel.ts';
+import { MemoryError } from '../../core/domain/errors.ts';
 import { followRename, isStale, recheckAnchors, tagsForAnchors } from '../../core/anchors/anchorUpdates.ts';
 import type { MemoryLocation } from '../../core/api/longTermApi.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
@@ -114,7 +115,12 @@ export class AnchoredMemories implements vscode.Disposable {
   }
 
   /** Stores new anchors on a memory (with the stale-code tag in step) and keeps the local copy. */
-  async saveAnchors(memory: MemoryRecord, anchors: readonly CodeAnchor[], content?: string): Promise<MemoryRecord> {
+  async saveAnchors(
+    memory: MemoryRecord,
+    anchors: readonly CodeAnchor[],
+    content?: string,
+    expectedVersion?: number,
+  ): Promise<MemoryRecord> {
     const { core, identity } = await this.host.ready();
     const result = await core.updateMemory({
       memory_id: memory.memory_id,
@@ -123,10 +129,42 @@ export class AnchoredMemories implements vscode.Disposable {
       metadata: { [ANCHORS_FIELD]: anchors },
       tags: tagsForAnchors(memory.tags, anchors),
       ...(content !== undefined ? { content } : {}),
+      ...(expectedVersion !== undefined ? { expected_version: expectedVersion } : {}),
     });
     this.memories.set(memory.memory_id, result.memory);
     this.changed.fire();
     return result.memory;
+  }
+
+  /**
+   * Replaces one anchor of a stored memory (Remember Selection's line anchor by the declaration the
+   * language server named once it answered). Written as a change of the `anchors` key alone, based on
+   * the version just read (a CONFLICT is read again, at most 3 times); nothing is written when the
+   * memory was forgotten or its anchor is no longer `from` (someone re-anchored it meanwhile).
+   */
+  replaceAnchor(memoryId: string, from: CodeAnchor, to: CodeAnchor): Promise<boolean> {
+    let replaced = false;
+    const work = this.enqueue(async () => {
+      const { core, identity } = await this.host.ready();
+      for (let attempt = 1; ; attempt++) {
+        const [memory] = await core.getMemories(identity.userId, [memoryId]);
+        if (!memory || memory.deleted_at) return;
+        const anchors = anchorsOf(memory.metadata);
+        const index = anchors.findIndex((anchor) => anchorKey(anchor) === anchorKey(from));
+        if (index < 0) return;
+        const next = anchors.map((anchor, at) => (at === index ? to : anchor));
+        try {
+          const saved = await this.saveAnchors(memory, next, undefined, memory.version);
+          replaced = true;
+          // Checked now: the declaration's code can be the lines' code (same fingerprint), which the event would not re-check.
+          await this.checkMemories([saved]);
+          return;
+        } catch (error) {
+          if (!(error instanceof MemoryError && error.code === 'CONFLICT') || attempt >= 3) throw error;
+        }
+      }
+    });
+    return work.then(() => replaced);
   }
 
   dispose(): void {

@@ -6,32 +6,58 @@ import { findSymbols } from '../../core/anchors/symbolFinder.ts';
 /** A symbol counts as the selection when their first and last lines are this close. */
 const SYMBOL_SLACK_LINES = 1;
 
-/**
- * The anchor of a selection: the editor's own symbol (its language server, through
- * vscode.executeDocumentSymbolProvider) when the selection is that declaration, else the selected lines.
- */
-export async function selectionAnchor(
+/** The selection's lines, 0-based: a selection ending at column 0 of the next line ends, for the user, on the line before. */
+export function selectedLines(selection: vscode.Range): { start: number; end: number } {
+  const start = selection.start.line;
+  const end = selection.end.character === 0 && selection.end.line > start ? selection.end.line - 1 : selection.end.line;
+  return { start, end };
+}
+
+/** The anchor on the selected lines: made at once, without the language server (Remember Selection stores with it). */
+export function selectionLinesAnchor(
   document: vscode.TextDocument,
   selection: vscode.Range,
   path: string,
-): Promise<CodeAnchor | null> {
-  const start = selection.start.line;
-  // A selection ending at column 0 of the next line ends, for the user, on the line before.
-  const end = selection.end.character === 0 && selection.end.line > start ? selection.end.line - 1 : selection.end.line;
-  const found = matchingSymbol(await documentSymbols(document.uri), start, end);
-  // The checks find symbols with the core's regex finder: a symbol it cannot see would read as gone
-  // at the first check, so such a selection is anchored by its lines (whose code is then tracked).
-  const symbol =
-    found && findSymbols(path, document.getText()).some((candidate) => candidate.name === found.name) ? found : null;
-  const from = symbol ? symbol.range.start.line : start;
-  const to = symbol ? symbol.range.end.line : end;
-  const code = document.getText(new vscode.Range(from, 0, to, document.lineAt(to).text.length));
+): CodeAnchor | null {
+  const { start, end } = selectedLines(selection);
+  return linesAnchor(document, path, start + 1, end + 1);
+}
+
+/**
+ * The anchor on the declaration the selection is, by the editor's own symbols (its language server,
+ * vscode.executeDocumentSymbolProvider); null when the selection is no one declaration. The checks
+ * find symbols with the core's regex finder, so the anchor takes that finder's lines for the same
+ * declaration: a symbol it cannot see would read as gone at the first check, and other lines (a
+ * decorator the language server counts) would read as changed.
+ */
+export function symbolSelectionAnchor(
+  document: vscode.TextDocument,
+  selection: vscode.Range,
+  path: string,
+  symbols: readonly vscode.DocumentSymbol[],
+): CodeAnchor | null {
+  const { start, end } = selectedLines(selection);
+  const found = matchingSymbol(symbols, start, end);
+  if (!found) return null;
+  const declared = findSymbols(path, document.getText()).filter((candidate) => candidate.name === found.name);
+  const nearest = declared.sort(
+    (a, b) => Math.abs(a.start - 1 - found.range.start.line) - Math.abs(b.start - 1 - found.range.start.line),
+  )[0];
+  if (!nearest) return null;
+  const code = document.getText(
+    new vscode.Range(
+      nearest.start - 1,
+      0,
+      nearest.end - 1,
+      document.lineAt(Math.min(nearest.end, document.lineCount) - 1).text.length,
+    ),
+  );
   if (code.trim() === '') return null;
   return anchorFor(
     path,
     code,
-    { start: from + 1, end: to + 1 },
-    symbol ? { name: symbol.name, kind: symbolKindName(symbol.kind) } : undefined,
+    { start: nearest.start, end: nearest.end },
+    { name: found.name, kind: symbolKindName(found.kind) },
   );
 }
 
@@ -48,7 +74,8 @@ export function linesAnchor(
   return code.trim() === '' ? null : anchorFor(path, code, { start, end: last });
 }
 
-async function documentSymbols(uri: vscode.Uri): Promise<vscode.DocumentSymbol[]> {
+/** The document's symbols from its language server; the first request of a session can take seconds (TypeScript: 7–9 s). */
+export async function documentSymbols(uri: vscode.Uri): Promise<vscode.DocumentSymbol[]> {
   const result = await vscode.commands.executeCommand<
     Array<vscode.DocumentSymbol | vscode.SymbolInformation> | undefined
   >('vscode.executeDocumentSymbolProvider', uri);

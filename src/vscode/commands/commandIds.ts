@@ -29,6 +29,9 @@ export interface CommandArgs {
   'memory.showActivationTime': [];
   'memory.reviewStaleMemories': [];
   'memory.openAnchoredMemories': [memoryIds: string[]];
+  'memory.reviewAnchoredMemory': [memoryIds: string[]];
+  'memory.updateAnchoredMemory': [memoryIds: string[]];
+  'memory.forgetAnchoredMemory': [memoryIds: string[]];
 }
 
 export type CommandId = keyof CommandArgs;
@@ -62,6 +65,9 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.showActivationTime': { title: 'Show Activation Time' },
   'memory.reviewStaleMemories': { title: 'Review Stale Memories' },
   'memory.openAnchoredMemories': { title: 'Open Anchored Memories', hidden: true },
+  'memory.reviewAnchoredMemory': { title: 'Review Memory About Changed Code', hidden: true },
+  'memory.updateAnchoredMemory': { title: 'Update Memory to the Code as It Is', hidden: true },
+  'memory.forgetAnchoredMemory': { title: 'Forget Memory About Changed Code', hidden: true },
 };
 
 export const COMMAND_CATEGORY = 'Memory';

@@ -36,14 +36,18 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider, vsco
     return memoryDocumentText(memory, this.whyMatched.get(ref.memoryId));
   }
 
-  /** Opens a memory read-only in a preview tab (Markdown, from the URI's .md path). */
+  /** Opens a memory read-only in a preview tab (Markdown, from the URI's .md path), in the active group unless told. */
   async open(
     memory: Pick<MemoryRecord, 'memory_id' | 'layer' | 'scope_id' | 'content'>,
     whyMatched?: string,
+    column?: vscode.ViewColumn,
   ): Promise<void> {
     if (whyMatched) this.whyMatched.set(memory.memory_id, whyMatched);
     const uri = vscode.Uri.from({ scheme: MEMORY_DOCUMENT_SCHEME, ...memoryDocumentLocation(memory) });
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), {
+      preview: true,
+      ...(column !== undefined ? { viewColumn: column } : {}),
+    });
   }
 
   dispose(): void {

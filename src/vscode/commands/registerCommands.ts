@@ -19,6 +19,19 @@ import { PANEL_FOCUS_COMMAND } from '../panelIds.ts';
 import { reviewStaleMemoriesCommand } from '../anchors/reviewStaleMemories.ts';
 import { openAnchoredMemoriesCommand } from '../anchors/openAnchoredMemories.ts';
 import { AnchorCodeLens } from '../anchors/anchorCodeLens.ts';
+import {
+  forgetAnchoredMemoryCommand,
+  reviewAnchoredMemoryCommand,
+  updateAnchoredMemoryCommand,
+} from '../anchors/changedCodeActions.ts';
+import { CodeVersions } from '../anchors/codeVersions.ts';
+
+/** The diff documents Review opens; made on first use, disposed with the commands. */
+let versions: CodeVersions | null = null;
+function codeVersions(): CodeVersions {
+  versions ??= new CodeVersions();
+  return versions;
+}
 
 type Handler<K extends CommandId> = (deps: CommandDeps, ...args: CommandArgs[K]) => Promise<unknown> | unknown;
 
@@ -47,6 +60,9 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.showLogs': (deps) => deps.log.channel.show(),
   'memory.reviewStaleMemories': reviewStaleMemoriesCommand,
   'memory.openAnchoredMemories': openAnchoredMemoriesCommand,
+  'memory.reviewAnchoredMemory': (deps, memoryIds) => reviewAnchoredMemoryCommand(deps, codeVersions(), memoryIds),
+  'memory.updateAnchoredMemory': updateAnchoredMemoryCommand,
+  'memory.forgetAnchoredMemory': forgetAnchoredMemoryCommand,
   'memory.showActivationTime': (deps) => {
     const message = deps.activation.describe();
     deps.log.info(message);
@@ -67,6 +83,12 @@ export function registerCommands(base: Omit<CommandDeps, 'documents'>): vscode.D
   return [
     documents,
     ...codeLens,
+    {
+      dispose: () => {
+        versions?.dispose();
+        versions = null;
+      },
+    },
     ...(Object.keys(HANDLERS) as CommandId[]).map((id) =>
       registerCommand(id, HANDLERS[id] as Handler<typeof id>, deps, deps.log),
     ),

@@ -76,7 +76,7 @@ describe('anchor freshness on a temporary workspace', () => {
     assert.deepEqual(result.current, { path: 'src/config/parser.ts', lines: { start: 3, end: 13 } });
   });
 
-  it('an edit beyond the threshold makes it changed; a small edit does not', async () => {
+  it('a comment is not a change; a rewrite is', async () => {
     const check = checker();
     const anchor = await check.create({ path: 'src/config/parser.ts', symbol: 'parseConfig' });
     write('src/config/parser.ts', PARSER.replace('return entries;', 'return entries; // parsed'));
@@ -91,6 +91,26 @@ describe('anchor freshness on a temporary workspace', () => {
     const result = await check.check(anchor);
     assert.equal(result.status, 'changed');
     assert.ok((result.similarity ?? 1) < 0.8, `similarity ${result.similarity}`);
+  });
+
+  it('a one-call change under a memory about it (Math.round → Math.floor in computeTotal) is changed, a reformat of it fresh', async () => {
+    const invoice = (body: string): string =>
+      `import { Line } from './line';\n\nexport function computeTotal(lines: Line[]): number {\n${body}\n}\n`;
+    const rounding = `  const net = lines.reduce((sum, line) => sum + line.price * line.quantity, 0);\n  return Math.round(net * 1.2 * 100) / 100;`;
+    write('src/invoice.ts', invoice(rounding));
+    const check = checker();
+    const anchor = await check.create({ path: 'src/invoice.ts', symbol: 'computeTotal' });
+    write('src/invoice.ts', invoice(rounding.replace('Math.round', 'Math.floor')));
+    const floored = await check.check(anchor);
+    assert.equal(floored.status, 'changed');
+    assert.ok((floored.similarity ?? 0) >= 0.8, `one token of many: similarity ${floored.similarity}`);
+    write(
+      'src/invoice.ts',
+      invoice(
+        `    const net = lines.reduce(\n      (sum, line) => sum + line.price * line.quantity,\n      0,\n    )\n    return Math.round(net * 1.2 * 100) / 100 // VAT`,
+      ),
+    );
+    assert.equal((await check.check(anchor)).status, 'fresh');
   });
 
   it('a renamed file is followed: moved, with where the code is now', async () => {

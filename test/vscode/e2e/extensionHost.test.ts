@@ -353,6 +353,11 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
 
     // Remember Selection
     await bench.runCommand('Memory: Remember Selection', { before: () => bench.selectAllInEditor() });
+    // It asks for a note; Escape stores the selection without one.
+    await bench.quickInput
+      .locator('.quick-input-title', { hasText: /^Remember Selection: notes\.md:1-/ })
+      .waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
     await bench.notification(/Remembered as|Updated an existing memory/);
     await waitFor(
       'the selection to be recalled',
