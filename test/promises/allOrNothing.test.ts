@@ -287,4 +287,73 @@ describe('import_memories is all or nothing with a failure at each of its writes
       }
     }
   });
+
+  for (const [tool, extra] of [
+    ['clear_working_memory', {}],
+    ['checkpoint_working_memory', { force: true }],
+  ] as const) {
+    it(`${tool} with a failure at each of its writes reports it and clears nothing; a retry keeps every statement once`, async () => {
+      const statements = [
+        'We decided the importer retries each batch three times',
+        'Remember: the staging database is called zebracorn_main',
+        'The release checklist needs a changelog entry before tagging',
+      ];
+      const seed = async (user: string): Promise<string> => {
+        faults.failAt = 0;
+        const session = (await callOk<{ session_id: string }>(client, 'init_session', { user_id: user })).session_id;
+        for (const content of statements)
+          await callOk(client, 'add_to_working_memory', {
+            user_id: user,
+            session_id: session,
+            content,
+            content_type: 'message',
+          });
+        return session;
+      };
+      const clear = (user: string, session: string) =>
+        client.callTool({ name: tool, arguments: { user_id: user, session_id: session, ...extra } });
+      const items = async (user: string, session: string): Promise<string[]> =>
+        (
+          await callOk<{ items: Array<{ content: string }> }>(client, 'get_working_memory', {
+            user_id: user,
+            session_id: session,
+          })
+        ).items.map((item) => item.content);
+      const kept = async (user: string): Promise<string[]> =>
+        (await listAllMemories(rawStore, { user_id: user })).items
+          .filter((memory) => !memory.deleted_at)
+          .map((memory) => memory.content)
+          .sort();
+      const counting = await seed(`${tool}_count`);
+      faults.writes = 0;
+      assert.ok(!(await clear(`${tool}_count`, counting)).isError);
+      const total = faults.writes;
+      const whole = await kept(`${tool}_count`);
+      // A clear keeps every statement; a checkpoint the worthwhile ones (the checklist line is not).
+      assert.equal(
+        whole.length,
+        tool === 'clear_working_memory' ? statements.length : 2,
+        `kept without a failure: ${whole}`,
+      );
+      assert.ok(total >= 2, `${tool} made ${total} writes`);
+      for (let k = 1; k <= total; k++) {
+        const user = `${tool}_fails_at_${k}`;
+        const session = await seed(user);
+        faults.writes = 0;
+        faults.failAt = k;
+        const failed = await clear(user, session);
+        faults.failAt = 0;
+        const text = (failed.content as Array<{ text?: string }>)[0]?.text ?? '';
+        assert.ok(failed.isError, `failure at write ${k} of ${total} reported as success: ${text.slice(0, 200)}`);
+        assert.deepEqual(
+          (await items(user, session)).sort(),
+          [...statements].sort(),
+          `failure at write ${k} of ${total}: the session lost items that were not all saved`,
+        );
+        assert.ok(!(await clear(user, session)).isError, `retry after a failure at write ${k}`);
+        assert.deepEqual(await items(user, session), []);
+        assert.deepEqual(await kept(user), whole, `after a failure at write ${k} and a retry, each statement once`);
+      }
+    });
+  }
 });
