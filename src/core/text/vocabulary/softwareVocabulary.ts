@@ -1,12 +1,13 @@
+import { CHECKED_GROUPS } from './checkedGroups.ts';
 import { LANGUAGE_ALIASES } from './languageAliases.ts';
+import { abbreviationGroups, listGroups, type VocabularyGroup } from './vocabularyGroup.ts';
 
 /**
- * Vocabulary of software work that general dictionaries lack, generated from public lists only
- * (issue 30): the aliases of programming languages from GitHub Linguist ("ts" / TypeScript,
- * "golang" / Go; scripts/build-language-aliases.mjs). Used both ways by query expansion
- * (queryConcepts.ts). The hand-written abbreviations, categories and equivalents that were here
- * followed the development set's wording: a leave-one-project-out check on coding-dev-2
- * (bench/vocabularyHoldout.ts, docs/retrieval.md) kept none of them.
+ * Vocabulary of software work that general dictionaries lack (issue 30): the aliases of
+ * programming languages generated from GitHub Linguist ("ts" / TypeScript, "golang" / Go;
+ * scripts/build-language-aliases.mjs), and the few hand-written groups that a per-group check on
+ * data they were not derived from kept (checkedGroups.ts, bench/vocabularyGroupCheck.ts). Used
+ * both ways by query expansion (queryConcepts.ts).
  */
 
 export interface PhraseEntry {
@@ -16,40 +17,20 @@ export interface PhraseEntry {
   alternatives: Array<{ words: string[]; kind: 'abbreviation' | 'category' | 'member' | 'equivalent' }>;
 }
 
-function words(phrase: string): string[] {
-  return phrase
-    .toLowerCase()
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word.length > 0);
-}
-
 type BridgeKind = PhraseEntry['alternatives'][number]['kind'];
 
-/** One line of a generated list: a language and its aliases. */
-export interface VocabularyGroup {
-  /** The line as written, prefixed by its kind ("abbreviation: ts = typescript"): how a check names it. */
-  id: string;
-  /** Each bridge the line makes: from a phrase, to another, of a kind. */
-  bridges: Array<[string[], string[], BridgeKind]>;
-}
+export type { VocabularyGroup } from './vocabularyGroup.ts';
 
-/** Every generated line as the bridges it makes: each alias and its language, both ways. */
+/** Every line the vocabulary is built from: each generated language alias, then the checked groups. */
 export function vocabularyGroups(): VocabularyGroup[] {
-  return LANGUAGE_ALIASES.trim()
-    .split('\n')
-    .map((line) => {
-      const [aliases, name] = line.split(' = ');
-      const bridges: VocabularyGroup['bridges'] = [];
-      for (const alias of aliases.split(',')) {
-        bridges.push([words(alias), words(name), 'abbreviation']);
-        bridges.push([words(name), words(alias), 'abbreviation']);
-      }
-      return { id: `abbreviation: ${line.trim()}`, bridges };
-    });
+  const languages = abbreviationGroups(LANGUAGE_ALIASES);
+  return [...languages, ...listGroups(CHECKED_GROUPS)];
 }
 
-function build(keep: ((group: VocabularyGroup) => boolean) | null): Map<string, PhraseEntry> {
+function build(
+  groups: readonly VocabularyGroup[],
+  keep: ((group: VocabularyGroup) => boolean) | null,
+): Map<string, PhraseEntry> {
   const entries = new Map<string, PhraseEntry>();
   const add = (from: string[], to: string[], kind: BridgeKind): void => {
     const key = from.join(' ');
@@ -59,27 +40,33 @@ function build(keep: ((group: VocabularyGroup) => boolean) | null): Map<string, 
       entry.alternatives.push({ words: to, kind });
     entries.set(key, entry);
   };
-  for (const group of vocabularyGroups())
+  for (const group of groups)
     if (keep === null || keep(group)) for (const [from, to, kind] of group.bridges) add(from, to, kind);
   return entries;
 }
 
 let table: Map<string, PhraseEntry> | null = null;
 let evaluationFilter: ((group: VocabularyGroup) => boolean) | null = null;
+let evaluationGroups: readonly VocabularyGroup[] | null = null;
 
 /**
- * Evaluation seam (bench/vocabularyHoldout.ts): the vocabulary with only the groups `keep`
- * accepts, or all of them again with null, so a check can measure what each group does on data it
+ * Evaluation seam (bench/vocabularyHoldout.ts, bench/vocabularyGroupCheck.ts): the vocabulary
+ * built from `groups` (by default the product's own) with only those `keep` accepts, or the
+ * product's vocabulary again with null, so a check can measure what each group does on data it
  * was not derived from. Nothing in the product calls it.
  */
-export function restrictVocabularyForEvaluation(keep: ((group: VocabularyGroup) => boolean) | null): void {
+export function restrictVocabularyForEvaluation(
+  keep: ((group: VocabularyGroup) => boolean) | null,
+  groups: readonly VocabularyGroup[] | null = null,
+): void {
   evaluationFilter = keep;
+  evaluationGroups = keep === null ? null : groups;
   table = null;
 }
 
 /** Phrase (words joined by one space) -> what else it is called. Built once, on first use. */
 export function softwareVocabulary(): ReadonlyMap<string, PhraseEntry> {
-  table ??= build(evaluationFilter);
+  table ??= build(evaluationGroups ?? vocabularyGroups(), evaluationFilter);
   return table;
 }
 
