@@ -13,8 +13,6 @@ import { type MemoryCategory, MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../doma
 import { extractEntities } from '../entities/extractEntities.ts';
 import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
 import type { WeightedTerm } from '../ports/memoryStore.ts';
-import { analyzeDocument } from '../text/analyzer.ts';
-import { bm25Idf } from '../text/bm25.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
 import {
@@ -34,16 +32,6 @@ import { queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts
 import { conceptInformation, coverageOf, coversTopic, hasTopic, type Coverage } from './queryCoverage.ts';
 import { explainMatch, scoreMemory } from './relevance.ts';
 import { applyRelevanceFloor, partialFloor } from './relevanceFloor.ts';
-import {
-  FEEDBACK_DEPTH,
-  FEEDBACK_DOCUMENTS,
-  FEEDBACK_TERMS,
-  feedbackAgreement,
-  feedbackWords,
-  relevanceModel,
-  withFeedback,
-  type AnalysedTerms,
-} from './statementFeedback.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { happenedWithin, IN_WINDOW_TERM, type TimeWindow, windowConcept, windowInformation } from './timeWindow.ts';
 import { detectIntent } from './queryIntent.ts';
@@ -472,7 +460,6 @@ export class Recall {
         .filter((memory) => !lexicalIds.has(memory.memory_id))
         .map((memory) => ({ memory_id: memory.memory_id, score: 0, matched_terms: [] })),
     ];
-    const bm25ById = new Map<string, number>();
     const own: LexicalHit[] = textHits.map((hit) => {
       const terms = new Set(hit.matched_terms);
       // The window qualifies the topic: a memory of that time about nothing asked of is not an answer.
@@ -483,7 +470,6 @@ export class Recall {
       const coverage = bestCoverage(covered, information, terms);
       coverageById.set(hit.memory_id, coverage);
       const bm25 = topBm25 > 0 ? hit.score / topBm25 : 0;
-      bm25ById.set(hit.memory_id, bm25);
       return {
         memory_id: hit.memory_id,
         score: coverage.value * (1 - BM25_SHARE + BM25_SHARE * bm25),
@@ -491,11 +477,6 @@ export class Recall {
       };
     });
     own.sort((a, b) => b.score - a.score);
-    // Without a vector signal, the best statements' other words reorder the statements (statementFeedback.ts);
-    // the floor is compared with each one's score before that.
-    const beforeFeedback = search.embedding
-      ? new Map<string, number>()
-      : await this.reorderByFeedback(own, records, partition, terms, coverageById, bm25ById);
     // With a path, every memory anchored to it is a candidate, whether or not it shares the query's words.
     const listed = search.byPath
       ? (await this.deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: candidateLimit })).items
@@ -546,15 +527,12 @@ export class Recall {
       const otherProject = outsideScope(scope, memory);
       if (otherProject) breakdown.signals.push('other_project');
       const final = Math.min(1, (inTimeHint ? score * TIME_BOOST : score) * (otherProject ? OTHER_PROJECT_SHARE : 1));
-      // Feedback reorders; the floor sees the text score the question's own words earned.
-      const unfed = beforeFeedback.get(id);
-      const floorShare = unfed !== undefined && text > 0 ? Math.min(1, unfed) / text : 1;
       // A near miss never clears the floor on the words it shares: only a caller's min_similarity 0 sees it.
       const gated = otherProject
         ? 0
         : search.floorBeforeTypeWeight && typeMultiplier > 0
-          ? Math.min(1, (final * floorShare) / typeMultiplier)
-          : Math.min(1, final * floorShare);
+          ? Math.min(1, final / typeMultiplier)
+          : final;
       const focused =
         search.focusEntities.size > 0 &&
         matchedEntities.some((entity) => search.focusEntities.has(entity.toLowerCase()));
@@ -577,56 +555,6 @@ export class Recall {
       });
     }
     return { scored, considered: ids.length, vectorMethod: vector[0]?.method ?? null, belowFloor };
-  }
-
-  /**
-   * Pseudo-relevance feedback on the candidates already fetched (statementFeedback.ts): the top
-   * statements vote for their other words, and the first FEEDBACK_DEPTH statements' BM25 tie-break is blended with
-   * how much of that vocabulary it carries; `own` is re-sorted. Returns each changed hit's score
-   * before feedback (empty when there are fewer than two statements to vote).
-   */
-  private async reorderByFeedback(
-    own: LexicalHit[],
-    records: ReadonlyMap<string, MemoryRecord>,
-    partition: string,
-    terms: readonly WeightedTerm[],
-    coverageById: ReadonlyMap<string, Coverage>,
-    bm25ById: ReadonlyMap<string, number>,
-  ): Promise<Map<string, number>> {
-    const before = new Map<string, number>();
-    const statements = own
-      .filter((hit) => {
-        const memory = records.get(hit.memory_id);
-        return hit.score > 0 && memory !== undefined && conversationKey(memory) === null;
-      })
-      .slice(0, FEEDBACK_DEPTH);
-    if (statements.length < 2) return before;
-    const analysed = new Map<string, AnalysedTerms>(
-      statements.map((hit) => [hit.memory_id, analyzeDocument(records.get(hit.memory_id)!)]),
-    );
-    const voters = statements
-      .slice(0, FEEDBACK_DOCUMENTS)
-      .map((hit) => ({ score: hit.score, document: analysed.get(hit.memory_id)! }));
-    const model = relevanceModel(voters, new Set(terms.map((term) => term.term)));
-    // Document counts only for the strongest words: the informative ten are among them.
-    const strongest = [...model].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, FEEDBACK_TERMS * 3);
-    if (strongest.length === 0) return before;
-    const stats = await this.deps.store.termStatistics(
-      partition,
-      strongest.map(([term]) => term),
-    );
-    const words = feedbackWords(new Map(strongest), (term) =>
-      bm25Idf(stats.documents, stats.frequencies.get(term) ?? 0),
-    );
-    if (words.length === 0) return before;
-    for (const hit of statements) {
-      const coverage = coverageById.get(hit.memory_id)?.value ?? 0;
-      const agreement = feedbackAgreement(analysed.get(hit.memory_id)!, words);
-      before.set(hit.memory_id, hit.score);
-      hit.score = coverage * (1 - BM25_SHARE + BM25_SHARE * withFeedback(bm25ById.get(hit.memory_id) ?? 0, agreement));
-    }
-    own.sort((a, b) => b.score - a.score);
-    return before;
   }
 
   /** The memories of a window the query names, most recent first (at most `limit`), and how many happened in it. */
