@@ -21,7 +21,7 @@ import { createEmbeddings } from '../src/runtime/createRuntime.ts';
 import { embeddingConfigFromEnv } from '../src/runtime/runtimeConfig.ts';
 import { benchBackendArgs, openBenchStore } from './benchBackend.ts';
 import { callOk, connectClient } from '../test/support/testCore.ts';
-import { formatTurn, KS, loadSamples, recallAtKs, sessionsOf } from './locomo/locomoData.ts';
+import { formatTurn, KS, loadSamples, parseSessionTime, recallAtKs, sessionsOf } from './locomo/locomoData.ts';
 import { detailTable, meanRecall, type RecallRow } from './locomo/recallTable.ts';
 import { latencySummary, ms } from './stats.ts';
 import { loadCodingSet } from './coding/codingData.ts';
@@ -37,31 +37,6 @@ const PUBLISHED = [
   { name: 'DRAGON (LoCoMo paper, Table 3)', recall: [null, 56.7, 66.2, 76.7, 82.7] },
   { name: 'BM25 k1 0.9 b 0.4 (this split)', recall: [null, 58, 66, 73, 78] },
 ];
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-
-/** "1:56 pm on 8 May, 2023" -> ISO: when the conversation happened, as a client would record it. */
-function parseSessionTime(text: string): string {
-  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text);
-  if (!match) throw new Error(`Unrecognised LoCoMo session time "${text}"`);
-  const [, hour, minute, half, day, month, year] = match;
-  const monthIndex = MONTHS.indexOf(month.toLowerCase());
-  const hours = (Number(hour) % 12) + (half.toLowerCase() === 'pm' ? 12 : 0);
-  return new Date(Date.UTC(Number(year), monthIndex, Number(day), hours, Number(minute))).toISOString();
-}
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-quality-'));

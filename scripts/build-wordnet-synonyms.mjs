@@ -246,7 +246,14 @@ export const WORDNET_NOT_DERIVED = \`${notDerived.join('\n')}\`;
 // Generic words (a match on them alone says little), space-separated.
 export const GENERIC_WORDS = '${common.join(' ')}';
 `;
-writeFileSync(new URL('../src/core/text/vocabulary/wordnetSynonyms.ts', import.meta.url), body);
+// --out PATH writes elsewhere (the test that regenerating gives the same bytes).
+const outIndex = process.argv.indexOf('--out');
+writeFileSync(
+  outIndex > 0
+    ? process.argv[outIndex + 1]
+    : new URL('../src/core/text/vocabulary/wordnetSynonyms.ts', import.meta.url),
+  body,
+);
 console.log(
   `${lines.length} words, ${attributeLines.length} attribute entries, ${derivationLines.length} derivation entries, ${notDerived.length} not derived, ${body.length} bytes`,
 );

@@ -90,3 +90,28 @@ export function recallAtKs(ranked: readonly string[], evidenceIds: readonly stri
     return evidence.filter((id) => top.has(id)).length / evidence.length;
   });
 }
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** "1:56 pm on 8 May, 2023" -> ISO: when the conversation happened, as a client would record it. */
+export function parseSessionTime(text: string): string {
+  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text);
+  if (!match) throw new Error(`Unrecognised LoCoMo session time "${text}"`);
+  const [, hour, minute, half, day, month, year] = match;
+  const monthIndex = MONTHS.indexOf(month.toLowerCase());
+  const hours = (Number(hour) % 12) + (half.toLowerCase() === 'pm' ? 12 : 0);
+  return new Date(Date.UTC(Number(year), monthIndex, Number(day), hours, Number(minute))).toISOString();
+}

@@ -47,7 +47,7 @@ describe('MCP output schemas come from the core API', () => {
   it('an explained recall answers exactly the core schema', async () => {
     const result = await client.callTool({
       name: 'recall_memories',
-      arguments: { query: 'orders database', explain: true },
+      arguments: { query: 'orders PostgreSQL', explain: true },
     });
     const parsed = recallOutputSchema.safeParse(result.structuredContent);
     assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);
@@ -64,7 +64,7 @@ describe('MCP output schemas come from the core API', () => {
     const sessionId = (session.structuredContent as { session_id: string }).session_id;
     const result = await client.callTool({
       name: 'get_relevant_context',
-      arguments: { session_id: sessionId, query: 'orders database', token_budget: 400 },
+      arguments: { session_id: sessionId, query: 'orders PostgreSQL', token_budget: 400 },
     });
     const parsed = contextOutputSchema.safeParse(result.structuredContent);
     assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);

@@ -40,7 +40,7 @@ describe('recall abstention and search keys over MCP', () => {
     });
     const answer = await callOk<Recalled>(client, 'recall_memories', {
       user_id: user,
-      query: 'how do I set up the Bluetooth printer',
+      query: 'how do I install the Bluetooth printer',
     });
     assert.deepEqual(answer.memories, []);
     assert.equal(answer.retrieval_breakdown.abstained, true);
@@ -97,7 +97,7 @@ describe('recall abstention and search keys over MCP', () => {
     }>(client, 'get_relevant_context', {
       user_id: user,
       session_id,
-      query: 'how do I set up the Bluetooth printer',
+      query: 'how do I install the Bluetooth printer',
       token_budget: 500,
     });
     assert.equal(context.context_items.filter((item) => item.source === 'long_term').length, 0);

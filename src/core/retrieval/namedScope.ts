@@ -83,3 +83,23 @@ export function outsideScope(scope: QuestionScope, memory: Pick<MemoryRecord, 'm
   const project = scope.bound ? memory.project_id : projectOf(memory);
   return project !== null && !scope.projects.has(project.toLowerCase());
 }
+
+/**
+ * Memories of another project than the question names rank after every memory of the named
+ * project (or of none) that matches it at all: a developer who names the project wants its
+ * memories first, however many more words another project's memory shares. Each is scaled into
+ * the band below the lowest in-scope score, so their own order is kept. Nothing changes when the
+ * question names no project or only other projects' memories match. Scores only: the floor has
+ * already shut these memories out for callers who keep it (their gate is 0).
+ */
+export function rankOutsideAfterScope<T extends { score: number }>(
+  scored: readonly T[],
+  outside: (entry: T) => boolean,
+  share: number,
+): void {
+  let lowestInside = Infinity;
+  for (const entry of scored)
+    if (!outside(entry) && entry.score > 0) lowestInside = Math.min(lowestInside, entry.score);
+  if (lowestInside === Infinity) return;
+  for (const entry of scored) if (outside(entry)) entry.score = lowestInside * share * entry.score;
+}

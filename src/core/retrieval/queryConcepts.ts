@@ -134,6 +134,7 @@ function vocabularyTerms(words: readonly string[]): string[][] {
 }
 
 let vocabularyIndex: VocabularyIndex | null = null;
+let vocabularySource: ReadonlyMap<string, PhraseEntry> | null = null;
 
 /** A query span names a vocabulary phrase: the same informative words, each up to an inflection. */
 function sameWords(surfaces: readonly string[], words: readonly string[]): boolean {
@@ -147,9 +148,12 @@ function particleKey(words: readonly string[]): string {
 }
 
 function vocabulary(): VocabularyIndex {
-  if (vocabularyIndex === null) {
+  // Rebuilt when the table is (an evaluation that restricts the vocabulary); otherwise built once.
+  const source = softwareVocabulary();
+  if (vocabularyIndex === null || vocabularySource !== source) {
+    vocabularySource = source;
     const index: VocabularyIndex = { byTerms: new Map(), byWords: new Map() };
-    for (const entry of softwareVocabulary().values()) {
+    for (const entry of source.values()) {
       // A particle phrase cannot be searched for: the index drops "in" from "log in", and "log"
       // alone is another word. It still counts when the query says it (byWords).
       const searchable = { ...entry, alternatives: entry.alternatives.filter(({ words }) => !isParticlePhrase(words)) };

@@ -35,7 +35,7 @@ import { applyRelevanceFloor, partialFloor } from './relevanceFloor.ts';
 import { parseTimeExpressions } from './timeExpressions.ts';
 import { happenedWithin, IN_WINDOW_TERM, type TimeWindow, windowConcept, windowInformation } from './timeWindow.ts';
 import { detectIntent } from './queryIntent.ts';
-import { outsideScope, projectOf, questionScope } from './namedScope.ts';
+import { outsideScope, projectOf, questionScope, rankOutsideAfterScope } from './namedScope.ts';
 import { recalledRef } from '../memoryEvents.ts';
 import type { AnchorReport } from '../anchors/anchorModel.ts';
 import { anchorReports, freshnessWeight } from '../anchors/anchorFreshness.ts';
@@ -156,8 +156,8 @@ const ALTERNATE_QUERY_CREDIT = 0.9;
 /** Search weight of an alternate query's words relative to the query's own. */
 const ALTERNATE_QUERY_WEIGHT = 0.8;
 /**
- * Share of its score a memory of another project than the question names keeps (it ranks below the
- * named project's memories of equal coverage, and never clears the floor: namedScope.ts).
+ * Share of its score a memory of another project than the question names keeps, then of the lowest
+ * score of the named project's matches (it ranks after all of them, and never clears the floor: namedScope.ts).
  */
 const OTHER_PROJECT_SHARE = 0.5;
 
@@ -262,6 +262,7 @@ export class Recall {
         belowFloor.best = found.belowFloor.best;
       vectorMethod ??= found.vectorMethod;
     }
+    rankOutsideAfterScope(scored, (entry) => entry.breakdown.signals.includes('other_project'), OTHER_PROJECT_SHARE);
     scored.sort(byScore);
     await this.weighByFreshness(scored, limit);
     // Abstain unless one candidate clears the floor; partial matches then go with it, marked.

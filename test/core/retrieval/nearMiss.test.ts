@@ -79,6 +79,22 @@ describe('near misses abstain', () => {
     assert.ok(result.memories.every((memory) => !memory.content.startsWith('pebble-cms')));
   });
 
+  it('ranks every match of the named project before another project’s, however many words that one shares', async () => {
+    // Luxon's memory shares library, parsing, date, time and zones; pebble-cms's shares only caching.
+    const result = await test.core.recall({
+      user_id: user,
+      query: 'which library does pebble-cms use for parsing dates and time zones, and for caching',
+      min_similarity: 0,
+    });
+    const order = result.memories.map((memory) => memory.content);
+    const cache = order.findIndex((content) => content.includes('caches them'));
+    const luxon = order.findIndex((content) => content.includes('Luxon'));
+    assert.ok(cache >= 0 && luxon >= 0, 'both are returned at a floor of 0');
+    assert.ok(cache < luxon, `the named project's match ranks first: ${order.join(' | ')}`);
+    const scores = result.memories.map((memory) => memory.relevance_score);
+    assert.ok(scores[luxon] < scores[cache], 'and its score says so');
+  });
+
   it('does not count the project name as the topic: sharing only the name answers nothing', async () => {
     const result = await test.core.recall({ user_id: user, query: 'which ORM does pebble-cms use' });
     assert.equal(result.memories.length, 0);

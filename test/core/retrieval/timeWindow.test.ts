@@ -71,7 +71,7 @@ describe('a time window the query names', () => {
   });
 
   it('with a topic, the topic of that time ranks first and the topic of another time still comes', async () => {
-    const result = await recall('which database decision did we make last week');
+    const result = await recall('which PostgreSQL decision did we make last week');
     assert.equal(returned(result)[0], 'dbLastWeek');
     assert.ok(returned(result).includes('dbOlder'), 'a memory covering the whole topic is an answer whatever its date');
     assert.ok(!returned(result).includes('lunchLastWeek'), 'a memory of that time about something else is not');
