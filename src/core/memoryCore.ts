@@ -62,6 +62,8 @@ import { type Clock, systemClock } from './ports/clock.ts';
 import type { EmbeddingProvider, EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
 import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
 import { Recall } from './retrieval/recall.ts';
+import type { RepoMemoryFiles } from './ports/repoMemoryFiles.ts';
+import { RepoMemorySync, type RepoMemorySyncOptions } from './repomemory/repoMemorySync.ts';
 import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
@@ -144,6 +146,7 @@ export class MemoryCore {
   private extractionQueue: ExtractionQueue | null = null;
   private enrichment: { enricher: SearchKeyEnricher; policy: EnrichmentPolicy } | null = null;
   private readonly embeddingCheck: EmbeddingStartupCheck | null;
+  private readonly repoSyncs = new Set<RepoMemorySync>();
 
   /**
    * `deps` lets a composition root (tests of core modules, benchmarks) share the parts it built
@@ -433,7 +436,20 @@ export class MemoryCore {
     return this.maintenance;
   }
 
+  /**
+   * Keeps the project's memories and the repository's `.memory/` files in step (issue #34) until
+   * close: a first full pass now, then on every change of either side. Only that project's layer.
+   */
+  async shareProjectMemories(files: RepoMemoryFiles, options: RepoMemorySyncOptions): Promise<RepoMemorySync> {
+    const sync = new RepoMemorySync(this.deps, files, options);
+    this.repoSyncs.add(sync);
+    await sync.start();
+    return sync;
+  }
+
   async close(): Promise<void> {
+    for (const sync of this.repoSyncs) await sync.close();
+    this.repoSyncs.clear();
     this.maintenance?.stop();
     // Before the store closes: evicted working memory is promoted, running extractions finish
     // (queued ones stay pending in the store).
