@@ -64,6 +64,7 @@ import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports
 import { Recall } from './retrieval/recall.ts';
 import type { RepoMemoryFiles } from './ports/repoMemoryFiles.ts';
 import { RepoMemorySync, type RepoMemorySyncOptions } from './repomemory/repoMemorySync.ts';
+import { type AgentsFileResult, type AgentsFileTarget, updateAgentsFile } from './repomemory/agentsFile.ts';
 import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
@@ -445,6 +446,11 @@ export class MemoryCore {
     this.repoSyncs.add(sync);
     await sync.start();
     return sync;
+  }
+
+  /** The marked section of AGENTS.md (or another instructions file) from the project's pinned memories, once. */
+  exportAgentsSection(files: RepoMemoryFiles, projectId: string, target: AgentsFileTarget): Promise<AgentsFileResult> {
+    return updateAgentsFile(this.deps, files, requireId(projectId, 'project_id'), target);
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,16 @@
 import { execFile } from 'node:child_process';
 import { type FSWatcher, realpathSync, watch } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { Logger } from '../core/ports/logger.ts';
-import type { FileProvenance, RepoFileListing, RepoMemoryFiles } from '../core/ports/repoMemoryFiles.ts';
+import {
+  type FileProvenance,
+  INSTRUCTION_FILES,
+  type InstructionFile,
+  type RepoFileListing,
+  type RepoMemoryFiles,
+} from '../core/ports/repoMemoryFiles.ts';
 import { MEMORY_FOLDER } from '../core/repomemory/memoryFile.ts';
 
 /** A memory file is a few kilobytes; a larger one is not a memory (and is not read whole into the store). */
@@ -103,7 +109,49 @@ export function nodeRepoMemoryFiles(root: string, options: NodeRepoMemoryFilesOp
     watch(onChange: () => void): { dispose(): void } {
       return watchRepository(root, folder, onChange, options);
     },
+
+    async readInstructions(path: InstructionFile): Promise<string | null> {
+      const target = await instructionTarget(path);
+      try {
+        return await readFile(target, 'utf8');
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+
+    async writeInstructions(path: InstructionFile, text: string): Promise<void> {
+      const target = await instructionTarget(path);
+      await mkdir(dirname(target), { recursive: true });
+      const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
+      await rename(temporary, target);
+    },
   };
+
+  /** Where an instructions file really is; UNAUTHORIZED when it (or its folder) leads outside the workspace. */
+  async function instructionTarget(path: InstructionFile): Promise<string> {
+    if (!INSTRUCTION_FILES.includes(path))
+      throw new MemoryError(
+        'INVALID_INPUT',
+        `${path}: the section is written to ${INSTRUCTION_FILES.join(', ')} only.`,
+      );
+    const absolute = join(root, path);
+    // The deepest part that exists decides: a linked file or a linked .github/ must stay inside.
+    for (let probe = absolute; probe.length >= root.length; probe = dirname(probe)) {
+      let real: string;
+      try {
+        real = await realpath(probe);
+      } catch (error) {
+        if (isMissing(error)) continue;
+        throw error;
+      }
+      if (!inside(real))
+        throw new MemoryError('UNAUTHORIZED', `${path} leads outside the workspace (${real}); it is not written.`);
+      return probe === absolute ? real : join(real, absolute.slice(probe.length + 1));
+    }
+    return absolute;
+  }
 
   /** Reads one file into the listing; returns why it was not read, or null. */
   async function readInto(file: string, path: string, listing: RepoFileListing): Promise<string | null> {

@@ -23,7 +23,15 @@ export interface RepoMemoryFiles {
    * (a commit, a checkout, a merge, a pull).
    */
   watch(onChange: () => void): { dispose(): void };
+  /** An instructions file for agents without MCP (AGENTS.md …, INSTRUCTION_FILES); null when it does not exist. */
+  readInstructions(path: InstructionFile): Promise<string | null>;
+  /** Replaces that file whole, atomically. */
+  writeInstructions(path: InstructionFile, text: string): Promise<void>;
 }
+
+/** The files agents without MCP read, which `fml export --agents-md` may write a section of. */
+export const INSTRUCTION_FILES = ['AGENTS.md', '.github/copilot-instructions.md', 'CLAUDE.md'] as const;
+export type InstructionFile = (typeof INSTRUCTION_FILES)[number];
 
 export interface RepoFileListing {
   files: RepoFileText[];

@@ -60,4 +60,5 @@ export type MemoryFileProblem =
   | 'UNREADABLE_FILE'
   | 'SECRET_NOT_WRITTEN'
   | 'NOT_IMPORTED'
-  | 'SYNC_FAILED';
+  | 'SYNC_FAILED'
+  | 'AGENTS_SECTION';

@@ -10,6 +10,7 @@ import type { FileProvenance, RepoMemoryFiles } from '../ports/repoMemoryFiles.t
 import { sha256Hex } from '../util/sha256.ts';
 import { LIMITS } from '../validation.ts';
 import type { MemoryFile, MemoryFileDiagnostic, MemoryFileProblem } from './memoryFile.ts';
+import { type AgentsFileResult, type AgentsFileTarget, updateAgentsFile } from './agentsFile.ts';
 import { anchorInputOf, fileOfMemory } from './memoryFileMapping.ts';
 import { parseMemoryFile, serializeMemoryFile } from './memoryFileFormat.ts';
 import { memoryFileName } from './memoryFileName.ts';
@@ -30,6 +31,8 @@ export interface RepoMemorySyncOptions {
   pollMs?: number;
   /** How long memory events are gathered before a pass (default 200 ms). */
   debounceMs?: number;
+  /** Also keep this instructions file's marked section in step with the pinned project memories. */
+  agentsFile?: AgentsFileTarget;
 }
 
 export interface RepoSyncResolution {
@@ -45,6 +48,8 @@ export interface RepoSyncReport {
   diagnostics: MemoryFileDiagnostic[];
   /** Memories whose commit or author changed (a commit, a pull). */
   provenance_updated: number;
+  /** The instructions file's section, when one is kept (options.agentsFile). */
+  agents_file?: AgentsFileResult;
 }
 
 const PAGE = 500;
@@ -57,6 +62,7 @@ export class RepoMemorySync {
   private readonly partition: string;
   private readonly pollMs: number;
   private readonly debounceMs: number;
+  private readonly agentsFile: AgentsFileTarget | null;
   private chain: Promise<unknown> = Promise.resolve();
   private queued: Promise<RepoSyncReport> | null = null;
   private applying = false;
@@ -73,6 +79,7 @@ export class RepoMemorySync {
     this.partition = sharedPartition('project', options.projectId);
     this.pollMs = options.pollMs ?? 3000;
     this.debounceMs = options.debounceMs ?? 200;
+    this.agentsFile = options.agentsFile ?? null;
   }
 
   /** The last pass's report; null before the first. */
@@ -210,18 +217,32 @@ export class RepoMemorySync {
         }
       }
       const refreshed = provenance ? await this.refreshProvenance(memories, touched, provenance) : 0;
+      const agentsFile = await this.updateAgentsFile(diagnostics);
       this.lastToken = await this.deps.store.changeToken();
       const report: RepoSyncReport = {
         at: this.deps.clock.now().toISOString(),
         resolutions,
         diagnostics,
         provenance_updated: refreshed,
+        ...(agentsFile ? { agents_file: agentsFile } : {}),
       };
       this.report = report;
       for (const listener of this.listeners) listener(report);
       return report;
     } finally {
       this.applying = false;
+    }
+  }
+
+  /** The instructions file's section as the pinned memories are now; a problem with it is a diagnostic. */
+  private async updateAgentsFile(diagnostics: MemoryFileDiagnostic[]): Promise<AgentsFileResult | null> {
+    if (!this.agentsFile) return null;
+    try {
+      return await updateAgentsFile(this.deps, this.files, this.projectId, this.agentsFile);
+    } catch (error) {
+      if (!MemoryError.is(error)) throw error;
+      diagnostics.push(diagnostic(this.agentsFile.path, 1, 'AGENTS_SECTION', error.message));
+      return null;
     }
   }
 
