@@ -20,8 +20,7 @@ import { enricherFromEnv } from '../models/enricherFromEnv.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
 import { checkedEmbeddingConfig, defaultDataDir, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { loadOrCreateToken } from '../runtime/serverToken.ts';
-import { exportAgentsMd, agentsTargetOf, startRepoMemories, workspaceProjectId } from '../runtime/repoMemories.ts';
-import { stderrLogger } from '../core/ports/logger.ts';
+import { agentsTargetOf, workspaceProjectId } from '../runtime/repoMemories.ts';
 
 const USAGE = `fml — Firebolt Memory Layer
 
@@ -147,7 +146,7 @@ async function runExportAgentsMd(values: {
   });
   try {
     const projectId = values.project ?? (await workspaceProjectId(workspaceDir));
-    const result = await exportAgentsMd(core, { workspaceDir, projectId, logger: stderrLogger, target });
+    const result = await core.exportAgentsSection({ workspace_dir: workspaceDir, project_id: projectId, ...target });
     console.log(
       `${result.changed ? 'wrote' : 'unchanged:'} ${result.path}: ${result.included} pinned project memor${result.included === 1 ? 'y' : 'ies'} of "${projectId}" (${result.tokens} tokens${result.omitted > 0 ? `; ${result.omitted} left out by the ${target.budget}-token budget` : ''})`,
     );
@@ -271,11 +270,10 @@ async function main(argv: string[]): Promise<void> {
     );
   if (values['repo-memories'] && config.workspaceDir) {
     const projectId = config.defaultProjectId ?? (await workspaceProjectId(config.workspaceDir));
-    await startRepoMemories(core, {
-      workspaceDir: config.workspaceDir,
-      projectId,
-      logger: stderrLogger,
-      ...(values['agents-md'] ? { agentsFile: agentsTargetOf(values) } : {}),
+    await core.shareProjectMemories({
+      workspace_dir: config.workspaceDir,
+      project_id: projectId,
+      ...(values['agents-md'] ? { agents_file: agentsTargetOf(values) } : {}),
     });
     console.error(`[fml] project memories of "${projectId}" shared in ${config.workspaceDir}/.memory/`);
   }

@@ -62,9 +62,14 @@ import { type Clock, systemClock } from './ports/clock.ts';
 import type { EmbeddingProvider, EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
 import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
 import { Recall } from './retrieval/recall.ts';
-import type { RepoMemoryFiles } from './ports/repoMemoryFiles.ts';
-import { RepoMemorySync, type RepoMemorySyncOptions } from './repomemory/repoMemorySync.ts';
-import { type AgentsFileResult, type AgentsFileTarget, updateAgentsFile } from './repomemory/agentsFile.ts';
+import type { RepoSyncReport } from './repomemory/repoMemorySync.ts';
+import type { AgentsFileResult } from './repomemory/agentsFile.ts';
+import {
+  type ExportAgentsSectionInput,
+  RepoMemories,
+  type RepoFilesFactory,
+  type ShareProjectMemoriesInput,
+} from './repomemory/repoMemories.ts';
 import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
@@ -105,6 +110,8 @@ export interface MemoryCoreOptions {
   logger?: Logger;
   /** The workspace whose code memories are anchored to (fml serve --workspace); anchors are checked lazily at recall. */
   workspace?: WorkspaceFiles | null;
+  /** Opens a workspace's `.memory/` folder for sharing project memories (the runtime's Node adapter). */
+  repoFiles?: RepoFilesFactory;
   /** What the embedding provider's startup check found (Ollama), reported by stats. */
   embeddingCheck?: EmbeddingStartupCheck | null;
 }
@@ -147,7 +154,7 @@ export class MemoryCore {
   private extractionQueue: ExtractionQueue | null = null;
   private enrichment: { enricher: SearchKeyEnricher; policy: EnrichmentPolicy } | null = null;
   private readonly embeddingCheck: EmbeddingStartupCheck | null;
-  private readonly repoSyncs = new Set<RepoMemorySync>();
+  private readonly repoMemories: RepoMemories;
 
   /**
    * `deps` lets a composition root (tests of core modules, benchmarks) share the parts it built
@@ -168,6 +175,7 @@ export class MemoryCore {
     this.facts = new StructuredFacts(this.deps, this.longTerm);
     this.recaller = new Recall(this.deps);
     this.assembler = new ContextAssembler(this.deps, this.recaller);
+    this.repoMemories = new RepoMemories(this.deps, options.repoFiles ?? null);
   }
 
   /** The anchor check of this process's workspace; null when it serves none. */
@@ -438,24 +446,25 @@ export class MemoryCore {
   }
 
   /**
-   * Keeps the project's memories and the repository's `.memory/` files in step (issue #34) until
-   * close: a first full pass now, then on every change of either side. Only that project's layer.
+   * Shares the project's memories as the workspace's `.memory/` files, kept in step both ways
+   * (issue #34): starts it with a full pass, or runs a pass now when already shared; the report.
    */
-  async shareProjectMemories(files: RepoMemoryFiles, options: RepoMemorySyncOptions): Promise<RepoMemorySync> {
-    const sync = new RepoMemorySync(this.deps, files, options);
-    this.repoSyncs.add(sync);
-    await sync.start();
-    return sync;
+  shareProjectMemories(input: ShareProjectMemoriesInput): Promise<RepoSyncReport> {
+    return this.repoMemories.share(input);
+  }
+
+  /** Stops sharing a workspace's project memories (the setting turned off); files and memories stay. */
+  stopSharingProjectMemories(workspaceDir: string): Promise<boolean> {
+    return this.repoMemories.stop(workspaceDir);
   }
 
   /** The marked section of AGENTS.md (or another instructions file) from the project's pinned memories, once. */
-  exportAgentsSection(files: RepoMemoryFiles, projectId: string, target: AgentsFileTarget): Promise<AgentsFileResult> {
-    return updateAgentsFile(this.deps, files, requireId(projectId, 'project_id'), target);
+  exportAgentsSection(input: ExportAgentsSectionInput): Promise<AgentsFileResult> {
+    return this.repoMemories.exportAgentsSection(input);
   }
 
   async close(): Promise<void> {
-    for (const sync of this.repoSyncs) await sync.close();
-    this.repoSyncs.clear();
+    await this.repoMemories.close();
     this.maintenance?.stop();
     // Before the store closes: evicted working memory is promoted, running extractions finish
     // (queued ones stay pending in the store).

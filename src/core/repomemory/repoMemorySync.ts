@@ -227,6 +227,7 @@ export class RepoMemorySync {
         ...(agentsFile ? { agents_file: agentsFile } : {}),
       };
       this.report = report;
+      for (const line of reportLines(report)) this.deps.log.info(line);
       for (const listener of this.listeners) listener(report);
       return report;
     } finally {
@@ -484,6 +485,23 @@ export class RepoMemorySync {
     this.deps.log.warn(`project memories: ${action.kind} of ${memoryId} failed`, error);
     return diagnostic(path, 1, action.kind === 'import' ? 'NOT_IMPORTED' : 'SYNC_FAILED', message);
   }
+}
+
+/** One line per change and per problem: "project memories: .memory/x.md:3: INVALID_FIELD …". */
+export function reportLines(report: RepoSyncReport): string[] {
+  return [
+    ...report.resolutions.map(
+      (resolution) =>
+        `project memories: ${resolution.path}: ${resolution.kind} ${resolution.memory_id} (${resolution.reason})`,
+    ),
+    ...report.diagnostics.map(
+      (diagnostic) =>
+        `project memories: ${diagnostic.path}:${diagnostic.line}: ${diagnostic.code} ${diagnostic.message}`,
+    ),
+    ...(report.agents_file?.changed
+      ? [`project memories: ${report.agents_file.path}: section rewritten (${report.agents_file.included} pinned)`]
+      : []),
+  ];
 }
 
 function storeSide(memory: MemoryRecord): StoreSide {
