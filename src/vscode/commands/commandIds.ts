@@ -29,6 +29,8 @@ export interface CommandArgs {
   'memory.showActivationTime': [];
   'memory.reviewStaleMemories': [];
   'memory.openAnchoredMemories': [memoryIds: string[]];
+  'memory.shareProjectMemories': [];
+  'memory.writeAgentsSection': [file?: string];
 }
 
 export type CommandId = keyof CommandArgs;
@@ -62,6 +64,8 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.showActivationTime': { title: 'Show Activation Time' },
   'memory.reviewStaleMemories': { title: 'Review Stale Memories' },
   'memory.openAnchoredMemories': { title: 'Open Anchored Memories', hidden: true },
+  'memory.shareProjectMemories': { title: 'Share Project Memories in This Repository' },
+  'memory.writeAgentsSection': { title: 'Write Pinned Project Memories to AGENTS.md…' },
 };
 
 export const COMMAND_CATEGORY = 'Memory';

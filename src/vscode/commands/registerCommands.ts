@@ -47,6 +47,8 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.showLogs': (deps) => deps.log.channel.show(),
   'memory.reviewStaleMemories': reviewStaleMemoriesCommand,
   'memory.openAnchoredMemories': openAnchoredMemoriesCommand,
+  'memory.shareProjectMemories': (deps) => deps.repoMemories.enable(),
+  'memory.writeAgentsSection': (deps, file) => deps.repoMemories.writeAgentsSection(file),
   'memory.showActivationTime': (deps) => {
     const message = deps.activation.describe();
     deps.log.info(message);
