@@ -246,6 +246,89 @@ describe('the project-memory sync between the store and .memory/', () => {
     assert.deepEqual(linkedFolder.resolutions, []);
   });
 
+  it('delete against edit: the newer side wins, and the report names the reason', async () => {
+    const a = await developer();
+    const id = await storeProject(a, 'Releases are cut from the release branch on Thursdays.');
+    await a.sync.sync();
+    const [name] = memoryFiles(a.dir);
+    const path = join(a.dir, '.memory', name);
+    const written = readFileSync(path, 'utf8');
+
+    // Deleted in the repository, edited in the store afterwards: the memory stays and its file comes back.
+    rmSync(path);
+    await a.test.core.updateMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: id,
+      content: 'Releases are cut from the release branch on Wednesdays.',
+    });
+    const kept = await a.sync.sync();
+    assert.deepEqual(
+      kept.resolutions.map((r) => r.reason),
+      ['edited-in-store-after-file-deletion'],
+    );
+    assert.match(readFileSync(path, 'utf8'), /on Wednesdays\.\n$/);
+
+    // Forgotten in the store, then the file edited with a later time: the edit restores the memory.
+    await a.test.core.forgetMemory({ user_id: 'alice', layer: 'project', project_id: PROJECT, memory_id: id });
+    const later = new Date(Date.now() + 60_000).toISOString();
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8')
+        .replace(/^updated: .*$/m, `updated: ${later}`)
+        .replace('on Wednesdays', 'on Tuesdays'),
+    );
+    const restored = await a.sync.sync();
+    assert.deepEqual(
+      restored.resolutions.map((r) => r.reason),
+      ['edited-in-repository-after-store-deletion'],
+    );
+    const [memory] = await a.test.store.getMemories(PARTITION, [id]);
+    assert.equal(memory.deleted_at, null);
+    assert.equal(memory.content, 'Releases are cut from the release branch on Tuesdays.');
+    assert.equal(repositoryOriginOf(memory.metadata)?.last_sync, 'edited-in-repository-after-store-deletion');
+    assert.notEqual(written, readFileSync(path, 'utf8'));
+  });
+
+  it('keeps the AGENTS.md section in step with the pinned project memories, and nothing outside it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fml-repo-'));
+    writeFileSync(join(dir, 'AGENTS.md'), '# Rules\n\nKeep this line.\n');
+    const test = await createTestCore();
+    const files = nodeRepoMemoryFiles(dir, { logger: recordingLogger() });
+    const sync = new RepoMemorySync(test.deps, files, {
+      projectId: PROJECT,
+      pollMs: 0,
+      agentsFile: { path: 'AGENTS.md', budget: 500 },
+    });
+    cleanups.push(async () => {
+      await sync.close();
+      await test.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const dev = { test, dir, sync };
+    const id = await storeProject(dev, 'Never commit generated files under dist/.');
+    await sync.sync();
+    assert.equal(readFileSync(join(dir, 'AGENTS.md'), 'utf8').includes('Never commit generated files'), false);
+    await test.store.changeMemory({
+      user_id: PARTITION,
+      memory_id: id,
+      change: { set: { pinned: true } },
+      at: new Date().toISOString(),
+      if_forgotten: 'reject',
+    });
+    const report = await sync.sync();
+    assert.equal(report.agents_file?.included, 1);
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    assert.ok(agents.startsWith('# Rules\n\nKeep this line.\n\n<!-- fml:begin -->'));
+    assert.match(
+      agents,
+      /- Never commit generated files under dist\/\. \(\.memory\/never-commit-generated-files-under-dist-[a-z0-9]{8}\.md\)/,
+    );
+    // Pinned in the file too: the change went both ways.
+    assert.match(readOnly(dir), /\npinned: true\n/);
+  });
+
   it('picks up a file that appears while it watches', async () => {
     const a = await developer();
     const b = await developer();
