@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -320,5 +320,45 @@ describe('project memories shared through a git repository (fml serve --repo-mem
     assert.ok(
       (await recall(alice, 'memory with a bad date')).data.memories.every((m) => !m.content.includes('bad date')),
     );
+  });
+});
+
+describe('fml repo-memory flags refused with a clear error', () => {
+  const run = (...args: string[]): { status: number | null; stderr: string } => {
+    const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 30_000 });
+    return { status: result.status, stderr: result.stderr };
+  };
+
+  it('--repo-memories without --workspace, export without --agents-md, a bad --file or --budget', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fml-repo-flags-'));
+    try {
+      const cases: Array<[string[], RegExp]> = [
+        [
+          ['serve', '--stdio', '--data-dir', dir, '--repo-memories'],
+          /INVALID_INPUT: --repo-memories .* add --workspace DIR/,
+        ],
+        [
+          ['export', '--workspace', dir, '--data-dir', dir],
+          /INVALID_INPUT: fml export writes one thing so far: pass --agents-md/,
+        ],
+        [['export', '--agents-md', '--data-dir', dir], /INVALID_INPUT: --agents-md writes into a workspace/],
+        [
+          ['export', '--agents-md', '--workspace', dir, '--data-dir', dir, '--file', 'README.md'],
+          /INVALID_INPUT: --file README\.md/,
+        ],
+        [
+          ['export', '--agents-md', '--workspace', dir, '--data-dir', dir, '--budget', '0'],
+          /INVALID_INPUT: --budget must be a whole number/,
+        ],
+      ];
+      for (const [args, message] of cases) {
+        const result = run(...args);
+        assert.equal(result.status, 1, args.join(' '));
+        assert.match(result.stderr, message);
+      }
+      assert.equal(existsSync(join(dir, 'README.md')), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
