@@ -20,6 +20,7 @@ import { enricherFromEnv } from '../models/enricherFromEnv.ts';
 import { createRuntime } from '../runtime/createRuntime.ts';
 import { checkedEmbeddingConfig, defaultDataDir, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { loadOrCreateToken } from '../runtime/serverToken.ts';
+import { agentsTargetOf, workspaceProjectId } from '../runtime/repoMemories.ts';
 
 const USAGE = `fml — Firebolt Memory Layer
 
@@ -32,12 +33,20 @@ Usage:
   (serve also takes --backend sqlite|firebolt-core|firebolt-cloud; default sqlite)
   (serve also takes --workspace DIR: the code memories are anchored to; recall checks anchors
    against it lazily, cached on file modification, and store_memory resolves anchors in it)
+  (serve also takes --repo-memories, with --workspace: the project's memories are shared as files
+   in DIR/.memory/, kept in step both ways (docs/repo-memories.md); the project is --project,
+   else the one the editor gives the folder)
   (serve also takes --enrichment-base-url URL [--enrichment-model NAME]: stored memories get search
    keys from that OpenAI-compatible chat endpoint in the background; same as FML_ENRICHMENT_*)
   (serve also takes --agent ID --team ID --org ID --company ID: the memory layers it serves;
    with --user, no other team, org or company can be named by a client)
   (with --user, clients act in the --project project only; --read-project ID, repeatable,
    opens another project for reading, never writing)
+  fml export --agents-md --workspace DIR [--file AGENTS.md|.github/copilot-instructions.md|CLAUDE.md]
+             [--budget N] [--project ID] [--data-dir DIR]
+      writes the pinned project memories into a marked section of that file (default AGENTS.md,
+      1500 tokens); text outside the section is never changed. With serve --repo-memories, the
+      same flags keep the section in step whenever the pinned memories change
   fml daemon [--data-dir DIR] [--grace-ms N]
       the background memory process the VS Code extension starts (one per data directory);
       stops N ms (default 300000) after its last client left
@@ -113,6 +122,39 @@ function enrichmentEnv(
   };
 }
 
+/** fml export --agents-md: the section written once from the store as it is. */
+async function runExportAgentsMd(values: {
+  'agents-md'?: boolean;
+  workspace?: string;
+  project?: string;
+  'data-dir'?: string;
+  backend?: string;
+  file?: string;
+  budget?: string;
+}): Promise<void> {
+  if (!values['agents-md'])
+    throw new MemoryError('INVALID_INPUT', `fml export writes one thing so far: pass --agents-md.\n\n${USAGE}`);
+  if (values.workspace === undefined)
+    throw new MemoryError('INVALID_INPUT', '--agents-md writes into a workspace: add --workspace DIR.');
+  const target = agentsTargetOf(values);
+  const workspaceDir = requireWorkspaceDir(values.workspace);
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const core = await createRuntime({
+    dataDir,
+    backend: backendConfigFromEnv(dataDir, values.backend),
+    embeddings: { kind: 'none' },
+  });
+  try {
+    const projectId = values.project ?? (await workspaceProjectId(workspaceDir));
+    const result = await core.exportAgentsSection({ workspace_dir: workspaceDir, project_id: projectId, ...target });
+    console.log(
+      `${result.changed ? 'wrote' : 'unchanged:'} ${result.path}: ${result.included} pinned project memor${result.included === 1 ? 'y' : 'ies'} of "${projectId}" (${result.tokens} tokens${result.omitted > 0 ? `; ${result.omitted} left out by the ${target.budget}-token budget` : ''})`,
+    );
+  } finally {
+    await core.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -137,6 +179,10 @@ async function main(argv: string[]): Promise<void> {
       to: { type: 'string' },
       'grace-ms': { type: 'string' },
       workspace: { type: 'string' },
+      'repo-memories': { type: 'boolean' },
+      'agents-md': { type: 'boolean' },
+      file: { type: 'string' },
+      budget: { type: 'string' },
       'enrichment-base-url': { type: 'string' },
       'enrichment-model': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -179,6 +225,10 @@ async function main(argv: string[]): Promise<void> {
     await runDaemon({ dataDir: values['data-dir'] ?? defaultDataDir(), graceMs });
     return;
   }
+  if (command === 'export') {
+    await runExportAgentsMd(values);
+    return;
+  }
   if (command !== 'serve') throw new MemoryError('INVALID_INPUT', `Unknown command "${command}".\n\n${USAGE}`);
   if (values.http === values.stdio)
     throw new MemoryError('INVALID_INPUT', `Pass exactly one of --http or --stdio.\n\n${USAGE}`);
@@ -186,6 +236,8 @@ async function main(argv: string[]): Promise<void> {
   if (values['any-user'] && (values.user !== undefined || values.stdio)) {
     throw new MemoryError('INVALID_INPUT', `--any-user goes with --http and without --user.\n\n${USAGE}`);
   }
+  if (values['repo-memories'] && values.workspace === undefined)
+    throw new MemoryError('INVALID_INPUT', `--repo-memories shares the memories of a workspace: add --workspace DIR.`);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const boundUser = values.user ?? (values.http && !values['any-user'] ? defaultHttpUser() : undefined);
   const embeddings = await checkedEmbeddingConfig();
@@ -216,6 +268,15 @@ async function main(argv: string[]): Promise<void> {
         error instanceof Error ? error.message : String(error),
       ),
     );
+  if (values['repo-memories'] && config.workspaceDir) {
+    const projectId = config.defaultProjectId ?? (await workspaceProjectId(config.workspaceDir));
+    await core.shareProjectMemories({
+      workspace_dir: config.workspaceDir,
+      project_id: projectId,
+      ...(values['agents-md'] ? { agents_file: agentsTargetOf(values) } : {}),
+    });
+    console.error(`[fml] project memories of "${projectId}" shared in ${config.workspaceDir}/.memory/`);
+  }
   // Extraction of promoted working memory runs in the background (rules offline, or the model of FML_EXTRACTION_*).
   const extraction = await core.startExtraction(extractorFromEnv(process.env));
   const enricher = enricherFromEnv(enrichmentEnv(values, process.env));

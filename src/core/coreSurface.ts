@@ -29,6 +29,10 @@ export const CORE_CALLS = [
   'clearWorkingMemory',
   'pinWorkingItem',
   'evictFromWorkingMemory',
+  // Project memories in the repository (issue #34): the sync runs next to the store, on the window's folder.
+  'shareProjectMemories',
+  'stopSharingProjectMemories',
+  'exportAgentsSection',
   // Whole-store jobs run next to the store (in the daemon), never in a window.
   'exportMemories',
   'importMemories',

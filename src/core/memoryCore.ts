@@ -62,6 +62,14 @@ import { type Clock, systemClock } from './ports/clock.ts';
 import type { EmbeddingProvider, EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
 import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
 import { Recall } from './retrieval/recall.ts';
+import type { RepoSyncReport } from './repomemory/repoMemorySync.ts';
+import type { AgentsFileResult } from './repomemory/agentsFile.ts';
+import {
+  type ExportAgentsSectionInput,
+  RepoMemories,
+  type RepoFilesFactory,
+  type ShareProjectMemoriesInput,
+} from './repomemory/repoMemories.ts';
 import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
@@ -102,6 +110,8 @@ export interface MemoryCoreOptions {
   logger?: Logger;
   /** The workspace whose code memories are anchored to (fml serve --workspace); anchors are checked lazily at recall. */
   workspace?: WorkspaceFiles | null;
+  /** Opens a workspace's `.memory/` folder for sharing project memories (the runtime's Node adapter). */
+  repoFiles?: RepoFilesFactory;
   /** What the embedding provider's startup check found (Ollama), reported by stats. */
   embeddingCheck?: EmbeddingStartupCheck | null;
 }
@@ -144,6 +154,7 @@ export class MemoryCore {
   private extractionQueue: ExtractionQueue | null = null;
   private enrichment: { enricher: SearchKeyEnricher; policy: EnrichmentPolicy } | null = null;
   private readonly embeddingCheck: EmbeddingStartupCheck | null;
+  private readonly repoMemories: RepoMemories;
 
   /**
    * `deps` lets a composition root (tests of core modules, benchmarks) share the parts it built
@@ -164,6 +175,7 @@ export class MemoryCore {
     this.facts = new StructuredFacts(this.deps, this.longTerm);
     this.recaller = new Recall(this.deps);
     this.assembler = new ContextAssembler(this.deps, this.recaller);
+    this.repoMemories = new RepoMemories(this.deps, options.repoFiles ?? null);
   }
 
   /** The anchor check of this process's workspace; null when it serves none. */
@@ -433,7 +445,26 @@ export class MemoryCore {
     return this.maintenance;
   }
 
+  /**
+   * Shares the project's memories as the workspace's `.memory/` files, kept in step both ways
+   * (issue #34): starts it with a full pass, or runs a pass now when already shared; the report.
+   */
+  shareProjectMemories(input: ShareProjectMemoriesInput): Promise<RepoSyncReport> {
+    return this.repoMemories.share(input);
+  }
+
+  /** Stops sharing a workspace's project memories (the setting turned off); files and memories stay. */
+  stopSharingProjectMemories(workspaceDir: string): Promise<boolean> {
+    return this.repoMemories.stop(workspaceDir);
+  }
+
+  /** The marked section of AGENTS.md (or another instructions file) from the project's pinned memories, once. */
+  exportAgentsSection(input: ExportAgentsSectionInput): Promise<AgentsFileResult> {
+    return this.repoMemories.exportAgentsSection(input);
+  }
+
   async close(): Promise<void> {
+    await this.repoMemories.close();
     this.maintenance?.stop();
     // Before the store closes: evicted working memory is promoted, running extractions finish
     // (queued ones stay pending in the store).

@@ -9,13 +9,14 @@ import { staleNote } from '../core/anchors/anchorFreshness.ts';
 import type { AnchorReport } from '../core/anchors/anchorModel.ts';
 import type { RecalledMemory } from '../core/api/recallOutput.ts';
 import { defuseStoredText } from '../core/api/storedText.ts';
+import { provenanceText, repositoryOriginOf } from '../core/domain/repositoryOrigin.ts';
 
 /** What the text reads of a recalled memory: the core's result, the breakdown optional as the tool lists it. */
 type RecalledForText = Pick<
   RecalledMemory,
   'memory_id' | 'layer' | 'content' | 'memory_category' | 'memory_subtype' | 'event_time' | 'anchors'
 > &
-  Partial<Pick<RecalledMemory, 'why_matched'>>;
+  Partial<Pick<RecalledMemory, 'why_matched' | 'metadata'>>;
 
 interface ContextItemForText {
   content: string;
@@ -40,7 +41,9 @@ export function recallText(
     .map((memory) => {
       // A memory about code that changed or is gone says so before its text, so it is never read as current.
       const stale = memory.anchors ? staleNote(memory.anchors as AnchorReport[]) : null;
-      return `${shortId(memory.memory_id)} (${label(memory)}): ${stale ? `${stale} ` : ''}${oneLine(defuseStoredText(memory.content))}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`;
+      // A memory shared through the repository names its file and commit: the agent can cite or open it.
+      const origin = repositoryOriginOf(memory.metadata);
+      return `${shortId(memory.memory_id)} (${label(memory)}): ${stale ? `${stale} ` : ''}${oneLine(defuseStoredText(memory.content))}${origin ? ` [${oneLine(defuseStoredText(provenanceText(origin)))}]` : ''}${memory.why_matched ? `\n  why: ${memory.why_matched}` : ''}`;
     })
     .join('\n');
 }

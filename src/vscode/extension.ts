@@ -15,6 +15,7 @@ import { StatusBar } from './status/statusBar.ts';
 import { loadNodeSqlite, sqliteRuntimeProblem } from './runtimeSupport.ts';
 import { watchSettings } from './watchSettings.ts';
 import { workspaceAnchors } from './anchors/workspaceAnchors.ts';
+import { RepoMemoryController } from './repoMemories/repoMemoryController.ts';
 
 /**
  * Composition root. Registration only, so activation stays fast: the memory store opens right
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new StatusBar(host, log);
   const panel = registerPanelWithHost(context, host, log);
   const anchors = workspaceAnchors(host, log);
+  const repoMemories = new RepoMemoryController(host, log);
   context.subscriptions.push(
     log,
     host,
@@ -57,7 +59,8 @@ export function activate(context: vscode.ExtensionContext): void {
     registerWithCursor(endpoint, log),
     panel,
     ...(anchors ? [anchors] : []),
-    ...registerCommands({ context, host, log, capture, endpoint, activation, panel, anchors }),
+    repoMemories,
+    ...registerCommands({ context, host, log, capture, endpoint, activation, panel, anchors, repoMemories }),
     watchSettings(context, host, log),
     registerChatParticipant(context, host, log),
   );

@@ -1,5 +1,6 @@
 import type { RecalledMemory } from '../../src/shared/panelProtocol.ts';
 import type { MemoryDetail, MemorySummary, PromotionTarget } from '../../src/shared/panelProtocol.ts';
+import { provenanceText, repositoryOriginOf } from '../../src/shared/repositoryOrigin.ts';
 import { formatDate, h, icon, iconButton } from '../ui/dom.ts';
 import { renderScoreBreakdown } from './scoreBreakdown.ts';
 import { renderSearchKeys, type SearchKeyActions } from './searchKeysSection.ts';
@@ -120,6 +121,13 @@ export function renderMemoryDetail(
     ['Id', memory.memory_id],
   ];
   if (deleted) meta.unshift(['Forgotten', formatDate(memory.deleted_at)]);
+  // A project memory shared as a .memory/ file: which file, commit and author, and what the last sync did.
+  const origin = repositoryOriginOf(memory.metadata);
+  if (origin)
+    meta.push([
+      'Repository',
+      `${provenanceText(origin)}${origin.last_sync ? ` · ${origin.last_sync.replaceAll('-', ' ')}` : ''}`,
+    ]);
   // Keys and enrichment have their own section; the raw metadata view shows the rest.
   const shownElsewhere = new Set(['tags', 'search_keys', 'search_key_origins', 'search_keys_removed', 'enrichment']);
   const extraMetadata = Object.entries(memory.metadata).filter(([key]) => !shownElsewhere.has(key));

@@ -54,4 +54,11 @@ export type MemoryFileProblem =
   | 'INVALID_FIELD'
   | 'EMPTY_BODY'
   | 'CONFLICT_MARKERS'
-  | 'SECRET_IN_FILE';
+  | 'SECRET_IN_FILE'
+  /** The sync's own findings (repoMemorySync.ts): */
+  | 'DUPLICATE_ID'
+  | 'UNREADABLE_FILE'
+  | 'SECRET_NOT_WRITTEN'
+  | 'NOT_IMPORTED'
+  | 'SYNC_FAILED'
+  | 'AGENTS_SECTION';

@@ -6,6 +6,7 @@ import type { MemoryHost } from '../runtime/memoryHost.ts';
 import type { ActivationTimes } from '../activationTimes.ts';
 import type { MemoryDocuments } from './memoryDocuments.ts';
 import type { AnchoredMemories } from '../anchors/anchoredMemories.ts';
+import type { RepoMemoryController } from '../repoMemories/repoMemoryController.ts';
 
 /** What command bodies may use; built once in activate(). */
 export interface CommandDeps {
@@ -21,4 +22,6 @@ export interface CommandDeps {
   documents: MemoryDocuments;
   /** The workspace's anchored memories, kept checked; null without a folder on disk. */
   anchors: AnchoredMemories | null;
+  /** Project memories shared in the repository's .memory/ folder (issue #34). */
+  repoMemories: RepoMemoryController;
 }

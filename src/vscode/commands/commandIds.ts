@@ -32,6 +32,8 @@ export interface CommandArgs {
   'memory.reviewAnchoredMemory': [memoryIds: string[]];
   'memory.updateAnchoredMemory': [memoryIds: string[]];
   'memory.forgetAnchoredMemory': [memoryIds: string[]];
+  'memory.shareProjectMemories': [];
+  'memory.writeAgentsSection': [file?: string];
 }
 
 export type CommandId = keyof CommandArgs;
@@ -68,6 +70,8 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.reviewAnchoredMemory': { title: 'Review Memory About Changed Code', hidden: true },
   'memory.updateAnchoredMemory': { title: 'Update Memory to the Code as It Is', hidden: true },
   'memory.forgetAnchoredMemory': { title: 'Forget Memory About Changed Code', hidden: true },
+  'memory.shareProjectMemories': { title: 'Share Project Memories in This Repository' },
+  'memory.writeAgentsSection': { title: 'Write Pinned Project Memories to AGENTS.md…' },
 };
 
 export const COMMAND_CATEGORY = 'Memory';

@@ -63,6 +63,8 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.reviewAnchoredMemory': (deps, memoryIds) => reviewAnchoredMemoryCommand(deps, codeVersions(), memoryIds),
   'memory.updateAnchoredMemory': updateAnchoredMemoryCommand,
   'memory.forgetAnchoredMemory': forgetAnchoredMemoryCommand,
+  'memory.shareProjectMemories': (deps) => deps.repoMemories.enable(),
+  'memory.writeAgentsSection': (deps, file) => deps.repoMemories.writeAgentsSection(file),
   'memory.showActivationTime': (deps) => {
     const message = deps.activation.describe();
     deps.log.info(message);

@@ -261,6 +261,31 @@ export const SETTINGS = {
     description:
       'Show a line above code that memories are about, naming them and saying whether the code changed since they were stored; click it to read them.',
   }),
+  'repoMemories.enabled': spec<boolean>({
+    type: 'boolean',
+    default: false,
+    scope: 'resource',
+    restricted: true,
+    order: 49,
+    description:
+      "Share this project's memories as files in the repository's .memory/ folder, one Markdown file per memory, reviewed in pull requests and shared by git. Storing or promoting a memory to the project layer writes its file; editing or deleting a file (also by a pull, a branch switch or a merge) updates the memories. Only project memories are written, never your own, the agent's or a session's; a file holding a credential is reported in Problems and not read. Off: nothing is written and the files are not read (existing files and memories stay).",
+  }),
+  'repoMemories.agentsFile': spec<'' | 'AGENTS.md' | '.github/copilot-instructions.md' | 'CLAUDE.md'>({
+    type: 'string',
+    default: '',
+    enum: ['', 'AGENTS.md', '.github/copilot-instructions.md', 'CLAUDE.md'],
+    scope: 'resource',
+    restricted: true,
+    order: 49,
+    enumDescriptions: [
+      'No instructions file is kept.',
+      'Keep a marked section of AGENTS.md with the pinned project memories.',
+      'Keep a marked section of .github/copilot-instructions.md with the pinned project memories.',
+      'Keep a marked section of CLAUDE.md with the pinned project memories.',
+    ],
+    description:
+      "While project memories are shared in the repository, also keep this file's marked section (between <!-- fml:begin --> and <!-- fml:end -->) in step with the pinned project memories, for agents without MCP. Text outside the markers is never changed.",
+  }),
   'mcp.adminTools': spec<boolean>({
     type: 'boolean',
     default: false,
