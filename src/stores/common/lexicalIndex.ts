@@ -1,6 +1,7 @@
 import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
 import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
+import { SortedKeyIndex, sortedOrder } from './sortedKeyIndex.ts';
 import { TopK } from './topK.ts';
 
 export interface Bm25Options {
@@ -25,14 +26,19 @@ export interface LexicalSearchHit {
 /**
  * An index's live documents in flat arrays, in insertion order (the tie-break order): what a
  * persisted index holds. Term numbers index `termNames`, which lists only terms some live
- * document has, so a term whose every document was erased is not carried over. The same cells
+ * document has, so a term whose every document was erased is not carried over, in string order,
+ * and `idOrder` is the permutation that sorts `ids`: a loaded index finds terms and documents by
+ * binary search instead of building a Map of 100,000 keys (SortedKeyIndex). The same cells
  * are held twice: by document (`terms`, `tfs`) and by term (`postingDocuments`, `postingTfs`,
  * each term's run `postingSizes[term]` long), so loading copies both in order instead of
  * scattering three million writes over the postings.
  */
 export interface LexicalDocuments {
+  /** Every term once, in string order. */
   termNames: string[];
   ids: string[];
+  /** Positions in `ids` in the string order of the ids (sortedOrder). */
+  idOrder: Int32Array;
   lengths: Float64Array;
   /** Per document: how many of `terms` / `tfs` are its own, in document order. */
   termCounts: Int32Array;
@@ -66,7 +72,8 @@ export { bm25Idf };
  */
 export class LexicalIndex {
   readonly options: Bm25Options;
-  readonly #termIdOf = new Map<string, number>();
+  /** A loaded index's terms by binary search over its sorted names; terms interned later in a Map beside them. */
+  #termIdOf = new SortedKeyIndex();
   readonly #termNames: string[] = [];
   /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
@@ -85,7 +92,7 @@ export class LexicalIndex {
   #postingStarts = new Int32Array(1024);
   #postingSizes = new Int32Array(1024);
   #postingRooms = new Int32Array(1024);
-  readonly #slotOf = new Map<string, number>();
+  #slotOf = new SortedKeyIndex();
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
@@ -150,10 +157,20 @@ export class LexicalIndex {
   exportDocuments(): LexicalDocuments {
     const slots = [...this.#slotOf.values()].sort((a, b) => this.#orders[a] - this.#orders[b]);
     const positionOf = new Int32Array(this.#ids.length);
-    const localOf = new Map<number, number>();
-    const termIds: number[] = [];
+    // Local term numbers follow the names' string order, so a loaded index can search the names.
+    const used = new Uint8Array(this.#termNames.length);
     let cells = 0;
-    for (const slot of slots) cells += this.#docTermCount[slot];
+    for (const slot of slots) {
+      cells += this.#docTermCount[slot];
+      const start = this.#docStart[slot];
+      for (let i = start; i < start + this.#docTermCount[slot]; i++) used[this.#arenaTerms[i]] = 1;
+    }
+    const termIds: number[] = [];
+    for (let termId = 0; termId < used.length; termId++) if (used[termId] === 1) termIds.push(termId);
+    const names = this.#termNames;
+    termIds.sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+    const localOf = new Int32Array(this.#termNames.length);
+    termIds.forEach((termId, local) => (localOf[termId] = local));
     const terms = new Int32Array(cells);
     const tfs = new Float32Array(cells);
     const lengths = new Float64Array(slots.length);
@@ -167,14 +184,7 @@ export class LexicalIndex {
       termCounts[position] = this.#docTermCount[slot];
       const start = this.#docStart[slot];
       for (let i = start; i < start + this.#docTermCount[slot]; i++) {
-        const termId = this.#arenaTerms[i];
-        let local = localOf.get(termId);
-        if (local === undefined) {
-          local = termIds.length;
-          localOf.set(termId, local);
-          termIds.push(termId);
-        }
-        terms[cell] = local;
+        terms[cell] = localOf[this.#arenaTerms[i]];
         tfs[cell] = this.#arenaTfs[i];
         cell++;
       }
@@ -196,7 +206,8 @@ export class LexicalIndex {
     if (at !== cells)
       throw new Error(`Lexical index out of step: its postings hold ${at} entries, its documents ${cells} terms.`);
     const termNames = termIds.map((termId) => this.#termNames[termId]);
-    return { termNames, ids, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
+    const idOrder = sortedOrder(ids);
+    return { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
   }
 
   /**
@@ -207,7 +218,8 @@ export class LexicalIndex {
    * fail later, inside a search or a removal.
    */
   static fromDocuments(documents: LexicalDocuments, options?: Partial<Bm25Options>): LexicalIndex {
-    const { termNames, ids, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs } = documents;
+    const { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs } =
+      documents;
     const count = ids.length;
     const cells = terms.length;
     if (
@@ -228,24 +240,26 @@ export class LexicalIndex {
     sum = 0;
     for (let term = 0; term < postingSizes.length; term++) sum += postingSizes[term];
     if (sum !== cells) throw new LexicalDocumentsError(`Lexical postings count ${sum} entries but hold ${cells}.`);
+    const termTotal = termNames.length;
     for (let cell = 0; cell < cells; cell++) {
-      if (terms[cell] < 0 || terms[cell] >= termNames.length)
-        throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termNames.length}.`);
-      if (postingDocuments[cell] < 0 || postingDocuments[cell] >= count)
+      // One unsigned comparison per bound: a negative number is above every count as unsigned.
+      if (terms[cell] >>> 0 >= termTotal)
+        throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termTotal}.`);
+      if (postingDocuments[cell] >>> 0 >= count)
         throw new LexicalDocumentsError(`Lexical postings name document ${postingDocuments[cell]} of ${count}.`);
     }
+    const termProblem = SortedKeyIndex.problemWith(termNames, null);
+    if (termProblem !== null) throw new LexicalDocumentsError(`Lexical documents' terms: ${termProblem}.`);
+    const idProblem = SortedKeyIndex.problemWith(ids, idOrder);
+    if (idProblem !== null) throw new LexicalDocumentsError(`Lexical documents' ids: ${idProblem}.`);
     const index = new LexicalIndex(options);
-    const termIdOf = index.#termIdOf;
-    for (let term = 0; term < termNames.length; term++) {
-      if (termIdOf.has(termNames[term]))
-        throw new LexicalDocumentsError(`Lexical documents name the term "${termNames[term]}" twice.`);
-      termIdOf.set(termNames[term], term);
-    }
+    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copies.
+    index.#termIdOf = new SortedKeyIndex(termNames, null);
+    index.#slotOf = new SortedKeyIndex(ids, idOrder);
     for (const name of termNames) index.#termNames.push(name);
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).
-    const termTotal = termNames.length;
     const starts = new Int32Array(Math.max(1024, termTotal));
     const sizes = new Int32Array(Math.max(1024, termTotal));
     const rooms = new Int32Array(Math.max(1024, termTotal));
@@ -261,12 +275,9 @@ export class LexicalIndex {
     const docTermCount = new Int32Array(capacity);
     const docLengths = new Float64Array(capacity);
     const orders = new Float64Array(capacity);
-    const slotOf = index.#slotOf;
     let totalLength = 0;
     let start = 0;
     for (let slot = 0; slot < count; slot++) {
-      if (slotOf.has(ids[slot])) throw new LexicalDocumentsError(`Lexical documents hold "${ids[slot]}" twice.`);
-      slotOf.set(ids[slot], slot);
       docStart[slot] = start;
       start += termCounts[slot];
       docTermCount[slot] = termCounts[slot];
