@@ -43,11 +43,13 @@ export interface LexicalDocuments {
   /** Per document: how many of `terms` / `tfs` are its own, in document order. */
   termCounts: Int32Array;
   terms: Int32Array;
-  tfs: Float32Array;
+  /** Frequencies in half units (tfUnits), beside `terms`. */
+  tfs: Uint16Array;
   postingSizes: Int32Array;
   /** Document numbers (positions in `ids`), term after term. */
   postingDocuments: Int32Array;
-  postingTfs: Float32Array;
+  /** Frequencies in half units, beside `postingDocuments`. */
+  postingTfs: Uint16Array;
 }
 
 /** Lexical documents (a persisted index's content) whose parts do not add up; nothing was built from them. */
@@ -60,6 +62,21 @@ export class LexicalDocumentsError extends Error {
 }
 
 export { bm25Idf };
+
+/**
+ * Term frequencies are held in half units, as 16-bit integers: the analyzer's field weights (1, 0.5,
+ * 2, 1.5, 0.5) make every frequency a multiple of a half, so this is exact, at a quarter of the
+ * 8 bytes two float copies took per posting. A frequency above 32,767.5 (one word repeated that
+ * often in one memory) is held at 32,767.5: BM25 has saturated long before, the score moves by
+ * under 1e-4 of that term's weight. A frequency off the half grid is rounded to the nearest half.
+ */
+export const TF_UNITS_PER_ONE = 2;
+const MAX_TF_UNITS = 0xffff;
+
+/** `tf` in the half units an index holds. */
+export function tfUnits(tf: number): number {
+  return Math.min(MAX_TF_UNITS, Math.round(tf * TF_UNITS_PER_ONE));
+}
 
 /**
  * In-memory incremental BM25 index over one user's documents. Removal is eager, so
@@ -77,7 +94,7 @@ export class LexicalIndex {
   readonly #termNames: string[] = [];
   /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
-   * integers, frequencies as the 32-bit floats they were always held at. By term id: where its
+   * integers, frequencies in half units (tfUnits). By term id: where its
    * run starts, how many cells it uses and how many it has room for. No object per term (there
    * are over 100,000 at 100,000 documents): a run that fills up moves to the columns' end with
    * twice the room, and the columns are compacted before they grow when moved-out runs are a third of them. A term
@@ -85,7 +102,7 @@ export class LexicalIndex {
    * file holds the file's own arrays, exactly sized, until it changes (fromDocuments).
    */
   #postingSlots: Int32Array<ArrayBufferLike> = new Int32Array(1024);
-  #postingTfs: Float32Array<ArrayBufferLike> = new Float32Array(1024);
+  #postingTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #postingsUsed = 0;
   /** Cells of runs that moved away; compacted before growing once they are a third of the used cells. */
   #postingsWaste = 0;
@@ -96,7 +113,7 @@ export class LexicalIndex {
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
-  #arenaTfs: Float32Array<ArrayBufferLike> = new Float32Array(1024);
+  #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
   /** Arena cells of removed or replaced documents; compacted away once they are half of it. */
   #arenaWaste = 0;
@@ -149,7 +166,7 @@ export class LexicalIndex {
     const terms = new Map<string, number>();
     const start = this.#docStart[slot];
     for (let i = start; i < start + this.#docTermCount[slot]; i++)
-      terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i]);
+      terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i] / TF_UNITS_PER_ONE);
     return terms;
   }
 
@@ -172,7 +189,7 @@ export class LexicalIndex {
     const localOf = new Int32Array(this.#termNames.length);
     termIds.forEach((termId, local) => (localOf[termId] = local));
     const terms = new Int32Array(cells);
-    const tfs = new Float32Array(cells);
+    const tfs = new Uint16Array(cells);
     const lengths = new Float64Array(slots.length);
     const termCounts = new Int32Array(slots.length);
     const ids: string[] = new Array<string>(slots.length);
@@ -191,7 +208,7 @@ export class LexicalIndex {
     });
     const postingSizes = new Int32Array(termIds.length);
     const postingDocuments = new Int32Array(cells);
-    const postingTfs = new Float32Array(cells);
+    const postingTfs = new Uint16Array(cells);
     let at = 0;
     termIds.forEach((termId, local) => {
       const start = this.#postingStarts[termId];
@@ -313,12 +330,13 @@ export class LexicalIndex {
     this.#reserveArena(doc.terms.size);
     const start = this.#arenaUsed;
     for (const [term, tf] of doc.terms) {
-      if (tf <= 0) continue;
+      const units = tfUnits(tf);
+      if (units <= 0) continue;
       const id = this.#internTerm(term);
       this.#arenaTerms[this.#arenaUsed] = id;
-      this.#arenaTfs[this.#arenaUsed] = tf;
+      this.#arenaTfs[this.#arenaUsed] = units;
       this.#arenaUsed++;
-      this.#appendPosting(id, slot, tf);
+      this.#appendPosting(id, slot, units);
     }
     this.#docStart[slot] = start;
     this.#docTermCount[slot] = this.#arenaUsed - start;
@@ -366,7 +384,7 @@ export class LexicalIndex {
       const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
       for (let i = start; i < start + size; i++) {
         const slot = slots[i];
-        const tf = tfs[i];
+        const tf = tfs[i] / TF_UNITS_PER_ONE;
         const norm = k1 * (1 - b + (b * lengths[slot]) / averageLength);
         if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot] += (idfWeight * tf) / (tf + norm);
@@ -422,7 +440,7 @@ export class LexicalIndex {
     const capacity = Math.max(this.#arenaTerms.length * 2, this.#arenaUsed + cells);
     const terms = new Int32Array(capacity);
     terms.set(this.#arenaTerms.subarray(0, this.#arenaUsed));
-    const tfs = new Float32Array(capacity);
+    const tfs = new Uint16Array(capacity);
     tfs.set(this.#arenaTfs.subarray(0, this.#arenaUsed));
     this.#arenaTerms = terms;
     this.#arenaTfs = tfs;
@@ -466,14 +484,12 @@ export class LexicalIndex {
     return slot;
   }
 
-  #appendPosting(termId: number, slot: number, tf: number): void {
+  #appendPosting(termId: number, slot: number, units: number): void {
     const size = this.#postingSizes[termId];
     if (size === this.#postingRooms[termId]) this.#movePosting(termId, Math.max(4, size * 2));
     const cell = this.#postingStarts[termId] + size;
     this.#postingSlots[cell] = slot;
-    // Frequencies are held at float32 precision, as every recall figure in the README was measured
-    // with; a wider value only reorders documents whose scores tie to the last bit.
-    this.#postingTfs[cell] = tf;
+    this.#postingTfs[cell] = units;
     this.#postingSizes[termId] = size + 1;
   }
 
@@ -485,7 +501,7 @@ export class LexicalIndex {
         const capacity = Math.max(this.#postingSlots.length * 2, this.#postingsUsed + room);
         const slots = new Int32Array(capacity);
         slots.set(this.#postingSlots.subarray(0, this.#postingsUsed));
-        const tfs = new Float32Array(capacity);
+        const tfs = new Uint16Array(capacity);
         tfs.set(this.#postingTfs.subarray(0, this.#postingsUsed));
         this.#postingSlots = slots;
         this.#postingTfs = tfs;

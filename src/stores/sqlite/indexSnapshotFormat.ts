@@ -16,7 +16,8 @@ import type { MemoryMeta } from './memoryMeta.ts';
 export const SNAPSHOT_MAGIC = Buffer.from('FMLIDX\u0000\u0001', 'latin1');
 /**
  * 2: terms in string order and the sorting permutations of memory and document ids, so a loaded
- * index searches them instead of building Maps; metas are made from the columns when first used.
+ * index searches them instead of building Maps; metas are made from the columns when first used;
+ * term frequencies as 16-bit half units (lexicalIndex.ts, tfUnits) instead of 32-bit floats.
  * A file of another version is refused ('format-version') and the index rebuilt from the rows.
  */
 export const SNAPSHOT_FORMAT_VERSION = 2;
@@ -89,7 +90,7 @@ interface Header {
   crc32: number;
 }
 
-type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u8' | 'utf16';
+type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u16' | 'u8' | 'utf16';
 interface SectionEntry {
   name: string;
   kind: SectionKind;
@@ -178,10 +179,10 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     ['documentLengths', 'f64', lexical.lengths],
     ['documentTermCounts', 'i32', lexical.termCounts],
     ['documentTerms', 'i32', lexical.terms],
-    ['documentTfs', 'f32', lexical.tfs],
+    ['documentTfs', 'u16', lexical.tfs],
     ['postingSizes', 'i32', lexical.postingSizes],
     ['postingDocuments', 'i32', lexical.postingDocuments],
-    ['postingTfs', 'f32', lexical.postingTfs],
+    ['postingTfs', 'u16', lexical.postingTfs],
     ...snapshot.vectors.flatMap((vectors, at): Array<[string, SectionKind, ArrayBufferView]> => [
       [`vector${at}Ids`, 'i32', vectorIds[at]!],
       [`vector${at}Codes`, 'u32', vectors.codes],
@@ -282,10 +283,10 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
       lengths: section('documentLengths', 'f64', counts.documents) as Float64Array,
       termCounts: section('documentTermCounts', 'i32', counts.documents) as Int32Array,
       terms: section('documentTerms', 'i32', counts.cells) as Int32Array,
-      tfs: section('documentTfs', 'f32', counts.cells) as Float32Array,
+      tfs: section('documentTfs', 'u16', counts.cells) as Uint16Array,
       postingSizes: section('postingSizes', 'i32', counts.terms) as Int32Array,
       postingDocuments: section('postingDocuments', 'i32', counts.cells) as Int32Array,
-      postingTfs: section('postingTfs', 'f32', counts.cells) as Float32Array,
+      postingTfs: section('postingTfs', 'u16', counts.cells) as Uint16Array,
     },
   };
 }
@@ -398,7 +399,7 @@ function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {
 function sectionReader(body: Buffer, entries: readonly SectionEntry[]): Section {
   return (name: string, kind: SectionKind, count: number): ArrayBufferView => {
     const entry = entries.find((candidate) => candidate.name === name);
-    const width = kind === 'f64' ? 8 : kind === 'u8' ? 1 : 4;
+    const width = kind === 'f64' ? 8 : kind === 'u8' ? 1 : kind === 'u16' ? 2 : 4;
     if (
       entry === undefined ||
       entry.kind !== kind ||
@@ -420,6 +421,7 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]): Section 
     if (kind === 'u32') return new Uint32Array(buffer, start, count);
     if (kind === 'f64') return new Float64Array(buffer, start, count);
     if (kind === 'f32') return new Float32Array(buffer, start, count);
+    if (kind === 'u16') return new Uint16Array(buffer, start, count);
     return new Uint8Array(buffer, start, count);
   };
 }

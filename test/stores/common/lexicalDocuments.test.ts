@@ -168,3 +168,18 @@ test('documents whose parts do not add up are refused with a typed error, not lo
     );
   }
 });
+
+test('term frequencies are held in exact half units: every analyzer weight sum comes back as it went in, a huge one is capped', () => {
+  const index = new LexicalIndex();
+  const frequencies = [0.5, 1, 1.5, 2, 2.5, 3.5, 7, 40.5, 1_000, 32_767.5];
+  index.upsert('doc', {
+    terms: new Map(frequencies.map((tf, at) => [`t${at}`, tf])),
+    length: 10,
+  });
+  index.upsert('huge', { terms: new Map([['t0', 1_000_000]]), length: 1_000_000 });
+  assert.deepEqual([...index.documentTerms('doc')!.values()], frequencies);
+  assert.equal(index.documentTerms('huge')!.get('t0'), 32_767.5);
+  const restored = LexicalIndex.fromDocuments(index.exportDocuments());
+  assert.deepEqual(restored.documentTerms('doc'), index.documentTerms('doc'));
+  assert.ok(index.exportDocuments().postingTfs instanceof Uint16Array);
+});
