@@ -91,3 +91,19 @@ test('changes after the load: deleted rows are gone, new and returning memories 
   assert.equal(table.get('mem_b'), replaced);
   assert.equal(table.atRow(1), undefined, 'the deleted row, though its memory came back as a new entry');
 });
+
+test('the rows not used yet are made later, in slices, as the same objects a lookup returns', async () => {
+  const table = loadedTable();
+  const early = table.get('mem_a');
+  table.delete('mem_b');
+  assert.equal(table.rowsNotMade(), 2);
+  table.makeRestLater(0, 1);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(table.rowsNotMade(), 0);
+  assert.equal(table.get('mem_a'), early);
+  assert.equal(table.get('mem_b'), undefined);
+  assert.deepEqual(
+    [...table.values()].map((row) => row.memory_id),
+    ['mem_c', 'mem_a', 'mem_d'],
+  );
+});

@@ -68,6 +68,29 @@ export class MetaTable {
     this.#presentCount--;
   }
 
+  /**
+   * Makes the metas not made yet, a slice of rows per timer turn, starting `delayMs` after the call:
+   * the first recall of a fresh process pays only for the rows it touches, and soon after, lookups
+   * stop paying a binary search and a meta's making (which made later recalls a third slower).
+   */
+  makeRestLater(delayMs: number, rowsPerSlice: number): void {
+    let row = 0;
+    const slice = (): void => {
+      const end = Math.min(this.#present.length, row + rowsPerSlice);
+      for (; row < end; row++) if (this.#present[row] === 1) this.#make(row);
+      if (row < this.#present.length) setTimeout(slice, 0).unref();
+    };
+    if (this.#present.length > 0) setTimeout(slice, delayMs).unref();
+  }
+
+  /** Loaded rows still in the table whose meta has not been made yet. */
+  rowsNotMade(): number {
+    let count = 0;
+    for (let row = 0; row < this.#present.length; row++)
+      if (this.#present[row] === 1 && this.#made[row] === undefined) count++;
+    return count;
+  }
+
   *values(): Generator<MemoryMeta> {
     for (let row = 0; row < this.#present.length; row++) if (this.#present[row] === 1) yield this.#make(row);
     yield* this.#added.values();
