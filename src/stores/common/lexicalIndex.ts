@@ -399,22 +399,22 @@ export class LexicalIndex {
       if (accept !== undefined && !accept(this.#ids[slot])) continue;
       top.offer(slot, score, this.#orders[slot]);
     }
+    const termIds = Int32Array.from(terms, ({ term, weight }) => (weight > 0 ? (this.#termIdOf.get(term) ?? -1) : -1));
     return top.drain().map(({ slot, score }) => ({
       memory_id: this.#ids[slot],
       score,
-      matched_terms: this.#matchedTerms(slot, terms),
+      matched_terms: this.#matchedTerms(slot, terms, termIds),
     }));
   }
 
-  #matchedTerms(slot: number, terms: readonly WeightedTerm[]): string[] {
+  /** `termIds[i]` is the id of `terms[i]` (-1 when unknown or not weighted), looked up once per search. */
+  #matchedTerms(slot: number, terms: readonly WeightedTerm[], termIds: Int32Array): string[] {
     const start = this.#docStart[slot];
     const docTerms = this.#arenaTerms.subarray(start, start + this.#docTermCount[slot]);
-    return terms
-      .filter(({ term, weight }) => {
-        const id = this.#termIdOf.get(term);
-        return weight > 0 && id !== undefined && docTerms.includes(id);
-      })
-      .map(({ term }) => term);
+    const matched: string[] = [];
+    for (let at = 0; at < terms.length; at++)
+      if (termIds[at] !== -1 && docTerms.includes(termIds[at])) matched.push(terms[at].term);
+    return matched;
   }
 
   #internTerm(term: string): number {
