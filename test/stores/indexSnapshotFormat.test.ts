@@ -5,6 +5,7 @@ import {
   decodeSnapshot,
   encodeSnapshot,
   type IndexSnapshot,
+  SNAPSHOT_FORMAT_VERSION,
   SnapshotFormatError,
 } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
@@ -94,10 +95,17 @@ test('a snapshot decodes to exactly what was encoded: every meta field, null, un
   const original = snapshot();
   const decoded = decodeSnapshot(encodeSnapshot(original));
   assert.deepEqual(decoded.stamp, original.stamp);
-  assert.deepEqual(decoded.metas, original.metas);
+  assert.deepEqual(
+    decoded.metas.ids.map((_, row) => decoded.metas.meta(row)),
+    original.metas,
+  );
+  assert.deepEqual(decoded.metas.ids, ['mem_1', 'mem_ü']);
+  assert.deepEqual([...decoded.metas.idOrder], [0, 1]);
+  assert.deepEqual(decoded.metas.pinnedOrTaggedRows, [0, 1]);
   assert.deepEqual(decoded.lexical.termNames, original.lexical.termNames);
   assert.deepEqual(decoded.lexical.ids, original.lexical.ids);
   for (const key of [
+    'idOrder',
     'lengths',
     'termCounts',
     'terms',
@@ -126,7 +134,10 @@ test('a damaged, cut or foreign file is refused with the reason, never decoded',
     ['an empty file', Buffer.alloc(0), 'not-a-snapshot'],
     [
       'another format version',
-      Buffer.from(bytes.toString('latin1').replace('"formatVersion":1', '"formatVersion":9'), 'latin1'),
+      Buffer.from(
+        bytes.toString('latin1').replace(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`, '"formatVersion":9'),
+        'latin1',
+      ),
       'format-version',
     ],
   ];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
-import { decodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
+import { decodeSnapshot, SNAPSHOT_FORMAT_VERSION } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import { IndexSnapshotFiles } from '../../src/stores/sqlite/indexSnapshotFiles.ts';
 import { PersistedIndexes } from '../../src/stores/sqlite/persistedIndexes.ts';
 import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stores/sqlite/sqliteStore.ts';
@@ -239,6 +239,46 @@ describe('persisted indexes', () => {
     });
   });
 
+  it('a file of the previous format version is rebuilt from the rows and saved in the current format, then loaded', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const first = await opened(dataDir);
+      await fill(first, user, 40);
+      const expected = (await search(first, user, 'pelican migration', { tags: ['t1'] })).map((hit) => hit.memory_id);
+      await first.close();
+      const [file] = indexFiles(dataDir);
+      // Version 1 files hold other sections; the header (outside the checksum) is what the loader reads first.
+      const current = readFileSync(file!).toString('latin1');
+      assert.ok(current.includes(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`));
+      writeFileSync(
+        file!,
+        Buffer.from(current.replace(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`, '"formatVersion":1'), 'latin1'),
+      );
+
+      const second = await opened(dataDir);
+      try {
+        assert.deepEqual(
+          (await search(second, user, 'pelican migration', { tags: ['t1'] })).map((hit) => hit.memory_id),
+          expected,
+        );
+        assert.equal(second.indexOrigin(user), 'rows');
+      } finally {
+        await second.close();
+      }
+      assert.ok(readFileSync(file!).toString('latin1').includes(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`));
+      const third = await opened(dataDir);
+      try {
+        assert.deepEqual(
+          (await search(third, user, 'pelican migration', { tags: ['t1'] })).map((hit) => hit.memory_id),
+          expected,
+        );
+        assert.equal(third.indexOrigin(user), 'persisted');
+      } finally {
+        await third.close();
+      }
+    });
+  });
+
   it('an index built from the rows is saved in the background, without waiting for close', async () => {
     await withDir(async (dataDir) => {
       const user = newUserId();
@@ -263,7 +303,7 @@ describe('persisted indexes', () => {
         await saved;
         const [file] = indexFiles(dataDir).filter((path) => path.endsWith('.fmlidx'));
         const snapshot = decodeSnapshot(readFileSync(file!));
-        assert.equal(snapshot.metas.length, 10);
+        assert.equal(snapshot.metas.ids.length, 10);
         assert.equal(snapshot.lexical.ids.length, 10);
       } finally {
         await store.close();

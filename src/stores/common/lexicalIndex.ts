@@ -1,6 +1,7 @@
 import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
 import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
+import { SortedKeyIndex, sortedOrder } from './sortedKeyIndex.ts';
 import { TopK } from './topK.ts';
 
 export interface Bm25Options {
@@ -25,23 +26,30 @@ export interface LexicalSearchHit {
 /**
  * An index's live documents in flat arrays, in insertion order (the tie-break order): what a
  * persisted index holds. Term numbers index `termNames`, which lists only terms some live
- * document has, so a term whose every document was erased is not carried over. The same cells
+ * document has, so a term whose every document was erased is not carried over, in string order,
+ * and `idOrder` is the permutation that sorts `ids`: a loaded index finds terms and documents by
+ * binary search instead of building a Map of 100,000 keys (SortedKeyIndex). The same cells
  * are held twice: by document (`terms`, `tfs`) and by term (`postingDocuments`, `postingTfs`,
  * each term's run `postingSizes[term]` long), so loading copies both in order instead of
  * scattering three million writes over the postings.
  */
 export interface LexicalDocuments {
+  /** Every term once, in string order. */
   termNames: string[];
   ids: string[];
+  /** Positions in `ids` in the string order of the ids (sortedOrder). */
+  idOrder: Int32Array;
   lengths: Float64Array;
   /** Per document: how many of `terms` / `tfs` are its own, in document order. */
   termCounts: Int32Array;
   terms: Int32Array;
-  tfs: Float32Array;
+  /** Frequencies in half units (tfUnits), beside `terms`. */
+  tfs: Uint16Array;
   postingSizes: Int32Array;
   /** Document numbers (positions in `ids`), term after term. */
   postingDocuments: Int32Array;
-  postingTfs: Float32Array;
+  /** Frequencies in half units, beside `postingDocuments`. */
+  postingTfs: Uint16Array;
 }
 
 /** Lexical documents (a persisted index's content) whose parts do not add up; nothing was built from them. */
@@ -56,6 +64,21 @@ export class LexicalDocumentsError extends Error {
 export { bm25Idf };
 
 /**
+ * Term frequencies are held in half units, as 16-bit integers: the analyzer's field weights (1, 0.5,
+ * 2, 1.5, 0.5) make every frequency a multiple of a half, so this is exact, at a quarter of the
+ * 8 bytes two float copies took per posting. A frequency above 32,767.5 (one word repeated that
+ * often in one memory) is held at 32,767.5: BM25 has saturated long before, the score moves by
+ * under 1e-4 of that term's weight. A frequency off the half grid is rounded to the nearest half.
+ */
+export const TF_UNITS_PER_ONE = 2;
+const MAX_TF_UNITS = 0xffff;
+
+/** `tf` in the half units an index holds. */
+export function tfUnits(tf: number): number {
+  return Math.min(MAX_TF_UNITS, Math.round(tf * TF_UNITS_PER_ONE));
+}
+
+/**
  * In-memory incremental BM25 index over one user's documents. Removal is eager, so
  * document frequencies, counts and lengths are always exact and match what a SQL
  * backend computes from the same rows.
@@ -66,11 +89,12 @@ export { bm25Idf };
  */
 export class LexicalIndex {
   readonly options: Bm25Options;
-  readonly #termIdOf = new Map<string, number>();
+  /** A loaded index's terms by binary search over its sorted names; terms interned later in a Map beside them. */
+  #termIdOf = new SortedKeyIndex();
   readonly #termNames: string[] = [];
   /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
-   * integers, frequencies as the 32-bit floats they were always held at. By term id: where its
+   * integers, frequencies in half units (tfUnits). By term id: where its
    * run starts, how many cells it uses and how many it has room for. No object per term (there
    * are over 100,000 at 100,000 documents): a run that fills up moves to the columns' end with
    * twice the room, and the columns are compacted before they grow when moved-out runs are a third of them. A term
@@ -78,18 +102,18 @@ export class LexicalIndex {
    * file holds the file's own arrays, exactly sized, until it changes (fromDocuments).
    */
   #postingSlots: Int32Array<ArrayBufferLike> = new Int32Array(1024);
-  #postingTfs: Float32Array<ArrayBufferLike> = new Float32Array(1024);
+  #postingTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #postingsUsed = 0;
   /** Cells of runs that moved away; compacted before growing once they are a third of the used cells. */
   #postingsWaste = 0;
   #postingStarts = new Int32Array(1024);
   #postingSizes = new Int32Array(1024);
   #postingRooms = new Int32Array(1024);
-  readonly #slotOf = new Map<string, number>();
+  #slotOf = new SortedKeyIndex();
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
-  #arenaTfs: Float32Array<ArrayBufferLike> = new Float32Array(1024);
+  #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
   /** Arena cells of removed or replaced documents; compacted away once they are half of it. */
   #arenaWaste = 0;
@@ -142,7 +166,7 @@ export class LexicalIndex {
     const terms = new Map<string, number>();
     const start = this.#docStart[slot];
     for (let i = start; i < start + this.#docTermCount[slot]; i++)
-      terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i]);
+      terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i] / TF_UNITS_PER_ONE);
     return terms;
   }
 
@@ -150,12 +174,22 @@ export class LexicalIndex {
   exportDocuments(): LexicalDocuments {
     const slots = [...this.#slotOf.values()].sort((a, b) => this.#orders[a] - this.#orders[b]);
     const positionOf = new Int32Array(this.#ids.length);
-    const localOf = new Map<number, number>();
-    const termIds: number[] = [];
+    // Local term numbers follow the names' string order, so a loaded index can search the names.
+    const used = new Uint8Array(this.#termNames.length);
     let cells = 0;
-    for (const slot of slots) cells += this.#docTermCount[slot];
+    for (const slot of slots) {
+      cells += this.#docTermCount[slot];
+      const start = this.#docStart[slot];
+      for (let i = start; i < start + this.#docTermCount[slot]; i++) used[this.#arenaTerms[i]] = 1;
+    }
+    const termIds: number[] = [];
+    for (let termId = 0; termId < used.length; termId++) if (used[termId] === 1) termIds.push(termId);
+    const names = this.#termNames;
+    termIds.sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+    const localOf = new Int32Array(this.#termNames.length);
+    termIds.forEach((termId, local) => (localOf[termId] = local));
     const terms = new Int32Array(cells);
-    const tfs = new Float32Array(cells);
+    const tfs = new Uint16Array(cells);
     const lengths = new Float64Array(slots.length);
     const termCounts = new Int32Array(slots.length);
     const ids: string[] = new Array<string>(slots.length);
@@ -167,21 +201,14 @@ export class LexicalIndex {
       termCounts[position] = this.#docTermCount[slot];
       const start = this.#docStart[slot];
       for (let i = start; i < start + this.#docTermCount[slot]; i++) {
-        const termId = this.#arenaTerms[i];
-        let local = localOf.get(termId);
-        if (local === undefined) {
-          local = termIds.length;
-          localOf.set(termId, local);
-          termIds.push(termId);
-        }
-        terms[cell] = local;
+        terms[cell] = localOf[this.#arenaTerms[i]];
         tfs[cell] = this.#arenaTfs[i];
         cell++;
       }
     });
     const postingSizes = new Int32Array(termIds.length);
     const postingDocuments = new Int32Array(cells);
-    const postingTfs = new Float32Array(cells);
+    const postingTfs = new Uint16Array(cells);
     let at = 0;
     termIds.forEach((termId, local) => {
       const start = this.#postingStarts[termId];
@@ -196,7 +223,8 @@ export class LexicalIndex {
     if (at !== cells)
       throw new Error(`Lexical index out of step: its postings hold ${at} entries, its documents ${cells} terms.`);
     const termNames = termIds.map((termId) => this.#termNames[termId]);
-    return { termNames, ids, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
+    const idOrder = sortedOrder(ids);
+    return { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
   }
 
   /**
@@ -207,7 +235,8 @@ export class LexicalIndex {
    * fail later, inside a search or a removal.
    */
   static fromDocuments(documents: LexicalDocuments, options?: Partial<Bm25Options>): LexicalIndex {
-    const { termNames, ids, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs } = documents;
+    const { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs } =
+      documents;
     const count = ids.length;
     const cells = terms.length;
     if (
@@ -228,24 +257,26 @@ export class LexicalIndex {
     sum = 0;
     for (let term = 0; term < postingSizes.length; term++) sum += postingSizes[term];
     if (sum !== cells) throw new LexicalDocumentsError(`Lexical postings count ${sum} entries but hold ${cells}.`);
+    const termTotal = termNames.length;
     for (let cell = 0; cell < cells; cell++) {
-      if (terms[cell] < 0 || terms[cell] >= termNames.length)
-        throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termNames.length}.`);
-      if (postingDocuments[cell] < 0 || postingDocuments[cell] >= count)
+      // One unsigned comparison per bound: a negative number is above every count as unsigned.
+      if (terms[cell] >>> 0 >= termTotal)
+        throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termTotal}.`);
+      if (postingDocuments[cell] >>> 0 >= count)
         throw new LexicalDocumentsError(`Lexical postings name document ${postingDocuments[cell]} of ${count}.`);
     }
+    const termProblem = SortedKeyIndex.problemWith(termNames, null);
+    if (termProblem !== null) throw new LexicalDocumentsError(`Lexical documents' terms: ${termProblem}.`);
+    const idProblem = SortedKeyIndex.problemWith(ids, idOrder);
+    if (idProblem !== null) throw new LexicalDocumentsError(`Lexical documents' ids: ${idProblem}.`);
     const index = new LexicalIndex(options);
-    const termIdOf = index.#termIdOf;
-    for (let term = 0; term < termNames.length; term++) {
-      if (termIdOf.has(termNames[term]))
-        throw new LexicalDocumentsError(`Lexical documents name the term "${termNames[term]}" twice.`);
-      termIdOf.set(termNames[term], term);
-    }
+    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copies.
+    index.#termIdOf = new SortedKeyIndex(termNames, null);
+    index.#slotOf = new SortedKeyIndex(ids, idOrder);
     for (const name of termNames) index.#termNames.push(name);
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).
-    const termTotal = termNames.length;
     const starts = new Int32Array(Math.max(1024, termTotal));
     const sizes = new Int32Array(Math.max(1024, termTotal));
     const rooms = new Int32Array(Math.max(1024, termTotal));
@@ -261,12 +292,9 @@ export class LexicalIndex {
     const docTermCount = new Int32Array(capacity);
     const docLengths = new Float64Array(capacity);
     const orders = new Float64Array(capacity);
-    const slotOf = index.#slotOf;
     let totalLength = 0;
     let start = 0;
     for (let slot = 0; slot < count; slot++) {
-      if (slotOf.has(ids[slot])) throw new LexicalDocumentsError(`Lexical documents hold "${ids[slot]}" twice.`);
-      slotOf.set(ids[slot], slot);
       docStart[slot] = start;
       start += termCounts[slot];
       docTermCount[slot] = termCounts[slot];
@@ -302,12 +330,13 @@ export class LexicalIndex {
     this.#reserveArena(doc.terms.size);
     const start = this.#arenaUsed;
     for (const [term, tf] of doc.terms) {
-      if (tf <= 0) continue;
+      const units = tfUnits(tf);
+      if (units <= 0) continue;
       const id = this.#internTerm(term);
       this.#arenaTerms[this.#arenaUsed] = id;
-      this.#arenaTfs[this.#arenaUsed] = tf;
+      this.#arenaTfs[this.#arenaUsed] = units;
       this.#arenaUsed++;
-      this.#appendPosting(id, slot, tf);
+      this.#appendPosting(id, slot, units);
     }
     this.#docStart[slot] = start;
     this.#docTermCount[slot] = this.#arenaUsed - start;
@@ -355,7 +384,7 @@ export class LexicalIndex {
       const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
       for (let i = start; i < start + size; i++) {
         const slot = slots[i];
-        const tf = tfs[i];
+        const tf = tfs[i] / TF_UNITS_PER_ONE;
         const norm = k1 * (1 - b + (b * lengths[slot]) / averageLength);
         if (scores[slot] === 0) touched[touchedCount++] = slot;
         scores[slot] += (idfWeight * tf) / (tf + norm);
@@ -370,22 +399,22 @@ export class LexicalIndex {
       if (accept !== undefined && !accept(this.#ids[slot])) continue;
       top.offer(slot, score, this.#orders[slot]);
     }
+    const termIds = Int32Array.from(terms, ({ term, weight }) => (weight > 0 ? (this.#termIdOf.get(term) ?? -1) : -1));
     return top.drain().map(({ slot, score }) => ({
       memory_id: this.#ids[slot],
       score,
-      matched_terms: this.#matchedTerms(slot, terms),
+      matched_terms: this.#matchedTerms(slot, terms, termIds),
     }));
   }
 
-  #matchedTerms(slot: number, terms: readonly WeightedTerm[]): string[] {
+  /** `termIds[i]` is the id of `terms[i]` (-1 when unknown or not weighted), looked up once per search. */
+  #matchedTerms(slot: number, terms: readonly WeightedTerm[], termIds: Int32Array): string[] {
     const start = this.#docStart[slot];
     const docTerms = this.#arenaTerms.subarray(start, start + this.#docTermCount[slot]);
-    return terms
-      .filter(({ term, weight }) => {
-        const id = this.#termIdOf.get(term);
-        return weight > 0 && id !== undefined && docTerms.includes(id);
-      })
-      .map(({ term }) => term);
+    const matched: string[] = [];
+    for (let at = 0; at < terms.length; at++)
+      if (termIds[at] !== -1 && docTerms.includes(termIds[at])) matched.push(terms[at].term);
+    return matched;
   }
 
   #internTerm(term: string): number {
@@ -411,7 +440,7 @@ export class LexicalIndex {
     const capacity = Math.max(this.#arenaTerms.length * 2, this.#arenaUsed + cells);
     const terms = new Int32Array(capacity);
     terms.set(this.#arenaTerms.subarray(0, this.#arenaUsed));
-    const tfs = new Float32Array(capacity);
+    const tfs = new Uint16Array(capacity);
     tfs.set(this.#arenaTfs.subarray(0, this.#arenaUsed));
     this.#arenaTerms = terms;
     this.#arenaTfs = tfs;
@@ -455,14 +484,12 @@ export class LexicalIndex {
     return slot;
   }
 
-  #appendPosting(termId: number, slot: number, tf: number): void {
+  #appendPosting(termId: number, slot: number, units: number): void {
     const size = this.#postingSizes[termId];
     if (size === this.#postingRooms[termId]) this.#movePosting(termId, Math.max(4, size * 2));
     const cell = this.#postingStarts[termId] + size;
     this.#postingSlots[cell] = slot;
-    // Frequencies are held at float32 precision, as every recall figure in the README was measured
-    // with; a wider value only reorders documents whose scores tie to the last bit.
-    this.#postingTfs[cell] = tf;
+    this.#postingTfs[cell] = units;
     this.#postingSizes[termId] = size + 1;
   }
 
@@ -474,7 +501,7 @@ export class LexicalIndex {
         const capacity = Math.max(this.#postingSlots.length * 2, this.#postingsUsed + room);
         const slots = new Int32Array(capacity);
         slots.set(this.#postingSlots.subarray(0, this.#postingsUsed));
-        const tfs = new Float32Array(capacity);
+        const tfs = new Uint16Array(capacity);
         tfs.set(this.#postingTfs.subarray(0, this.#postingsUsed));
         this.#postingSlots = slots;
         this.#postingTfs = tfs;

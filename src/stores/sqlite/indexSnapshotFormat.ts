@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { LexicalDocuments } from '../common/lexicalIndex.ts';
+import { SortedKeyIndex, sortedOrder } from '../common/sortedKeyIndex.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /**
@@ -13,7 +14,13 @@ import type { MemoryMeta } from './memoryMeta.ts';
  * everything after it: a file that fails any check is refused, never half-trusted.
  */
 export const SNAPSHOT_MAGIC = Buffer.from('FMLIDX\u0000\u0001', 'latin1');
-export const SNAPSHOT_FORMAT_VERSION = 1;
+/**
+ * 2: terms in string order and the sorting permutations of memory and document ids, so a loaded
+ * index searches them instead of building Maps; metas are made from the columns when first used;
+ * term frequencies as 16-bit half units (lexicalIndex.ts, tfUnits) instead of 32-bit floats.
+ * A file of another version is refused ('format-version') and the index rebuilt from the rows.
+ */
+export const SNAPSHOT_FORMAT_VERSION = 2;
 
 /** Where a snapshot's content came from; a loader compares every field with the live store. */
 export interface SnapshotStamp {
@@ -42,6 +49,23 @@ export interface IndexSnapshot {
   vectors: VectorCodes[];
 }
 
+/**
+ * A decoded file's metas, still in its columns: every row was checked at decode, and `meta(row)`
+ * makes a row's MemoryMeta when a caller first needs it (at 100,000 memories, making them all
+ * was a quarter of a fresh process's first recall).
+ */
+export interface SnapshotMetas {
+  /** Memory ids in store order. */
+  readonly ids: string[];
+  /** Positions in `ids` in the ids' string order (checked: a valid SortedKeyIndex). */
+  readonly idOrder: Int32Array;
+  /** Rows pinned or tagged: the ones a state's pinned and tag sets must hold from the start. */
+  readonly pinnedOrTaggedRows: number[];
+  meta(row: number): MemoryMeta;
+}
+
+export type DecodedSnapshot = Omit<IndexSnapshot, 'metas'> & { metas: SnapshotMetas };
+
 export type SnapshotRejection = 'not-a-snapshot' | 'format-version' | 'byte-order' | 'corrupt';
 
 /** A file that is not a usable snapshot; `reason` says which check it failed. */
@@ -66,7 +90,7 @@ interface Header {
   crc32: number;
 }
 
-type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u8' | 'utf16';
+type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u16' | 'u8' | 'utf16';
 interface SectionEntry {
   name: string;
   kind: SectionKind;
@@ -148,15 +172,17 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     ['metaFlags', 'u8', flags],
     ['metaListCounts', 'i32', listCounts],
     ['metaListItems', 'i32', Int32Array.from(listItems)],
+    ['metaIdOrder', 'i32', sortedOrder(metas.map((meta) => meta.memory_id))],
     ['termNames', 'i32', termNames],
     ['documentIds', 'i32', documentIds],
+    ['documentIdOrder', 'i32', lexical.idOrder],
     ['documentLengths', 'f64', lexical.lengths],
     ['documentTermCounts', 'i32', lexical.termCounts],
     ['documentTerms', 'i32', lexical.terms],
-    ['documentTfs', 'f32', lexical.tfs],
+    ['documentTfs', 'u16', lexical.tfs],
     ['postingSizes', 'i32', lexical.postingSizes],
     ['postingDocuments', 'i32', lexical.postingDocuments],
-    ['postingTfs', 'f32', lexical.postingTfs],
+    ['postingTfs', 'u16', lexical.postingTfs],
     ...snapshot.vectors.flatMap((vectors, at): Array<[string, SectionKind, ArrayBufferView]> => [
       [`vector${at}Ids`, 'i32', vectorIds[at]!],
       [`vector${at}Codes`, 'u32', vectors.codes],
@@ -207,7 +233,7 @@ export function readSnapshotStamp(bytes: Buffer): SnapshotStamp {
   return parseHeader(bytes).header.stamp;
 }
 
-export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
+export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
   const { header, bodyStart } = parseHeader(bytes);
   const body = bytes.subarray(bodyStart);
   if (crc32(body) !== header.crc32)
@@ -235,52 +261,7 @@ export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
       throw new SnapshotFormatError('corrupt', `The index file refers to string ${number} of ${strings.length}.`);
     return value;
   };
-  const nullable = (number: number): string | null => (number === -1 ? null : string(number));
-
-  const stringColumns = section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array;
-  const numberColumns = section('metaNumbers', 'f64', counts.metas * NUMBER_FIELDS.length) as Float64Array;
-  const flags = section('metaFlags', 'u8', counts.metas) as Uint8Array;
-  const listCounts = section('metaListCounts', 'i32', counts.metas * 2) as Int32Array;
-  const listItems = section('metaListItems', 'i32', counts.listItems) as Int32Array;
-  const metas: MemoryMeta[] = new Array<MemoryMeta>(counts.metas);
-  let item = 0;
-  const list = (count: number): readonly string[] => {
-    if (count < 0 || item + count > listItems.length)
-      throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
-    // Most memories have no tags and many no entities: one shared empty list, not 100,000 of them.
-    if (count === 0) return NO_ITEMS;
-    const out = new Array<string>(count);
-    for (let index = 0; index < count; index++) out[index] = string(listItems[item++]);
-    return out;
-  };
-  for (let row = 0; row < counts.metas; row++) {
-    const s = row * STRING_FIELDS.length;
-    const n = row * NUMBER_FIELDS.length;
-    const flag = flags[row];
-    metas[row] = {
-      memory_id: string(stringColumns[s]),
-      layer: string(stringColumns[s + 1]),
-      scope_id: string(stringColumns[s + 2]),
-      project_id: nullable(stringColumns[s + 3]),
-      category: string(stringColumns[s + 4]),
-      subtype: string(stringColumns[s + 5]),
-      entities: list(listCounts[row * 2]),
-      tags: list(listCounts[row * 2 + 1]),
-      time_ms: numberColumns[n],
-      confidence: numberColumns[n + 1],
-      pinned: (flag & PINNED) !== 0,
-      source_type: string(stringColumns[s + 6]),
-      source_session: nullable(stringColumns[s + 7]),
-      deleted: (flag & DELETED) !== 0,
-      superseded: (flag & SUPERSEDED) !== 0,
-      importance: numberColumns[n + 2],
-      access_count: numberColumns[n + 3],
-      last_accessed_ms: numberColumns[n + 4],
-      created_ms: numberColumns[n + 5],
-    };
-  }
-  if (item !== listItems.length)
-    throw new SnapshotFormatError('corrupt', 'The index file’s entity and tag lists do not add up.');
+  const metas = decodeMetas(section, counts, string);
   const termNumbers = section('termNames', 'i32', counts.terms) as Int32Array;
   const documentIds = section('documentIds', 'i32', counts.documents) as Int32Array;
   if (!Array.isArray(header.vectors))
@@ -298,15 +279,90 @@ export function decodeSnapshot(bytes: Buffer): IndexSnapshot {
     lexical: {
       termNames: Array.from(termNumbers, string),
       ids: Array.from(documentIds, string),
+      idOrder: section('documentIdOrder', 'i32', counts.documents) as Int32Array,
       lengths: section('documentLengths', 'f64', counts.documents) as Float64Array,
       termCounts: section('documentTermCounts', 'i32', counts.documents) as Int32Array,
       terms: section('documentTerms', 'i32', counts.cells) as Int32Array,
-      tfs: section('documentTfs', 'f32', counts.cells) as Float32Array,
+      tfs: section('documentTfs', 'u16', counts.cells) as Uint16Array,
       postingSizes: section('postingSizes', 'i32', counts.terms) as Int32Array,
       postingDocuments: section('postingDocuments', 'i32', counts.cells) as Int32Array,
-      postingTfs: section('postingTfs', 'f32', counts.cells) as Float32Array,
+      postingTfs: section('postingTfs', 'u16', counts.cells) as Uint16Array,
     },
   };
+}
+
+type Section = (name: string, kind: SectionKind, count: number) => ArrayBufferView;
+
+/** Checks every meta column against the string table and the lists, and makes metas from them on demand. */
+function decodeMetas(section: Section, counts: Header['counts'], string: (number: number) => string): SnapshotMetas {
+  const stringColumns = section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array;
+  const numberColumns = section('metaNumbers', 'f64', counts.metas * NUMBER_FIELDS.length) as Float64Array;
+  const flags = section('metaFlags', 'u8', counts.metas) as Uint8Array;
+  const listCounts = section('metaListCounts', 'i32', counts.metas * 2) as Int32Array;
+  const listItems = section('metaListItems', 'i32', counts.listItems) as Int32Array;
+  const idOrder = section('metaIdOrder', 'i32', counts.metas) as Int32Array;
+  const corrupt = (what: string): SnapshotFormatError =>
+    new SnapshotFormatError('corrupt', `The index file’s ${what} do not add up.`);
+  const stringCount = counts.strings;
+  const lowest = STRING_FIELDS.map((field) => (field === 'project_id' || field === 'source_session' ? -1 : 0));
+  for (let row = 0; row < stringColumns.length; row += lowest.length)
+    for (let column = 0; column < lowest.length; column++) {
+      const number = stringColumns[row + column];
+      if (number >= stringCount || number < lowest[column]) throw corrupt('memory string columns');
+    }
+  for (let at = 0; at < listItems.length; at++)
+    if (listItems[at] >>> 0 >= stringCount) throw corrupt('entity and tag lists');
+  // Where each row's entities start in listItems (its tags follow them).
+  const listStarts = new Int32Array(counts.metas + 1);
+  const pinnedOrTaggedRows: number[] = [];
+  for (let row = 0; row < counts.metas; row++) {
+    const entities = listCounts[row * 2];
+    const tags = listCounts[row * 2 + 1];
+    if (entities < 0 || tags < 0) throw corrupt('entity and tag lists');
+    listStarts[row + 1] = listStarts[row] + entities + tags;
+    if (tags > 0 || (flags[row] & PINNED) !== 0) pinnedOrTaggedRows.push(row);
+  }
+  if (listStarts[counts.metas] !== listItems.length) throw corrupt('entity and tag lists');
+  const ids = new Array<string>(counts.metas);
+  for (let row = 0; row < counts.metas; row++) ids[row] = string(stringColumns[row * STRING_FIELDS.length]);
+  const problem = SortedKeyIndex.problemWith(ids, idOrder);
+  if (problem !== null) throw new SnapshotFormatError('corrupt', `The index file’s memory ids: ${problem}.`);
+  const nullable = (number: number): string | null => (number === -1 ? null : string(number));
+  const list = (from: number, count: number): readonly string[] => {
+    // Most memories have no tags and many no entities: one shared empty list, not 100,000 of them.
+    if (count === 0) return NO_ITEMS;
+    const out = new Array<string>(count);
+    for (let index = 0; index < count; index++) out[index] = string(listItems[from + index]);
+    return out;
+  };
+  const meta = (row: number): MemoryMeta => {
+    const s = row * STRING_FIELDS.length;
+    const n = row * NUMBER_FIELDS.length;
+    const flag = flags[row];
+    const entityCount = listCounts[row * 2];
+    return {
+      memory_id: ids[row],
+      layer: string(stringColumns[s + 1]),
+      scope_id: string(stringColumns[s + 2]),
+      project_id: nullable(stringColumns[s + 3]),
+      category: string(stringColumns[s + 4]),
+      subtype: string(stringColumns[s + 5]),
+      entities: list(listStarts[row], entityCount),
+      tags: list(listStarts[row] + entityCount, listCounts[row * 2 + 1]),
+      time_ms: numberColumns[n],
+      confidence: numberColumns[n + 1],
+      pinned: (flag & PINNED) !== 0,
+      source_type: string(stringColumns[s + 6]),
+      source_session: nullable(stringColumns[s + 7]),
+      deleted: (flag & DELETED) !== 0,
+      superseded: (flag & SUPERSEDED) !== 0,
+      importance: numberColumns[n + 2],
+      access_count: numberColumns[n + 3],
+      last_accessed_ms: numberColumns[n + 4],
+      created_ms: numberColumns[n + 5],
+    };
+  };
+  return { ids, idOrder, pinnedOrTaggedRows, meta };
 }
 
 function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {
@@ -340,10 +396,10 @@ function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {
 }
 
 /** A typed view of one section, read in place when aligned (always, for files this module wrote). */
-function sectionReader(body: Buffer, entries: readonly SectionEntry[]) {
+function sectionReader(body: Buffer, entries: readonly SectionEntry[]): Section {
   return (name: string, kind: SectionKind, count: number): ArrayBufferView => {
     const entry = entries.find((candidate) => candidate.name === name);
-    const width = kind === 'f64' ? 8 : kind === 'u8' ? 1 : 4;
+    const width = kind === 'f64' ? 8 : kind === 'u8' ? 1 : kind === 'u16' ? 2 : 4;
     if (
       entry === undefined ||
       entry.kind !== kind ||
@@ -365,6 +421,7 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]) {
     if (kind === 'u32') return new Uint32Array(buffer, start, count);
     if (kind === 'f64') return new Float64Array(buffer, start, count);
     if (kind === 'f32') return new Float32Array(buffer, start, count);
+    if (kind === 'u16') return new Uint16Array(buffer, start, count);
     return new Uint8Array(buffer, start, count);
   };
 }

@@ -10,6 +10,10 @@ import type { MemoryMeta } from './memoryMeta.ts';
 import { EXACT_SCAN_LIMIT } from './vectorSearch.ts';
 import { UserMemoryState } from './userMemoryState.ts';
 
+/** A loaded user's remaining metas are made once its first recall has answered, 2,000 rows (about 2 ms) at a time. */
+const MAKE_METAS_AFTER_MS = 1_000;
+const MAKE_METAS_PER_SLICE = 2_000;
+
 /** What the store lends the persisted indexes: its caches, its transactions, its catch-up. */
 export interface PersistedIndexHost {
   readonly users: Map<string, UserMemoryState>;
@@ -212,6 +216,7 @@ export class PersistedIndexes {
         }
       }
       this.host.users.set(userId, state);
+      state.metas.makeRestLater(MAKE_METAS_AFTER_MS, MAKE_METAS_PER_SLICE);
       const changed = [...new Set(changes.flatMap((change) => (change.memory_id === null ? [] : [change.memory_id])))];
       if (changed.length > 0) this.host.refreshMemories(userId, changed);
       // Unchanged since the file was written: nothing to save until it changes.

@@ -1,8 +1,11 @@
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
+import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metaOf } from './memoryMeta.ts';
+import { MetaTable } from './metaTable.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
 
 export function vectorIndexKey(model: string, dims: number): string {
@@ -16,7 +19,7 @@ export function vectorIndexKey(model: string, dims: number): string {
  * `applyMemory` / `forget`, whether the write came from this process or from the change log.
  */
 export class UserMemoryState {
-  readonly metas = new Map<string, MemoryMeta>();
+  readonly metas: MetaTable;
   lexical: LexicalIndex | null = null;
   readonly vectorIndexes = new Map<string, BinaryVectorIndex<MemoryMeta>>();
   /**
@@ -39,24 +42,27 @@ export class UserMemoryState {
   private readonly pinned = new Set<string>();
   private readonly byTag = new Map<string, Set<string>>();
   /** Ids in the order they were stored (rowid order at load, then appended), for neighbour lookups. */
-  private readonly order: string[] = [];
-  private readonly position = new Map<string, number>();
+  private readonly order: string[];
+  private readonly position: SortedKeyIndex;
   /** Moves on every change to the metadata or the indexes; a persisted index is current while it matches. */
   revision = 0;
   /** Where the lexical index came from: built from the rows, or loaded from a persisted index. */
   origin: 'rows' | 'persisted' = 'rows';
 
+  /** Empty, or holding a persisted index's metas (in store order), made into objects as they are used. */
+  constructor(loaded: SnapshotMetas | null = null) {
+    this.metas = new MetaTable(loaded);
+    this.order = loaded === null ? [] : loaded.ids.slice();
+    this.position = loaded === null ? new SortedKeyIndex() : new SortedKeyIndex(loaded.ids, loaded.idOrder);
+  }
+
   /**
    * A state holding `metas` (in store order) and a finished lexical index, as a persisted index
-   * restores it. The metas are taken as they are: the caller made them for this state alone.
+   * restores it. Only the pinned and tagged rows are made into metas now, for the sets that index them.
    */
-  static restore(metas: readonly MemoryMeta[], lexical: LexicalIndex): UserMemoryState {
-    const state = new UserMemoryState();
-    for (const meta of metas) {
-      state.metas.set(meta.memory_id, meta);
-      state.index(meta);
-      state.append(meta.memory_id);
-    }
+  static restore(metas: SnapshotMetas, lexical: LexicalIndex): UserMemoryState {
+    const state = new UserMemoryState(metas);
+    for (const row of metas.pinnedOrTaggedRows) state.index(state.metas.atRow(row)!);
     state.lexical = lexical;
     state.origin = 'persisted';
     return state;

@@ -66,6 +66,37 @@ test('a restored index keeps working: upserts, removals and growth after the loa
   assert.deepEqual(restored.stats(), original.stats());
 });
 
+test('exported terms are in string order and the id order sorts the ids, so a loaded index can search both', () => {
+  const exported = editedIndex(5).exportDocuments();
+  assert.deepEqual(exported.termNames, [...exported.termNames].sort());
+  assert.deepEqual(
+    [...exported.idOrder].map((position) => exported.ids[position]),
+    [...exported.ids].sort(),
+  );
+  assert.notDeepEqual(exported.ids, [...exported.ids].sort(), 'insertion order differs from string order here');
+});
+
+test('a loaded document removed, re-added and its slot reused is found, or not, exactly as in the original', () => {
+  const original = editedIndex(13);
+  const restored = LexicalIndex.fromDocuments(original.exportDocuments());
+  const [first, second] = restored.exportDocuments().ids;
+  for (const index of [original, restored]) {
+    index.remove(first!);
+    index.upsert('newcomer', { terms: new Map([['term1', 3]]), length: 3 });
+    index.remove(second!);
+    index.upsert(second!, { terms: new Map([['term2', 1]]), length: 1 });
+  }
+  for (const id of [first!, second!, 'newcomer', 'never']) assert.equal(restored.has(id), original.has(id), id);
+  assert.equal(restored.has(first!), false);
+  assert.equal(restored.size, original.size);
+  assert.deepEqual(restored.documentTerms(second!), new Map([['term2', 1]]));
+  for (const terms of [['term1'], ['term2']]) {
+    const weighted = terms.map((term) => ({ term, weight: 1 }));
+    assert.deepEqual(restored.search(weighted, 400), original.search(weighted, 400), terms.join(' '));
+  }
+  assert.deepEqual(restored.exportDocuments(), original.exportDocuments());
+});
+
 test('terms whose every document was removed are not exported', () => {
   const index = new LexicalIndex();
   index.upsert('kept', { terms: new Map([['common', 1]]), length: 1 });
@@ -109,6 +140,25 @@ test('documents whose parts do not add up are refused with a typed error, not lo
     ['a repeated id', { ...good, ids: [good.ids[1]!, ...good.ids.slice(1)] }],
     ['a repeated term', { ...good, termNames: [good.termNames[1]!, ...good.termNames.slice(1)] }],
     ['arrays of different lengths', { ...good, lengths: good.lengths.subarray(1) }],
+    [
+      'a negative term number',
+      { ...good, terms: Int32Array.from(good.terms, (term, cell) => (cell === 3 ? -1 : term)) },
+    ],
+    [
+      'terms out of string order',
+      { ...good, termNames: [good.termNames[1]!, good.termNames[0]!, ...good.termNames.slice(2)] },
+    ],
+    [
+      'an id order that does not sort the ids',
+      {
+        ...good,
+        idOrder: Int32Array.from(good.idOrder, (_, rank) => good.idOrder[rank === 0 ? 1 : rank === 1 ? 0 : rank]!),
+      },
+    ],
+    [
+      'an id order naming a missing document',
+      { ...good, idOrder: good.idOrder.map((position, rank) => (rank === 0 ? good.ids.length : position)) },
+    ],
   ];
   for (const [name, documents] of cases) {
     assert.throws(
@@ -117,4 +167,19 @@ test('documents whose parts do not add up are refused with a typed error, not lo
       name,
     );
   }
+});
+
+test('term frequencies are held in exact half units: every analyzer weight sum comes back as it went in, a huge one is capped', () => {
+  const index = new LexicalIndex();
+  const frequencies = [0.5, 1, 1.5, 2, 2.5, 3.5, 7, 40.5, 1_000, 32_767.5];
+  index.upsert('doc', {
+    terms: new Map(frequencies.map((tf, at) => [`t${at}`, tf])),
+    length: 10,
+  });
+  index.upsert('huge', { terms: new Map([['t0', 1_000_000]]), length: 1_000_000 });
+  assert.deepEqual([...index.documentTerms('doc')!.values()], frequencies);
+  assert.equal(index.documentTerms('huge')!.get('t0'), 32_767.5);
+  const restored = LexicalIndex.fromDocuments(index.exportDocuments());
+  assert.deepEqual(restored.documentTerms('doc'), index.documentTerms('doc'));
+  assert.ok(index.exportDocuments().postingTfs instanceof Uint16Array);
 });
