@@ -1,4 +1,3 @@
-import { type Logger, stderrLogger } from './ports/logger.ts';
 import type {
   AddToWorkingMemoryInput,
   AddToWorkingMemoryOutput,
@@ -42,93 +41,43 @@ import { type ExportPage, exportPage } from './portability/exportPages.ts';
 import { type ImportOutput, importMemories } from './portability/importMemories.ts';
 import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
-import { AccessRecorder } from './accessRecorder.ts';
 import { AnchorChecker } from './anchors/anchorChecker.ts';
-import type { WorkspaceFiles } from './anchors/workspaceFiles.ts';
 import { MaintenanceScheduler, type MaintenanceSchedulerOptions } from './lifecycle/maintenanceScheduler.ts';
 import { ContextAssembler, type ContextOptions } from './context/assembleContext.ts';
-import { type CoreConfig, type CoreDeps, DEFAULT_CORE_CONFIG, type Summarize } from './coreDeps.ts';
+import type { CoreDeps } from './coreDeps.ts';
 import { EmbeddingGate } from './embeddingGate.ts';
-import { ExtractionQueue, type ExtractionQueueOptions, type ExtractionStats } from './extraction/extractionQueue.ts';
+import type { ExtractionQueue, ExtractionQueueOptions } from './extraction/extractionQueue.ts';
 import type { MemoryExtractor } from './extraction/extractor.ts';
 import type { EnrichmentPolicy } from './enrichment/enrichmentPolicy.ts';
 import type { SearchKeyEnricher } from './enrichment/searchKeyEnricher.ts';
-import { MemoryError } from './domain/errors.ts';
 import { type EditSearchKeysInput, LongTermMemory } from './longterm/longTermMemory.ts';
 import type { PromoteMemoryInput, PromoteMemoryOutput } from './api/layersApi.ts';
 import { promoteMemory } from './layers/promotion.ts';
 import { MemoryEvents } from './memoryEvents.ts';
-import { type Clock, systemClock } from './ports/clock.ts';
-import type { EmbeddingProvider, EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
-import type { ListQuery, ListResult, MemoryStore, StoreUserStats } from './ports/memoryStore.ts';
+import type { EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
+import type { ListQuery, ListResult, MemoryStore } from './ports/memoryStore.ts';
 import { Recall } from './retrieval/recall.ts';
 import type { RepoSyncReport } from './repomemory/repoMemorySync.ts';
 import type { AgentsFileResult } from './repomemory/agentsFile.ts';
 import {
   type ExportAgentsSectionInput,
   RepoMemories,
-  type RepoFilesFactory,
   type ShareProjectMemoriesInput,
 } from './repomemory/repoMemories.ts';
 import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
-import { TiktokenCounter, type TokenCounter } from './tokens/tokenCounter.ts';
+import type { TokenCounter } from './tokens/tokenCounter.ts';
 import { requireId } from './validation.ts';
 import { newId } from './util/ids.ts';
 import { WorkingMemory } from './working/workingMemory.ts';
+import { EmbeddingBackfill } from './background/embeddingBackfill.ts';
+import { BackgroundModelQueue } from './background/modelQueue.ts';
+import { createCoreDeps, type MemoryCoreOptions } from './coreOptions.ts';
+import { type UserStats, userStats } from './userStats.ts';
 
-/** The parts every core module is built from, composed once per core. */
-export function createCoreDeps(options: MemoryCoreOptions): CoreDeps {
-  const log = options.logger ?? stderrLogger;
-  return {
-    store: options.store,
-    embeddings: new EmbeddingGate(options.embeddings ?? null, options.embeddingTimeoutMs),
-    tokens: options.tokens ?? new TiktokenCounter(),
-    clock: options.clock ?? systemClock,
-    events: new MemoryEvents(log),
-    access: new AccessRecorder(options.store, log),
-    log,
-    config: { ...DEFAULT_CORE_CONFIG, ...options.config },
-    anchors: options.workspace ? new AnchorChecker(options.workspace) : null,
-    ...(options.summarize ? { summarize: options.summarize } : {}),
-  };
-}
-
-export interface MemoryCoreOptions {
-  store: MemoryStore;
-  embeddings?: EmbeddingProvider | null;
-  tokens?: TokenCounter;
-  clock?: Clock;
-  config?: Partial<CoreConfig>;
-  /** Project scope applied to recall and storage when a call names none. */
-  defaultProjectId?: string | null;
-  /** How long a tool waits for the embedding provider before degrading to full-text (default 4000 ms). */
-  embeddingTimeoutMs?: number;
-  /** LLM summary of near-duplicate clusters during consolidation; deterministic merge when absent. */
-  summarize?: Summarize;
-  /** Where background failures are reported (default: stderr). */
-  logger?: Logger;
-  /** The workspace whose code memories are anchored to (fml serve --workspace); anchors are checked lazily at recall. */
-  workspace?: WorkspaceFiles | null;
-  /** Opens a workspace's `.memory/` folder for sharing project memories (the runtime's Node adapter). */
-  repoFiles?: RepoFilesFactory;
-  /** What the embedding provider's startup check found (Ollama), reported by stats. */
-  embeddingCheck?: EmbeddingStartupCheck | null;
-}
-
-export interface UserStats extends StoreUserStats {
-  user_id: string;
-  backend: { kind: string; status: string; detail: string; latency_ms: number };
-  embeddings: {
-    provider: string;
-    model: string | null;
-    failures: number;
-    last_error: { message: string; at: string } | null;
-    startup_check: EmbeddingStartupCheck | null;
-  };
-  /** Present while background extraction runs (startExtraction). */
-  extraction?: ExtractionStats;
-}
+// Other layers reach the core through this module (eslint.config.mjs, CORE_API): what they need of its parts is re-exported.
+export { createCoreDeps, type MemoryCoreOptions } from './coreOptions.ts';
+export type { UserStats } from './userStats.ts';
 
 /**
  * The memory layer in one object: the MCP server, the CLI, the extension and the panel all
@@ -149,10 +98,9 @@ export class MemoryCore {
   private readonly recaller: Recall;
   private readonly assembler: ContextAssembler;
   private readonly deps: CoreDeps;
-  private backfillTimer: NodeJS.Timeout | undefined;
+  private readonly backfill: EmbeddingBackfill;
+  private readonly modelQueue: BackgroundModelQueue;
   private maintenance: MaintenanceScheduler | undefined;
-  private extractionQueue: ExtractionQueue | null = null;
-  private enrichment: { enricher: SearchKeyEnricher; policy: EnrichmentPolicy } | null = null;
   private readonly embeddingCheck: EmbeddingStartupCheck | null;
   private readonly repoMemories: RepoMemories;
 
@@ -169,8 +117,14 @@ export class MemoryCore {
     this.embeddingCheck = options.embeddingCheck ?? null;
     this.longTerm = new LongTermMemory(this.deps);
     this.working = new WorkingMemory(this.deps, this.longTerm);
+    this.modelQueue = new BackgroundModelQueue(this.deps, this.longTerm, this.working);
+    this.backfill = new EmbeddingBackfill(this.deps);
     // Summaries use the extractor the server runs (a model only when one is configured), else the offline rules.
-    this.episodes = new ConversationEpisodes(this.deps, this.longTerm, () => this.extractionQueue?.extractor ?? null);
+    this.episodes = new ConversationEpisodes(
+      this.deps,
+      this.longTerm,
+      () => this.modelQueue.current?.extractor ?? null,
+    );
     this.working.episodeSink = this.episodes;
     this.facts = new StructuredFacts(this.deps, this.longTerm);
     this.recaller = new Recall(this.deps);
@@ -376,28 +330,10 @@ export class MemoryCore {
 
   /**
    * Re-embeds pending memories in the background (stored while the provider was down, or under
-   * another model) every `intervalMs`, a batch at a time, until none is left. Failures wait for
-   * the next tick: the provider may be back by then.
+   * another model) every `intervalMs`, a batch at a time, until none is left (embeddingBackfill.ts).
    */
   startEmbeddingBackfill(intervalMs = 30_000): void {
-    if (!this.embeddings.provider || this.backfillTimer) return;
-    let running = false;
-    const tick = async (): Promise<void> => {
-      if (running) return;
-      running = true;
-      try {
-        let embedded: number;
-        do embedded = await this.backfillEmbeddings();
-        while (embedded > 0);
-      } catch (error) {
-        this.deps.log.warn('background re-embedding paused', error);
-      } finally {
-        running = false;
-      }
-    };
-    this.backfillTimer = setInterval(() => void tick(), intervalMs);
-    this.backfillTimer.unref();
-    void tick();
+    this.backfill.start(intervalMs);
   }
 
   /**
@@ -405,15 +341,8 @@ export class MemoryCore {
    * checkpoint and eviction store content raw, tagged extraction:pending, and this queue replaces it
    * with extracted memories off the request path. Replaces a queue started earlier.
    */
-  async startExtraction(extractor: MemoryExtractor, options?: ExtractionQueueOptions): Promise<ExtractionQueue> {
-    const previous = this.extractionQueue;
-    const queue = new ExtractionQueue(this.deps, this.longTerm, extractor, options);
-    if (this.enrichment) queue.setEnricher(this.enrichment.enricher, this.enrichment.policy);
-    this.extractionQueue = queue;
-    this.working.extractionSink = queue;
-    this.longTerm.enrichmentSink = queue;
-    await previous?.close();
-    return queue;
+  startExtraction(extractor: MemoryExtractor, options?: ExtractionQueueOptions): Promise<ExtractionQueue> {
+    return this.modelQueue.startExtraction(extractor, options);
   }
 
   /**
@@ -422,19 +351,11 @@ export class MemoryCore {
    * request path. The caller has the user's consent; `policy` says which content may not be sent.
    */
   startEnrichment(enricher: SearchKeyEnricher, policy: EnrichmentPolicy = {}): ExtractionQueue {
-    const queue = this.extractionQueue;
-    if (!queue)
-      throw new MemoryError(
-        'CONFIGURATION_ERROR',
-        'Start extraction before enrichment: both run on the one background model queue.',
-      );
-    this.enrichment = { enricher, policy };
-    queue.setEnricher(enricher, policy);
-    return queue;
+    return this.modelQueue.startEnrichment(enricher, policy);
   }
 
   get extraction(): ExtractionQueue | null {
-    return this.extractionQueue;
+    return this.modelQueue.current;
   }
 
   /** Runs daily maintenance (decay, consolidation, prune) on a timer until close; replaces a running schedule. */
@@ -470,9 +391,8 @@ export class MemoryCore {
     // (queued ones stay pending in the store).
     await this.working.drainPromotions();
     await this.episodes.drain();
-    await this.extractionQueue?.close();
-    if (this.backfillTimer) clearInterval(this.backfillTimer);
-    this.backfillTimer = undefined;
+    await this.modelQueue.close();
+    this.backfill.stop();
     await this.deps.access.flush();
     await this.store.close();
   }
@@ -542,48 +462,14 @@ export class MemoryCore {
   }
 
   async stats(userId: string): Promise<UserStats> {
-    const [stats, health] = await Promise.all([this.store.stats(requireId(userId, 'user_id')), this.store.health()]);
-    return {
-      user_id: userId,
-      ...stats,
-      backend: { kind: this.store.kind, status: health.status, detail: health.detail, latency_ms: health.latency_ms },
-      embeddings: {
-        provider: this.embeddings.provider?.kind ?? 'none',
-        model: this.embeddings.model,
-        failures: this.embeddings.failures,
-        last_error: this.embeddings.lastError,
-        startup_check: this.embeddingCheck,
-      },
-      ...(this.extractionQueue ? { extraction: this.extractionQueue.stats() } : {}),
-    };
+    return userStats(this.deps, userId, this.embeddingCheck, this.modelQueue.current);
   }
 
   /**
    * Embeds memories stored while the provider was down or under another model (seed 000 §12.1 T3:
    * lazy re-embedding). Returns how many were embedded; call it on a timer or after outages.
    */
-  async backfillEmbeddings(batchSize = 32): Promise<number> {
-    const model = this.embeddings.model;
-    if (!model) return 0;
-    const pending = await this.store.listUnembedded(null, model, batchSize);
-    if (pending.length === 0) return 0;
-    const vectors = await this.embeddings.embedMany(pending.map((memory) => memory.content));
-    for (let index = 0; index < pending.length; index++) {
-      // Only the vector is set: an edit or forget made while the batch was embedding stays.
-      await this.store
-        .changeMemory({
-          user_id: pending[index].user_id,
-          memory_id: pending[index].memory_id,
-          change: { embedding: { model, vector: vectors[index] } },
-          at: null,
-          expected_version: pending[index].version,
-          if_forgotten: 'drop',
-        })
-        .catch((error: unknown) => {
-          // New text was stored meanwhile, with its own embedding: this vector is of the old text.
-          if (!MemoryError.is(error, 'CONFLICT')) throw error;
-        });
-    }
-    return pending.length;
+  backfillEmbeddings(batchSize = 32): Promise<number> {
+    return this.backfill.runBatch(batchSize);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMORY_LAYERS } from '../core/domain/layers.ts';
+import { memoryRecordSchema as storedMemorySchema } from '../core/domain/memoryRecord.ts';
 import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../core/domain/taxonomy.ts';
 import { LIMITS } from '../core/validation.ts';
 
@@ -137,40 +138,14 @@ export const factSchema = z.object({
   deleted: z.boolean(),
 });
 
-export const memoryRecordSchema = z.object({
-  memory_id: z.string(),
-  user_id: z.string().describe("The memory's partition: the owner's user id, or <layer>:<id> for a shared layer."),
-  layer: z.string(),
-  scope_id: z.string(),
-  org_id: z.string().nullable(),
-  project_id: z.string().nullable(),
-  memory_category: z.string(),
-  memory_subtype: z.string(),
-  content: z.string(),
-  summary: z.string().nullable(),
-  entities: z.array(z.string()),
-  tags: z.array(z.string()),
-  metadata: metadataField,
-  event_time: z.string().nullable(),
-  is_temporal: z.boolean(),
-  importance: z.number(),
-  access_count: z.number(),
-  decay_factor: z.number(),
-  related_memories: z.array(z.string()),
-  supersedes: z.string().nullable(),
-  superseded_by: z.string().nullable(),
-  source_session: z.string().nullable(),
-  source_type: z.string(),
-  confidence: z.number(),
-  pinned: z.boolean(),
-  embedding_model: z.string().nullable(),
-  created_at: z.string(),
-  last_accessed: z.string(),
-  updated_at: z.string(),
-  deleted_at: z.string().nullable(),
-  version: z
-    .number()
-    .describe('Raised by every change; pass it as expected_version to update_memory to edit only this version.'),
+/** A memory record as tools return it: the core's one declaration (core/domain/memoryRecord.ts), with what an agent needs told. */
+export const memoryRecordSchema = storedMemorySchema.extend({
+  user_id: storedMemorySchema.shape.user_id.describe(
+    "The memory's partition: the owner's user id, or <layer>:<id> for a shared layer.",
+  ),
+  version: storedMemorySchema.shape.version.describe(
+    'Raised by every change; pass it as expected_version to update_memory to edit only this version.',
+  ),
 });
 
 export const memoryIdField = (what: string) => idString().describe(what);

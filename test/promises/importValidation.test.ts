@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from '../../src/core/portability/exportFormat.ts';
-import { validateExport } from '../../src/core/portability/importMemories.ts';
+import { validateExport } from '../../src/core/portability/exportFileReader.ts';
 
 const memory = (overrides: Record<string, unknown> = {}) => ({
   memory_id: 'mem_1',

@@ -1,5 +1,3 @@
-import type { MemoryLayer } from './layers.ts';
-import type { MemoryCategory, MemorySubtype } from './taxonomy.ts';
 
 /**
  * Persisted shapes. Field names follow the spec's columns (seed 000 §6) so one shape travels
@@ -7,11 +5,10 @@ import type { MemoryCategory, MemorySubtype } from './taxonomy.ts';
  * Timestamps are ISO-8601 strings in UTC.
  */
 
-export type EvictionPolicy = 'lru' | 'relevance' | 'hybrid';
+export const EVICTION_POLICIES = ['lru', 'relevance', 'hybrid'] as const;
+export type EvictionPolicy = (typeof EVICTION_POLICIES)[number];
 export type WorkingContentType =
   'message' | 'task_state' | 'scratchpad' | 'system' | 'retrieved_memory' | 'editor_context';
-export type SourceType =
-  'conversation' | 'explicit' | 'inferred' | 'observed' | 'editor' | 'extraction' | 'working_memory';
 
 export interface SessionRecord {
   session_id: string;
@@ -45,53 +42,8 @@ export interface WorkingItemRecord {
   metadata: Record<string, unknown>;
 }
 
-export interface MemoryRecord {
-  memory_id: string;
-  /**
-   * The partition the memory lives in: the owner's user id for the personal layers (agent, user,
-   * session), `<layer>:<id>` for the shared ones (project, team, org, company). Every store
-   * operation is scoped by it (layerScope.ts).
-   */
-  user_id: string;
-  /** Seed 001 layer; personal layers share the user's partition and differ by layer and scope_id. */
-  layer: MemoryLayer;
-  /** The identifier of the layer's scope: the user, agent, session, project, team, org or company id. */
-  scope_id: string;
-  org_id: string | null;
-  /** Project scope; null means the memory belongs to the user across projects. */
-  project_id: string | null;
-  memory_category: MemoryCategory;
-  memory_subtype: MemorySubtype;
-  content: string;
-  summary: string | null;
-  entities: string[];
-  tags: string[];
-  metadata: Record<string, unknown>;
-  event_time: string | null;
-  is_temporal: boolean;
-  importance: number;
-  access_count: number;
-  decay_factor: number;
-  related_memories: string[];
-  supersedes: string | null;
-  superseded_by: string | null;
-  source_session: string | null;
-  source_type: SourceType;
-  confidence: number;
-  pinned: boolean;
-  /** Model name of the stored embedding; null when the memory has none (yet). */
-  embedding_model: string | null;
-  created_at: string;
-  last_accessed: string;
-  updated_at: string;
-  deleted_at: string | null;
-  /**
-   * How many changes the memory has had: 1 when stored, +1 for every change (edit, enrichment,
-   * forget, restore). Access bookkeeping (access_count, last_accessed) does not count: reading a
-   * memory is not a change to it. A change that depends on what it read states this number.
-   */
-  version: number;
-}
+/** The long-term memory record, declared once as a schema (memoryRecord.ts). */
+export type { MemoryRecord, SourceType } from './memoryRecord.ts';
 
 export interface StoredEmbedding {
   model: string;

@@ -25,7 +25,8 @@ import {
   countsAsTurn,
   episodeStartedAt,
 } from '../episodes/conversationTurns.ts';
-import type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
+import { EVICTION_POLICIES } from '../domain/records.ts';
+import type { SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
 import { classifyContent, isWorthKeeping, isWorthKeepingAtClear } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
@@ -36,7 +37,6 @@ import { chooseEvictions, selectWithinBudget } from './eviction.ts';
 import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
 
 const CONTENT_TYPES = WORKING_CONTENT_TYPES;
-const EVICTION_POLICIES: readonly EvictionPolicy[] = ['lru', 'relevance', 'hybrid'];
 /**
  * Content types never promoted: system text and retrieved memories live elsewhere already, and
  * editor context is a live view of the editor, re-captured whenever it changes (what is worth

@@ -1,4 +1,16 @@
 import type { AccessLogEntry, MemoryRecord, SessionRecord, WorkingItemRecord } from '../../core/domain/records.ts';
+import { memoryRecordSchema } from '../../core/domain/memoryRecord.ts';
+import { EVICTION_POLICIES } from '../../core/domain/records.ts';
+import { WORKING_CONTENT_TYPES } from '../../core/domain/workingContentTypes.ts';
+import {
+  storedBoolean,
+  storedChoice,
+  storedJsonObject,
+  storedNullableText,
+  storedNumber,
+  storedText,
+  storedTextList,
+} from '../common/storedValues.ts';
 import type { QueryParam } from './queryParameters.ts';
 import type { FireboltValue } from './resultParser.ts';
 
@@ -124,79 +136,86 @@ export function valuePlaceholders<R>(
   return columns.map((column) => `${add(column.encode(record))}${column.cast}`).join(', ');
 }
 
-const asNumber = (value: FireboltValue): number => Number(value);
-const asText = (value: FireboltValue): string => value as string;
-const asNullableText = (value: FireboltValue): string | null => (value === null ? null : (value as string));
-const asList = (value: FireboltValue): string[] => (value as string[]) ?? [];
-const asJson = (value: FireboltValue): Record<string, unknown> =>
-  JSON.parse(value as string) as Record<string, unknown>;
+const { shape } = memoryRecordSchema;
+const storedLayer = storedChoice(shape.layer.options);
+const storedCategory = storedChoice(shape.memory_category.options);
+const storedSubtype = storedChoice(shape.memory_subtype.options);
+const storedSourceType = storedChoice(shape.source_type.options);
+const storedEvictionPolicy = storedChoice(EVICTION_POLICIES);
+const storedContentType = storedChoice(WORKING_CONTENT_TYPES);
 
+/** Firebolt returns an empty ARRAY(TEXT) as null. */
+function storedList(value: FireboltValue, field: string): string[] {
+  return value === null ? [] : storedTextList(value, field);
+}
+
+/** The Firebolt row codec of a memory: memoryFromRow reads what MEMORY_COLUMNS write, each column checked. */
 export function memoryFromRow(row: Row): MemoryRecord {
   return {
-    memory_id: asText(row.memory_id),
-    user_id: asText(row.user_id),
-    layer: asText(row.layer) as MemoryRecord['layer'],
-    scope_id: asText(row.scope_id),
-    org_id: asNullableText(row.org_id),
-    project_id: asNullableText(row.project_id),
-    memory_category: asText(row.memory_category) as MemoryRecord['memory_category'],
-    memory_subtype: asText(row.memory_subtype) as MemoryRecord['memory_subtype'],
-    content: asText(row.content),
-    summary: asNullableText(row.summary),
-    entities: asList(row.entities),
-    tags: asList(row.tags),
-    metadata: asJson(row.metadata),
-    event_time: asNullableText(row.event_time),
-    is_temporal: row.is_temporal === true,
-    importance: asNumber(row.importance),
-    access_count: asNumber(row.access_count),
-    decay_factor: asNumber(row.decay_factor),
-    related_memories: asList(row.related_memories),
-    supersedes: asNullableText(row.supersedes),
-    superseded_by: asNullableText(row.superseded_by),
-    source_session: asNullableText(row.source_session),
-    source_type: asText(row.source_type) as MemoryRecord['source_type'],
-    confidence: asNumber(row.confidence),
-    pinned: row.pinned === true,
-    embedding_model: asNullableText(row.embedding_model),
-    created_at: asText(row.created_at),
-    last_accessed: asText(row.last_accessed),
-    updated_at: asText(row.updated_at),
-    deleted_at: asNullableText(row.deleted_at),
-    version: asNumber(row.version),
+    memory_id: storedText(row.memory_id, 'memory_id'),
+    user_id: storedText(row.user_id, 'user_id'),
+    layer: storedLayer(row.layer, 'layer'),
+    scope_id: storedText(row.scope_id, 'scope_id'),
+    org_id: storedNullableText(row.org_id, 'org_id'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    memory_category: storedCategory(row.memory_category, 'memory_category'),
+    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
+    content: storedText(row.content, 'content'),
+    summary: storedNullableText(row.summary, 'summary'),
+    entities: storedList(row.entities, 'entities'),
+    tags: storedList(row.tags, 'tags'),
+    metadata: storedJsonObject(row.metadata, 'metadata'),
+    event_time: storedNullableText(row.event_time, 'event_time'),
+    is_temporal: storedBoolean(row.is_temporal, 'is_temporal'),
+    importance: storedNumber(row.importance, 'importance'),
+    access_count: storedNumber(row.access_count, 'access_count'),
+    decay_factor: storedNumber(row.decay_factor, 'decay_factor'),
+    related_memories: storedList(row.related_memories, 'related_memories'),
+    supersedes: storedNullableText(row.supersedes, 'supersedes'),
+    superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
+    source_session: storedNullableText(row.source_session, 'source_session'),
+    source_type: storedSourceType(row.source_type, 'source_type'),
+    confidence: storedNumber(row.confidence, 'confidence'),
+    pinned: storedBoolean(row.pinned, 'pinned'),
+    embedding_model: storedNullableText(row.embedding_model, 'embedding_model'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_accessed: storedText(row.last_accessed, 'last_accessed'),
+    updated_at: storedText(row.updated_at, 'updated_at'),
+    deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
+    version: storedNumber(row.version, 'version'),
   };
 }
 
 export function sessionFromRow(row: Row): SessionRecord {
   return {
-    session_id: asText(row.session_id),
-    user_id: asText(row.user_id),
-    org_id: asNullableText(row.org_id),
-    project_id: asNullableText(row.project_id),
-    total_tokens: asNumber(row.total_tokens),
-    max_tokens: asNumber(row.max_tokens),
-    eviction_policy: asText(row.eviction_policy) as SessionRecord['eviction_policy'],
-    next_sequence: asNumber(row.next_sequence),
-    created_at: asText(row.created_at),
-    last_activity: asText(row.last_activity),
-    expires_at: asNullableText(row.expires_at),
-    config: asJson(row.config),
+    session_id: storedText(row.session_id, 'session_id'),
+    user_id: storedText(row.user_id, 'user_id'),
+    org_id: storedNullableText(row.org_id, 'org_id'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    total_tokens: storedNumber(row.total_tokens, 'total_tokens'),
+    max_tokens: storedNumber(row.max_tokens, 'max_tokens'),
+    eviction_policy: storedEvictionPolicy(row.eviction_policy, 'eviction_policy'),
+    next_sequence: storedNumber(row.next_sequence, 'next_sequence'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_activity: storedText(row.last_activity, 'last_activity'),
+    expires_at: storedNullableText(row.expires_at, 'expires_at'),
+    config: storedJsonObject(row.config, 'config'),
   };
 }
 
 export function workingItemFromRow(row: Row): WorkingItemRecord {
   return {
-    item_id: asText(row.item_id),
-    session_id: asText(row.session_id),
-    user_id: asText(row.user_id),
-    content_type: asText(row.content_type) as WorkingItemRecord['content_type'],
-    content: asText(row.content),
-    token_count: asNumber(row.token_count),
-    relevance_score: asNumber(row.relevance_score),
-    pinned: row.pinned === true,
-    sequence_num: asNumber(row.sequence_num),
-    created_at: asText(row.created_at),
-    last_accessed: asText(row.last_accessed),
-    metadata: asJson(row.metadata),
+    item_id: storedText(row.item_id, 'item_id'),
+    session_id: storedText(row.session_id, 'session_id'),
+    user_id: storedText(row.user_id, 'user_id'),
+    content_type: storedContentType(row.content_type, 'content_type'),
+    content: storedText(row.content, 'content'),
+    token_count: storedNumber(row.token_count, 'token_count'),
+    relevance_score: storedNumber(row.relevance_score, 'relevance_score'),
+    pinned: storedBoolean(row.pinned, 'pinned'),
+    sequence_num: storedNumber(row.sequence_num, 'sequence_num'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_accessed: storedText(row.last_accessed, 'last_accessed'),
+    metadata: storedJsonObject(row.metadata, 'metadata'),
   };
 }

@@ -3,17 +3,17 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import {
   MEMORY_COLUMNS,
-  blobToVector,
   memoryToParams,
   rowToEmbedding,
   rowToMemory,
+  rowToMetaSource,
+  storedVector,
   vectorToBlob,
 } from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
+import { storedText } from '../common/storedValues.ts';
 import { META_FIELDS } from './memoryMeta.ts';
 import type { MetaSource } from './memoryMeta.ts';
-
-type Row = Record<string, unknown>;
 
 const COLUMN_LIST = MEMORY_COLUMNS.join(', ');
 const PLACEHOLDERS = MEMORY_COLUMNS.map(() => '?').join(', ');
@@ -53,8 +53,8 @@ export function setForgotten(
        WHERE memory_id IN ${IDS_PARAM} AND +user_id = ? AND deleted_at IS ${deletedAt === null ? 'NOT NULL' : 'NULL'}
        RETURNING memory_id`,
     )
-    .all(deletedAt, at, JSON.stringify(memoryIds), userId) as Row[];
-  return rows.map((row) => row.memory_id as string);
+    .all(deletedAt, at, JSON.stringify(memoryIds), userId);
+  return rows.map((row) => storedText(row.memory_id, 'memory_id'));
 }
 
 /** Returns false when the id does not exist for this user. */
@@ -80,8 +80,8 @@ export function writeEmbedding(sql: StatementCache, memory: MemoryRecord, embedd
 }
 
 export function storedEmbeddingModel(sql: StatementCache, memoryId: string): string | null {
-  const row = sql.get('SELECT model FROM embeddings WHERE memory_id = ?').get(memoryId) as Row | undefined;
-  return row === undefined ? null : (row.model as string);
+  const row = sql.get('SELECT model FROM embeddings WHERE memory_id = ?').get(memoryId);
+  return row === undefined ? null : storedText(row.model, 'model');
 }
 
 export function readMemories(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
@@ -97,7 +97,7 @@ export function* iterateMetaSources(sql: StatementCache, userId: string): Genera
   const rows = sql
     .get(`SELECT ${META_FIELDS.join(', ')} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`)
     .iterate(userId);
-  for (const row of rows) yield metaSourceOf(row);
+  for (const row of rows) yield rowToMetaSource(row);
 }
 
 /** One page of `iterateMetaSources` in rowid order after `afterRow` (rowid range scan, see readLexicalPage). */
@@ -113,32 +113,8 @@ export function readMetaPage(
     )
     .all(afterRow, userId, limit);
   return {
-    sources: rows.map(metaSourceOf),
+    sources: rows.map(rowToMetaSource),
     lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number),
-  };
-}
-
-function metaSourceOf(row: Record<string, unknown>): MetaSource {
-  return {
-    memory_id: row.memory_id as string,
-    layer: row.layer as MetaSource['layer'],
-    scope_id: row.scope_id as string,
-    project_id: row.project_id as string | null,
-    memory_category: row.memory_category as MetaSource['memory_category'],
-    memory_subtype: row.memory_subtype as MetaSource['memory_subtype'],
-    entities: JSON.parse(row.entities as string) as string[],
-    tags: JSON.parse(row.tags as string) as string[],
-    event_time: row.event_time as string | null,
-    confidence: Number(row.confidence),
-    pinned: row.pinned === 1,
-    source_type: row.source_type as MetaSource['source_type'],
-    source_session: row.source_session as string | null,
-    deleted_at: row.deleted_at as string | null,
-    superseded_by: row.superseded_by as string | null,
-    importance: Number(row.importance),
-    access_count: Number(row.access_count),
-    last_accessed: row.last_accessed as string,
-    created_at: row.created_at as string,
   };
 }
 
@@ -152,7 +128,7 @@ export function readEmbeddings(
   const rows = sql
     .get(`SELECT memory_id, model, vector FROM embeddings WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
     .all(JSON.stringify(memoryIds), userId);
-  for (const row of rows) out.set(row.memory_id as string, rowToEmbedding(row));
+  for (const row of rows) out.set(storedText(row.memory_id, 'memory_id'), rowToEmbedding(row));
   return out;
 }
 
@@ -172,7 +148,7 @@ export function* iterateModelEmbeddings(
        WHERE e.user_id = ? AND e.model = ? AND e.dims = ? AND m.deleted_at IS NULL`,
     )
     .iterate(userId, model, dims);
-  for (const row of rows) yield [row.memory_id as string, blobToVector(row.vector as Uint8Array)];
+  for (const row of rows) yield [storedText(row.memory_id, 'memory_id'), storedVector(row.vector, 'vector')];
 }
 
 /** One page of `iterateModelEmbeddings` in rowid order after `afterRow` (see readLexicalPage for the `+`). */
@@ -191,7 +167,7 @@ export function readModelEmbeddingPage(
     )
     .all(afterRow, userId, model, dims, limit);
   return {
-    vectors: rows.map((row) => [row.memory_id as string, blobToVector(row.vector as Uint8Array)]),
+    vectors: rows.map((row) => [storedText(row.memory_id, 'memory_id'), storedVector(row.vector, 'vector')]),
     lastRow: rows.length === 0 ? null : Number(rows[rows.length - 1]!.row_number),
   };
 }

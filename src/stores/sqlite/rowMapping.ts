@@ -1,7 +1,39 @@
+import { MemoryError } from '../../core/domain/errors.ts';
+import { memoryRecordSchema } from '../../core/domain/memoryRecord.ts';
+import { EVICTION_POLICIES } from '../../core/domain/records.ts';
 import type { MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
+import { WORKING_CONTENT_TYPES } from '../../core/domain/workingContentTypes.ts';
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
+import {
+  storedChoice,
+  storedJsonObject,
+  storedJsonTextList,
+  storedNullableText,
+  storedNumber,
+  storedText,
+} from '../common/storedValues.ts';
+import type { MetaSource } from './memoryMeta.ts';
+
+/**
+ * The SQLite codecs of the persisted records: each record is written by one *ToParams and read
+ * back by one rowTo*, which checks every column (storedValues.ts). The memory record's shape and
+ * allowed values come from its one declaration, core/domain/memoryRecord.ts.
+ */
 
 type Row = Record<string, SQLOutputValue>;
+
+const { shape } = memoryRecordSchema;
+const storedLayer = storedChoice(shape.layer.options);
+const storedCategory = storedChoice(shape.memory_category.options);
+const storedSubtype = storedChoice(shape.memory_subtype.options);
+const storedSourceType = storedChoice(shape.source_type.options);
+const storedEvictionPolicy = storedChoice(EVICTION_POLICIES);
+const storedContentType = storedChoice(WORKING_CONTENT_TYPES);
+
+/** SQLite keeps booleans as 0 / 1. */
+function storedFlag(value: unknown, field: string): boolean {
+  return storedNumber(value, field) === 1;
+}
 
 export const MEMORY_COLUMNS = [
   'memory_id',
@@ -103,39 +135,65 @@ export function memoryToParams(memory: MemoryRecord): SQLInputValue[] {
   ];
 }
 
+/** The SQLite row codec of a memory: rowToMemory reads what memoryToParams writes, each column checked. */
 export function rowToMemory(row: Row): MemoryRecord {
   return {
-    memory_id: row.memory_id as string,
-    user_id: row.user_id as string,
-    layer: row.layer as MemoryRecord['layer'],
-    scope_id: row.scope_id as string,
-    org_id: row.org_id as string | null,
-    project_id: row.project_id as string | null,
-    memory_category: row.memory_category as MemoryRecord['memory_category'],
-    memory_subtype: row.memory_subtype as MemoryRecord['memory_subtype'],
-    content: row.content as string,
-    summary: row.summary as string | null,
-    entities: JSON.parse(row.entities as string) as string[],
-    tags: JSON.parse(row.tags as string) as string[],
-    metadata: JSON.parse(row.metadata as string) as Record<string, unknown>,
-    event_time: row.event_time as string | null,
-    is_temporal: row.is_temporal === 1,
-    importance: Number(row.importance),
-    access_count: Number(row.access_count),
-    decay_factor: Number(row.decay_factor),
-    related_memories: JSON.parse(row.related_memories as string) as string[],
-    supersedes: row.supersedes as string | null,
-    superseded_by: row.superseded_by as string | null,
-    source_session: row.source_session as string | null,
-    source_type: row.source_type as MemoryRecord['source_type'],
-    confidence: Number(row.confidence),
-    pinned: row.pinned === 1,
-    embedding_model: row.embedding_model as string | null,
-    created_at: row.created_at as string,
-    last_accessed: row.last_accessed as string,
-    updated_at: row.updated_at as string,
-    deleted_at: row.deleted_at as string | null,
-    version: Number(row.version),
+    memory_id: storedText(row.memory_id, 'memory_id'),
+    user_id: storedText(row.user_id, 'user_id'),
+    layer: storedLayer(row.layer, 'layer'),
+    scope_id: storedText(row.scope_id, 'scope_id'),
+    org_id: storedNullableText(row.org_id, 'org_id'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    memory_category: storedCategory(row.memory_category, 'memory_category'),
+    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
+    content: storedText(row.content, 'content'),
+    summary: storedNullableText(row.summary, 'summary'),
+    entities: storedJsonTextList(row.entities, 'entities'),
+    tags: storedJsonTextList(row.tags, 'tags'),
+    metadata: storedJsonObject(row.metadata, 'metadata'),
+    event_time: storedNullableText(row.event_time, 'event_time'),
+    is_temporal: storedFlag(row.is_temporal, 'is_temporal'),
+    importance: storedNumber(row.importance, 'importance'),
+    access_count: storedNumber(row.access_count, 'access_count'),
+    decay_factor: storedNumber(row.decay_factor, 'decay_factor'),
+    related_memories: storedJsonTextList(row.related_memories, 'related_memories'),
+    supersedes: storedNullableText(row.supersedes, 'supersedes'),
+    superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
+    source_session: storedNullableText(row.source_session, 'source_session'),
+    source_type: storedSourceType(row.source_type, 'source_type'),
+    confidence: storedNumber(row.confidence, 'confidence'),
+    pinned: storedFlag(row.pinned, 'pinned'),
+    embedding_model: storedNullableText(row.embedding_model, 'embedding_model'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_accessed: storedText(row.last_accessed, 'last_accessed'),
+    updated_at: storedText(row.updated_at, 'updated_at'),
+    deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
+    version: storedNumber(row.version, 'version'),
+  };
+}
+
+/** The META_FIELDS of a memory row (memoryMeta.ts), read as rowToMemory reads them. */
+export function rowToMetaSource(row: Row): MetaSource {
+  return {
+    memory_id: storedText(row.memory_id, 'memory_id'),
+    layer: storedLayer(row.layer, 'layer'),
+    scope_id: storedText(row.scope_id, 'scope_id'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    memory_category: storedCategory(row.memory_category, 'memory_category'),
+    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
+    entities: storedJsonTextList(row.entities, 'entities'),
+    tags: storedJsonTextList(row.tags, 'tags'),
+    event_time: storedNullableText(row.event_time, 'event_time'),
+    confidence: storedNumber(row.confidence, 'confidence'),
+    pinned: storedFlag(row.pinned, 'pinned'),
+    source_type: storedSourceType(row.source_type, 'source_type'),
+    source_session: storedNullableText(row.source_session, 'source_session'),
+    deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
+    superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
+    importance: storedNumber(row.importance, 'importance'),
+    access_count: storedNumber(row.access_count, 'access_count'),
+    last_accessed: storedText(row.last_accessed, 'last_accessed'),
+    created_at: storedText(row.created_at, 'created_at'),
   };
 }
 
@@ -158,18 +216,18 @@ export function sessionToParams(session: SessionRecord): SQLInputValue[] {
 
 export function rowToSession(row: Row): SessionRecord {
   return {
-    session_id: row.session_id as string,
-    user_id: row.user_id as string,
-    org_id: row.org_id as string | null,
-    project_id: row.project_id as string | null,
-    total_tokens: Number(row.total_tokens),
-    max_tokens: Number(row.max_tokens),
-    eviction_policy: row.eviction_policy as SessionRecord['eviction_policy'],
-    next_sequence: Number(row.next_sequence),
-    created_at: row.created_at as string,
-    last_activity: row.last_activity as string,
-    expires_at: row.expires_at as string | null,
-    config: JSON.parse(row.config as string) as Record<string, unknown>,
+    session_id: storedText(row.session_id, 'session_id'),
+    user_id: storedText(row.user_id, 'user_id'),
+    org_id: storedNullableText(row.org_id, 'org_id'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    total_tokens: storedNumber(row.total_tokens, 'total_tokens'),
+    max_tokens: storedNumber(row.max_tokens, 'max_tokens'),
+    eviction_policy: storedEvictionPolicy(row.eviction_policy, 'eviction_policy'),
+    next_sequence: storedNumber(row.next_sequence, 'next_sequence'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_activity: storedText(row.last_activity, 'last_activity'),
+    expires_at: storedNullableText(row.expires_at, 'expires_at'),
+    config: storedJsonObject(row.config, 'config'),
   };
 }
 
@@ -192,18 +250,18 @@ export function workingItemToParams(item: WorkingItemRecord): SQLInputValue[] {
 
 export function rowToWorkingItem(row: Row): WorkingItemRecord {
   return {
-    item_id: row.item_id as string,
-    session_id: row.session_id as string,
-    user_id: row.user_id as string,
-    content_type: row.content_type as WorkingItemRecord['content_type'],
-    content: row.content as string,
-    token_count: Number(row.token_count),
-    relevance_score: Number(row.relevance_score),
-    pinned: row.pinned === 1,
-    sequence_num: Number(row.sequence_num),
-    created_at: row.created_at as string,
-    last_accessed: row.last_accessed as string,
-    metadata: JSON.parse(row.metadata as string) as Record<string, unknown>,
+    item_id: storedText(row.item_id, 'item_id'),
+    session_id: storedText(row.session_id, 'session_id'),
+    user_id: storedText(row.user_id, 'user_id'),
+    content_type: storedContentType(row.content_type, 'content_type'),
+    content: storedText(row.content, 'content'),
+    token_count: storedNumber(row.token_count, 'token_count'),
+    relevance_score: storedNumber(row.relevance_score, 'relevance_score'),
+    pinned: storedFlag(row.pinned, 'pinned'),
+    sequence_num: storedNumber(row.sequence_num, 'sequence_num'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_accessed: storedText(row.last_accessed, 'last_accessed'),
+    metadata: storedJsonObject(row.metadata, 'metadata'),
   };
 }
 
@@ -219,5 +277,14 @@ export function vectorToBlob(vector: Float32Array): Uint8Array {
 }
 
 export function rowToEmbedding(row: Row): StoredEmbedding {
-  return { model: row.model as string, vector: blobToVector(row.vector as Uint8Array) };
+  return { model: storedText(row.model, 'model'), vector: storedVector(row.vector, 'vector') };
+}
+
+/** A vector BLOB, copied into an aligned Float32Array. */
+export function storedVector(value: unknown, field: string): Float32Array {
+  if (!(value instanceof Uint8Array))
+    throw new MemoryError('PROVIDER_ERROR', `The store holds no vector BLOB in ${field}: the store is damaged.`, {
+      details: { field },
+    });
+  return blobToVector(value);
 }

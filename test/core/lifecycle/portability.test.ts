@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../../src/core/domain/errors.ts';
 import { EXPORT_FORMAT } from '../../../src/core/portability/exportFormat.ts';
 import { exportMemories } from '../../../src/core/portability/exportMemories.ts';
-import { importMemories, validateExport } from '../../../src/core/portability/importMemories.ts';
+import { importMemories } from '../../../src/core/portability/importMemories.ts';
+import { validateExport } from '../../../src/core/portability/exportFileReader.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
 describe('export and import', () => {
