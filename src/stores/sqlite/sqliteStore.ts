@@ -32,6 +32,8 @@ import { applyChange, changesIndexedText } from '../../core/domain/memoryChange.
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { ChangeFeed } from './changeFeed.ts';
+import { duplicateMarkOf, duplicateWrittenSince } from './duplicateCheck.ts';
+import type { DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 import type { ChangeEntry, ChangeLogRetention } from './changeFeed.ts';
 import { inReadTransaction, openDatabase, retryWhileBusy } from './database.ts';
 import { GroupCommit, type GroupCommitHooks, type WriteLane } from './groupCommit.ts';
@@ -237,20 +239,50 @@ export class SqliteMemoryStore implements MemoryStore {
   // Long-term memories
 
   async insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
+    await this.insert(memory, embedding, undefined);
+  }
+
+  insertUnlessDuplicate(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard,
+  ): Promise<GuardedInsert> {
+    return this.insert(memory, embedding, guard);
+  }
+
+  private async insert(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard | undefined,
+  ): Promise<GuardedInsert> {
     assertEmbedding(embedding);
     const row = { ...memory, embedding_model: embedding?.model ?? null };
     const analyzed = analyzeDocument(row);
+    let outcome: GuardedInsert = { status: 'inserted' };
     await this.write(
       'insertMemory',
       ({ sql, feed }) => {
+        const duplicate = guard === undefined ? null : duplicateWrittenSince(sql, feed, row.user_id, guard);
+        if (duplicate !== null) {
+          outcome = duplicate;
+          return;
+        }
         insertMemoryRow(sql, row);
         writeLexicalDocument(sql, row, analyzed);
         if (embedding !== null) writeEmbedding(sql, row, embedding);
         feed.append(row.user_id, row.memory_id, 'upsert');
       },
       // The committed row is exactly what was written: no need to read it back.
-      () => this.users.get(row.user_id)?.applyMemory(row, embedding),
+      () => {
+        if (outcome.status === 'inserted') this.users.get(row.user_id)?.applyMemory(row, embedding);
+      },
     );
+    return outcome;
+  }
+
+  /** One log for every user: the mark is its newest seq, whoever wrote it. */
+  async duplicateMark(_userId: string): Promise<string> {
+    return this.read('duplicateMark', ({ feed }) => duplicateMarkOf(feed));
   }
 
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
