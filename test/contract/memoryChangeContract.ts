@@ -211,6 +211,7 @@ export function runMemoryChangeContract(
         scope: { layer: 'user' as const, scope_id: user },
         project_id: null,
         content,
+        terms: analyzeQuery(content).slice(0, 12),
         embedding: vector,
         fact: null,
       };
@@ -218,7 +219,7 @@ export function runMemoryChangeContract(
         mark,
         candidates: {
           filter: { user_id: user, project_id: null, scopes: [probe.scope] },
-          terms: analyzeQuery(content).slice(0, 12),
+          terms: probe.terms,
           limit: 5,
         },
         wantsEmbeddings: vector !== null,

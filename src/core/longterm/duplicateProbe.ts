@@ -1,6 +1,6 @@
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { factIdentity } from '../facts/factModel.ts';
-import type { ScopeRef } from '../ports/memoryStore.ts';
+import type { ScopeRef, WeightedTerm } from '../ports/memoryStore.ts';
 import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
 
 /** The memory being stored, as the duplicate rule sees it. */
@@ -8,6 +8,8 @@ export interface DuplicateProbe {
   scope: ScopeRef;
   project_id: string | null;
   content: string;
+  /** The terms its duplicate search uses (computed once, for the search and the check in the write). */
+  terms: WeightedTerm[];
   embedding: StoredEmbedding | null;
   /** The fact it states (factIdentity), or null. */
   fact: string | null;

@@ -185,6 +185,7 @@ export class LongTermMemory {
       scope: scopeRef(scope),
       project_id: projectId,
       content,
+      terms: dedupTerms(content),
       embedding: stored,
       fact: factIdentity(metadata),
     };
@@ -378,7 +379,7 @@ export class LongTermMemory {
       mark,
       candidates: {
         filter: { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] },
-        terms: dedupTerms(probe.content),
+        terms: probe.terms,
         limit: DEDUP_CANDIDATES,
       },
       wantsEmbeddings: probe.embedding !== null,
@@ -633,7 +634,7 @@ export class LongTermMemory {
     probe: DuplicateProbe,
   ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
     const filter = { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] };
-    const terms = dedupTerms(probe.content);
+    const terms = probe.terms;
     // Duplicates share their words, so full-text finds the candidates; vectors only refine the
     // similarity of those few, which spares a vector scan on every store.
     const lexical =

@@ -280,9 +280,9 @@ export class SqliteMemoryStore implements MemoryStore {
     return outcome;
   }
 
-  /** One log for every user: the mark is its newest seq, whoever wrote it. */
+  /** One log for every user: the mark is a seq of it, whoever wrote it. */
   async duplicateMark(_userId: string): Promise<string> {
-    return this.read('duplicateMark', ({ feed }) => duplicateMarkOf(feed));
+    return duplicateMarkOf(this.requireConnection('duplicateMark').feed);
   }
 
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
