@@ -6,7 +6,8 @@
  *   npm run bench -- --size 100000      # 100,000 memories
  *   npm run bench -- --vectors-only / --text-only
  *
- * Every tool is timed `--ops` times (300 by default), adds that fit and adds that evict apart.
+ * Every tool is timed `--ops` times (300 by default), adds that fit and adds that evict apart;
+ * update_memory as a metadata merge and as new content of an older memory of the corpus.
  */
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +36,9 @@ const TARGETS: Record<string, [number, number, number]> = {
   'add_to_working_memory (evicts and promotes)': [10, 30, 50],
   get_working_memory: [15, 40, 80],
   store_memory: [100, 200, 400],
+  // No target of its own in seed 000 §11.1: held to store_memory's, the other write of one memory.
+  'update_memory (metadata merge)': [100, 200, 400],
+  'update_memory (new content)': [100, 200, 400],
   recall_memories: [50, 100, 200],
   'recall_memories (names a time)': [50, 100, 200],
   get_relevant_context: [80, 150, 300],
@@ -44,6 +48,8 @@ const ISSUE_P99: Record<string, number> = {
   'recall_memories (names a time)': 50,
   get_relevant_context: 50,
   store_memory: 20,
+  'update_memory (metadata merge)': 20,
+  'update_memory (new content)': 20,
   init_session: 5,
   'add_to_working_memory (within budget)': 5,
   'add_to_working_memory (evicts and promotes)': 5,
@@ -202,6 +208,18 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
         content: `${syntheticSentence(random)} op ${op}`,
         memory_category: 'semantic',
         memory_subtype: 'project',
+      }),
+    );
+    // An older memory of the loaded corpus, as an agent or the panel edits one.
+    const edited = `mem_bench_${user}_${Math.floor(random.next() * size)}`;
+    await time('update_memory (metadata merge)', () =>
+      core.updateMemory({ user_id: user, memory_id: edited, metadata: { reviewed_in_op: op } }),
+    );
+    await time('update_memory (new content)', () =>
+      core.updateMemory({
+        user_id: user,
+        memory_id: edited,
+        content: `${syntheticSentence(random)} edited in op ${op}`,
       }),
     );
     await time('recall_memories', () => core.recall({ user_id: user, query, limit: 10 }));

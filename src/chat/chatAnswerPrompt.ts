@@ -1,4 +1,5 @@
 import type { RecalledMemory } from '../core/api/longTermApi.ts';
+import { defuseStoredText } from '../core/api/storedText.ts';
 
 /**
  * The prompt that lets a language model answer from recalled memories only. Memories are the
@@ -11,7 +12,7 @@ export function answerPrompt(
 ): string {
   const numbered = memories.map(
     (memory, index) =>
-      `[${index + 1}] (${memory.memory_category}/${memory.memory_subtype}, ${memory.created_at.slice(0, 10)}) ${memory.content.trim()}`,
+      `[${index + 1}] (${memory.memory_category}/${memory.memory_subtype}, ${memory.created_at.slice(0, 10)}) ${defuseStoredText(memory.content.trim())}`,
   );
   return [
     "You answer a software developer's question using only the memories below: notes they or their agents stored earlier about their projects.",

@@ -7,6 +7,7 @@ import { schemasOf } from './toolSchemas.ts';
 import { errorWithoutLocalPaths } from './localPaths.ts';
 import { withFullIds, type ShortIdRegistry } from './shortIds.ts';
 import { CallerAccess } from './callerAccess.ts';
+import { storedTextJson } from '../core/api/storedText.ts';
 
 export interface ToolDefinition<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
   name: string;
@@ -65,7 +66,8 @@ export async function callTool(
     const output = (await tool.run(context, resolved as never, caller)) as Record<string, unknown>;
     log.record({ tool: tool.name, ok: true, ms: performance.now() - started, ...who });
     const view: AnswerView = { shortId: (memoryId) => shortIds.shorten(owner, memoryId) };
-    const text = tool.render ? tool.render(output as never, resolved as never, view) : JSON.stringify(output);
+    // The text is what a model reads: stored text in it is marked (issue 28.7); structuredContent stays exact.
+    const text = tool.render ? tool.render(output as never, resolved as never, view) : storedTextJson(output);
     return { content: [{ type: 'text', text }], structuredContent: output };
   } catch (error) {
     const failure = errorWithoutLocalPaths(toMemoryError(error, tool.name));

@@ -8,6 +8,7 @@ import { MemoryError } from '../core/domain/errors.ts';
 import { errorWithoutLocalPaths, valueWithoutLocalPaths } from './localPaths.ts';
 import { JsonRpcError, RPC_RESOURCE_NOT_FOUND } from './rpcError.ts';
 import type { ServerContext } from './serverContext.ts';
+import { storedTextJson } from '../core/api/storedText.ts';
 
 const TEMPLATES = [
   {
@@ -38,7 +39,7 @@ export function registerResources(server: Server, context: ServerContext): void 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
     const body = valueWithoutLocalPaths(await withoutPathsInErrors(() => read(context, uri)));
-    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
+    return { contents: [{ uri, mimeType: 'application/json', text: storedTextJson(body, 2) }] };
   });
 }
 

@@ -7,6 +7,7 @@ import type { MemoryEvent } from '../core/memoryEvents.ts';
 import { CallerAccess } from '../mcp/callerAccess.ts';
 import type { ServerContext } from '../mcp/serverContext.ts';
 import { toKnowledgeEntry } from './knowledgeEntry.ts';
+import { storedTextJson } from '../core/api/storedText.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -50,7 +51,8 @@ export class ChangeStreams {
     // Writes are queued so events reach the client in the order the core emitted them.
     let queue = Promise.resolve();
     const send = (event: ChangeEvent) => {
-      if (!response.writableEnded) response.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
+      // Change events carry the entries as stored: marked like every other body an agent reads.
+      if (!response.writableEnded) response.write(`event: change\ndata: ${storedTextJson(event)}\n\n`);
     };
     const subscription = context.core.onEvent((event: MemoryEvent) => {
       if (event.type === 'user-cleared' && event.user_id === userId) {

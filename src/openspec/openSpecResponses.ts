@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { MemoryError, type MemoryErrorCode } from '../core/domain/errors.ts';
 import { sendRouteError } from '../http/httpErrors.ts';
+import { storedTextJson } from '../core/api/storedText.ts';
 
 /** HTTP status of each seed 001 error code; the body always carries the code itself. */
 const STATUS: Record<MemoryErrorCode, number> = {
@@ -26,9 +27,10 @@ export function statusOf(code: MemoryErrorCode): number {
   return STATUS[code];
 }
 
+/** OpenSpec bodies are read by agents: the stored text in them is marked as in every MCP answer (issue 28.7). */
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  response.end(JSON.stringify(body));
+  response.end(storedTextJson(body));
 }
 
 /** Any failure as a seed 001 MemoryError body (code, message, operation, retryable, details). */

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import type { ChangeRequest } from '../../src/core/domain/memoryChange.ts';
-import type { MemoryRecord } from '../../src/core/domain/records.ts';
+import type { MemoryRecord, StoredEmbedding } from '../../src/core/domain/records.ts';
+import type { DuplicateGuard } from '../../src/core/ports/duplicateGuard.ts';
+import { duplicateSimilarity } from '../../src/core/longterm/duplicateProbe.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { embedding, iso, makeAccess, makeMemory, newUserId } from './fixtures.ts';
@@ -201,6 +203,80 @@ export function runMemoryChangeContract(
         MemoryError.is(error, 'INVALID_INPUT'),
       );
       assert.deepEqual(await store().getMemories(memory.user_id, [memory.memory_id]), []);
+    });
+
+    /** The guard store_memory passes: the same rule as its search (duplicateProbe.ts). */
+    function guardFor(user: string, content: string, mark: string, vector: StoredEmbedding | null): DuplicateGuard {
+      const probe = {
+        scope: { layer: 'user' as const, scope_id: user },
+        project_id: null,
+        content,
+        terms: analyzeQuery(content).slice(0, 12),
+        embedding: vector,
+        fact: null,
+      };
+      return {
+        mark,
+        candidates: {
+          filter: { user_id: user, project_id: null, scopes: [probe.scope] },
+          terms: probe.terms,
+          limit: 5,
+        },
+        wantsEmbeddings: vector !== null,
+        similarity: (candidate, stored) => duplicateSimilarity(probe, candidate, stored),
+        threshold: 0.95,
+      };
+    }
+
+    it(`${concurrency} concurrent guarded inserts of one text from one mark leave one memory; the others name it`, async () => {
+      const user = newUserId();
+      const content = 'Deploys go through the staging cluster before production, every Tuesday.';
+      const mark = await store().duplicateMark(user);
+      const copies = Array.from({ length: concurrency }, () => makeMemory(user, { content }));
+      const outcomes = await Promise.all(
+        copies.map((copy) => store().insertUnlessDuplicate(copy, null, guardFor(user, content, mark, null))),
+      );
+      const inserted = outcomes.flatMap((outcome, index) => (outcome.status === 'inserted' ? [copies[index]] : []));
+      assert.equal(inserted.length, 1, `${inserted.length} of ${concurrency} identical inserts were stored`);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'inserted') continue;
+        assert.equal(outcome.status, 'duplicate');
+        if (outcome.status === 'duplicate') {
+          assert.equal(outcome.memory.memory_id, inserted[0].memory_id);
+          assert.equal(outcome.similarity, 1);
+        }
+      }
+      const listed = await store().listMemories({ filter: { user_id: user }, sort: 'created', offset: 0, limit: 100 });
+      assert.equal(listed.total, 1);
+    });
+
+    it('a guarded insert is not stopped by what cannot be its duplicate: other text, forgotten, another scope', async () => {
+      const user = newUserId();
+      const content = 'The billing service retries webhooks three times with exponential backoff.';
+      const mark = await store().duplicateMark(user);
+      const forgotten = makeMemory(user, { content });
+      await store().insertMemory(forgotten, null);
+      await store().forgetMemories(user, [forgotten.memory_id], iso(2));
+      await store().insertMemory(makeMemory(user, { content, layer: 'agent', scope_id: 'copilot' }), null);
+      await store().insertMemory(makeMemory(user, { content: 'The search service caches results for an hour.' }), null);
+      const fresh = makeMemory(user, { content });
+      assert.deepEqual(await store().insertUnlessDuplicate(fresh, null, guardFor(user, content, mark, null)), {
+        status: 'inserted',
+      });
+      assert.equal((await store().getMemories(user, [fresh.memory_id])).length, 1);
+    });
+
+    it('a guarded insert finds a duplicate by its vector, written after the mark', async () => {
+      const user = newUserId();
+      const vector = embedding(new Float32Array([0.6, 0.8, 0, 0]));
+      const mark = await store().duplicateMark(user);
+      const first = makeMemory(user, { content: 'Use pnpm for the web workspace.', embedding_model: vector.model });
+      await store().insertMemory(first, vector);
+      const second = makeMemory(user, { content: 'The web workspace is managed with pnpm.' });
+      const outcome = await store().insertUnlessDuplicate(second, vector, guardFor(user, second.content, mark, vector));
+      assert.equal(outcome.status, 'duplicate');
+      if (outcome.status === 'duplicate') assert.equal(outcome.memory.memory_id, first.memory_id);
+      assert.deepEqual(await store().getMemories(user, [second.memory_id]), []);
     });
 
     it('an embedding change keeps the row and replaces the vector', async () => {

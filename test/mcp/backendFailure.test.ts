@@ -49,7 +49,8 @@ describe('backend failures over MCP', () => {
       memory_category: 'semantic',
       memory_subtype: 'project',
     });
-    broken.add('insertMemory');
+    // store_memory inserts with its duplicate check in the same write (insertUnlessDuplicate).
+    broken.add('insertMemory').add('insertUnlessDuplicate');
     const failure = await callError(client, 'store_memory', {
       user_id: 'b',
       content: 'Written during the outage',
@@ -57,7 +58,7 @@ describe('backend failures over MCP', () => {
       memory_subtype: 'project',
     });
     assert.equal(failure.code, 'PROVIDER_ERROR');
-    assert.match(failure.message, /simulated outage in insertMemory/);
+    assert.match(failure.message, /simulated outage in insert(Memory|UnlessDuplicate)/);
     broken.add('searchLexical');
     assert.equal(
       (await callError(client, 'recall_memories', { user_id: 'b', query: 'outage' })).code,

@@ -23,6 +23,7 @@ import { callOk, connectClient } from '../support/testCore.ts';
 /** The store's write methods (src/core/ports/memoryStore.ts): the ones a fault can hit mid-import. */
 const WRITES = new Set([
   'insertMemory',
+  'insertUnlessDuplicate',
   'changeMemory',
   'forgetMemories',
   'restoreMemories',

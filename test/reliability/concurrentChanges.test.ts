@@ -128,6 +128,55 @@ describe('concurrent changes through real MCP servers over stdio', () => {
     },
   );
 
+  for (const processes of [1, 3]) {
+    it(
+      `20 concurrent identical store_memory calls over ${processes} process(es): one memory, the others name it`,
+      { timeout: 180_000 },
+      async () => {
+        const servers = Array.from({ length: processes }, () => new StdioServer(dataDir));
+        try {
+          await Promise.all(servers.map((server) => server.initialize()));
+          const content = `The capybara${processes} release checklist lives in the ops wiki under Releases.`;
+          const answers = await Promise.all(
+            Array.from({ length: 20 }, (_, index) =>
+              servers[index % processes].callTool('store_memory', {
+                user_id: 'duplicator',
+                content,
+                memory_category: 'semantic',
+                memory_subtype: 'project',
+              }),
+            ),
+          );
+          for (const answer of answers) assert.ok(answer.ok, JSON.stringify(answer.error));
+          const db = new DatabaseSync(join(dataDir, 'memory.db'), { readOnly: true });
+          let ids: string[];
+          try {
+            ids = (
+              db
+                .prepare(
+                  'SELECT memory_id FROM long_term_memories WHERE user_id = ? AND content = ? AND deleted_at IS NULL',
+                )
+                .all('duplicator', content) as Array<{ memory_id: string }>
+            ).map((row) => row.memory_id);
+          } finally {
+            db.close();
+          }
+          assert.equal(ids.length, 1, `${ids.length} memories of one text were stored by 20 identical calls`);
+          // Every call was acknowledged with the one memory: stored, or skipped as its duplicate.
+          const named = answers.map((answer) => String(answer.output!.memory_id));
+          assert.deepEqual([...new Set(named)], ids);
+          const skipped = answers.filter(
+            (answer) =>
+              (answer.output!.similar_existing as { action?: string } | undefined)?.action === 'skipped_duplicate',
+          );
+          assert.equal(skipped.length, 19);
+        } finally {
+          await Promise.all(servers.map((server) => server.kill('SIGTERM')));
+        }
+      },
+    );
+  }
+
   it(
     'forget_memory takes many ids in one call; a stale expected_version is CONFLICT and the newer content stays',
     { timeout: 120_000 },

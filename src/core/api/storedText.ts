@@ -1,2 +1,6 @@
-/** How stored text is marked for an agent; the MCP answers' text uses it (one function, src/core/safety/neutralise.ts). */
-export { defuseStoredText } from '../safety/neutralise.ts';
+/**
+ * How stored text is marked for an agent (issue 28.7): one function, defuseStoredText
+ * (src/core/safety/neutralise.ts), used by every text an agent reads — recall and context text,
+ * the JSON text of the other tools, resources and OpenSpec (storedTextJson), chat prompts.
+ */
+export { defuseStoredText, storedTextJson } from '../safety/neutralise.ts';

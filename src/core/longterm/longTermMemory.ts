@@ -19,17 +19,10 @@ import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { entitiesAfterEdit, extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
 import { requireLayer } from '../domain/layers.ts';
-import {
-  identifiersFrom,
-  isSharedLayer,
-  type LayerScope,
-  partitionForCall,
-  scopeFor,
-  scopeRef,
-} from '../layers/layerScope.ts';
+import { identifiersFrom, isSharedLayer, partitionForCall, scopeFor, scopeRef } from '../layers/layerScope.ts';
 import { findStoreConflict } from '../lifecycle/contradictionCandidates.ts';
 import { factIdentity } from '../facts/factModel.ts';
-import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
+import { guardJson, guardText, mergeRedactions, type Redaction } from '../safety/contentGuard.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
 import { parseIsoTimestamp } from '../util/time.ts';
@@ -41,7 +34,9 @@ import {
   requireStringList,
   requireUnitInterval,
 } from '../validation.ts';
-import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
+import { duplicateSimilarity, type DuplicateProbe } from './duplicateProbe.ts';
+import type { DuplicateGuard } from '../ports/duplicateGuard.ts';
+import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { requireOwnSession } from '../working/sessionOwnership.ts';
 import {
   SEARCH_KEY_ORIGINS_FIELD,
@@ -60,6 +55,31 @@ const DEDUP_CANDIDATES = 5;
  * ones, and short common ones would make the search walk most of the store.
  */
 const DEDUP_QUERY_TERMS = 12;
+
+/** Guarded inserts tried before giving up: a store that keeps changing under the check (see the loop). */
+const GUARDED_INSERT_ATTEMPTS = 3;
+
+/** The terms a duplicate search uses: the dozen rarest (longest among equals). */
+function dedupTerms(content: string): WeightedTerm[] {
+  return analyzeQuery(content)
+    .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
+    .slice(0, DEDUP_QUERY_TERMS);
+}
+
+/** A store call's validated parts, kept for merging into a duplicate found before or inside the insert. */
+interface StoreDraft {
+  input: StoreMemoryInput;
+  metadata: Record<string, unknown>;
+  keywords: string[];
+  entities: string[];
+  tags: string[];
+  content: string;
+  stored: StoredEmbedding | null;
+  extracted: string[];
+  redactions: Redaction[];
+  now: string;
+  embedding_status: StoreMemoryOutput['embedding_status'];
+}
 
 /** Where stored and edited memories go for search keys; set by MemoryCore.startEnrichment. */
 export interface EnrichmentSink extends ExtractionSink {
@@ -161,54 +181,33 @@ export class LongTermMemory {
         ? { model: this.deps.embeddings.model, vector: embedding.vector }
         : null;
 
-    const similar = superseded
-      ? null
-      : await this.findMostSimilar(scope, projectId, content, stored, factIdentity(metadata));
+    const probe: DuplicateProbe = {
+      scope: scopeRef(scope),
+      project_id: projectId,
+      content,
+      terms: dedupTerms(content),
+      embedding: stored,
+      fact: factIdentity(metadata),
+    };
+    const duplicateOf: StoreDraft = {
+      input,
+      metadata,
+      keywords,
+      entities,
+      tags,
+      content,
+      stored,
+      extracted,
+      redactions,
+      now,
+      embedding_status: embedding.status,
+    };
+    // The mark is read before the search: whatever is written after it, the insert checks in its own write.
+    let mark = superseded ? '' : await this.deps.store.duplicateMark(partition);
+    let similar = superseded ? null : await this.findMostSimilar(partition, probe);
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
-      const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
-      const { [SEARCH_KEYS_FIELD]: _keys, [SEARCH_KEY_ORIGINS_FIELD]: _origins, ...plainMetadata } = metadata;
-      // The older memory keeps its keys (a model's among them); the agent's new ones are added.
-      const mergedMetadata = withSearchKeys(
-        { ...similar.memory.metadata, ...plainMetadata },
-        keywords,
-        { by: 'agent', at: now },
-        LIMITS.searchKeys,
-      );
-      const contentChanged = action === 'updated_existing' && content !== similar.memory.content;
-      const base: MemoryRecord = {
-        ...similar.memory,
-        content: action === 'updated_existing' ? content : similar.memory.content,
-        entities: normaliseEntities([...similar.memory.entities, ...entities]).slice(0, LIMITS.entities),
-        tags: [...new Set([...similar.memory.tags, ...tags])].slice(0, LIMITS.tags),
-        metadata: keywords.length > 0 ? mergedMetadata : { ...similar.memory.metadata, ...plainMetadata },
-        importance: Math.max(similar.memory.importance, input.importance ?? 0),
-        updated_at: now,
-      };
-      const edited = contentChanged ? this.forEnrichment(base) : base;
-      // Merged into the row as it is now; new text only over the version it was compared with.
-      // A duplicate forgotten meanwhile takes nothing, and the memory is stored as a new one.
-      const outcome = await applyEdit(this.deps.store, similar.memory, edited, {
-        ifForgotten: 'drop',
-        ...(contentChanged ? { expectedVersion: similar.memory.version } : {}),
-        ...(action === 'updated_existing' ? { embedding: stored } : {}),
-      });
-      if (outcome.status === 'applied') {
-        const merged = outcome.memory;
-        this.deps.events.emit({
-          type: 'memory',
-          user_id: partition,
-          memory_ids: [merged.memory_id],
-          change: 'updated',
-        });
-        if (contentChanged) this.queueEnrichment(merged);
-        return {
-          memory_id: merged.memory_id,
-          entities_extracted: extracted,
-          similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
-          embedding_status: embedding.status,
-          redactions,
-        };
-      }
+      const merged = await this.mergeIntoDuplicate(similar, duplicateOf);
+      if (merged) return merged;
     }
 
     // A new statement that contradicts a live one corrects it, exactly like an explicit `supersedes`.
@@ -258,7 +257,33 @@ export class LongTermMemory {
       deleted_at: null,
       version: 1,
     });
-    await this.deps.store.insertMemory(memory, stored);
+    // The duplicate check and the insert are one write (issue 35.4): an identical store racing this
+    // one, in this process or another, is found inside it and this one merges into it instead.
+    for (let attempt = 1; ; attempt++) {
+      const outcome = superseded
+        ? await this.deps.store.insertMemory(memory, stored).then(() => ({ status: 'inserted' }) as const)
+        : await this.deps.store.insertUnlessDuplicate(memory, stored, this.duplicateGuard(mark, partition, probe));
+      if (outcome.status === 'inserted') break;
+      if (outcome.status === 'duplicate') {
+        similar = outcome;
+        const merged = await this.mergeIntoDuplicate(outcome, duplicateOf);
+        if (merged) return merged;
+      }
+      if (attempt >= GUARDED_INSERT_ATTEMPTS)
+        throw new MemoryError(
+          'PROVIDER_ERROR',
+          `The store kept changing while a duplicate of this memory was looked for (${attempt} attempts); retry.`,
+          { details: { attempts: attempt } },
+        );
+      // The store could not tell what changed since the search, or the duplicate was forgotten
+      // meanwhile: search again from a new mark.
+      mark = await this.deps.store.duplicateMark(partition);
+      similar = await this.findMostSimilar(partition, probe);
+      if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
+        const merged = await this.mergeIntoDuplicate(similar, duplicateOf);
+        if (merged) return merged;
+      }
+    }
     if (replaced) {
       await this.deps.store.changeMemory({
         user_id: replaced.user_id,
@@ -288,6 +313,78 @@ export class LongTermMemory {
         : {}),
       embedding_status: embedding.status,
       redactions,
+    };
+  }
+
+  /**
+   * Merges the new memory into its near-duplicate: the row as it is now, new text only over the
+   * version it was compared with. Null when the duplicate was forgotten meanwhile (it takes nothing;
+   * the caller stores the memory as a new one).
+   */
+  private async mergeIntoDuplicate(
+    similar: { memory: MemoryRecord; similarity: number },
+    draft: StoreDraft,
+  ): Promise<StoreMemoryOutput | null> {
+    const { input, metadata, keywords, entities, tags, content, stored, extracted, redactions, now } = draft;
+    const action = similar.similarity >= 0.999 ? 'skipped_duplicate' : 'updated_existing';
+    const { [SEARCH_KEYS_FIELD]: _keys, [SEARCH_KEY_ORIGINS_FIELD]: _origins, ...plainMetadata } = metadata;
+    // The older memory keeps its keys (a model's among them); the agent's new ones are added.
+    const mergedMetadata = withSearchKeys(
+      { ...similar.memory.metadata, ...plainMetadata },
+      keywords,
+      { by: 'agent', at: now },
+      LIMITS.searchKeys,
+    );
+    const contentChanged = action === 'updated_existing' && content !== similar.memory.content;
+    const base: MemoryRecord = {
+      ...similar.memory,
+      content: action === 'updated_existing' ? content : similar.memory.content,
+      entities: normaliseEntities([...similar.memory.entities, ...entities]).slice(0, LIMITS.entities),
+      tags: [...new Set([...similar.memory.tags, ...tags])].slice(0, LIMITS.tags),
+      metadata: keywords.length > 0 ? mergedMetadata : { ...similar.memory.metadata, ...plainMetadata },
+      importance: Math.max(similar.memory.importance, input.importance ?? 0),
+      updated_at: now,
+    };
+    const edited = contentChanged ? this.forEnrichment(base) : base;
+    // Merged into the row as it is now; new text only over the version it was compared with.
+    // A duplicate forgotten meanwhile takes nothing, and the memory is stored as a new one.
+    const outcome = await applyEdit(this.deps.store, similar.memory, edited, {
+      ifForgotten: 'drop',
+      ...(contentChanged ? { expectedVersion: similar.memory.version } : {}),
+      ...(action === 'updated_existing' ? { embedding: stored } : {}),
+    });
+    if (outcome.status === 'applied') {
+      const merged = outcome.memory;
+      this.deps.events.emit({
+        type: 'memory',
+        user_id: merged.user_id,
+        memory_ids: [merged.memory_id],
+        change: 'updated',
+      });
+      if (contentChanged) this.queueEnrichment(merged);
+      return {
+        memory_id: merged.memory_id,
+        entities_extracted: extracted,
+        similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
+        embedding_status: draft.embedding_status,
+        redactions,
+      };
+    }
+    return null;
+  }
+
+  /** What the store checks inside the insert's write (DuplicateGuard): the same rule as the search. */
+  private duplicateGuard(mark: string, partition: string, probe: DuplicateProbe): DuplicateGuard {
+    return {
+      mark,
+      candidates: {
+        filter: { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] },
+        terms: probe.terms,
+        limit: DEDUP_CANDIDATES,
+      },
+      wantsEmbeddings: probe.embedding !== null,
+      similarity: (candidate, embedding) => duplicateSimilarity(probe, candidate, embedding),
+      threshold: this.deps.config.dedupThreshold,
     };
   }
 
@@ -529,22 +626,15 @@ export class LongTermMemory {
   }
 
   /**
-   * The closest live memory in the same layer scope (a duplicate in another layer is not one here)
-   * that holds the same fact, or like the new memory no fact at all: a merge rewrites the older
-   * memory's metadata, so merging across facts would replace one fact's value with another's.
+   * The closest memory that could be a duplicate (duplicateSimilarity: same layer scope, project and
+   * fact, live): a duplicate in another layer is not one here.
    */
   private async findMostSimilar(
-    scope: LayerScope,
-    projectId: string | null,
-    content: string,
-    embedding: StoredEmbedding | null,
-    fact: string | null,
+    partition: string,
+    probe: DuplicateProbe,
   ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
-    const userId = scope.partition;
-    const filter = { user_id: userId, project_id: projectId, scopes: [scopeRef(scope)] };
-    const terms = analyzeQuery(content)
-      .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
-      .slice(0, DEDUP_QUERY_TERMS);
+    const filter = { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] };
+    const terms = probe.terms;
     // Duplicates share their words, so full-text finds the candidates; vectors only refine the
     // similarity of those few, which spares a vector scan on every store.
     const lexical =
@@ -552,17 +642,15 @@ export class LongTermMemory {
     const ids = lexical.map((hit) => hit.memory_id);
     if (ids.length === 0) return null;
     const [candidates, vectors] = await Promise.all([
-      this.deps.store.getMemories(userId, ids),
-      embedding ? this.deps.store.getEmbeddings(userId, ids) : Promise.resolve(new Map<string, StoredEmbedding>()),
+      this.deps.store.getMemories(partition, ids),
+      probe.embedding
+        ? this.deps.store.getEmbeddings(partition, ids)
+        : Promise.resolve(new Map<string, StoredEmbedding>()),
     ]);
     let best: { memory: MemoryRecord; similarity: number } | null = null;
     for (const memory of candidates) {
-      if (memory.deleted_at || memory.superseded_by || factIdentity(memory.metadata) !== fact) continue;
-      const stored = vectors.get(memory.memory_id);
-      const vectorSimilarity =
-        embedding && stored && stored.model === embedding.model ? cosineSimilarity(embedding.vector, stored.vector) : 0;
-      const similarity = Math.max(textSimilarity(content, memory.content), vectorSimilarity);
-      if (!best || similarity > best.similarity) best = { memory, similarity };
+      const similarity = duplicateSimilarity(probe, memory, vectors.get(memory.memory_id) ?? null);
+      if (similarity > 0 && (!best || similarity > best.similarity)) best = { memory, similarity };
     }
     return best;
   }

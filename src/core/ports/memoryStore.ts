@@ -8,6 +8,7 @@ import type {
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../domain/memoryChange.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
+import type { DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
 
 /**
  * The storage port. Every backend (embedded SQLite, Firebolt) implements it and passes
@@ -46,6 +47,17 @@ export interface MemoryStore {
   // Long-term memories
   /** Stores a new memory (version 1); an id that exists, or existed and was erased, is refused. */
   insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void>;
+  /**
+   * insertMemory with the duplicate check in the same write (duplicateGuard.ts): when a memory
+   * written since `guard.mark` duplicates this one, nothing is stored and that memory is returned.
+   */
+  insertUnlessDuplicate(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard,
+  ): Promise<GuardedInsert>;
+  /** A position in the user's write history, read before a duplicate search (DuplicateGuard.mark). */
+  duplicateMark(userId: string): Promise<string>;
   /**
    * Applies one change to the row as it is at the moment of the write, in one transaction
    * (memoryChange.ts says how): concurrent changes of one memory compose instead of overwriting

@@ -49,7 +49,9 @@ const ROLE_LINE = /^(\s*(?:#{1,6}\s*)?)(system|assistant|user|developer|human|to
 
 /**
  * Stored text as an agent may read it: delimiters, chat-template tokens and role markers defused.
- * The one function every answer that carries stored text uses (context blocks here, recall's text).
+ * The one function every answer that carries stored text uses: context blocks here, recall's text,
+ * the JSON text of every other tool answer, resource and OpenSpec body (storedTextJson), and the
+ * memories a chat answer's prompt quotes.
  */
 export function defuseStoredText(text: string): string {
   let body = text;
@@ -59,6 +61,25 @@ export function defuseStoredText(text: string): string {
     ROLE_LINE,
     (_match, lead: string, role: string, colon: string) => `${lead}(quoted) ${role}${colon}`,
   );
+}
+
+/**
+ * An answer as JSON text an agent reads, its stored text marked by defuseStoredText: every string
+ * and every object key (metadata keys are stored text too). Ids, times and numbers hold none of the
+ * defused sequences, so they pass unchanged. For the text of tool answers, resources and OpenSpec
+ * bodies; the structured content of a tool answer stays exact for programs.
+ */
+export function storedTextJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, defusedJsonValue, indent);
+}
+
+function defusedJsonValue(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return defuseStoredText(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  // Keys are renamed here; the values are defused as JSON.stringify walks into them.
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.every(([key]) => defuseStoredText(key) === key)) return value;
+  return Object.fromEntries(entries.map(([key, field]) => [defuseStoredText(key), field]));
 }
 
 export function neutralise(text: string, options: NeutraliseOptions): Neutralised {

@@ -51,6 +51,7 @@ import { sqlIdentifier, sqlLiteral } from './sqlLiteral.ts';
 import { chunks } from './chunks.ts';
 import { SqlParams } from './sqlParams.ts';
 import { StorageSequence } from './storageSequence.ts';
+import { closestDuplicate, type DuplicateGuard, type GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 import { readUserStats } from './userStats.ts';
 import { searchVectorSql } from './vectorSearch.ts';
 import { VECTOR_SEARCH_RETRY_MS, VectorTables } from './vectorTables.ts';
@@ -196,8 +197,28 @@ export class FireboltStore implements MemoryStore {
   // Long-term memories
 
   async insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
+    await this.#insert(memory, embedding, undefined);
+  }
+
+  insertUnlessDuplicate(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard,
+  ): Promise<GuardedInsert> {
+    return this.#insert(memory, embedding, guard);
+  }
+
+  async #insert(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard | undefined,
+  ): Promise<GuardedInsert> {
     const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
-    await this.#write(async (tx) => {
+    const outcome = await this.#write(async (tx): Promise<GuardedInsert> => {
+      // Firebolt runs one write transaction at a time: the search run again here sees every
+      // memory committed before this insert, and none can commit until it ends.
+      const duplicate = guard === undefined ? null : await this.#duplicateIn(tx, guard);
+      if (duplicate !== null) return { status: 'duplicate', ...duplicate };
       const erased = await tx.query('SELECT memory_id FROM fml_erased_memories WHERE user_id = $1 AND memory_id = $2', [
         memory.user_id,
         memory.memory_id,
@@ -219,8 +240,33 @@ export class FireboltStore implements MemoryStore {
         params.values,
       );
       if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
+      return { status: 'inserted' };
     });
-    if (table) this.#vectors.noteVectorWritten(table.dimension);
+    if (table && outcome.status === 'inserted') this.#vectors.noteVectorWritten(table.dimension);
+    return outcome;
+  }
+
+  /** No change log to read: the guard's own candidate search is run again inside the transaction. */
+  async duplicateMark(_userId: string): Promise<string> {
+    return '';
+  }
+
+  async #duplicateIn(
+    tx: TransactionScope,
+    guard: DuplicateGuard,
+  ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
+    const ids = (await searchLexicalSql(tx, guard.candidates)).map((hit) => hit.memory_id);
+    if (ids.length === 0) return null;
+    const userId = guard.candidates.filter.user_id;
+    const params = new SqlParams();
+    const { rows } = await tx.query(
+      `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(ids)})`,
+      params.values,
+    );
+    const vectors = guard.wantsEmbeddings
+      ? await this.#readEmbeddings(tx, userId, ids)
+      : new Map<string, StoredEmbedding>();
+    return closestDuplicate(guard, rows.map(memoryFromRow), vectors);
   }
 
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
@@ -442,13 +488,21 @@ export class FireboltStore implements MemoryStore {
     return readAdjacentMemories(this.#client, filter, memoryIds, radius, maxGapMs);
   }
 
-  async getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {
+  getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {
+    return this.#readEmbeddings(this.#client, userId, memoryIds);
+  }
+
+  async #readEmbeddings(
+    scope: TransactionScope,
+    userId: string,
+    memoryIds: readonly string[],
+  ): Promise<Map<string, StoredEmbedding>> {
     const out = new Map<string, StoredEmbedding>();
     if (memoryIds.length === 0) return out;
     for (const table of await this.#vectors.existing()) {
       for (const batch of chunks([...new Set(memoryIds)], IDS_PER_QUERY)) {
         const params = new SqlParams();
-        const { rows } = await this.#client.query(
+        const { rows } = await scope.query(
           `SELECT memory_id, model, embedding FROM ${sqlIdentifier(table.table)} WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
           params.values,
         );

@@ -54,7 +54,8 @@ export async function writeTerms(tx: TransactionScope, source: LexicalSource): P
  * length, document frequency) over the user's live memories, the filter applied before the
  * top-k cut, ties broken by memory_id.
  */
-export async function searchLexicalSql(client: FireboltQueryClient, query: LexicalQuery): Promise<LexicalHit[]> {
+/** `client` may be a transaction: the insert's duplicate check runs it inside its write. */
+export async function searchLexicalSql(client: TransactionScope, query: LexicalQuery): Promise<LexicalHit[]> {
   const weights = new Map<string, number>();
   for (const { term, weight } of query.terms) if (weight > 0) weights.set(term, (weights.get(term) ?? 0) + weight);
   if (weights.size === 0 || query.limit <= 0) return [];
@@ -125,7 +126,7 @@ export async function readTermStatistics(
 }
 
 async function matchedTerms(
-  client: FireboltQueryClient,
+  client: TransactionScope,
   userId: string,
   memoryIds: readonly string[],
   terms: readonly string[],

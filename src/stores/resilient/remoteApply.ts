@@ -1,9 +1,10 @@
 import type { DeletionReceipt, MemoryStore } from '../../core/ports/memoryStore.ts';
 import type { ChangeOutcome, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type { OutboxOp } from './outboxOps.ts';
+import type { GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 
 /** What a write returned, for the ones whose result the caller sees. */
-export type ApplyResult = boolean | DeletionReceipt | ChangeOutcome | ForgetOutcome | void;
+export type ApplyResult = boolean | DeletionReceipt | ChangeOutcome | ForgetOutcome | GuardedInsert | void;
 
 /**
  * Applies one outbox write to the remote store so that applying it twice leaves the same state

@@ -28,6 +28,7 @@ import type { OutboxOp } from './outboxOps.ts';
 import { applyToRemote } from './remoteApply.ts';
 import type { ApplyResult } from './remoteApply.ts';
 import { isUnreachable } from './unreachable.ts';
+import type { DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 
 export interface ResilientStoreOptions {
   /** The store of record (Firebolt). */
@@ -261,6 +262,28 @@ export class ResilientStore implements MemoryStore {
 
   insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
     return this.#write({ op: 'insertMemory', memory, embedding }, () => this.#local.insertMemory(memory, embedding));
+  }
+
+  /**
+   * The replica decides, in its own write: every process on this data directory writes there
+   * first, so a duplicate written meanwhile by any of them is found. Only an insert that happened
+   * is queued for Firebolt, as a plain insert (the decision is made).
+   */
+  insertUnlessDuplicate(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard,
+  ): Promise<GuardedInsert> {
+    return this.#write(
+      (outcome) => (outcome.status === 'inserted' ? { op: 'insertMemory', memory, embedding } : null),
+      () => this.#local.insertUnlessDuplicate(memory, embedding, guard),
+      'local',
+    );
+  }
+
+  /** The replica's mark: it is the replica that checks what was written since. */
+  duplicateMark(userId: string): Promise<string> {
+    return this.#local.duplicateMark(userId);
   }
 
   /**

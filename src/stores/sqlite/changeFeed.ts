@@ -58,6 +58,14 @@ export class ChangeFeed {
     return Number((this.sql.get('PRAGMA data_version').get() as { data_version: number }).data_version);
   }
 
+  /**
+   * The seq through which this process's in-memory state reflects the log: every row at or below
+   * it is in the caches a search reads. Read without touching the file.
+   */
+  appliedSeq(): number {
+    return this.lastSeq;
+  }
+
   maxSeq(): number {
     const row = this.sql.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM change_log').get() as { seq: number };
     return Number(row.seq);

@@ -30,6 +30,8 @@ import { applyChange, changesIndexedText } from '../../core/domain/memoryChange.
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type { ChangeLogRetention } from './changeFeed.ts';
 import type { WriteLane } from './groupCommit.ts';
+import { duplicateMarkOf, duplicateWrittenSince } from './duplicateCheck.ts';
+import type { DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
 import { pageOfMatches } from './memoryListing.ts';
 import {
@@ -190,20 +192,50 @@ export class SqliteMemoryStore implements MemoryStore {
   // Long-term memories
 
   async insertMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): Promise<void> {
+    await this.insert(memory, embedding, undefined);
+  }
+
+  insertUnlessDuplicate(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard,
+  ): Promise<GuardedInsert> {
+    return this.insert(memory, embedding, guard);
+  }
+
+  private async insert(
+    memory: MemoryRecord,
+    embedding: StoredEmbedding | null,
+    guard: DuplicateGuard | undefined,
+  ): Promise<GuardedInsert> {
     assertEmbedding(embedding);
     const row = { ...memory, embedding_model: embedding?.model ?? null };
     const analyzed = analyzeDocument(row);
+    let outcome: GuardedInsert = { status: 'inserted' };
     await this.write(
       'insertMemory',
       ({ sql, feed }) => {
+        const duplicate = guard === undefined ? null : duplicateWrittenSince(sql, feed, row.user_id, guard);
+        if (duplicate !== null) {
+          outcome = duplicate;
+          return;
+        }
         insertMemoryRow(sql, row);
         writeLexicalDocument(sql, row, analyzed);
         if (embedding !== null) writeEmbedding(sql, row, embedding);
         feed.append(row.user_id, row.memory_id, 'upsert');
       },
       // The committed row is exactly what was written: no need to read it back.
-      () => this.users.get(row.user_id)?.applyMemory(row, embedding),
+      () => {
+        if (outcome.status === 'inserted') this.users.get(row.user_id)?.applyMemory(row, embedding);
+      },
     );
+    return outcome;
+  }
+
+  /** One log for every user: the mark is a seq of it, whoever wrote it. */
+  async duplicateMark(_userId: string): Promise<string> {
+    return duplicateMarkOf(this.connection.require('duplicateMark').feed);
   }
 
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {

@@ -15,6 +15,7 @@ export interface CommandArgs {
   'memory.checkpoint': [];
   'memory.clearWorkingMemory': [];
   'memory.forget': [memoryId?: string];
+  'memory.forgetSeveral': [memoryIds?: string[]];
   'memory.changeCategory': [memoryId?: string];
   'memory.promote': [memoryId?: string, toLayer?: MemoryLayer];
   'memory.forgetAll': [];
@@ -53,6 +54,7 @@ export const COMMANDS: Record<CommandId, CommandSpec> = {
   'memory.checkpoint': { title: 'Checkpoint Working Memory' },
   'memory.clearWorkingMemory': { title: 'Clear Working Memory' },
   'memory.forget': { title: 'Forget Memory…' },
+  'memory.forgetSeveral': { title: 'Forget Memories…' },
   'memory.changeCategory': { title: 'Change Memory Category…' },
   'memory.promote': { title: 'Promote Memory to Layer…' },
   'memory.forgetAll': { title: 'Forget All My Memories' },

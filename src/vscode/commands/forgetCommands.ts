@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { FORGET_ALL_CONFIRMATION, type ForgetAllOutput } from '../../core/api/longTermApi.ts';
 import type { CommandDeps } from './commandDeps.ts';
-import { confirm } from './feedback.ts';
-import { pickMemory } from './pickMemory.ts';
+import { confirm, offer } from './feedback.ts';
+import { forgetSeveral } from './forgetSeveral.ts';
+import { memoryPickItem, pickMemory } from './pickMemory.ts';
+import type { ForgetMemoryOutput } from '../../core/api/longTermApi.ts';
 
 export async function forgetCommand(deps: CommandDeps, memoryId?: string): Promise<boolean> {
   const { core, identity } = await deps.host.ready();
@@ -20,6 +22,31 @@ export async function forgetCommand(deps: CommandDeps, memoryId?: string): Promi
     }
   });
   return true;
+}
+
+/** Forget Memories…: several memories picked at once, forgotten in one call, with Undo. */
+export async function forgetSeveralCommand(
+  deps: CommandDeps,
+  memoryIds?: string[],
+): Promise<ForgetMemoryOutput | undefined> {
+  const { core, identity } = await deps.host.ready();
+  return forgetSeveral(
+    core,
+    identity,
+    {
+      pickMany: async (memories, preselected, title) => {
+        const picked = await vscode.window.showQuickPick(
+          memories.map((memory) => ({ ...memoryPickItem(memory), picked: preselected.has(memory.memory_id) })),
+          { title, canPickMany: true, matchOnDescription: true, matchOnDetail: true },
+        );
+        return picked?.map((item) => item.memory.memory_id);
+      },
+      nothingToForget: () => void vscode.window.showInformationMessage('No memories yet.'),
+      offerUndo: (message, undo) => offer(deps.log, message, { label: 'Undo', run: undo }),
+      log: deps.log,
+    },
+    memoryIds,
+  );
 }
 
 export async function forgetAllCommand(deps: CommandDeps): Promise<ForgetAllOutput | undefined> {

@@ -9,7 +9,7 @@ import { configureMcpClientsCommand } from './configureMcpClients.ts';
 import { configureStorageCommand } from './configureStorage.ts';
 import { copyToFireboltCommand } from './copyToFirebolt.ts';
 import { exportCommand, importCommand } from './exportImport.ts';
-import { forgetAllCommand, forgetCommand } from './forgetCommands.ts';
+import { forgetAllCommand, forgetCommand, forgetSeveralCommand } from './forgetCommands.ts';
 import { promoteCommand } from './promoteCommand.ts';
 import { rememberCommand, rememberSelectionCommand } from './rememberCommands.ts';
 import { MemoryDocuments } from './memoryDocuments.ts';
@@ -47,6 +47,7 @@ const HANDLERS: { [K in CommandId]: Handler<K> } = {
   'memory.checkpoint': checkpointCommand,
   'memory.clearWorkingMemory': clearWorkingMemoryCommand,
   'memory.forget': forgetCommand,
+  'memory.forgetSeveral': forgetSeveralCommand,
   'memory.changeCategory': changeCategoryCommand,
   'memory.promote': promoteCommand,
   'memory.forgetAll': forgetAllCommand,
