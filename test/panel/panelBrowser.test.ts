@@ -182,6 +182,36 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.equal((await memory(ids.kafka)).deleted_at, null);
   });
 
+  it("reads the list once, not twice, after one forget (the host's notification of it is not a second reload)", async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
+    await status().filter({ hasText: '46 memories' }).waitFor();
+    let lastRequestAt = Date.now();
+    const loads: string[] = [];
+    const onRequest = (request: import('playwright-core').Request): void => {
+      if (!request.url().endsWith('/api/panel')) return;
+      lastRequestAt = Date.now();
+      const method = (JSON.parse(request.postData() ?? '{}') as { method?: string }).method ?? '';
+      if (method === 'memory/list' || method === 'memory/search') loads.push(method);
+    };
+    await rows().nth(1).click();
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).waitFor();
+    page.on('request', onRequest);
+    try {
+      await page.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).click();
+      await page.getByRole('button', { name: 'Undo' }).waitFor();
+      await status().filter({ hasText: '45 memories' }).waitFor();
+      // The host announces the forget at once and polls every 200 ms here: a second reload would
+      // come within the 150 ms debounce after it. Wait until the panel sent nothing for 1.5 s.
+      while (Date.now() - lastRequestAt < 1_500) await page.waitForTimeout(100);
+    } finally {
+      page.off('request', onRequest);
+    }
+    assert.deepEqual(loads, ['memory/list'], 'one list read for one forget');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await restoredInPanel();
+    await status().filter({ hasText: '46 memories' }).waitFor();
+  });
+
   it('selects several memories and forgets them at once, then restores and purges from the trash', async () => {
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
     await status().filter({ hasText: '46 memories' }).waitFor();
