@@ -206,10 +206,13 @@ describe('memory panel in a real browser', { skip }, () => {
     } finally {
       page.off('request', onRequest);
     }
-    assert.deepEqual(loads, ['memory/list'], 'one list read for one forget');
-    await page.getByRole('button', { name: 'Undo' }).click();
-    await restoredInPanel();
-    await status().filter({ hasText: '46 memories' }).waitFor();
+    try {
+      assert.deepEqual(loads, ['memory/list'], 'one list read for one forget');
+    } finally {
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await restoredInPanel();
+      await status().filter({ hasText: '46 memories' }).waitFor();
+    }
   });
 
   it('selects several memories and forgets them at once, then restores and purges from the trash', async () => {
@@ -290,6 +293,30 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.match(await items.innerText(), /fly deploy/);
     assert.match(await items.innerText(), /\d+ tokens/);
     assert.equal((await memory(ids.deploy)).access_count, 0, 'the preview did not log access');
+    // For a person: the text without the agent's <memory …> framing, reasons in the question's words
+    // (not the index's stems: "deploi"), the budget as a bar; the raw text one click away.
+    const shown = await items.innerText();
+    assert.doesNotMatch(shown, /<\/?memory\b/);
+    assert.match(shown, /Why: Matches “deploy”, “web”, “app”\./);
+    assert.doesNotMatch(shown, /\bdeploi\b/);
+    const bar = page.getByRole('meter', { name: 'Token budget filled' });
+    assert.equal(await bar.getAttribute('aria-valuemax'), '600');
+    assert.ok(Number(await bar.getAttribute('aria-valuenow')) > 0);
+    const first = items.locator('.preview-item').first();
+    await first.getByText('Raw text the agent receives').click();
+    assert.match(await first.locator('.raw-item pre').innerText(), /^<memory source="long_term"/);
+    // At side-bar width the full text wraps: nothing is clipped or scrolls sideways.
+    await page.setViewportSize({ width: 297, height: 720 });
+    try {
+      const clipped = await page.evaluate(
+        `[...document.querySelectorAll('.preview-text, .preview-item .why, .preview-item')]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+          .map((e) => e.className)`,
+      );
+      assert.deepEqual(clipped, []);
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 720 });
+    }
   });
 
   it('shows the overview with counts, charts and backend health', async () => {

@@ -22,7 +22,7 @@ import { type FireboltTestServer, startFireboltTestServer } from '../../support/
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
 import { Workbench } from './workbench.ts';
 import { MIN_ERROR_AGE_MS } from '../../../src/core/editor/resolvedErrorTracker.ts';
-import { overflowingScript, PANEL_LAYOUT_SELECTORS, TAB_ROWS } from '../../panel/pageScripts.ts';
+import { CLIPPED_BADGES, overflowingScript, PANEL_LAYOUT_SELECTORS, TAB_ROWS } from '../../panel/pageScripts.ts';
 
 const SCREENSHOTS = join(ROOT, 'dist', 'panel-screenshots');
 const ACTIVE_ROLE = "document.activeElement?.getAttribute('role') ?? null";
@@ -668,6 +668,12 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
         const overflowing = (await body.evaluate(overflowingScript(PANEL_LAYOUT_SELECTORS))) as string[];
         assert.deepEqual(overflowing, [], `overflow in ${theme}`);
         assert.equal(await body.evaluate(TAB_ROWS), 1, 'the tabs sit on one row');
+        const badges = (await body.evaluate(CLIPPED_BADGES)) as { clipped: string[]; measured: Record<string, number> };
+        assert.deepEqual(badges.clipped, [], `badges narrower than their text in ${theme}`);
+        assert.ok(
+          badges.measured['category-semantic'] >= 1,
+          `category badges measured: ${JSON.stringify(badges.measured)}`,
+        );
         await page
           .locator('.part.sidebar')
           .screenshot({ path: join(SCREENSHOTS, `vscode-sidebar-${themeClass.replace('vscode-', '')}.png`) });
@@ -764,6 +770,52 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await line.waitFor({ timeout: 15_000 });
     assert.match(await line.innerText(), /Session started \d{2}:\d{2}/);
     assert.match((await line.getAttribute('title')) ?? '', /within 2 min/);
+  });
+
+  // Last: the second window writes the probe's state file too, which the tests above read.
+  it('a second browser profile on the same code-server is the same user and sees the same memories', async () => {
+    const statusCount = async (of: Page): Promise<number> => {
+      const item = of.locator('.statusbar-item', { hasText: /\d+ memor(y|ies) · working/ }).first();
+      await item.waitFor({ timeout: 60_000 });
+      return Number(/(\d+) memor/.exec(await item.innerText())![1]);
+    };
+    const first = await statusCount(page);
+    assert.ok(first > 0, 'the first window shows memories');
+    const { chromium } = await import('playwright-core');
+    // Another profile: its own localStorage and IndexedDB, where web hosts keep globalState.
+    const other = await chromium.launchPersistentContext(join(tmp, 'chromium-second-profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    try {
+      const secondPage = other.pages()[0] ?? (await other.newPage());
+      const second = new Workbench(secondPage);
+      await second.open(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+      const seen = await waitFor(
+        'the second profile to count the same memories',
+        async () => {
+          const count = await statusCount(secondPage);
+          return count === first ? count : null;
+        },
+        60_000,
+      );
+      assert.equal(seen, first);
+      // And names the same user in its panel.
+      await second.runCommand('Memory: Show Memory Panel');
+      const panel = secondPage.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+      const firstPanel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+      await bench.runCommand('Memory: Show Memory Panel');
+      const identity = async (frame: typeof panel): Promise<string> => {
+        const line = frame.locator('.identity').first();
+        await line.waitFor({ timeout: 30_000 });
+        return (await line.innerText()).replace(/\s+/g, ' ').trim();
+      };
+      assert.equal(await identity(panel), await identity(firstPanel));
+    } finally {
+      await other.close();
+    }
   });
 
   async function readSessionBudget(): Promise<number> {
