@@ -807,12 +807,15 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
       const panel = secondPage.frameLocator('iframe.webview').first().frameLocator('#active-frame');
       const firstPanel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
       await bench.runCommand('Memory: Show Memory Panel');
+      // The status line's user names the user id, where it comes from and the store (its title).
       const identity = async (frame: typeof panel): Promise<string> => {
-        const line = frame.locator('.identity').first();
-        await line.waitFor({ timeout: 30_000 });
-        return (await line.innerText()).replace(/\s+/g, ' ').trim();
+        const user = frame.locator('.list-status .user').first();
+        await user.waitFor({ timeout: 30_000 });
+        return (await user.getAttribute('title')) ?? '';
       };
-      assert.equal(await identity(panel), await identity(firstPanel));
+      const shown = await identity(panel);
+      assert.match(shown, /^Memories of .*user id|^Memories of user /);
+      assert.equal(shown, await identity(firstPanel));
     } finally {
       await other.close();
     }
