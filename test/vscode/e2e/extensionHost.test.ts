@@ -810,7 +810,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
       // The status line's user names the user id, where it comes from and the store (its title).
       const identity = async (frame: typeof panel): Promise<string> => {
         const user = frame.locator('.list-status .user').first();
-        await user.waitFor({ timeout: 30_000 });
+        await user.waitFor({ state: 'attached', timeout: 30_000 });
         return (await user.getAttribute('title')) ?? '';
       };
       const shown = await identity(panel);
