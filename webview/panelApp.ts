@@ -1,5 +1,6 @@
 import type { PanelNotification } from '../src/shared/panelProtocol.ts';
 import type { PanelHost } from './host/panelHost.ts';
+import { OwnChanges } from './ownChanges.ts';
 import { describeError, type PanelClient } from './panelClient.ts';
 import type { PanelContext } from './panelContext.ts';
 import { h, icon, replaceChildren } from './ui/dom.ts';
@@ -36,6 +37,7 @@ export class PanelApp {
   private readonly client: PanelClient;
   private readonly ui: UiStore;
   private readonly toasts = new Toasts();
+  private readonly ownChanges = new OwnChanges();
   private readonly connection = h('span', { class: 'connection', role: 'status' });
   private views: { memories: MemoriesTab; working: TabView; overview: TabView; context: TabView } | null = null;
   private readonly stale = new Set<Tab>();
@@ -71,7 +73,13 @@ export class PanelApp {
       );
       return;
     }
-    const context: PanelContext = { client: this.client, ui: this.ui, toasts: this.toasts, init };
+    const context: PanelContext = {
+      client: this.client,
+      ui: this.ui,
+      toasts: this.toasts,
+      init,
+      ownChanges: this.ownChanges,
+    };
     this.views = {
       memories: new MemoriesTab(context),
       working: new WorkingTab(context),
@@ -225,7 +233,9 @@ export class PanelApp {
     const affected: Tab[] = notification.type === 'working-changed' ? ['working', 'overview', 'context'] : TABS.slice();
     // A checkpoint promotes working items into memories, so working changes can touch the list too.
     if (notification.type === 'working-changed') affected.push('memories');
-    for (const tab of affected) this.stale.add(tab);
+    // The list re-reads a change it made itself as soon as the host answers: once, not twice.
+    const ownEcho = notification.type === 'memories-changed' && this.ownChanges.consume(notification.memory_ids);
+    for (const tab of affected) if (!(ownEcho && tab === 'memories')) this.stale.add(tab);
     window.clearTimeout(this.refreshTimer);
     this.refreshTimer = window.setTimeout(() => {
       const current = this.ui.state.tab;

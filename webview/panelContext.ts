@@ -1,4 +1,5 @@
 import type { PanelInit } from '../src/shared/panelProtocol.ts';
+import type { OwnChanges } from './ownChanges.ts';
 import type { PanelClient } from './panelClient.ts';
 import type { Toasts } from './ui/toast.ts';
 import type { UiStore } from './uiState.ts';
@@ -9,4 +10,6 @@ export interface PanelContext {
   ui: UiStore;
   toasts: Toasts;
   init: PanelInit;
+  /** Memory changes this panel made and re-reads itself: their notifications do not reload the list again. */
+  ownChanges: OwnChanges;
 }

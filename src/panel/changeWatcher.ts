@@ -6,6 +6,8 @@ export interface Disposable {
 }
 
 export const DEFAULT_POLL_MS = 2000;
+/** How long after a token move a local event still counts as its cause. */
+export const LOCAL_EVENT_GRACE_MS = 250;
 
 /**
  * Tells an open panel that what it shows may be stale. Writes in this process arrive as core
@@ -19,24 +21,26 @@ export function watchChanges(
   log: (message: string) => void,
   pollMs = DEFAULT_POLL_MS,
 ): Disposable {
-  let localChange = false;
+  /** Writes this process announced so far (any user): the token moves for them too. */
+  let localEvents = 0;
+  /** localEvents when the read of lastToken started. */
+  let localEventsAtLastRead = 0;
   let lastToken: string | null = null;
   let polling = false;
+  const pending = new Set<ReturnType<typeof setTimeout>>();
   const subscription = core.onEvent((event) => {
+    if (event.type !== 'recall' && event.type !== 'external') localEvents++;
     switch (event.type) {
       case 'memory':
         if (event.user_id !== userId()) return;
-        localChange = true;
         notify({ type: 'memories-changed', memory_ids: event.memory_ids, change: event.change });
         return;
       case 'working':
         if (event.user_id !== userId()) return;
-        localChange = true;
         notify({ type: 'working-changed', session_id: event.session_id });
         return;
       case 'user-cleared':
         if (event.user_id !== userId()) return;
-        localChange = true;
         notify({ type: 'store-changed' });
         return;
       case 'external':
@@ -50,11 +54,24 @@ export function watchChanges(
     if (polling) return;
     polling = true;
     try {
+      const eventsBefore = localEvents;
       const token = await core.changeToken();
-      // In-process writes move the token too; they were announced already, so only rebase.
-      if (lastToken !== null && token !== lastToken && !localChange) notify({ type: 'store-changed' });
+      // In-process writes move the token too and were announced already: a move with a local event
+      // since the previous read began is theirs. A write that committed just before this read may
+      // announce itself just after it, so a move is reported only if no local event follows within
+      // the grace either; otherwise the panel would read its list once for the event and once
+      // more for this.
+      if (lastToken !== null && token !== lastToken && localEvents === localEventsAtLastRead) {
+        const seen = localEvents;
+        const waiting = setTimeout(() => {
+          pending.delete(waiting);
+          if (localEvents === seen) notify({ type: 'store-changed' });
+        }, LOCAL_EVENT_GRACE_MS);
+        waiting.unref?.();
+        pending.add(waiting);
+      }
       lastToken = token;
-      localChange = false;
+      localEventsAtLastRead = eventsBefore;
     } catch (error) {
       log(`[panel] change poll failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -68,6 +85,8 @@ export function watchChanges(
   return {
     dispose: () => {
       clearInterval(timer);
+      for (const waiting of pending) clearTimeout(waiting);
+      pending.clear();
       subscription.dispose();
     },
   };

@@ -182,6 +182,39 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.equal((await memory(ids.kafka)).deleted_at, null);
   });
 
+  it("reads the list once, not twice, after one forget (the host's notification of it is not a second reload)", async () => {
+    await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
+    await status().filter({ hasText: '46 memories' }).waitFor();
+    let lastRequestAt = Date.now();
+    const loads: string[] = [];
+    const onRequest = (request: import('playwright-core').Request): void => {
+      if (!request.url().endsWith('/api/panel')) return;
+      lastRequestAt = Date.now();
+      const method = (JSON.parse(request.postData() ?? '{}') as { method?: string }).method ?? '';
+      if (method === 'memory/list' || method === 'memory/search') loads.push(method);
+    };
+    await rows().nth(1).click();
+    await page.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).waitFor();
+    page.on('request', onRequest);
+    try {
+      await page.locator('.detail-toolbar').getByRole('button', { name: 'Forget' }).click();
+      await page.getByRole('button', { name: 'Undo' }).waitFor();
+      await status().filter({ hasText: '45 memories' }).waitFor();
+      // The host announces the forget at once and polls every 200 ms here: a second reload would
+      // come within the 150 ms debounce after it. Wait until the panel sent nothing for 1.5 s.
+      while (Date.now() - lastRequestAt < 1_500) await page.waitForTimeout(100);
+    } finally {
+      page.off('request', onRequest);
+    }
+    try {
+      assert.deepEqual(loads, ['memory/list'], 'one list read for one forget');
+    } finally {
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await restoredInPanel();
+      await status().filter({ hasText: '46 memories' }).waitFor();
+    }
+  });
+
   it('selects several memories and forgets them at once, then restores and purges from the trash', async () => {
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('');
     await status().filter({ hasText: '46 memories' }).waitFor();
@@ -260,6 +293,30 @@ describe('memory panel in a real browser', { skip }, () => {
     assert.match(await items.innerText(), /fly deploy/);
     assert.match(await items.innerText(), /\d+ tokens/);
     assert.equal((await memory(ids.deploy)).access_count, 0, 'the preview did not log access');
+    // For a person: the text without the agent's <memory …> framing, reasons in the question's words
+    // (not the index's stems: "deploi"), the budget as a bar; the raw text one click away.
+    const shown = await items.innerText();
+    assert.doesNotMatch(shown, /<\/?memory\b/);
+    assert.match(shown, /Why: Matches “deploy”, “web”, “app”\./);
+    assert.doesNotMatch(shown, /\bdeploi\b/);
+    const bar = page.getByRole('meter', { name: 'Token budget filled' });
+    assert.equal(await bar.getAttribute('aria-valuemax'), '600');
+    assert.ok(Number(await bar.getAttribute('aria-valuenow')) > 0);
+    const first = items.locator('.preview-item').first();
+    await first.getByText('Raw text the agent receives').click();
+    assert.match(await first.locator('.raw-item pre').innerText(), /^<memory source="long_term"/);
+    // At side-bar width the full text wraps: nothing is clipped or scrolls sideways.
+    await page.setViewportSize({ width: 297, height: 720 });
+    try {
+      const clipped = await page.evaluate(
+        `[...document.querySelectorAll('.preview-text, .preview-item .why, .preview-item')]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+          .map((e) => e.className)`,
+      );
+      assert.deepEqual(clipped, []);
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 720 });
+    }
   });
 
   it('shows the overview with counts, charts and backend health', async () => {

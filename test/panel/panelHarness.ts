@@ -1,6 +1,7 @@
 import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { createPanelRoutes, type PanelRoutes } from '../../src/panel/httpPanelRoutes.ts';
 import { PanelController } from '../../src/panel/panelController.ts';
+import type { PanelDeps } from '../../src/panel/panelDeps.ts';
 import type { MemoryCore } from '../../src/core/memoryCore.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
@@ -25,12 +26,19 @@ export interface PanelHarness {
 
 /** The real core on a temporary SQLite store, served by the real HTTP server with the panel routes. */
 export async function startPanelHarness(
-  options: { pollMs?: number; testCore?: TestCore } = {},
+  options: { pollMs?: number; testCore?: TestCore; runEditorAction?: PanelDeps['runEditorAction'] } = {},
 ): Promise<PanelHarness & { testCore: TestCore }> {
   const testCore = options.testCore ?? (await createTestCore());
   const core = testCore.core;
   const controller = new PanelController(
-    { core: core, userId: () => USER, sessionId: () => SESSION, host: 'browser', log: () => undefined },
+    {
+      core: core,
+      userId: () => USER,
+      sessionId: () => SESSION,
+      host: 'browser',
+      log: () => undefined,
+      ...(options.runEditorAction ? { runEditorAction: options.runEditorAction } : {}),
+    },
     options.pollMs !== undefined ? { pollMs: options.pollMs } : {},
   );
   const routes = createPanelRoutes({ controller, token: TOKEN, assetsDir: ASSETS_DIR, heartbeatMs: 1000 });

@@ -28,6 +28,7 @@ export class MemoryActions {
 
   async setPinned(memoryId: string, pinned: boolean): Promise<void> {
     await this.run(
+      [memoryId],
       () => this.context.client.request('memory/update', { memory_id: memoryId, pinned }),
       () => {
         this.context.toasts.announce(pinned ? 'Pinned: always considered in context, never decays.' : 'Unpinned.');
@@ -39,6 +40,7 @@ export class MemoryActions {
   /** Resolves true when saved. */
   async update(changes: UpdateParams): Promise<boolean> {
     return this.run(
+      [changes.memory_id],
       () => this.context.client.request('memory/update', changes),
       () => {
         this.context.toasts.announce(changes.content !== undefined ? 'Saved; the memory was re-embedded.' : 'Saved.');
@@ -51,6 +53,7 @@ export class MemoryActions {
   async editSearchKeys(params: SearchKeysParams): Promise<MemoryDetail | null> {
     let detail: MemoryDetail | null = null;
     await this.run(
+      [],
       () => this.context.client.request('memory/searchKeys', params),
       (result) => {
         detail = result;
@@ -66,6 +69,7 @@ export class MemoryActions {
 
   async forget(ids: string[]): Promise<void> {
     await this.run(
+      ids,
       () => this.context.client.request('memory/forget', { memory_ids: ids }),
       (result) => {
         this.hooks.removed(result.memory_ids);
@@ -79,6 +83,7 @@ export class MemoryActions {
 
   async restore(ids: string[]): Promise<void> {
     await this.run(
+      ids,
       () => this.context.client.request('memory/restore', { memory_ids: ids }),
       (result) => {
         if (this.context.ui.state.filter.view === 'trash') this.hooks.removed(result.memory_ids);
@@ -98,6 +103,7 @@ export class MemoryActions {
     );
     if (!confirmed) return;
     await this.run(
+      ids,
       () => this.context.client.request('memory/purge', { memory_ids: ids, confirm: true }),
       (result) => {
         this.hooks.removed(result.memory_ids);
@@ -113,7 +119,9 @@ export class MemoryActions {
       'Promote',
     );
     if (!confirmed) return;
+    // The copy is a new memory, announced under its own id: that notification reloads the list.
     await this.run(
+      [],
       () => this.context.client.request('memory/promote', { memory_id: memoryId, to_layer: target.layer }),
       (result) => {
         this.context.toasts.show(
@@ -126,11 +134,21 @@ export class MemoryActions {
     );
   }
 
-  private async run<T>(action: () => Promise<T>, success: (result: T) => void): Promise<boolean> {
+  /**
+   * `reread`: the memories the action changes and whose change the list re-reads itself on success
+   * (through the hooks), so the host's notification of it does not reload the list again.
+   */
+  private async run<T>(
+    reread: readonly string[],
+    action: () => Promise<T>,
+    success: (result: T) => void,
+  ): Promise<boolean> {
+    const withdraw = this.context.ownChanges.expect(reread);
     try {
       success(await action());
       return true;
     } catch (error) {
+      withdraw();
       this.context.toasts.show(describeError(error), 'error');
       return false;
     }

@@ -4,7 +4,7 @@ import { linesAnchor } from '../anchors/editorAnchors.ts';
 import { type DiagnosticEntry, describeDiagnostics } from '../../core/editor/contextItems.ts';
 import {
   describeResolvedError,
-  type LineWindow,
+  fixedLines,
   type ObservedError,
   type ResolvedError,
   ResolvedErrorTracker,
@@ -22,6 +22,11 @@ export class DiagnosticsCapture implements CaptureSource {
   private readonly subscriptions: vscode.Disposable[];
   /** Outcomes stored this window, so a flapping error is remembered once. */
   private readonly remembered = new Set<string>();
+  /**
+   * Each open document's text before its latest change: when the change arrives and the file has no
+   * errors, that text was error-free, and is what a later error's "fix" is compared with.
+   */
+  private readonly previousTexts = new Map<string, string>();
 
   constructor(context: CaptureContext) {
     this.context = context;
@@ -31,11 +36,26 @@ export class DiagnosticsCapture implements CaptureSource {
         this.trackResolved(event.uris);
       }),
       vscode.workspace.onDidChangeTextDocument((event) => this.recordEdits(event)),
+      vscode.workspace.onDidOpenTextDocument((document) => this.rememberText(document)),
       vscode.workspace.onDidCloseTextDocument((document) => {
+        this.previousTexts.delete(document.uri.toString());
         const path = this.context.capturablePath(document.uri);
         if (path !== null) this.tracker.forget(path);
       }),
+      vscode.workspace.onDidRenameFiles((event) => {
+        for (const { oldUri, newUri } of event.files) {
+          const from = this.context.capturablePath(oldUri);
+          const to = this.context.capturablePath(newUri);
+          if (from !== null && to !== null) this.tracker.rename(from, to);
+        }
+      }),
     ];
+    for (const document of vscode.workspace.textDocuments) this.rememberText(document);
+  }
+
+  private rememberText(document: vscode.TextDocument): void {
+    if (document.uri.scheme !== 'file' || document.getText().length > MAX_TEXT_KEPT) return;
+    this.previousTexts.set(document.uri.toString(), document.getText());
   }
 
   refresh(): void {
@@ -75,16 +95,21 @@ export class DiagnosticsCapture implements CaptureSource {
     if (!this.context.enabled('capture.resolvedErrors') || event.contentChanges.length === 0) return;
     const path = this.context.capturablePath(event.document.uri);
     if (path === null) return;
+    const key = event.document.uri.toString();
+    const before = this.previousTexts.get(key);
+    const hasErrors = vscode.languages
+      .getDiagnostics(event.document.uri)
+      .some((diagnostic) => diagnostic.severity === vscode.DiagnosticSeverity.Error);
+    if (before !== undefined && !hasErrors) this.tracker.noteCleanText(path, before);
+    this.rememberText(event.document);
     const now = Date.now();
     for (const change of event.contentChanges) {
-      const linesAdded = (change.text.match(/\n/g)?.length ?? 0) - (change.range.end.line - change.range.start.line);
       this.tracker.recordEdit(
         {
           file: path,
           line: change.range.start.line + 1,
           inserted: change.text.slice(0, 500),
           removed: change.rangeLength,
-          linesAdded,
         },
         now,
       );
@@ -107,15 +132,10 @@ export class DiagnosticsCapture implements CaptureSource {
           message: diagnostic.message,
           ...(diagnostic.source ? { source: diagnostic.source } : {}),
           ...(codeOf(diagnostic) ? { code: codeOf(diagnostic) } : {}),
-          ...(document && diagnostic.range.start.line < document.lineCount
-            ? { lineText: document.lineAt(diagnostic.range.start.line).text.slice(0, 300) }
-            : {}),
-          ...(document
-            ? { language: document.languageId, window: linesAround(document, diagnostic.range.start.line + 1) }
-            : {}),
+          ...(document ? { language: document.languageId } : {}),
         }));
-      const readLines = document ? (from: number, to: number) => readDocumentLines(document, from, to) : undefined;
-      for (const resolved of this.tracker.observe(path, errors, now, readLines)) void this.remember(resolved);
+      const text = document && document.getText().length <= MAX_TEXT_KEPT ? document.getText() : undefined;
+      for (const resolved of this.tracker.observe(path, errors, now, text)) void this.remember(resolved);
     }
   }
 
@@ -157,17 +177,15 @@ export class DiagnosticsCapture implements CaptureSource {
   }
 }
 
-/** The fixed code as it is now, as the outcome's anchor: if it changes again, the outcome may no longer hold. */
+/** The fixed lines as they are now, as the outcome's anchor: if they change again, the outcome may no longer hold. */
 function fixAnchors(resolved: ResolvedError): Record<string, unknown> {
-  const after = resolved.after;
-  if (!after || after.lines.length === 0) return {};
+  const lines = fixedLines(resolved);
+  if (!lines) return {};
   const document = vscode.workspace.textDocuments.find(
     (candidate) =>
       candidate.uri.scheme === 'file' && vscode.workspace.asRelativePath(candidate.uri, false) === resolved.error.file,
   );
-  const anchor = document
-    ? linesAnchor(document, resolved.error.file, after.start, after.start + after.lines.length - 1)
-    : null;
+  const anchor = document ? linesAnchor(document, resolved.error.file, lines.from, lines.to) : null;
   return anchor ? { [ANCHORS_FIELD]: [anchor] } : {};
 }
 
@@ -177,17 +195,5 @@ function codeOf(diagnostic: vscode.Diagnostic): string | undefined {
   return String(typeof code === 'object' ? code.value : code);
 }
 
-/** Lines kept on each side of an error's line, so the memory shows the fix in its context. */
-const WINDOW_RADIUS = 2;
-
-function linesAround(document: vscode.TextDocument, line: number): LineWindow {
-  const start = Math.max(1, line - WINDOW_RADIUS);
-  return { start, lines: readDocumentLines(document, start, line + WINDOW_RADIUS) };
-}
-
-function readDocumentLines(document: vscode.TextDocument, from: number, to: number): string[] {
-  const lines: string[] = [];
-  for (let line = Math.max(1, from); line <= Math.min(to, document.lineCount); line++)
-    lines.push(document.lineAt(line - 1).text.slice(0, 300));
-  return lines;
-}
+/** Files larger than this are not compared for resolved errors (a fix is a few lines; a generated file is not the place). */
+const MAX_TEXT_KEPT = 1_000_000;

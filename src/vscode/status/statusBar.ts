@@ -2,9 +2,13 @@ import * as vscode from 'vscode';
 import type { Log } from '../log.ts';
 import type { MemoryHost } from '../runtime/memoryHost.ts';
 import { describeStatus, type StatusSnapshot } from './statusText.ts';
+import { RefreshThrottle } from './refreshThrottle.ts';
+import { watchChanges } from '../../panel/changeWatcher.ts';
 
 const HEALTH_INTERVAL_MS = 60_000;
 const REFRESH_DELAY_MS = 400;
+/** How often writes by other processes (an agent's own MCP server, `fml import`) are looked for. */
+const CHANGE_POLL_MS = 3_000;
 
 /** Backend, health, memory count and working-memory use; a click opens the panel. */
 export class StatusBar implements vscode.Disposable {
@@ -13,7 +17,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly log: Log;
   private readonly subscriptions: vscode.Disposable[] = [];
   private coreEvents: { dispose(): void } | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly throttle = new RefreshThrottle(() => void this.refresh(), REFRESH_DELAY_MS);
   private readonly interval: ReturnType<typeof setInterval>;
   private lastError: string | null = null;
 
@@ -28,7 +32,17 @@ export class StatusBar implements vscode.Disposable {
     this.subscriptions.push(
       host.onDidChange((ready) => {
         this.coreEvents?.dispose();
-        this.coreEvents = ready?.core.onEvent(() => this.schedule());
+        // This window's writes arrive as events; other processes' (an import by the CLI or an
+        // agent's MCP server) move the store's change token, polled like the panel does.
+        this.coreEvents = ready
+          ? watchChanges(
+              ready.core,
+              () => ready.identity.userId,
+              () => this.schedule(),
+              (message) => this.log.warn(message),
+              CHANGE_POLL_MS,
+            )
+          : undefined;
         if (ready) this.schedule();
         else this.render({ state: 'starting' });
       }),
@@ -43,8 +57,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   schedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), REFRESH_DELAY_MS);
+    this.throttle.schedule();
   }
 
   /** The text currently shown, for the e2e probe. */
@@ -78,7 +91,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.throttle.dispose();
     clearInterval(this.interval);
     this.coreEvents?.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
