@@ -31,6 +31,8 @@ export interface SelfTimeRow {
 export interface ProfileSummary {
   windowMs: number;
   sampledMs: number;
+  /** Sampled time under the excluded function, not in `sampledMs` nor the rows. */
+  excludedMs: number;
   /** Time spent in the function itself, most first. */
   rows: SelfTimeRow[];
   /** Time spent in the function and everything it called (a recursive function counted once). */
@@ -43,35 +45,58 @@ export interface ProfileSummary {
  */
 export function summarizeProfile(
   file: string,
-  window: { fromUs: number; toUs: number } | null,
+  window: { fromUs: number; toUs: number } | ReadonlyArray<{ fromUs: number; toUs: number }> | null,
   top: number,
+  /** Samples under a function of this name (background work that ran inside the windows) are counted apart. */
+  exclude?: string,
 ): ProfileSummary {
+  // Several windows (the spans of one tool's calls, say) are summed; they must be sorted and apart.
+  const windows = window === null ? [] : 'fromUs' in window ? [window] : window;
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
-  const collect = (from: number, to: number): number => {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const excluded = new Map<number, boolean>();
+  const isExcluded = (nodeId: number): boolean => {
+    let found = excluded.get(nodeId);
+    if (found === undefined) {
+      found = false;
+      for (let at: number | undefined = nodeId; at !== undefined && !found; at = parent.get(at))
+        found = byId.get(at)!.callFrame.functionName === exclude;
+      excluded.set(nodeId, found);
+    }
+    return found;
+  };
+  let excludedUs = 0;
+  const collect = (spans: ReadonlyArray<{ fromUs: number; toUs: number }>): number => {
     selfUs.clear();
+    excludedUs = 0;
     let at = profile.startTime;
     let total = 0;
+    let span = 0;
     for (let index = 0; index < profile.samples.length; index++) {
       at += profile.timeDeltas[index];
       // A sample's delta is the time since the previous one: the time this frame was on the CPU.
       const next = profile.timeDeltas[index + 1] ?? 0;
-      if (at < from || at > to) continue;
+      while (span < spans.length && spans[span].toUs < at) span++;
+      if (span >= spans.length || at < spans[span].fromUs) continue;
+      if (exclude !== undefined && isExcluded(profile.samples[index])) {
+        excludedUs += next;
+        continue;
+      }
       selfUs.set(profile.samples[index], (selfUs.get(profile.samples[index]) ?? 0) + next);
       total += next;
     }
     return total;
   };
-  let totalUs = window ? collect(window.fromUs, window.toUs) : 0;
-  let windowUs = window ? window.toUs - window.fromUs : 0;
+  let totalUs = windows.length > 0 ? collect(windows) : 0;
+  let windowUs = windows.reduce((sum, span) => sum + span.toUs - span.fromUs, 0);
   if (totalUs === 0) {
-    totalUs = collect(-Infinity, Infinity);
+    totalUs = collect([{ fromUs: -Infinity, toUs: Infinity }]);
     windowUs = profile.endTime - profile.startTime;
   }
   const mapper = new FrameMapper();
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const keyOf = new Map<number, { key: string; name: string; where: string }>();
   const describe = (nodeId: number) => {
     let described = keyOf.get(nodeId);
@@ -106,7 +131,13 @@ export function summarizeProfile(
     for (const row of sorted) row.share = totalUs > 0 ? (row.ms * 1000) / totalUs : 0;
     return sorted;
   };
-  return { windowMs: windowUs / 1000, sampledMs: totalUs / 1000, rows: ranked(rows), totals: ranked(totals) };
+  return {
+    windowMs: windowUs / 1000,
+    sampledMs: totalUs / 1000,
+    excludedMs: excludedUs / 1000,
+    rows: ranked(rows),
+    totals: ranked(totals),
+  };
 }
 
 /** Maps bundle positions to source positions, loading each bundle's `.map` once. */

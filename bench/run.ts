@@ -9,7 +9,7 @@
  * Every tool is timed `--ops` times (300 by default), adds that fit and adds that evict apart;
  * update_memory as a metadata merge and as new content of an older memory of the corpus.
  */
-import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -64,6 +64,8 @@ const { values } = parseArgs({
     'text-only': { type: 'boolean' },
     backend: { type: 'string' },
     'firebolt-url': { type: 'string' },
+    // Writes each timed call's span (process.hrtime µs, V8's sample clock) for bench/profileByTool.ts.
+    spans: { type: 'string' },
   },
 });
 const backendArgs = benchBackendArgs(process.argv.slice(2));
@@ -148,6 +150,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
   // as they do wall time (background work the call's awaits let run is counted with it).
   const cpuTimes: Record<string, number[]> = Object.fromEntries(Object.keys(TARGETS).map((name) => [name, []]));
   const callSpans: Array<{ tool: string; start: number; end: number; elapsed: number }> = [];
+  const clockSpans: Array<{ tool: string; fromUs: number; toUs: number }> = [];
   // Embedding time is measured apart (the provider is outside the store); it is taken out of each tool's time.
   const time = async <T>(name: string | ((result: T) => string), work: () => Promise<T>): Promise<T> => {
     // Calls reach a server through a transport (stdio, HTTP) that hands control back to the event
@@ -155,13 +158,16 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     const embeddedBefore = embeddings ? embeddings.total : 0;
     const cpuBefore = process.threadCpuUsage();
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
     const started = performance.now();
     const result = await work();
     const ended = performance.now();
+    const toUs = Number(process.hrtime.bigint() / 1000n);
     const cpu = process.threadCpuUsage(cpuBefore);
     const elapsed = ended - started - (embeddings ? embeddings.total - embeddedBefore : 0);
     const tool = typeof name === 'string' ? name : name(result);
     callSpans.push({ tool, start: started, end: ended, elapsed });
+    clockSpans.push({ tool, fromUs, toUs });
     timings[tool].push(elapsed);
     cpuTimes[tool].push((cpu.user + cpu.system) / 1000 - (embeddings ? embeddings.total - embeddedBefore : 0));
     return result;
@@ -233,6 +239,7 @@ async function runMode(label: string, withVectors: boolean): Promise<void> {
     );
   }
   const timedEnded = performance.now();
+  if (values.spans) writeFileSync(values.spans, JSON.stringify(clockSpans));
   // GC entries reach the observer asynchronously.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const pauses = gcPauses.filter((pause) => pause.start >= timedStarted && pause.start < timedEnded);

@@ -376,18 +376,22 @@ export class LexicalIndex {
     const slots = this.#postingSlots;
     const tfs = this.#postingTfs;
     let touchedCount = 0;
+    // BM25's length norm k1·(1 − b + b·length/average) as base + perLength·length, in tf units.
+    const normBase = k1 * (1 - b) * TF_UNITS_PER_ONE;
+    const normPerLength = ((k1 * b) / averageLength) * TF_UNITS_PER_ONE;
     for (const { term, weight } of terms) {
       const id = this.#termIdOf.get(term);
       const size = id === undefined ? 0 : this.#postingSizes[id];
       if (size === 0 || weight <= 0) continue;
       const start = this.#postingStarts[id!];
+      const end = start + size;
       const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
-      for (let i = start; i < start + size; i++) {
+      for (let i = start; i < end; i++) {
         const slot = slots[i];
-        const tf = tfs[i] / TF_UNITS_PER_ONE;
-        const norm = k1 * (1 - b + (b * lengths[slot]) / averageLength);
-        if (scores[slot] === 0) touched[touchedCount++] = slot;
-        scores[slot] += (idfWeight * tf) / (tf + norm);
+        const units = tfs[i];
+        const score = scores[slot];
+        if (score === 0) touched[touchedCount++] = slot;
+        scores[slot] = score + (idfWeight * units) / (units + normBase + normPerLength * lengths[slot]);
       }
     }
     const top = new TopK(limit);
