@@ -216,9 +216,12 @@ export class MemoryCore {
     return this.store.getSession(...args);
   }
 
-  /** Changes whenever any process writes the store; the panel polls it to refresh. */
+  /**
+   * Changes when another process writes the store (any write, where the store cannot tell whose);
+   * the panel and status bar poll it. This process's writes reach them as events instead.
+   */
   changeToken(): Promise<string> {
-    return this.store.changeToken();
+    return this.store.foreignChangeToken?.() ?? this.store.changeToken();
   }
 
   // ── Working memory ────────────────────────────────────────────────────────────────────────

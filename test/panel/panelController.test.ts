@@ -390,18 +390,19 @@ describe('PanelController', () => {
       assert.ok(received.some((n) => n.type === 'memories-changed' && n.memory_ids.includes(ids.deploy)));
       // The watcher treats the token move of an in-process write as announced until its next poll
       // rebases; wait for two completed polls (so one started after the write), not a fixed delay.
-      const store = testCore.store as { changeToken: () => Promise<string> };
-      const changeToken = store.changeToken;
+      // The core polls the store's foreign token (moved only by other processes' commits).
+      const store = testCore.store as { foreignChangeToken: () => Promise<string> };
+      const foreignChangeToken = store.foreignChangeToken;
       let polls = 0;
-      store.changeToken = async () => {
-        const token = await changeToken.call(testCore.store);
+      store.foreignChangeToken = async () => {
+        const token = await foreignChangeToken.call(testCore.store);
         polls += 1;
         return token;
       };
       try {
         while (polls < 2) await new Promise((resolve) => setTimeout(resolve, 10));
       } finally {
-        store.changeToken = changeToken;
+        store.foreignChangeToken = foreignChangeToken;
       }
       // A second core on the same directory stands in for an MCP server process the agent runs.
       const other = new MemoryCore({ store: new SqliteMemoryStore({ dataDir: testCore.dataDir }) });

@@ -196,6 +196,22 @@ describe('SqliteMemoryStore', () => {
       assert.equal((await lexical()).length, 3);
       assert.equal((await vector()).length, 3);
       const tokenBefore = await store.changeToken();
+      const foreignBefore = await store.foreignChangeToken();
+      // This process's own writes move the change token but not the foreign one.
+      await store.recordAccess([
+        {
+          access_id: 'acc_own_write',
+          memory_id: kept.memory_id,
+          session_id: null,
+          user_id: user,
+          query_text: 'gecko',
+          similarity_score: null,
+          tool: 'recall_memories',
+          accessed_at: new Date().toISOString(),
+        },
+      ]);
+      assert.notEqual(await store.changeToken(), tokenBefore, 'an own write moves the change token');
+      assert.equal(await store.foreignChangeToken(), foreignBefore, 'an own write leaves the foreign token');
 
       const outcome = await runWorker({
         kind: 'mutate',
@@ -208,6 +224,7 @@ describe('SqliteMemoryStore', () => {
       assert.ok(outcome.ok, JSON.stringify(outcome));
 
       assert.notEqual(await store.changeToken(), tokenBefore);
+      assert.notEqual(await store.foreignChangeToken(), foreignBefore, 'another process moves the foreign token');
       assert.deepEqual(await lexical(), ['from_other_process', kept.memory_id].sort());
       const vectorHits = await vector();
       assert.equal(vectorHits[0], 'from_other_process');

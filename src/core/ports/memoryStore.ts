@@ -115,6 +115,12 @@ export interface MemoryStore {
   stats(userId: string): Promise<StoreUserStats>;
   /** Changes when any process commits to the store; cheap to poll. */
   changeToken(): Promise<string>;
+  /**
+   * Optional: changes only when another process commits. This process's own writes are announced
+   * as core events when they matter to a view, and many (re-embedding, access counts) are not;
+   * a watcher comparing `changeToken` would take those for another writer's change.
+   */
+  foreignChangeToken?(): Promise<string>;
 }
 
 export interface StoreHealth {

@@ -411,6 +411,11 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.read('stats', ({ sql }) => readUserStats(sql, userId));
   }
 
+  /** PRAGMA data_version moves only for commits of other connections, and this store has one. */
+  async foreignChangeToken(): Promise<string> {
+    return this.read('foreignChangeToken', ({ feed }) => String(feed.dataVersion()));
+  }
+
   async changeToken(): Promise<string> {
     return this.read(
       'changeToken',
