@@ -47,8 +47,11 @@ try {
     const rank = out.memories.findIndex((memory) => idOf.get(memory.memory_id) === query.id);
     const target = rank >= 0 ? out.memories[rank] : null;
     const top = out.memories[0];
+    // What the agent gets at the default floor: the target's rank there and how many results.
+    const answered = await core.recall({ user_id: user, query: query.q });
+    const floorRank = answered.memories.findIndex((memory) => idOf.get(memory.memory_id) === query.id);
     console.log(
-      `${query.kind.padEnd(6)} rank ${String(rank).padStart(3)} target ${target ? target.relevance_score.toFixed(3) : '  -  '} top ${top ? top.relevance_score.toFixed(3) : '-'}${verbose ? `  ${query.q} | ${target?.why_matched ?? ''}` : ''}`,
+      `${query.kind.padEnd(6)} floor rank ${String(floorRank).padStart(2)} of ${String(answered.memories.length).padStart(2)} rank ${String(rank).padStart(3)} target ${target ? target.relevance_score.toFixed(3) : '  -  '} top ${top ? top.relevance_score.toFixed(3) : '-'}${verbose ? `  ${query.q} | ${target?.why_matched ?? ''}` : ''}`,
     );
   }
   for (const question of set.negatives) {
