@@ -89,11 +89,14 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
 
     await store.insertMemory(memory, null);
     assert.equal((await remoteRows(memory.memory_id)).length, 1, 'the write reached Firebolt');
+    // The replay (5 ms back-off here) may already have drained it on a busy machine; if not, it is
+    // still queued, marked as tried, so the replay checks whether it is already there.
     const queued = outboxTable('outbox');
-    assert.equal(queued.length, 1, 'the unacknowledged write stays in the outbox');
-    assert.equal(queued[0].attempts, 1, 'marked as tried, so the replay checks whether it is already there');
+    assert.ok(queued.length <= 1, 'the unacknowledged write is queued once');
+    if (queued.length === 1) assert.equal(queued[0].attempts, 1, 'marked as tried');
 
     await eventually('the outbox to drain', () => store.pendingWrites() === 0 && store.online);
+    assert.equal(calls.get('insertMemory'), 1, 'the replay found the row there and did not send the insert again');
     assert.deepEqual(
       await remoteRows(memory.memory_id),
       [{ content: 'lost-ack insert' }],
