@@ -180,13 +180,32 @@ export class Workbench {
     await button.click();
   }
 
+  /**
+   * Opens a workspace file with Go to File. A file written on disk a moment ago can be missing from
+   * the first file search (the search runs while the file watcher is still catching up, on a loaded
+   * machine for many seconds): each failed attempt is printed, the pick is closed and asked again.
+   */
   async openFile(name: string): Promise<void> {
-    await this.runCommand('Go to File...');
-    const input = this.quickInput.locator('input.input');
-    await input.fill(name);
-    // File results arrive asynchronously; Enter before they do opens nothing.
-    await this.pickItem(new RegExp(`^\\W*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    await this.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
+    const label = new RegExp(`^\\W*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.runCommand('Go to File...');
+        await this.quickInput.locator('input.input').fill(name);
+        // File results arrive asynchronously; Enter before they do opens nothing.
+        const row = this.quickInput.locator('.monaco-list-row', { hasText: label }).first();
+        await row.waitFor({ timeout: 10_000 });
+        await row.click();
+        await this.page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        console.log(
+          `openFile(${name}) attempt ${attempt} failed, trying again: ${(error as Error).message.split('\n')[0]}`,
+        );
+        await this.dismissQuickInput();
+        await this.page.waitForTimeout(1_000);
+      }
+    }
   }
 
   /**
