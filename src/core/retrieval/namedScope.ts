@@ -16,6 +16,12 @@
 import type { MemoryRecord } from '../domain/records.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 
+/**
+ * Share of its score a memory of another project than the question names keeps, then of the lowest
+ * score of the named project's matches (it ranks after all of them, and never clears the floor).
+ */
+export const OTHER_PROJECT_SHARE = 0.5;
+
 /** A memory's project: its `metadata.project` when it is a non-empty string, else its layer's project_id. */
 export function projectOf(memory: Pick<MemoryRecord, 'metadata' | 'project_id'>): string | null {
   const declared = memory.metadata.project;

@@ -1,0 +1,103 @@
+/**
+ * Candidate gathering for one partition: the lexical (BM25) and vector searches, the corpus
+ * statistics of the query's concepts, the members of a calendar window the query names, and the
+ * records of everything found. Ranking happens after, on these candidates only.
+ */
+import type { CoreDeps } from '../coreDeps.ts';
+import type { MemoryRecord } from '../domain/records.ts';
+import type { LexicalHit, MemoryFilter, TermStatistics, VectorHit } from '../ports/memoryStore.ts';
+import { hasTopic } from './queryCoverage.ts';
+import type { RecallSearch } from './recallSearch.ts';
+import type { TimeWindow } from './timeWindow.ts';
+
+/** A window's memories, most recent first (at most the pool), and how many happened in it. */
+export interface WindowMembers {
+  items: MemoryRecord[];
+  inWindow: number;
+}
+
+export interface Candidates {
+  lexical: LexicalHit[];
+  vectorById: Map<string, VectorHit>;
+  /** Document frequencies of every variant's concept terms, for the coverage scale's information. */
+  stats: TermStatistics;
+  /** Null when the query names no calendar window. */
+  windowed: WindowMembers | null;
+  /** Records of every candidate found so far, by id; later stages add the ones they bring in. */
+  records: Map<string, MemoryRecord>;
+  /** The vector search's method ("exact", an index), or null without one. */
+  vectorMethod: string | null;
+}
+
+type StoreDeps = Pick<CoreDeps, 'store' | 'embeddings'>;
+
+export async function gatherCandidates(
+  deps: StoreDeps,
+  filter: MemoryFilter,
+  search: RecallSearch,
+): Promise<Candidates> {
+  const partition = filter.user_id;
+  const { terms, candidateLimit, limit, variants } = search;
+  const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
+  const topical = hasTopic(variants[0]);
+  const [lexical, vector, stats, windowed] = await Promise.all([
+    terms.length > 0 ? deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
+    search.embedding && deps.embeddings.model
+      ? deps.store.searchVector({
+          filter,
+          vector: search.embedding,
+          model: deps.embeddings.model,
+          limit: Math.min(candidateLimit, Math.max(limit, 20)),
+        })
+      : Promise.resolve([]),
+    conceptTerms.length > 0
+      ? deps.store.termStatistics(partition, conceptTerms)
+      : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
+    // A question that is only a time ("what happened last week?") is answered by the window's
+    // memories; with a topic, the window ranks the topic's memories and fetches none of its own.
+    search.window ? windowMembers(deps, filter, search.window, topical ? 0 : candidateLimit) : Promise.resolve(null),
+  ]);
+  const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
+  const firstIds = [...new Set([...lexical.map((hit) => hit.memory_id), ...vectorById.keys()])];
+  const records = new Map(
+    (firstIds.length > 0 ? await deps.store.getMemories(partition, firstIds) : []).map((memory) => [
+      memory.memory_id,
+      memory,
+    ]),
+  );
+  for (const memory of windowed?.items ?? []) records.set(memory.memory_id, memory);
+  return { lexical, vectorById, stats, windowed, records, vectorMethod: vector[0]?.method ?? null };
+}
+
+/**
+ * With a path, every memory anchored to it is a candidate, whether or not it shares the query's
+ * words: their ids (records added to `records`); none without a path.
+ */
+export async function requestedByPath(
+  deps: StoreDeps,
+  filter: MemoryFilter,
+  search: RecallSearch,
+  records: Map<string, MemoryRecord>,
+): Promise<Set<string>> {
+  const listed = search.byPath
+    ? (await deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: search.candidateLimit })).items
+    : [];
+  for (const memory of listed) records.set(memory.memory_id, memory);
+  return new Set(listed.map((memory) => memory.memory_id));
+}
+
+/** The memories of a window the query names, most recent first (at most `limit`), and how many happened in it. */
+async function windowMembers(
+  deps: StoreDeps,
+  filter: MemoryFilter,
+  window: TimeWindow,
+  limit: number,
+): Promise<WindowMembers> {
+  const members = await deps.store.listMemories({
+    filter: { ...filter, ...window },
+    sort: 'recency',
+    offset: 0,
+    limit,
+  });
+  return { items: members.items, inWindow: members.total };
+}
