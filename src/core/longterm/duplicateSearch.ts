@@ -1,0 +1,74 @@
+import type { CoreDeps } from '../coreDeps.ts';
+import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
+import type { DuplicateGuard } from '../ports/duplicateGuard.ts';
+import type { WeightedTerm } from '../ports/memoryStore.ts';
+import { analyzeQuery } from '../text/analyzer.ts';
+import { duplicateSimilarity, type DuplicateProbe } from './duplicateProbe.ts';
+
+const DEDUP_CANDIDATES = 5;
+/**
+ * A near-duplicate shares almost every term, so a dozen of them find it; long terms are the rare
+ * ones, and short common ones would make the search walk most of the store.
+ */
+const DEDUP_QUERY_TERMS = 12;
+
+/** The terms a duplicate search uses: the dozen rarest (longest among equals). */
+export function dedupTerms(content: string): WeightedTerm[] {
+  return analyzeQuery(content)
+    .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
+    .slice(0, DEDUP_QUERY_TERMS);
+}
+
+/** The search for a stored memory's near-duplicate: before the insert, and the same rule inside it. */
+export class DuplicateSearch {
+  private readonly deps: CoreDeps;
+
+  constructor(deps: CoreDeps) {
+    this.deps = deps;
+  }
+
+  /** What the store checks inside the insert's write (DuplicateGuard): the same rule as the search. */
+  guard(mark: string, partition: string, probe: DuplicateProbe): DuplicateGuard {
+    return {
+      mark,
+      candidates: {
+        filter: { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] },
+        terms: probe.terms,
+        limit: DEDUP_CANDIDATES,
+      },
+      wantsEmbeddings: probe.embedding !== null,
+      similarity: (candidate, embedding) => duplicateSimilarity(probe, candidate, embedding),
+      threshold: this.deps.config.dedupThreshold,
+    };
+  }
+
+  /**
+   * The closest memory that could be a duplicate (duplicateSimilarity: same layer scope, project and
+   * fact, live): a duplicate in another layer is not one here.
+   */
+  async findMostSimilar(
+    partition: string,
+    probe: DuplicateProbe,
+  ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
+    const filter = { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] };
+    const terms = probe.terms;
+    // Duplicates share their words, so full-text finds the candidates; vectors only refine the
+    // similarity of those few, which spares a vector scan on every store.
+    const lexical =
+      terms.length > 0 ? await this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : [];
+    const ids = lexical.map((hit) => hit.memory_id);
+    if (ids.length === 0) return null;
+    const [candidates, vectors] = await Promise.all([
+      this.deps.store.getMemories(partition, ids),
+      probe.embedding
+        ? this.deps.store.getEmbeddings(partition, ids)
+        : Promise.resolve(new Map<string, StoredEmbedding>()),
+    ]);
+    let best: { memory: MemoryRecord; similarity: number } | null = null;
+    for (const memory of candidates) {
+      const similarity = duplicateSimilarity(probe, memory, vectors.get(memory.memory_id) ?? null);
+      if (similarity > 0 && (!best || similarity > best.similarity)) best = { memory, similarity };
+    }
+    return best;
+  }
+}
