@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import { queryConcepts } from '../../src/core/retrieval/queryConcepts.ts';
+import { conceptInformation } from '../../src/core/retrieval/queryCoverage.ts';
 import { formatTurn, loadSamples, sessionsOf } from '../locomo/locomoData.ts';
 import { loadCodingSet } from './codingData.ts';
 import { loadProjectSet } from './codingSet2.ts';
@@ -30,7 +32,8 @@ interface Question {
 const featuresPath = process.argv.includes('--features') ? process.argv[process.argv.indexOf('--features') + 1] : null;
 const features: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-cross-'));
-const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
+const store = new SqliteMemoryStore({ dataDir });
+const core = new MemoryCore({ store });
 await core.open();
 const first = loadCodingSet();
 const second = loadProjectSet();
@@ -82,6 +85,12 @@ try {
       } else foreign.push(ranked.length);
       if (featuresPath) {
         const open = await core.recall({ user_id: user, query: question.q, min_similarity: 0 }, { logAccess: false });
+        const concepts = queryConcepts(question.q);
+        const stats = await store.termStatistics(
+          user,
+          concepts.map((concept) => concept.term),
+        );
+        const information = conceptInformation(concepts, stats);
         features.push(
           JSON.stringify({
             store: user,
@@ -93,6 +102,14 @@ try {
                 ? null
                 : open.memories.findIndex((m) => idOf.get(m.memory_id) === question.target),
             returned: ranked.length,
+            documents: stats.documents,
+            concepts: concepts.map((concept, index) => ({
+              term: concept.term,
+              df: stats.frequencies.get(concept.term) ?? 0,
+              info: information[index],
+              generic: concept.generic,
+              topical: concept.topical,
+            })),
             top: open.memories.slice(0, 5).map((m) => ({
               score: m.relevance_score,
               text: m.score_breakdown.text_match,
