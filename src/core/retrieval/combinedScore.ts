@@ -94,6 +94,7 @@ export function scoreCandidates(inputs: ScoringInputs): {
       bridges: coverage.coverageById.get(id)?.bridges ?? [],
       gate,
       dialogTurn: conversationKey(memory) !== null,
+      matchedTerms: breakdown.matched_terms,
     });
   }
   return { scored, considered: ids.length, belowFloor };

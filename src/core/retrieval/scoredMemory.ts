@@ -14,6 +14,8 @@ export interface ScoredMemory {
   gate: number;
   /** A turn of a marked conversation (conversationKey.ts), for the floor's partial matches. */
   dialogTurn: boolean;
+  /** The query's index terms the memory matched, for the floor's partial statements (relevanceFloor.ts). */
+  matchedTerms: readonly string[];
   /** The memory's code anchors with their status; absent when it has none. */
   anchors?: AnchorReport[];
 }

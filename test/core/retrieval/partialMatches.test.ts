@@ -51,6 +51,24 @@ describe('relevance floor: abstention and partial matches', () => {
     assert.deepEqual(decision.heldBack, [weakTurn]);
   });
 
+  it('keeps a partial statement beside a chat answer when it matches a word no answering turn has', () => {
+    const turn = { gate: CONFIDENT_ANSWER - 0.05, dialogTurn: true, matchedTerms: ['featur'] };
+    const otherHalf = { gate: 0.2, dialogTurn: false, matchedTerms: ['experi'] };
+    const sameWord = { gate: 0.2, dialogTurn: false, matchedTerms: ['featur'] };
+    const decision = applyRelevanceFloor([turn, otherHalf, sameWord], 0.3);
+    assert.deepEqual(decision.kept, [turn, otherHalf]);
+    assert.deepEqual([...decision.partial], [otherHalf]);
+    assert.deepEqual(decision.heldBack, [sameWord], "a statement on the answer's own word is chatter beside it");
+  });
+
+  it('keeps the confident-answer rule when a statement answers, whatever words a partial statement adds', () => {
+    const statement = { gate: CONFIDENT_ANSWER - 0.05, dialogTurn: false, matchedTerms: ['schedul'] };
+    const turn = { gate: CONFIDENT_ANSWER - 0.05, dialogTurn: true, matchedTerms: ['featur'] };
+    const partial = { gate: 0.2, dialogTurn: false, matchedTerms: ['holiday'] };
+    assert.deepEqual(applyRelevanceFloor([statement, partial], 0.3).heldBack, [partial]);
+    assert.deepEqual(applyRelevanceFloor([turn, statement, partial], 0.3).heldBack, [partial]);
+  });
+
   it('lets partial matches down to half the default floor, and none below an explicit one', () => {
     assert.equal(partialFloor(0.3, true), 0.15);
     assert.equal(partialFloor(0.3, false), 0.3);
