@@ -34,7 +34,7 @@ import { newId } from '../util/ids.ts';
 import { KeyedMutex } from '../util/keyedMutex.ts';
 import { LIMITS, requireContent, requireId, requireMetadata, requirePositiveInt } from '../validation.ts';
 import { chooseEvictions, selectWithinBudget } from './eviction.ts';
-import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
+import { WORKING_CONTENT_TYPES } from '../domain/workingRecords.ts';
 
 const CONTENT_TYPES = WORKING_CONTENT_TYPES;
 /**

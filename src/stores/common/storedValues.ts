@@ -40,6 +40,17 @@ export function storedBoolean(value: unknown, field: string): boolean {
   return value;
 }
 
+/**
+ * A boolean kept as 0 / 1 (SQLite has no boolean type). Any other number is damage, not false:
+ * reading 2 or 0.5 as "not pinned" would quietly unpin a memory the next write saves.
+ */
+export function storedFlag(value: unknown, field: string): boolean {
+  const flag = typeof value === 'bigint' ? Number(value) : value;
+  if (flag === 1) return true;
+  if (flag === 0) return false;
+  throw damaged(field, value, '0 or 1');
+}
+
 /** One of `options`; the options are a schema's enum values, so the stored value is checked against the one declaration. */
 export function storedChoice<T extends string>(options: readonly T[]): (value: unknown, field: string) => T {
   const allowed = new Set<string>(options);
