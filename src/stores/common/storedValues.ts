@@ -67,6 +67,15 @@ export function storedTextList(value: unknown, field: string): string[] {
   return value;
 }
 
+/** A list of numbers (a vector column), each entry checked. */
+export function storedNumberList(value: unknown, field: string): number[] {
+  if (!Array.isArray(value)) throw damaged(field, value, 'a list of numbers');
+  return value.map((entry: unknown) => {
+    if (typeof entry !== 'number') throw damaged(field, entry, 'a list of numbers');
+    return entry;
+  });
+}
+
 /** JSON text holding a list of text (SQLite keeps lists as JSON). */
 export function storedJsonTextList(value: unknown, field: string): string[] {
   return storedTextList(parseStoredJson(value, field), field);
