@@ -12,7 +12,7 @@ import { detectIntent } from '../retrieval/queryIntent.ts';
 import { activeFactsForContext } from '../facts/factsForContext.ts';
 import type { OverriddenMemory } from '../api/layersApi.ts';
 import { callScopes } from '../layers/readScopes.ts';
-import { isAwaitingPromotion } from '../working/workingMemory.ts';
+import { isAwaitingPromotion } from '../working/promotedItems.ts';
 import { explainMatch } from '../retrieval/relevance.ts';
 import { typeWeigher, weightKeyOf, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
 import { excludedSources } from './excludedSources.ts';

@@ -15,9 +15,9 @@ export const SOURCE_TYPES = [
 
 /**
  * A long-term memory as it is persisted (seed 000 §6), declared once: the core's MemoryRecord type
- * is inferred from it, and each boundary has one codec built on it — SQLite rows
- * (stores/sqlite/rowMapping.ts), Firebolt rows (stores/firebolt/recordRows.ts), the export file
- * (portability/memoryFileCodec.ts) and the MCP output schema (mcp/schemas.ts). Field names follow
+ * is inferred from it, and each boundary has one codec built on it — store rows (one decoder for
+ * SQLite and Firebolt, stores/common/recordRows.ts), the export file
+ * (portability/exportFileReader.ts) and the MCP output schema (mcp/schemas.ts). Field names follow
  * the spec's columns so one shape travels from the store through the core to MCP output and the
  * panel without renaming layers. Timestamps are ISO-8601 strings in UTC.
  */

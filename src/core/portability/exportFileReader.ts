@@ -1,8 +1,7 @@
 import { MemoryError } from '../domain/errors.ts';
 import { memoryRecordSchema } from '../domain/memoryRecord.ts';
-import { EVICTION_POLICIES } from '../domain/records.ts';
 import type { MemoryRecord, SessionRecord, WorkingItemRecord } from '../domain/records.ts';
-import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
+import { sessionRecordSchema, workingItemRecordSchema } from '../domain/workingRecords.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
 import { LIMITS, requireContent, requireId, requireMetadata } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
@@ -12,10 +11,13 @@ import { isCalendarTimestamp } from '../util/time.ts';
  * The export file's reader: the inverse of exportMemories, checked field by field so a
  * hand-edited or foreign file fails with the field named (INVALID_INPUT, details.field). Memories
  * come out as the core's one record (core/domain/memoryRecord.ts); its enums decide which
- * layers, categories, subtypes and sources a file may hold.
+ * layers, categories, subtypes and sources a file may hold. Sessions and working items are the
+ * records of core/domain/workingRecords.ts, whose enums decide their eviction policies and kinds.
  */
 
 const { shape } = memoryRecordSchema;
+const EVICTION_POLICIES = sessionRecordSchema.shape.eviction_policy.options;
+const WORKING_CONTENT_TYPES = workingItemRecordSchema.shape.content_type.options;
 
 /** Whether `value` is one of `options`: narrows a file's value to the schema's enum without a cast. */
 function isOneOf<T extends string>(options: readonly T[], value: unknown): value is T {

@@ -16,95 +16,67 @@ import type {
 } from '../api/workingMemoryApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import { type ExtractionSink, pendingExtractionMetadata } from '../extraction/pendingExtraction.ts';
+import type { ExtractionSink } from '../extraction/pendingExtraction.ts';
 import type { EpisodeSink } from '../episodes/conversationEpisodes.ts';
-import {
-  advanceTurn,
-  completesEpisode,
-  CONVERSATION_TURN,
-  countsAsTurn,
-  episodeStartedAt,
-} from '../episodes/conversationTurns.ts';
-import { EVICTION_POLICIES } from '../domain/records.ts';
+import { completesEpisode, episodeStartedAt } from '../episodes/conversationTurns.ts';
 import type { SessionRecord, WorkingContentType, WorkingItemRecord } from '../domain/records.ts';
-import { classifyContent, isWorthKeeping, isWorthKeepingAtClear } from '../longterm/classifyContent.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { guardJson, guardText, mergeRedactions } from '../safety/contentGuard.ts';
 import { newId } from '../util/ids.ts';
 import { KeyedMutex } from '../util/keyedMutex.ts';
 import { LIMITS, requireContent, requireId, requireMetadata, requirePositiveInt } from '../validation.ts';
 import { chooseEvictions, selectWithinBudget } from './eviction.ts';
-import { WORKING_CONTENT_TYPES } from '../domain/workingContentTypes.ts';
+import { isAwaitingPromotion, isKeptAtClear } from './promotedItems.ts';
+import { WorkingPromotion } from './workingPromotion.ts';
+import { state, sum } from './workingState.ts';
+import { planAdd } from './addPlan.ts';
+import { requireSessionSettings, sessionNotFound, sessionToOpen } from './sessionSettings.ts';
+import { WORKING_CONTENT_TYPES } from '../domain/workingRecords.ts';
 
 const CONTENT_TYPES = WORKING_CONTENT_TYPES;
-/**
- * Content types never promoted: system text and retrieved memories live elsewhere already, and
- * editor context is a live view of the editor, re-captured whenever it changes (what is worth
- * keeping from it, an error and its fix, the capture stores as an outcome memory itself).
- */
-const NOT_PROMOTED: ReadonlySet<WorkingContentType> = new Set(['system', 'retrieved_memory', 'editor_context']);
 
 /** Sessions and their token-budgeted working memory (seed 000 §6.1, §7.1, §8.2). */
 export class WorkingMemory {
   private readonly deps: CoreDeps;
   private readonly longTerm: LongTermMemory;
   private readonly locks = new KeyedMutex();
-  private readonly promotions = new Set<Promise<void>>();
-  private readonly promotionLocks = new KeyedMutex();
-  /**
-   * Extraction hook (set by MemoryCore.startExtraction): promoted content is stored raw and tagged
-   * pending first, then handed over for extraction off the request path. Null: promotion as before.
-   */
-  extractionSink: ExtractionSink | null = null;
+  private readonly promotion: WorkingPromotion;
   /** Seed 002 episodic summaries (set by MemoryCore): told each time a session completes a run of turns. */
   episodeSink: EpisodeSink | null = null;
 
   constructor(deps: CoreDeps, longTerm: LongTermMemory) {
     this.deps = deps;
     this.longTerm = longTerm;
+    this.promotion = new WorkingPromotion(deps, longTerm, this.locks);
+  }
+
+  /**
+   * Extraction hook (set by MemoryCore.startExtraction): promoted content is stored raw and tagged
+   * pending first, then handed over for extraction off the request path. Null: promotion as before.
+   */
+  get extractionSink(): ExtractionSink | null {
+    return this.promotion.extractionSink;
+  }
+
+  set extractionSink(sink: ExtractionSink | null) {
+    this.promotion.extractionSink = sink;
   }
 
   async initSession(input: InitSessionInput): Promise<InitSessionOutput> {
     const userId = requireId(input.user_id, 'user_id');
     const sessionId = input.session_id === undefined ? newId('sess') : requireId(input.session_id, 'session_id');
-    const maxTokens = requirePositiveInt(
-      input.config?.max_tokens,
-      'config.max_tokens',
-      this.deps.config.defaultMaxTokens,
-      LIMITS.maxTokens,
-    );
-    const policy = input.config?.eviction_policy;
-    if (policy !== undefined && !EVICTION_POLICIES.includes(policy)) {
-      throw new MemoryError('INVALID_INPUT', `config.eviction_policy must be one of ${EVICTION_POLICIES.join(', ')}.`, {
-        details: { field: 'config.eviction_policy' },
-      });
-    }
+    const settings = requireSessionSettings(input, this.deps.config.defaultMaxTokens);
     return this.locks.run(sessionId, async () => {
       const now = this.deps.clock.now().toISOString();
       const existing = await this.deps.store.getSession(sessionId);
       if (existing && existing.user_id !== userId) throw sessionNotFound(sessionId);
-      const session: SessionRecord = existing
-        ? {
-            ...existing,
-            max_tokens: input.config?.max_tokens ?? existing.max_tokens,
-            eviction_policy: policy ?? existing.eviction_policy,
-            project_id: input.project_id ?? existing.project_id,
-            last_activity: now,
-          }
-        : {
-            session_id: sessionId,
-            user_id: userId,
-            org_id: input.org_id ? requireId(input.org_id, 'org_id') : null,
-            project_id: input.project_id ? requireId(input.project_id, 'project_id') : null,
-            total_tokens: 0,
-            max_tokens: maxTokens,
-            eviction_policy: policy ?? this.deps.config.defaultEvictionPolicy,
-            next_sequence: 1,
-            created_at: now,
-            last_activity: now,
-            expires_at: null,
-            config: {},
-          };
+      const session = sessionToOpen(existing, input, {
+        sessionId,
+        userId,
+        settings,
+        now,
+        defaultPolicy: this.deps.config.defaultEvictionPolicy,
+      });
       let items = existing ? await this.liveItems(sessionId) : [];
       let evicted: WorkingItemRecord[] = [];
       if (existing && session.max_tokens < existing.total_tokens) {
@@ -121,7 +93,7 @@ export class WorkingMemory {
       session.total_tokens = sum(items);
       await this.deps.store.commitWorking({ session, upsert: [], delete: evicted.map((item) => item.item_id) });
       // Items evicted before a crash and never promoted are promoted now.
-      if (existing) this.schedulePromotion(sessionId);
+      if (existing) this.promotion.schedule(sessionId);
       this.emit(session);
       return { session_id: sessionId, created: !existing, working_memory: state(session, items) };
     });
@@ -152,65 +124,22 @@ export class WorkingMemory {
         );
       }
       const now = this.deps.clock.now();
-      const nowIso = now.toISOString();
       const items = await this.liveItems(session.session_id);
-      const replaced = input.item_id ? items.find((item) => item.item_id === input.item_id) : undefined;
-      if (input.item_id && !replaced) requireId(input.item_id, 'item_id');
-      const turn = countsAsTurn(input.content_type, replaced !== undefined) ? advanceTurn(session, nowIso) : null;
-      const others = items.filter((item) => item !== replaced);
-      const needed = sum(others) + tokenCount - session.max_tokens;
-      const { evicted, freed } =
-        needed > 0 ? chooseEvictions(others, needed, session.eviction_policy, now) : { evicted: [], freed: 0 };
-      if (freed < needed) {
-        throw new MemoryError(
-          'CONTENT_TOO_LONG',
-          `Working memory is full of pinned items (${sum(others.filter((item) => item.pinned))} of ${session.max_tokens} tokens); unpin or clear items before adding ${tokenCount} more.`,
-          {
-            details: { token_count: tokenCount, max_tokens: session.max_tokens },
-          },
-        );
-      }
-      // Promotion (classify, deduplicate, store) happens right after this call, off its path: the
-      // evicted items stay in the store, marked, until they are promoted, so a crash loses none.
-      const toPromote = evicted.filter((entry) => isPromotable(entry));
-      const pendingPromotion = toPromote.map((entry) => ({
-        ...entry,
-        metadata: { ...entry.metadata, [EVICTED_AT]: nowIso },
-      }));
-      const promoted: PromotedItem[] = toPromote.map((entry) => ({
-        item_id: entry.item_id,
-        memory_id: null,
-        action: 'queued',
-      }));
-      const item: WorkingItemRecord = {
-        item_id: replaced?.item_id ?? input.item_id ?? newId('wmi'),
-        session_id: session.session_id,
-        user_id: session.user_id,
-        content_type: input.content_type,
+      const { item, updated, evicted, toPromote, pendingPromotion, promoted, turn } = planAdd({
+        session,
+        items,
+        input,
         content,
-        token_count: tokenCount,
-        relevance_score: typeof metadata.relevance === 'number' ? Math.max(0, Math.min(1, metadata.relevance)) : 1,
-        pinned: input.pinned ?? replaced?.pinned ?? false,
-        sequence_num: replaced?.sequence_num ?? session.next_sequence,
-        created_at: replaced?.created_at ?? nowIso,
-        last_accessed: nowIso,
-        // The turn number travels with the item into long-term memory when it is promoted.
-        metadata: turn ? { ...metadata, [CONVERSATION_TURN]: turn.turn } : metadata,
-      };
-      const remaining = [...others.filter((other) => !evicted.includes(other)), item];
-      const updated: SessionRecord = {
-        ...session,
-        total_tokens: sum(remaining),
-        next_sequence: replaced ? session.next_sequence : session.next_sequence + 1,
-        last_activity: nowIso,
-        ...(turn ? { config: turn.config } : {}),
-      };
+        metadata,
+        tokenCount,
+        now,
+      });
       await this.deps.store.commitWorking({
         session: updated,
         upsert: [item, ...pendingPromotion],
         delete: evicted.filter((entry) => !toPromote.includes(entry)).map((entry) => entry.item_id),
       });
-      if (pendingPromotion.length > 0) this.schedulePromotion(session.session_id);
+      if (pendingPromotion.length > 0) this.promotion.schedule(session.session_id);
       if (evicted.length > 0) this.episodeSink?.turnsEvicted(session.session_id, evicted);
       if (turn && completesEpisode(turn.turn))
         this.episodeSink?.episodeCompleted({
@@ -327,89 +256,22 @@ export class WorkingMemory {
   }
 
   /** Saves items worth keeping to long-term memory (classified, deduplicated); never throws for one bad item. */
-  private async promote(
+  private promote(
     session: SessionRecord,
     items: readonly WorkingItemRecord[],
-    keep: (item: WorkingItemRecord) => boolean = isPromotable,
+    keep?: (item: WorkingItemRecord) => boolean,
   ): Promise<PromotedItem[]> {
-    const promoted: PromotedItem[] = [];
-    for (const item of items) {
-      if (!keep(item)) continue;
-      const classification = classifyContent(
-        item.content,
-        item.content_type === 'task_state' ? { category: 'episodic', subtype: 'event' } : undefined,
-      );
-      const extraction = this.extractionSink;
-      const result = await this.longTerm.store({
-        user_id: session.user_id,
-        content: item.content,
-        memory_category: classification.memory_category,
-        memory_subtype: classification.memory_subtype,
-        importance: item.pinned ? Math.max(0.8, classification.importance) : classification.importance,
-        ...(classification.entities.length > 0 ? { entities: classification.entities } : {}),
-        metadata: {
-          ...item.metadata,
-          working_item_id: item.item_id,
-          content_type: item.content_type,
-          classified_by: `rules:${classification.rule}`,
-          ...(extraction ? pendingExtractionMetadata(item.metadata) : {}),
-        },
-        project_id: session.project_id,
-        session_id: session.session_id,
-        source_type: 'working_memory',
-        confidence: 0.9,
-      });
-      promoted.push({
-        item_id: item.item_id,
-        memory_id: result.memory_id,
-        action: result.similar_existing?.action ?? 'created_new',
-      });
-      extraction?.enqueue({ user_id: session.user_id, memory_id: result.memory_id });
-    }
-    return promoted;
+    return this.promotion.promote(session, items, keep);
   }
 
   /** Waits for every scheduled promotion of evicted items (tests, shutdown). */
-  async drainPromotions(): Promise<void> {
-    while (this.promotions.size > 0) await Promise.all([...this.promotions]);
+  drainPromotions(): Promise<void> {
+    return this.promotion.drain();
   }
 
   /** The session's items, without evicted ones still waiting for their promotion. */
   private async liveItems(sessionId: string): Promise<WorkingItemRecord[]> {
     return (await this.deps.store.listWorkingItems(sessionId)).filter((item) => !isAwaitingPromotion(item));
-  }
-
-  private schedulePromotion(sessionId: string): void {
-    const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.promotionLocks.run(sessionId, () => this.promoteEvicted(sessionId)))
-      .catch((error: unknown) => {
-        // The items stay marked in the store; the next touch of the session retries them.
-        this.deps.log.warn(`promoting evicted working memory of ${sessionId} failed; will retry`, error);
-      })
-      .finally(() => this.promotions.delete(run));
-    this.promotions.add(run);
-  }
-
-  /**
-   * Stores the session's evicted items as long-term memories, then removes them from working
-   * memory. Only the removal takes the session's lock, so calls on the session are not held up
-   * by the long-term writes; promotions of one session run one at a time.
-   */
-  private async promoteEvicted(sessionId: string): Promise<void> {
-    const session = await this.deps.store.getSession(sessionId);
-    if (!session) return;
-    const waiting = (await this.deps.store.listWorkingItems(sessionId)).filter(isAwaitingPromotion);
-    if (waiting.length === 0) return;
-    await this.promote(session, waiting);
-    await this.locks.run(sessionId, async () => {
-      const current = await this.deps.store.getSession(sessionId);
-      if (current)
-        await this.deps.store.commitWorking({
-          session: current,
-          upsert: [],
-          delete: waiting.map((item) => item.item_id),
-        });
-    });
   }
 
   private async requireSession(sessionId: string, userId: string | undefined): Promise<SessionRecord> {
@@ -432,44 +294,4 @@ export class WorkingMemory {
   private emit(session: SessionRecord): void {
     this.deps.events.emit({ type: 'working', user_id: session.user_id, session_id: session.session_id });
   }
-}
-
-/** Metadata key marking an evicted item that is kept only until it is promoted. */
-const EVICTED_AT = 'evicted_at';
-
-export function isAwaitingPromotion(item: WorkingItemRecord): boolean {
-  return typeof item.metadata[EVICTED_AT] === 'string';
-}
-
-function isPromotable(item: WorkingItemRecord): boolean {
-  return !NOT_PROMOTED.has(item.content_type) && isWorthKeeping(item.content, item.token_count);
-}
-
-function isKeptAtClear(item: WorkingItemRecord): boolean {
-  return !NOT_PROMOTED.has(item.content_type) && isWorthKeepingAtClear(item.content, item.token_count);
-}
-
-function sessionNotFound(sessionId: string): MemoryError {
-  return new MemoryError(
-    'SESSION_NOT_FOUND',
-    `No session ${sessionId} exists for this user; call init_session first.`,
-    { details: { session_id: sessionId } },
-  );
-}
-
-function sum(items: readonly WorkingItemRecord[]): number {
-  return items.reduce((total, item) => total + item.token_count, 0);
-}
-
-function state(session: SessionRecord, items: WorkingItemRecord[]): WorkingMemoryState {
-  return {
-    session_id: session.session_id,
-    user_id: session.user_id,
-    project_id: session.project_id,
-    max_tokens: session.max_tokens,
-    total_tokens: sum(items),
-    eviction_policy: session.eviction_policy,
-    item_count: items.length,
-    items,
-  };
 }

@@ -40,6 +40,17 @@ export function storedBoolean(value: unknown, field: string): boolean {
   return value;
 }
 
+/**
+ * A boolean kept as 0 / 1 (SQLite has no boolean type). Any other number is damage, not false:
+ * reading 2 or 0.5 as "not pinned" would quietly unpin a memory the next write saves.
+ */
+export function storedFlag(value: unknown, field: string): boolean {
+  const flag = typeof value === 'bigint' ? Number(value) : value;
+  if (flag === 1) return true;
+  if (flag === 0) return false;
+  throw damaged(field, value, '0 or 1');
+}
+
 /** One of `options`; the options are a schema's enum values, so the stored value is checked against the one declaration. */
 export function storedChoice<T extends string>(options: readonly T[]): (value: unknown, field: string) => T {
   const allowed = new Set<string>(options);
@@ -54,6 +65,15 @@ export function storedTextList(value: unknown, field: string): string[] {
   if (!Array.isArray(value)) throw damaged(field, value, 'a list of text');
   for (const entry of value) if (typeof entry !== 'string') throw damaged(field, entry, 'a list of text');
   return value;
+}
+
+/** A list of numbers (a vector column), each entry checked. */
+export function storedNumberList(value: unknown, field: string): number[] {
+  if (!Array.isArray(value)) throw damaged(field, value, 'a list of numbers');
+  return value.map((entry: unknown) => {
+    if (typeof entry !== 'number') throw damaged(field, entry, 'a list of numbers');
+    return entry;
+  });
 }
 
 /** JSON text holding a list of text (SQLite keeps lists as JSON). */

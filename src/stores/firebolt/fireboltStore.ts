@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { MemoryError } from '../../core/domain/errors.ts';
-import { applyChange, changesIndexedText } from '../../core/domain/memoryChange.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
@@ -26,47 +24,26 @@ import type {
   VectorQuery,
   WorkingChange,
 } from '../../core/ports/memoryStore.ts';
-import { ANALYZER_VERSION } from '../../core/text/analyzer.ts';
 import type { FireboltConfig } from './fireboltConfig.ts';
-import { readTermStatistics, searchLexicalSql, writeTerms } from './lexicalTerms.ts';
-import { memoryFilterSql } from './memoryFilterSql.ts';
+import { readTermStatistics, searchLexicalSql } from './lexicalTerms.ts';
 import { migrate } from './migrations.ts';
 import { FireboltQueryClient } from './queryClient.ts';
 import type { QueryClientOptions, TransactionScope } from './queryClient.ts';
 import { readAccessLog, recordAccessRows } from './accessRecording.ts';
 import { readAdjacentMemories } from './adjacentMemories.ts';
-import { lastPerKey, upsertSql } from './mergeSql.ts';
-import { batchesByEncodedSize } from './requestTarget.ts';
-import {
-  MEMORY_COLUMNS,
-  SESSION_COLUMNS,
-  WORKING_ITEM_COLUMNS,
-  columnNames,
-  memoryFromRow,
-  sessionFromRow,
-  valuePlaceholders,
-  workingItemFromRow,
-} from './recordRows.ts';
-import { sqlIdentifier, sqlLiteral } from './sqlLiteral.ts';
-import { chunks } from './chunks.ts';
+import { MEMORY_COLUMNS, columnNames, memoryFromRow } from './recordRows.ts';
 import { SqlParams } from './sqlParams.ts';
 import { StorageSequence } from './storageSequence.ts';
 import { closestDuplicate, type DuplicateGuard, type GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 import { readUserStats } from './userStats.ts';
+import { insertVector, readEmbeddings } from './embeddingRows.ts';
+import { deleteMemoryRows, deleteUserRows, setForgotten } from './memoryDeletion.ts';
+import { changeMemoryRow, insertMemoryRow, reindexStaleTerms } from './memoryWrites.ts';
+import { checkHealth } from './storeHealth.ts';
+import { readMemories, readMemoryPage, readUnembedded } from './memoryReads.ts';
+import { deleteSessionRows, readSession, readSessions, readWorkingItems, writeWorkingChange } from './workingRows.ts';
 import { searchVectorSql } from './vectorSearch.ts';
-import { VECTOR_SEARCH_RETRY_MS, VectorTables } from './vectorTables.ts';
-
-/** IN lists are chunked so the parameters in the query string stay small. */
-const IDS_PER_QUERY = 200;
-const REINDEX_BATCH = 100;
-const WORKING_ITEM_KEYS = ['user_id', 'session_id', 'item_id'];
-
-const SORT_ORDER: Record<ListQuery['sort'], string> = {
-  created: 'm.created_at DESC, m.memory_id ASC',
-  recency: 'm.last_accessed DESC, m.created_at DESC, m.memory_id ASC',
-  importance: 'm.importance DESC, m.created_at DESC, m.memory_id ASC',
-  access_count: 'm.access_count DESC, m.created_at DESC, m.memory_id ASC',
-};
+import { VectorTables } from './vectorTables.ts';
 
 /**
  * MemoryStore on Firebolt Core or Cloud. Every multi-statement write is one explicit
@@ -90,40 +67,15 @@ export class FireboltStore implements MemoryStore {
     await this.#client.connect();
     this.#schemaVersion = await migrate(this.#client);
     await this.#vectors.load();
-    await this.#reindexStaleTerms();
+    await reindexStaleTerms(this.#client, (work) => this.#write(work));
   }
 
   async close(): Promise<void> {
     this.#client.close();
   }
 
-  async health(): Promise<StoreHealth> {
-    const started = performance.now();
-    const where =
-      this.#client.config.kind === 'core' ? this.#client.config.url : `account ${this.#client.config.account}`;
-    try {
-      await this.#client.query('SELECT 1 AS ok');
-      // A dimension without an index, or whose VECTOR_SEARCH was refused recently, is searched exactly.
-      const exact = this.#vectors.all().flatMap((table) => {
-        const reason = table.index === null ? table.indexError : this.#vectors.searchFailure(table.dimension);
-        return table.index === null || reason !== null ? [{ dimension: table.dimension, reason: reason ?? '' }] : [];
-      });
-      const vectors =
-        exact.length === 0
-          ? 'HNSW vector search'
-          : `exact vector search for dimension ${exact.map((entry) => entry.dimension).join(', ')}: ${exact[0].reason} (an index refused at search time is retried after the next insert or ${VECTOR_SEARCH_RETRY_MS / 1000} s)`;
-      return {
-        status: 'healthy',
-        latency_ms: performance.now() - started,
-        detail: `${this.kind} at ${where}, database ${this.#client.config.database}, schema v${this.#schemaVersion}, ${vectors}`,
-      };
-    } catch (error) {
-      return {
-        status: 'unhealthy',
-        latency_ms: performance.now() - started,
-        detail: `${this.kind} at ${where}: ${(error as Error).message}`,
-      };
-    }
+  health(): Promise<StoreHealth> {
+    return checkHealth(this.#client, this.#vectors, this.kind, this.#schemaVersion);
   }
 
   /** One transaction plus the change-log row every committed write leaves. */
@@ -139,59 +91,20 @@ export class FireboltStore implements MemoryStore {
 
   // Sessions and working memory
 
-  async getSession(sessionId: string): Promise<SessionRecord | null> {
-    const { rows } = await this.#client.query(
-      `SELECT ${columnNames(SESSION_COLUMNS)} FROM fml_sessions WHERE session_id = $1 LIMIT 1`,
-      [sessionId],
-    );
-    return rows.length === 0 ? null : sessionFromRow(rows[0]);
+  getSession(sessionId: string): Promise<SessionRecord | null> {
+    return readSession(this.#client, sessionId);
   }
 
   async commitWorking(change: WorkingChange): Promise<void> {
-    const { session } = change;
-    await this.#write(async (tx) => {
-      const sessionParams = new SqlParams();
-      await tx.query(
-        upsertSql('fml_sessions', SESSION_COLUMNS, [session], ['user_id', 'session_id'], sessionParams),
-        sessionParams.values,
-      );
-      // Deduplicated first so a batch boundary cannot split an item's versions; batches sized by their encoded parameters.
-      const items = lastPerKey(change.upsert, WORKING_ITEM_COLUMNS, WORKING_ITEM_KEYS);
-      for (const batch of batchesByEncodedSize(
-        items,
-        (item) => WORKING_ITEM_COLUMNS.map((column) => column.encode(item)),
-        50,
-      )) {
-        const params = new SqlParams();
-        await tx.query(
-          upsertSql('fml_working_items', WORKING_ITEM_COLUMNS, batch, WORKING_ITEM_KEYS, params),
-          params.values,
-        );
-      }
-      for (const batch of chunks(change.delete, IDS_PER_QUERY)) {
-        const params = new SqlParams();
-        await tx.query(
-          `DELETE FROM fml_working_items WHERE user_id = ${params.add(session.user_id)} AND session_id = ${params.add(session.session_id)} AND item_id IN (${params.list(batch)})`,
-          params.values,
-        );
-      }
-    });
+    await this.#write((tx) => writeWorkingChange(tx, change));
   }
 
-  async listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
-    const { rows } = await this.#client.query(
-      `SELECT ${columnNames(WORKING_ITEM_COLUMNS)} FROM fml_working_items WHERE session_id = $1 ORDER BY sequence_num ASC, item_id ASC`,
-      [sessionId],
-    );
-    return rows.map(workingItemFromRow);
+  listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
+    return readWorkingItems(this.#client, sessionId);
   }
 
-  async listSessions(userId: string): Promise<SessionRecord[]> {
-    const { rows } = await this.#client.query(
-      `SELECT ${columnNames(SESSION_COLUMNS)} FROM fml_sessions WHERE user_id = $1 ORDER BY last_activity DESC, session_id ASC`,
-      [userId],
-    );
-    return rows.map(sessionFromRow);
+  listSessions(userId: string): Promise<SessionRecord[]> {
+    return readSessions(this.#client, userId);
   }
 
   // Long-term memories
@@ -219,27 +132,8 @@ export class FireboltStore implements MemoryStore {
       // memory committed before this insert, and none can commit until it ends.
       const duplicate = guard === undefined ? null : await this.#duplicateIn(tx, guard);
       if (duplicate !== null) return { status: 'duplicate', ...duplicate };
-      const erased = await tx.query('SELECT memory_id FROM fml_erased_memories WHERE user_id = $1 AND memory_id = $2', [
-        memory.user_id,
-        memory.memory_id,
-      ]);
-      if (erased.rows.length > 0) {
-        throw new MemoryError(
-          'INVALID_INPUT',
-          `Memory ${memory.memory_id} was erased; its id cannot be stored again.`,
-          {
-            details: { field: 'memory_id', memory_id: memory.memory_id },
-          },
-        );
-      }
-      const length = await writeTerms(tx, memory);
-      const params = new SqlParams();
-      await tx.query(
-        `INSERT INTO fml_memories (${columnNames(MEMORY_COLUMNS)}, doc_length, analyzer_version, stored_seq)
-         VALUES (${valuePlaceholders(MEMORY_COLUMNS, memory, (v) => params.add(v))}, ${params.add(length)}::DOUBLE PRECISION, ${params.add(ANALYZER_VERSION)}::INT, ${params.add(this.#sequence.next())}::BIGINT)`,
-        params.values,
-      );
-      if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
+      await insertMemoryRow(tx, memory, () => this.#sequence.next());
+      if (embedding && table) await insertVector(tx, table.table, memory, embedding);
       return { status: 'inserted' };
     });
     if (table && outcome.status === 'inserted') this.#vectors.noteVectorWritten(table.dimension);
@@ -273,43 +167,9 @@ export class FireboltStore implements MemoryStore {
     const { embedding } = request.change;
     const table = embedding ? await this.#vectors.ensure(embedding.vector.length) : null;
     const vectorTables = embedding === undefined ? [] : await this.#vectors.existing();
-    const reanalyse = changesIndexedText(request.change);
     // The read, the decision and the UPDATE share one transaction, and the UPDATE only matches the
     // version that was read: a change can never land on a row it did not see.
-    const outcome = await this.#write(async (tx) => {
-      const { rows } = await tx.query(
-        `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE user_id = $1 AND memory_id = $2 LIMIT 1`,
-        [request.user_id, request.memory_id],
-      );
-      const current = rows.length > 0 ? memoryFromRow(rows[0]) : undefined;
-      const model = embedding === undefined ? (current?.embedding_model ?? null) : (embedding?.model ?? null);
-      const outcome = applyChange(current, request, model);
-      if (outcome.status !== 'applied' || current === undefined) return outcome;
-      const memory = outcome.memory;
-      const params = new SqlParams();
-      const assignments = MEMORY_COLUMNS.filter(
-        (column) => column.name !== 'user_id' && column.name !== 'memory_id',
-      ).map((column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`);
-      if (reanalyse) {
-        const length = await writeTerms(tx, memory);
-        assignments.push(
-          `doc_length = ${params.add(length)}::DOUBLE PRECISION`,
-          `analyzer_version = ${params.add(ANALYZER_VERSION)}::INT`,
-        );
-      }
-      await tx.query(
-        `UPDATE fml_memories SET ${assignments.join(', ')} WHERE user_id = ${params.add(memory.user_id)} AND memory_id = ${params.add(memory.memory_id)} AND version = ${params.add(current.version)}::BIGINT`,
-        params.values,
-      );
-      for (const existing of vectorTables) {
-        await tx.query(`DELETE FROM ${sqlIdentifier(existing.table)} WHERE user_id = $1 AND memory_id = $2`, [
-          memory.user_id,
-          memory.memory_id,
-        ]);
-      }
-      if (embedding && table) await this.#insertVector(tx, table.table, memory, embedding);
-      return outcome;
-    });
+    const outcome = await this.#write((tx) => changeMemoryRow(tx, request, vectorTables, table?.table ?? null));
     if (table && outcome.status === 'applied') this.#vectors.noteVectorWritten(table.dimension);
     return outcome;
   }
@@ -331,45 +191,7 @@ export class FireboltStore implements MemoryStore {
   ): Promise<ForgetOutcome> {
     const ids = [...new Set(memoryIds)];
     if (ids.length === 0) return { changed: [], unchanged: [], missing: [] };
-    return this.#write(async (tx) => {
-      const states = new Map<string, boolean>();
-      for (const batch of chunks(ids, IDS_PER_QUERY)) {
-        const params = new SqlParams();
-        const { rows } = await tx.query(
-          `SELECT memory_id, deleted_at FROM fml_memories WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
-          params.values,
-        );
-        for (const row of rows) states.set(String(row.memory_id), row.deleted_at !== null);
-      }
-      const changed = ids.filter((id) => states.has(id) && states.get(id) === (deletedAt === null));
-      for (const batch of chunks(changed, IDS_PER_QUERY)) {
-        const params = new SqlParams();
-        await tx.query(
-          `UPDATE fml_memories SET deleted_at = ${params.add(deletedAt)}::TIMESTAMPTZ, updated_at = ${params.add(at)}::TIMESTAMPTZ, version = version + 1
-           WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)}) AND deleted_at IS ${deletedAt === null ? 'NOT NULL' : 'NULL'}`,
-          params.values,
-        );
-      }
-      const done = new Set(changed);
-      return {
-        changed,
-        unchanged: ids.filter((id) => states.has(id) && !done.has(id)),
-        missing: ids.filter((id) => !states.has(id)),
-      };
-    });
-  }
-
-  /** The vector is a literal (numbers only, via sqlLiteral) to keep a 1,536-float array out of the URL. */
-  async #insertVector(
-    tx: TransactionScope,
-    table: string,
-    memory: MemoryRecord,
-    embedding: StoredEmbedding,
-  ): Promise<void> {
-    await tx.query(
-      `INSERT INTO ${sqlIdentifier(table)} (user_id, memory_id, model, embedding) VALUES ($1::TEXT, $2::TEXT, $3::TEXT, ${sqlLiteral(embedding.vector)}::ARRAY(REAL))`,
-      [memory.user_id, memory.memory_id, embedding.model],
-    );
+    return this.#write((tx) => setForgotten(tx, userId, ids, deletedAt, at));
   }
 
   async #exists(userId: string, memoryId: string): Promise<boolean> {
@@ -380,89 +202,28 @@ export class FireboltStore implements MemoryStore {
     return rows.length > 0;
   }
 
-  async getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
-    const out: MemoryRecord[] = [];
-    for (const batch of chunks([...new Set(memoryIds)], IDS_PER_QUERY)) {
-      const params = new SqlParams();
-      const { rows } = await this.#client.query(
-        `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
-        params.values,
-      );
-      out.push(...rows.map(memoryFromRow));
-    }
-    return out;
+  getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
+    return readMemories(this.#client, userId, memoryIds);
   }
 
-  async listMemories(query: ListQuery): Promise<ListResult> {
-    const params = new SqlParams();
-    const where = memoryFilterSql(query.filter, params, 'm');
-    const offset = Math.max(0, Math.floor(query.offset));
-    const limit = Math.max(0, Math.floor(query.limit));
-    const [page, count] = await Promise.all([
-      limit === 0
-        ? Promise.resolve({ rows: [] })
-        : this.#client.query(
-            `SELECT ${columnNames(MEMORY_COLUMNS, 'm.')} FROM fml_memories m WHERE ${where} ORDER BY ${SORT_ORDER[query.sort]} LIMIT ${sqlLiteral(limit)} OFFSET ${sqlLiteral(offset)}`,
-            params.values,
-          ),
-      this.#client.query(`SELECT COUNT(*) AS total FROM fml_memories m WHERE ${where}`, params.values),
-    ]);
-    return { items: page.rows.map(memoryFromRow), total: Number(count.rows[0]?.total ?? 0) };
+  listMemories(query: ListQuery): Promise<ListResult> {
+    return readMemoryPage(this.#client, query);
   }
 
-  async deleteSession(userId: string, sessionId: string): Promise<boolean> {
-    return this.#write(async (tx) => {
-      const ids = [userId, sessionId];
-      const { rows } = await tx.query(
-        'SELECT COUNT(*) AS n FROM fml_sessions WHERE user_id = $1 AND session_id = $2',
-        ids,
-      );
-      if (Number(rows[0].n) === 0) return false;
-      await tx.query('DELETE FROM fml_working_items WHERE user_id = $1 AND session_id = $2', ids);
-      await tx.query('DELETE FROM fml_sessions WHERE user_id = $1 AND session_id = $2', ids);
-      return true;
-    });
+  deleteSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#write((tx) => deleteSessionRows(tx, userId, sessionId));
   }
 
   async hardDeleteMemory(userId: string, memoryId: string, reason: HardDeleteReason = 'erasure'): Promise<boolean> {
     if (!(await this.#exists(userId, memoryId))) return false;
     const vectorTables = await this.#vectors.existing();
-    await this.#write(async (tx) => {
-      const ids = [userId, memoryId];
-      await tx.query('DELETE FROM fml_memories WHERE user_id = $1 AND memory_id = $2', ids);
-      await tx.query('DELETE FROM fml_memory_terms WHERE user_id = $1 AND memory_id = $2', ids);
-      await tx.query('DELETE FROM fml_access_log WHERE user_id = $1 AND memory_id = $2', ids);
-      if (reason === 'erasure')
-        await tx.query('INSERT INTO fml_erased_memories (user_id, memory_id) VALUES ($1::TEXT, $2::TEXT)', ids);
-      for (const table of vectorTables)
-        await tx.query(`DELETE FROM ${sqlIdentifier(table.table)} WHERE user_id = $1 AND memory_id = $2`, ids);
-    });
+    await this.#write((tx) => deleteMemoryRows(tx, vectorTables, userId, memoryId, reason));
     return true;
   }
 
   async deleteUser(userId: string): Promise<DeletionReceipt> {
     const vectorTables = await this.#vectors.existing();
-    return this.#write(async (tx) => {
-      const count = async (table: string): Promise<number> =>
-        Number((await tx.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = $1`, [userId])).rows[0].n);
-      const receipt: DeletionReceipt = {
-        memories_deleted: await count('fml_memories'),
-        sessions_deleted: await count('fml_sessions'),
-        working_items_deleted: await count('fml_working_items'),
-        access_log_deleted: await count('fml_access_log'),
-      };
-      const tables = [
-        'fml_memories',
-        'fml_memory_terms',
-        'fml_sessions',
-        'fml_working_items',
-        'fml_access_log',
-        'fml_erased_memories',
-        ...vectorTables.map((t) => sqlIdentifier(t.table)),
-      ];
-      for (const table of tables) await tx.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
-      return receipt;
-    });
+    return this.#write((tx) => deleteUserRows(tx, vectorTables, userId));
   }
 
   // Retrieval candidates
@@ -497,44 +258,12 @@ export class FireboltStore implements MemoryStore {
     userId: string,
     memoryIds: readonly string[],
   ): Promise<Map<string, StoredEmbedding>> {
-    const out = new Map<string, StoredEmbedding>();
-    if (memoryIds.length === 0) return out;
-    for (const table of await this.#vectors.existing()) {
-      for (const batch of chunks([...new Set(memoryIds)], IDS_PER_QUERY)) {
-        const params = new SqlParams();
-        const { rows } = await scope.query(
-          `SELECT memory_id, model, embedding FROM ${sqlIdentifier(table.table)} WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)})`,
-          params.values,
-        );
-        for (const row of rows)
-          out.set(row.memory_id as string, {
-            model: row.model as string,
-            vector: Float32Array.from(row.embedding as number[]),
-          });
-      }
-    }
-    return out;
+    return readEmbeddings(scope, memoryIds.length === 0 ? [] : await this.#vectors.existing(), userId, memoryIds);
   }
 
   async listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
     if (limit <= 0) return [];
-    const params = new SqlParams();
-    const modelParam = params.add(model);
-    const tables = await this.#vectors.existing();
-    const vectors = tables
-      .map((table) => `SELECT user_id, memory_id FROM ${sqlIdentifier(table.table)} WHERE model = ${modelParam}`)
-      .join(' UNION ALL ');
-    const join = vectors ? `LEFT JOIN (${vectors}) v ON v.user_id = m.user_id AND v.memory_id = m.memory_id` : '';
-    const conditions = [
-      'm.deleted_at IS NULL',
-      ...(vectors ? ['v.memory_id IS NULL'] : []),
-      ...(userId === null ? [] : [`m.user_id = ${params.add(userId)}`]),
-    ];
-    const { rows } = await this.#client.query(
-      `SELECT ${columnNames(MEMORY_COLUMNS, 'm.')} FROM fml_memories m ${join} WHERE ${conditions.join(' AND ')} ORDER BY m.created_at ASC, m.memory_id ASC LIMIT ${sqlLiteral(Math.floor(limit))}`,
-      params.values,
-    );
-    return rows.map(memoryFromRow);
+    return readUnembedded(this.#client, await this.#vectors.existing(), userId, model, limit);
   }
 
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
@@ -552,25 +281,5 @@ export class FireboltStore implements MemoryStore {
   async changeToken(): Promise<string> {
     const { rows } = await this.#client.query('SELECT COUNT(*) AS n, MAX(changed_at) AS latest FROM fml_changes');
     return `${String(rows[0]?.n ?? 0)}:${String(rows[0]?.latest ?? '')}`;
-  }
-
-  /** Memories indexed by an older analyzer get their term rows rebuilt, in batches, at open. */
-  async #reindexStaleTerms(): Promise<void> {
-    for (;;) {
-      const { rows } = await this.#client.query(
-        `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories WHERE analyzer_version <> $1 ORDER BY user_id, memory_id LIMIT ${sqlLiteral(REINDEX_BATCH)}`,
-        [ANALYZER_VERSION],
-      );
-      if (rows.length === 0) return;
-      for (const memory of rows.map(memoryFromRow)) {
-        await this.#write(async (tx) => {
-          const length = await writeTerms(tx, memory);
-          await tx.query(
-            'UPDATE fml_memories SET doc_length = $1, analyzer_version = $2 WHERE user_id = $3 AND memory_id = $4',
-            [length, ANALYZER_VERSION, memory.user_id, memory.memory_id],
-          );
-        });
-      }
-    }
   }
 }

@@ -1,16 +1,11 @@
 import type { AccessLogEntry, MemoryRecord, SessionRecord, WorkingItemRecord } from '../../core/domain/records.ts';
-import { memoryRecordSchema } from '../../core/domain/memoryRecord.ts';
-import { EVICTION_POLICIES } from '../../core/domain/records.ts';
-import { WORKING_CONTENT_TYPES } from '../../core/domain/workingContentTypes.ts';
 import {
-  storedBoolean,
-  storedChoice,
-  storedJsonObject,
-  storedNullableText,
-  storedNumber,
-  storedText,
-  storedTextList,
-} from '../common/storedValues.ts';
+  memoryFromRow as decodeMemory,
+  sessionFromRow as decodeSession,
+  workingItemFromRow as decodeWorkingItem,
+  type ColumnReaders,
+} from '../common/recordRows.ts';
+import { storedBoolean, storedTextList } from '../common/storedValues.ts';
 import type { QueryParam } from './queryParameters.ts';
 import type { FireboltValue } from './resultParser.ts';
 
@@ -136,86 +131,22 @@ export function valuePlaceholders<R>(
   return columns.map((column) => `${add(column.encode(record))}${column.cast}`).join(', ');
 }
 
-const { shape } = memoryRecordSchema;
-const storedLayer = storedChoice(shape.layer.options);
-const storedCategory = storedChoice(shape.memory_category.options);
-const storedSubtype = storedChoice(shape.memory_subtype.options);
-const storedSourceType = storedChoice(shape.source_type.options);
-const storedEvictionPolicy = storedChoice(EVICTION_POLICIES);
-const storedContentType = storedChoice(WORKING_CONTENT_TYPES);
-
 /** Firebolt returns an empty ARRAY(TEXT) as null. */
-function storedList(value: FireboltValue, field: string): string[] {
+function storedList(value: unknown, field: string): string[] {
   return value === null ? [] : storedTextList(value, field);
 }
 
+const FIREBOLT_READERS: ColumnReaders = { boolean: storedBoolean, textList: storedList };
+
 /** The Firebolt row codec of a memory: memoryFromRow reads what MEMORY_COLUMNS write, each column checked. */
 export function memoryFromRow(row: Row): MemoryRecord {
-  return {
-    memory_id: storedText(row.memory_id, 'memory_id'),
-    user_id: storedText(row.user_id, 'user_id'),
-    layer: storedLayer(row.layer, 'layer'),
-    scope_id: storedText(row.scope_id, 'scope_id'),
-    org_id: storedNullableText(row.org_id, 'org_id'),
-    project_id: storedNullableText(row.project_id, 'project_id'),
-    memory_category: storedCategory(row.memory_category, 'memory_category'),
-    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
-    content: storedText(row.content, 'content'),
-    summary: storedNullableText(row.summary, 'summary'),
-    entities: storedList(row.entities, 'entities'),
-    tags: storedList(row.tags, 'tags'),
-    metadata: storedJsonObject(row.metadata, 'metadata'),
-    event_time: storedNullableText(row.event_time, 'event_time'),
-    is_temporal: storedBoolean(row.is_temporal, 'is_temporal'),
-    importance: storedNumber(row.importance, 'importance'),
-    access_count: storedNumber(row.access_count, 'access_count'),
-    decay_factor: storedNumber(row.decay_factor, 'decay_factor'),
-    related_memories: storedList(row.related_memories, 'related_memories'),
-    supersedes: storedNullableText(row.supersedes, 'supersedes'),
-    superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
-    source_session: storedNullableText(row.source_session, 'source_session'),
-    source_type: storedSourceType(row.source_type, 'source_type'),
-    confidence: storedNumber(row.confidence, 'confidence'),
-    pinned: storedBoolean(row.pinned, 'pinned'),
-    embedding_model: storedNullableText(row.embedding_model, 'embedding_model'),
-    created_at: storedText(row.created_at, 'created_at'),
-    last_accessed: storedText(row.last_accessed, 'last_accessed'),
-    updated_at: storedText(row.updated_at, 'updated_at'),
-    deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
-    version: storedNumber(row.version, 'version'),
-  };
+  return decodeMemory(row, FIREBOLT_READERS);
 }
 
 export function sessionFromRow(row: Row): SessionRecord {
-  return {
-    session_id: storedText(row.session_id, 'session_id'),
-    user_id: storedText(row.user_id, 'user_id'),
-    org_id: storedNullableText(row.org_id, 'org_id'),
-    project_id: storedNullableText(row.project_id, 'project_id'),
-    total_tokens: storedNumber(row.total_tokens, 'total_tokens'),
-    max_tokens: storedNumber(row.max_tokens, 'max_tokens'),
-    eviction_policy: storedEvictionPolicy(row.eviction_policy, 'eviction_policy'),
-    next_sequence: storedNumber(row.next_sequence, 'next_sequence'),
-    created_at: storedText(row.created_at, 'created_at'),
-    last_activity: storedText(row.last_activity, 'last_activity'),
-    expires_at: storedNullableText(row.expires_at, 'expires_at'),
-    config: storedJsonObject(row.config, 'config'),
-  };
+  return decodeSession(row);
 }
 
 export function workingItemFromRow(row: Row): WorkingItemRecord {
-  return {
-    item_id: storedText(row.item_id, 'item_id'),
-    session_id: storedText(row.session_id, 'session_id'),
-    user_id: storedText(row.user_id, 'user_id'),
-    content_type: storedContentType(row.content_type, 'content_type'),
-    content: storedText(row.content, 'content'),
-    token_count: storedNumber(row.token_count, 'token_count'),
-    relevance_score: storedNumber(row.relevance_score, 'relevance_score'),
-    pinned: storedBoolean(row.pinned, 'pinned'),
-    sequence_num: storedNumber(row.sequence_num, 'sequence_num'),
-    created_at: storedText(row.created_at, 'created_at'),
-    last_accessed: storedText(row.last_accessed, 'last_accessed'),
-    metadata: storedJsonObject(row.metadata, 'metadata'),
-  };
+  return decodeWorkingItem(row, FIREBOLT_READERS);
 }

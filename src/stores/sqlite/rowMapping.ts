@@ -1,12 +1,18 @@
 import { MemoryError } from '../../core/domain/errors.ts';
-import { memoryRecordSchema } from '../../core/domain/memoryRecord.ts';
-import { EVICTION_POLICIES } from '../../core/domain/records.ts';
 import type { MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
-import { WORKING_CONTENT_TYPES } from '../../core/domain/workingContentTypes.ts';
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import {
-  storedChoice,
-  storedJsonObject,
+  memoryFromRow,
+  sessionFromRow,
+  storedCategory,
+  storedLayer,
+  storedSourceType,
+  storedSubtype,
+  workingItemFromRow,
+  type ColumnReaders,
+} from '../common/recordRows.ts';
+import {
+  storedFlag,
   storedJsonTextList,
   storedNullableText,
   storedNumber,
@@ -16,24 +22,13 @@ import type { MetaSource } from './memoryMeta.ts';
 
 /**
  * The SQLite codecs of the persisted records: each record is written by one *ToParams and read
- * back by one rowTo*, which checks every column (storedValues.ts). The memory record's shape and
- * allowed values come from its one declaration, core/domain/memoryRecord.ts.
+ * back by one rowTo*, the decoder every backend shares (common/recordRows.ts) given SQLite's
+ * readers: booleans as 0 / 1, lists as JSON text.
  */
 
 type Row = Record<string, SQLOutputValue>;
 
-const { shape } = memoryRecordSchema;
-const storedLayer = storedChoice(shape.layer.options);
-const storedCategory = storedChoice(shape.memory_category.options);
-const storedSubtype = storedChoice(shape.memory_subtype.options);
-const storedSourceType = storedChoice(shape.source_type.options);
-const storedEvictionPolicy = storedChoice(EVICTION_POLICIES);
-const storedContentType = storedChoice(WORKING_CONTENT_TYPES);
-
-/** SQLite keeps booleans as 0 / 1. */
-function storedFlag(value: unknown, field: string): boolean {
-  return storedNumber(value, field) === 1;
-}
+const SQLITE_READERS: ColumnReaders = { boolean: storedFlag, textList: storedJsonTextList };
 
 export const MEMORY_COLUMNS = [
   'memory_id',
@@ -137,39 +132,7 @@ export function memoryToParams(memory: MemoryRecord): SQLInputValue[] {
 
 /** The SQLite row codec of a memory: rowToMemory reads what memoryToParams writes, each column checked. */
 export function rowToMemory(row: Row): MemoryRecord {
-  return {
-    memory_id: storedText(row.memory_id, 'memory_id'),
-    user_id: storedText(row.user_id, 'user_id'),
-    layer: storedLayer(row.layer, 'layer'),
-    scope_id: storedText(row.scope_id, 'scope_id'),
-    org_id: storedNullableText(row.org_id, 'org_id'),
-    project_id: storedNullableText(row.project_id, 'project_id'),
-    memory_category: storedCategory(row.memory_category, 'memory_category'),
-    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
-    content: storedText(row.content, 'content'),
-    summary: storedNullableText(row.summary, 'summary'),
-    entities: storedJsonTextList(row.entities, 'entities'),
-    tags: storedJsonTextList(row.tags, 'tags'),
-    metadata: storedJsonObject(row.metadata, 'metadata'),
-    event_time: storedNullableText(row.event_time, 'event_time'),
-    is_temporal: storedFlag(row.is_temporal, 'is_temporal'),
-    importance: storedNumber(row.importance, 'importance'),
-    access_count: storedNumber(row.access_count, 'access_count'),
-    decay_factor: storedNumber(row.decay_factor, 'decay_factor'),
-    related_memories: storedJsonTextList(row.related_memories, 'related_memories'),
-    supersedes: storedNullableText(row.supersedes, 'supersedes'),
-    superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
-    source_session: storedNullableText(row.source_session, 'source_session'),
-    source_type: storedSourceType(row.source_type, 'source_type'),
-    confidence: storedNumber(row.confidence, 'confidence'),
-    pinned: storedFlag(row.pinned, 'pinned'),
-    embedding_model: storedNullableText(row.embedding_model, 'embedding_model'),
-    created_at: storedText(row.created_at, 'created_at'),
-    last_accessed: storedText(row.last_accessed, 'last_accessed'),
-    updated_at: storedText(row.updated_at, 'updated_at'),
-    deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
-    version: storedNumber(row.version, 'version'),
-  };
+  return memoryFromRow(row, SQLITE_READERS);
 }
 
 /** The META_FIELDS of a memory row (memoryMeta.ts), read as rowToMemory reads them. */
@@ -215,20 +178,7 @@ export function sessionToParams(session: SessionRecord): SQLInputValue[] {
 }
 
 export function rowToSession(row: Row): SessionRecord {
-  return {
-    session_id: storedText(row.session_id, 'session_id'),
-    user_id: storedText(row.user_id, 'user_id'),
-    org_id: storedNullableText(row.org_id, 'org_id'),
-    project_id: storedNullableText(row.project_id, 'project_id'),
-    total_tokens: storedNumber(row.total_tokens, 'total_tokens'),
-    max_tokens: storedNumber(row.max_tokens, 'max_tokens'),
-    eviction_policy: storedEvictionPolicy(row.eviction_policy, 'eviction_policy'),
-    next_sequence: storedNumber(row.next_sequence, 'next_sequence'),
-    created_at: storedText(row.created_at, 'created_at'),
-    last_activity: storedText(row.last_activity, 'last_activity'),
-    expires_at: storedNullableText(row.expires_at, 'expires_at'),
-    config: storedJsonObject(row.config, 'config'),
-  };
+  return sessionFromRow(row);
 }
 
 export function workingItemToParams(item: WorkingItemRecord): SQLInputValue[] {
@@ -249,20 +199,7 @@ export function workingItemToParams(item: WorkingItemRecord): SQLInputValue[] {
 }
 
 export function rowToWorkingItem(row: Row): WorkingItemRecord {
-  return {
-    item_id: storedText(row.item_id, 'item_id'),
-    session_id: storedText(row.session_id, 'session_id'),
-    user_id: storedText(row.user_id, 'user_id'),
-    content_type: storedContentType(row.content_type, 'content_type'),
-    content: storedText(row.content, 'content'),
-    token_count: storedNumber(row.token_count, 'token_count'),
-    relevance_score: storedNumber(row.relevance_score, 'relevance_score'),
-    pinned: storedFlag(row.pinned, 'pinned'),
-    sequence_num: storedNumber(row.sequence_num, 'sequence_num'),
-    created_at: storedText(row.created_at, 'created_at'),
-    last_accessed: storedText(row.last_accessed, 'last_accessed'),
-    metadata: storedJsonObject(row.metadata, 'metadata'),
-  };
+  return workingItemFromRow(row, SQLITE_READERS);
 }
 
 /** Copies into a fresh, aligned buffer: SQLite hands BLOBs back as byte views at any offset. */
