@@ -48,6 +48,14 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         { class: 'row-meta' },
         h('span', { class: `badge category-${row.memory_category}` }, `${row.memory_category}/${row.memory_subtype}`),
         row.layer !== 'user' ? h('span', { class: 'badge layer', title: 'Memory layer' }, row.layer) : null,
+        row.repository
+          ? h(
+              'span',
+              { class: 'badge repository', title: `In the repository: ${row.repository.provenance}` },
+              icon('repo'),
+              'repo',
+            )
+          : null,
         row.code
           ? h(
               'span',
@@ -63,7 +71,8 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         h('span', { class: 'row-facts', title: rowFacts(row) }, rowFacts(row)),
       ),
     ),
-    row.deleted
+    // A shared layer's memory is changed through its file or an agent, not pinned from here.
+    row.deleted || row.layer === 'project' || row.layer === 'team' || row.layer === 'org' || row.layer === 'company'
       ? null
       : iconButton(
           row.pinned ? 'pinned' : 'pin',
@@ -88,5 +97,6 @@ function rowLabel(row: ListRow): string {
   const score = row.recalled ? `, relevance ${scoreLabel(row.recalled)} (${row.recalled.why_matched})` : '';
   const layer = row.layer !== 'user' ? `, ${row.layer} layer` : '';
   const code = row.code ? `, code ${row.code.status}` : '';
-  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${code}${score}: ${row.content.slice(0, 140)}`;
+  const repository = row.repository ? `, in the repository ${row.repository.provenance}` : '';
+  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${repository}${code}${score}: ${row.content.slice(0, 140)}`;
 }
