@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { nodeRepoMemoryFiles } from '../../src/runtime/nodeRepoMemoryFiles.ts';
+import { nodeRepoWorkspace } from '../../src/runtime/nodeRepoWorkspace.ts';
 import { recordingLogger } from '../support/recordingLogger.ts';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
@@ -53,7 +53,7 @@ describe('the memory list marks memories that live in the repository (real brows
     git(workspace, 'commit', '-q', '-m', 'start');
     const testCore = await createTestCore({
       defaultProjectId: PROJECT,
-      repoFiles: (dir) => nodeRepoMemoryFiles(dir, { logger: recordingLogger() }),
+      repoFiles: (dir) => nodeRepoWorkspace(dir, { logger: recordingLogger() }),
     });
     harness = await startPanelHarness({ pollMs: 200, testCore });
     await harness.core.storeMemory({

@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../coreDeps.ts';
+import type { AnchorChecker } from '../anchors/anchorChecker.ts';
 import { ANCHORS_FIELD, anchorsOf, type CodeAnchor } from '../anchors/anchorModel.ts';
 import { withAnchorEntities } from '../anchors/storeAnchors.ts';
 import { MemoryError } from '../domain/errors.ts';
@@ -33,6 +34,8 @@ export interface RepoMemorySyncOptions {
   debounceMs?: number;
   /** Also keep this instructions file's marked section in step with the pinned project memories. */
   agentsFile?: AgentsFileTarget;
+  /** Where the files' anchors are resolved: the shared workspace's code (default: the core's workspace, if any). */
+  anchors?: AnchorChecker | null;
 }
 
 export interface RepoSyncResolution {
@@ -63,6 +66,7 @@ export class RepoMemorySync {
   private readonly pollMs: number;
   private readonly debounceMs: number;
   private readonly agentsFile: AgentsFileTarget | null;
+  private readonly anchors: AnchorChecker | null;
   private chain: Promise<unknown> = Promise.resolve();
   private queued: Promise<RepoSyncReport> | null = null;
   private applying = false;
@@ -80,6 +84,7 @@ export class RepoMemorySync {
     this.pollMs = options.pollMs ?? 3000;
     this.debounceMs = options.debounceMs ?? 200;
     this.agentsFile = options.agentsFile ?? null;
+    this.anchors = options.anchors === undefined ? deps.anchors : options.anchors;
   }
 
   /** The last pass's report; null before the first. */
@@ -423,7 +428,7 @@ export class RepoMemorySync {
 
   /** Anchors as the file names them, resolved in the workspace; one that does not resolve is left out. */
   private async resolveAnchors(file: MemoryFile, path: string): Promise<CodeAnchor[]> {
-    const checker = this.deps.anchors;
+    const checker = this.anchors;
     if (!checker) return [];
     const anchors: CodeAnchor[] = [];
     for (const written of file.anchors) {
