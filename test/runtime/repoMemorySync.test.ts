@@ -156,6 +156,49 @@ describe('the project-memory sync between the store and .memory/', () => {
     assert.equal(memoryFiles(a.dir).length, 0);
   });
 
+  it('removes the file of a memory erased (forget with hard) while shared; a file edited meanwhile stays, not imported', async () => {
+    const a = await developer();
+    const id = await storeProject(a, 'The staging database is reset every Sunday night.');
+    await a.sync.sync();
+    assert.equal(memoryFiles(a.dir).length, 1);
+    await a.test.core.forgetMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: id,
+      hard_delete: true,
+    });
+    const erased = await a.sync.sync();
+    assert.deepEqual(
+      erased.resolutions.map((r) => [r.kind, r.memory_id, r.reason]),
+      [['delete-file', id, 'erased-in-store']],
+    );
+    assert.deepEqual(memoryFiles(a.dir), []);
+    assert.deepEqual((await a.sync.sync()).resolutions, [], 'nothing comes back');
+
+    // Erased while a teammate edited the file: the edit is not thrown away, and the memory does not come back.
+    const kept = await storeProject(a, 'Feature flags live in config/flags.yaml.');
+    await a.sync.sync();
+    const [name] = memoryFiles(a.dir);
+    const path = join(a.dir, '.memory', name);
+    await a.test.core.forgetMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: kept,
+      hard_delete: true,
+    });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('config/flags.yaml', 'config/flags.toml'));
+    const refused = await a.sync.sync();
+    assert.deepEqual(refused.resolutions, []);
+    assert.deepEqual(
+      refused.diagnostics.map((d) => [d.path, d.code]),
+      [[`.memory/${name}`, 'NOT_IMPORTED']],
+    );
+    assert.ok(existsSync(path));
+    assert.deepEqual(await a.test.store.getMemories(PARTITION, [kept]), []);
+  });
+
   it('writes only the project layer: user, agent and session memories never leave the store', async () => {
     const a = await developer();
     await a.test.core.storeMemory({

@@ -75,6 +75,10 @@ export class RepoMemorySync {
   private readonly disposers: Array<() => void> = [];
   private debounceTimer: ReturnType<typeof setTimeout> | undefined;
   private report: RepoSyncReport | null = null;
+  /** Memory id -> the hash of its file as the last pass left it: tells an erased memory's file from a new one. */
+  private seen = new Map<string, string>();
+  /** The files this pass wrote, by memory id: their hash. */
+  private readonly writtenHashes = new Map<string, string>();
 
   constructor(deps: CoreDeps, files: RepoMemoryFiles, options: RepoMemorySyncOptions) {
     this.deps = deps;
@@ -199,7 +203,14 @@ export class RepoMemorySync {
       fileSides.push({ file_id: fileId, path, hash, ok: false, diagnostics: parsed.diagnostics });
     }
     const storeSides = memories.map((memory) => storeSide(memory));
-    const actions = planSync(storeSides, fileSides);
+    const present = new Set(memories.map((memory) => memory.memory_id));
+    const erased = new Map([...this.seen].filter(([memoryId]) => !present.has(memoryId)));
+    const actions = planSync(storeSides, fileSides, erased);
+    const seen = new Map<string, string>();
+    for (const memory of memories) {
+      const origin = repositoryOriginOf(memory.metadata);
+      if (origin) seen.set(memory.memory_id, origin.hash);
+    }
     const byId = new Map(memories.map((memory) => [memory.memory_id, memory]));
     const fileVersions = new Map(fileSides.flatMap((side) => (side.ok ? [[side.path, side.file.version]] : [])));
 
@@ -215,12 +226,19 @@ export class RepoMemorySync {
         const memoryId = action.kind === 'import' ? action.file.id : action.memory_id;
         try {
           const path = await this.apply(action, byId.get(memoryId) ?? null, provenance, fileVersions);
+          if (action.kind === 'import' || action.kind === 'update-store' || action.kind === 'restore-store')
+            seen.set(memoryId, action.hash);
+          if (action.kind === 'delete-file') seen.delete(memoryId);
           touched.add(memoryId);
           resolutions.push({ kind: action.kind, memory_id: memoryId, path, reason: action.reason });
         } catch (error) {
           diagnostics.push(this.failure(action, memoryId, error));
         }
       }
+      // Files written this pass carry their new hash in the memory's origin (setOrigin keeps it here too).
+      for (const [memoryId, hash] of this.writtenHashes) seen.set(memoryId, hash);
+      this.writtenHashes.clear();
+      this.seen = seen;
       const refreshed = provenance ? await this.refreshProvenance(memories, touched, provenance) : 0;
       const agentsFile = await this.updateAgentsFile(diagnostics);
       this.lastToken = await this.deps.store.changeToken();
@@ -267,6 +285,7 @@ export class RepoMemorySync {
         const version = Math.max(action.file.version, (fileVersions.get(path) ?? 0) + 1);
         const text = serializeMemoryFile({ ...action.file, version });
         await this.files.write(path, text);
+        this.writtenHashes.set(current.memory_id, sha256Hex(text));
         await this.setOrigin(current, {
           ...originOf(current, path),
           path,
@@ -279,7 +298,8 @@ export class RepoMemorySync {
       }
       case 'delete-file':
         await this.files.remove(action.path);
-        this.emit([action.memory_id], 'updated');
+        // An erased memory is no longer in the store to tell of it.
+        if (action.reason !== 'erased-in-store') this.emit([action.memory_id], 'updated');
         return action.path;
       case 'forget-in-store': {
         const at = this.deps.clock.now().toISOString();
