@@ -372,6 +372,37 @@ describe('the project-memory sync between the store and .memory/', () => {
     assert.match(readOnly(dir), /\npinned: true\n/);
   });
 
+  it('writes the file of a memory promoted to the project layer while it watches, with no pass asked for', async () => {
+    const a = await developer();
+    await a.sync.start();
+    const own = await a.test.core.storeMemory({
+      user_id: 'alice',
+      content: 'Release notes are drafted in docs/releases before tagging.',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+      project_id: PROJECT,
+    });
+    assert.deepEqual(memoryFiles(a.dir), [], 'a user memory is not shared');
+    const written = new Promise((resolve) =>
+      a.sync.onReport((report) => {
+        if (report.resolutions.some((r) => r.kind === 'write-file')) resolve(report);
+      }),
+    );
+    const promoted = await a.test.core.promoteMemory({
+      user_id: 'alice',
+      memory_id: own.memory_id,
+      to_layer: 'project',
+      project_id: PROJECT,
+    });
+    await Promise.race([
+      written,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no file within 5 s')), 5000)),
+    ]);
+    const text = readOnly(a.dir);
+    assert.match(text, new RegExp(`^---\\nid: ${promoted.memory_id}\\n`));
+    assert.match(text, /\nRelease notes are drafted in docs\/releases before tagging\.\n$/);
+  });
+
   it('picks up a file that appears while it watches', async () => {
     const a = await developer();
     const b = await developer();
