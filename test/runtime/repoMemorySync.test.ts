@@ -199,6 +199,48 @@ describe('the project-memory sync between the store and .memory/', () => {
     assert.deepEqual(await a.test.store.getMemories(PARTITION, [kept]), []);
   });
 
+  it('carries a project fact through its file: another store imports it as a fact, and an edit of the value follows', async () => {
+    const a = await developer();
+    await a.test.core.setFact({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      category: 'constraint',
+      key: 'node_version',
+      value: 'Node 24',
+    });
+    await a.sync.sync();
+    assert.match(readOnly(a.dir), /\nfact: \["constraint","node_version","Node 24"\]\n/);
+
+    const b = await developer();
+    copyFolder(a.dir, b.dir);
+    await b.sync.sync();
+    const facts = async () =>
+      (
+        await b.test.core.getFacts({ user_id: 'bob', project_id: PROJECT, category: 'constraint', key: 'node_version' })
+      ).facts.map((fact) => [fact.layer, fact.category, fact.key, fact.value]);
+    assert.deepEqual(await facts(), [['project', 'constraint', 'node_version', 'Node 24']]);
+
+    // The value edited in B's file (a reviewed change): B's fact follows, and A's after a pull.
+    const [name] = memoryFiles(b.dir);
+    const path = join(b.dir, '.memory', name);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('Node 24', 'Node 26'));
+    await b.sync.sync();
+    assert.deepEqual(await facts(), [['project', 'constraint', 'node_version', 'Node 26']]);
+    copyFolder(b.dir, a.dir);
+    await a.sync.sync();
+    const onA = await a.test.core.getFacts({
+      user_id: 'alice',
+      project_id: PROJECT,
+      category: 'constraint',
+      key: 'node_version',
+    });
+    assert.deepEqual(
+      onA.facts.map((fact) => fact.value),
+      ['Node 26'],
+    );
+  });
+
   it('writes only the project layer: user, agent and session memories never leave the store', async () => {
     const a = await developer();
     await a.test.core.storeMemory({

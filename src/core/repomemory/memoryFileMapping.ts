@@ -1,5 +1,6 @@
 import { anchorsOf, type AnchorInput, type CodeAnchor } from '../anchors/anchorModel.ts';
 import type { MemoryRecord } from '../domain/records.ts';
+import { factOfMemory, type FactValue } from '../facts/factModel.ts';
 import type { MemoryFile } from './memoryFile.ts';
 
 /**
@@ -20,8 +21,14 @@ export function fileOfMemory(memory: MemoryRecord, version: number): MemoryFile 
     updated: memory.updated_at,
     version,
     pinned: memory.pinned,
+    ...factField(memory),
     body: memory.content,
   };
+}
+
+function factField(memory: MemoryRecord): { fact?: FactValue } {
+  const fact = factOfMemory(memory);
+  return fact ? { fact: { category: fact.category, key: fact.key, value: fact.value } } : {};
 }
 
 export function anchorText(anchor: CodeAnchor): string {

@@ -6,6 +6,7 @@ import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { REPOSITORY_FIELD, type RepositoryOrigin, repositoryOriginOf } from '../domain/repositoryOrigin.ts';
 import { extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
+import { FACT_FIELD, factOfMemory } from '../facts/factModel.ts';
 import { sharedPartition } from '../layers/layerScope.ts';
 import type { FileProvenance, RepoMemoryFiles } from '../ports/repoMemoryFiles.ts';
 import { sha256Hex } from '../util/sha256.ts';
@@ -348,6 +349,7 @@ export class RepoMemorySync {
       tags: file.tags,
       metadata: {
         ...(anchors.length > 0 ? { [ANCHORS_FIELD]: anchors } : {}),
+        ...(file.fact ? { [FACT_FIELD]: file.fact } : {}),
         [REPOSITORY_FIELD]: withCommit(
           { path, hash, version: file.version, synced_at: file.updated, last_sync: reason },
           commit,
@@ -407,7 +409,12 @@ export class RepoMemorySync {
             ? { entities: entitiesOf(file.body, anchors ?? anchorsOf(memory.metadata)) }
             : {}),
         },
-        merge_metadata: { [REPOSITORY_FIELD]: origin, ...(anchors ? { [ANCHORS_FIELD]: anchors } : {}) },
+        merge_metadata: {
+          [REPOSITORY_FIELD]: origin,
+          ...(anchors ? { [ANCHORS_FIELD]: anchors } : {}),
+          // The file's fact line is the fact (seed 002); a file that drops it makes the memory no fact.
+          ...(file.fact || factOfMemory(memory) ? { [FACT_FIELD]: file.fact ?? null } : {}),
+        },
         ...(contentChanged ? { content: file.body, embedding: await this.embed(file.body) } : {}),
       },
     });

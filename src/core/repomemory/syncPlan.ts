@@ -148,6 +148,7 @@ function sameMemory(a: MemoryFile, b: MemoryFile): boolean {
     a.subtype === b.subtype &&
     a.pinned === b.pinned &&
     JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
-    JSON.stringify(a.anchors) === JSON.stringify(b.anchors)
+    JSON.stringify(a.anchors) === JSON.stringify(b.anchors) &&
+    JSON.stringify(a.fact ?? null) === JSON.stringify(b.fact ?? null)
   );
 }
