@@ -13,7 +13,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { AnchorChecker } from '../../src/core/anchors/anchorChecker.ts';
+import { anchorsOf } from '../../src/core/anchors/anchorModel.ts';
 import { repositoryOriginOf } from '../../src/core/domain/repositoryOrigin.ts';
+import { nodeWorkspaceFiles } from '../../src/runtime/nodeWorkspaceFiles.ts';
 import { RepoMemorySync } from '../../src/core/repomemory/repoMemorySync.ts';
 import { nodeRepoMemoryFiles } from '../../src/runtime/nodeRepoMemoryFiles.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
@@ -239,6 +242,67 @@ describe('the project-memory sync between the store and .memory/', () => {
       onA.facts.map((fact) => fact.value),
       ['Node 26'],
     );
+  });
+
+  it('keeps an anchor that does not resolve here as written: a store change writes the file back with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fml-repo-'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(
+      join(dir, 'src', 'billing.ts'),
+      'export function charge(total: number): number {\n  return total;\n}\n',
+    );
+    mkdirSync(join(dir, '.memory'));
+    const name = 'charge-posts-to-the-ledger-5a1a2b3c4d.md';
+    writeFileSync(
+      join(dir, '.memory', name),
+      [
+        '---',
+        'id: mem_0f9e8d7c6b5a1a2b3c4d',
+        'category: semantic',
+        'subtype: project',
+        'tags: []',
+        'anchors: ["src/billing.ts#charge","src/ledger.ts#post"]',
+        'created: 2026-11-01T09:00:00.000Z',
+        'updated: 2026-11-01T09:00:00.000Z',
+        'version: 1',
+        '---',
+        'charge posts every payment to the ledger.',
+        '',
+      ].join('\n'),
+    );
+    const test = await createTestCore();
+    const sync = new RepoMemorySync(test.deps, nodeRepoMemoryFiles(dir, { logger: recordingLogger() }), {
+      projectId: PROJECT,
+      pollMs: 0,
+      anchors: new AnchorChecker(nodeWorkspaceFiles(dir)),
+    });
+    cleanups.push(async () => {
+      await sync.close();
+      await test.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await sync.sync();
+    const [memory] = await test.store.getMemories(PARTITION, ['mem_0f9e8d7c6b5a1a2b3c4d']);
+    assert.deepEqual(
+      anchorsOf(memory.metadata).map((anchor) => [anchor.path, anchor.symbol?.name]),
+      [['src/billing.ts', 'charge']],
+      'the anchor that resolves here is resolved',
+    );
+    await test.core.updateMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: 'mem_0f9e8d7c6b5a1a2b3c4d',
+      pinned: true,
+    });
+    const written = await sync.sync();
+    assert.deepEqual(
+      written.resolutions.map((r) => r.reason),
+      ['changed-in-store'],
+    );
+    const text = readFileSync(join(dir, '.memory', name), 'utf8');
+    assert.match(text, /\npinned: true\n/);
+    assert.match(text, /\nanchors: \["src\/billing\.ts#charge","src\/ledger\.ts#post"\]\n/);
   });
 
   it('writes only the project layer: user, agent and session memories never leave the store', async () => {

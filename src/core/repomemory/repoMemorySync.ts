@@ -332,7 +332,7 @@ export class RepoMemorySync {
     commit: FileProvenance | undefined,
     reason: SyncReason,
   ): Promise<void> {
-    const anchors = await this.resolveAnchors(file, path);
+    const { anchors, unresolved } = await this.resolveAnchors(file, path);
     const embedding = await this.embed(file.body);
     const memory: MemoryRecord = {
       memory_id: file.id,
@@ -351,7 +351,14 @@ export class RepoMemorySync {
         ...(anchors.length > 0 ? { [ANCHORS_FIELD]: anchors } : {}),
         ...(file.fact ? { [FACT_FIELD]: file.fact } : {}),
         [REPOSITORY_FIELD]: withCommit(
-          { path, hash, version: file.version, synced_at: file.updated, last_sync: reason },
+          {
+            path,
+            hash,
+            version: file.version,
+            synced_at: file.updated,
+            last_sync: reason,
+            ...(unresolved.length > 0 ? { unresolved_anchors: unresolved } : {}),
+          },
           commit,
         ),
       },
@@ -386,11 +393,20 @@ export class RepoMemorySync {
   ): Promise<void> {
     const { file } = action;
     const sameAnchors = JSON.stringify(fileOfMemory(memory, 1).anchors) === JSON.stringify(file.anchors);
-    const anchors = sameAnchors ? null : await this.resolveAnchors(file, action.path);
+    const resolved = sameAnchors ? null : await this.resolveAnchors(file, action.path);
+    const anchors = resolved?.anchors ?? null;
+    const unresolved = resolved ? resolved.unresolved : (repositoryOriginOf(memory.metadata)?.unresolved_anchors ?? []);
     const contentChanged = memory.content !== file.body;
     const at = this.deps.clock.now().toISOString();
     const origin = withCommit(
-      { path: action.path, hash: action.hash, version: file.version, synced_at: at, last_sync: action.reason },
+      {
+        path: action.path,
+        hash: action.hash,
+        version: file.version,
+        synced_at: at,
+        last_sync: action.reason,
+        ...(unresolved.length > 0 ? { unresolved_anchors: unresolved } : {}),
+      },
       commit,
     );
     await this.deps.store.changeMemory({
@@ -453,22 +469,35 @@ export class RepoMemorySync {
     this.emit([memory.memory_id], 'updated');
   }
 
-  /** Anchors as the file names them, resolved in the workspace; one that does not resolve is left out. */
-  private async resolveAnchors(file: MemoryFile, path: string): Promise<CodeAnchor[]> {
+  /**
+   * Anchors as the file names them, resolved in the workspace. One that does not resolve here (its
+   * code is on another branch, no workspace to resolve in) is kept as written in the memory's origin,
+   * so the file keeps it when the sync writes the file again.
+   */
+  private async resolveAnchors(
+    file: MemoryFile,
+    path: string,
+  ): Promise<{ anchors: CodeAnchor[]; unresolved: string[] }> {
     const checker = this.anchors;
-    if (!checker) return [];
     const anchors: CodeAnchor[] = [];
+    const unresolved: string[] = [];
     for (const written of file.anchors) {
       const input = anchorInputOf(written);
       try {
-        const anchor = 'whole_file' in input ? await checker.fileAnchor(input.path) : await checker.create(input);
+        const anchor = !checker
+          ? null
+          : 'whole_file' in input
+            ? await checker.fileAnchor(input.path)
+            : await checker.create(input);
         if (anchor) anchors.push(anchor);
+        else unresolved.push(written);
       } catch (error) {
         if (!MemoryError.is(error)) throw error;
+        unresolved.push(written);
         this.deps.log.warn(`project memories: ${path}: anchor "${written}" does not resolve here (${error.message})`);
       }
     }
-    return anchors;
+    return { anchors, unresolved };
   }
 
   private async embed(text: string): Promise<StoredEmbedding | null> {
@@ -553,8 +582,10 @@ function storeSide(memory: MemoryRecord): StoreSide {
 
 function originOf(memory: MemoryRecord, path: string): Partial<RepositoryOrigin> {
   const origin = repositoryOriginOf(memory.metadata);
+  if (!origin) return {};
   // The commit names the file at its old path; a file written under a new path has none yet.
-  return origin && origin.path === path ? origin : {};
+  if (origin.path === path) return origin;
+  return origin.unresolved_anchors ? { unresolved_anchors: origin.unresolved_anchors } : {};
 }
 
 function withCommit(origin: RepositoryOrigin, commit: FileProvenance | undefined): RepositoryOrigin {
