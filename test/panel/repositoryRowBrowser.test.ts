@@ -10,7 +10,7 @@ import { recordingLogger } from '../support/recordingLogger.ts';
 import { skipUnlessAvailable } from '../support/prerequisites.ts';
 import { createTestCore } from '../support/testCore.ts';
 import { ASSETS_DIR, type PanelHarness, startPanelHarness, USER } from './panelHarness.ts';
-import { CLIPPED_BADGES, UNLABELLED_CONTROLS } from './pageScripts.ts';
+import { activeElementAttribute, CLIPPED_BADGES, UNLABELLED_CONTROLS } from './pageScripts.ts';
 
 const CHROMIUM = process.env.FML_CHROMIUM ?? '/usr/bin/chromium';
 const PROJECT = 'acme';
@@ -145,6 +145,23 @@ describe('the memory list marks memories that live in the repository (real brows
     assert.match(await detail.locator('.shared-note').innerText(), new RegExp(`edit ${fileName} to change it`));
     assert.equal(await detail.locator('[data-action="pin"], [data-action="forget"]').count(), 0);
     await page.keyboard.press('Escape');
+    // Read-only in the list too: no checkbox, no pin button, and the forget key does nothing.
+    const shared = row('Run the migrations');
+    assert.equal(await shared.locator('input.row-check, .row-action').count(), 0);
+    assert.equal(await page.evaluate(activeElementAttribute('role')), 'listbox', 'the keys go to the list');
+    await page.keyboard.press('Delete');
+    await page.keyboard.press('p');
+    const [kept] = await harness.store
+      .listMemories({
+        filter: { user_id: 'project:acme' },
+        sort: 'created',
+        offset: 0,
+        limit: 1,
+      })
+      .then((result) => result.items);
+    assert.equal(kept.deleted_at, null);
+    assert.equal(kept.pinned, false);
+    assert.equal(await page.locator('.toast').count(), 0, 'no error toast');
 
     await page.getByRole('searchbox', { name: 'Search memories' }).fill('migrations');
     await page.locator('.memory-row:not(.loading-row) .score').first().waitFor();

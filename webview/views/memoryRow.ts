@@ -2,6 +2,8 @@ import { h, icon, iconButton, relativeTime } from '../ui/dom.ts';
 import type { ListRow } from './memoryListModel.ts';
 import { scoreLabel } from './scoreBreakdown.ts';
 
+const SHARED_LAYERS = new Set(['project', 'team', 'org', 'company']);
+
 export interface RowState {
   active: boolean;
   open: boolean;
@@ -30,15 +32,18 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
       'aria-label': rowLabel(row),
       title: row.recalled?.why_matched,
     },
-    // Not in the tab order: the listbox handles Space; the checkbox is for pointer users.
-    h('input', {
-      type: 'checkbox',
-      class: 'row-check',
-      tabindex: '-1',
-      checked: selected,
-      'aria-label': 'Select',
-      onchange: () => handlers.toggleSelected(row.memory_id),
-    }),
+    // Not in the tab order: the listbox handles Space; the checkbox is for pointer users. A shared
+    // layer's memory is not selectable: the selection's actions (forget, restore, delete) are the user's own.
+    SHARED_LAYERS.has(row.layer)
+      ? h('span', { class: 'row-check', 'aria-hidden': 'true' })
+      : h('input', {
+          type: 'checkbox',
+          class: 'row-check',
+          tabindex: '-1',
+          checked: selected,
+          'aria-label': 'Select',
+          onchange: () => handlers.toggleSelected(row.memory_id),
+        }),
     h(
       'div',
       { class: 'row-main' },
@@ -72,7 +77,7 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
       ),
     ),
     // A shared layer's memory is changed through its file or an agent, not pinned from here.
-    row.deleted || row.layer === 'project' || row.layer === 'team' || row.layer === 'org' || row.layer === 'company'
+    row.deleted || SHARED_LAYERS.has(row.layer)
       ? null
       : iconButton(
           row.pinned ? 'pinned' : 'pin',
