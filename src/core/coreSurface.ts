@@ -7,6 +7,7 @@ export const CORE_CALLS = [
   'getRelevantContext',
   'promoteMemory',
   'listMemories',
+  'listProjectLayer',
   'stats',
   'recordOpened',
   'storeMemory',

@@ -55,7 +55,10 @@ import type { PromoteMemoryInput, PromoteMemoryOutput } from './api/layersApi.ts
 import { promoteMemory } from './layers/promotion.ts';
 import { MemoryEvents } from './memoryEvents.ts';
 import type { EmbeddingStartupCheck } from './ports/embeddingProvider.ts';
-import type { ListQuery, ListResult, MemoryStore } from './ports/memoryStore.ts';
+import type { ListQuery, ListResult, MemoryFilter, MemoryStore } from './ports/memoryStore.ts';
+
+/** A listing of a project's shared layer: the partition is the project's, never a caller's user id. */
+export type ProjectLayerQuery = Omit<ListQuery, 'filter'> & { filter: Omit<MemoryFilter, 'user_id'> };
 import { Recall } from './retrieval/recall.ts';
 import type { RepoSyncReport } from './repomemory/repoMemorySync.ts';
 import type { AgentsFileResult } from './repomemory/agentsFile.ts';
@@ -68,6 +71,7 @@ import { ConversationEpisodes } from './episodes/conversationEpisodes.ts';
 import { intentMultiplier } from './retrieval/typeWeights.ts';
 import type { TokenCounter } from './tokens/tokenCounter.ts';
 import { requireId } from './validation.ts';
+import { sharedPartition } from './layers/layerScope.ts';
 import { newId } from './util/ids.ts';
 import { WorkingMemory } from './working/workingMemory.ts';
 import { EmbeddingBackfill } from './background/embeddingBackfill.ts';
@@ -462,6 +466,12 @@ export class MemoryCore {
   async listMemories(query: ListQuery): Promise<ListResult> {
     requireId(query.filter.user_id, 'user_id');
     return this.store.listMemories(query);
+  }
+
+  /** A page of one project's shared layer (the panel's "Shared project layer" scope; issue #34). */
+  async listProjectLayer(projectId: string, query: ProjectLayerQuery): Promise<ListResult> {
+    const partition = sharedPartition('project', requireId(projectId, 'project_id'));
+    return this.store.listMemories({ ...query, filter: { ...query.filter, user_id: partition } });
   }
 
   async stats(userId: string): Promise<UserStats> {

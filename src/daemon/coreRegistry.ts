@@ -3,7 +3,7 @@ import { MemoryCore } from '../core/memoryCore.ts';
 import { extractorFromEnv } from '../models/extractorFromEnv.ts';
 import { enricherFromEnv } from '../models/enricherFromEnv.ts';
 import { createEmbeddings, createStore } from '../runtime/createRuntime.ts';
-import { nodeRepoMemoryFiles } from '../runtime/nodeRepoMemoryFiles.ts';
+import { nodeRepoWorkspace } from '../runtime/nodeRepoWorkspace.ts';
 import { stderrLogger } from '../core/ports/logger.ts';
 import type { RuntimeConfig } from '../runtime/runtimeConfig.ts';
 import { SharedStore } from './sharedStore.ts';
@@ -156,7 +156,7 @@ export class CoreRegistry {
       ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
       ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
       // A window that shares its project memories (issue #34) has them synced here, next to the store.
-      repoFiles: (workspaceDir) => nodeRepoMemoryFiles(workspaceDir, { logger: stderrLogger }),
+      repoFiles: (workspaceDir) => nodeRepoWorkspace(workspaceDir, { logger: stderrLogger }),
     });
     await core.open();
     core.startEmbeddingBackfill();

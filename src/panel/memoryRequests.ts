@@ -20,8 +20,9 @@ import type {
 import type { PanelDeps } from './panelDeps.ts';
 import { enrichmentStateOf } from '../core/api/searchKeysApi.ts';
 import { searchKeyViews } from '../core/api/searchKeysApi.ts';
-import { type ScopeContext, toMemoryFilter } from './panelFilter.ts';
+import { requireProject, type ScopeContext, toMemoryFilter } from './panelFilter.ts';
 import { settingId } from '../core/domain/settingIds.ts';
+import { sharedPartition } from '../core/api/layerPartitions.ts';
 
 /** Rows fetched per step when the session scope has to be filtered here rather than in the store. */
 const SESSION_SCAN_CHUNK = 5000;
@@ -35,6 +36,12 @@ export async function listMemories(deps: PanelDeps, scope: ScopeContext, params:
     offset: params.offset,
     limit: params.limit,
   };
+  if (params.filter.scope === 'shared') {
+    // The project layer's own partition (seed 001), not the user's.
+    const { user_id: _user, ...filter } = query.filter;
+    const page = await deps.core.listProjectLayer(requireProject(scope), { ...query, filter });
+    return { items: page.items, total: page.total, offset: params.offset };
+  }
   if (params.filter.scope !== 'session') {
     const page = await deps.core.listMemories(query);
     return { items: page.items, total: page.total, offset: params.offset };
@@ -85,8 +92,9 @@ export async function searchMemories(
         : {}),
       // Without a project filter recall applies the core's default project, as it does for the agent.
       ...(filter.project_id !== undefined ? { project_id: filter.project_id } : {}),
-      // The panel browses the user's own memories, as its listing does; shared layers are the agents' to search.
-      layers: personalLayers(deps, scope),
+      // The panel browses the user's own memories, as its listing does; the shared scope, the project layer.
+      layers: params.filter.scope === 'shared' ? ['project'] : personalLayers(deps, scope),
+      ...(params.filter.scope === 'shared' && scope.projectId ? { project_id: scope.projectId } : {}),
       ...(scope.sessionId ? { session_id: scope.sessionId } : {}),
       ...(deps.core.layerDefaults.agent_id ? { agent_id: deps.core.layerDefaults.agent_id } : {}),
       include_low_confidence: true,
@@ -176,9 +184,12 @@ const SEARCH_SORTS: Record<Exclude<SearchParams['sort'], 'relevance'>, (a: Recal
   access_count: (a, b) => b.access_count - a.access_count,
 };
 
-export async function getMemory(deps: PanelDeps, memoryId: string): Promise<MemoryDetail> {
-  const userId = deps.userId();
-  const memory = await requireMemory(deps, userId, memoryId);
+export async function getMemory(deps: PanelDeps, scope: ScopeContext, memoryId: string): Promise<MemoryDetail> {
+  const own = deps.userId();
+  const [mine] = await deps.core.getMemories(own, [memoryId]);
+  // Not the user's: a memory of the project layer the shared scope lists (shown, changed through its file or an agent).
+  const userId = mine || !scope.projectId ? own : sharedPartition('project', scope.projectId);
+  const memory = mine ?? (await requireMemory(deps, userId, memoryId));
   // Walk both directions of the supersedes chain; the seen set guards against a corrupt cycle.
   const seen = new Set([memory.memory_id]);
   const before: MemoryRecord[] = [];
@@ -216,7 +227,8 @@ export async function editSearchKeys(deps: PanelDeps, params: SearchKeysParams):
     ...(params.add ? { add: params.add } : {}),
     ...(params.remove ? { remove: params.remove } : {}),
   });
-  return getMemory(deps, params.memory_id);
+  // The user's own memory (the edit above was made in the user's partition).
+  return getMemory(deps, { projectId: null, sessionId: null }, params.memory_id);
 }
 
 export async function updateMemory(deps: PanelDeps, params: UpdateParams): Promise<MemoryRecord> {

@@ -66,7 +66,7 @@ export class PanelController {
         listMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
       'memory/search': async (p) =>
         searchMemories(deps, await this.scope(), { ...p, filter: normalisePanelFilter(p.filter) }),
-      'memory/get': async (p) => getMemory(deps, p.memory_id),
+      'memory/get': async (p) => getMemory(deps, await this.scope(), p.memory_id),
       'memory/update': async (p) => updateMemory(deps, p),
       'memory/searchKeys': async (p) => editSearchKeys(deps, p),
       // One call and one store write for the whole selection, however many memories it holds.
@@ -220,7 +220,11 @@ export class PanelController {
       taxonomy: Object.fromEntries(Object.entries(TAXONOMY).map(([category, subtypes]) => [category, [...subtypes]])),
       source_types: [...SOURCE_TYPES],
       scopes: SCOPES.filter((scopeName) =>
-        scopeName === 'project' ? scope.projectId !== null : scopeName === 'session' ? scope.sessionId !== null : true,
+        scopeName === 'project' || scopeName === 'shared'
+          ? scope.projectId !== null
+          : scopeName === 'session'
+            ? scope.sessionId !== null
+            : true,
       ),
       promotion_targets: promotionTargets(this.deps, scope),
       host: this.deps.host,

@@ -73,13 +73,19 @@ export function projectFilter(scope: Scope, context: ScopeContext): string | nul
       return undefined;
     case 'user':
       return null;
+    case 'shared':
+      return undefined;
     case 'project':
-      if (!context.projectId)
-        throw new MemoryError('INVALID_INPUT', 'The project scope needs an open project; none is active.', {
-          details: { field: 'scope' },
-        });
-      return context.projectId;
+      return requireProject(context);
   }
+}
+
+export function requireProject(context: ScopeContext): string {
+  if (!context.projectId)
+    throw new MemoryError('INVALID_INPUT', 'The project scope needs an open project; none is active.', {
+      details: { field: 'scope' },
+    });
+  return context.projectId;
 }
 
 /** Dates from the panel's date inputs cover their whole day; full timestamps pass through. */

@@ -1,7 +1,7 @@
 import { type Logger, stderrLogger } from '../core/ports/logger.ts';
 import { MemoryCore } from '../core/memoryCore.ts';
 import { nodeWorkspaceFiles } from './nodeWorkspaceFiles.ts';
-import { nodeRepoMemoryFiles } from './nodeRepoMemoryFiles.ts';
+import { nodeRepoWorkspace } from './nodeRepoWorkspace.ts';
 import type { EmbeddingProvider } from '../core/ports/embeddingProvider.ts';
 import type { MemoryStore } from '../core/ports/memoryStore.ts';
 import { HashingTestEmbeddings } from '../embeddings/hashingTestEmbeddings.ts';
@@ -26,7 +26,7 @@ export async function createRuntime(config: RuntimeConfig, logger: Logger = stde
     ...(config.defaultProjectId ? { defaultProjectId: config.defaultProjectId } : {}),
     ...(config.layerDefaults ? { config: { layerDefaults: config.layerDefaults } } : {}),
     ...(config.workspaceDir ? { workspace: nodeWorkspaceFiles(config.workspaceDir) } : {}),
-    repoFiles: (workspaceDir) => nodeRepoMemoryFiles(workspaceDir, { logger }),
+    repoFiles: (workspaceDir) => nodeRepoWorkspace(workspaceDir, { logger }),
   });
   await core.open();
   core.startEmbeddingBackfill();

@@ -9,7 +9,8 @@ import { LIMITS } from '../core/limits.ts';
  * end of a sentence naming the field: "memory/list: limit must be a whole number from 0 to 1000."
  */
 
-export const SCOPES = ['all', 'user', 'project', 'session'] as const;
+/** 'shared': the project layer of the panel's project (what the team shares, e.g. through the repository's `.memory/`). */
+export const SCOPES = ['all', 'user', 'project', 'session', 'shared'] as const;
 export const LIST_SORTS = ['recency', 'importance', 'access_count', 'created'] as const;
 export const SEARCH_SORTS = ['relevance', ...LIST_SORTS] as const;
 export const VIEWS = ['live', 'trash'] as const;

@@ -58,7 +58,7 @@ describe('panel request params, checked by their schemas', () => {
       await refusal('memory/search', { query: 'redis', filter: { scope: 'galaxy' }, sort: 'relevance', limit: 5 }),
       {
         code: 'INVALID_INPUT',
-        message: 'memory/search: filter.scope must be one of all, user, project, session.',
+        message: 'memory/search: filter.scope must be one of all, user, project, session, shared.',
       },
     );
     // A bad element names its list, not its index.

@@ -13,7 +13,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { AnchorChecker } from '../../src/core/anchors/anchorChecker.ts';
+import { anchorsOf } from '../../src/core/anchors/anchorModel.ts';
 import { repositoryOriginOf } from '../../src/core/domain/repositoryOrigin.ts';
+import { nodeWorkspaceFiles } from '../../src/runtime/nodeWorkspaceFiles.ts';
 import { RepoMemorySync } from '../../src/core/repomemory/repoMemorySync.ts';
 import { nodeRepoMemoryFiles } from '../../src/runtime/nodeRepoMemoryFiles.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
@@ -154,6 +157,152 @@ describe('the project-memory sync between the store and .memory/', () => {
       ['deleted-in-store'],
     );
     assert.equal(memoryFiles(a.dir).length, 0);
+  });
+
+  it('removes the file of a memory erased (forget with hard) while shared; a file edited meanwhile stays, not imported', async () => {
+    const a = await developer();
+    const id = await storeProject(a, 'The staging database is reset every Sunday night.');
+    await a.sync.sync();
+    assert.equal(memoryFiles(a.dir).length, 1);
+    await a.test.core.forgetMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: id,
+      hard_delete: true,
+    });
+    const erased = await a.sync.sync();
+    assert.deepEqual(
+      erased.resolutions.map((r) => [r.kind, r.memory_id, r.reason]),
+      [['delete-file', id, 'erased-in-store']],
+    );
+    assert.deepEqual(memoryFiles(a.dir), []);
+    assert.deepEqual((await a.sync.sync()).resolutions, [], 'nothing comes back');
+
+    // Erased while a teammate edited the file: the edit is not thrown away, and the memory does not come back.
+    const kept = await storeProject(a, 'Feature flags live in config/flags.yaml.');
+    await a.sync.sync();
+    const [name] = memoryFiles(a.dir);
+    const path = join(a.dir, '.memory', name);
+    await a.test.core.forgetMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: kept,
+      hard_delete: true,
+    });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('config/flags.yaml', 'config/flags.toml'));
+    const refused = await a.sync.sync();
+    assert.deepEqual(refused.resolutions, []);
+    assert.deepEqual(
+      refused.diagnostics.map((d) => [d.path, d.code]),
+      [[`.memory/${name}`, 'NOT_IMPORTED']],
+    );
+    assert.ok(existsSync(path));
+    assert.deepEqual(await a.test.store.getMemories(PARTITION, [kept]), []);
+  });
+
+  it('carries a project fact through its file: another store imports it as a fact, and an edit of the value follows', async () => {
+    const a = await developer();
+    await a.test.core.setFact({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      category: 'constraint',
+      key: 'node_version',
+      value: 'Node 24',
+    });
+    await a.sync.sync();
+    assert.match(readOnly(a.dir), /\nfact: \["constraint","node_version","Node 24"\]\n/);
+
+    const b = await developer();
+    copyFolder(a.dir, b.dir);
+    await b.sync.sync();
+    const facts = async () =>
+      (
+        await b.test.core.getFacts({ user_id: 'bob', project_id: PROJECT, category: 'constraint', key: 'node_version' })
+      ).facts.map((fact) => [fact.layer, fact.category, fact.key, fact.value]);
+    assert.deepEqual(await facts(), [['project', 'constraint', 'node_version', 'Node 24']]);
+
+    // The value edited in B's file (a reviewed change): B's fact follows, and A's after a pull.
+    const [name] = memoryFiles(b.dir);
+    const path = join(b.dir, '.memory', name);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('Node 24', 'Node 26'));
+    await b.sync.sync();
+    assert.deepEqual(await facts(), [['project', 'constraint', 'node_version', 'Node 26']]);
+    copyFolder(b.dir, a.dir);
+    await a.sync.sync();
+    const onA = await a.test.core.getFacts({
+      user_id: 'alice',
+      project_id: PROJECT,
+      category: 'constraint',
+      key: 'node_version',
+    });
+    assert.deepEqual(
+      onA.facts.map((fact) => fact.value),
+      ['Node 26'],
+    );
+  });
+
+  it('keeps an anchor that does not resolve here as written: a store change writes the file back with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fml-repo-'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(
+      join(dir, 'src', 'billing.ts'),
+      'export function charge(total: number): number {\n  return total;\n}\n',
+    );
+    mkdirSync(join(dir, '.memory'));
+    const name = 'charge-posts-to-the-ledger-5a1a2b3c4d.md';
+    writeFileSync(
+      join(dir, '.memory', name),
+      [
+        '---',
+        'id: mem_0f9e8d7c6b5a1a2b3c4d',
+        'category: semantic',
+        'subtype: project',
+        'tags: []',
+        'anchors: ["src/billing.ts#charge","src/ledger.ts#post"]',
+        'created: 2026-11-01T09:00:00.000Z',
+        'updated: 2026-11-01T09:00:00.000Z',
+        'version: 1',
+        '---',
+        'charge posts every payment to the ledger.',
+        '',
+      ].join('\n'),
+    );
+    const test = await createTestCore();
+    const sync = new RepoMemorySync(test.deps, nodeRepoMemoryFiles(dir, { logger: recordingLogger() }), {
+      projectId: PROJECT,
+      pollMs: 0,
+      anchors: new AnchorChecker(nodeWorkspaceFiles(dir)),
+    });
+    cleanups.push(async () => {
+      await sync.close();
+      await test.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await sync.sync();
+    const [memory] = await test.store.getMemories(PARTITION, ['mem_0f9e8d7c6b5a1a2b3c4d']);
+    assert.deepEqual(
+      anchorsOf(memory.metadata).map((anchor) => [anchor.path, anchor.symbol?.name]),
+      [['src/billing.ts', 'charge']],
+      'the anchor that resolves here is resolved',
+    );
+    await test.core.updateMemory({
+      user_id: 'alice',
+      layer: 'project',
+      project_id: PROJECT,
+      memory_id: 'mem_0f9e8d7c6b5a1a2b3c4d',
+      pinned: true,
+    });
+    const written = await sync.sync();
+    assert.deepEqual(
+      written.resolutions.map((r) => r.reason),
+      ['changed-in-store'],
+    );
+    const text = readFileSync(join(dir, '.memory', name), 'utf8');
+    assert.match(text, /\npinned: true\n/);
+    assert.match(text, /\nanchors: \["src\/billing\.ts#charge","src\/ledger\.ts#post"\]\n/);
   });
 
   it('writes only the project layer: user, agent and session memories never leave the store', async () => {
@@ -327,6 +476,37 @@ describe('the project-memory sync between the store and .memory/', () => {
     );
     // Pinned in the file too: the change went both ways.
     assert.match(readOnly(dir), /\npinned: true\n/);
+  });
+
+  it('writes the file of a memory promoted to the project layer while it watches, with no pass asked for', async () => {
+    const a = await developer();
+    await a.sync.start();
+    const own = await a.test.core.storeMemory({
+      user_id: 'alice',
+      content: 'Release notes are drafted in docs/releases before tagging.',
+      memory_category: 'procedural',
+      memory_subtype: 'workflow',
+      project_id: PROJECT,
+    });
+    assert.deepEqual(memoryFiles(a.dir), [], 'a user memory is not shared');
+    const written = new Promise((resolve) =>
+      a.sync.onReport((report) => {
+        if (report.resolutions.some((r) => r.kind === 'write-file')) resolve(report);
+      }),
+    );
+    const promoted = await a.test.core.promoteMemory({
+      user_id: 'alice',
+      memory_id: own.memory_id,
+      to_layer: 'project',
+      project_id: PROJECT,
+    });
+    await Promise.race([
+      written,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no file within 5 s')), 5000)),
+    ]);
+    const text = readOnly(a.dir);
+    assert.match(text, new RegExp(`^---\\nid: ${promoted.memory_id}\\n`));
+    assert.match(text, /\nRelease notes are drafted in docs\/releases before tagging\.\n$/);
   });
 
   it('picks up a file that appears while it watches', async () => {

@@ -6,6 +6,7 @@ const SCOPE_LABELS: Record<Scope, string> = {
   user: 'User (all projects)',
   project: 'This project',
   session: 'This session',
+  shared: 'Shared project layer',
 };
 const SOURCE_LABELS: Record<string, string> = {
   explicit: 'Explicit',

@@ -305,6 +305,9 @@ export class MemoriesTab {
     const row = this.model.row(index);
     if (!row) return;
     const trash = this.context.ui.state.filter.view === 'trash';
+    // The shared project layer is read-only here (changed through its files or an agent): no pin, forget or edit keys.
+    const shared = this.context.ui.state.filter.scope === 'shared';
+    if (shared && ['p', 'e', 'a', 'A', 'Delete', 'Backspace', ' '].includes(event.key)) return;
     if (event.key === ' ') {
       consume(event);
       this.toggleSelected(row.memory_id);

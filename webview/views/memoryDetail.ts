@@ -20,6 +20,8 @@ export interface DetailActions extends SearchKeyActions {
   goToCode?: () => void;
 }
 
+const SHARED_LAYERS = new Set(['project', 'team', 'org', 'company']);
+
 /** The opened memory: content, classification, chips, metadata, supersedes chain and related memories. */
 export function renderMemoryDetail(
   detail: MemoryDetail,
@@ -29,56 +31,72 @@ export function renderMemoryDetail(
 ): HTMLElement {
   const { memory } = detail;
   const deleted = memory.deleted_at !== null;
+  const origin = repositoryOriginOf(memory.metadata);
+  // A memory of a shared layer is the team's: the panel shows it; it is changed through its file or an agent.
+  const shared = SHARED_LAYERS.has(memory.layer);
   const promotable = targets.filter(
     (target) => !(target.layer === memory.layer && target.scope_id === memory.scope_id),
   );
   const toolbar = h(
     'div',
     { class: 'detail-toolbar', role: 'toolbar', 'aria-label': 'Memory actions' },
-    deleted
-      ? [
-          h(
-            'button',
-            { type: 'button', 'data-action': 'restore', onclick: actions.restore },
-            icon('discard'),
-            ' Restore',
-          ),
-          h(
-            'button',
-            { type: 'button', 'data-action': 'purge', class: 'danger', onclick: actions.purge },
-            icon('trash'),
-            ' Delete permanently',
-          ),
-        ]
-      : [
-          h(
-            'button',
-            { type: 'button', 'data-action': 'pin', 'aria-pressed': String(memory.pinned), onclick: actions.togglePin },
-            icon(memory.pinned ? 'pinned' : 'pin'),
-            memory.pinned ? ' Unpin' : ' Pin',
-          ),
-          h('button', { type: 'button', 'data-action': 'edit', onclick: actions.edit }, icon('edit'), ' Edit'),
-          actions.goToCode && Array.isArray(memory.metadata.anchors) && memory.metadata.anchors.length > 0
-            ? h(
-                'button',
-                { type: 'button', 'data-action': 'go-to-code', onclick: actions.goToCode },
-                icon('go-to-file'),
-                ' Go to code',
-              )
-            : null,
-          h(
-            'button',
-            { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget },
-            icon('trash'),
-            ' Forget',
-          ),
-          h(
-            'button',
-            { type: 'button', 'data-action': 'purge', class: 'secondary danger-text', onclick: actions.purge },
-            'Delete permanently',
-          ),
-          promotable.length > 0 ? renderPromoteSelect(promotable, actions.promote) : null,
-        ],
+    shared
+      ? h(
+          'span',
+          { class: 'muted shared-note' },
+          origin
+            ? `Shared in the ${memory.layer} layer: edit ${origin.path} to change it.`
+            : `Shared in the ${memory.layer} ${memory.scope_id} layer (read-only here).`,
+        )
+      : deleted
+        ? [
+            h(
+              'button',
+              { type: 'button', 'data-action': 'restore', onclick: actions.restore },
+              icon('discard'),
+              ' Restore',
+            ),
+            h(
+              'button',
+              { type: 'button', 'data-action': 'purge', class: 'danger', onclick: actions.purge },
+              icon('trash'),
+              ' Delete permanently',
+            ),
+          ]
+        : [
+            h(
+              'button',
+              {
+                type: 'button',
+                'data-action': 'pin',
+                'aria-pressed': String(memory.pinned),
+                onclick: actions.togglePin,
+              },
+              icon(memory.pinned ? 'pinned' : 'pin'),
+              memory.pinned ? ' Unpin' : ' Pin',
+            ),
+            h('button', { type: 'button', 'data-action': 'edit', onclick: actions.edit }, icon('edit'), ' Edit'),
+            actions.goToCode && Array.isArray(memory.metadata.anchors) && memory.metadata.anchors.length > 0
+              ? h(
+                  'button',
+                  { type: 'button', 'data-action': 'go-to-code', onclick: actions.goToCode },
+                  icon('go-to-file'),
+                  ' Go to code',
+                )
+              : null,
+            h(
+              'button',
+              { type: 'button', 'data-action': 'forget', class: 'secondary', onclick: actions.forget },
+              icon('trash'),
+              ' Forget',
+            ),
+            h(
+              'button',
+              { type: 'button', 'data-action': 'purge', class: 'secondary danger-text', onclick: actions.purge },
+              'Delete permanently',
+            ),
+            promotable.length > 0 ? renderPromoteSelect(promotable, actions.promote) : null,
+          ],
     h('span', { class: 'spacer' }),
     iconButton('close', 'Close memory (Escape)', actions.close, { 'data-action': 'close' }),
   );
@@ -122,7 +140,6 @@ export function renderMemoryDetail(
   ];
   if (deleted) meta.unshift(['Forgotten', formatDate(memory.deleted_at)]);
   // A project memory shared as a .memory/ file: which file, commit and author, and what the last sync did.
-  const origin = repositoryOriginOf(memory.metadata);
   if (origin)
     meta.push([
       'Repository',

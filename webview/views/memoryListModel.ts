@@ -14,6 +14,7 @@ import {
   type SearchResult,
   type SearchSort,
 } from '../../src/shared/panelProtocol.ts';
+import { provenanceText, repositoryOriginOf } from '../../src/shared/repositoryOrigin.ts';
 import { describeError, type PanelClient } from '../panelClient.ts';
 
 /** One row of the memories list, whether it came from browsing or from a search. */
@@ -35,6 +36,8 @@ export interface ListRow {
   code?: AnchorSummary;
   /** Present for search results: score, breakdown and why it matched. */
   recalled?: RecalledMemory;
+  /** A project memory that lives in the repository's `.memory/`: its file, commit and author in words. */
+  repository?: { path: string; provenance: string };
 }
 
 export interface ListQueryState {
@@ -186,6 +189,7 @@ type RowSource = Pick<
 
 function rowOf(memory: RowSource, deleted: boolean, recalled?: RecalledMemory): ListRow {
   const code = anchorSummary(memory.metadata, recalled?.anchors);
+  const origin = repositoryOriginOf(memory.metadata);
   return {
     memory_id: memory.memory_id,
     content: memory.content,
@@ -201,6 +205,7 @@ function rowOf(memory: RowSource, deleted: boolean, recalled?: RecalledMemory): 
     deleted,
     ...(code ? { code } : {}),
     ...(recalled ? { recalled } : {}),
+    ...(origin ? { repository: { path: origin.path, provenance: provenanceText(origin) } } : {}),
   };
 }
 

@@ -2,6 +2,8 @@ import { h, icon, iconButton, relativeTime } from '../ui/dom.ts';
 import type { ListRow } from './memoryListModel.ts';
 import { scoreLabel } from './scoreBreakdown.ts';
 
+const SHARED_LAYERS = new Set(['project', 'team', 'org', 'company']);
+
 export interface RowState {
   active: boolean;
   open: boolean;
@@ -30,15 +32,18 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
       'aria-label': rowLabel(row),
       title: row.recalled?.why_matched,
     },
-    // Not in the tab order: the listbox handles Space; the checkbox is for pointer users.
-    h('input', {
-      type: 'checkbox',
-      class: 'row-check',
-      tabindex: '-1',
-      checked: selected,
-      'aria-label': 'Select',
-      onchange: () => handlers.toggleSelected(row.memory_id),
-    }),
+    // Not in the tab order: the listbox handles Space; the checkbox is for pointer users. A shared
+    // layer's memory is not selectable: the selection's actions (forget, restore, delete) are the user's own.
+    SHARED_LAYERS.has(row.layer)
+      ? h('span', { class: 'row-check', 'aria-hidden': 'true' })
+      : h('input', {
+          type: 'checkbox',
+          class: 'row-check',
+          tabindex: '-1',
+          checked: selected,
+          'aria-label': 'Select',
+          onchange: () => handlers.toggleSelected(row.memory_id),
+        }),
     h(
       'div',
       { class: 'row-main' },
@@ -48,6 +53,14 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         { class: 'row-meta' },
         h('span', { class: `badge category-${row.memory_category}` }, `${row.memory_category}/${row.memory_subtype}`),
         row.layer !== 'user' ? h('span', { class: 'badge layer', title: 'Memory layer' }, row.layer) : null,
+        row.repository
+          ? h(
+              'span',
+              { class: 'badge repository', title: `In the repository: ${row.repository.provenance}` },
+              icon('repo'),
+              'repo',
+            )
+          : null,
         row.code
           ? h(
               'span',
@@ -63,7 +76,8 @@ export function renderMemoryRow(row: ListRow | undefined, state: RowState, handl
         h('span', { class: 'row-facts', title: rowFacts(row) }, rowFacts(row)),
       ),
     ),
-    row.deleted
+    // A shared layer's memory is changed through its file or an agent, not pinned from here.
+    row.deleted || SHARED_LAYERS.has(row.layer)
       ? null
       : iconButton(
           row.pinned ? 'pinned' : 'pin',
@@ -88,5 +102,6 @@ function rowLabel(row: ListRow): string {
   const score = row.recalled ? `, relevance ${scoreLabel(row.recalled)} (${row.recalled.why_matched})` : '';
   const layer = row.layer !== 'user' ? `, ${row.layer} layer` : '';
   const code = row.code ? `, code ${row.code.status}` : '';
-  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${code}${score}: ${row.content.slice(0, 140)}`;
+  const repository = row.repository ? `, in the repository ${row.repository.provenance}` : '';
+  return `${row.pinned ? 'Pinned. ' : ''}${row.memory_category} ${row.memory_subtype}${layer}${repository}${code}${score}: ${row.content.slice(0, 140)}`;
 }

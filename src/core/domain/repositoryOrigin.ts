@@ -21,6 +21,8 @@ export interface RepositoryOrigin {
   committed_at?: string;
   /** Why the last sync changed the memory or its file (syncPlan's reason), for the panel. */
   last_sync?: string;
+  /** Anchors the file names that did not resolve in this workspace: kept as written, and written back. */
+  unresolved_anchors?: string[];
 }
 
 /** The origin a memory's metadata carries; null when it has none or it is malformed (hand-edited metadata). */
@@ -35,6 +37,9 @@ export function repositoryOriginOf(metadata: Record<string, unknown> | undefined
   const author = text('author');
   const committedAt = text('committed_at');
   const lastSync = text('last_sync');
+  const unresolved = Array.isArray(origin.unresolved_anchors)
+    ? origin.unresolved_anchors.filter((anchor): anchor is string => typeof anchor === 'string' && anchor !== '')
+    : [];
   return {
     path: origin.path,
     hash: origin.hash,
@@ -44,6 +49,7 @@ export function repositoryOriginOf(metadata: Record<string, unknown> | undefined
     ...(author ? { author } : {}),
     ...(committedAt ? { committed_at: committedAt } : {}),
     ...(lastSync ? { last_sync: lastSync } : {}),
+    ...(unresolved.length > 0 ? { unresolved_anchors: unresolved } : {}),
   };
 }
 

@@ -15,6 +15,8 @@ export type FactCategory = (typeof FACT_CATEGORIES)[number];
 
 /** Tag every fact carries, so "all facts" is one exact tag filter. */
 export const FACT_TAG = 'fact';
+/** The metadata key a fact's value lives under. */
+export const FACT_FIELD = 'fact';
 
 /** Where each fact category lives in the memory taxonomy. */
 export const FACT_CLASSIFICATION: Record<FactCategory, { category: MemoryCategory; subtype: MemorySubtype }> = {
@@ -63,6 +65,11 @@ export function requireFactCategory(value: unknown): FactCategory {
 }
 
 /** Keys are case-insensitive identifiers (name, timezone, coding_style), stored lower-case. */
+/** A key as requireFactKey leaves it (lower case, no spaces): what a memory file may name. */
+export function isFactKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
 export function requireFactKey(value: unknown): string {
   const key = typeof value === 'string' ? value.trim().toLowerCase().replace(/\s+/g, '_') : '';
   if (!KEY_PATTERN.test(key)) {

@@ -1,3 +1,5 @@
+import type { WorkspaceFiles } from '../anchors/workspaceFiles.ts';
+
 /**
  * The repository's `.memory/` folder as the project-memory sync sees it (issue #34): the files'
  * texts, atomic writes and removals, who last committed each file, and a signal when anything in
@@ -27,6 +29,15 @@ export interface RepoMemoryFiles {
   readInstructions(path: InstructionFile): Promise<string | null>;
   /** Replaces that file whole, atomically. */
   writeInstructions(path: InstructionFile, text: string): Promise<void>;
+}
+
+/**
+ * A workspace whose project memories are shared: its `.memory/` folder, and its code, where the
+ * anchors written in those files are resolved (the same workspace, whichever process syncs it).
+ */
+export interface RepoWorkspace {
+  memoryFiles: RepoMemoryFiles;
+  codeFiles: WorkspaceFiles;
 }
 
 /** The files agents without MCP read, which `fml export --agents-md` may write a section of. */

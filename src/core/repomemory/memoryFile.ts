@@ -1,4 +1,5 @@
 import type { MemoryCategory, MemorySubtype } from '../domain/taxonomy.ts';
+import type { FactValue } from '../facts/factModel.ts';
 
 /**
  * One project-layer memory as a file of the repository's `.memory/` folder (issue #34): front
@@ -18,6 +19,8 @@ export interface MemoryFile {
   /** Bumped on every change written; with `updated` it decides which side is newer. */
   version: number;
   pinned: boolean;
+  /** A structured fact (seed 002: category, key, value), written as a list of the three; absent for other memories. */
+  fact?: FactValue;
   body: string;
 }
 
@@ -33,6 +36,7 @@ export const FRONT_MATTER_FIELDS = [
   'updated',
   'version',
   'pinned',
+  'fact',
 ] as const;
 
 export type FrontMatterField = (typeof FRONT_MATTER_FIELDS)[number];

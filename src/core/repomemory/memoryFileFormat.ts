@@ -2,6 +2,13 @@ import { MemoryError } from '../domain/errors.ts';
 import { categoryOfSubtype, isMemoryCategory, TAXONOMY } from '../domain/taxonomy.ts';
 import { findSecrets } from '../safety/secretDetector.ts';
 import {
+  FACT_CATEGORIES,
+  type FactCategory,
+  type FactValue,
+  isFactKey,
+  MAX_FACT_VALUE_CHARS,
+} from '../facts/factModel.ts';
+import {
   FRONT_MATTER_FIELDS,
   type FrontMatterField,
   type MemoryFile,
@@ -36,6 +43,7 @@ export function serializeMemoryFile(file: MemoryFile): string {
     `updated: ${file.updated}`,
     `version: ${file.version}`,
     `pinned: ${file.pinned}`,
+    ...(file.fact ? [`fact: ${JSON.stringify([file.fact.category, file.fact.key, file.fact.value])}`] : []),
     DELIMITER,
   ];
   const text = `${lines.join('\n')}\n${file.body.trim()}\n`;
@@ -125,6 +133,7 @@ export function parseMemoryFile(path: string, text: string): ParsedMemoryFile {
   if (version && !/^[1-9]\d{0,8}$/.test(version.value)) invalid(version, 'version: a whole number from 1.');
   const pinned = values.get('pinned');
   if (pinned && pinned.value !== 'true' && pinned.value !== 'false') invalid(pinned, 'pinned: true or false.');
+  const fact = factOf(values.get('fact'), invalid);
   if (created && updated && updated < created)
     invalid(values.get('updated') ?? { line: end + 1 }, 'updated is before created.');
 
@@ -149,6 +158,7 @@ export function parseMemoryFile(path: string, text: string): ParsedMemoryFile {
       updated,
       version: Number(version.value),
       pinned: pinned?.value === 'true',
+      ...(fact ? { fact } : {}),
       body,
     },
   };
@@ -177,6 +187,30 @@ function stringList(
     return null;
   }
   return parsed as string[];
+}
+
+/** `fact: ["constraint", "node_version", "Node 24"]`: a fact category, a fact key and its value. */
+function factOf(
+  at: { value: string; line: number } | undefined,
+  invalid: (at: { line: number }, message: string) => void,
+): FactValue | null {
+  if (!at) return null;
+  const list = stringList(at, 'fact', invalid);
+  if (!list) return null;
+  const [category, key, value] = list;
+  if (
+    list.length !== 3 ||
+    !(FACT_CATEGORIES as readonly string[]).includes(category) ||
+    !isFactKey(key) ||
+    value.length > MAX_FACT_VALUE_CHARS
+  ) {
+    invalid(
+      at,
+      `fact: [category, key, value], the category one of ${FACT_CATEGORIES.join(', ')}, such as ["constraint", "node_version", "Node 24"].`,
+    );
+    return null;
+  }
+  return { category: category as FactCategory, key, value };
 }
 
 function time(

@@ -1,5 +1,7 @@
 import { anchorsOf, type AnchorInput, type CodeAnchor } from '../anchors/anchorModel.ts';
 import type { MemoryRecord } from '../domain/records.ts';
+import { repositoryOriginOf } from '../domain/repositoryOrigin.ts';
+import { factOfMemory, type FactValue } from '../facts/factModel.ts';
 import type { MemoryFile } from './memoryFile.ts';
 
 /**
@@ -15,13 +17,26 @@ export function fileOfMemory(memory: MemoryRecord, version: number): MemoryFile 
     category: memory.memory_category,
     subtype: memory.memory_subtype,
     tags: [...memory.tags],
-    anchors: anchorsOf(memory.metadata).map(anchorText),
+    anchors: writtenAnchors(memory),
     created: memory.created_at,
     updated: memory.updated_at,
     version,
     pinned: memory.pinned,
+    ...factField(memory),
     body: memory.content,
   };
+}
+
+/** The memory's anchors as a file names them, then those its file named that did not resolve here (kept, not lost). */
+function writtenAnchors(memory: MemoryRecord): string[] {
+  const resolved = anchorsOf(memory.metadata).map(anchorText);
+  const unresolved = repositoryOriginOf(memory.metadata)?.unresolved_anchors ?? [];
+  return [...resolved, ...unresolved.filter((anchor) => !resolved.includes(anchor))];
+}
+
+function factField(memory: MemoryRecord): { fact?: FactValue } {
+  const fact = factOfMemory(memory);
+  return fact ? { fact: { category: fact.category, key: fact.key, value: fact.value } } : {};
 }
 
 export function anchorText(anchor: CodeAnchor): string {

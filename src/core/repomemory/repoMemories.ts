@@ -1,13 +1,14 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import type { InstructionFile, RepoMemoryFiles } from '../ports/repoMemoryFiles.ts';
+import { AnchorChecker } from '../anchors/anchorChecker.ts';
+import type { InstructionFile, RepoWorkspace } from '../ports/repoMemoryFiles.ts';
 import { requireId } from '../validation.ts';
 import { type AgentsFileResult, updateAgentsFile } from './agentsFile.ts';
 import { DEFAULT_SECTION_BUDGET } from './agentsSection.ts';
 import { RepoMemorySync, type RepoSyncReport } from './repoMemorySync.ts';
 
-/** Opens the `.memory/` folder of a workspace on this machine (the composition root's adapter). */
-export type RepoFilesFactory = (workspaceDir: string) => RepoMemoryFiles;
+/** Opens a workspace on this machine, its `.memory/` folder and its code (the composition root's adapter). */
+export type RepoFilesFactory = (workspaceDir: string) => RepoWorkspace;
 
 export interface ShareProjectMemoriesInput {
   workspace_dir: string;
@@ -44,8 +45,12 @@ export class RepoMemories {
     const running = this.syncs.get(input.workspace_dir);
     if (running && running.projectId === projectId) return running.sync.sync();
     if (running) await this.stop(input.workspace_dir);
-    const sync = new RepoMemorySync(this.deps, this.files(input.workspace_dir), {
+    const workspace = this.workspace(input.workspace_dir);
+    const sync = new RepoMemorySync(this.deps, workspace.memoryFiles, {
       projectId,
+      // Anchors of the files are resolved in the folder shared, in the editor's memory process as in
+      // fml serve --workspace (whose own checker serves another purpose: recall's freshness checks).
+      anchors: new AnchorChecker(workspace.codeFiles),
       ...(input.agents_file
         ? { agentsFile: { path: input.agents_file.path, budget: input.agents_file.budget ?? DEFAULT_SECTION_BUDGET } }
         : {}),
@@ -75,17 +80,22 @@ export class RepoMemories {
   }
 
   exportAgentsSection(input: ExportAgentsSectionInput): Promise<AgentsFileResult> {
-    return updateAgentsFile(this.deps, this.files(input.workspace_dir), requireId(input.project_id, 'project_id'), {
-      path: input.path,
-      budget: input.budget ?? DEFAULT_SECTION_BUDGET,
-    });
+    return updateAgentsFile(
+      this.deps,
+      this.workspace(input.workspace_dir).memoryFiles,
+      requireId(input.project_id, 'project_id'),
+      {
+        path: input.path,
+        budget: input.budget ?? DEFAULT_SECTION_BUDGET,
+      },
+    );
   }
 
   async close(): Promise<void> {
     for (const workspaceDir of [...this.syncs.keys()]) await this.stop(workspaceDir);
   }
 
-  private files(workspaceDir: string): RepoMemoryFiles {
+  private workspace(workspaceDir: string): RepoWorkspace {
     if (!this.factory)
       throw new MemoryError(
         'CONFIGURATION_ERROR',

@@ -1,10 +1,12 @@
 import type { CoreDeps } from '../coreDeps.ts';
+import type { AnchorChecker } from '../anchors/anchorChecker.ts';
 import { ANCHORS_FIELD, anchorsOf, type CodeAnchor } from '../anchors/anchorModel.ts';
 import { withAnchorEntities } from '../anchors/storeAnchors.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { REPOSITORY_FIELD, type RepositoryOrigin, repositoryOriginOf } from '../domain/repositoryOrigin.ts';
 import { extractEntities, normaliseEntities } from '../entities/extractEntities.ts';
+import { FACT_FIELD, factOfMemory } from '../facts/factModel.ts';
 import { sharedPartition } from '../layers/layerScope.ts';
 import type { FileProvenance, RepoMemoryFiles } from '../ports/repoMemoryFiles.ts';
 import { sha256Hex } from '../util/sha256.ts';
@@ -33,6 +35,8 @@ export interface RepoMemorySyncOptions {
   debounceMs?: number;
   /** Also keep this instructions file's marked section in step with the pinned project memories. */
   agentsFile?: AgentsFileTarget;
+  /** Where the files' anchors are resolved: the shared workspace's code (default: the core's workspace, if any). */
+  anchors?: AnchorChecker | null;
 }
 
 export interface RepoSyncResolution {
@@ -63,6 +67,7 @@ export class RepoMemorySync {
   private readonly pollMs: number;
   private readonly debounceMs: number;
   private readonly agentsFile: AgentsFileTarget | null;
+  private readonly anchors: AnchorChecker | null;
   private chain: Promise<unknown> = Promise.resolve();
   private queued: Promise<RepoSyncReport> | null = null;
   private applying = false;
@@ -71,6 +76,10 @@ export class RepoMemorySync {
   private readonly disposers: Array<() => void> = [];
   private debounceTimer: ReturnType<typeof setTimeout> | undefined;
   private report: RepoSyncReport | null = null;
+  /** Memory id -> the hash of its file as the last pass left it: tells an erased memory's file from a new one. */
+  private seen = new Map<string, string>();
+  /** The files this pass wrote, by memory id: their hash. */
+  private readonly writtenHashes = new Map<string, string>();
 
   constructor(deps: CoreDeps, files: RepoMemoryFiles, options: RepoMemorySyncOptions) {
     this.deps = deps;
@@ -80,6 +89,7 @@ export class RepoMemorySync {
     this.pollMs = options.pollMs ?? 3000;
     this.debounceMs = options.debounceMs ?? 200;
     this.agentsFile = options.agentsFile ?? null;
+    this.anchors = options.anchors === undefined ? deps.anchors : options.anchors;
   }
 
   /** The last pass's report; null before the first. */
@@ -194,7 +204,14 @@ export class RepoMemorySync {
       fileSides.push({ file_id: fileId, path, hash, ok: false, diagnostics: parsed.diagnostics });
     }
     const storeSides = memories.map((memory) => storeSide(memory));
-    const actions = planSync(storeSides, fileSides);
+    const present = new Set(memories.map((memory) => memory.memory_id));
+    const erased = new Map([...this.seen].filter(([memoryId]) => !present.has(memoryId)));
+    const actions = planSync(storeSides, fileSides, erased);
+    const seen = new Map<string, string>();
+    for (const memory of memories) {
+      const origin = repositoryOriginOf(memory.metadata);
+      if (origin) seen.set(memory.memory_id, origin.hash);
+    }
     const byId = new Map(memories.map((memory) => [memory.memory_id, memory]));
     const fileVersions = new Map(fileSides.flatMap((side) => (side.ok ? [[side.path, side.file.version]] : [])));
 
@@ -210,12 +227,19 @@ export class RepoMemorySync {
         const memoryId = action.kind === 'import' ? action.file.id : action.memory_id;
         try {
           const path = await this.apply(action, byId.get(memoryId) ?? null, provenance, fileVersions);
+          if (action.kind === 'import' || action.kind === 'update-store' || action.kind === 'restore-store')
+            seen.set(memoryId, action.hash);
+          if (action.kind === 'delete-file') seen.delete(memoryId);
           touched.add(memoryId);
           resolutions.push({ kind: action.kind, memory_id: memoryId, path, reason: action.reason });
         } catch (error) {
           diagnostics.push(this.failure(action, memoryId, error));
         }
       }
+      // Files written this pass carry their new hash in the memory's origin (setOrigin keeps it here too).
+      for (const [memoryId, hash] of this.writtenHashes) seen.set(memoryId, hash);
+      this.writtenHashes.clear();
+      this.seen = seen;
       const refreshed = provenance ? await this.refreshProvenance(memories, touched, provenance) : 0;
       const agentsFile = await this.updateAgentsFile(diagnostics);
       this.lastToken = await this.deps.store.changeToken();
@@ -262,6 +286,7 @@ export class RepoMemorySync {
         const version = Math.max(action.file.version, (fileVersions.get(path) ?? 0) + 1);
         const text = serializeMemoryFile({ ...action.file, version });
         await this.files.write(path, text);
+        this.writtenHashes.set(current.memory_id, sha256Hex(text));
         await this.setOrigin(current, {
           ...originOf(current, path),
           path,
@@ -274,7 +299,8 @@ export class RepoMemorySync {
       }
       case 'delete-file':
         await this.files.remove(action.path);
-        this.emit([action.memory_id], 'updated');
+        // An erased memory is no longer in the store to tell of it.
+        if (action.reason !== 'erased-in-store') this.emit([action.memory_id], 'updated');
         return action.path;
       case 'forget-in-store': {
         const at = this.deps.clock.now().toISOString();
@@ -306,7 +332,7 @@ export class RepoMemorySync {
     commit: FileProvenance | undefined,
     reason: SyncReason,
   ): Promise<void> {
-    const anchors = await this.resolveAnchors(file, path);
+    const { anchors, unresolved } = await this.resolveAnchors(file, path);
     const embedding = await this.embed(file.body);
     const memory: MemoryRecord = {
       memory_id: file.id,
@@ -323,8 +349,16 @@ export class RepoMemorySync {
       tags: file.tags,
       metadata: {
         ...(anchors.length > 0 ? { [ANCHORS_FIELD]: anchors } : {}),
+        ...(file.fact ? { [FACT_FIELD]: file.fact } : {}),
         [REPOSITORY_FIELD]: withCommit(
-          { path, hash, version: file.version, synced_at: file.updated, last_sync: reason },
+          {
+            path,
+            hash,
+            version: file.version,
+            synced_at: file.updated,
+            last_sync: reason,
+            ...(unresolved.length > 0 ? { unresolved_anchors: unresolved } : {}),
+          },
           commit,
         ),
       },
@@ -359,11 +393,20 @@ export class RepoMemorySync {
   ): Promise<void> {
     const { file } = action;
     const sameAnchors = JSON.stringify(fileOfMemory(memory, 1).anchors) === JSON.stringify(file.anchors);
-    const anchors = sameAnchors ? null : await this.resolveAnchors(file, action.path);
+    const resolved = sameAnchors ? null : await this.resolveAnchors(file, action.path);
+    const anchors = resolved?.anchors ?? null;
+    const unresolved = resolved ? resolved.unresolved : (repositoryOriginOf(memory.metadata)?.unresolved_anchors ?? []);
     const contentChanged = memory.content !== file.body;
     const at = this.deps.clock.now().toISOString();
     const origin = withCommit(
-      { path: action.path, hash: action.hash, version: file.version, synced_at: at, last_sync: action.reason },
+      {
+        path: action.path,
+        hash: action.hash,
+        version: file.version,
+        synced_at: at,
+        last_sync: action.reason,
+        ...(unresolved.length > 0 ? { unresolved_anchors: unresolved } : {}),
+      },
       commit,
     );
     await this.deps.store.changeMemory({
@@ -382,7 +425,12 @@ export class RepoMemorySync {
             ? { entities: entitiesOf(file.body, anchors ?? anchorsOf(memory.metadata)) }
             : {}),
         },
-        merge_metadata: { [REPOSITORY_FIELD]: origin, ...(anchors ? { [ANCHORS_FIELD]: anchors } : {}) },
+        merge_metadata: {
+          [REPOSITORY_FIELD]: origin,
+          ...(anchors ? { [ANCHORS_FIELD]: anchors } : {}),
+          // The file's fact line is the fact (seed 002); a file that drops it makes the memory no fact.
+          ...(file.fact || factOfMemory(memory) ? { [FACT_FIELD]: file.fact ?? null } : {}),
+        },
         ...(contentChanged ? { content: file.body, embedding: await this.embed(file.body) } : {}),
       },
     });
@@ -421,22 +469,35 @@ export class RepoMemorySync {
     this.emit([memory.memory_id], 'updated');
   }
 
-  /** Anchors as the file names them, resolved in the workspace; one that does not resolve is left out. */
-  private async resolveAnchors(file: MemoryFile, path: string): Promise<CodeAnchor[]> {
-    const checker = this.deps.anchors;
-    if (!checker) return [];
+  /**
+   * Anchors as the file names them, resolved in the workspace. One that does not resolve here (its
+   * code is on another branch, no workspace to resolve in) is kept as written in the memory's origin,
+   * so the file keeps it when the sync writes the file again.
+   */
+  private async resolveAnchors(
+    file: MemoryFile,
+    path: string,
+  ): Promise<{ anchors: CodeAnchor[]; unresolved: string[] }> {
+    const checker = this.anchors;
     const anchors: CodeAnchor[] = [];
+    const unresolved: string[] = [];
     for (const written of file.anchors) {
       const input = anchorInputOf(written);
       try {
-        const anchor = 'whole_file' in input ? await checker.fileAnchor(input.path) : await checker.create(input);
+        const anchor = !checker
+          ? null
+          : 'whole_file' in input
+            ? await checker.fileAnchor(input.path)
+            : await checker.create(input);
         if (anchor) anchors.push(anchor);
+        else unresolved.push(written);
       } catch (error) {
         if (!MemoryError.is(error)) throw error;
+        unresolved.push(written);
         this.deps.log.warn(`project memories: ${path}: anchor "${written}" does not resolve here (${error.message})`);
       }
     }
-    return anchors;
+    return { anchors, unresolved };
   }
 
   private async embed(text: string): Promise<StoredEmbedding | null> {
@@ -521,8 +582,10 @@ function storeSide(memory: MemoryRecord): StoreSide {
 
 function originOf(memory: MemoryRecord, path: string): Partial<RepositoryOrigin> {
   const origin = repositoryOriginOf(memory.metadata);
+  if (!origin) return {};
   // The commit names the file at its old path; a file written under a new path has none yet.
-  return origin && origin.path === path ? origin : {};
+  if (origin.path === path) return origin;
+  return origin.unresolved_anchors ? { unresolved_anchors: origin.unresolved_anchors } : {};
 }
 
 function withCommit(origin: RepositoryOrigin, commit: FileProvenance | undefined): RepositoryOrigin {

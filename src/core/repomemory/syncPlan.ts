@@ -41,7 +41,8 @@ export type SyncReason =
   | 'deleted-in-store'
   | 'edited-in-store-after-file-deletion'
   | 'edited-in-repository-after-store-deletion'
-  | 'deleted-in-store-after-file-edit';
+  | 'deleted-in-store-after-file-edit'
+  | 'erased-in-store';
 
 export type SyncAction =
   | { kind: 'write-file'; memory_id: string; file: MemoryFile; path: string | null; reason: SyncReason }
@@ -52,8 +53,17 @@ export type SyncAction =
   | { kind: 'forget-in-store'; memory_id: string; reason: SyncReason }
   | { kind: 'report'; diagnostics: MemoryFileDiagnostic[] };
 
-/** One action per memory that needs one; a malformed file is reported and its memory left as it was. */
-export function planSync(store: readonly StoreSide[], files: readonly FileSide[]): SyncAction[] {
+/**
+ * One action per memory that needs one; a malformed file is reported and its memory left as it was.
+ * `erased`: memories the last pass saw in the store that are no longer there at all (erased by
+ * forget_memory with hard, or forget_all), with the hash their file had then. Such a file, unchanged
+ * since, goes too; one edited since is left for a person to decide (the store refuses its id).
+ */
+export function planSync(
+  store: readonly StoreSide[],
+  files: readonly FileSide[],
+  erased: ReadonlyMap<string, string> = new Map(),
+): SyncAction[] {
   const actions: SyncAction[] = [];
   const fileById = new Map<string, FileSide>();
   for (const side of files) {
@@ -66,9 +76,13 @@ export function planSync(store: readonly StoreSide[], files: readonly FileSide[]
     const action = decide(memory, fileById.get(memory.file_id) ?? null);
     if (action) actions.push(action);
   }
-  for (const side of files)
-    if (side.ok && !seen.has(side.file_id))
+  for (const side of files) {
+    if (!side.ok || seen.has(side.file_id)) continue;
+    if (erased.get(side.file_id) === side.hash)
+      actions.push({ kind: 'delete-file', memory_id: side.file_id, path: side.path, reason: 'erased-in-store' });
+    else
       actions.push({ kind: 'import', file: side.file, path: side.path, hash: side.hash, reason: 'new-in-repository' });
+  }
   return actions;
 }
 
@@ -134,6 +148,7 @@ function sameMemory(a: MemoryFile, b: MemoryFile): boolean {
     a.subtype === b.subtype &&
     a.pinned === b.pinned &&
     JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
-    JSON.stringify(a.anchors) === JSON.stringify(b.anchors)
+    JSON.stringify(a.anchors) === JSON.stringify(b.anchors) &&
+    JSON.stringify(a.fact ?? null) === JSON.stringify(b.fact ?? null)
   );
 }

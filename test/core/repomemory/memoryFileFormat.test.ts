@@ -46,6 +46,27 @@ function problems(text: string): Array<[number, string]> {
 }
 
 describe('memory files (.memory/*.md)', () => {
+  it('writes a fact as its own line and reads it back; a malformed fact line is a diagnostic on its line', () => {
+    const fact = sample({
+      category: 'preference',
+      subtype: 'boundaries',
+      anchors: [],
+      fact: { category: 'constraint', key: 'node_version', value: 'Node 24' },
+      body: 'constraint node version: Node 24',
+    });
+    const text = serializeMemoryFile(fact);
+    assert.match(text, /\npinned: true\nfact: \["constraint","node_version","Node 24"\]\n---\n/);
+    assert.deepEqual(parseMemoryFile(PATH, text), { ok: true, file: fact });
+    assert.equal(/\nfact:/.test(serializeMemoryFile(sample())), false, 'no fact line for other memories');
+    for (const bad of [
+      '["constraint","node_version"]',
+      '["rumour","node_version","Node 24"]',
+      '["constraint","Node Version","Node 24"]',
+      '"Node 24"',
+    ])
+      assert.deepEqual(problems(text.replace(/^fact: .*$/m, `fact: ${bad}`)), [[11, 'INVALID_FIELD']], bad);
+  });
+
   it('serializes to the documented text and parses back to the same memory', () => {
     assert.equal(serializeMemoryFile(sample()), SAMPLE_TEXT);
     assert.deepEqual(parseMemoryFile(PATH, SAMPLE_TEXT), { ok: true, file: sample() });

@@ -49,6 +49,24 @@ describe('planSync: store ⇄ .memory/', () => {
     assert.deepEqual(kinds([], [onDisk('Use pnpm.', 'h0')]), [['import', 'new-in-repository']]);
   });
 
+  it('deletes the file of a memory erased since the last pass, unless the file changed since', () => {
+    const erased = new Map([['mem_00000001', 'h0']]);
+    assert.deepEqual(
+      planSync([], [onDisk('Use pnpm.', 'h0')], erased).map((a) => [a.kind, 'reason' in a ? a.reason : '']),
+      [['delete-file', 'erased-in-store']],
+    );
+    // Edited after the erasure (or brought back by a pull): not deleted; it is imported, which the store refuses.
+    assert.deepEqual(
+      planSync([], [onDisk('Use pnpm 9.', 'h1')], erased).map((a) => [a.kind, 'reason' in a ? a.reason : '']),
+      [['import', 'new-in-repository']],
+    );
+    // Another memory erased: this file is new.
+    assert.deepEqual(
+      planSync([], [onDisk('Use pnpm.', 'h0')], new Map([['mem_other', 'h0']])).map((a) => a.kind),
+      ['import'],
+    );
+  });
+
   it('does nothing when neither side changed since the last sync', () => {
     assert.deepEqual(kinds([stored('Use pnpm.')], [onDisk('Use pnpm.', 'h0')]), []);
   });
