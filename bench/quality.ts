@@ -14,7 +14,7 @@
  * (bench/qualitySummary.ts), then the three sets beside a plain BM25 (bench/threeSetTable.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import { createEmbeddings } from '../src/runtime/createRuntime.ts';
@@ -64,6 +64,13 @@ async function main(): Promise<void> {
   const rows: RecallRow[] = [];
   const recallMs: number[] = [];
   const storeMs: number[] = [];
+  // Main-thread CPU of the LoCoMo calls: client and server share this thread (in-memory transport).
+  let storeCpuMs = 0;
+  let recallCpuMs = 0;
+  const threadCpuMs = (): number => {
+    const usage = process.threadCpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
   try {
     if (codingSet) {
       if (!distractorSample)
@@ -76,6 +83,7 @@ async function main(): Promise<void> {
       for (const session of sessionsOf(sample)) {
         for (const turn of session.turns) {
           const started = performance.now();
+          const cpuBefore = threadCpuMs();
           await callOk(client, 'store_memory', {
             user_id: user,
             content: formatTurn(turn),
@@ -85,6 +93,7 @@ async function main(): Promise<void> {
             metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
           });
           storeMs.push(performance.now() - started);
+          storeCpuMs += threadCpuMs() - cpuBefore;
         }
       }
       for (const qa of sample.qa) {
@@ -92,6 +101,7 @@ async function main(): Promise<void> {
         // calls; the in-memory one does not, so the loop yields here as the server would see it.
         await new Promise((resolve) => setImmediate(resolve));
         const started = performance.now();
+        const cpuBefore = threadCpuMs();
         const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', {
           user_id: user,
           query: qa.question,
@@ -99,6 +109,7 @@ async function main(): Promise<void> {
           ...(minSimilarity !== undefined ? { min_similarity: minSimilarity } : {}),
         });
         recallMs.push(performance.now() - started);
+        recallCpuMs += threadCpuMs() - cpuBefore;
         const ranked = result.memories.map((memory) => String(memory.metadata.dia_id));
         rows.push({ sample: sample.sample_id, category: qa.category, recall: recallAtKs(ranked, qa.evidence) });
       }
@@ -143,6 +154,12 @@ async function main(): Promise<void> {
   console.log(`\n${three()}`);
   console.log(
     `\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`,
+  );
+  // CPU per call moves less with other processes' load than latency does; RSS is the whole process (client, server, store).
+  console.log(
+    `main-thread CPU per call, mean ms: recall_memories ${ms(recallCpuMs / Math.max(1, recall.n))}, store_memory ${ms(storeCpuMs / Math.max(1, store.n))}; RSS at the end ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB; load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
   );
 }
 
