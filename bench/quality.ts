@@ -6,6 +6,7 @@
  *
  *   npm run bench:quality                          # full-text only (no model, no API key)
  *   npm run bench:quality -- --set coding          # one set only: locomo, coding or coding2
+ *   npm run bench:quality -- --deterministic       # the same figures every run (stepped clock, no access log): before/after checks
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
  *
  * Coding set 2: one developer's projects, near-miss negatives (bench/coding/codingSet2.ts).
@@ -45,7 +46,15 @@ async function main(): Promise<void> {
   const neighbourRadius = process.argv.includes('--no-neighbours') ? 0 : 2;
   const bench = await openBenchStore(benchBackendArgs(process.argv.slice(2)), dataDir);
   console.log(`store: ${bench.description}`);
-  const core = new MemoryCore({ store: bench.store, embeddings, config: { neighbourRadius } });
+  // --deterministic: the same figures on every run, for before/after comparisons of a change that
+  // must not move them. Recency reads the clock and access counts, and the access log is written
+  // 20 ms after a recall, so which recalls see which counts depends on timing: here the clock steps
+  // one second per reading from a fixed instant and no access is logged.
+  const deterministic = process.argv.includes('--deterministic');
+  if (deterministic) bench.store.recordAccess = () => Promise.resolve();
+  let tick = Date.parse('2026-01-01T00:00:00Z');
+  const clock = deterministic ? { now: () => new Date((tick += 1000)) } : undefined;
+  const core = new MemoryCore({ store: bench.store, embeddings, clock, config: { neighbourRadius } });
   await core.open();
   const { client, close } = await connectClient({ core });
   const samples = loadSamples();
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
     console.log(`\n${three()}`);
     return;
   }
-  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}`;
+  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}${deterministic ? ', deterministic (stepped clock, no access log)' : ''}`;
   console.log(
     `LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`,
   );
