@@ -360,8 +360,11 @@ function expandQuery(text: string): QueryConcept[] {
       const key = span
         .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
         .join(' ');
+      // Most spans name nothing: the surfaces and the label are made only for those that might.
+      const named = byTerms.get(key);
+      if (named === undefined) continue;
       const surfaces = span.map((word) => word.surface.toLowerCase());
-      const entries = (byTerms.get(key) ?? []).filter((entry) => sameWords(surfaces, entry.words));
+      const entries = named.filter((entry) => sameWords(surfaces, entry.words));
       const phrase = span.map((word) => word.surface).join(' ');
       for (const alternative of entries.flatMap((entry) => entry.alternatives)) {
         for (const terms of vocabularyTerms(alternative.words))
