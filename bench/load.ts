@@ -16,7 +16,7 @@
  * The load generator runs on the same cores as the server; on a 2-core box it takes roughly
  * half the CPU, so the figures are a floor for the server alone.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,7 @@ const USAGE = `node bench/load.ts [options]
   --open-concurrency N  sessions opened at once (default 16)
   --servers N           server processes on the same data directory, sessions spread over them (default 1)
   --server-cpu-prof     run the servers with --cpu-prof and print the top self-time functions of the load phase
+  --keep-profiles DIR   with --server-cpu-prof: leave the .cpuprofile files in DIR (for bench/cpuProfile.ts or a profile viewer)
   --cli PATH            the built CLI to run (default dist/cli.js), e.g. a copy of an earlier build for an A/B run
 `;
 
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     'open-concurrency': { type: 'string', default: '16' },
     servers: { type: 'string', default: '1' },
     'server-cpu-prof': { type: 'boolean', default: false },
+    'keep-profiles': { type: 'string' },
     cli: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -62,7 +64,8 @@ const DURATION_S = Number(values.duration);
 const CONCURRENCY = Number(values.concurrency);
 const OPEN_CONCURRENCY = Number(values['open-concurrency']);
 const SERVERS = Number(values.servers);
-const CPU_PROF = values['server-cpu-prof'];
+const KEEP_PROFILES = values['keep-profiles'];
+const CPU_PROF = values['server-cpu-prof'] || KEEP_PROFILES !== undefined;
 const TOKEN = `load-token-${Date.now()}-0123456789abcdef0123456789`;
 const root = new URL('..', import.meta.url).pathname;
 const CLI = values.cli ?? join(root, 'dist', 'cli.js');
@@ -110,7 +113,8 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fml-load-'));
-  const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'fml-load-prof-')) : null;
+  if (KEEP_PROFILES !== undefined) mkdirSync(KEEP_PROFILES, { recursive: true });
+  const profileDir = KEEP_PROFILES ?? (CPU_PROF ? mkdtempSync(join(tmpdir(), 'fml-load-prof-')) : null);
   const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // One after the other: the first opens and migrates the store, the others find it ready.
   const servers: ServerProcess[] = [];
@@ -250,7 +254,9 @@ async function main(): Promise<void> {
   for (const server of servers) await stopServer(server);
   if (profileDir) {
     printProfiles(profileDir, { fromUs: loadStartedUs, toUs: loadEndedUs });
-    rmSync(profileDir, { recursive: true, force: true });
+    if (KEEP_PROFILES === undefined) rmSync(profileDir, { recursive: true, force: true });
+    else
+      console.log(`\nprofiles kept in ${profileDir}; load phase ${loadStartedUs}–${loadEndedUs} µs (monotonic clock)`);
   }
   const store = new SqliteMemoryStore({ dataDir });
   await store.open();

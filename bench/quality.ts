@@ -6,6 +6,7 @@
  *
  *   npm run bench:quality                          # full-text only (no model, no API key)
  *   npm run bench:quality -- --set coding          # one set only: locomo, coding or coding2
+ *   npm run bench:quality -- --deterministic       # the same figures every run (stepped clock, no access log): before/after checks
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
  *
  * Coding set 2: one developer's projects, near-miss negatives (bench/coding/codingSet2.ts).
@@ -14,7 +15,7 @@
  * (bench/qualitySummary.ts), then the three sets beside a plain BM25 (bench/threeSetTable.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import { createEmbeddings } from '../src/runtime/createRuntime.ts';
@@ -45,7 +46,15 @@ async function main(): Promise<void> {
   const neighbourRadius = process.argv.includes('--no-neighbours') ? 0 : 2;
   const bench = await openBenchStore(benchBackendArgs(process.argv.slice(2)), dataDir);
   console.log(`store: ${bench.description}`);
-  const core = new MemoryCore({ store: bench.store, embeddings, config: { neighbourRadius } });
+  // --deterministic: the same figures on every run, for before/after comparisons of a change that
+  // must not move them. Recency reads the clock and access counts, and the access log is written
+  // 20 ms after a recall, so which recalls see which counts depends on timing: here the clock steps
+  // one second per reading from a fixed instant and no access is logged.
+  const deterministic = process.argv.includes('--deterministic');
+  if (deterministic) bench.store.recordAccess = () => Promise.resolve();
+  let tick = Date.parse('2026-01-01T00:00:00Z');
+  const clock = deterministic ? { now: () => new Date((tick += 1000)) } : undefined;
+  const core = new MemoryCore({ store: bench.store, embeddings, clock, config: { neighbourRadius } });
   await core.open();
   const { client, close } = await connectClient({ core });
   const samples = loadSamples();
@@ -64,6 +73,13 @@ async function main(): Promise<void> {
   const rows: RecallRow[] = [];
   const recallMs: number[] = [];
   const storeMs: number[] = [];
+  // Main-thread CPU of the LoCoMo calls: client and server share this thread (in-memory transport).
+  let storeCpuMs = 0;
+  let recallCpuMs = 0;
+  const threadCpuMs = (): number => {
+    const usage = process.threadCpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
   try {
     if (codingSet) {
       if (!distractorSample)
@@ -76,6 +92,7 @@ async function main(): Promise<void> {
       for (const session of sessionsOf(sample)) {
         for (const turn of session.turns) {
           const started = performance.now();
+          const cpuBefore = threadCpuMs();
           await callOk(client, 'store_memory', {
             user_id: user,
             content: formatTurn(turn),
@@ -85,6 +102,7 @@ async function main(): Promise<void> {
             metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
           });
           storeMs.push(performance.now() - started);
+          storeCpuMs += threadCpuMs() - cpuBefore;
         }
       }
       for (const qa of sample.qa) {
@@ -92,6 +110,7 @@ async function main(): Promise<void> {
         // calls; the in-memory one does not, so the loop yields here as the server would see it.
         await new Promise((resolve) => setImmediate(resolve));
         const started = performance.now();
+        const cpuBefore = threadCpuMs();
         const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', {
           user_id: user,
           query: qa.question,
@@ -99,6 +118,7 @@ async function main(): Promise<void> {
           ...(minSimilarity !== undefined ? { min_similarity: minSimilarity } : {}),
         });
         recallMs.push(performance.now() - started);
+        recallCpuMs += threadCpuMs() - cpuBefore;
         const ranked = result.memories.map((memory) => String(memory.metadata.dia_id));
         rows.push({ sample: sample.sample_id, category: qa.category, recall: recallAtKs(ranked, qa.evidence) });
       }
@@ -124,7 +144,7 @@ async function main(): Promise<void> {
     console.log(`\n${three()}`);
     return;
   }
-  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}`;
+  const mode = `${embeddings ? `hybrid (${embeddings.model})` : 'full-text only, no embedding provider'}${neighbourRadius === 0 ? ', neighbour expansion off' : ''}${minSimilarity !== undefined ? `, min_similarity ${minSimilarity}` : ', default relevance floor'}${deterministic ? ', deterministic (stepped clock, no access log)' : ''}`;
   console.log(
     `LoCoMo dev split through MCP (${samples.length} conversations, ${storeMs.length} memories, ${rows.length} questions); retrieval: ${mode}`,
   );
@@ -143,6 +163,12 @@ async function main(): Promise<void> {
   console.log(`\n${three()}`);
   console.log(
     `\nlatency through MCP (in-memory transport), ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`,
+  );
+  // CPU per call moves less with other processes' load than latency does; RSS is the whole process (client, server, store).
+  console.log(
+    `main-thread CPU per call, mean ms: recall_memories ${ms(recallCpuMs / Math.max(1, recall.n))}, store_memory ${ms(storeCpuMs / Math.max(1, store.n))}; RSS at the end ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB; load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
   );
 }
 

@@ -270,8 +270,36 @@ interface QueryWord {
 /** "career-wise", "perf-wise": the suffix says "as regards"; the question is about the word before it. */
 const REGARDING_SUFFIX = /\b(\p{L}[\p{L}\p{N}]*)-wise\b/gu;
 
+/**
+ * Concepts of queries already expanded, by text, for the vocabulary they were expanded with: a
+ * recall expands its query twice (once to see whether its time phrases left a topic) and agents
+ * repeat their queries. Cleared when full or when the vocabulary changes (an evaluation that
+ * restricts it); callers get copies, so nothing they do reaches the next caller.
+ */
+const conceptsByText = new Map<string, readonly QueryConcept[]>();
+const MAX_CACHED_QUERIES = 1024;
+let conceptsVocabulary: ReadonlyMap<string, PhraseEntry> | null = null;
+
 /** Concepts of one query: its informative words in order, each with its alternatives. */
 export function queryConcepts(text: string): QueryConcept[] {
+  const source = softwareVocabulary();
+  if (conceptsVocabulary !== source) {
+    conceptsByText.clear();
+    conceptsVocabulary = source;
+  }
+  let concepts = conceptsByText.get(text);
+  if (concepts === undefined) {
+    concepts = expandQuery(text);
+    if (conceptsByText.size >= MAX_CACHED_QUERIES) conceptsByText.clear();
+    conceptsByText.set(text, concepts);
+  }
+  return concepts.map((concept) => ({
+    ...concept,
+    alternatives: concept.alternatives.map((alternative) => ({ ...alternative, terms: alternative.terms.slice() })),
+  }));
+}
+
+function expandQuery(text: string): QueryConcept[] {
   const words: QueryWord[] = [];
   for (const token of tokenizeDetailed(text.replace(REGARDING_SUFFIX, '$1'))) {
     const term = termOf(token);
@@ -292,6 +320,7 @@ export function queryConcepts(text: string): QueryConcept[] {
     concept.topical ||= word.kind === 'whole' || !isGenericForm(word.surface, word.term);
     concepts.set(word.term, concept);
   }
+  const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();
   const add = (
     concept: QueryConcept,
     terms: string[] | null,
@@ -301,12 +330,17 @@ export function queryConcepts(text: string): QueryConcept[] {
   ): void => {
     if (terms === null || (terms.length === 1 && terms[0] === concept.term)) return;
     const key = terms.join(' ');
-    const existing = concept.alternatives.find((alternative) => alternative.terms.join(' ') === key);
+    // By key rather than a scan of the concept's alternatives, which joined every one's terms at every add.
+    let byKey = alternativesByKey.get(concept);
+    if (byKey === undefined) alternativesByKey.set(concept, (byKey = new Map()));
+    const existing = byKey.get(key);
     if (existing) {
       if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
       return;
     }
-    concept.alternatives.push({ terms, credit, kind, label });
+    const alternative = { terms, credit, kind, label };
+    byKey.set(key, alternative);
+    concept.alternatives.push(alternative);
   };
 
   for (const word of words) {
@@ -326,8 +360,11 @@ export function queryConcepts(text: string): QueryConcept[] {
       const key = span
         .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
         .join(' ');
+      // Most spans name nothing: the surfaces and the label are made only for those that might.
+      const named = byTerms.get(key);
+      if (named === undefined) continue;
       const surfaces = span.map((word) => word.surface.toLowerCase());
-      const entries = (byTerms.get(key) ?? []).filter((entry) => sameWords(surfaces, entry.words));
+      const entries = named.filter((entry) => sameWords(surfaces, entry.words));
       const phrase = span.map((word) => word.surface).join(' ');
       for (const alternative of entries.flatMap((entry) => entry.alternatives)) {
         for (const terms of vocabularyTerms(alternative.words))

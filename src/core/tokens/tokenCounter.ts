@@ -20,6 +20,7 @@ export interface TokenCounter {
  */
 export class TiktokenCounter implements TokenCounter {
   private encoder: Tiktoken | undefined;
+  private ranks: ReadonlyMap<string, number> | undefined;
   // A plain map, emptied when full: pieces recur so much that LRU bookkeeping on every hit costs more than it saves.
   private readonly pieces = new Map<string, number>();
   private readonly pattern = new RegExp(cl100kBase.pat_str, 'gu');
@@ -40,8 +41,7 @@ export class TiktokenCounter implements TokenCounter {
     for (const piece of text.match(this.pattern) ?? []) {
       let count = this.pieces.get(piece);
       if (count === undefined) {
-        this.encoder ??= new Tiktoken(cl100kBase);
-        count = this.encoder.encode(piece, [], []).length;
+        count = this.countPiece(piece);
         if (piece.length <= 256) {
           if (this.pieces.size >= MAX_CACHED_PIECES) this.pieces.clear();
           this.pieces.set(piece, count);
@@ -51,4 +51,52 @@ export class TiktokenCounter implements TokenCounter {
     }
     return total;
   }
+
+  /**
+   * Tokens of one piece: byte-pair merging over the encoding's ranks, as `Tiktoken.encode` does it
+   * for each piece it splits off. Called directly, not through `encode`: that builds two regular
+   * expressions and three sets per call and re-splits the piece, several times the cost of merging
+   * a word, and it rebuilt every pair's key at every merge. Same merges, same order (the lowest
+   * rank, leftmost first), so the same count; the tests compare it with `encode` on every kind of text.
+   */
+  private countPiece(piece: string): number {
+    this.ranks ??= rankMapOf((this.encoder ??= new Tiktoken(cl100kBase)));
+    const bytes = UTF8.encode(piece);
+    if (bytes.length <= 1) return bytes.length;
+    const parts = Array.from(bytes, String);
+    if (this.ranks.has(parts.join(','))) return 1;
+    return mergedParts(parts, this.ranks);
+  }
+}
+
+const UTF8 = new TextEncoder();
+
+/** The encoder's own rank table (bytes joined by commas -> rank): one copy in memory, not two. */
+function rankMapOf(encoder: Tiktoken): ReadonlyMap<string, number> {
+  const ranks = (encoder as unknown as { rankMap?: unknown }).rankMap;
+  if (!(ranks instanceof Map) || ranks.size === 0)
+    throw new Error('js-tiktoken no longer keeps its ranks in rankMap: tokenCounter.ts must follow it');
+  return ranks as ReadonlyMap<string, number>;
+}
+
+/**
+ * How many parts byte-pair merging leaves of a piece: repeatedly join the adjacent pair of the
+ * lowest rank (the leftmost of equals) until no adjacent pair has a rank. Each pair's rank is
+ * looked up once and again only when a merge changes one of its sides.
+ */
+function mergedParts(parts: string[], ranks: ReadonlyMap<string, number>): number {
+  const pairRank = (index: number): number => ranks.get(`${parts[index]},${parts[index + 1]}`) ?? Infinity;
+  const pairRanks = parts.slice(0, -1).map((_, index) => pairRank(index));
+  while (parts.length > 1) {
+    let best = 0;
+    for (let index = 1; index < pairRanks.length; index++) if (pairRanks[index] < pairRanks[best]) best = index;
+    if (pairRanks[best] === Infinity) break;
+    parts[best] = `${parts[best]},${parts[best + 1]}`;
+    parts.splice(best + 1, 1);
+    pairRanks.splice(best, 1);
+    if (best < pairRanks.length) pairRanks[best] = pairRank(best);
+    if (best > 0) pairRanks[best - 1] = pairRank(best - 1);
+  }
+  // Every part left is a byte or a merge the table ranks, so each is one token.
+  return parts.length;
 }

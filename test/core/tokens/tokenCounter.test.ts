@@ -44,4 +44,34 @@ describe('TiktokenCounter', () => {
       assert.equal(counter.count(text), reference.encode(text, [], []).length, JSON.stringify(text));
     }
   });
+
+  it('merges byte pairs as encode does on made-up words, long runs and every kind of character', () => {
+    // Pieces the tables do not hold whole: each is merged pair by pair, where a wrong order or tie shows.
+    const alphabet = [
+      ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-./\n\t',
+      'é',
+      'ß',
+      'Ж',
+      '日',
+      '本',
+      '🚀',
+      '👩‍💻',
+      '\u0301',
+      '\u{1F600}',
+    ];
+    let seed = 11;
+    const next = (bound: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % bound;
+    };
+    const counter = new TiktokenCounter();
+    for (let sample = 0; sample < 400; sample++) {
+      let text = '';
+      const length = 1 + next(120);
+      for (let index = 0; index < length; index++) text += alphabet[next(alphabet.length)];
+      assert.equal(counter.count(text), reference.encode(text, [], []).length, JSON.stringify(text));
+    }
+    for (const word of ['supercalifragilisticexpialidocious', 'x'.repeat(300), 'ab'.repeat(97), 'kadotinemulivaresto'])
+      assert.equal(counter.count(word), reference.encode(word, [], []).length, word);
+  });
 });
