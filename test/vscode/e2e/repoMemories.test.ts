@@ -22,6 +22,9 @@ import {
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
 import { Workbench } from './workbench.ts';
+import { daemonPid, isRunning } from '../../daemon/daemonHarness.ts';
+
+const EXTENSION_ID = 'firebolt-memory.firebolt-memory-layer';
 
 const skip = skipUnlessAvailable('the repository-memories editor suite (code-server)', missingPrerequisite());
 
@@ -147,6 +150,13 @@ describe(
       await mcp?.close().catch((error: unknown) => console.error('[e2e] closing the MCP client:', error));
       await browser?.close();
       await server?.stop();
+      // The memory process outlives the window by its grace period and saves its indexes as it
+      // closes: the folder is removed once it has gone, or it would write them into a removed folder.
+      const daemon = tmp ? daemonPid(join(tmp, 'user-data', 'User', 'globalStorage', EXTENSION_ID)) : null;
+      if (daemon !== null)
+        await waitFor('the memory process to exit', () => !isRunning(daemon), 30_000).catch((error: unknown) =>
+          console.error('[e2e]', error),
+        );
       if (process.env.FML_E2E_KEEP !== '1') rmSync(tmp, { recursive: true, force: true });
       else console.log(`[e2e] kept ${tmp}`);
     });
