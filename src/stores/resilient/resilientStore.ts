@@ -25,7 +25,8 @@ import type {
 } from '../../core/ports/memoryStore.ts';
 import type { Outbox } from './outbox.ts';
 import type { OutboxOp } from './outboxOps.ts';
-import { applyToRemote } from './remoteApply.ts';
+import { RemoteLink } from './remoteLink.ts';
+import { changeInReplica } from './replicaChange.ts';
 import type { ApplyResult } from './remoteApply.ts';
 import { isUnreachable } from './unreachable.ts';
 import type { DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
@@ -44,8 +45,6 @@ export interface ResilientStoreOptions {
   replicaDescription?: string;
 }
 
-const DRAIN_BATCH = 50;
-
 /**
  * Never loses an acknowledged write while Firebolt is away. Each write is applied to the local
  * replica, appended to the durable outbox, then pushed to Firebolt in outbox order; the write
@@ -59,34 +58,27 @@ export class ResilientStore implements MemoryStore {
   readonly #remote: MemoryStore;
   readonly #local: MemoryStore;
   readonly #outbox: Outbox;
-  readonly #replay: { baseDelayMs: number; maxDelayMs: number };
-  readonly #rejectAfter: number;
   readonly #replicaDescription: string;
-  #remoteOpen = false;
-  #online = false;
-  #offlineSince: string | null = null;
-  #lastError: string | null = null;
-  #lastRejection: string | null = null;
-  #delayMs: number;
-  #timer: NodeJS.Timeout | null = null;
-  #closed = false;
-  /** Writes and drains run one at a time, so the outbox order is the apply order. */
-  #chain: Promise<unknown> = Promise.resolve();
+  readonly #link: RemoteLink;
 
   constructor(options: ResilientStoreOptions) {
     this.kind = options.remote.kind;
     this.#remote = options.remote;
     this.#local = options.local;
     this.#outbox = options.outbox;
-    this.#replay = options.replay ?? { baseDelayMs: 250, maxDelayMs: 15_000 };
-    this.#rejectAfter = options.rejectAfterAttempts ?? 3;
     this.#replicaDescription = options.replicaDescription ?? 'local replica';
-    this.#delayMs = this.#replay.baseDelayMs;
+    this.#link = new RemoteLink({
+      remote: options.remote,
+      local: options.local,
+      outbox: options.outbox,
+      replay: options.replay ?? { baseDelayMs: 250, maxDelayMs: 15_000 },
+      rejectAfterAttempts: options.rejectAfterAttempts ?? 3,
+    });
   }
 
   /** True while reads are served by Firebolt. */
   get online(): boolean {
-    return this.#online;
+    return this.#link.online;
   }
 
   /** Writes acknowledged but not yet in Firebolt. */
@@ -95,77 +87,40 @@ export class ResilientStore implements MemoryStore {
   }
 
   async open(): Promise<void> {
-    this.#closed = false;
     await this.#local.open();
     await this.#outbox.open();
     try {
-      await this.#remote.open();
-      this.#remoteOpen = true;
-      this.#online = true;
+      await this.#link.open();
     } catch (error) {
-      if (!isUnreachable(error)) {
-        // Bad credentials or configuration are not an outage: say so now rather than queue forever.
-        this.#outbox.close();
-        await this.#local.close();
-        throw error;
-      }
-      this.#goOffline(error);
+      this.#outbox.close();
+      await this.#local.close();
+      throw error;
     }
-    if (this.#outbox.pending() > 0) this.#scheduleReplay(0);
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    await this.#chain.catch(() => undefined);
+    await this.#link.stop();
     await this.#remote.close();
     await this.#local.close();
     this.#outbox.close();
   }
 
-  async health(): Promise<StoreHealth> {
-    const started = performance.now();
-    const pending = this.#outbox.pending();
-    const rejected = this.#outbox.rejected();
-    const rejectedNote =
-      rejected > 0
-        ? `; ${rejected} write(s) Firebolt rejected are kept in ${this.#outbox.path} (last: ${this.#lastRejection ?? 'see outbox_rejected'})`
-        : '';
-    if (this.#online) {
-      const remote = await this.#remote.health();
-      if (remote.status !== 'unhealthy' && pending === 0) {
-        return {
-          ...remote,
-          status: rejected > 0 ? 'degraded' : remote.status,
-          detail: `${remote.detail}; writes mirrored to ${this.#replicaDescription}${rejectedNote}`,
-        };
-      }
-      if (remote.status === 'unhealthy') this.#goOffline(new Error(remote.detail));
-      else this.#scheduleReplay(0);
-    }
-    const reason = this.#online
-      ? 'Firebolt is reachable and catching up'
-      : `Firebolt unreachable since ${this.#offlineSince ?? 'start'} (${this.#lastError ?? 'unknown error'})`;
-    return {
-      status: 'degraded',
-      latency_ms: performance.now() - started,
-      detail: `${this.kind}: ${reason}; reads from ${this.#replicaDescription}; ${pending} acknowledged write(s) queued in the outbox, replayed in order when it returns${rejectedNote}`,
-    };
+  health(): Promise<StoreHealth> {
+    return this.#link.health(this.kind, this.#replicaDescription);
   }
 
   // Reads: Firebolt when it is reachable and has every acknowledged write, else the replica.
 
   async #read<T>(read: (store: MemoryStore) => Promise<T>): Promise<T> {
-    if (this.#online && this.#outbox.pending() === 0) {
+    if (this.#link.online && this.#outbox.pending() === 0) {
       try {
         return await read(this.#remote);
       } catch (error) {
         if (!isUnreachable(error)) throw error;
-        this.#goOffline(error);
+        this.#link.goOffline(error);
       }
-    } else if (this.#online) {
-      this.#scheduleReplay(0);
+    } else if (this.#link.online) {
+      this.#link.scheduleReplay(0);
     }
     return read(this.#local);
   }
@@ -231,12 +186,6 @@ export class ResilientStore implements MemoryStore {
 
   // Writes: replica, outbox, then Firebolt in outbox order.
 
-  #serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(work, work);
-    this.#chain = run.catch(() => undefined);
-    return run;
-  }
-
   /**
    * The local apply validates the write (and throws, enqueueing nothing, if it is invalid). `op`
    * may depend on the local result: null queues nothing. `answer` says whose result the caller gets.
@@ -246,16 +195,16 @@ export class ResilientStore implements MemoryStore {
     applyLocal: () => Promise<T>,
     answer: 'remote' | 'local' = 'remote',
   ): Promise<T> {
-    return this.#serial(async () => {
+    return this.#link.serial(async () => {
       const localResult = await applyLocal();
       const queued = typeof op === 'function' ? op(localResult) : op;
       if (queued === null) return localResult;
       const seq = await this.#outbox.enqueue(queued);
-      if (!this.#online) {
-        this.#scheduleReplay();
+      if (!this.#link.online) {
+        this.#link.scheduleReplay();
         return localResult;
       }
-      const results = await this.#drain();
+      const results = await this.#link.drain();
       return answer === 'remote' && results.has(seq) ? (results.get(seq) as T) : localResult;
     });
   }
@@ -293,7 +242,7 @@ export class ResilientStore implements MemoryStore {
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {
     return this.#write(
       (outcome) => (outcome.status === 'applied' ? { op: 'changeMemory', request } : null),
-      () => this.#changeLocal(request),
+      () => changeInReplica(this.#local, () => (this.#link.online ? this.#remote : null), request),
       'local',
     );
   }
@@ -312,23 +261,6 @@ export class ResilientStore implements MemoryStore {
       () => this.#local.restoreMemories(userId, memoryIds, at),
       'local',
     );
-  }
-
-  /** A memory Firebolt has but the replica lacks (written before this replica existed) is copied in first. */
-  async #changeLocal(request: ChangeRequest): Promise<ChangeOutcome> {
-    const outcome = await this.#local.changeMemory({ ...request, if_forgotten: 'drop' });
-    if (outcome.status === 'applied') return outcome;
-    if (outcome.reason === 'missing' && this.#online) {
-      const [existing] = await this.#remote.getMemories(request.user_id, [request.memory_id]);
-      if (existing) {
-        const stored =
-          (await this.#remote.getEmbeddings(existing.user_id, [existing.memory_id])).get(existing.memory_id) ?? null;
-        await this.#local.insertMemory(existing, stored);
-        return this.#local.changeMemory(request);
-      }
-    }
-    // Asked again with the caller's rule, so a user's edit gets its MEMORY_NOT_FOUND.
-    return request.if_forgotten === 'drop' ? outcome : this.#local.changeMemory(request);
   }
 
   hardDeleteMemory(userId: string, memoryId: string, reason: HardDeleteReason = 'erasure'): Promise<boolean> {
@@ -358,81 +290,5 @@ export class ResilientStore implements MemoryStore {
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
     return this.#write({ op: 'recordAccess', entries }, () => this.#local.recordAccess(entries));
-  }
-
-  // Replay
-
-  /**
-   * Pushes outbox entries to Firebolt in order until the outbox is empty, Firebolt is
-   * unreachable, or another process holds the replay lease. Runs inside #serial.
-   */
-  async #drain(): Promise<Map<number, ApplyResult>> {
-    const results = new Map<number, ApplyResult>();
-    if (!(await this.#outbox.claimLease())) return results;
-    for (;;) {
-      const batch = this.#outbox.peek(DRAIN_BATCH);
-      if (batch.length === 0) return results;
-      for (const entry of batch) {
-        try {
-          results.set(entry.seq, await applyToRemote(this.#remote, this.#local, entry.op, entry.attempts > 0));
-          await this.#outbox.remove(entry.seq);
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          const attempts = await this.#outbox.recordAttempt(entry.seq, message);
-          if (isUnreachable(error)) {
-            this.#goOffline(error);
-            return results;
-          }
-          if (attempts < this.#rejectAfter) {
-            this.#lastError = message;
-            this.#scheduleReplay();
-            return results;
-          }
-          this.#lastRejection = `${entry.op.op} #${entry.seq}: ${message}`;
-          await this.#outbox.reject(entry.seq, message);
-        }
-      }
-      await this.#outbox.claimLease();
-    }
-  }
-
-  #goOffline(error: unknown): void {
-    if (this.#online || this.#offlineSince === null) this.#offlineSince = new Date().toISOString();
-    this.#online = false;
-    this.#lastError = error instanceof Error ? error.message : String(error);
-    this.#scheduleReplay();
-  }
-
-  #scheduleReplay(delayMs: number = this.#delayMs): void {
-    if (this.#closed || this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.#serial(() => this.#replayOnce());
-    }, delayMs);
-    // The replayer alone never keeps a process alive; a serving process has its listener.
-    this.#timer.unref();
-  }
-
-  /** One replay round: reconnect if needed, drain; back off while Firebolt stays away. */
-  async #replayOnce(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      if (!this.#remoteOpen) {
-        await this.#remote.open();
-        this.#remoteOpen = true;
-      }
-      this.#online = true;
-      await this.#drain();
-    } catch (error) {
-      if (!isUnreachable(error)) this.#lastError = error instanceof Error ? error.message : String(error);
-      this.#goOffline(error);
-    }
-    if (this.#online && this.#outbox.pending() === 0) {
-      this.#offlineSince = null;
-      this.#delayMs = this.#replay.baseDelayMs;
-      return;
-    }
-    this.#delayMs = Math.min(this.#delayMs * 2, this.#replay.maxDelayMs);
-    this.#scheduleReplay();
   }
 }
