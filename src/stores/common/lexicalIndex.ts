@@ -295,27 +295,6 @@ export class LexicalIndex {
     return index;
   }
 
-  /**
-   * Gives back the room a build by appends left behind (at 100,000 documents the columns held 2.4
-   * times the cells in use): moved-out runs and removed documents compacted away, then the
-   * posting columns and the arena cut to their use plus an eighth. Each term's run keeps its room,
-   * so the appends that follow move no more runs than before. Called when a build from rows ends.
-   */
-  trim(): void {
-    if (this.#postingsWaste > 0) this.#compactPostings();
-    const postingCapacity = withHeadroom(this.#postingsUsed);
-    if (postingCapacity < this.#postingSlots.length) {
-      this.#postingSlots = this.#postingSlots.slice(0, postingCapacity);
-      this.#postingTfs = this.#postingTfs.slice(0, postingCapacity);
-    }
-    if (this.#arenaWaste > 0) this.#compactArena();
-    const arenaCapacity = withHeadroom(this.#arenaUsed);
-    if (arenaCapacity < this.#arenaTerms.length) {
-      this.#arenaTerms = this.#arenaTerms.slice(0, arenaCapacity);
-      this.#arenaTfs = this.#arenaTfs.slice(0, arenaCapacity);
-    }
-  }
-
   upsert(docId: string, doc: AnalyzedDocument): void {
     this.remove(docId);
     const slot = this.#allocateSlot();
@@ -433,7 +412,7 @@ export class LexicalIndex {
     if (this.#arenaUsed + cells <= this.#arenaTerms.length) return;
     if (this.#arenaWaste * 2 > this.#arenaUsed) this.#compactArena();
     if (this.#arenaUsed + cells <= this.#arenaTerms.length) return;
-    const capacity = grownCapacity(this.#arenaTerms.length, this.#arenaUsed + cells);
+    const capacity = Math.max(this.#arenaTerms.length * 2, this.#arenaUsed + cells);
     const terms = new Int32Array(capacity);
     terms.set(this.#arenaTerms.subarray(0, this.#arenaUsed));
     const tfs = new Uint16Array(capacity);
@@ -498,7 +477,7 @@ export class LexicalIndex {
     if (this.#postingsUsed + room > this.#postingSlots.length) {
       if (this.#postingsWaste * 3 > this.#postingsUsed) this.#compactPostings();
       if (this.#postingsUsed + room > this.#postingSlots.length) {
-        const capacity = grownCapacity(this.#postingSlots.length, this.#postingsUsed + room);
+        const capacity = Math.max(this.#postingSlots.length * 2, this.#postingsUsed + room);
         const slots = new Int32Array(capacity);
         slots.set(this.#postingSlots.subarray(0, this.#postingsUsed));
         const tfs = new Uint16Array(capacity);
@@ -553,18 +532,6 @@ export class LexicalIndex {
     this.#postingTfs[index] = this.#postingTfs[last];
     this.#postingSizes[termId] = last - start;
   }
-}
-
-/** Columns double while small (a build's many early growths stay cheap), then grow by an eighth. */
-const DOUBLING_LIMIT = 1 << 20;
-
-function grownCapacity(capacity: number, needed: number): number {
-  return Math.max(needed, capacity < DOUBLING_LIMIT ? capacity * 2 : capacity + (capacity >> 3));
-}
-
-/** A trimmed column's room: its use and an eighth more, so the next writes do not grow it at once. */
-function withHeadroom(used: number): number {
-  return Math.max(1024, used + (used >> 3));
 }
 
 function grow(array: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {

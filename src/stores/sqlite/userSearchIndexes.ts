@@ -61,7 +61,6 @@ export class UserSearchIndexes {
           if (source.reanalyzed) reanalyzed.push(source);
         }
         if (page.lastRow === null) {
-          index.trim();
           state.lexical = index;
           state.lexicalBuilding = null;
         }
@@ -158,7 +157,6 @@ export class UserSearchIndexes {
       index.upsert(source.memory_id, source.analyzed);
       if (source.reanalyzed) reanalyzed.push(source);
     }
-    index.trim();
     state.lexical = index;
     if (reanalyzed.length > 0) this.saveAnalyses(userId, reanalyzed);
     this.persisted()?.builtFromRows(userId);

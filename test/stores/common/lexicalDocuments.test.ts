@@ -210,32 +210,3 @@ test('the sliced sort gives the permutation a native sort gives, over several ru
     assert.deepEqual(runNow(sortedOrderSteps(keys)), sortedOrder(keys));
   }
 });
-
-test('a trimmed index holds its cells in less room and answers, exports and keeps changing exactly as before', () => {
-  const untrimmed = editedIndex(13);
-  const trimmed = editedIndex(13);
-  const before = trimmed.postingFootprint();
-  trimmed.trim();
-  const after = trimmed.postingFootprint();
-  assert.equal(after.cells, before.cells);
-  assert.ok(after.capacity < before.capacity, `${after.capacity} cells of room, ${before.capacity} before the trim`);
-  assert.ok(after.capacity <= Math.max(1024, before.cells * 2 * 1.125), `${after.capacity} for ${before.cells} cells`);
-  const same = (): void => {
-    for (const terms of queries) {
-      const weighted = terms.map((term) => ({ term, weight: 1 }));
-      assert.deepEqual(trimmed.search(weighted, 50), untrimmed.search(weighted, 50), terms.join(' '));
-    }
-    assert.deepEqual(trimmed.exportDocuments(), untrimmed.exportDocuments());
-  };
-  same();
-  // Writes after the trim: runs full at once move and the columns grow again, with the same answers.
-  for (const index of [untrimmed, trimmed]) {
-    for (let n = 0; n < 400; n++)
-      index.upsert(`late${n}`, {
-        terms: new Map(Array.from({ length: 12 }, (_, at) => [`term${(n + at) % 60}`, 1 + (at % 3)])),
-        length: 12,
-      });
-    for (let n = 0; n < 400; n += 3) index.remove(`doc${n}`);
-  }
-  same();
-});
