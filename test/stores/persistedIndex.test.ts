@@ -483,6 +483,27 @@ describe('persisted index saves in slices', () => {
     });
   });
 
+  it('the save close() makes runs in one go: nothing is left waiting on the event loop then', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const store = await opened(dataDir, { persistedIndexes: { saveAfterBuildMs: 60_000, saveSliceMs: 0 } });
+      await fill(store, user, 2_000);
+      await search(store, user, 'pelican');
+      const state = store['persisted']!['host'].users.get(user)!;
+      let turnsWithASaveEncoding = 0;
+      let closing = true;
+      const watch = (): void => {
+        if (state['freezes'].size > 0) turnsWithASaveEncoding++;
+        if (closing) setImmediate(watch);
+      };
+      watch();
+      await store.close();
+      closing = false;
+      assert.equal(turnsWithASaveEncoding, 0);
+      assert.equal(indexFiles(dataDir).filter((path) => path.endsWith('.fmlidx')).length, 1);
+    });
+  });
+
   it('a hard delete landing while a save encodes stops the save: no file, temporary or final, ever holds the erased text', async () => {
     await withDir(async (dataDir) => {
       const user = newUserId();

@@ -187,7 +187,8 @@ export class PersistedIndexes {
     let parts: Uint8Array[];
     try {
       parts = await runInSlices(encodeFrozen(taken), {
-        sliceMs: this.saveSliceMs,
+        // At close nothing waits for the event loop: the saves close() starts run in one go.
+        sliceMs: this.closed ? Number.POSITIVE_INFINITY : this.saveSliceMs,
         pause: yieldToEventLoop,
         afterPause: () => {
           // An erasure of the user since the snapshot: its file could never be published, so stop now.
