@@ -389,12 +389,12 @@ describe('persisted index saves racing an erasure', () => {
         // the user's files finds nothing, so only the check under the write lock can stop it.
         let erased = false;
         class ErasedMeanwhile extends IndexSnapshotFiles {
-          override async writeTemporary(userId: string, bytes: Buffer): Promise<string> {
+          override async writeTemporary(userId: string, parts: readonly Uint8Array[]): Promise<string> {
             if (!erased) {
               erased = true;
               assert.equal(await eraser.hardDeleteMemory(user, doomed.memory_id), true);
             }
-            return super.writeTemporary(userId, bytes);
+            return super.writeTemporary(userId, parts);
           }
         }
         const racing = new PersistedIndexes(new ErasedMeanwhile(holder.path), holder['persistedIndexHost']());
@@ -406,6 +406,134 @@ describe('persisted index saves racing an erasure', () => {
         await holder.close();
         await eraser.close();
       }
+    });
+  });
+});
+
+/**
+ * Runs `action` while the store's save of `user`'s index is between two slices of its encoding
+ * (its snapshot taken, its file not written yet), then waits for that save to end.
+ */
+async function whileSaveEncodes(store: SqliteMemoryStore, user: string, action: () => Promise<void>): Promise<void> {
+  const persisted = store['persisted']!;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const state = persisted['host'].users.get(user);
+    if (state !== undefined && state['freezes'].size > 0) break;
+    if (Date.now() > deadline) assert.fail('no save of the index was encoding');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await action();
+  await persisted['saving'].get(user);
+}
+
+describe('persisted index saves in slices', () => {
+  it('a save encodes between requests: changes landing meanwhile (a forget, new tags) stay out of its file and are caught up on load', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const store = await opened(dataDir, { persistedIndexes: { saveAfterBuildMs: 0, saveSliceMs: 0 } });
+      const forgotten = makeMemory(user, { content: 'The okapi credential rotates on Fridays' });
+      const edited = makeMemory(user, { content: 'The pelican migration runbook lives in the wiki', tags: [] });
+      try {
+        await store.insertMemory(forgotten, null);
+        await store.insertMemory(edited, null);
+        await fill(store, user, 2_000);
+        await search(store, user, 'pelican');
+        let writes = 0;
+        const files = store['indexFiles'];
+        const write = files.writeTemporary.bind(files);
+        files.writeTemporary = (userId, parts) => {
+          writes++;
+          return write(userId, parts);
+        };
+        await whileSaveEncodes(store, user, async () => {
+          assert.equal(writes, 0, 'the file is not written while the save encodes');
+          assert.equal((await store.forgetMemories(user, [forgotten.memory_id], iso(5_000))).changed.length, 1);
+          await store.changeMemory({
+            user_id: user,
+            memory_id: edited.memory_id,
+            change: { add_tags: ['late'] },
+            at: iso(5_001),
+            if_forgotten: 'reject',
+          });
+        });
+        assert.equal(writes, 1);
+        // The file holds the state of its snapshot: the edit made while it encoded is not in it.
+        const [file] = indexFiles(dataDir).filter((path) => path.endsWith('.fmlidx'));
+        const snapshot = decodeSnapshot(readFileSync(file!));
+        const row = snapshot.metas.ids.indexOf(edited.memory_id);
+        assert.deepEqual(snapshot.metas.meta(row).tags, []);
+        assert.equal(snapshot.metas.meta(snapshot.metas.ids.indexOf(forgotten.memory_id)).deleted, false);
+        assert.ok(snapshot.lexical.ids.includes(forgotten.memory_id));
+      } finally {
+        await store.close();
+      }
+      // A fresh process loads the persisted index and answers as the store is now.
+      const fresh = await opened(dataDir, { persistedIndexes: { saveAfterBuildMs: 60_000 } });
+      try {
+        assert.deepEqual(await search(fresh, user, 'okapi credential'), []);
+        assert.deepEqual(
+          (await search(fresh, user, 'pelican runbook', { tags: ['late'] })).map((hit) => hit.memory_id),
+          [edited.memory_id],
+        );
+        assert.equal(fresh.indexOrigin(user), 'persisted');
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+
+  it('the save close() makes runs in one go: nothing is left waiting on the event loop then', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const store = await opened(dataDir, { persistedIndexes: { saveAfterBuildMs: 60_000, saveSliceMs: 0 } });
+      await fill(store, user, 2_000);
+      await search(store, user, 'pelican');
+      const state = store['persisted']!['host'].users.get(user)!;
+      let turnsWithASaveEncoding = 0;
+      let closing = true;
+      const watch = (): void => {
+        if (state['freezes'].size > 0) turnsWithASaveEncoding++;
+        if (closing) setImmediate(watch);
+      };
+      watch();
+      await store.close();
+      closing = false;
+      assert.equal(turnsWithASaveEncoding, 0);
+      assert.equal(indexFiles(dataDir).filter((path) => path.endsWith('.fmlidx')).length, 1);
+    });
+  });
+
+  it('a hard delete landing while a save encodes stops the save: no file, temporary or final, ever holds the erased text', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const store = await opened(dataDir, { persistedIndexes: { saveAfterBuildMs: 0, saveSliceMs: 0 } });
+      const doomed = makeMemory(user, { content: 'The okapi credential rotates on Fridays' });
+      try {
+        await store.insertMemory(doomed, null);
+        await fill(store, user, 2_000);
+        await search(store, user, 'okapi');
+        let writes = 0;
+        const files = store['indexFiles'];
+        const write = files.writeTemporary.bind(files);
+        files.writeTemporary = (userId, parts) => {
+          writes++;
+          return write(userId, parts);
+        };
+        await whileSaveEncodes(store, user, async () => {
+          assert.equal(await store.hardDeleteMemory(user, doomed.memory_id), true);
+        });
+        assert.equal(writes, 0, 'the save stopped before writing anything');
+        const left = existsSync(indexDir(dataDir)) ? readdirSync(indexDir(dataDir)) : [];
+        assert.deepEqual(left, []);
+      } finally {
+        await store.close();
+      }
+      // The save at close starts from the erased state.
+      const [file] = indexFiles(dataDir);
+      const text = readFileSync(file!);
+      assert.equal(text.toString('utf16le').includes('okapi') || text.toString('latin1').includes('okapi'), false);
+      assert.equal(decodeSnapshot(text).metas.ids.includes(doomed.memory_id), false);
     });
   });
 });

@@ -1,7 +1,9 @@
 import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
 import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
-import { SortedKeyIndex, sortedOrder } from './sortedKeyIndex.ts';
+import { exportDocumentSteps, type FrozenLexicalIndex } from './lexicalExport.ts';
+import { SortedKeyIndex } from './sortedKeyIndex.ts';
+import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
 
 export interface Bm25Options {
@@ -172,59 +174,28 @@ export class LexicalIndex {
 
   /** The live documents, oldest first, with only the terms they use (see LexicalDocuments). */
   exportDocuments(): LexicalDocuments {
-    const slots = [...this.#slotOf.values()].sort((a, b) => this.#orders[a] - this.#orders[b]);
-    const positionOf = new Int32Array(this.#ids.length);
-    // Local term numbers follow the names' string order, so a loaded index can search the names.
-    const used = new Uint8Array(this.#termNames.length);
-    let cells = 0;
-    for (const slot of slots) {
-      cells += this.#docTermCount[slot];
-      const start = this.#docStart[slot];
-      for (let i = start; i < start + this.#docTermCount[slot]; i++) used[this.#arenaTerms[i]] = 1;
-    }
-    const termIds: number[] = [];
-    for (let termId = 0; termId < used.length; termId++) if (used[termId] === 1) termIds.push(termId);
-    const names = this.#termNames;
-    termIds.sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
-    const localOf = new Int32Array(this.#termNames.length);
-    termIds.forEach((termId, local) => (localOf[termId] = local));
-    const terms = new Int32Array(cells);
-    const tfs = new Uint16Array(cells);
-    const lengths = new Float64Array(slots.length);
-    const termCounts = new Int32Array(slots.length);
-    const ids: string[] = new Array<string>(slots.length);
-    let cell = 0;
-    slots.forEach((slot, position) => {
-      positionOf[slot] = position;
-      ids[position] = this.#ids[slot];
-      lengths[position] = this.#lengths[slot];
-      termCounts[position] = this.#docTermCount[slot];
-      const start = this.#docStart[slot];
-      for (let i = start; i < start + this.#docTermCount[slot]; i++) {
-        terms[cell] = localOf[this.#arenaTerms[i]];
-        tfs[cell] = this.#arenaTfs[i];
-        cell++;
-      }
-    });
-    const postingSizes = new Int32Array(termIds.length);
-    const postingDocuments = new Int32Array(cells);
-    const postingTfs = new Uint16Array(cells);
-    let at = 0;
-    termIds.forEach((termId, local) => {
-      const start = this.#postingStarts[termId];
-      const size = this.#postingSizes[termId];
-      postingSizes[local] = size;
-      for (let i = start; i < start + size; i++) {
-        postingDocuments[at] = positionOf[this.#postingSlots[i]];
-        postingTfs[at] = this.#postingTfs[i];
-        at++;
-      }
-    });
-    if (at !== cells)
-      throw new Error(`Lexical index out of step: its postings hold ${at} entries, its documents ${cells} terms.`);
-    const termNames = termIds.map((termId) => this.#termNames[termId]);
-    const idOrder = sortedOrder(ids);
-    return { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
+    return runNow(exportDocumentSteps(this.freeze()));
+  }
+
+  /**
+   * The index as it is now, for an export that runs while it goes on changing (a persisted
+   * index's save, in slices): the per-slot columns are copied (24 bytes a document), the arena and
+   * the term names are shared, since cells below the arena's use and names are never rewritten.
+   */
+  freeze(): FrozenLexicalIndex {
+    const slots = this.#ids.length;
+    return {
+      termNames: this.#termNames,
+      termCount: this.#termNames.length,
+      ids: this.#ids.slice(),
+      freeSlots: this.#freeSlots.slice(),
+      orders: this.#orders.slice(0, slots),
+      docStart: this.#docStart.slice(0, slots),
+      docTermCount: this.#docTermCount.slice(0, slots),
+      lengths: this.#lengths.slice(0, slots),
+      arenaTerms: this.#arenaTerms as Int32Array,
+      arenaTfs: this.#arenaTfs as Uint16Array,
+    };
   }
 
   /**
@@ -450,21 +421,25 @@ export class LexicalIndex {
     this.#arenaTfs = tfs;
   }
 
-  /** Moves every live document's terms to the front, keeping their order in the arena. */
+  /**
+   * Copies every live document's terms to the front of a new arena of the same room: never in
+   * place, since a frozen copy of the index (freeze) may still be reading the old one.
+   */
   #compactArena(): void {
-    const live: number[] = [];
-    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#docTermCount[slot] > 0) live.push(slot);
-    // Slots are reused, so arena order is not slot order; in arena order every run moves only towards the front.
-    live.sort((a, b) => this.#docStart[a] - this.#docStart[b]);
+    const terms = new Int32Array(this.#arenaTerms.length);
+    const tfs = new Uint16Array(this.#arenaTfs.length);
     let used = 0;
-    for (const slot of live) {
-      const start = this.#docStart[slot];
+    for (let slot = 0; slot < this.#ids.length; slot++) {
       const count = this.#docTermCount[slot];
-      this.#arenaTerms.copyWithin(used, start, start + count);
-      this.#arenaTfs.copyWithin(used, start, start + count);
+      if (count === 0) continue;
+      const start = this.#docStart[slot];
+      terms.set(this.#arenaTerms.subarray(start, start + count), used);
+      tfs.set(this.#arenaTfs.subarray(start, start + count), used);
       this.#docStart[slot] = used;
       used += count;
     }
+    this.#arenaTerms = terms;
+    this.#arenaTfs = tfs;
     this.#arenaUsed = used;
     this.#arenaWaste = 0;
   }

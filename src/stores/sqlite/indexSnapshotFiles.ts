@@ -32,11 +32,11 @@ export class IndexSnapshotFiles {
     }
   }
 
-  /** Writes `bytes` under a temporary name of the user's; `publish` or `discard` it next. */
-  async writeTemporary(userId: string, bytes: Buffer): Promise<string> {
+  /** Writes `parts`, one after another, under a temporary name of the user's; `publish` or `discard` it next. */
+  async writeTemporary(userId: string, parts: readonly Uint8Array[]): Promise<string> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const temporary = join(this.dir, `${userKey(userId)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    await writeFile(temporary, bytes, { mode: 0o600 });
+    await writeFile(temporary, parts, { mode: 0o600 });
     return temporary;
   }
 

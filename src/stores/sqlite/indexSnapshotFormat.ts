@@ -1,7 +1,8 @@
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { LexicalDocuments } from '../common/lexicalIndex.ts';
-import { SortedKeyIndex, sortedOrder } from '../common/sortedKeyIndex.ts';
+import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
+import { CELLS_PER_STEP, runNow, sortedOrderSteps, type Steps } from '../common/steps.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /**
@@ -139,14 +140,42 @@ class StringTable {
 }
 
 export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
-  const { metas, lexical } = snapshot;
+  const { metas } = snapshot;
+  const parts = runNow(
+    encodeSnapshotSteps({ ...snapshot, metas: { count: metas.length, at: (row: number) => metas[row] } }),
+  );
+  return Buffer.concat(parts);
+}
+
+/** Metas in store order, read one by one as the encoding reaches them; a row without a meta is skipped. */
+export interface MetaRows {
+  readonly count: number;
+  at(row: number): MemoryMeta | undefined;
+}
+
+/** What a save encodes: metas read through `MetaRows` (a frozen view of a live state). */
+export type SnapshotSource = Omit<IndexSnapshot, 'metas'> & { metas: MetaRows };
+
+/**
+ * The file's bytes as consecutive parts (the header, then each section and its padding, the
+ * sections being the arrays themselves: nothing is copied into one buffer), in steps a caller can
+ * run in time slices (steps.ts).
+ */
+export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array[]> {
+  const { metas: rows, lexical } = snapshot;
   const table = new StringTable();
-  const stringColumns = new Int32Array(metas.length * STRING_FIELDS.length);
-  const numberColumns = new Float64Array(metas.length * NUMBER_FIELDS.length);
-  const flags = new Uint8Array(metas.length);
-  const listCounts = new Int32Array(metas.length * 2);
+  const stringColumns = new Int32Array(rows.count * STRING_FIELDS.length);
+  const numberColumns = new Float64Array(rows.count * NUMBER_FIELDS.length);
+  const flags = new Uint8Array(rows.count);
+  const listCounts = new Int32Array(rows.count * 2);
   const listItems: number[] = [];
-  metas.forEach((meta, row) => {
+  const metaIds: string[] = [];
+  let row = 0;
+  for (let at = 0; at < rows.count; at++) {
+    if (at % 1_024 === 1_023) yield;
+    const meta = rows.at(at);
+    if (meta === undefined) continue;
+    metaIds.push(meta.memory_id);
     STRING_FIELDS.forEach(
       (field, column) => (stringColumns[row * STRING_FIELDS.length + column] = table.number(meta[field])),
     );
@@ -156,23 +185,28 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     listCounts[row * 2 + 1] = meta.tags.length;
     for (const entity of meta.entities) listItems.push(table.number(entity));
     for (const tag of meta.tags) listItems.push(table.number(tag));
-  });
-  const documentIds = Int32Array.from(lexical.ids, (id) => table.number(id));
-  const vectorIds = snapshot.vectors.map((vectors) => Int32Array.from(vectors.ids, (id) => table.number(id)));
-  const termNames = Int32Array.from(lexical.termNames, (term) => table.number(term));
+    row++;
+  }
+  const metaCount = row;
+  const documentIds = yield* numbered(table, lexical.ids);
+  const vectorIds: Int32Array[] = [];
+  for (const vectors of snapshot.vectors) vectorIds.push(yield* numbered(table, vectors.ids));
+  const termNames = yield* numbered(table, lexical.termNames);
   const stringLengths = Int32Array.from(table.strings, (value) => value.length);
+  yield;
   // UTF-16 keeps every JavaScript string exact, unpaired surrogates included, which UTF-8 would not.
-  const characters = Buffer.from(table.strings.join(''), 'utf16le');
+  const characters = yield* utf16(table.strings);
+  const metaIdOrder = yield* sortedOrderSteps(metaIds);
 
   const sections: Array<[string, SectionKind, ArrayBufferView]> = [
     ['stringLengths', 'i32', stringLengths],
     ['characters', 'utf16', characters],
-    ['metaStrings', 'i32', stringColumns],
-    ['metaNumbers', 'f64', numberColumns],
-    ['metaFlags', 'u8', flags],
-    ['metaListCounts', 'i32', listCounts],
+    ['metaStrings', 'i32', stringColumns.subarray(0, metaCount * STRING_FIELDS.length)],
+    ['metaNumbers', 'f64', numberColumns.subarray(0, metaCount * NUMBER_FIELDS.length)],
+    ['metaFlags', 'u8', flags.subarray(0, metaCount)],
+    ['metaListCounts', 'i32', listCounts.subarray(0, metaCount * 2)],
     ['metaListItems', 'i32', Int32Array.from(listItems)],
-    ['metaIdOrder', 'i32', sortedOrder(metas.map((meta) => meta.memory_id))],
+    ['metaIdOrder', 'i32', metaIdOrder],
     ['termNames', 'i32', termNames],
     ['documentIds', 'i32', documentIds],
     ['documentIdOrder', 'i32', lexical.idOrder],
@@ -189,22 +223,28 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
     ]),
   ];
   const entries: SectionEntry[] = [];
+  const body: Uint8Array[] = [];
   let offset = 0;
   for (const [name, kind, view] of sections) {
     entries.push({ name, kind, offset, bytes: view.byteLength });
-    offset = align8(offset + view.byteLength);
+    body.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+    const padding = align8(offset + view.byteLength) - (offset + view.byteLength);
+    if (padding > 0) body.push(new Uint8Array(padding));
+    offset += view.byteLength + padding;
   }
-  const body = Buffer.alloc(offset);
-  sections.forEach(([, , view], at) =>
-    body.set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), entries[at].offset),
-  );
+  let checksum = 0;
+  for (const part of body)
+    for (let at = 0; at < part.length; at += CRC_BYTES_PER_STEP) {
+      checksum = crc32(part.subarray(at, at + CRC_BYTES_PER_STEP), checksum);
+      yield;
+    }
   const header: Header = {
     format: 'fml-index',
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     byteOrder: 'LE',
     stamp: snapshot.stamp,
     counts: {
-      metas: metas.length,
+      metas: metaCount,
       documents: lexical.ids.length,
       terms: lexical.termNames.length,
       cells: lexical.terms.length,
@@ -218,14 +258,40 @@ export function encodeSnapshot(snapshot: IndexSnapshot): Buffer {
       words: vectors.codes.length,
     })),
     sections: entries,
-    crc32: crc32(body),
+    crc32: checksum,
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = Buffer.alloc(align8(SNAPSHOT_MAGIC.length + 4 + headerBytes.length));
   SNAPSHOT_MAGIC.copy(prefix, 0);
   prefix.writeUInt32LE(headerBytes.length, SNAPSHOT_MAGIC.length);
   headerBytes.copy(prefix, SNAPSHOT_MAGIC.length + 4);
-  return Buffer.concat([prefix, body]);
+  return [prefix, ...body];
+}
+
+/** A megabyte of CRC-32 per step (under a millisecond). */
+const CRC_BYTES_PER_STEP = 1 << 20;
+
+/** Each value's number in the string table, adding the ones it lacks. */
+function* numbered(table: StringTable, values: readonly string[]): Steps<Int32Array> {
+  const numbers = new Int32Array(values.length);
+  for (let at = 0; at < values.length; at++) {
+    numbers[at] = table.number(values[at]);
+    if (at % CELLS_PER_STEP === CELLS_PER_STEP - 1) yield;
+  }
+  return numbers;
+}
+
+/** The strings one after another in UTF-16 (little-endian), written a run of strings per step. */
+function* utf16(strings: readonly string[]): Steps<Buffer> {
+  let characters = 0;
+  for (const value of strings) characters += value.length;
+  const bytes = Buffer.alloc(characters * 2);
+  let offset = 0;
+  for (let at = 0; at < strings.length; at++) {
+    offset += bytes.write(strings[at], offset, 'utf16le');
+    if (at % CELLS_PER_STEP === CELLS_PER_STEP - 1) yield;
+  }
+  return bytes;
 }
 
 /** Only the header, for checks that need not decode the content (the stamp, the counts). */

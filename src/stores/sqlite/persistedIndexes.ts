@@ -3,12 +3,44 @@ import { DEFAULT_BM25, LexicalDocumentsError, LexicalIndex } from '../common/lex
 import { ANALYZER_VERSION } from '../../core/text/analyzer.ts';
 import type { ChangeFeed } from './changeFeed.ts';
 import type { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
-import { decodeSnapshot, encodeSnapshot, SnapshotFormatError, type SnapshotStamp } from './indexSnapshotFormat.ts';
+import {
+  decodeSnapshot,
+  encodeSnapshotSteps,
+  SnapshotFormatError,
+  type SnapshotStamp,
+  type VectorCodes,
+} from './indexSnapshotFormat.ts';
+import { exportDocumentSteps, type FrozenLexicalIndex } from '../common/lexicalExport.ts';
+import { runInSlices, type Steps } from '../common/steps.ts';
+import { yieldToEventLoop } from './userCaches.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import { EXACT_SCAN_LIMIT } from './vectorSearch.ts';
-import { UserMemoryState } from './userMemoryState.ts';
+import { type FrozenMetas, UserMemoryState } from './userMemoryState.ts';
+
+/**
+ * A save encodes in slices of this much main-thread time, then lets the event loop serve what
+ * waits: at 100,000 memories the encoding is about a second of CPU, which in one stretch stalled
+ * every request of the process.
+ */
+const SAVE_SLICE_MS = 4;
+
+/** Thrown between two slices of a save when an erasure of its user committed meanwhile. */
+class SaveAbandoned extends Error {
+  readonly code = 'INDEX_SAVE_ABANDONED';
+}
+
+/** The steps of a save: the frozen lexical index exported, then the whole snapshot encoded. */
+function* encodeFrozen(taken: {
+  stamp: SnapshotStamp;
+  metas: FrozenMetas;
+  lexical: FrozenLexicalIndex;
+  vectors: VectorCodes[];
+}): Steps<Uint8Array[]> {
+  const lexical = yield* exportDocumentSteps(taken.lexical);
+  return yield* encodeSnapshotSteps({ stamp: taken.stamp, metas: taken.metas, lexical, vectors: taken.vectors });
+}
 
 /** A loaded user's remaining metas are made once its first recall has answered, 2,000 rows (about 2 ms) at a time. */
 const MAKE_METAS_AFTER_MS = 1_000;
@@ -33,6 +65,8 @@ export interface PersistedIndexOptions {
   saveIntervalMs?: number;
   /** Delay between an index built from rows and its first save, so the search that built it answers first. */
   saveAfterBuildMs?: number;
+  /** Main-thread time a save encodes before it lets waiting requests run; 4 ms by default (0: after every step). */
+  saveSliceMs?: number;
 }
 
 /**
@@ -52,11 +86,14 @@ export class PersistedIndexes {
   private readonly files: IndexSnapshotFiles;
   private readonly host: PersistedIndexHost;
   private readonly saveAfterBuildMs: number;
+  private readonly saveSliceMs: number;
   private readonly restoring = new Map<string, Promise<void>>();
   private readonly saving = new Map<string, Promise<void>>();
   /** The revision of each state last written; a state whose revision moved since is saved again. */
   private readonly savedRevision = new WeakMap<UserMemoryState, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Erasures per user in this process: a save that sees the count move while it encodes stops. */
+  private readonly erasures = new Map<string, number>();
   private readonly interval: NodeJS.Timeout;
   private closed = false;
 
@@ -64,6 +101,7 @@ export class PersistedIndexes {
     this.files = files;
     this.host = host;
     this.saveAfterBuildMs = options.saveAfterBuildMs ?? 2_000;
+    this.saveSliceMs = options.saveSliceMs ?? SAVE_SLICE_MS;
     this.interval = setInterval(() => this.saveChanged(), options.saveIntervalMs ?? 60_000);
     // A pending save never keeps a CLI or test process alive; close() saves what changed.
     this.interval.unref();
@@ -92,6 +130,7 @@ export class PersistedIndexes {
 
   /** After an erasure committed (and the WAL was purged): no file of the user may keep the erased text. */
   erase(userId: string): void {
+    this.erasures.set(userId, (this.erasures.get(userId) ?? 0) + 1);
     this.files.eraseUser(userId);
   }
 
@@ -133,20 +172,40 @@ export class PersistedIndexes {
         .vectorIndexList()
         .filter(({ index }) => index.size > EXACT_SCAN_LIMIT)
         .map(({ model, index }) => ({ model, dims: index.dims, ...index.exportCodes() }));
-      const bytes = encodeSnapshot({
+      // Frozen here, encoded below in slices while requests go on changing the state.
+      return {
+        state,
+        revision: state.revision,
+        erasures: this.erasures.get(userId) ?? 0,
         stamp,
-        metas: state.orderedMetas(),
-        lexical: state.lexical.exportDocuments(),
+        metas: state.freezeMetas(),
+        lexical: state.lexical.freeze(),
         vectors,
-      });
-      return { state, revision: state.revision, seq: stamp.seq, bytes };
+      };
     });
     if (taken === null) return;
-    const temporary = await this.files.writeTemporary(userId, taken.bytes);
+    let parts: Uint8Array[];
+    try {
+      parts = await runInSlices(encodeFrozen(taken), {
+        // At close nothing waits for the event loop: the saves close() starts run in one go.
+        sliceMs: this.closed ? Number.POSITIVE_INFINITY : this.saveSliceMs,
+        pause: yieldToEventLoop,
+        afterPause: () => {
+          // An erasure of the user since the snapshot: its file could never be published, so stop now.
+          if ((this.erasures.get(userId) ?? 0) !== taken.erasures) throw new SaveAbandoned();
+        },
+      });
+    } catch (error) {
+      if (error instanceof SaveAbandoned) return;
+      throw error;
+    } finally {
+      taken.metas.release();
+    }
+    const temporary = await this.files.writeTemporary(userId, parts);
     let published = false;
     try {
       published = await this.host.write('publishIndex', (feed) => {
-        const since = feed.changesOfUserSince(userId, taken.seq);
+        const since = feed.changesOfUserSince(userId, taken.stamp.seq);
         if (since === null || since.some((change) => change.op === 'delete' || change.op === 'drop_user')) return false;
         return this.files.publish(temporary, userId);
       });

@@ -326,7 +326,7 @@ export class SqliteMemoryStore implements MemoryStore {
       () => this.users.get(userId)?.forget(memoryId),
     );
     // A hard delete is an erasure: no copy of the text may stay in a persisted index or the WAL.
-    if (removed) this.indexFiles.eraseUser(userId);
+    if (removed) this.eraseIndexFiles(userId);
     if (removed) await purgeWal(this.connection.require('hardDeleteMemory').db);
     return removed;
   }
@@ -345,7 +345,7 @@ export class SqliteMemoryStore implements MemoryStore {
         this.workingItems.clear();
       },
     );
-    this.indexFiles.eraseUser(userId);
+    this.eraseIndexFiles(userId);
     await purgeWal(this.connection.require('deleteUser').db);
     return receipt;
   }
@@ -458,6 +458,12 @@ export class SqliteMemoryStore implements MemoryStore {
 
   private refreshMemories(userId: string, memoryIds: readonly string[]): void {
     this.caches.refreshMemories(userId, memoryIds);
+  }
+
+  /** After an erasure of the user committed: its index files go, and a save of its index encoding now stops. */
+  private eraseIndexFiles(userId: string): void {
+    if (this.persisted !== null) this.persisted.erase(userId);
+    else this.indexFiles.eraseUser(userId);
   }
 
   /** What the store lends its persisted index snapshots. */

@@ -44,6 +44,7 @@ export class UserMemoryState {
   /** Ids in the order they were stored (rowid order at load, then appended), for neighbour lookups. */
   private readonly order: string[];
   private readonly position: SortedKeyIndex;
+  private readonly freezes = new Set<FrozenMetas>();
   /** Moves on every change to the metadata or the indexes; a persisted index is current while it matches. */
   revision = 0;
   /** Where the lexical index came from: built from the rows, or loaded from a persisted index. */
@@ -73,12 +74,29 @@ export class UserMemoryState {
     return this.order.flatMap((id) => this.metas.get(id) ?? []);
   }
 
+  /**
+   * The metas in store order as they are now, read later while they go on changing (a persisted
+   * index's save, in slices): until `release`, the first change of a meta keeps a copy of it as it
+   * was (or that it was absent). Metas stored after this call are not part of it.
+   */
+  freezeMetas(): FrozenMetas {
+    const frozen = new FrozenMetas(this.order, this.metas, () => this.freezes.delete(frozen));
+    this.freezes.add(frozen);
+    return frozen;
+  }
+
+  /** Before `memoryId`'s meta changes: every frozen view that has not kept it yet keeps it as it is. */
+  private beforeChange(memoryId: string, meta: MemoryMeta | undefined): void {
+    for (const frozen of this.freezes) frozen.keep(memoryId, meta);
+  }
+
   /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
     const next = metaOf(memory);
     this.revision++;
     let meta = this.metas.get(memory.memory_id);
     if (meta === undefined && this.loading !== null) return;
+    this.beforeChange(memory.memory_id, meta);
     if (meta === undefined) {
       meta = next;
       this.metas.set(memory.memory_id, meta);
@@ -199,6 +217,7 @@ export class UserMemoryState {
     const meta = this.metas.get(memoryId);
     if (meta === undefined) return;
     this.revision++;
+    this.beforeChange(memoryId, meta);
     meta.access_count = accessCount;
     meta.last_accessed_ms = Date.parse(lastAccessed);
   }
@@ -206,6 +225,7 @@ export class UserMemoryState {
   forget(memoryId: string): void {
     this.revision++;
     const meta = this.metas.get(memoryId);
+    this.beforeChange(memoryId, meta);
     if (meta !== undefined) this.unindex(meta);
     this.metas.delete(memoryId);
     this.lexical?.remove(memoryId);
@@ -227,5 +247,41 @@ export class UserMemoryState {
     const key = vectorIndexKey(model, index.dims);
     this.vectorIndexes.set(key, index);
     this.vectorModels.set(key, model);
+  }
+}
+
+/** Metas in store order as they were when frozen (UserMemoryState.freezeMetas). */
+export class FrozenMetas {
+  /** Ids in store order; only the first `count` were there when frozen. */
+  readonly #order: readonly string[];
+  readonly count: number;
+  readonly #live: MetaTable;
+  /** Metas changed since: their copy as they were, or null when they were absent. */
+  readonly #kept = new Map<string, MemoryMeta | null>();
+  readonly #release: () => void;
+
+  constructor(order: readonly string[], live: MetaTable, release: () => void) {
+    this.#order = order;
+    this.count = order.length;
+    this.#live = live;
+    this.#release = release;
+  }
+
+  /** The meta of the `row`-th id in store order as it was when frozen; undefined when it had none (forgotten). */
+  at(row: number): MemoryMeta | undefined {
+    const id = this.#order[row];
+    const kept = this.#kept.get(id);
+    if (kept !== undefined) return kept ?? undefined;
+    return this.#live.get(id);
+  }
+
+  keep(memoryId: string, meta: MemoryMeta | undefined): void {
+    if (!this.#kept.has(memoryId)) this.#kept.set(memoryId, meta === undefined ? null : { ...meta });
+  }
+
+  /** Stops keeping copies; `at` must not be called after. */
+  release(): void {
+    this.#release();
+    this.#kept.clear();
   }
 }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LexicalDocumentsError, LexicalIndex } from '../../../src/stores/common/lexicalIndex.ts';
+import { exportDocumentSteps } from '../../../src/stores/common/lexicalExport.ts';
+import { sortedOrder } from '../../../src/stores/common/sortedKeyIndex.ts';
+import { runNow, sortedOrderSteps } from '../../../src/stores/common/steps.ts';
 
 /** A seeded mix of upserts, re-upserts and removals, so slots are reused and the arena holds waste. */
 function editedIndex(seed: number): LexicalIndex {
@@ -182,4 +185,28 @@ test('term frequencies are held in exact half units: every analyzer weight sum c
   const restored = LexicalIndex.fromDocuments(index.exportDocuments());
   assert.deepEqual(restored.documentTerms('doc'), index.documentTerms('doc'));
   assert.ok(index.exportDocuments().postingTfs instanceof Uint16Array);
+});
+
+test('a frozen index exports the documents it had when frozen, however the index changes meanwhile (compactions included)', () => {
+  const index = editedIndex(11);
+  const before = index.exportDocuments();
+  const frozen = index.freeze();
+  // Remove most documents (the arena compacts when waste passes half) and write new ones over their slots.
+  for (let doc = 0; doc < 400; doc++) if (doc % 5 !== 0) index.remove(`doc${doc}`);
+  for (let doc = 0; doc < 300; doc++)
+    index.upsert(`late${doc}`, {
+      terms: new Map(Array.from({ length: 20 }, (_, at) => [`term${(doc + at) % 60}`, 1])),
+      length: 20,
+    });
+  assert.notDeepEqual(index.exportDocuments(), before);
+  assert.deepEqual(runNow(exportDocumentSteps(frozen)), before);
+});
+
+test('the sliced sort gives the permutation a native sort gives, over several runs and merges', () => {
+  let state = 3;
+  const random = (): number => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (const count of [0, 1, 1_023, 1_024, 1_025, 5_000, 20_001]) {
+    const keys = Array.from({ length: count }, (_, at) => `${Math.floor(random() * 1e9).toString(36)}-${at}`);
+    assert.deepEqual(runNow(sortedOrderSteps(keys)), sortedOrder(keys));
+  }
 });
