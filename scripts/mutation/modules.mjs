@@ -14,8 +14,8 @@ export const MUTATION_MODULES = [
     mutate: [
       'src/stores/sqlite/memoryTables.ts#deleteMemoryRows',
       'src/stores/sqlite/userDeletion.ts',
-      'src/core/longterm/longTermMemory.ts#forget',
-      'src/core/longterm/longTermMemory.ts#forgetAll',
+      'src/core/longterm/forgetMemories.ts#forget',
+      'src/core/longterm/forgetMemories.ts#forgetAll',
     ],
     tests: ['test/promises/hardDelete.test.ts', 'test/core/lifecycle/lifecycle.test.ts'],
   },

@@ -1,20 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { AnchorChecker } from '../core/anchors/anchorChecker.ts';
 import { MemoryError } from '../core/domain/errors.ts';
-import type { MemoryCore } from '../core/memoryCore.ts';
-import { startHttpServer, type RunningHttpServer } from '../http/httpServer.ts';
-import { createStore } from '../runtime/createRuntime.ts';
-import { nodeWorkspaceFiles } from '../runtime/nodeWorkspaceFiles.ts';
-import type { BackendConfig } from '../runtime/runtimeConfig.ts';
-import { copyStore, type CopyResult } from '../stores/copy/copyStore.ts';
 import { dispatchCall } from './callDispatch.ts';
 import { MAX_FRAME_CHARS, MAX_UNAUTHENTICATED_FRAME_CHARS, parseClientFrame } from './clientFrame.ts';
 import { FrameError, FrameReader } from './frameReader.ts';
 import { CoreRegistry } from './coreRegistry.ts';
-import type { CoreSurface } from '../core/coreSurface.ts';
 import type { DaemonAddress } from './daemonAddress.ts';
 import {
   type ClientFrame,
@@ -26,6 +18,10 @@ import {
   toWireError,
 } from './daemonProtocol.ts';
 import { acquireTakeoverLock } from './takeoverLock.ts';
+import type { Connection } from './clientConnection.ts';
+import { McpEndpoints } from './mcpEndpoints.ts';
+import { isAlive, preparePrivateDir, sameSecret, tryListen } from './socketFiles.ts';
+import { copyToFirebolt } from './storeCopy.ts';
 import { requireWorkspaceDir } from './workspaceDir.ts';
 
 export interface DaemonInfo {
@@ -45,20 +41,6 @@ export interface DaemonServerOptions {
   onIdleExit: () => void;
 }
 
-interface Connection {
-  socket: Socket;
-  /** Set once the client's hello carried the secret: until then only a small hello is read. */
-  authenticated: boolean;
-  /** Copies this client started, by request id, so a cancel frame can stop them. */
-  copies: Map<number, AbortController>;
-  dataDir: string | null;
-  coreKey: string | null;
-  surface: CoreSurface | null;
-  core: MemoryCore | null;
-  userId: string | undefined;
-  unsubscribe: (() => void) | null;
-}
-
 /**
  * The background memory process: one per user and data directory. Windows, the CLI and
  * benchmarks connect over a local socket (named pipe on Windows), open the core of their config
@@ -67,7 +49,7 @@ interface Connection {
 export class DaemonServer {
   private readonly registry: CoreRegistry;
   private readonly connections = new Set<Connection>();
-  private readonly endpoints = new Map<string, Promise<RunningHttpServer & { token: string }>>();
+  private readonly endpoints: McpEndpoints;
   private server: Server | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly secret = randomBytes(32).toString('base64url');
@@ -77,10 +59,11 @@ export class DaemonServer {
 
   constructor(options: DaemonServerOptions) {
     this.options = options;
+    this.endpoints = new McpEndpoints(options.log);
     this.registry = new CoreRegistry({
       log: options.log,
       idleCloseMs: options.graceMs,
-      beforeClose: (key) => this.closeEndpoints(key),
+      beforeClose: (key) => this.endpoints.closeFor(key),
     });
   }
 
@@ -138,8 +121,7 @@ export class DaemonServer {
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const connection of this.connections) connection.socket.destroy();
-    for (const endpoint of this.endpoints.values()) await (await endpoint).close();
-    this.endpoints.clear();
+    await this.endpoints.closeAll();
     await this.registry.closeAll();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     rmSync(this.options.address.infoFile, { force: true });
@@ -210,12 +192,12 @@ export class DaemonServer {
     if (connection.surface === null || connection.core === null || connection.coreKey === null)
       throw new MemoryError('INVALID_INPUT', 'Say hello (open a core) before calling it.');
     if (frame.op === 'call') return dispatchCall(connection.surface, frame.path, frame.args);
-    if (frame.op === 'copy') return this.copy(connection, frame.id, frame.target, frame.userId);
+    if (frame.op === 'copy') return copyToFirebolt(connection, frame.id, frame.target, frame.userId);
     if (frame.op === 'cancel') {
       connection.copies.get(frame.request)?.abort();
       return null;
     }
-    return this.endpoint(
+    return this.endpoints.open(
       connection.coreKey,
       connection.core,
       frame.userId,
@@ -260,85 +242,6 @@ export class DaemonServer {
     };
   }
 
-  /**
-   * Memory: Copy Local Memories to Firebolt, run here: the embedded store (a second connection to
-   * its file) copied into the bare target store (no outbox: the copy must fail when Firebolt is away).
-   */
-  private async copy(
-    connection: Connection,
-    request: number,
-    target: BackendConfig,
-    userId: string,
-  ): Promise<CopyResult> {
-    if (target.kind === 'sqlite')
-      throw new MemoryError(
-        'INVALID_INPUT',
-        'The copy goes from the embedded store to Firebolt; the target must be a Firebolt backend.',
-      );
-    const source = createStore({ kind: 'sqlite', dataDir: connection.dataDir! });
-    const destination = createStore(target);
-    const abort = new AbortController();
-    connection.copies.set(request, abort);
-    await source.open();
-    try {
-      await destination.open();
-      try {
-        return await copyStore(source, destination, {
-          users: [userId],
-          signal: abort.signal,
-          onProgress: (value) => {
-            if (!connection.socket.destroyed) connection.socket.write(encodeFrame({ progress: { request, value } }));
-          },
-        });
-      } finally {
-        await destination.close();
-      }
-    } finally {
-      connection.copies.delete(request);
-      await source.close();
-    }
-  }
-
-  private endpoint(
-    coreKey: string,
-    core: MemoryCore,
-    userId: string,
-    adminTools: boolean,
-    workspaceDir: string | null,
-  ): Promise<{ mcpUrl: string; port: number; token: string }> {
-    // One endpoint per tool set and workspace: windows that opt into the admin group get their own,
-    // and so does each folder, whose files its agents' anchors are resolved in.
-    const key = `${coreKey}\0${userId}\0${adminTools ? 'admin' : 'agent'}\0${workspaceDir ?? ''}`;
-    let running = this.endpoints.get(key);
-    if (running === undefined) {
-      running = (async () => {
-        const token = randomBytes(32).toString('base64url');
-        const workspace =
-          workspaceDir === null ? {} : { workspace: new AnchorChecker(nodeWorkspaceFiles(workspaceDir)) };
-        // Agents call tools in bursts; the limit only stops a runaway client, never a normal session.
-        const server = await startHttpServer(
-          { core, defaultUserId: userId, adminTools, ...workspace },
-          { port: 0, token, rateLimit: { perMinute: 6000, burst: 600 } },
-        );
-        this.options.log(
-          `MCP endpoint for user ${userId}${workspaceDir === null ? '' : ` in ${workspaceDir}`} on ${server.mcpUrl}`,
-        );
-        return Object.assign(server, { token });
-      })();
-      this.endpoints.set(key, running);
-      running.catch(() => this.endpoints.delete(key));
-    }
-    return running.then((server) => ({ mcpUrl: server.mcpUrl, port: server.port, token: server.token }));
-  }
-
-  private async closeEndpoints(coreKey: string): Promise<void> {
-    for (const [key, endpoint] of this.endpoints) {
-      if (!key.startsWith(`${coreKey}\0`)) continue;
-      this.endpoints.delete(key);
-      await (await endpoint).close();
-    }
-  }
-
   private status(): DaemonStatus {
     return {
       pid: process.pid,
@@ -369,52 +272,4 @@ export class DaemonServer {
       this.options.onIdleExit();
     }, this.options.graceMs);
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function tryListen(server: Server, path: string): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') resolve(false);
-      else reject(error);
-    };
-    const onListening = (): void => {
-      server.off('error', onError);
-      resolve(true);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(path);
-  });
-}
-
-/** Whether a process answers on the socket (a live daemon) or the file is stale. */
-export function isAlive(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createConnection(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}
-
-/** The socket directory must be ours and closed to others; a directory planted by someone else is refused. */
-function preparePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stats = statSync(dir);
-  if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) {
-    throw new MemoryError(
-      'CONFIGURATION_ERROR',
-      `${dir} belongs to another user; the memory process will not listen there.`,
-    );
-  }
-  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

@@ -4,15 +4,9 @@ import type { ServerContext } from '../mcp/serverContext.ts';
 import { runBatch } from './batch.ts';
 import { ChangeStreams } from './changeStream.ts';
 import { discovery, OPENSPEC_BASE } from './discovery.ts';
-import {
-  createEntry,
-  deleteEntry,
-  entryMetadata,
-  queryEntries,
-  updateEntry,
-  type EntryLocation,
-} from './knowledgeOperations.ts';
+import { createEntry, deleteEntry, entryMetadata, updateEntry, type EntryLocation } from './knowledgeOperations.ts';
 import { identifiersFromQuery } from './openSpecRequest.ts';
+import { queryEntries } from './queryEntries.ts';
 import { sendRouteError } from '../http/httpErrors.ts';
 import { asMemoryError, sendJson, sendMemoryError } from './openSpecResponses.ts';
 

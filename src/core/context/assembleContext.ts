@@ -1,40 +1,25 @@
-import type { ContextItem, GetRelevantContextInput, GetRelevantContextOutput, QueryIntent } from '../api/contextApi.ts';
+import type { GetRelevantContextInput, GetRelevantContextOutput, QueryIntent } from '../api/contextApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
-import type { AccessLogEntry, MemoryRecord, WorkingItemRecord } from '../domain/records.ts';
+import type { AccessLogEntry, MemoryRecord } from '../domain/records.ts';
 import { safeContextItem } from '../safety/safeContextItem.ts';
-import { analyzeQuery } from '../text/analyzer.ts';
 import { newId } from '../util/ids.ts';
 import { LruCache } from '../util/lruCache.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validation.ts';
-import type { Recall, ScoredMemory } from '../retrieval/recall.ts';
+import type { Recall } from '../retrieval/recall.ts';
 import { detectIntent } from '../retrieval/queryIntent.ts';
 import { activeFactsForContext } from '../facts/factsForContext.ts';
-import type { OverriddenMemory } from '../api/layersApi.ts';
 import { callScopes } from '../layers/readScopes.ts';
 import { isAwaitingPromotion } from '../working/promotedItems.ts';
-import { explainMatch } from '../retrieval/relevance.ts';
-import { typeWeigher, weightKeyOf, workingMemoryMultiplier } from '../retrieval/typeWeights.ts';
+import { typeWeigher, weightKeyOf } from '../retrieval/typeWeights.ts';
 import { excludedSources } from './excludedSources.ts';
+import { type Candidate, longTermCandidate, memoryCandidate, workingCandidates } from './contextCandidates.ts';
+import { type Measured, pack, packInOrder } from './contextPacking.ts';
 import { recalledRef } from '../memoryEvents.ts';
-import { anchorsOf, type AnchorReport, reportOf } from '../anchors/anchorModel.ts';
-import { staleNote } from '../anchors/anchorFreshness.ts';
 
 const INTENTS: readonly QueryIntent[] = ['how_to', 'what_happened', 'what_is', 'debug', 'general'];
 const LONG_TERM_CANDIDATES = 40;
 const PINNED_CANDIDATES = 20;
-/** Each further pick from the same memory type is worth a little less, so the budget holds a mix. */
-const SAME_TYPE_DISCOUNT = 0.92;
-
-/** A context item before it is made safe and measured (token counting is the costly part). */
-type DraftItem = Omit<ContextItem, 'token_count'>;
-
-interface Candidate {
-  item: DraftItem;
-  typeKey: string;
-  score: number;
-  scored?: ScoredMemory;
-}
 
 /** get_relevant_context (seed 000 §8.4): working memory and long-term memory packed into one budget. */
 export interface ContextOptions {
@@ -153,17 +138,17 @@ export class ContextAssembler {
       recalled.memories.filter((memory) => memory.overrides).map((memory) => [memory.memory_id, memory.overrides!]),
     );
     const candidates: Candidate[] = [
-      ...(excluded.has('working_memory') ? [] : this.workingCandidates(workingItems, query, weights)),
+      ...(excluded.has('working_memory') ? [] : workingCandidates(this.itemTerms, workingItems, query, weights)),
       ...recalled.scored
         .filter((entry) => !factIds.has(entry.memory.memory_id) && keep(entry.memory))
-        .map((entry) => this.longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
+        .map((entry) => longTermCandidate(entry, intent, overrides.get(entry.memory.memory_id))),
     ];
     const recalledIds = new Set(recalled.scored.map((entry) => entry.memory.memory_id));
     for (const memory of pinned.items) {
       if (recalledIds.has(memory.memory_id) || factIds.has(memory.memory_id) || !keep(memory)) continue;
       const score = 0.4 * weigh(memory.memory_category, memory.memory_subtype, intent);
       candidates.push(
-        this.memoryCandidate(
+        memoryCandidate(
           memory,
           score,
           `Pinned ${memory.memory_category}.${memory.memory_subtype} memory: pinned memories are always considered.`,
@@ -250,142 +235,6 @@ export class ContextAssembler {
       },
     };
   }
-
-  private workingCandidates(
-    items: readonly WorkingItemRecord[],
-    query: string,
-    weights: GetRelevantContextInput['context_weights'],
-  ): Candidate[] {
-    const queryTerms = new Set(analyzeQuery(query).map((term) => term.term));
-    const multiplier = workingMemoryMultiplier(weights);
-    const newest = items.reduce((max, item) => Math.max(max, item.sequence_num), 0);
-    return items.map((item) => {
-      let itemTerms = this.itemTerms.get(item.content);
-      if (!itemTerms) {
-        itemTerms = new Set(analyzeQuery(item.content).map((term) => term.term));
-        this.itemTerms.set(item.content, itemTerms);
-      }
-      let overlap = 0;
-      for (const term of queryTerms) if (itemTerms.has(term)) overlap++;
-      const match = queryTerms.size > 0 ? overlap / queryTerms.size : 0;
-      const recency = newest > 0 ? item.sequence_num / newest : 1;
-      const protectedBonus = item.pinned || item.content_type === 'task_state' ? 0.25 : 0;
-      const score = Math.min(1, (0.5 * match + 0.25 * recency + protectedBonus) * multiplier);
-      const reasons = [
-        item.pinned ? 'pinned' : null,
-        item.content_type === 'task_state' ? 'current task state' : null,
-        match > 0 ? `shares ${overlap} of ${queryTerms.size} query terms` : null,
-        recency === 1 ? 'most recent item' : null,
-      ].filter((reason): reason is string => reason !== null);
-      return {
-        typeKey: 'working_memory',
-        score,
-        item: {
-          source: 'working_memory' as const,
-          item_id: item.item_id,
-          content: item.content,
-          relevance_score: round(score),
-          token_count: item.token_count,
-          why_included: `Working memory (${item.content_type})${reasons.length > 0 ? `: ${reasons.join(', ')}` : ''}.`,
-        },
-      };
-    });
-  }
-
-  private longTermCandidate(
-    entry: ScoredMemory,
-    intent: QueryIntent,
-    overrides: readonly OverriddenMemory[] | undefined,
-  ): Candidate {
-    const { memory } = entry;
-    const layer = memory.layer === 'user' ? '' : ` (${memory.layer} layer)`;
-    const overriding = overrides?.length
-      ? ` It overrides ${overrides.map((other) => `a conflicting ${other.layer}-layer memory`).join(' and ')}: the more specific layer wins.`
-      : '';
-    const why = `${memory.memory_category}.${memory.memory_subtype} memory${layer} for a ${intent} query: ${explainMatch(entry.breakdown)}.${overriding}`;
-    return { ...this.memoryCandidate(memory, entry.score, why, entry.anchors), scored: entry };
-  }
-
-  private memoryCandidate(memory: MemoryRecord, score: number, why: string, checked?: AnchorReport[]): Candidate {
-    // Pinned memories come from a listing, not recall: their anchors carry the status last stored.
-    const anchors = checked ?? anchorsOf(memory.metadata).map((anchor) => reportOf(anchor, null));
-    const stale = staleNote(anchors);
-    return {
-      typeKey: `${memory.memory_category}.${memory.memory_subtype}`,
-      score,
-      item: {
-        source: 'long_term',
-        memory_id: memory.memory_id,
-        memory_category: memory.memory_category,
-        memory_subtype: memory.memory_subtype,
-        layer: memory.layer,
-        // The note travels inside the delimited content, so no rendering can present the memory as current.
-        content: stale ? `${stale}\n${memory.content}` : memory.content,
-        relevance_score: round(score),
-        entities: memory.entities,
-        ...(anchors.length > 0 ? { anchors } : {}),
-        confidence: memory.confidence,
-        source_type: memory.source_type,
-        why_included: why,
-      },
-    };
-  }
-}
-
-interface Measured extends Candidate {
-  item: ContextItem;
-}
-
-/** Takes candidates in the given order while they fit. */
-function packInOrder(candidates: readonly Measured[], budget: number): Measured[] {
-  const selected: Measured[] = [];
-  let used = 0;
-  for (const candidate of candidates) {
-    if (used + candidate.item.token_count > budget) continue;
-    selected.push(candidate);
-    used += candidate.item.token_count;
-  }
-  return selected;
-}
-
-/**
- * Greedy packing by score with a same-type discount; items that do not fit are skipped, not
- * truncated. Candidates are visited best first and measured (made safe, tokens counted) only
- * when they could still be the next pick, so a call counts tokens of a few dozen items, not all.
- */
-function pack(
-  candidates: readonly Candidate[],
-  budget: number,
-  measure: (candidate: Candidate) => Measured,
-): Measured[] {
-  const remaining = [...candidates].sort((a, b) => b.score - a.score);
-  const selected: Measured[] = [];
-  const perType = new Map<string, number>();
-  let used = 0;
-  while (remaining.length > 0) {
-    let bestIndex = -1;
-    let bestScore = -1;
-    for (let index = 0; index < remaining.length; index++) {
-      const candidate = remaining[index];
-      // The discount only lowers scores: nothing after this can beat the best found so far.
-      if (candidate.score <= bestScore) break;
-      const adjusted = candidate.score * SAME_TYPE_DISCOUNT ** (perType.get(candidate.typeKey) ?? 0);
-      if (adjusted <= bestScore || used + measure(candidate).item.token_count > budget) continue;
-      bestScore = adjusted;
-      bestIndex = index;
-    }
-    if (bestIndex < 0) break;
-    const [chosen] = remaining.splice(bestIndex, 1);
-    const item = measure(chosen);
-    selected.push(item);
-    used += item.item.token_count;
-    perType.set(chosen.typeKey, (perType.get(chosen.typeKey) ?? 0) + 1);
-  }
-  return selected;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 function pickDefined<T extends Record<string, string | undefined>>(values: T): Partial<T> {

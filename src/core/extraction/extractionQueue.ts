@@ -3,69 +3,18 @@ import { MemoryError } from '../domain/errors.ts';
 import type { LongTermMemory } from '../longterm/longTermMemory.ts';
 import { applyEnrichment, recordSkipped } from '../enrichment/applyEnrichment.ts';
 import { type EnrichmentPolicy, enrichmentRefusal } from '../enrichment/enrichmentPolicy.ts';
-import {
-  ENRICHMENT_FIELD,
-  ENRICHMENT_PENDING_TAG,
-  type EnrichmentState,
-  markedPending,
-} from '../enrichment/pendingEnrichment.ts';
+import { ENRICHMENT_PENDING_TAG, markedPending } from '../enrichment/pendingEnrichment.ts';
 import type { SearchKeyEnricher } from '../enrichment/searchKeyEnricher.ts';
 import { applyExtraction } from './applyExtraction.ts';
 import type { MemoryExtractor } from './extractor.ts';
-import {
-  EXTRACTION_PENDING_TAG,
-  type ExtractionJob,
-  type ExtractionSink,
-  type ModelTask,
-} from './pendingExtraction.ts';
+import { EXTRACTION_PENDING_TAG, type ExtractionJob, type ExtractionSink } from './pendingExtraction.ts';
 import { applyEdit } from '../longterm/applyEdit.ts';
+import type { EnrichmentStats, ExtractionStats } from './queueStats.ts';
+import type { ExtractionQueueOptions } from './queueOptions.ts';
+import { jobKey, PENDING_TAGS, type QueuedJob, recordJobFailure } from './queuedJob.ts';
 
-export interface ExtractionQueueOptions {
-  /** Extractions running at once (default 2): model calls are slow, but a local model is easily overloaded. */
-  concurrency?: number;
-  /** Attempts per memory in this process before it is left pending for resumePending (default 4). */
-  maxAttempts?: number;
-  /** First retry delay; doubles per attempt up to maxDelayMs (defaults 2 s and 5 min). */
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** Where failures are reported; stderr by default, because stdout may carry the MCP protocol. */
-  log?: (message: string) => void;
-}
-
-export interface ExtractionStats {
-  extractor: string;
-  queued: number;
-  running: number;
-  waiting_retry: number;
-  succeeded: number;
-  /** Memories given up on in this process; they keep the pending tag and are retried by resumePending. */
-  failed: number;
-  retries: number;
-  memories_written: number;
-  raw_replaced: number;
-  superseded: number;
-  last_error: { memory_id: string; code: string; message: string; at: string } | null;
-  /** Present while background enrichment is on (setEnricher). */
-  enrichment?: EnrichmentStats;
-}
-
-export interface EnrichmentStats {
-  enricher: string;
-  succeeded: number;
-  /** Memories not sent to the model (secret, excluded file): see each memory's metadata.enrichment. */
-  skipped: number;
-  failed: number;
-  retries: number;
-  keys_added: number;
-  last_error: { memory_id: string; code: string; message: string; at: string } | null;
-}
-
-interface QueuedJob extends ExtractionJob {
-  task: ModelTask;
-  attempt: number;
-}
-
-const PENDING_TAGS: Record<ModelTask, string> = { extract: EXTRACTION_PENDING_TAG, enrich: ENRICHMENT_PENDING_TAG };
+export type { EnrichmentStats, ExtractionStats } from './queueStats.ts';
+export type { ExtractionQueueOptions } from './queueOptions.ts';
 
 /**
  * The background model queue. Runs extraction of promoted working-memory content off the request
@@ -323,39 +272,7 @@ export class ExtractionQueue implements ExtractionSink {
     this.log(
       `${what} of ${job.memory_id} with ${worker} gave up after ${job.attempt} attempt(s) [${code}]; it stays stored and tagged ${PENDING_TAGS[job.task]}: ${message}`,
     );
-    await this.recordFailure(job, worker, code, message);
-  }
-
-  /** Leaves the reason on the memory, so the panel and exports show why it is still pending. */
-  private async recordFailure(job: QueuedJob, worker: string, code: string, message: string): Promise<void> {
-    try {
-      const [memory] = await this.deps.store.getMemories(job.user_id, [job.memory_id]);
-      if (!memory) return;
-      const failure: Record<string, unknown> =
-        job.task === 'enrich'
-          ? {
-              [ENRICHMENT_FIELD]: {
-                status: 'failed',
-                model: worker,
-                code,
-                message,
-                attempts: job.attempt,
-                at: this.deps.clock.now().toISOString(),
-              } satisfies EnrichmentState,
-            }
-          : { extraction_error: { code, message, attempts: job.attempt } };
-      await this.deps.store.changeMemory({
-        user_id: memory.user_id,
-        memory_id: memory.memory_id,
-        change: { merge_metadata: failure },
-        at: null,
-        if_forgotten: 'drop',
-      });
-    } catch (writeError) {
-      this.log(
-        `could not record the ${job.task === 'enrich' ? 'enrichment' : 'extraction'} failure on ${job.memory_id}: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
-      );
-    }
+    await recordJobFailure(this.deps, this.log, job, { worker, code, message });
   }
 
   private isIdle(): boolean {
@@ -368,8 +285,4 @@ export class ExtractionQueue implements ExtractionSink {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
-}
-
-function jobKey(task: ModelTask, memoryId: string): string {
-  return `${task}:${memoryId}`;
 }

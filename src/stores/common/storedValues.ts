@@ -51,6 +51,15 @@ export function storedFlag(value: unknown, field: string): boolean {
   throw damaged(field, value, '0 or 1');
 }
 
+/** The one row an aggregate query always returns; none means the store answered something it cannot have. */
+export function storedRow<R>(row: R | undefined, query: string): R {
+  if (row === undefined)
+    throw new MemoryError('PROVIDER_ERROR', `The store returned no row for ${query}: the store is damaged.`, {
+      details: { field: query },
+    });
+  return row;
+}
+
 /** One of `options`; the options are a schema's enum values, so the stored value is checked against the one declaration. */
 export function storedChoice<T extends string>(options: readonly T[]): (value: unknown, field: string) => T {
   const allowed = new Set<string>(options);

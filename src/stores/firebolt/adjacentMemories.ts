@@ -1,4 +1,5 @@
 import type { AdjacentMemories, MemoryFilter } from '../../core/ports/memoryStore.ts';
+import { storedText } from '../common/storedValues.ts';
 import { chunks } from './chunks.ts';
 import { memoryFilterSql } from './memoryFilterSql.ts';
 import type { FireboltQueryClient } from './queryClient.ts';
@@ -37,11 +38,11 @@ export async function readAdjacentMemories(
     const { rows } = await client.query(adjacencySql(filter, batch, perSide, maxGapMs, params), params.values);
     const ranked = new Map<string, { before: Array<[number, string]>; after: Array<[number, string]> }>();
     for (const row of rows) {
-      const anchor = row.anchor_id as string;
+      const anchor = storedText(row.anchor_id, 'anchor_id');
       const window = ranked.get(anchor) ?? { before: [], after: [] };
       ranked.set(anchor, window);
-      if (row.side === 'before') window.before.push([Number(row.seq_rank), row.memory_id as string]);
-      else if (row.side === 'after') window.after.push([Number(row.seq_rank), row.memory_id as string]);
+      if (row.side === 'before') window.before.push([Number(row.seq_rank), storedText(row.memory_id, 'memory_id')]);
+      else if (row.side === 'after') window.after.push([Number(row.seq_rank), storedText(row.memory_id, 'memory_id')]);
     }
     for (const [anchor, window] of ranked) {
       out.set(anchor, {

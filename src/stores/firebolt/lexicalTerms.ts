@@ -1,4 +1,5 @@
 import type { LexicalHit, LexicalQuery, TermStatistics } from '../../core/ports/memoryStore.ts';
+import { storedText } from '../common/storedValues.ts';
 import { DEFAULT_BM25 } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { memoryFilterSql } from './memoryFilterSql.ts';
@@ -90,13 +91,13 @@ export async function searchLexicalSql(client: TransactionScope, query: LexicalQ
   const matched = await matchedTerms(
     client,
     query.filter.user_id,
-    rows.map((row) => row.memory_id as string),
+    rows.map((row) => storedText(row.memory_id, 'memory_id')),
     [...weights.keys()],
   );
   return rows.map((row) => ({
-    memory_id: row.memory_id as string,
+    memory_id: storedText(row.memory_id, 'memory_id'),
     score: Number(row.score),
-    matched_terms: [...weights.keys()].filter((term) => matched.get(row.memory_id as string)?.has(term)),
+    matched_terms: [...weights.keys()].filter((term) => matched.get(storedText(row.memory_id, 'memory_id'))?.has(term)),
   }));
 }
 
@@ -120,7 +121,7 @@ export async function readTermStatistics(
   let documents = 0;
   for (const row of rows) {
     if (row.term === null) documents = Number(row.n);
-    else frequencies.set(row.term as string, Number(row.n));
+    else frequencies.set(storedText(row.term, 'term'), Number(row.n));
   }
   return { documents, frequencies };
 }
@@ -137,9 +138,9 @@ async function matchedTerms(
   const { rows } = await client.query(sql, params.values);
   const byMemory = new Map<string, Set<string>>();
   for (const row of rows) {
-    const set = byMemory.get(row.memory_id as string) ?? new Set<string>();
-    set.add(row.term as string);
-    byMemory.set(row.memory_id as string, set);
+    const set = byMemory.get(storedText(row.memory_id, 'memory_id')) ?? new Set<string>();
+    set.add(storedText(row.term, 'term'));
+    byMemory.set(storedText(row.memory_id, 'memory_id'), set);
   }
   return byMemory;
 }

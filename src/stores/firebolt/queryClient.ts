@@ -2,7 +2,6 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import { CloudTokenSource, resolveSystemEngine } from './cloudAuth.ts';
 import type { FireboltConfig } from './fireboltConfig.ts';
 import { validateFireboltConfig } from './fireboltConfig.ts';
-import { endpointFromHeader } from './engineEndpoint.ts';
 import {
   errorFromResponse,
   errorFromTransport,
@@ -23,6 +22,7 @@ import { DEFAULT_RETRY_POLICY, withRetry } from './retryPolicy.ts';
 import type { RetryPolicy } from './retryPolicy.ts';
 import { sqlIdentifier } from './sqlLiteral.ts';
 import { WriteLock } from './writeLock.ts';
+import { applyRemovals, applySessionHeaders } from './sessionHeaders.ts';
 
 export interface QueryClientOptions {
   retry?: RetryPolicy;
@@ -47,9 +47,6 @@ export interface TransactionScope {
 
 const PROTOCOL_VERSION = '2.4';
 const READ_STATEMENT = /^\s*(?:select|with)\b/iu;
-/** Session keys that survive Firebolt-Reset-Session. */
-const SESSION_CORE_KEYS = new Set(['database', 'account_id', 'output_format', 'engine']);
-const TRANSACTION_KEYS = new Set(['transaction_id', 'transaction_sequence_id']);
 
 /**
  * Settings Firebolt Core needs before it creates an HNSW index or runs VECTOR_SEARCH; Firebolt's
@@ -252,10 +249,10 @@ export class FireboltQueryClient {
     const response = await this.#send(url, body, operation, true);
     if (response.status >= 300) {
       // An error can end server-side state too (a transaction the engine dropped): honour removals.
-      this.#applyRemovals(response, transaction);
+      applyRemovals(response, this.#session, transaction);
       throw errorFromResponse(response, operation);
     }
-    this.#applySessionHeaders(response, transaction);
+    this.#endpoint = applySessionHeaders(response, this.#session, transaction, this.#endpoint);
     if (response.body.trim() === '') return EMPTY_RESULT;
     const document = parseJsonCompactDocument(response.body);
     // Firebolt may also report a failed statement in a 200 body.
@@ -282,41 +279,6 @@ export class FireboltQueryClient {
       return this.#send(url, sql, operation, false);
     }
     return response;
-  }
-
-  #applySessionHeaders(response: HttpResponse, transaction: Map<string, string> | null): void {
-    const header = (name: string): string | undefined => {
-      const value = response.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(',') : value;
-    };
-    if (header('Firebolt-Reset-Session') !== undefined) {
-      for (const key of [...this.#session.keys()]) if (!SESSION_CORE_KEYS.has(key)) this.#session.delete(key);
-    }
-    const updates = header('Firebolt-Update-Parameters');
-    for (const pair of updates ? updates.split(',') : []) {
-      const at = pair.indexOf('=');
-      const key = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      if (TRANSACTION_KEYS.has(key)) transaction?.set(key, value);
-      else this.#session.set(key, value);
-    }
-    this.#applyRemovals(response, transaction);
-    const endpoint = header('Firebolt-Update-Endpoint');
-    if (endpoint) {
-      const next = endpointFromHeader(endpoint, this.#endpoint);
-      for (const [key, value] of next.searchParams) this.#session.set(key, value);
-      next.search = '';
-      this.#endpoint = next;
-    }
-  }
-
-  #applyRemovals(response: HttpResponse, transaction: Map<string, string> | null): void {
-    const value = response.headers['firebolt-remove-parameters'];
-    const removals = Array.isArray(value) ? value.join(',') : value;
-    for (const key of removals ? removals.split(',').map((name) => name.trim()) : []) {
-      if (TRANSACTION_KEYS.has(key)) transaction?.delete(key);
-      else this.#session.delete(key);
-    }
   }
 
   close(): void {

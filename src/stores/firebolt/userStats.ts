@@ -1,4 +1,5 @@
 import type { StoreUserStats } from '../../core/ports/memoryStore.ts';
+import { storedText } from '../common/storedValues.ts';
 import type { FireboltQueryClient } from './queryClient.ts';
 import { sqlIdentifier } from './sqlLiteral.ts';
 import type { VectorTable } from './vectorTables.ts';
@@ -20,14 +21,14 @@ export async function readUserStats(
       `SELECT ${column} AS k, COUNT(*) AS n FROM fml_memories WHERE user_id = $1 AND deleted_at IS NULL GROUP BY ${column} ORDER BY ${column}`,
       user,
     );
-    return Object.fromEntries(rows.map((row) => [row.k as string, Number(row.n)]));
+    return Object.fromEntries(rows.map((row) => [storedText(row.k, 'k'), Number(row.n)]));
   };
   const edge = async (direction: 'ASC' | 'DESC'): Promise<string | null> => {
     const { rows } = await client.query(
       `SELECT created_at FROM fml_memories WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at ${direction} LIMIT 1`,
       user,
     );
-    return rows.length ? (rows[0].created_at as string) : null;
+    return rows.length ? storedText(rows[0].created_at, 'created_at') : null;
   };
   const [
     memories,

@@ -1,4 +1,5 @@
 import { MemoryError } from '../../core/domain/errors.ts';
+import { storedNullableText, storedText } from '../common/storedValues.ts';
 import { fireboltDetails } from './fireboltErrors.ts';
 import type { FireboltQueryClient } from './queryClient.ts';
 import { vectorIndexDdl, vectorIndexName, vectorTableDdl, vectorTableName } from './schema.ts';
@@ -79,9 +80,9 @@ export class VectorTables {
       if (known?.index) continue;
       tables.set(dimension, {
         dimension,
-        table: row.table_name as string,
-        index: (row.index_name as string | null) ?? null,
-        indexError: (row.index_error as string | null) ?? null,
+        table: storedText(row.table_name, 'table_name'),
+        index: storedNullableText(row.index_name ?? null, 'index_name'),
+        indexError: storedNullableText(row.index_error ?? null, 'index_error'),
       });
     }
     this.#tables = tables;
@@ -128,7 +129,7 @@ export class VectorTables {
       // Any HTTP answer refusing the index (400 unsupported, 5xx from the engine, a table that
       // already has rows) means exact search for this dimension; no answer at all is an outage.
       if (details === undefined || details.status === 0) throw error;
-      const message = (error as Error).message;
+      const message = error instanceof Error ? error.message : String(error);
       if (!/already exists/iu.test(message)) {
         index = null;
         indexError = message;

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { storedRow } from '../common/storedValues.ts';
 import { createPrivateFile } from '../sqlite/filePermissions.ts';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -102,11 +103,13 @@ export class Outbox {
   }
 
   pending(): number {
-    return Number((this.#open().prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n);
+    return Number(storedRow(this.#open().prepare('SELECT COUNT(*) AS n FROM outbox').get(), 'the outbox count').n);
   }
 
   rejected(): number {
-    return Number((this.#open().prepare('SELECT COUNT(*) AS n FROM outbox_rejected').get() as { n: number }).n);
+    return Number(
+      storedRow(this.#open().prepare('SELECT COUNT(*) AS n FROM outbox_rejected').get(), 'the rejected count').n,
+    );
   }
 
   oldestEnqueuedAt(): string | null {

@@ -1,12 +1,15 @@
 import type { Database } from './sqliteModule.ts';
 import { inReadTransaction } from './database.ts';
 import type { StatementCache } from './statementCache.ts';
+import { storedChoice, storedNullableText, storedNumber, storedRow, storedText } from '../common/storedValues.ts';
 
 /**
  * upsert: row (or its vector) changed; delete: row gone; touch: only access_count/last_accessed
  * changed; drop_user: every row of the user is gone.
  */
-export type ChangeOp = 'upsert' | 'delete' | 'touch' | 'drop_user';
+const CHANGE_OPS = ['upsert', 'delete', 'touch', 'drop_user'] as const;
+export type ChangeOp = (typeof CHANGE_OPS)[number];
+const storedChangeOp = storedChoice(CHANGE_OPS);
 
 export interface ChangeEntry {
   seq: number;
@@ -55,7 +58,10 @@ export class ChangeFeed {
   }
 
   dataVersion(): number {
-    return Number((this.sql.get('PRAGMA data_version').get() as { data_version: number }).data_version);
+    return storedNumber(
+      storedRow(this.sql.get('PRAGMA data_version').get(), 'PRAGMA data_version').data_version,
+      'data_version',
+    );
   }
 
   /**
@@ -67,8 +73,8 @@ export class ChangeFeed {
   }
 
   maxSeq(): number {
-    const row = this.sql.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM change_log').get() as { seq: number };
-    return Number(row.seq);
+    const row = storedRow(this.sql.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM change_log').get(), 'MAX(seq)');
+    return storedNumber(row.seq, 'seq');
   }
 
   /**
@@ -91,9 +97,9 @@ export class ChangeFeed {
         .all(this.lastSeq)
         .map((row) => ({
           seq: Number(row.seq),
-          user_id: row.user_id as string,
-          memory_id: row.memory_id as string | null,
-          op: row.op as ChangeOp,
+          user_id: storedText(row.user_id, 'user_id'),
+          memory_id: storedNullableText(row.memory_id, 'memory_id'),
+          op: storedChangeOp(row.op, 'op'),
         }));
       if (changes.length > 0) this.lastSeq = changes[changes.length - 1].seq;
       this.lastDataVersion = version;
@@ -131,9 +137,9 @@ export class ChangeFeed {
       .all(seq, userId)
       .map((row) => ({
         seq: Number(row.seq),
-        user_id: row.user_id as string,
-        memory_id: row.memory_id as string | null,
-        op: row.op as ChangeOp,
+        user_id: storedText(row.user_id, 'user_id'),
+        memory_id: storedNullableText(row.memory_id, 'memory_id'),
+        op: storedChangeOp(row.op, 'op'),
       }));
   }
 

@@ -1,10 +1,9 @@
 import type { StoreUserStats } from '../../core/ports/memoryStore.ts';
 import type { StatementCache } from './statementCache.ts';
-
-type Row = Record<string, unknown>;
+import { storedNullableText, storedRow, storedText } from '../common/storedValues.ts';
 
 function count(sql: StatementCache, text: string, userId: string): number {
-  return Number((sql.get(text).get(userId) as Row).n);
+  return Number(storedRow(sql.get(text).get(userId), text).n);
 }
 
 function histogram(
@@ -17,12 +16,12 @@ function histogram(
       `SELECT ${column} AS k, COUNT(*) AS n FROM long_term_memories WHERE user_id = ? AND deleted_at IS NULL GROUP BY ${column} ORDER BY ${column}`,
     )
     .all(userId);
-  return Object.fromEntries(rows.map((row) => [row.k as string, Number(row.n)]));
+  return Object.fromEntries(rows.map((row) => [storedText(row.k, column), Number(row.n)]));
 }
 
 /** `memories`, `pinned`, the histograms and oldest/newest count live rows; `deleted` is the trash. */
 export function readUserStats(sql: StatementCache, userId: string): StoreUserStats {
-  const totals = sql
+  const totalsRow = sql
     .get(
       `SELECT SUM(CASE WHEN deleted_at IS NULL THEN 1 ELSE 0 END) AS live,
               SUM(CASE WHEN deleted_at IS NOT NULL THEN 1 ELSE 0 END) AS deleted,
@@ -31,10 +30,12 @@ export function readUserStats(sql: StatementCache, userId: string): StoreUserSta
               MAX(CASE WHEN deleted_at IS NULL THEN created_at END) AS newest
        FROM long_term_memories WHERE user_id = ?`,
     )
-    .get(userId) as Row;
-  const pages = sql
-    .get('SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()')
-    .get() as Row;
+    .get(userId);
+  const pages = storedRow(
+    sql.get('SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()').get(),
+    'the page count',
+  );
+  const totals = storedRow(totalsRow, 'the memory totals');
   return {
     memories: Number(totals.live ?? 0),
     deleted: Number(totals.deleted ?? 0),
@@ -50,8 +51,8 @@ export function readUserStats(sql: StatementCache, userId: string): StoreUserSta
        WHERE e.user_id = ? AND m.deleted_at IS NULL`,
       userId,
     ),
-    oldest: (totals.oldest as string | null) ?? null,
-    newest: (totals.newest as string | null) ?? null,
+    oldest: storedNullableText(totals.oldest ?? null, 'oldest'),
+    newest: storedNullableText(totals.newest ?? null, 'newest'),
     storage_bytes: Number(pages.bytes),
   };
 }
