@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { exportPage, type ExportPage } from '../../src/core/portability/exportPages.ts';
 import { exportMemories } from '../../src/core/portability/exportMemories.ts';
+import { memoryRecord } from '../support/memoryRecord.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 
 /**
@@ -20,13 +21,16 @@ describe('export pages at every edge', () => {
   before(async () => {
     test = await createTestCore();
     // 205 memories: one more read batch (200) and a few; one forgotten; two sessions with items.
+    // Written straight to the store (the write path is not what is tested here; through
+    // storeMemory the 205 took 4 s of this file's 8), one millisecond apart so their order is fixed.
     for (let index = 0; index < 205; index++)
-      await test.core.storeMemory({
-        user_id: 'u',
-        content: `Fact number ${index}: the service ${index % 7} listens on port ${8000 + index}`,
-        memory_category: 'semantic',
-        memory_subtype: 'project',
-      });
+      await test.store.insertMemory(
+        memoryRecord(new Date(Date.UTC(2026, 0, 1) + index).toISOString(), {
+          memory_id: `seed-${String(index).padStart(3, '0')}`,
+          content: `Fact number ${index}: the service ${index % 7} listens on port ${8000 + index}`,
+        }),
+        null,
+      );
     const forgotten = await test.core.storeMemory({
       user_id: 'u',
       content: 'The old deploy script lived in ops/deploy.sh',
