@@ -86,7 +86,11 @@ for (const module of modules) {
     $schema: '../../node_modules/@stryker-mutator/core/schema/stryker-schema.json',
     packageManager: 'npm',
     testRunner: 'tap',
-    plugins: ['@stryker-mutator/tap-runner', '@stryker-mutator/typescript-checker'],
+    plugins: [
+      '@stryker-mutator/tap-runner',
+      '@stryker-mutator/typescript-checker',
+      join(root, 'scripts', 'mutation', 'survivorLog.mjs'),
+    ],
     checkers: ['typescript'],
     tsconfigFile: tsconfigPath,
     // Files are run as they are (Node strips the types); the checker drops mutants that do not compile.
@@ -104,7 +108,8 @@ for (const module of modules) {
     ignorePatterns: ['/.stryker-tmp*', '/reports'],
     cleanTempDir: 'always',
     incremental: false,
-    reporters: ['json', 'html', 'clear-text', 'progress'],
+    reporters: ['json', 'html', 'clear-text', 'progress', 'survivor-log'],
+    survivorLog: { fileName: join(reportDir, `${module.name}.survivors.jsonl`) },
     jsonReporter: { fileName: jsonReport },
     htmlReporter: { fileName: join(reportDir, `${module.name}.html`) },
     clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
