@@ -34,21 +34,10 @@ export const MUTATION_MODULES = [
   {
     name: 'import-validation',
     promise: 'import validation',
-    // The checks of the file's shape, field by field (validateExport and its helpers). The checks
-    // made once the shape is valid (an item of no session, a session over its budget) are tested by
-    // importPlanChecks.test.ts but sit inside planImport with the id derivation, which is not mutated.
-    mutate: [
-      'src/core/portability/importMemories.ts#invalid',
-      'src/core/portability/importMemories.ts#validateExport',
-      'src/core/portability/importMemories.ts#memoryOf',
-      'src/core/portability/importMemories.ts#sessionOf',
-      'src/core/portability/importMemories.ts#itemOf',
-      'src/core/portability/importMemories.ts#wholeNumber',
-      'src/core/portability/importMemories.ts#isoTime',
-      'src/core/portability/importMemories.ts#optionalIdOf',
-      'src/core/portability/importMemories.ts#requireMetadataAt',
-      'src/core/portability/importMemories.ts#isObject',
-    ],
+    // The checks of the file's shape, field by field: exportFileReader.ts (validateExport and its
+    // helpers, moved out of importMemories.ts). The checks made once the shape is valid (an item of
+    // no session, a session over its budget) are planImport's, mutated by the portability module.
+    mutate: ['src/core/portability/exportFileReader.ts'],
     tests: ['test/promises/importValidation.test.ts'],
   },
   {

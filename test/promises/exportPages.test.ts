@@ -91,6 +91,11 @@ describe('export pages at every edge', () => {
       assert.deepEqual(ids(pages.flatMap((page) => page.memories)), ids(whole.memories));
       assert.deepEqual(ids(pages.flatMap((page) => page.sessions)), ids(whole.sessions));
       assert.deepEqual(ids(pages.flatMap((page) => page.working_items)), ids(whole.working_items));
+      assert.deepEqual(
+        pages.flatMap((page) => page.memories.map((memory) => memory.deleted)),
+        whole.memories.map((memory) => memory.deleted),
+        'the forgotten memory is flagged deleted on its page, and no other',
+      );
       for (const page of pages) {
         assert.deepEqual(page.counts, whole.counts, 'counts are the totals on every page');
         const records = page.memories.length + page.sessions.length;
@@ -115,12 +120,26 @@ describe('export pages at every edge', () => {
     assert.equal((await exportPage(test.deps, 'u', undefined, exact + first[2]!)).memories.length, 3);
   });
 
+  it('an empty cursor is the first page; an empty user id is refused, naming user_id', async () => {
+    assert.deepEqual(
+      ids((await exportPage(test.deps, 'u', '', 600)).memories),
+      ids((await exportPage(test.deps, 'u', undefined, 600)).memories),
+    );
+    await assert.rejects(
+      exportPage(test.deps, '', undefined),
+      (error: unknown) =>
+        MemoryError.is(error, 'MISSING_IDENTIFIER') && (error as MemoryError).details?.field === 'user_id',
+    );
+  });
+
   it('refuses a cursor it did not hand out, naming the field', async () => {
     for (const cursor of ['x1', 'm', 'm-1', 'm1.5', ' m1', 'm1 ', 's1x', 'm1234567890123']) {
       await assert.rejects(
         exportPage(test.deps, 'u', cursor),
         (error: unknown) =>
-          MemoryError.is(error, 'INVALID_INPUT') && (error as MemoryError).details?.field === 'cursor',
+          MemoryError.is(error, 'INVALID_INPUT') &&
+          (error as MemoryError).details?.field === 'cursor' &&
+          (error as MemoryError).message.includes('next_cursor of a previous export_memories page'),
         cursor,
       );
     }
