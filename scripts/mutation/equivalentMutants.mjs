@@ -89,6 +89,13 @@ export const EQUIVALENT_MUTANTS = {
     'Equivalent: the import writes only sessions it creates, so deleting an item id of that new session that no item has deletes nothing.',
   'src/core/portability/importMemories.ts:145 StringLiteral → ""':
     'Field label only: under the refuse policy a secret in a session\'s config is refused with the same code; the field the refusal names loses its "config" prefix. Not yet asserted (issue 29 follow-up).',
+  // Secret rules
+  'src/core/safety/secretValue.ts:64 Regex → /^(?:x|X{3,}|\\*{3,}|\\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$':
+    'Equivalent: MASK is case-insensitive, so X{3,} alone already matches every run of x; dropping the repetition of the x alternative changes nothing.',
+  'src/core/safety/secretValue.ts:64 Regex → /^(?:x{3,}|X|\\*{3,}|\\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$':
+    'Equivalent: as the x alternative, the other way round (x{3,} with the i flag matches runs of X).',
+  'src/core/safety/secretValue.ts:83 Regex → /^(?:[A-Z][a-z]+){3,}(?:V\\d+)$/':
+    'Equivalent: a capitalised name without the V suffix is letters only, and one holding a credential word is a stand-in by WORDS_NAMING_A_SECRET already (standInValues.test.ts checks the suffixed forms).',
   // Tool authorization (src/mcp/callerAccess.ts)
   'src/mcp/callerAccess.ts:92 StringLiteral → ""':
     'Wording only: the refusal keeps its code UNAUTHORIZED and field (asserted); the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',
