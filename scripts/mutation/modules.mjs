@@ -160,6 +160,7 @@ export const MUTATION_MODULES = [
       'test/core/lifecycle/portability.test.ts',
       'test/promises/exportPages.test.ts',
       [
+        'test/promises/importSessions.test.ts',
         'test/promises/importPlanChecks.test.ts',
         'test/trust/atomicImport.test.ts',
         'test/promises/allOrNothing.test.ts',
