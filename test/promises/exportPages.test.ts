@@ -31,6 +31,14 @@ describe('export pages at every edge', () => {
         }),
         null,
       );
+    // One memory superseded by a newer one: an export holds both, the old one flagged by superseded_by.
+    await test.core.storeMemory({
+      user_id: 'u',
+      content: 'Fact number 0 corrected: the service 0 listens on port 9000',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      supersedes: 'seed-000',
+    });
     const forgotten = await test.core.storeMemory({
       user_id: 'u',
       content: 'The old deploy script lived in ops/deploy.sh',
@@ -74,15 +82,16 @@ describe('export pages at every edge', () => {
     records.map((record) => record.memory_id ?? record.item_id ?? record.session_id);
 
   it('the whole export holds every record of the user once, and counts them', () => {
-    assert.equal(whole.memories.length, 206);
-    assert.equal(whole.counts.memories, 206);
+    assert.equal(whole.memories.length, 207);
+    assert.equal(whole.counts.memories, 207);
     assert.equal(whole.counts.deleted_memories, 1);
     assert.equal(whole.memories.filter((memory) => memory.deleted).length, 1);
     assert.equal(whole.counts.sessions, 2);
     assert.equal(whole.counts.working_items, 6);
     assert.equal(whole.working_items.length, 6);
     assert.ok(whole.memories.every((memory) => memory.user_id === 'u'));
-    assert.equal(new Set(ids(whole.memories)).size, 206);
+    assert.equal(new Set(ids(whole.memories)).size, 207);
+    assert.equal(whole.memories.filter((memory) => memory.superseded_by !== null).length, 1);
   });
 
   for (const pageBytes of [1, 600, 5_000, 64_000, 10_000_000]) {
@@ -107,7 +116,7 @@ describe('export pages at every edge', () => {
         if (records > 1) assert.ok(bytes <= pageBytes + 200, `a page of ${records} records holds ${bytes} bytes`);
       }
       if (pageBytes >= 10_000_000) assert.equal(pages.length, 1, 'everything fits one page');
-      if (pageBytes === 1) assert.equal(pages.length, 206 + 2, 'one record a page');
+      if (pageBytes === 1) assert.equal(pages.length, 207 + 2, 'one record a page');
       assert.equal(pages.at(-1)!.next_cursor, null);
     });
   }
@@ -124,6 +133,11 @@ describe('export pages at every edge', () => {
     assert.deepEqual(
       ids((await exportPage(test.deps, 'u', '', 600)).memories),
       ids((await exportPage(test.deps, 'u', undefined, 600)).memories),
+    );
+    await assert.rejects(
+      exportMemories(test.deps, ''),
+      (error: unknown) =>
+        MemoryError.is(error, 'MISSING_IDENTIFIER') && (error as MemoryError).details?.field === 'user_id',
     );
     await assert.rejects(
       exportPage(test.deps, '', undefined),
