@@ -85,6 +85,10 @@ export const EQUIVALENT_MUTANTS = {
   'src/core/portability/exportPages.ts:84 EqualityOperator → next.offset > sessions.length': 'As line 84 → false.',
   'src/core/portability/importMemories.ts:88 ConditionalExpression → true':
     "Equivalent: a memory reaching this line is not the user's already (those are skipped above), so its id is always the derived one and differs from the file's; the condition is always true.",
+  'src/core/portability/importMemories.ts:120 ConditionalExpression → true':
+    "Equivalent: a session the importing user already holds then gets the derived id, but the next line finds the user's own session (current) and skips it, as the original does.",
+  'src/core/portability/importMemories.ts:121 ConditionalExpression → false':
+    "Equivalent: for a session the user already holds, sessionId is the file's id, so looking it up again finds the same session and it is skipped.",
   'src/core/portability/importMemories.ts:183 ArrayDeclaration → ["Stryker was here"]':
     'Equivalent: the import writes only sessions it creates, so deleting an item id of that new session that no item has deletes nothing.',
   'src/core/portability/importMemories.ts:145 StringLiteral → ""':

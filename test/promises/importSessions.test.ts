@@ -71,6 +71,11 @@ describe('import_memories: sessions, owners and ids', () => {
   it('restores every working item of a session, and skips the session when imported again', async () => {
     const first = await importMemories(test.deps, 'alice', file('sess_again'));
     assert.deepEqual([first.sessions_imported, first.sessions_skipped, first.working_items_imported], [1, 0, 3]);
+    assert.equal(
+      first.remapped_ids.sess_again,
+      undefined,
+      'a session id nobody holds is kept, not reported as remapped',
+    );
     assert.deepEqual(await contents('sess_again'), [
       'Releases are tagged from main',
       'The linter is eslint with the flat config',
