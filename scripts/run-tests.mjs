@@ -54,6 +54,7 @@ const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
 const selected = only.length > 0 ? files.filter((file) => only.some((pattern) => file.includes(pattern))) : files;
 const reportDir = mkdtempSync(join(tmpdir(), 'fml-test-skips-'));
 const skipReport = join(reportDir, 'skips.jsonl');
+const durationReport = join(reportDir, 'durations.jsonl');
 const status = run(`unit, contract and integration tests (${selected.length} files)`, process.execPath, [
   '--test',
   '--test-concurrency=2',
@@ -62,6 +63,8 @@ const status = run(`unit, contract and integration tests (${selected.length} fil
   '--test-reporter-destination=stdout',
   `--test-reporter=${join(root, 'scripts', 'skipReporter.mjs')}`,
   `--test-reporter-destination=${skipReport}`,
+  `--test-reporter=${join(root, 'scripts', 'durationReporter.mjs')}`,
+  `--test-reporter-destination=${durationReport}`,
   ...selected,
 ]);
 
@@ -69,7 +72,16 @@ const skips = readFileSync(skipReport, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line));
+const perFile = new Map();
+for (const line of readFileSync(durationReport, 'utf8').split('\n')) {
+  if (line.trim() === '') continue;
+  const { file, ms } = JSON.parse(line);
+  perFile.set(file, (perFile.get(file) ?? 0) + ms);
+}
 rmSync(reportDir, { recursive: true, force: true });
+const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 10);
+console.log(`\n▶ slowest files (their tests' time, start-up not counted; 2 files run at once):`);
+for (const [file, ms] of slowest) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(root, file)}`);
 const suites = skips.filter((skip) => skip.kind === 'suite');
 const tests = skips.filter((skip) => skip.kind !== 'suite');
 console.log(`\n▶ skipped: ${suites.length} suite(s) (their tests are not counted above) and ${tests.length} test(s)`);

