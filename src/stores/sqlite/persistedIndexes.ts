@@ -12,7 +12,6 @@ import {
 } from './indexSnapshotFormat.ts';
 import { exportDocumentSteps, type FrozenLexicalIndex } from '../common/lexicalExport.ts';
 import { runInSlices, type Steps } from '../common/steps.ts';
-import { yieldToEventLoop } from './userCaches.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
@@ -54,6 +53,8 @@ export interface PersistedIndexHost {
   read<T>(operation: string, work: (feed: ChangeFeed) => T): Promise<T>;
   /** A background write transaction: BEGIN IMMEDIATE, so it is ordered with every other process's commits. */
   write<T>(operation: string, work: (feed: ChangeFeed) => T): Promise<T>;
+  /** Resolves in a gap between the store's requests (or after a bounded wait): where a save's slices run. */
+  untilIdle(): Promise<void>;
   /** Re-reads rows into a loaded user's caches (rows gone are dropped). */
   refreshMemories(userId: string, memoryIds: readonly string[]): void;
   /** The store's logger: a rebuild is info, a damaged file or a failed save a warning. */
@@ -189,7 +190,7 @@ export class PersistedIndexes {
       parts = await runInSlices(encodeFrozen(taken), {
         // At close nothing waits for the event loop: the saves close() starts run in one go.
         sliceMs: this.closed ? Number.POSITIVE_INFINITY : this.saveSliceMs,
-        pause: yieldToEventLoop,
+        pause: () => this.host.untilIdle(),
         afterPause: () => {
           // An erasure of the user since the snapshot: its file could never be published, so stop now.
           if ((this.erasures.get(userId) ?? 0) !== taken.erasures) throw new SaveAbandoned();

@@ -60,6 +60,7 @@ import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions }
 import { purgeWal } from './walPurge.ts';
 import { applyWorkingChange, deleteSessionRows, readSession, readSessions, readWorkingItems } from './workingTables.ts';
 import { WorkingItemCache } from './workingItemCache.ts';
+import { ForegroundActivity } from './foregroundActivity.ts';
 
 export interface SqliteMemoryStoreOptions {
   dataDir: string;
@@ -97,6 +98,8 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly workingItems = new WorkingItemCache();
   private readonly indexFiles: IndexSnapshotFiles;
   private readonly persistedOptions: PersistedIndexOptions | false;
+  /** When requests were last served: a persisted index's save runs in the gaps. */
+  private readonly foreground = new ForegroundActivity();
   private persisted: PersistedIndexes | null = null;
 
   constructor(options: SqliteMemoryStoreOptions) {
@@ -443,8 +446,9 @@ export class SqliteMemoryStore implements MemoryStore {
 
   // Plumbing
 
+  /** A request's read: background work waits for a gap between these (foregroundActivity.ts). */
   private read<T>(operation: string, work: (connection: Connection) => T): Promise<T> {
-    return this.connection.read(operation, work);
+    return this.foreground.track(this.connection.read(operation, work));
   }
 
   private write<T>(
@@ -453,7 +457,8 @@ export class SqliteMemoryStore implements MemoryStore {
     afterCommit?: () => void,
     lane: WriteLane = 'request',
   ): Promise<T> {
-    return this.connection.write(operation, work, afterCommit, lane);
+    const written = this.connection.write(operation, work, afterCommit, lane);
+    return lane === 'request' ? this.foreground.track(written) : written;
   }
 
   private refreshMemories(userId: string, memoryIds: readonly string[]): void {
@@ -471,8 +476,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return {
       users: this.users,
       storeId: () => this.connection.storeId,
-      read: (operation, work) => this.read(operation, ({ feed }) => work(feed)),
+      // Straight to the connection: the index's own reads are not requests it should wait for.
+      read: (operation, work) => this.connection.read(operation, ({ feed }) => work(feed)),
       write: (operation, work) => this.write(operation, ({ feed }) => work(feed), undefined, 'background'),
+      untilIdle: () => this.foreground.untilIdle(),
       refreshMemories: (userId, memoryIds) => this.refreshMemories(userId, memoryIds),
       log: this.log,
     };
