@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workingItemRecordSchema } from '../../core/domain/workingRecords.ts';
 import { defineTool } from '../defineTool.ts';
 import { metadataField, redactionsField, sessionIdField, sessionUserField } from '../schemas.ts';
 
@@ -11,8 +12,9 @@ export const addToWorkingMemoryTool = defineTool({
     session_id: sessionIdField,
     user_id: sessionUserField,
     content: z.string().describe('At most 100 KB.'),
-    content_type: z
-      .enum(['message', 'task_state', 'scratchpad', 'system'])
+    // Agents add these four; retrieved memories and editor context are the product's own items.
+    content_type: workingItemRecordSchema.shape.content_type
+      .extract(['message', 'task_state', 'scratchpad', 'system'])
       .describe('task_state (current plan) is protected from eviction.'),
     pinned: z.boolean().optional().describe('Never evicted.'),
     metadata: metadataField.optional().describe('Free-form JSON object; a numeric "relevance" (0..1) guides eviction.'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/validation.ts';
+import { sessionRecordSchema } from '../../core/domain/workingRecords.ts';
 import { defineTool } from '../defineTool.ts';
 import { idString, userIdField, workingStateSchema } from '../schemas.ts';
 
@@ -14,7 +15,7 @@ export const initSessionTool = defineTool({
     config: z
       .object({
         max_tokens: z.number().int().positive().max(LIMITS.maxTokens).optional().describe('Default 8000.'),
-        eviction_policy: z.enum(['lru', 'relevance', 'hybrid']).optional().describe('Default hybrid.'),
+        eviction_policy: sessionRecordSchema.shape.eviction_policy.optional().describe('Default hybrid.'),
       })
       .optional()
       .describe('Also applied on resume.'),
