@@ -76,7 +76,7 @@ export class DuplicateMerge {
       importance: Math.max(similar.memory.importance, input.importance ?? 0),
       updated_at: now,
     };
-    const edited = contentChanged ? this.forEnrichment(base) : base;
+    const edited = contentChanged ? this.enrichment.forEnrichment(base) : base;
     // Merged into the row as it is now; new text only over the version it was compared with.
     // A duplicate forgotten meanwhile takes nothing, and the memory is stored as a new one.
     const outcome = await applyEdit(this.deps.store, similar.memory, edited, {
@@ -92,31 +92,15 @@ export class DuplicateMerge {
         memory_ids: [merged.memory_id],
         change: 'updated',
       });
-      if (contentChanged) this.queueEnrichment(merged);
+      if (contentChanged) this.enrichment.queueEnrichment(merged);
       return {
         memory_id: merged.memory_id,
         entities_extracted: extracted,
-        similar_existing: this.describeSimilar(similar.memory, similar.similarity, action),
+        similar_existing: describeSimilar(similar.memory, similar.similarity, action),
         embedding_status: draft.embedding_status,
         redactions,
       };
     }
     return null;
-  }
-
-  private describeSimilar(
-    memory: MemoryRecord,
-    similarity: number,
-    action: SimilarExisting['action'],
-  ): SimilarExisting {
-    return describeSimilar(memory, similarity, action);
-  }
-
-  private forEnrichment(memory: MemoryRecord): MemoryRecord {
-    return this.enrichment.forEnrichment(memory);
-  }
-
-  private queueEnrichment(memory: MemoryRecord): void {
-    this.enrichment.queueEnrichment(memory);
   }
 }

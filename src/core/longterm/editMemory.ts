@@ -44,7 +44,7 @@ export class EditMemory {
 
   async update(input: UpdateMemoryInput): Promise<UpdateMemoryOutput> {
     const userId = partitionForCall(input);
-    const existing = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    const existing = await requireMemory(this.deps.store, userId, requireId(input.memory_id, 'memory_id'));
     const expectedVersion = input.expected_version === undefined ? undefined : requireVersion(input.expected_version);
     if (expectedVersion !== undefined && expectedVersion !== existing.version) {
       throw conflictError(existing.memory_id, expectedVersion, existing.version);
@@ -110,7 +110,7 @@ export class EditMemory {
       updated_at: this.deps.clock.now().toISOString(),
     };
     // New words need new keys: the model's keys of the old content are replaced once it answers.
-    const wanted = contentChanged ? this.forEnrichment(edited) : edited;
+    const wanted = contentChanged ? this.enrichment.forEnrichment(edited) : edited;
     // Only what this call edits is written, onto the row as it is now: concurrent edits of other
     // keys and fields stay. New text replaces only the text it was based on (else CONFLICT).
     const outcome = await applyEdit(this.deps.store, existing, wanted, {
@@ -124,7 +124,7 @@ export class EditMemory {
       throw new MemoryError('MEMORY_NOT_FOUND', `Memory ${existing.memory_id} is gone.`);
     const updated = outcome.memory;
     this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: [updated.memory_id], change: 'updated' });
-    if (contentChanged) this.queueEnrichment(updated);
+    if (contentChanged) this.enrichment.queueEnrichment(updated);
     const redactions = mergeRedactions(
       guardedContent?.redactions ?? [],
       guardedMetadata?.redactions ?? [],
@@ -137,7 +137,7 @@ export class EditMemory {
   /** The user's own edit of a memory's search keys (the panel): added keys are the user's, removed ones stay removed. */
   async editSearchKeys(input: EditSearchKeysInput): Promise<MemoryRecord> {
     const userId = requireId(input.user_id, 'user_id');
-    const memory = await this.requireMemory(userId, requireId(input.memory_id, 'memory_id'));
+    const memory = await requireMemory(this.deps.store, userId, requireId(input.memory_id, 'memory_id'));
     const add = guardJson(
       requireStringList(input.add, 'add', LIMITS.searchKeys, LIMITS.tagChars),
       { ...this.deps.config, secretPolicy: 'refuse' },
@@ -169,17 +169,5 @@ export class EditMemory {
       change: 'updated',
     });
     return updated;
-  }
-
-  private forEnrichment(memory: MemoryRecord): MemoryRecord {
-    return this.enrichment.forEnrichment(memory);
-  }
-
-  private queueEnrichment(memory: MemoryRecord): void {
-    this.enrichment.queueEnrichment(memory);
-  }
-
-  private requireMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
-    return requireMemory(this.deps.store, userId, memoryId);
   }
 }

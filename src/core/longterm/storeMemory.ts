@@ -1,4 +1,4 @@
-import type { SimilarExisting, StoreMemoryInput, StoreMemoryOutput } from '../api/longTermApi.ts';
+import type { StoreMemoryInput, StoreMemoryOutput } from '../api/longTermApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
@@ -112,7 +112,7 @@ export class StoreMemory {
     const now = this.deps.clock.now().toISOString();
 
     const superseded = input.supersedes
-      ? await this.requireMemory(partition, requireId(input.supersedes, 'supersedes'))
+      ? await requireMemory(this.deps.store, partition, requireId(input.supersedes, 'supersedes'))
       : null;
     const embedding = await this.deps.embeddings.embed(content);
     const stored: StoredEmbedding | null =
@@ -143,7 +143,7 @@ export class StoreMemory {
     };
     // The mark is read before the search: whatever is written after it, the insert checks in its own write.
     let mark = superseded ? '' : await this.deps.store.duplicateMark(partition);
-    let similar = superseded ? null : await this.findMostSimilar(partition, probe);
+    let similar = superseded ? null : await this.duplicates.findMostSimilar(partition, probe);
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
       const merged = await this.mergeIntoDuplicate(similar, duplicateOf);
       if (merged) return merged;
@@ -162,7 +162,7 @@ export class StoreMemory {
         });
     const replaced = superseded ?? conflict?.memory ?? null;
 
-    const memory: MemoryRecord = this.forEnrichment({
+    const memory: MemoryRecord = this.enrichment.forEnrichment({
       memory_id: newId('mem'),
       user_id: partition,
       layer: scope.layer,
@@ -217,7 +217,7 @@ export class StoreMemory {
       // The store could not tell what changed since the search, or the duplicate was forgotten
       // meanwhile: search again from a new mark.
       mark = await this.deps.store.duplicateMark(partition);
-      similar = await this.findMostSimilar(partition, probe);
+      similar = await this.duplicates.findMostSimilar(partition, probe);
       if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
         const merged = await this.mergeIntoDuplicate(similar, duplicateOf);
         if (merged) return merged;
@@ -234,12 +234,12 @@ export class StoreMemory {
       });
     }
     this.deps.events.emit({ type: 'memory', user_id: partition, memory_ids: [memory.memory_id], change: 'created' });
-    this.queueEnrichment(memory);
+    this.enrichment.queueEnrichment(memory);
     return {
       memory_id: memory.memory_id,
       entities_extracted: extracted,
       ...(similar && similar.similarity >= this.deps.config.similarThreshold
-        ? { similar_existing: this.describeSimilar(similar.memory, similar.similarity, 'created_new') }
+        ? { similar_existing: describeSimilar(similar.memory, similar.similarity, 'created_new') }
         : {}),
       ...(conflict
         ? {
@@ -264,32 +264,5 @@ export class StoreMemory {
 
   private duplicateGuard(mark: string, partition: string, probe: DuplicateProbe): DuplicateGuard {
     return this.duplicates.guard(mark, partition, probe);
-  }
-
-  private findMostSimilar(
-    partition: string,
-    probe: DuplicateProbe,
-  ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
-    return this.duplicates.findMostSimilar(partition, probe);
-  }
-
-  private describeSimilar(
-    memory: MemoryRecord,
-    similarity: number,
-    action: SimilarExisting['action'],
-  ): SimilarExisting {
-    return describeSimilar(memory, similarity, action);
-  }
-
-  private forEnrichment(memory: MemoryRecord): MemoryRecord {
-    return this.enrichment.forEnrichment(memory);
-  }
-
-  private queueEnrichment(memory: MemoryRecord): void {
-    this.enrichment.queueEnrichment(memory);
-  }
-
-  private requireMemory(userId: string, memoryId: string): Promise<MemoryRecord> {
-    return requireMemory(this.deps.store, userId, memoryId);
   }
 }
