@@ -6,7 +6,6 @@
  *
  *   node bench/activation.ts [runs]      (default 3)
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import {
   CHROMIUM,
   installExtension,
   missingPrerequisite,
-  ROOT,
+  packageExtension,
   startCodeServer,
 } from '../test/vscode/e2e/codeServer.ts';
 import { readState, waitFor } from '../test/vscode/e2e/mcpProbe.ts';
@@ -32,21 +31,7 @@ if (missing) {
 const tmp = mkdtempSync(join(tmpdir(), 'fml-bench-activation-'));
 try {
   const vsix = join(tmp, 'extension.vsix');
-  const packaged = spawnSync(
-    join(ROOT, 'node_modules', '.bin', 'vsce'),
-    [
-      'package',
-      '--no-dependencies',
-      '--allow-missing-repository',
-      '--skip-license',
-      '--readme-path',
-      'docs/extension.md',
-      '--out',
-      vsix,
-    ],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+  packageExtension(vsix);
   const { chromium } = await import('playwright-core');
   const activations: number[] = [];
   const storeReady: number[] = [];

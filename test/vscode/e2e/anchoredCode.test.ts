@@ -4,20 +4,19 @@
 // window's folder. Its own window (a fresh code-server), like largeStore.test.ts; skips itself like
 // the main e2e suite.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
-  CHROMIUM,
   type Dirs,
   installExtension,
   missingPrerequisite,
-  ROOT,
   type RunningCodeServer,
   startCodeServer,
+  packageExtension,
+  launchBrowser,
 } from './codeServer.ts';
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
@@ -64,43 +63,14 @@ describe('memories anchored to code in a real VS Code (code-server + chromium)',
       }),
     );
     const vsix = join(tmp, 'extension.vsix');
-    const packaged = spawnSync(
-      join(ROOT, 'node_modules', '.bin', 'vsce'),
-      [
-        'package',
-        '--no-dependencies',
-        '--allow-missing-repository',
-        '--skip-license',
-        '--readme-path',
-        'docs/extension.md',
-        '--out',
-        vsix,
-      ],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+    packageExtension(vsix);
     installExtension(vsix, dirs);
     server = await startCodeServer(workspace, dirs, {
       FML_E2E: '1',
       FML_E2E_DIR: probeDir,
       FML_DAEMON_GRACE_MS: '3000',
     });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser(join(tmp, 'chromium'));
     page = browser.pages()[0] ?? (await browser.newPage());
     bench = new Workbench(page);
     await bench.open(`${server.url}/?folder=${encodeURIComponent(workspace)}`);

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
 
 /** Where scripts/setup-code-server.sh installs code-server, and the browser the suite drives. */
 export const CODE_SERVER_HOME = process.env.FML_CODE_SERVER_HOME ?? join(homedir(), '.cache', 'fml-code-server');
@@ -20,6 +21,45 @@ export function missingPrerequisite(): string | null {
     return `chromium is not installed (${CHROMIUM}); run scripts/setup-code-server.sh or apt-get install chromium`;
   if (!existsSync(join(ROOT, 'dist', 'extension.js'))) return 'dist/extension.js is missing; run npm run build';
   return null;
+}
+
+/** Packages the extension as a .vsix, the file a user installs; fails with vsce's own output. */
+export function packageExtension(vsix: string): void {
+  const packaged = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'vsce'),
+    [
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--skip-license',
+      '--readme-path',
+      'docs/extension.md',
+      '--out',
+      vsix,
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (packaged.status !== 0) throw new Error(`vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+}
+
+/** Headless chromium with a fresh profile in profileDir (its own localStorage and IndexedDB). */
+export async function launchBrowser(profileDir: string): Promise<BrowserContext> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 export interface Dirs {

@@ -16,6 +16,8 @@ import {
   ROOT,
   type RunningCodeServer,
   startCodeServer,
+  packageExtension,
+  launchBrowser,
 } from './codeServer.ts';
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
@@ -111,21 +113,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     );
 
     const vsix = join(tmp, 'extension.vsix');
-    const packaged = spawnSync(
-      join(ROOT, 'node_modules', '.bin', 'vsce'),
-      [
-        'package',
-        '--no-dependencies',
-        '--allow-missing-repository',
-        '--skip-license',
-        '--readme-path',
-        'docs/extension.md',
-        '--out',
-        vsix,
-      ],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+    packageExtension(vsix);
     installExtension(vsix, dirs);
 
     server = await startCodeServer(workspace, dirs, {
@@ -134,23 +122,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
       SHELL: '/bin/bash',
       FML_DAEMON_GRACE_MS: '3000',
     });
-    const { chromium } = await import('playwright-core');
-    // A fresh profile per run; playwright takes it as the persistent context's directory.
-    browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser(join(tmp, 'chromium'));
     page = browser.pages()[0] ?? (await browser.newPage());
     bench = new Workbench(page);
     await bench.open(`${server.url}/?folder=${encodeURIComponent(workspace)}`);

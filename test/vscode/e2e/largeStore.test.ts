@@ -4,7 +4,6 @@
 // runs in the extension host — must complete while that recall is still running.
 // FML_E2E_LARGE_SIZE overrides the size (default 100,000). Skips itself like the main e2e suite.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +11,13 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { loadSyntheticStore } from '../../../bench/syntheticCorpus.ts';
 import {
-  CHROMIUM,
   type Dirs,
   installExtension,
   missingPrerequisite,
-  ROOT,
   type RunningCodeServer,
   startCodeServer,
+  packageExtension,
+  launchBrowser,
 } from './codeServer.ts';
 import { connectMcp, readState, waitFor } from './mcpProbe.ts';
 import { Workbench } from './workbench.ts';
@@ -61,42 +60,14 @@ describe(
         await loadSyntheticStore(dataDir, USER, SIZE, 5);
 
         const vsix = join(tmp, 'extension.vsix');
-        const packaged = spawnSync(
-          join(ROOT, 'node_modules', '.bin', 'vsce'),
-          [
-            'package',
-            '--no-dependencies',
-            '--allow-missing-repository',
-            '--skip-license',
-            '--readme-path',
-            'docs/extension.md',
-            '--out',
-            vsix,
-          ],
-          { cwd: ROOT, encoding: 'utf8' },
-        );
-        assert.equal(packaged.status, 0, `vsce package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+        packageExtension(vsix);
         installExtension(vsix, dirs);
         server = await startCodeServer(workspace, dirs, {
           FML_E2E: '1',
           FML_E2E_DIR: probeDir,
           FML_DAEMON_GRACE_MS: '3000',
         });
-        const { chromium } = await import('playwright-core');
-        browser = await chromium.launchPersistentContext(join(tmp, 'chromium'), {
-          executablePath: CHROMIUM,
-          headless: true,
-          viewport: { width: 1400, height: 900 },
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        });
+        browser = await launchBrowser(join(tmp, 'chromium'));
         const page = browser.pages()[0] ?? (await browser.newPage());
         bench = new Workbench(page);
         await bench.open(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
