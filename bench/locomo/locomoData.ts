@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MONTHS } from '../../src/core/retrieval/timeExpressions.ts';
 
 export interface Turn {
   speaker: string;
@@ -90,21 +91,6 @@ export function recallAtKs(ranked: readonly string[], evidenceIds: readonly stri
     return evidence.filter((id) => top.has(id)).length / evidence.length;
   });
 }
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 /** "1:56 pm on 8 May, 2023" -> ISO: when the conversation happened, as a client would record it. */
 export function parseSessionTime(text: string): string {

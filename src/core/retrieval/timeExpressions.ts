@@ -19,7 +19,8 @@ interface Span {
 }
 
 const DAY = 86_400_000;
-const MONTHS = [
+/** English month names, January first: also how the LoCoMo bench reads its session dates. */
+export const MONTHS = [
   'january',
   'february',
   'march',
