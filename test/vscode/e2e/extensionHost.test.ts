@@ -22,6 +22,7 @@ import {
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
+import { openMemoryRow } from './memoryPanel.ts';
 import { Workbench } from './workbench.ts';
 import { MIN_ERROR_AGE_MS } from '../../../src/core/editor/resolvedErrorTracker.ts';
 import { CLIPPED_BADGES, overflowingScript, PANEL_LAYOUT_SELECTORS, TAB_ROWS } from '../../panel/pageScripts.ts';
@@ -572,11 +573,7 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
     await bench.runCommand('Memory: Show Memory Panel');
     const panel = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
     await panel.getByRole('searchbox', { name: 'Search memories' }).fill('staging cluster Hetzner');
-    await panel
-      .locator('.memory-row:not(.loading-row)')
-      .filter({ hasText: 'Hetzner' })
-      .first()
-      .click({ timeout: 15_000 });
+    await openMemoryRow(panel, 'Hetzner');
     await panel.locator('.detail-toolbar').getByRole('button', { name: 'Pin' }).click();
     await panel.locator('.detail-toolbar').getByRole('button', { name: 'Unpin' }).waitFor({ timeout: 10_000 });
     await waitFor('the pin to reach the store', async () => (await pinnedInStore()) === true, 10_000);

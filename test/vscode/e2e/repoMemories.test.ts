@@ -21,6 +21,7 @@ import {
 } from './codeServer.ts';
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
+import { openMemoryRow } from './memoryPanel.ts';
 import { Workbench } from './workbench.ts';
 import { daemonPid, isRunning } from '../../daemon/daemonHarness.ts';
 
@@ -202,9 +203,7 @@ describe(
       assert.equal((await badge.innerText()).trim(), 'repo');
       assert.equal(await badge.getAttribute('title'), `In the repository: from .memory/${name} @${sha} by Alice`);
       assert.match((await row.getAttribute('aria-label')) ?? '', /in the repository from \.memory\//);
-      await row.click();
-      const detail = panel.getByRole('article', { name: 'Memory details' });
-      await detail.waitFor({ timeout: 15_000 });
+      const detail = await openMemoryRow(panel, 'Run the migrations');
       assert.match(
         await detail.innerText(),
         new RegExp(`Repository\\s+from \\.memory/${name.replace('.', '\\.')} @${sha} by Alice · changed in repository`),
