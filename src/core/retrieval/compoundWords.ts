@@ -17,8 +17,6 @@ import { termOf } from '../text/analyzer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { Token } from '../text/tokenizer.ts';
 import type { QueryConcept } from './queryConcepts.ts';
-import { isGenericWord } from '../text/vocabulary/synonymTable.ts';
-import { wordFormVariants } from '../text/vocabulary/wordForms.ts';
 
 /**
  * A joined compound is the same word written another way (word-form credit); a split is weaker:
@@ -73,7 +71,7 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
 }
 
 /** Every split of a plain word into two informative, non-generic words of at least MIN_SPLIT_PART letters. */
-function splitBridges(tokens: readonly Token[]): CompoundBridge[] {
+function splitBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
   const bridges: CompoundBridge[] = [];
   for (const token of tokens) {
     const text = token.text.toLowerCase();
@@ -83,10 +81,10 @@ function splitBridges(tokens: readonly Token[]): CompoundBridge[] {
     for (let at = MIN_SPLIT_PART; at <= text.length - MIN_SPLIT_PART; at++) {
       const [head, tail] = [text.slice(0, at), text.slice(at)];
       if (isStopWord(head) || isStopWord(tail)) continue;
-      // A generic part ("part" + "take", "screen" + "plays") is in memories about anything.
-      if ([head, tail].some((part) => [part, ...wordFormVariants(part)].some(isGenericWord))) continue;
       const terms = [wordTerm(head), wordTerm(tail)];
       if (terms[0] === null || terms[1] === null || terms[0] === terms[1]) continue;
+      // A generic part in any form ("part" + "take", "screen" + "plays") is in memories about anything.
+      if (isGeneric(head, terms[0]) || isGeneric(tail, terms[1])) continue;
       bridges.push({
         concept,
         terms: terms as string[],
@@ -99,9 +97,12 @@ function splitBridges(tokens: readonly Token[]): CompoundBridge[] {
   return bridges;
 }
 
+/** Whether a word (and its index term) is a generic word in any form: queryConcepts' test. */
+export type GenericTest = (surface: string, term: string) => boolean;
+
 /** The compound bridges of a query's tokens (tokenizeDetailed), by the concept term each belongs to. */
-export function compoundBridges(tokens: readonly Token[]): CompoundBridge[] {
-  return [...joinedBridges(tokens), ...splitBridges(tokens)];
+export function compoundBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
+  return [...joinedBridges(tokens), ...splitBridges(tokens, isGeneric)];
 }
 
 /**

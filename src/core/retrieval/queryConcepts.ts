@@ -356,7 +356,7 @@ function expandQuery(text: string): QueryConcept[] {
       add(concept, bridge.terms.slice(), bridge.kind, bridge.label, bridge.credit);
   }
 
-  for (const bridge of compoundBridges(tokens)) {
+  for (const bridge of compoundBridges(tokens, isGenericForm)) {
     const concept = concepts.get(bridge.concept);
     if (concept) add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
   }
