@@ -20,6 +20,7 @@ import {
   wordnetSynonyms,
 } from '../text/vocabulary/synonymTable.ts';
 import { derivedForms, isInflectionOf, regularLemmas, wordFormVariants } from '../text/vocabulary/wordForms.ts';
+import { compoundBridges, JOINED_CREDIT, SPLIT_CREDIT } from './compoundWords.ts';
 import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
 
 export type BridgeKind =
@@ -32,7 +33,9 @@ export type BridgeKind =
   | 'equivalent'
   | 'synonym'
   | 'attribute'
-  | 'keyword';
+  | 'keyword'
+  | 'joined'
+  | 'split';
 
 export interface ConceptAlternative {
   /** Index terms that must all be in a memory for the alternative to count. */
@@ -82,6 +85,8 @@ export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   synonym: 0.6,
   attribute: 0.4,
   keyword: 0.8,
+  joined: JOINED_CREDIT,
+  split: SPLIT_CREDIT,
 };
 /** Search weight of an alternative relative to the query word's own, times its credit. */
 export const EXPANSION_SEARCH_WEIGHT = 0.5;
@@ -301,7 +306,8 @@ export function queryConcepts(text: string): QueryConcept[] {
 
 function expandQuery(text: string): QueryConcept[] {
   const words: QueryWord[] = [];
-  for (const token of tokenizeDetailed(text.replace(REGARDING_SUFFIX, '$1'))) {
+  const tokens = tokenizeDetailed(text.replace(REGARDING_SUFFIX, '$1'));
+  for (const token of tokens) {
     const term = termOf(token);
     if (term !== null) words.push({ term, surface: token.text, kind: token.kind });
   }
@@ -350,6 +356,11 @@ function expandQuery(text: string): QueryConcept[] {
       add(concept, bridge.terms.slice(), bridge.kind, bridge.label, bridge.credit);
   }
 
+  for (const bridge of compoundBridges(tokens, isGenericForm)) {
+    const concept = concepts.get(bridge.concept);
+    if (concept) add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
+  }
+
   // Phrases of the software vocabulary, longest first, over the informative words in order.
   const sequence = words.filter((word) => word.kind !== 'part');
   const { byTerms } = vocabulary();
@@ -375,9 +386,13 @@ function expandQuery(text: string): QueryConcept[] {
   }
   addParticlePhrases(text, concepts, add);
   for (const concept of concepts.values()) {
-    // Strongest bridges first, so the cap drops the loosest.
-    concept.alternatives.sort((a, b) => b.credit - a.credit);
-    concept.alternatives.length = Math.min(concept.alternatives.length, MAX_ALTERNATIVES);
+    // Strongest bridges first, so the cap drops the loosest. Splits count only for a word no memory
+    // has (compoundWords.ts), where the other bridges have nothing to find: they stay outside the cap.
+    const splits = concept.alternatives.filter((alternative) => alternative.kind === 'split');
+    const others = concept.alternatives.filter((alternative) => alternative.kind !== 'split');
+    others.sort((a, b) => b.credit - a.credit);
+    others.length = Math.min(others.length, MAX_ALTERNATIVES);
+    concept.alternatives = [...others, ...splits];
   }
   return [...concepts.values()];
 }

@@ -7,6 +7,7 @@
  */
 import type { LexicalHit } from '../ports/memoryStore.ts';
 import type { Candidates } from './candidateGathering.ts';
+import { unknownWordSplitsOnly } from './compoundWords.ts';
 import type { QueryConcept } from './queryConcepts.ts';
 import { conceptInformation, coverageOf, coversTopic, hasTopic, type Coverage } from './queryCoverage.ts';
 import type { RecallSearch } from './recallSearch.ts';
@@ -35,8 +36,8 @@ export function textMatches(
   candidates: Pick<Candidates, 'lexical' | 'stats' | 'windowed' | 'records'>,
   nameTerms: ReadonlySet<string>,
 ): TextMatches {
-  const { variants } = search;
   const { lexical, stats, windowed, records } = candidates;
+  const variants = search.variants.map((concepts) => unknownWordSplitsOnly(concepts, stats));
   const topical = hasTopic(variants[0]);
   // A window no memory is in tells topics apart no better, and a memory can carry the whole topic of
   // another date: the window counts only when it holds memories, and at most as much as the topic, so a

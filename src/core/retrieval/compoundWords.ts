@@ -1,0 +1,122 @@
+/**
+ * Compounds written together or apart: "road trip" / "roadtrip", "dev tools" / "devtools",
+ * "set up" / "setup". Identifiers already split at their case and connectors (tokenizer.ts); a
+ * lower-case compound has no mark of its parts, so a question and a memory that write it
+ * differently share no term. Both directions are read on the query side, against what the
+ * user's memories say, so nothing is re-indexed and no word list is needed:
+ *
+ * - **joined**: two adjacent query words are also searched as one word. Only a memory that writes
+ *   the compound has that term, so the store's vocabulary decides whether the join means anything.
+ * - **split**: a query word no memory has is also searched as each two-part split whose parts are
+ *   informative, non-generic words; a memory that has both parts covers the word. The split counts only when no
+ *   memory has the word itself (`unknownWordSplitsOnly`): "database" is never data + base in a
+ *   store that says "database".
+ */
+import type { TermStatistics } from '../ports/memoryStore.ts';
+import { termOf } from '../text/analyzer.ts';
+import { isStopWord } from '../text/stopwords.ts';
+import type { Token } from '../text/tokenizer.ts';
+import type { QueryConcept } from './queryConcepts.ts';
+
+/**
+ * A joined compound is the same word written another way (word-form credit); a split is weaker:
+ * the memory has both parts, not necessarily together.
+ */
+export const JOINED_CREDIT = 0.9;
+export const SPLIT_CREDIT = 0.75;
+/** Shortest part of a split: shorter parts ("do" + "nate") are mostly chance. */
+const MIN_SPLIT_PART = 3;
+const LETTERS = /^\p{L}+$/u;
+
+export interface CompoundBridge {
+  /** The concept term the bridge belongs to. */
+  concept: string;
+  terms: string[];
+  credit: number;
+  kind: 'joined' | 'split';
+  label: string;
+}
+
+const wordTerm = (text: string): string | null => termOf({ text, kind: 'word' });
+
+/**
+ * Each pair of adjacent plain words (a particle after its verb included: "set up" -> "setup"),
+ * joined, as a bridge of each informative word of the pair. A join that is itself a stop word
+ * ("with out") is no compound.
+ */
+function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
+  const bridges: CompoundBridge[] = [];
+  for (let index = 0; index + 1 < tokens.length; index++) {
+    const [first, second] = [tokens[index], tokens[index + 1]];
+    if (first.kind !== 'word' || second.kind !== 'word') continue;
+    if (!LETTERS.test(first.text) || !LETTERS.test(second.text)) continue;
+    // A particle follows its verb ("set up", "log in"); a function word before a word ("the dev") joins nothing.
+    if (isStopWord(first.text.toLowerCase())) continue;
+    const joinedText = `${first.text}${second.text}`.toLowerCase();
+    const joined = wordTerm(joinedText);
+    if (joined === null) continue;
+    for (const word of [first, second]) {
+      const concept = isStopWord(word.text.toLowerCase()) ? null : termOf(word);
+      if (concept === null || concept === joined) continue;
+      bridges.push({
+        concept,
+        terms: [joined],
+        credit: JOINED_CREDIT,
+        kind: 'joined',
+        label: `${first.text} ${second.text} ← ${joinedText}`,
+      });
+    }
+  }
+  return bridges;
+}
+
+/** Every split of a plain word into two informative, non-generic words of at least MIN_SPLIT_PART letters. */
+function splitBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
+  const bridges: CompoundBridge[] = [];
+  for (const token of tokens) {
+    const text = token.text.toLowerCase();
+    if (token.kind !== 'word' || !LETTERS.test(text) || text.length < 2 * MIN_SPLIT_PART) continue;
+    const concept = termOf(token);
+    if (concept === null) continue;
+    for (let at = MIN_SPLIT_PART; at <= text.length - MIN_SPLIT_PART; at++) {
+      const [head, tail] = [text.slice(0, at), text.slice(at)];
+      if (isStopWord(head) || isStopWord(tail)) continue;
+      const terms = [wordTerm(head), wordTerm(tail)];
+      if (terms[0] === null || terms[1] === null || terms[0] === terms[1]) continue;
+      // A generic part in any form ("part" + "take", "screen" + "plays") is in memories about anything.
+      if (isGeneric(head, terms[0]) || isGeneric(tail, terms[1])) continue;
+      bridges.push({
+        concept,
+        terms: terms as string[],
+        credit: SPLIT_CREDIT,
+        kind: 'split',
+        label: `${token.text} ← ${head} ${tail}`,
+      });
+    }
+  }
+  return bridges;
+}
+
+/** Whether a word (and its index term) is a generic word in any form: queryConcepts' test. */
+export type GenericTest = (surface: string, term: string) => boolean;
+
+/** The compound bridges of a query's tokens (tokenizeDetailed), by the concept term each belongs to. */
+export function compoundBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
+  return [...joinedBridges(tokens), ...splitBridges(tokens, isGeneric)];
+}
+
+/**
+ * The concepts with their split alternatives dropped where some memory has the word itself: a
+ * store that says "database" means the word, not "data" and "base" wherever both occur.
+ */
+export function unknownWordSplitsOnly(concepts: readonly QueryConcept[], stats: TermStatistics): QueryConcept[] {
+  return concepts.map((concept) => {
+    if (!concept.alternatives.some((item) => item.kind === 'split')) return concept;
+    // Kept, the splits take their place by credit: the coverage reads the first alternative a memory has.
+    const alternatives =
+      (stats.frequencies.get(concept.term) ?? 0) > 0
+        ? concept.alternatives.filter((item) => item.kind !== 'split')
+        : [...concept.alternatives].sort((a, b) => b.credit - a.credit);
+    return { ...concept, alternatives };
+  });
+}
