@@ -806,6 +806,54 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
       });
     });
 
+    describe('turnFacts', () => {
+      const turn = (user: string, overrides: Partial<MemoryRecord>): MemoryRecord =>
+        makeMemory(user, { memory_category: 'episodic', memory_subtype: 'conversation', ...overrides });
+      const change = (user: string, memoryId: string, edit: Parameters<MemoryStore['changeMemory']>[0]['change']) =>
+        store().changeMemory({ user_id: user, memory_id: memoryId, change: edit, at: iso(9), if_forgotten: 'reject' });
+
+      it("keeps every live memory's conversation and question flag through each write that changes them", async () => {
+        const user = newUserId();
+        const bySession = turn(user, { source_session: 'sess_a', content: 'Where did you go?' });
+        const byMetadata = turn(user, { metadata: { thread_id: 't-1' }, content: 'To the lake.' });
+        const unmarked = turn(user, { content: 'Lunch at noon?' });
+        const note = makeMemory(user, { content: 'Does the build cache survive a restart?', source_session: 'sess_a' });
+        await insertAll([bySession, byMetadata, unmarked, note]);
+        const strangers = makeMemory(newUserId(), { memory_subtype: 'conversation', source_session: 'sess_a' });
+        await store().insertMemory(strangers, null);
+        const ids = [bySession, byMetadata, unmarked, note].map((memory) => memory.memory_id);
+        const facts = async () =>
+          Object.fromEntries(await store().turnFacts(user, [...ids, 'mem_missing', strangers.memory_id]));
+        assert.deepEqual(await facts(), {
+          [bySession.memory_id]: { conversation: 'session:sess_a', question: true },
+          [byMetadata.memory_id]: { conversation: 'thread_id:t-1', question: false },
+          [unmarked.memory_id]: { conversation: null, question: false },
+          [note.memory_id]: { conversation: null, question: false },
+        });
+
+        await change(user, byMetadata.memory_id, { content: 'To the lake. And you?' });
+        await change(user, unmarked.memory_id, { merge_metadata: { conversation_id: 'c-2' } });
+        await change(user, bySession.memory_id, { set: { memory_subtype: 'decision', memory_category: 'episodic' } });
+        await change(user, note.memory_id, { set: { memory_subtype: 'conversation', memory_category: 'episodic' } });
+        assert.deepEqual(await facts(), {
+          [bySession.memory_id]: { conversation: null, question: false },
+          [byMetadata.memory_id]: { conversation: 'thread_id:t-1', question: true },
+          [unmarked.memory_id]: { conversation: 'conversation_id:c-2', question: true },
+          [note.memory_id]: { conversation: 'session:sess_a', question: true },
+        });
+
+        await store().forgetMemories(user, [byMetadata.memory_id], iso(10));
+        assert.equal((await facts())[byMetadata.memory_id], undefined, 'a forgotten memory has no facts');
+        await store().restoreMemories(user, [byMetadata.memory_id], iso(11));
+        assert.deepEqual((await facts())[byMetadata.memory_id], { conversation: 'thread_id:t-1', question: true });
+        await store().hardDeleteMemory(user, unmarked.memory_id);
+        assert.equal((await facts())[unmarked.memory_id], undefined, 'an erased memory has no facts');
+        await store().deleteUser(user);
+        assert.deepEqual(await facts(), {}, 'nothing is left of a deleted user');
+        assert.equal((await store().turnFacts(strangers.user_id, [strangers.memory_id])).size, 1);
+      });
+    });
+
     describe('access log and stats', () => {
       it('recordAccess appends log rows and bumps access_count / last_accessed', async () => {
         const user = newUserId();

@@ -182,6 +182,37 @@ describe('outbox replay: lost acknowledgements, rejected writes, the replay leas
     assert.deepEqual(await remoteRows(memory.memory_id), []);
   });
 
+  it("a dialog turn's replayed writes carry its turn facts to Firebolt: an update replayed as an insert, then a forget", async () => {
+    const user = newUserId();
+    const turn = makeMemory(user, {
+      content: 'We took the north ridge.',
+      memory_category: 'episodic',
+      memory_subtype: 'conversation',
+      metadata: { thread_id: 'hike' },
+    });
+    faults.set('insertMemory', ['reject', 'reject', 'reject']);
+    await store.insertMemory(turn, null);
+    await eventually('the refused insert to be set aside', () => store.pendingWrites() === 0);
+    assert.equal((await remote.turnFacts(user, [turn.memory_id])).size, 0);
+
+    await store.changeMemory({
+      user_id: user,
+      memory_id: turn.memory_id,
+      change: { content: 'Which ridge did we take?', merge_metadata: { thread_id: 'hike-2' } },
+      at: turn.updated_at,
+      if_forgotten: 'reject',
+    });
+    await eventually('the update to replay', () => store.pendingWrites() === 0);
+    assert.deepEqual(Object.fromEntries(await remote.turnFacts(user, [turn.memory_id])), {
+      [turn.memory_id]: { conversation: 'thread_id:hike-2', question: true },
+    });
+    assert.deepEqual(await remote.turnFacts(user, [turn.memory_id]), await store.turnFacts(user, [turn.memory_id]));
+
+    await store.forgetMemories(user, [turn.memory_id], turn.updated_at);
+    await eventually('the forget to replay', () => store.pendingWrites() === 0);
+    assert.equal((await remote.turnFacts(user, [turn.memory_id])).size, 0, 'forgotten in Firebolt too');
+  });
+
   it('an update Firebolt refuses is not turned into an insert: it is set aside and the row keeps its content', async () => {
     const memory = makeMemory(newUserId(), { content: 'as first stored' });
     await store.insertMemory(memory, null);

@@ -25,6 +25,8 @@ function meta(overrides: Partial<MemoryMeta>): MemoryMeta {
     pinned: false,
     source_type: 'explicit',
     source_session: null,
+    conversation: null,
+    question: false,
     deleted: false,
     superseded: false,
     importance: 0.5,
@@ -67,6 +69,8 @@ function snapshot(): IndexSnapshot {
         pinned: true,
         project_id: 'proj',
         source_session: 'sess_1',
+        conversation: 'session:sess_1',
+        question: true,
         importance: 0.9,
         access_count: 3,
       }),
@@ -76,6 +80,7 @@ function snapshot(): IndexSnapshot {
         superseded: true,
         tags: ['infra', 'emoji 🦄', 'lone \ud800 surrogate'],
         confidence: 0.25,
+        conversation: 'thread_id:fil ü \ud800',
         time_ms: Number.NaN,
       }),
     ],
@@ -91,7 +96,7 @@ function snapshot(): IndexSnapshot {
   };
 }
 
-test('a snapshot decodes to exactly what was encoded: every meta field, null, unicode and unpaired surrogates included', () => {
+test('a snapshot decodes to exactly what was encoded: every meta field (turn facts too), null, unicode and unpaired surrogates included', () => {
   const original = snapshot();
   const decoded = decodeSnapshot(encodeSnapshot(original));
   assert.deepEqual(decoded.stamp, original.stamp);

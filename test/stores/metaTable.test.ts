@@ -20,6 +20,8 @@ function meta(memory_id: string, overrides: Partial<MemoryMeta> = {}): MemoryMet
     pinned: false,
     source_type: 'explicit',
     source_session: null,
+    conversation: null,
+    question: false,
     deleted: false,
     superseded: false,
     importance: 0.5,

@@ -51,6 +51,22 @@ async function fill(store: SqliteMemoryStore, user: string, count: number): Prom
   return memories;
 }
 
+/** Dialog turns of three conversations (by session, by metadata, unmarked), every third a question. */
+async function fillTurns(store: SqliteMemoryStore, user: string, count: number): Promise<string[]> {
+  const turns = Array.from({ length: count }, (_, index) =>
+    makeMemory(user, {
+      content: `Turn ${index} about the ${TOPICS[index % TOPICS.length]}${index % 3 === 0 ? ', right?' : '.'}`,
+      memory_category: 'episodic',
+      memory_subtype: 'conversation',
+      source_session: index % 3 === 0 ? 'sess_talk' : null,
+      metadata: index % 3 === 1 ? { conversation_id: 'c-ü' } : {},
+      created_at: iso(200 + index),
+    }),
+  );
+  for (const turn of turns) await store.insertMemory(turn, null);
+  return turns.map((turn) => turn.memory_id);
+}
+
 async function search(
   store: SqliteMemoryStore,
   user: string,
@@ -70,6 +86,8 @@ describe('persisted indexes', () => {
       const user = newUserId();
       const writer = await opened(dataDir);
       await fill(writer, user, 120);
+      const turns = await fillTurns(writer, user, 12);
+      await writer.forgetMemories(user, [turns[3]!], iso(400));
       await search(writer, user, 'pelican');
       assert.equal(writer.indexOrigin(user), 'rows');
       await writer.close();
@@ -87,6 +105,12 @@ describe('persisted indexes', () => {
         }
         assert.equal(loaded.indexOrigin(user), 'persisted');
         assert.equal(rebuilt.indexOrigin(user), 'rows');
+        const facts = await loaded.turnFacts(user, turns);
+        assert.deepEqual(facts, await rebuilt.turnFacts(user, turns), 'the turn facts survive the file');
+        assert.deepEqual(facts.get(turns[0]!), { conversation: 'session:sess_talk', question: true });
+        assert.deepEqual(facts.get(turns[1]!), { conversation: 'conversation_id:c-ü', question: false });
+        assert.deepEqual(facts.get(turns[2]!), { conversation: null, question: false });
+        assert.equal(facts.has(turns[3]!), false, 'a forgotten turn has no facts');
         const page = { filter: { user_id: user, pinned: true }, sort: 'created' as const, offset: 0, limit: 50 };
         assert.deepEqual(
           await loaded.listMemories(page),
@@ -244,15 +268,23 @@ describe('persisted indexes', () => {
       const user = newUserId();
       const first = await opened(dataDir);
       await fill(first, user, 40);
+      const turns = await fillTurns(first, user, 9);
+      const expectedFacts = await first.turnFacts(user, turns);
       const expected = (await search(first, user, 'pelican migration', { tags: ['t1'] })).map((hit) => hit.memory_id);
       await first.close();
       const [file] = indexFiles(dataDir);
-      // Version 1 files hold other sections; the header (outside the checksum) is what the loader reads first.
+      // Version 2 files hold no turn facts; the header (outside the checksum) is what the loader reads first.
       const current = readFileSync(file!).toString('latin1');
       assert.ok(current.includes(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`));
       writeFileSync(
         file!,
-        Buffer.from(current.replace(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`, '"formatVersion":1'), 'latin1'),
+        Buffer.from(
+          current.replace(
+            `"formatVersion":${SNAPSHOT_FORMAT_VERSION}`,
+            `"formatVersion":${SNAPSHOT_FORMAT_VERSION - 1}`,
+          ),
+          'latin1',
+        ),
       );
 
       const second = await opened(dataDir);
@@ -262,6 +294,7 @@ describe('persisted indexes', () => {
           expected,
         );
         assert.equal(second.indexOrigin(user), 'rows');
+        assert.deepEqual(await second.turnFacts(user, turns), expectedFacts, 'rebuilt with the turn facts');
       } finally {
         await second.close();
       }
@@ -273,6 +306,7 @@ describe('persisted indexes', () => {
           expected,
         );
         assert.equal(third.indexOrigin(user), 'persisted');
+        assert.deepEqual(await third.turnFacts(user, turns), expectedFacts, 'loaded with the turn facts');
       } finally {
         await third.close();
       }

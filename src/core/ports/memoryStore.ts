@@ -6,6 +6,7 @@ import type {
   WorkingItemRecord,
 } from '../domain/records.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../domain/memoryChange.ts';
+import type { TurnFacts } from '../domain/dialogTurn.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import type { DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
@@ -105,6 +106,13 @@ export interface MemoryStore {
     radius: number,
     maxGapMs: number,
   ): Promise<Map<string, AdjacentMemories>>;
+  /**
+   * The dialog-turn facts (dialogTurn.ts: conversation key, question flag) of the user's live
+   * memories with these ids, from compact columns the store keeps beside its indexes, never from a
+   * full row: neighbour expansion decides on them and reads full rows only for the memories it
+   * returns. Forgotten, erased, unknown and other users' ids are absent.
+   */
+  turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>>;
   /** Live memories whose embedding is missing or from another model, for lazy re-embedding. */
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]>;
 

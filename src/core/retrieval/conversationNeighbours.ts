@@ -2,13 +2,13 @@
  * Neighbour expansion within a conversation: the top text hits lend part of their score to the
  * turns stored right before and after them in the same conversation, since in a dialogue the answer
  * often sits in the turn next to the one that shares the question's words (neighbourExpansion.ts).
- * Only dialog turns the client marked as one conversation are joined (conversationKey.ts), never
+ * Only dialog turns the client marked as one conversation are joined (dialogTurn.ts), never
  * memories merely stored close in time.
  */
 import type { CoreDeps } from '../coreDeps.ts';
+import type { TurnFacts } from '../domain/dialogTurn.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
-import { conversationKey } from './conversationKey.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
 
 /**
@@ -36,20 +36,32 @@ export interface WithNeighbours {
   lentTo: Set<string>;
 }
 
-/** `ranked` best first; fetches the neighbours' records into `records`. Off when config.neighbourRadius is 0. */
+/**
+ * Neighbour expansion on the memories' turn facts (MemoryStore.turnFacts: conversation key,
+ * question flag, kept by the store beside its index): which seeds are turns, where a chain of
+ * turns ends and which turn asks something are decided without reading a row. `ranked` best first;
+ * of the neighbours it brings in, only those among the first `pool` results (the ones recall goes on
+ * to score) have their full rows read into `records`, and a row forgotten meanwhile is dropped.
+ * Off when config.neighbourRadius is 0.
+ */
 export async function lendToNeighbours(
   deps: Pick<CoreDeps, 'store' | 'config'>,
   filter: MemoryFilter,
   ranked: readonly LexicalHit[],
   limit: number,
+  pool: number,
   records: Map<string, MemoryRecord>,
 ): Promise<WithNeighbours> {
   if (deps.config.neighbourRadius <= 0) return { hits: [...ranked], lentTo: new Set<string>() };
   const seeds = ranked.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS)).filter((hit) => hit.score > 0);
-  const turnSeeds = seeds.filter((hit) => {
-    const record = records.get(hit.memory_id);
-    return record !== undefined && conversationKey(record) !== null;
-  });
+  const facts =
+    seeds.length > 0
+      ? await deps.store.turnFacts(
+          filter.user_id,
+          seeds.map((hit) => hit.memory_id),
+        )
+      : new Map<string, TurnFacts>();
+  const turnSeeds = seeds.filter((hit) => (facts.get(hit.memory_id)?.conversation ?? null) !== null);
   if (turnSeeds.length === 0) return { hits: [...ranked], lentTo: new Set() };
   const windows = await deps.store.adjacentMemories(
     filter,
@@ -57,11 +69,11 @@ export async function lendToNeighbours(
     deps.config.neighbourRadius,
     CONVERSATION_GAP_MS,
   );
-  const missing = [...new Set([...windows.values()].flatMap((window) => [...window.before, ...window.after]))].filter(
-    (id) => !records.has(id),
+  const unknown = [...new Set([...windows.values()].flatMap((window) => [...window.before, ...window.after]))].filter(
+    (id) => !facts.has(id),
   );
-  if (missing.length > 0)
-    for (const memory of await deps.store.getMemories(filter.user_id, missing)) records.set(memory.memory_id, memory);
+  if (unknown.length > 0)
+    for (const [id, turn] of await deps.store.turnFacts(filter.user_id, unknown)) facts.set(id, turn);
   const adjacency = new Map<string, Set<string>>();
   const follows = new Set<string>();
   const link = (a: string, b: string): void => {
@@ -71,16 +83,16 @@ export async function lendToNeighbours(
     adjacency.get(b)!.add(a);
   };
   for (const [id, window] of windows) {
-    const key = conversationKey(records.get(id)!);
+    const key = facts.get(id)?.conversation ?? null;
+    if (key === null) continue;
     for (const [chain, forward] of [
       [window.before, false],
       [window.after, true],
     ] as const) {
       let previous = id;
       for (const next of chain) {
-        // The chain ends at the first memory that is not a turn of the same conversation.
-        const neighbour = records.get(next);
-        if (!neighbour || conversationKey(neighbour) !== key) break;
+        // The chain ends at the first memory that is not a live turn of the same conversation.
+        if (facts.get(next)?.conversation !== key) break;
         link(previous, next);
         follows.add(forward ? `${previous}>${next}` : `${next}>${previous}`);
         previous = next;
@@ -92,17 +104,37 @@ export async function lendToNeighbours(
     seeds,
     (id) => [...(adjacency.get(id) ?? [])],
     { combine: 'or', decay: NEIGHBOUR_DECAY },
-    (from, to) =>
-      follows.has(`${from}>${to}`) && isQuestion(records.get(from)!.content) ? ANSWER_SHARE / NEIGHBOUR_DECAY : 1,
+    (from, to) => (follows.has(`${from}>${to}`) && facts.get(from)!.question ? ANSWER_SHARE / NEIGHBOUR_DECAY : 1),
   );
   const seedIds = new Set(seeds.map((hit) => hit.memory_id));
   const reached = new Set(expanded.map((entry) => entry.memory_id));
   const rest = ranked.filter((hit) => !reached.has(hit.memory_id));
+  const hits = [...expanded, ...rest].sort((a, b) => b.score - a.score);
   const lentTo = new Set(expanded.filter((entry) => !seedIds.has(entry.memory_id)).map((entry) => entry.memory_id));
-  return { hits: [...expanded, ...rest].sort((a, b) => b.score - a.score), lentTo };
+  const forgotten = await readReturnedRows(deps, filter.user_id, hits.slice(0, pool), lentTo, records);
+  if (forgotten.size === 0) return { hits, lentTo };
+  for (const id of forgotten) lentTo.delete(id);
+  return { hits: hits.filter((hit) => !forgotten.has(hit.memory_id)), lentTo };
 }
 
-/** A dialog turn that asks something: its reply is likely the answer. */
-function isQuestion(content: string): boolean {
-  return content.includes('?');
+/**
+ * Full rows of the neighbours among `returned` that no earlier stage read; the ids of those
+ * forgotten or erased since their facts were read (a neighbour is live when expanded, or not at all).
+ */
+async function readReturnedRows(
+  deps: Pick<CoreDeps, 'store'>,
+  userId: string,
+  returned: readonly LexicalHit[],
+  lentTo: ReadonlySet<string>,
+  records: Map<string, MemoryRecord>,
+): Promise<Set<string>> {
+  const missing = returned.map((hit) => hit.memory_id).filter((id) => lentTo.has(id) && !records.has(id));
+  const gone = new Set(missing);
+  if (missing.length === 0) return gone;
+  for (const memory of await deps.store.getMemories(userId, missing)) {
+    if (memory.deleted_at !== null) continue;
+    records.set(memory.memory_id, memory);
+    gone.delete(memory.memory_id);
+  }
+  return gone;
 }

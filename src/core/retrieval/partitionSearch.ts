@@ -38,7 +38,7 @@ export async function searchPartition(
   );
   const text = textMatches(search, candidates, scope.nameTerms);
   const requested = await requestedByPath(deps, filter, search, records);
-  const expanded = await lendToNeighbours(deps, filter, text.hits, search.limit, records);
+  const expanded = await lendToNeighbours(deps, filter, text.hits, search.limit, search.candidateLimit, records);
   const { scored, considered, belowFloor } = scoreCandidates({
     search,
     records,

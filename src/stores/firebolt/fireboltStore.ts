@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
@@ -42,6 +43,7 @@ import { changeMemoryRow, insertMemoryRow, reindexStaleTerms } from './memoryWri
 import { checkHealth } from './storeHealth.ts';
 import { readMemories, readMemoryPage, readUnembedded } from './memoryReads.ts';
 import { deleteSessionRows, readSession, readSessions, readWorkingItems, writeWorkingChange } from './workingRows.ts';
+import { fillTurnFacts, readTurnFacts } from './turnFactColumns.ts';
 import { searchVectorSql } from './vectorSearch.ts';
 import { VectorTables } from './vectorTables.ts';
 
@@ -68,6 +70,7 @@ export class FireboltStore implements MemoryStore {
     this.#schemaVersion = await migrate(this.#client);
     await this.#vectors.load();
     await reindexStaleTerms(this.#client, (work) => this.#write(work));
+    await fillTurnFacts(this.#client, (work) => this.#write(work));
   }
 
   async close(): Promise<void> {
@@ -247,6 +250,10 @@ export class FireboltStore implements MemoryStore {
     maxGapMs: number,
   ): Promise<Map<string, AdjacentMemories>> {
     return readAdjacentMemories(this.#client, filter, memoryIds, radius, maxGapMs);
+  }
+
+  turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
+    return readTurnFacts(this.#client, userId, memoryIds);
   }
 
   getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {

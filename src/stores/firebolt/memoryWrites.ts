@@ -10,6 +10,7 @@ import { MEMORY_COLUMNS, columnNames, memoryFromRow, valuePlaceholders } from '.
 import { sqlIdentifier } from './sqlLiteral.ts';
 import { SqlParams } from './sqlParams.ts';
 import { sqlLiteral } from './sqlLiteral.ts';
+import { TURN_FACT_COLUMNS, turnFactAssignments, turnFactValues } from './turnFactColumns.ts';
 import type { VectorTable } from './vectorTables.ts';
 
 const REINDEX_BATCH = 100;
@@ -34,8 +35,8 @@ export async function insertMemoryRow(
   const length = await writeTerms(tx, memory);
   const params = new SqlParams();
   await tx.query(
-    `INSERT INTO fml_memories (${columnNames(MEMORY_COLUMNS)}, doc_length, analyzer_version, stored_seq)
-     VALUES (${valuePlaceholders(MEMORY_COLUMNS, memory, (v) => params.add(v))}, ${params.add(length)}::DOUBLE PRECISION, ${params.add(ANALYZER_VERSION)}::INT, ${params.add(nextSequence())}::BIGINT)`,
+    `INSERT INTO fml_memories (${columnNames(MEMORY_COLUMNS)}, doc_length, analyzer_version, stored_seq, ${TURN_FACT_COLUMNS})
+     VALUES (${valuePlaceholders(MEMORY_COLUMNS, memory, (v) => params.add(v))}, ${params.add(length)}::DOUBLE PRECISION, ${params.add(ANALYZER_VERSION)}::INT, ${params.add(nextSequence())}::BIGINT, ${turnFactValues(memory, params)})`,
     params.values,
   );
 }
@@ -65,6 +66,7 @@ export async function changeMemoryRow(
   const assignments = MEMORY_COLUMNS.filter((column) => column.name !== 'user_id' && column.name !== 'memory_id').map(
     (column) => `${column.name} = ${params.add(column.encode(memory))}${column.cast}`,
   );
+  assignments.push(...turnFactAssignments(memory, params));
   if (reanalyse) {
     const length = await writeTerms(tx, memory);
     assignments.push(

@@ -137,6 +137,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ) PRIMARY INDEX user_id, memory_id`,
     ],
   },
+  {
+    version: 4,
+    description: 'turn facts of each memory (conversation key, question flag) for neighbour expansion',
+    // NULL asks_question: a row stored before this version; the store fills it at open (turnFactColumns.ts).
+    statements: [
+      `ALTER TABLE fml_memories ADD COLUMN IF NOT EXISTS conversation_key TEXT NULL`,
+      `ALTER TABLE fml_memories ADD COLUMN IF NOT EXISTS asks_question BOOLEAN NULL`,
+    ],
+  },
 ];
 
 export function vectorTableName(dimension: number): string {

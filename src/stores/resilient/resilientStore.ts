@@ -1,3 +1,4 @@
+import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
@@ -165,6 +166,9 @@ export class ResilientStore implements MemoryStore {
     maxGapMs: number,
   ): Promise<Map<string, AdjacentMemories>> {
     return this.#read((store) => store.adjacentMemories(filter, memoryIds, radius, maxGapMs));
+  }
+  turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
+    return this.#read((store) => store.turnFacts(userId, memoryIds));
   }
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
     return this.#read((store) => store.listUnembedded(userId, model, limit));

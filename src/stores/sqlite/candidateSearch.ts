@@ -1,3 +1,4 @@
+import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type {
   AdjacentMemories,
   LexicalHit,
@@ -16,7 +17,8 @@ import { searchVectorIndex } from './vectorSearch.ts';
 
 /**
  * Retrieval candidates over a user's in-memory indexes: full-text and vector hits, term
- * statistics and a memory's neighbours in store order, each filtered before the cut. The first
+ * statistics, a memory's neighbours in store order and the turn facts of memories (from the
+ * metas, never the rows), each filtered before the cut. The first
  * call of a user waits for the sliced (or persisted) load rather than building in one stretch.
  */
 export class CandidateSearch {
@@ -92,6 +94,22 @@ export class CandidateSearch {
       for (const memoryId of new Set(memoryIds)) {
         const window = state.adjacent(memoryId, radius, maxGapMs, accept);
         if (window !== null) out.set(memoryId, window);
+      }
+      return out;
+    });
+  }
+
+  /** From the metas' turn-fact columns (memoryMeta.ts): no row is read; forgotten and unknown ids are absent. */
+  async turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
+    if (memoryIds.length > 0) await this.caches.loadInSlices(userId);
+    return this.connection.read('turnFacts', () => {
+      const out = new Map<string, TurnFacts>();
+      if (memoryIds.length === 0) return out;
+      const state = this.caches.state(userId);
+      for (const memoryId of memoryIds) {
+        const meta = state.metas.get(memoryId);
+        if (meta !== undefined && !meta.deleted)
+          out.set(memoryId, { conversation: meta.conversation, question: meta.question });
       }
       return out;
     });

@@ -19,9 +19,11 @@ export const SNAPSHOT_MAGIC = Buffer.from('FMLIDX\u0000\u0001', 'latin1');
  * 2: terms in string order and the sorting permutations of memory and document ids, so a loaded
  * index searches them instead of building Maps; metas are made from the columns when first used;
  * term frequencies as 16-bit half units (lexicalIndex.ts, tfUnits) instead of 32-bit floats.
+ * 3: each meta's turn facts (dialogTurn.ts: conversation key, question flag), which neighbour
+ * expansion reads instead of rows (MemoryStore.turnFacts).
  * A file of another version is refused ('format-version') and the index rebuilt from the rows.
  */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
 
 /** Where a snapshot's content came from; a loader compares every field with the live store. */
 export interface SnapshotStamp {
@@ -109,6 +111,7 @@ const STRING_FIELDS = [
   'subtype',
   'source_type',
   'source_session',
+  'conversation',
 ] as const;
 const NUMBER_FIELDS = [
   'time_ms',
@@ -122,6 +125,7 @@ const NO_ITEMS: readonly string[] = Object.freeze([]);
 const PINNED = 1;
 const DELETED = 2;
 const SUPERSEDED = 4;
+const QUESTION = 8;
 
 /** Every distinct string once; its number is its position. */
 class StringTable {
@@ -180,7 +184,11 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
       (field, column) => (stringColumns[row * STRING_FIELDS.length + column] = table.number(meta[field])),
     );
     NUMBER_FIELDS.forEach((field, column) => (numberColumns[row * NUMBER_FIELDS.length + column] = meta[field]));
-    flags[row] = (meta.pinned ? PINNED : 0) | (meta.deleted ? DELETED : 0) | (meta.superseded ? SUPERSEDED : 0);
+    flags[row] =
+      (meta.pinned ? PINNED : 0) |
+      (meta.deleted ? DELETED : 0) |
+      (meta.superseded ? SUPERSEDED : 0) |
+      (meta.question ? QUESTION : 0);
     listCounts[row * 2] = meta.entities.length;
     listCounts[row * 2 + 1] = meta.tags.length;
     for (const entity of meta.entities) listItems.push(table.number(entity));
@@ -370,7 +378,8 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
   const corrupt = (what: string): SnapshotFormatError =>
     new SnapshotFormatError('corrupt', `The index file’s ${what} do not add up.`);
   const stringCount = counts.strings;
-  const lowest = STRING_FIELDS.map((field) => (field === 'project_id' || field === 'source_session' ? -1 : 0));
+  const nullableFields: ReadonlySet<string> = new Set(['project_id', 'source_session', 'conversation']);
+  const lowest = STRING_FIELDS.map((field) => (nullableFields.has(field) ? -1 : 0));
   for (let row = 0; row < stringColumns.length; row += lowest.length)
     for (let column = 0; column < lowest.length; column++) {
       const number = stringColumns[row + column];
@@ -420,6 +429,8 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
       pinned: (flag & PINNED) !== 0,
       source_type: string(stringColumns[s + 6]),
       source_session: nullable(stringColumns[s + 7]),
+      conversation: nullable(stringColumns[s + 8]),
+      question: (flag & QUESTION) !== 0,
       deleted: (flag & DELETED) !== 0,
       superseded: (flag & SUPERSEDED) !== 0,
       importance: numberColumns[n + 2],

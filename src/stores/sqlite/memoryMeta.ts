@@ -1,3 +1,4 @@
+import { CONVERSATION_SUBTYPES, type TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
 
 /**
@@ -21,6 +22,10 @@ export interface MemoryMeta {
   source_type: string;
   /** Session that stored the memory; neighbour windows stop where it changes. */
   source_session: string | null;
+  /** The conversation the memory is a turn of (dialogTurn.ts), null for every other memory. */
+  conversation: string | null;
+  /** A turn that asks something; with `conversation`, what neighbour expansion reads instead of the row. */
+  question: boolean;
   deleted: boolean;
   superseded: boolean;
   importance: number;
@@ -52,9 +57,19 @@ export const META_FIELDS = [
   'created_at',
 ] as const;
 
-export type MetaSource = Pick<MemoryRecord, (typeof META_FIELDS)[number]>;
+/**
+ * Beside META_FIELDS, what a load reads for the turn facts: the metadata and a question mark test
+ * of dialog-turn rows only, so no other row's metadata is parsed and no content leaves SQLite.
+ */
+const TURN_SUBTYPES_SQL = [...CONVERSATION_SUBTYPES].map((subtype) => `'${subtype.replaceAll("'", "''")}'`).join(', ');
+export const TURN_SOURCE_SQL =
+  `CASE WHEN memory_subtype IN (${TURN_SUBTYPES_SQL}) THEN metadata END AS turn_metadata, ` +
+  `CASE WHEN memory_subtype IN (${TURN_SUBTYPES_SQL}) THEN instr(content, '?') > 0 ELSE 0 END AS turn_asks`;
 
-export function metaOf(memory: MetaSource): MemoryMeta {
+/** A row as a load reads it: the META_FIELDS and its turn facts. */
+export type MetaSource = Pick<MemoryRecord, (typeof META_FIELDS)[number]> & { turn: TurnFacts };
+
+export function metaOf(memory: Pick<MemoryRecord, (typeof META_FIELDS)[number]>, turn: TurnFacts): MemoryMeta {
   const created_ms = Date.parse(memory.created_at);
   return {
     memory_id: memory.memory_id,
@@ -70,6 +85,8 @@ export function metaOf(memory: MetaSource): MemoryMeta {
     pinned: memory.pinned,
     source_type: memory.source_type,
     source_session: memory.source_session,
+    conversation: turn.conversation,
+    question: turn.question,
     deleted: memory.deleted_at !== null,
     superseded: memory.superseded_by !== null,
     importance: memory.importance,

@@ -1,3 +1,4 @@
+import { conversationKey } from '../../core/domain/dialogTurn.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
@@ -13,6 +14,7 @@ import {
 } from '../common/recordRows.ts';
 import {
   storedFlag,
+  storedJsonObject,
   storedJsonTextList,
   storedNullableText,
   storedNumber,
@@ -135,22 +137,29 @@ export function rowToMemory(row: Row): MemoryRecord {
   return memoryFromRow(row, SQLITE_READERS);
 }
 
-/** The META_FIELDS of a memory row (memoryMeta.ts), read as rowToMemory reads them. */
+/** The META_FIELDS of a memory row (memoryMeta.ts), read as rowToMemory reads them, and its turn facts (TURN_SOURCE_SQL). */
 export function rowToMetaSource(row: Row): MetaSource {
+  const memory_subtype = storedSubtype(row.memory_subtype, 'memory_subtype');
+  const source_session = storedNullableText(row.source_session, 'source_session');
+  const conversation =
+    row.turn_metadata === null || row.turn_metadata === undefined
+      ? null
+      : conversationKey({ memory_subtype, source_session, metadata: storedJsonObject(row.turn_metadata, 'metadata') });
   return {
+    turn: { conversation, question: conversation !== null && storedFlag(row.turn_asks, 'turn_asks') },
     memory_id: storedText(row.memory_id, 'memory_id'),
     layer: storedLayer(row.layer, 'layer'),
     scope_id: storedText(row.scope_id, 'scope_id'),
     project_id: storedNullableText(row.project_id, 'project_id'),
     memory_category: storedCategory(row.memory_category, 'memory_category'),
-    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
+    memory_subtype,
     entities: storedJsonTextList(row.entities, 'entities'),
     tags: storedJsonTextList(row.tags, 'tags'),
     event_time: storedNullableText(row.event_time, 'event_time'),
     confidence: storedNumber(row.confidence, 'confidence'),
     pinned: storedFlag(row.pinned, 'pinned'),
     source_type: storedSourceType(row.source_type, 'source_type'),
-    source_session: storedNullableText(row.source_session, 'source_session'),
+    source_session,
     deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
     superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
     importance: storedNumber(row.importance, 'importance'),

@@ -1,5 +1,6 @@
 import { type Logger, stderrLogger } from '../../core/ports/logger.ts';
 import { join } from 'node:path';
+import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type {
   AccessLogEntry,
@@ -374,6 +375,10 @@ export class SqliteMemoryStore implements MemoryStore {
     maxGapMs: number,
   ): Promise<Map<string, AdjacentMemories>> {
     return this.candidates.adjacentMemories(filter, memoryIds, radius, maxGapMs);
+  }
+
+  async turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
+    return this.candidates.turnFacts(userId, memoryIds);
   }
 
   async getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {

@@ -1,3 +1,4 @@
+import { turnFactsOf } from '../../core/domain/dialogTurn.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
@@ -92,7 +93,7 @@ export class UserMemoryState {
 
   /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
-    const next = metaOf(memory);
+    const next = metaOf(memory, turnFactsOf(memory));
     this.revision++;
     let meta = this.metas.get(memory.memory_id);
     if (meta === undefined && this.loading !== null) return;
@@ -139,7 +140,7 @@ export class UserMemoryState {
 
   /** Bulk load: filter metadata only; search indexes are built later, on first use. */
   addMeta(source: MetaSource): void {
-    const meta = metaOf(source);
+    const meta = metaOf(source, source.turn);
     this.metas.set(source.memory_id, meta);
     this.index(meta);
     this.append(source.memory_id);
