@@ -62,6 +62,14 @@ export class LineStdioTransport implements Transport {
         this.skipping = false;
         continue;
       }
+      // A line whose end arrives in the chunk that takes it past the limit is as oversized as one
+      // still waiting for its end.
+      if (this.pendingBytes + tail.length > MAX_STDIO_LINE_BYTES) {
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.refuseOversized();
+        continue;
+      }
       const line = Buffer.concat([...this.pending, tail]).toString('utf8');
       this.pending = [];
       this.pendingBytes = 0;
@@ -74,9 +82,13 @@ export class LineStdioTransport implements Transport {
       this.pending = [];
       this.pendingBytes = 0;
       this.skipping = true;
-      void this.reply(null, RPC_INVALID_REQUEST, `Message longer than ${MAX_STDIO_LINE_BYTES} bytes; it was dropped.`);
+      this.refuseOversized();
     }
   };
+
+  private refuseOversized(): void {
+    void this.reply(null, RPC_INVALID_REQUEST, `Message longer than ${MAX_STDIO_LINE_BYTES} bytes; it was dropped.`);
+  }
 
   private receive(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;

@@ -3,7 +3,7 @@ import { memoryRecordSchema } from '../domain/memoryRecord.ts';
 import type { MemoryRecord, SessionRecord, WorkingItemRecord } from '../domain/records.ts';
 import { sessionRecordSchema, workingItemRecordSchema } from '../domain/workingRecords.ts';
 import { assertValidClassification } from '../domain/taxonomy.ts';
-import { LIMITS, requireContent, requireId, requireMetadata } from '../validation.ts';
+import { LIMITS, requireContent, requireId, requireJsonDepth, requireMetadata } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
 import { isCalendarTimestamp } from '../util/time.ts';
 
@@ -96,6 +96,9 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
     throw invalid(`${at}.source_type must be one of ${sourceTypes.join(', ')}.`, `${at}.source_type`);
   const metadata = raw.metadata === undefined ? {} : raw.metadata;
   if (!isObject(metadata)) throw invalid(`${at}.metadata must be an object.`, `${at}.metadata`);
+  // Kept as exported (the product's own fields may have grown it past the store's size limit), but
+  // never nested deeper than any other JSON the core accepts.
+  requireJsonDepth(metadata, `${at}.metadata`);
   // An export holds one user's partition: the personal layers. Files from before layers are user layer.
   const layer = raw.layer === undefined ? 'user' : raw.layer;
   if (layer !== 'user' && layer !== 'agent' && layer !== 'session')

@@ -88,7 +88,13 @@ async function planImport(deps: CoreDeps, user: string, parsed: ParsedExport): P
     if (id !== memory.memory_id) plan.remapped[memory.memory_id] = id;
     const content = guardText(requireContent(memory.content), deps.config);
     const metadata = guardJson(memory.metadata, deps.config);
-    plan.redactions.push(content.redactions, metadata.redactions);
+    // Every stored text of the record passes the gate, not only content and metadata: entities,
+    // tags and the summary are searched and shown like content.
+    const entities = guardJson(memory.entities, deps.config, 'entities');
+    const tags = guardJson(memory.tags, deps.config, 'tags');
+    const summary = memory.summary === null ? null : guardText(memory.summary, deps.config, 'summary');
+    plan.redactions.push(content.redactions, metadata.redactions, entities.redactions, tags.redactions);
+    if (summary) plan.redactions.push(summary.redactions);
     const record: MemoryRecord = {
       ...memory,
       memory_id: id,
@@ -96,6 +102,9 @@ async function planImport(deps: CoreDeps, user: string, parsed: ParsedExport): P
       // The user layer is scoped by the user id, which is the importing user's now.
       scope_id: memory.layer === 'user' ? user : memory.scope_id,
       content: content.content,
+      summary: summary ? summary.content : null,
+      entities: entities.value,
+      tags: tags.value,
       metadata: metadata.value,
       related_memories: memory.related_memories.map(idFor),
       supersedes: memory.supersedes ? idFor(memory.supersedes) : null,
@@ -188,7 +197,8 @@ async function writePlan(deps: CoreDeps, plan: ImportPlan): Promise<void> {
       // An undo, not an erasure: nobody saw these rows, and a retry of the import must store the ids.
       for (const memory of writtenMemories) await deps.store.hardDeleteMemory(memory.user_id, memory.memory_id, 'undo');
       // Only sessions the import created are written (existing ones are skipped), so removing them is safe.
-      for (const change of writtenSessions) await deps.store.deleteSession(change.session.user_id, change.session.session_id);
+      for (const change of writtenSessions)
+        await deps.store.deleteSession(change.session.user_id, change.session.session_id);
     } catch (undoError) {
       throw new MemoryError(
         'PROVIDER_ERROR',
