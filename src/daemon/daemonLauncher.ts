@@ -1,7 +1,7 @@
 import type { Logger } from '../core/ports/logger.ts';
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 import { type DaemonAddress, daemonAddressOf } from './daemonAddress.ts';
 import { DaemonConnection } from './daemonConnection.ts';
@@ -94,6 +94,8 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
 
 function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCommand) {
   mkdirSync(dirname(address.logFile), { recursive: true, mode: 0o700 });
+  const environment = command.env ?? process.env;
+  const compileCache = compileCacheOf(address, environment);
   rotate(address.logFile);
   const log = openSync(address.logFile, 'a', 0o600);
   try {
@@ -112,7 +114,7 @@ function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCom
         stdio: ['ignore', log, log],
         windowsHide: true,
         // The editor's executable runs as plain Node; the secret-free environment is the parent's.
-        env: { ...(command.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' },
+        env: { ...environment, ELECTRON_RUN_AS_NODE: '1', ...compileCache },
       },
     );
     child.unref();
@@ -120,6 +122,19 @@ function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCom
   } finally {
     closeSync(log);
   }
+}
+
+/**
+ * Node keeps the code it compiled from the CLI bundle in this private directory (beside the log) and
+ * reuses it at the next start: compiling the 4 MB bundle is about a third of a cold start's CPU
+ * before the first answer. The cache is keyed by the bundle's content, so a new build compiles once
+ * again; a Node without the feature ignores the variable. One the user set is left as it is.
+ */
+function compileCacheOf(address: DaemonAddress, environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (environment.NODE_COMPILE_CACHE !== undefined || environment.NODE_DISABLE_COMPILE_CACHE !== undefined) return {};
+  const directory = join(dirname(address.logFile), 'compile-cache');
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  return { NODE_COMPILE_CACHE: directory };
 }
 
 function rotate(logFile: string): void {
