@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 import { type DaemonAddress, daemonAddressOf } from './daemonAddress.ts';
 import { DaemonConnection } from './daemonConnection.ts';
+import { preparePrivateDir } from './socketFiles.ts';
 import { DaemonError, type DaemonHello, type HelloAnswer } from './daemonProtocol.ts';
 import type { DaemonInfo } from './daemonServer.ts';
 import { RemoteCore } from './remoteCore.ts';
@@ -125,15 +126,26 @@ function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCom
 }
 
 /**
- * Node keeps the code it compiled from the CLI bundle in this private directory (beside the log) and
- * reuses it at the next start: compiling the 4 MB bundle is about a third of a cold start's CPU
- * before the first answer. The cache is keyed by the bundle's content, so a new build compiles once
- * again; a Node without the feature ignores the variable. One the user set is left as it is.
+ * Node keeps the code it compiled from the CLI bundle in a private directory and reuses it at the
+ * next start: compiling the 4 MB bundle was about a third of the CPU a memory process spends before
+ * it listens. The cache sits beside the socket (the per-user 0700 directory the process checks is
+ * its own), not in the data directory: one copy serves every data directory, and a data directory
+ * removed while a process exits is not written into. Node keys it by the bundle's content, so a new
+ * build compiles once again; a Node without the feature ignores the variable; a value the user set
+ * is left as it is. Windows, with no socket directory, keeps it beside the log.
  */
 function compileCacheOf(address: DaemonAddress, environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (environment.NODE_COMPILE_CACHE !== undefined || environment.NODE_DISABLE_COMPILE_CACHE !== undefined) return {};
-  const directory = join(dirname(address.logFile), 'compile-cache');
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const directory = join(address.socketDir ?? dirname(address.logFile), 'compile-cache');
+  try {
+    if (address.socketDir !== null) preparePrivateDir(address.socketDir);
+    preparePrivateDir(directory);
+  } catch (error) {
+    // A socket directory of another user: the process starts without the cache and refuses to
+    // listen there, reporting it in its log, as it did before the cache.
+    if (MemoryError.is(error) && error.code === 'CONFIGURATION_ERROR') return {};
+    throw error;
+  }
   return { NODE_COMPILE_CACHE: directory };
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { daemonAddressOf } from '../../src/daemon/daemonAddress.ts';
 import { daemonPid, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
 
 /** Starts the memory process, waits for it to exit after its grace period, returns its log. */
@@ -34,22 +35,29 @@ describe('the memory process keeps its compiled code between starts', () => {
     }
   });
 
-  it('writes the cache in its private directory and the next start uses it', { timeout: 60_000 }, async () => {
-    const dataDir = fresh();
-    const debug = { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
-    await startAndStop(dataDir, debug);
-    const cache = join(dataDir, 'daemon', 'compile-cache');
-    assert.equal(statSync(cache).mode & 0o777, 0o700, 'only its user reads the cache');
-    assert.ok(cacheFiles(cache).length > 0, 'the compiled bundle was saved at exit');
-    const log = await startAndStop(dataDir, debug);
-    assert.match(log, /V8 code cache for CommonJS .*cli\.js was accepted/u, 'the second start reused it');
-  });
+  it(
+    'writes the cache in its private socket directory, and the next start, of any data directory, uses it',
+    { timeout: 60_000 },
+    async () => {
+      const first = fresh();
+      const debug = { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+      await startAndStop(first, debug);
+      const { socketDir } = daemonAddressOf(first);
+      assert.ok(socketDir !== null);
+      const cache = join(socketDir, 'compile-cache');
+      assert.equal(statSync(cache).mode & 0o777, 0o700, 'only its user reads the cache');
+      assert.ok(cacheFiles(cache).length > 0, 'the compiled bundle was saved at exit');
+      assert.throws(() => statSync(join(first, 'daemon', 'compile-cache')), { code: 'ENOENT' }, 'nothing in the data');
+      const log = await startAndStop(fresh(), debug);
+      assert.match(log, /V8 code cache for CommonJS .*cli\.js was accepted/u, 'the next start reused it');
+    },
+  );
 
   it('leaves a compile cache the user chose alone', { timeout: 60_000 }, async () => {
     const dataDir = fresh();
     const own = fresh();
-    await startAndStop(dataDir, { NODE_COMPILE_CACHE: own });
-    assert.throws(() => statSync(join(dataDir, 'daemon', 'compile-cache')), { code: 'ENOENT' });
+    const log = await startAndStop(dataDir, { NODE_COMPILE_CACHE: own, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
     assert.ok(cacheFiles(own).length > 0, 'the user’s directory got the cache');
+    assert.doesNotMatch(log, /fml-[^/]+\/compile-cache/u, 'not the socket directory’s');
   });
 });
