@@ -4,6 +4,7 @@
 // whose persisted index is missing or stale (it builds from the rows and saves the index when it
 // exits); run 2 starts a new process on the same store, which loads the persisted index. Between the
 // runs the first process exits after its 1 s grace period. Prints the load average with each figure.
+// `--cli PATH` runs another build's CLI (a copy of an earlier dist/cli.js) for a before/after pair.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ const option = (name: string): string | undefined => {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? args[at + 1] : undefined;
 };
-const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
+const CLI = option('cli') ?? new URL('../dist/cli.js', import.meta.url).pathname;
 const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 if (option('load-into') !== undefined) {

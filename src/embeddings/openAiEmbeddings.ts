@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
 import { MemoryError } from '../core/domain/errors.ts';
 import type { EmbeddingProvider } from '../core/ports/embeddingProvider.ts';
 
@@ -18,7 +18,8 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
   readonly kind = 'openai-compatible';
   readonly model: string;
   readonly dimensions: number;
-  private readonly client: OpenAI;
+  private readonly clientOptions: ClientOptions;
+  private client: Promise<OpenAI> | undefined;
   private readonly requestDimensions: number | undefined;
 
   constructor(options: OpenAiEmbeddingOptions) {
@@ -26,12 +27,20 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
     this.requestDimensions = options.dimensions;
     this.dimensions = options.dimensions ?? 1536;
     // The SDK's own retries would hide an outage behind long waits; the core degrades to lexical instead.
-    this.client = new OpenAI({
+    this.clientOptions = {
       apiKey: options.apiKey,
       ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
       maxRetries: 1,
       timeout: 10_000,
-    });
+    };
+  }
+
+  /**
+   * The SDK is loaded at the first embedding, not when the process starts: evaluating it loads
+   * Node's fetch implementation too, 40–80 ms of every cold start that never embeds.
+   */
+  private openClient(): Promise<OpenAI> {
+    return (this.client ??= import('openai').then(({ OpenAI }) => new OpenAI(this.clientOptions)));
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -39,7 +48,8 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
     for (let start = 0; start < texts.length; start += BATCH) {
       const batch = texts.slice(start, start + BATCH);
       try {
-        const response = await this.client.embeddings.create({
+        const client = await this.openClient();
+        const response = await client.embeddings.create({
           model: this.model,
           input: batch as string[],
           ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}),

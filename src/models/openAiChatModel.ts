@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
 import { MemoryError, type MemoryErrorCode } from '../core/domain/errors.ts';
 import type { ChatModel, ChatRequest } from '../core/ports/chatModel.ts';
 
@@ -14,24 +14,31 @@ export interface OpenAiChatModelOptions {
 export class OpenAiChatModel implements ChatModel {
   readonly name: string;
   private readonly model: string;
-  private readonly client: OpenAI;
+  private readonly clientOptions: ClientOptions;
+  private client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAiChatModelOptions) {
     this.model = options.model;
     this.name = `openai:${options.model}`;
     // No SDK retries: the background queue owns retry and backoff, so one policy governs every model.
-    this.client = new OpenAI({
+    this.clientOptions = {
       apiKey: options.apiKey,
       ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
       maxRetries: 0,
       timeout: options.timeoutMs ?? 30_000,
-    });
+    };
+  }
+
+  /** The SDK is loaded at the first request, not at start-up (it loads Node's fetch implementation too). */
+  private openClient(): Promise<OpenAI> {
+    return (this.client ??= import('openai').then(({ OpenAI }) => new OpenAI(this.clientOptions)));
   }
 
   async complete(request: ChatRequest): Promise<string> {
     let text: string | null | undefined;
     try {
-      const response = await this.client.chat.completions.create({
+      const client = await this.openClient();
+      const response = await client.chat.completions.create({
         model: this.model,
         temperature: 0,
         ...(request.json ? { response_format: { type: 'json_object' as const } } : {}),
@@ -42,7 +49,7 @@ export class OpenAiChatModel implements ChatModel {
       });
       text = response.choices[0]?.message?.content;
     } catch (cause) {
-      throw providerError(this.name, request.operation, cause);
+      throw providerError(this.name, request.operation, cause, await import('openai'));
     }
     if (typeof text !== 'string') {
       throw new MemoryError('PROVIDER_ERROR', `Model ${this.name} returned no message content.`, {
@@ -54,8 +61,8 @@ export class OpenAiChatModel implements ChatModel {
   }
 }
 
-function providerError(name: string, operation: string, cause: unknown): MemoryError {
-  const status = cause instanceof OpenAI.APIError ? cause.status : undefined;
+function providerError(name: string, operation: string, cause: unknown, sdk: typeof import('openai')): MemoryError {
+  const status = cause instanceof sdk.APIError ? cause.status : undefined;
   const code: MemoryErrorCode =
     status === 401 || status === 403 ? 'UNAUTHORIZED' : status === 429 ? 'RATE_LIMITED' : 'PROVIDER_ERROR';
   const message = cause instanceof Error ? cause.message : String(cause);

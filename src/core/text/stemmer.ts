@@ -233,7 +233,28 @@ function step5(word: string, r1: number, r2: number): string {
   return word;
 }
 
+/** Words stemmed so far: a store or recall stems the same few thousand words again and again. */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 50_000;
+/** Longer tokens (hashes, run-on identifiers' parts) seldom recur; caching them would only hold memory. */
+const MAX_CACHED_WORD = 40;
+
+/** The Porter2 stem of a word; the same word always gives the same stem, so stems are kept once worked out. */
 export function stem(input: string): string {
+  if (input.length <= 2) return input;
+  let stemmed = STEMS.get(input);
+  if (stemmed === undefined) {
+    stemmed = stemUncached(input);
+    if (input.length <= MAX_CACHED_WORD) {
+      // Emptied when full, as the token counter's pieces: LRU bookkeeping on every hit costs more than it saves.
+      if (STEMS.size >= MAX_STEMS) STEMS.clear();
+      STEMS.set(input, stemmed);
+    }
+  }
+  return stemmed;
+}
+
+function stemUncached(input: string): string {
   if (input.length <= 2) return input;
   let word = input.replace(/\u2019/g, "'");
   if (word.startsWith("'")) word = word.slice(1);

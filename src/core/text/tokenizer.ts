@@ -28,13 +28,21 @@ const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
  * Case is kept: camelCase splitting needs it.
  */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKC')
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[\u2018\u2019\u02bc`]/g, "'")
-    .replace(/(?<=\p{L})'s\b/gu, '')
-    .replace(/(?<=\p{L})'(?=\p{L})/gu, '');
+  // ASCII is its own NFKC and NFD form and has no marks or curly quotes: only apostrophes can change it.
+  if (ASCII.test(text)) return /['`]/u.test(text) ? foldApostrophes(text.replace(/`/g, "'")) : text;
+  return foldApostrophes(
+    text
+      .normalize('NFKC')
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[\u2018\u2019\u02bc`]/g, "'"),
+  );
+}
+
+const ASCII = /^[\x00-\x7f]*$/u;
+
+function foldApostrophes(text: string): string {
+  return text.replace(/(?<=\p{L})'s\b/gu, '').replace(/(?<=\p{L})'(?=\p{L})/gu, '');
 }
 
 function trimConnectors(chunk: string): string {

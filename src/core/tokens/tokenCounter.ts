@@ -1,6 +1,6 @@
-// The lite build plus one rank table: the full package bundles every encoding (megabytes).
-import { Tiktoken } from 'js-tiktoken/lite';
+// One rank table, not the package: its full build bundles every encoding (megabytes).
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { cl100kByteRanks, utf8Bytes } from './byteRanks.ts';
 import { TextCountCache } from './textCountCache.ts';
 
 const MAX_CACHED_PIECES = 200_000;
@@ -19,7 +19,6 @@ export interface TokenCounter {
  * call after call), so their counts are kept as well. The rank table is loaded on first use.
  */
 export class TiktokenCounter implements TokenCounter {
-  private encoder: Tiktoken | undefined;
   private ranks: ReadonlyMap<string, number> | undefined;
   // A plain map, emptied when full: pieces recur so much that LRU bookkeeping on every hit costs more than it saves.
   private readonly pieces = new Map<string, number>();
@@ -58,25 +57,15 @@ export class TiktokenCounter implements TokenCounter {
    * expressions and three sets per call and re-splits the piece, several times the cost of merging
    * a word, and it rebuilt every pair's key at every merge. Same merges, same order (the lowest
    * rank, leftmost first), so the same count; the tests compare it with `encode` on every kind of text.
+   * Bytes are Latin-1 characters (byteRanks.ts), so a part is a string and a merge a concatenation.
    */
   private countPiece(piece: string): number {
-    this.ranks ??= rankMapOf((this.encoder ??= new Tiktoken(cl100kBase)));
-    const bytes = UTF8.encode(piece);
+    this.ranks ??= cl100kByteRanks();
+    const bytes = utf8Bytes(piece);
     if (bytes.length <= 1) return bytes.length;
-    const parts = Array.from(bytes, String);
-    if (this.ranks.has(parts.join(','))) return 1;
-    return mergedParts(parts, this.ranks);
+    if (this.ranks.has(bytes)) return 1;
+    return mergedParts(bytes.split(''), this.ranks);
   }
-}
-
-const UTF8 = new TextEncoder();
-
-/** The encoder's own rank table (bytes joined by commas -> rank): one copy in memory, not two. */
-function rankMapOf(encoder: Tiktoken): ReadonlyMap<string, number> {
-  const ranks = (encoder as unknown as { rankMap?: unknown }).rankMap;
-  if (!(ranks instanceof Map) || ranks.size === 0)
-    throw new Error('js-tiktoken no longer keeps its ranks in rankMap: tokenCounter.ts must follow it');
-  return ranks as ReadonlyMap<string, number>;
 }
 
 /**
@@ -85,13 +74,13 @@ function rankMapOf(encoder: Tiktoken): ReadonlyMap<string, number> {
  * looked up once and again only when a merge changes one of its sides.
  */
 function mergedParts(parts: string[], ranks: ReadonlyMap<string, number>): number {
-  const pairRank = (index: number): number => ranks.get(`${parts[index]},${parts[index + 1]}`) ?? Infinity;
+  const pairRank = (index: number): number => ranks.get(parts[index] + parts[index + 1]) ?? Infinity;
   const pairRanks = parts.slice(0, -1).map((_, index) => pairRank(index));
   while (parts.length > 1) {
     let best = 0;
     for (let index = 1; index < pairRanks.length; index++) if (pairRanks[index] < pairRanks[best]) best = index;
     if (pairRanks[best] === Infinity) break;
-    parts[best] = `${parts[best]},${parts[best + 1]}`;
+    parts[best] = parts[best] + parts[best + 1];
     parts.splice(best + 1, 1);
     pairRanks.splice(best, 1);
     if (best < pairRanks.length) pairRanks[best] = pairRank(best);

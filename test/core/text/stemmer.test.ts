@@ -140,3 +140,13 @@ test('strips possessives and marks consonant y', () => {
   assert.equal(stem('enjoying'), 'enjoy');
   assert.equal(stem('played'), 'play');
 });
+
+test('a word stemmed again, from the kept stems or after they were emptied, gives the same stem', () => {
+  for (const [word, expected] of VOCABULARY) assert.equal(stem(word), expected, `first: ${word}`);
+  for (const [word, expected] of VOCABULARY) assert.equal(stem(word), expected, `again: ${word}`);
+  // More distinct words than are kept: the kept stems are emptied on the way.
+  for (let index = 0; index < 60_000; index++) stem(`walking${index}ness`);
+  for (const [word, expected] of VOCABULARY) assert.equal(stem(word), expected, `after emptying: ${word}`);
+  const long = `${'internationalization'.repeat(3)}s`;
+  assert.equal(stem(long), stem(long));
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenize } from '../../../src/core/text/analyzer.ts';
-import { tokenizeDetailed } from '../../../src/core/text/tokenizer.ts';
+import { normalizeText, tokenizeDetailed } from '../../../src/core/text/tokenizer.ts';
 
 test('splits camelCase and keeps the whole identifier', () => {
   assert.deepEqual(tokenize('getUserById'), ['getuserbyid', 'get', 'user', 'by', 'id']);
@@ -35,4 +35,48 @@ test('labels token kinds so analyzers stem parts but not wholes', () => {
     tokenizeDetailed('parseJSON now').map((token) => token.kind),
     ['whole', 'part', 'part', 'word'],
   );
+});
+
+/** The normalisation as every text went through it before ASCII text took the short way. */
+function normalizedEveryStep(text: string): string {
+  return text
+    .normalize('NFKC')
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[\u2018\u2019\u02bc`]/g, "'")
+    .replace(/(?<=\p{L})'s\b/gu, '')
+    .replace(/(?<=\p{L})'(?=\p{L})/gu, '');
+}
+
+test('normalises ASCII and other text exactly as every step applied to it does', () => {
+  const alphabet = [
+    ...'abcXYZ019 _-.\'`"s\n\t',
+    "'s",
+    '`s ',
+    'é',
+    'e\u0301',
+    '\u2019',
+    '\u2018',
+    '\u02bc',
+    'ﬁ',
+    'Ｆ',
+    '日',
+    '🚀',
+    '\u0300',
+  ];
+  let seed = 5;
+  const next = (bound: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % bound;
+  };
+  const texts = ["don't", "Bob's car", 'it`s', "''s", "x'", "rock'n'roll", 'plain text only', ''];
+  for (let sample = 0; sample < 3_000; sample++) {
+    let text = '';
+    const length = 1 + next(30);
+    // Half the samples are ASCII only, which take the short way.
+    const pool = sample % 2 === 0 ? alphabet.slice(0, 20) : alphabet;
+    for (let index = 0; index < length; index++) text += pool[next(pool.length)];
+    texts.push(text);
+  }
+  for (const text of texts) assert.equal(normalizeText(text), normalizedEveryStep(text), JSON.stringify(text));
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { cl100kByteRanks, utf8Bytes } from '../../../src/core/tokens/byteRanks.ts';
 import { TiktokenCounter } from '../../../src/core/tokens/tokenCounter.ts';
 
 const reference = new Tiktoken(cl100kBase);
@@ -73,5 +74,27 @@ describe('TiktokenCounter', () => {
     }
     for (const word of ['supercalifragilisticexpialidocious', 'x'.repeat(300), 'ab'.repeat(97), 'kadotinemulivaresto'])
       assert.equal(counter.count(word), reference.encode(word, [], []).length, word);
+  });
+
+  it('keys the same ranks as js-tiktoken, every token of cl100k_base', () => {
+    const theirs = (reference as unknown as { rankMap: Map<string, number> }).rankMap;
+    const ours = cl100kByteRanks();
+    assert.equal(ours.size, theirs.size);
+    for (const [bytes, rank] of ours) {
+      const key = Array.from(bytes, (char) => char.charCodeAt(0)).join(',');
+      if (theirs.get(key) !== rank) assert.fail(`rank of ${key}: ${rank}, js-tiktoken ${theirs.get(key)}`);
+    }
+  });
+
+  it("writes a text's UTF-8 bytes one character per byte, long texts included", () => {
+    const encoder = new TextEncoder();
+    for (const text of ['plain ascii', 'naïve 日本 🚀', '', 'é'.repeat(20_000)]) {
+      const bytes = utf8Bytes(text);
+      assert.deepEqual(
+        Array.from(bytes, (char) => char.charCodeAt(0)),
+        Array.from(encoder.encode(text)),
+        text.slice(0, 20),
+      );
+    }
   });
 });

@@ -1,0 +1,42 @@
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+
+/**
+ * cl100k_base's merge ranks keyed by a token's bytes written as a Latin-1 string (one character per
+ * byte, 0–255). js-tiktoken's own table keys each token by its bytes joined with commas and keeps a
+ * byte array per rank beside it: building that took 240–390 ms at a process's first count, and
+ * every merge built a comma-joined key. Here `atob` turns each base64 token straight into its key,
+ * an ASCII word is its own key, and a merge is one string concatenation.
+ */
+let ranks: ReadonlyMap<string, number> | undefined;
+
+export function cl100kByteRanks(): ReadonlyMap<string, number> {
+  return (ranks ??= parseRanks(cl100kBase.bpe_ranks));
+}
+
+/** The rank file's lines are `<name> <first rank> <base64 token> <base64 token> …`, ranks counting up. */
+function parseRanks(file: string): ReadonlyMap<string, number> {
+  const table = new Map<string, number>();
+  for (const line of file.split('\n')) {
+    if (line.length === 0) continue;
+    const fields = line.split(' ');
+    let rank = Number.parseInt(fields[1], 10);
+    if (!Number.isInteger(rank)) throw new Error(`cl100k_base rank line without a first rank: ${line.slice(0, 40)}`);
+    for (let index = 2; index < fields.length; index++) table.set(atob(fields[index]), rank++);
+  }
+  return table;
+}
+
+const UTF8 = new TextEncoder();
+const ASCII = /^[\x00-\x7f]*$/u;
+const CHUNK = 8_192;
+
+/** A text's UTF-8 bytes as a Latin-1 string: ASCII text is returned as it is. */
+export function utf8Bytes(text: string): string {
+  if (ASCII.test(text)) return text;
+  const bytes = UTF8.encode(text);
+  let out = '';
+  // In chunks: spreading a long piece's bytes into one call would exceed the argument limit.
+  for (let start = 0; start < bytes.length; start += CHUNK)
+    out += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
+  return out;
+}
