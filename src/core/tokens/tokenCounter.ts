@@ -1,9 +1,12 @@
 // One rank table, not the package: its full build bundles every encoding (megabytes).
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { cl100kByteRanks, utf8Bytes } from './byteRanks.ts';
+import { mergedPartsOfLongPiece } from './longPieceMerge.ts';
 import { TextCountCache } from './textCountCache.ts';
 
 const MAX_CACHED_PIECES = 200_000;
+/** Past this many bytes the scan's quadratic cost outgrows the heap's bookkeeping (bench: see the test). */
+const LONG_PIECE_BYTES = 64;
 /** Whole texts: about 16 MB of UTF-16 at most; a text over 64 KB is rare enough to count each time. */
 const WHOLE_TEXTS = { maxEntries: 20_000, maxChars: 8_000_000, maxTextChars: 65_536 };
 
@@ -64,6 +67,7 @@ export class TiktokenCounter implements TokenCounter {
     const bytes = utf8Bytes(piece);
     if (bytes.length <= 1) return bytes.length;
     if (this.ranks.has(bytes)) return 1;
+    if (bytes.length > LONG_PIECE_BYTES) return mergedPartsOfLongPiece(bytes, this.ranks);
     return mergedParts(bytes.split(''), this.ranks);
   }
 }

@@ -76,6 +76,33 @@ describe('TiktokenCounter', () => {
       assert.equal(counter.count(word), reference.encode(word, [], []).length, word);
   });
 
+  it('merges an unbroken piece past 64 bytes as encode does, on both sides of the edge and far past it', () => {
+    // Long pieces are merged with a heap (longPieceMerge.ts) instead of the scan: same merges, same order.
+    const runs = ['a', 'ab', 'é', 'Ж', 'x9', '日本', '🚀', 'kadoti', '=+', 'Qz'];
+    let seed = 5;
+    const next = (bound: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % bound;
+    };
+    const counter = new TiktokenCounter();
+    const pieces: string[] = [];
+    for (const bytes of [63, 64, 65, 66, 128, 700]) {
+      pieces.push('a'.repeat(bytes), '=+'.repeat(bytes >> 1));
+      let text = '';
+      while (new TextEncoder().encode(text).length < bytes) text += runs[next(runs.length)];
+      pieces.push(text);
+      let letters = '';
+      while (letters.length < bytes) letters += 'abcdefghijklmnopqrstuvwxyzé'[next(27)];
+      pieces.push(letters);
+    }
+    for (const piece of pieces)
+      assert.equal(
+        counter.count(piece),
+        reference.encode(piece, [], []).length,
+        `${piece.length}: ${piece.slice(0, 40)}`,
+      );
+  });
+
   it('keys the same ranks as js-tiktoken, every token of cl100k_base', () => {
     const theirs = (reference as unknown as { rankMap: Map<string, number> }).rankMap;
     const ours = cl100kByteRanks();
