@@ -29,9 +29,13 @@ export class ForgetMemories {
       await this.deps.access.flush();
       const removed: string[] = [];
       const notFound: string[] = [];
-      for (const id of ids) {
-        if (await this.deps.store.hardDeleteMemory(userId, id)) removed.push(id);
-        else notFound.push(id);
+      for (const [position, id] of ids.entries()) {
+        try {
+          if (await this.deps.store.hardDeleteMemory(userId, id)) removed.push(id);
+          else notFound.push(id);
+        } catch (error) {
+          throw this.partialErasure(userId, removed, notFound, ids.slice(position), error);
+        }
       }
       this.requireSomeFound(ids, notFound);
       if (removed.length > 0)
@@ -49,6 +53,38 @@ export class ForgetMemories {
       forgotten: [...outcome.changed, ...outcome.unchanged],
       not_found: outcome.missing,
     };
+  }
+
+  /**
+   * Erasure is one transaction per memory: an erased memory cannot be put back, so a failure part
+   * way through a batch leaves the memories before it erased. The error says so, names which were
+   * erased and which were not, and the erased ones are announced as purged; forgetting the same ids
+   * again finishes the batch (the erased ones come back as not_found).
+   */
+  private partialErasure(
+    userId: string,
+    erased: string[],
+    notFound: string[],
+    notErased: string[],
+    error: unknown,
+  ): MemoryError {
+    if (erased.length > 0)
+      this.deps.events.emit({ type: 'memory', user_id: userId, memory_ids: erased, change: 'purged' });
+    const code = MemoryError.is(error) ? error.code : 'PROVIDER_ERROR';
+    const reason = error instanceof Error ? error.message : String(error);
+    return new MemoryError(
+      code,
+      `Erased ${erased.length} of ${erased.length + notFound.length + notErased.length} memories before the store failed (${reason}); the other ${notErased.length} are not erased: forget them again.`,
+      {
+        details: {
+          ...(MemoryError.is(error) ? error.details : {}),
+          erased,
+          not_found: notFound,
+          not_erased: notErased,
+        },
+        cause: error,
+      },
+    );
   }
 
   private requireSomeFound(ids: readonly string[], missing: readonly string[]): void {

@@ -7,7 +7,7 @@ export const forgetMemoryTool = defineTool({
   name: 'forget_memory',
   title: 'Forget a memory',
   description:
-    'Delete a memory (memory_id) or many (memory_ids, one transaction): soft (restorable) unless hard_delete.',
+    'Delete a memory (memory_id) or many (memory_ids): soft (restorable, one transaction) unless hard_delete.',
   input: {
     memory_id: z.string().optional(),
     memory_ids: z.array(z.string()).min(1).max(LIMITS.batchIds).optional(),
