@@ -107,6 +107,8 @@ describe('PanelController', () => {
     assert.ok(top.score_breakdown.text_match > 0);
     assert.ok(top.why_matched.length > 0);
     assert.equal(typeof result.breakdown.mode, 'string');
+    // The access log is written in batches: read the counts after its flush, or they are 0 either way.
+    await testCore.core.flushAccessLog();
     const [record] = await testCore.core.getMemories(USER, [top.memory_id]);
     assert.equal(record.access_count, 0, 'browsing in the panel is not the agent reading a memory');
     const pinnedOnly = await call('memory/search', {
@@ -267,6 +269,7 @@ describe('PanelController', () => {
     const preview = await call('context/preview', { query: 'how do I deploy the web app', token_budget: 500 });
     assert.ok(preview.context_items.some((item) => item.memory_id === ids.deploy));
     assert.ok(preview.total_tokens <= 500);
+    await testCore.core.flushAccessLog();
     const [record] = await testCore.core.getMemories(USER, [ids.deploy]);
     assert.equal(record.access_count, 0);
   });
