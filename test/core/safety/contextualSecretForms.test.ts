@@ -95,6 +95,10 @@ const URL_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['https://user:example@example.com', 'https://user:example@example.com'],
   ['https://user:xxxx@example.com', 'https://user:xxxx@example.com'],
   ['https://user:****@example.com', 'https://user:****@example.com'],
+  ['https://user:**@example.com', 'https://user:**@example.com'],
+  ['https://user:xx@example.com', 'https://user:xx@example.com'],
+  ['https://user:passw0rd@example.com', `https://user:${URL_PW}@example.com`],
+  ['https://user:Secret-42@example.com', `https://user:${URL_PW}@example.com`],
   ['https://user:${DB_PASSWORD}@db', 'https://user:${DB_PASSWORD}@db'],
   // No host after the @, or no scheme: not a URL with credentials.
   ['https://user:Zx9qT4vK8m@', 'https://user:Zx9qT4vK8m@'],

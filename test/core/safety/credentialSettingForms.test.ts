@@ -41,7 +41,18 @@ const CODE_OPERANDS: ReadonlyArray<readonly [text: string, expected: string]> = 
   ['apiKey: Array<Key>', 'apiKey: Array<Key>'],
   ['authToken: Token | undefined', 'authToken: Token | undefined'],
   ['const tokens: Secret[] = []', 'const tokens: Secret[] = []'],
-  // Values that only start or end like an identifier, or a comma further on: a secret all the same.
+  ['password: Credentials | null', 'password: Credentials | null'],
+  // A call or an index reads the secret at run time.
+  ['password = readFromVault()', 'password = readFromVault()'],
+  ['password = credentials["db"]', 'password = credentials["db"]'],
+  ["password = lookup ('db')", "password = lookup ('db')"],
+  // A spaced `=` and a statement end: a variable, as in code; unspaced it is a connection string's value.
+  ['api_token = Zx9qT4vK8m; return', 'api_token = Zx9qT4vK8m; return'],
+  ['api_token = Zx9qT4vK8m;', 'api_token = Zx9qT4vK8m;'],
+  ['api_token=Zx9qT4vK8m;', `api_token=${SECRET};`],
+  // Values that only start or end like an identifier, or a comma, bar or semicolon further on: a secret all the same.
+  ['api_token = Zx9qT4vK8m # old; see vault', `api_token = ${SECRET} # old; see vault`],
+  ['api_token = Zx9qT4vK8m # old (see vault)', `api_token = ${SECRET} # old (see vault)`],
   ['{ user: admin, password: Tr0ub4dor&3, host: db }', `{ user: admin, password: ${PASSWORD}, host: db }`],
   ['{ user: admin, password: p@ssw0rd1, host: db }', `{ user: admin, password: ${PASSWORD}, host: db }`],
   ['DB_PASSWORD=Zx9qT4vK8mW2 # staging, not prod', `DB_PASSWORD=${PASSWORD} # staging, not prod`],
