@@ -72,7 +72,11 @@ const HEADER_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['Authorization: Basic dXNlcjpw', `Authorization: Basic ${BASIC}`],
   ["headers['Authorization'] = 'Basic dXNlcjpwYXNzd29yZA=='", `headers['Authorization'] = 'Basic ${BASIC}'`],
   ['auth = "Basic dXNlcjpwYXNzd29yZA=="', `auth = "Basic ${BASIC}"`],
+  ['Authorization : Basic dXNlcjpwYXNzd29yZA==', `Authorization : Basic ${BASIC}`],
+  ["credentials = ' Basic dXNlcjpwYXNzd29yZA=='", `credentials = ' Basic ${BASIC}'`],
   // Seven characters, a longer run, or prose that names the scheme: left alone.
+  ['Authorization: none. Basic fallback is disabled', 'Authorization: none. Basic fallback is disabled'],
+  ['The "auth" option enables Basic fallback', 'The "auth" option enables Basic fallback'],
   ['Authorization: Basic dXNlcjp', 'Authorization: Basic dXNlcjp'],
   ['Authorization: Basic dXNlcjpwYXNzd29yZA==x', 'Authorization: Basic dXNlcjpwYXNzd29yZA==x'],
   ['the Basic dXNlcjpwYXNzd29yZA== scheme', 'the Basic dXNlcjpwYXNzd29yZA== scheme'],
@@ -107,6 +111,19 @@ const URL_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['http://localhost:8080/health', 'http://localhost:8080/health'],
 ];
 
+/** `curl -u`, a continuation line of it, an .npmrc auth line however it is spaced, .pgpass lines. */
+const COMMAND_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
+  ['curl -u  deploy:Zx9qT4vK8mW2 https://x', `curl -u  deploy:${BASIC} https://x`],
+  ['--user deploy:Zx9qT4vK8mW2 https://x', `--user deploy:${BASIC} https://x`],
+  ['_auth=Zx9qT4vK8mW2nR7p', '_auth=[REDACTED:npm-token]'],
+  ['always-auth=true\n_auth=Zx9qT4vK8mW2nR7p', 'always-auth=true\n_auth=[REDACTED:npm-token]'],
+  ['//r/:_authToken = Zx9qT4vK8mW2nR7p', '//r/:_authToken = [REDACTED:npm-token]'],
+  ['//r/:_password=Zx9qT4vK8mW2nR7p', '//r/:_password=[REDACTED:npm-token]'],
+  // .pgpass lines whose host ends or starts with digits (a numbered host, an IPv4 address).
+  ['db01:5432:app:deploy:Zx9qT4vK8m', 'db01:5432:app:deploy:[REDACTED:password-assignment]'],
+  ['10.0.0.5:5432:app:deploy:Zx9qT4vK8m', '10.0.0.5:5432:app:deploy:[REDACTED:password-assignment]'],
+];
+
 function table(title: string, cases: ReadonlyArray<readonly [string, string]>): void {
   describe(title, () => {
     for (const [text, expected] of cases) {
@@ -120,3 +137,4 @@ function table(title: string, cases: ReadonlyArray<readonly [string, string]>): 
 table('an AWS secret key near "aws", "amazon" or "secret (access) key", on its line', AWS_CASES);
 table('Authorization headers: Bearer and Basic values', HEADER_CASES);
 table('the password of a URL', URL_CASES);
+table('curl -u, .npmrc and .pgpass lines', COMMAND_CASES);
