@@ -107,6 +107,7 @@ export const MUTATION_MODULES = [
         'test/core/safety/vendorTokenEdges.test.ts',
         'test/core/safety/settingValueShapes.test.ts',
         'test/core/safety/credentialValueThresholds.test.ts',
+        'test/core/safety/credentialNameForms.test.ts',
         'test/core/safety/standInValues.test.ts',
         'test/core/safety/secretDetector.test.ts',
         'test/core/safety/secretCorpus.test.ts',
