@@ -33,6 +33,9 @@ const DECLARATIONS: ReadonlyArray<readonly [text: string, expected: string]> = [
 const CODE_OPERANDS: ReadonlyArray<readonly [text: string, expected: string]> = [
   ["type AuthResult = 'AUTHORIZED' | 'REDIRECT';", "type AuthResult = 'AUTHORIZED' | 'REDIRECT';"],
   ["type Token = 'Zx9qT4vK8mW2nR7p'|'other';", "type Token = 'Zx9qT4vK8mW2nR7p'|'other';"],
+  ["type Token = 'Zx9qT4vK8mW2nR7p' | 'other';", "type Token = 'Zx9qT4vK8mW2nR7p' | 'other';"],
+  ['password = 12345678;', 'password = 12345678;'],
+  ['password = 1234.5678;', 'password = 1234.5678;'],
   ['token: CancellationToken;', 'token: CancellationToken;'],
   ['const PASS_DEPTH = 0x0B95;', 'const PASS_DEPTH = 0x0B95;'],
   ['secret_key = 1234567890123;', 'secret_key = 1234567890123;'],

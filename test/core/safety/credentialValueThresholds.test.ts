@@ -31,6 +31,8 @@ const CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['<password> ab </password>', '<password> ab </password>'],
   ['<api_key>Zx9qT4vK8m</api_key>', `<api_key>${SECRET}</api_key>`],
   ['<api_key>${KEY}</api_key>', '<api_key>${KEY}</api_key>'],
+  ['<username>deploy</username>', '<username>deploy</username>'],
+  ['<host>db.internal</host>', '<host>db.internal</host>'],
   ['the password is "abcd"', 'the password is "[REDACTED:password-in-prose]"'],
   ['the password is "abc"', 'the password is "abc"'],
   ['the password is " ab "', 'the password is " ab "'],

@@ -28,6 +28,18 @@ const CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   [`SG.${run(T10, 2)}a1.${run(T10, 2)}`, `SG.${run(T10, 2)}a1.${run(T10, 2)}`],
   [`AAAAabcdefg:${run(T10, 14)}`, '[REDACTED:firebase-server-key]'],
   ['AAAAabcdefg:abc', 'AAAAabcdefg:abc'],
+  [`dapi${run('a1b2c3d4', 4)}-2`, '[REDACTED:databricks-token]'],
+  [`secret_${run(T10, 4)}a1B`, '[REDACTED:notion-token]'],
+  ['secret_1 and secret_2', 'secret_1 and secret_2'],
+  [`glc_${run('a1B2c3D4', 4)}`, '[REDACTED:grafana-token]'],
+  [`glc_${run('a1B2c3D4', 4)}==`, '[REDACTED:grafana-token]'],
+  // A prefix with a few characters after it is a word, not a token.
+  ['ATATT3abc', 'ATATT3abc'],
+  ['glc_abc', 'glc_abc'],
+  ['sq0atp-abc', 'sq0atp-abc'],
+  ['sbp_abc', 'sbp_abc'],
+  ['see sl.abc', 'see sl.abc'],
+  ['HRKU-abc', 'HRKU-abc'],
   // Webhook URLs: http or https, and only with their token.
   [`https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/${run(T10, 2)}`, '[REDACTED:slack-webhook]'],
   [`http://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/${run(T10, 2)}`, '[REDACTED:slack-webhook]'],
