@@ -22,6 +22,8 @@ const DECLARATIONS: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['const API_KEY: &str = "Zx9qT4vK8mW2nR7p";', `const API_KEY: &str = "${SECRET}";`],
   ['static TOKEN: &\'static str = "Zx9qT4vK8mW2nR7p";', `static TOKEN: &'static str = "${SECRET}";`],
   ['val apiToken: String = "Zx9qT4vK8mW2nR7p"', `val apiToken: String = "${SECRET}"`],
+  ['const API_KEY: &\'a str = "Zx9qT4vK8mW2nR7p";', `const API_KEY: &'a str = "${SECRET}";`],
+  ['API_KEY: &\'static  str = "Zx9qT4vK8mW2nR7p"', `API_KEY: &'static  str = "${SECRET}"`],
   ['API_KEY: str = "Zx9qT4vK8mW2nR7p"', `API_KEY: str = "${SECRET}"`],
   ["const apiKey: string = 'Zx9qT4vK8mW2nR7p';", `const apiKey: string = '${SECRET}';`],
   ['API_KEY:str="Zx9qT4vK8mW2nR7p"', `API_KEY:str="${SECRET}"`],

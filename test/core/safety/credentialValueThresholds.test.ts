@@ -36,6 +36,9 @@ const CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['the password is "abcd"', 'the password is "[REDACTED:password-in-prose]"'],
   ['the password is "abc"', 'the password is "abc"'],
   ['the password is " ab "', 'the password is " ab "'],
+  // Bare in prose: generated-looking from 6 characters.
+  ['the password is abc123.', 'the password is [REDACTED:password-in-prose].'],
+  ['the password is abc12.', 'the password is abc12.'],
   // After a colon: a plain word with more words behind it is prose; a generated value is not.
   ['password: swordfish', `password: ${PASSWORD}`],
   ['password: swordfish please', 'password: swordfish please'],
