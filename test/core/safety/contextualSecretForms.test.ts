@@ -90,6 +90,12 @@ const URL_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['amqp://guest:Zx9qT4vK8m@mq', `amqp://guest:${URL_PW}@mq`],
   ['DATABASE_URL=mysql://root:Zx9qT4vK8m@127.0.0.1/shop', `DATABASE_URL=mysql://root:${URL_PW}@127.0.0.1/shop`],
   ['"https://deploy:Zx9qT4vK8m@git.example.com/repo.git"', `"https://deploy:${URL_PW}@git.example.com/repo.git"`],
+  // Two URLs joined by `;` or `,` (a connection list): both passwords go.
+  [
+    'A=postgres://u:Zx9qT4vK8m@h1;B=postgres://u:Qw8rT5yU7i@h2',
+    `A=postgres://u:${URL_PW}@h1;B=postgres://u:${URL_PW}@h2`,
+  ],
+  ['postgres://u:Zx9qT4vK8m@h1,postgres://u:Qw8rT5yU7i@h2', `postgres://u:${URL_PW}@h1,postgres://u:${URL_PW}@h2`],
   // Documentation's example passwords, references and masks stay as written.
   ['postgres://app:password@db', 'postgres://app:password@db'],
   ['postgres://app:pass@db', 'postgres://app:pass@db'],

@@ -85,6 +85,10 @@ const PROSE_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['the password is hunter2x, then hunter3x.', `the password is ${PROSE}, then hunter3x.`],
   ['the password was changed to Zx9qT4vK', `the password was changed to ${PROSE}`],
   ["the password is 'hunter2x.'", `the password is '${PROSE}'`],
+  // The closing mark of Markdown inline code or of a curly quotation is not part of the password.
+  ['`the password is hunter2x`', `\`the password is ${PROSE}\``],
+  ['“the password is hunter2x”', `“the password is ${PROSE}”`],
+  ['the password is ab`c12x3', `the password is ${PROSE}`],
 ];
 
 function table(title: string, cases: ReadonlyArray<readonly [string, string]>): void {
