@@ -89,6 +89,7 @@ const PROSE_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['`the password is hunter2x`', `\`the password is ${PROSE}\``],
   ['“the password is hunter2x”', `“the password is ${PROSE}”`],
   ['the password is ab`c12x3', `the password is ${PROSE}`],
+  ['the password is `hunter2x and more', `the password is ${PROSE} and more`],
 ];
 
 function table(title: string, cases: ReadonlyArray<readonly [string, string]>): void {
