@@ -166,6 +166,8 @@ export const EQUIVALENT_MUTANTS = {
     "Equivalent: no raw value has a ' at one end only: quoted values are taken with both quotes, and bare values (settings and prose) exclude ', so testing one end is testing both.",
   'src/core/safety/secretValue.ts:93 ConditionalExpression → true':
     "Equivalent: no raw value has a ' at one end only: quoted values are taken with both quotes, and bare values (settings and prose) exclude ', so testing one end is testing both.",
+  "src/core/safety/credentialAssignment.ts:19 Regex → /(?<![\\w.])(?<name>[A-Za-z_][\\w]{0,80})\\s*:\\s*&?(?:'[a-z]+\\s+)?[A-Za-z_][\\w<>[\\]":
+    "The key (cut at 80 characters) is shared by several mutants of the typed-declaration pattern's end; the one that survives is `\\s*` → `\\S*` before `=`, equivalent: the type's characters include a space, so the lazy type takes the spaces before `=` and `\\S*` matches nothing. The others sharing the key are killed by credentialSettingForms.test.ts.",
   // Tool authorization (src/mcp/callerAccess.ts)
   'src/mcp/callerAccess.ts:92 StringLiteral → ""':
     'Wording only: the refusal keeps its code UNAUTHORIZED and field (asserted); the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',

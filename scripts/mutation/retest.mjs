@@ -35,7 +35,7 @@ const alreadyDetected = new Set(
         .filter(Boolean)
         .map((line) => JSON.parse(line))
         .filter((entry) => entry.detected)
-        .map((entry) => entry.key),
+        .map((entry) => entry.at),
 );
 const [name, filter] = args;
 const module = MUTATION_MODULES.find((entry) => entry.name === name);
@@ -89,7 +89,9 @@ for (const [path, file] of Object.entries(report.files)) {
       replacement: mutant.replacement ?? '',
     });
     if (filter && !key.includes(filter)) continue;
-    if (alreadyDetected.has(key)) {
+    // Keys can repeat (mutantKey cuts the replacement at 80 characters): the location tells mutants apart.
+    const at = `${rel}:${mutant.location.start.line}:${mutant.location.start.column}:${mutant.mutatorName}:${mutant.replacement}`;
+    if (alreadyDetected.has(at)) {
       killed++;
       continue;
     }
@@ -114,7 +116,7 @@ for (const [path, file] of Object.entries(report.files)) {
       survived++;
       if (!reason) unexplained.push(key);
     }
-    appendFileSync(out, `${JSON.stringify({ key, was: mutant.status, detected, failing: failing.slice(0, 3) })}\n`);
+    appendFileSync(out, `${JSON.stringify({ key, at, was: mutant.status, detected, failing: failing.slice(0, 3) })}\n`);
     console.log(
       `${detected ? 'killed  ' : 'survived'} ${key}${detected ? ` ← ${failing[0] ?? `exit ${result.status ?? result.signal}`}` : ` — ${reason ?? 'UNEXPLAINED'}`}`,
     );
