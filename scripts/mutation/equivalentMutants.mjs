@@ -100,6 +100,74 @@ export const EQUIVALENT_MUTANTS = {
     'Equivalent: as the x alternative, the other way round (x{3,} with the i flag matches runs of X).',
   'src/core/safety/secretValue.ts:83 Regex → /^(?:[A-Z][a-z]+){3,}(?:V\\d+)$/':
     'Equivalent: a capitalised name without the V suffix is letters only, and one holding a credential word is a stand-in by WORDS_NAMING_A_SECRET already (standInValues.test.ts checks the suffixed forms).',
+  'src/core/safety/contextualSecrets.ts:34 StringLiteral → "Stryker was here!"':
+    "Unreachable: the fallback of `match.groups?.secret ?? ''`. The `secret` group is not optional in the AWS pattern, so every match has it.",
+  'src/core/safety/contextualSecrets.ts:39 StringLiteral → "Stryker was here!"':
+    'As line 34: the `secret` group of this pattern is not optional, so the fallback is never read.',
+  'src/core/safety/contextualSecrets.ts:49 StringLiteral → "Stryker was here!"':
+    'As line 34: the `secret` group of this pattern is not optional, so the fallback is never read.',
+  'src/core/safety/contextualSecrets.ts:52 StringLiteral → "Stryker was here!"':
+    'As line 34: the `secret` group of this pattern is not optional, so the fallback is never read.',
+  'src/core/safety/contextualSecrets.ts:55 StringLiteral → "Stryker was here!"':
+    'As line 34: the `secret` group of this pattern is not optional, so the fallback is never read.',
+  'src/core/safety/contextualSecrets.ts:59 StringLiteral → "Stryker was here!"':
+    'As line 34: the `secret` group of this pattern is not optional, so the fallback is never read.',
+  'src/core/safety/contextualSecrets.ts:62 StringLiteral → "Stryker was here!"':
+    'As line 34: the `host` group of the .pgpass pattern is not optional.',
+  'src/core/safety/contextualSecrets.ts:71 StringLiteral → "Stryker was here!"':
+    'As line 34: the `secret` group of this pattern is not optional, so the fallback is never read.',
+  'src/core/safety/contextualSecrets.ts:79 ArithmeticOperator → (match.index ?? 0) - match[0].length':
+    'Unreachable: every pattern handed to secretGroup has the d flag and a non-optional `secret` group, so its indices are always there and the fallback span is never computed.',
+  'src/core/safety/contextualSecrets.ts:45 LogicalOperator → match.index && 0':
+    'Differs only when more than 40 spaces separate "Authorization:" or a quote from "Basic": the context is then read from the start of the text instead of its last 40 characters, and the context pattern is anchored at its end, so only a run of spaces longer than the window tells them apart. No promise names such a gap.',
+  'src/core/safety/contextualSecrets.ts:55 Regex → /[\'"]|[\'"]$/g':
+    'Differs only for a quoted mysql password holding the other quote character (`-p"it\'s…"`): the quotes are stripped only to judge the password (the replaced span is the whole group either way), and the judgement changes only if dropping the inner quote makes a stand-in (`-p"change\'me"`). No promise names that.',
+  'src/core/safety/contextualSecrets.ts:55 Regex → /^[\'"]|[\'"]/g':
+    'Differs only for a quoted mysql password holding the other quote character (`-p"it\'s…"`): the quotes are stripped only to judge the password (the replaced span is the whole group either way), and the judgement changes only if dropping the inner quote makes a stand-in (`-p"change\'me"`). No promise names that.',
+  'src/core/safety/credentialAssignment.ts:102 StringLiteral → ""':
+    "Equivalent: credentialFieldKind judges a quoted value, and acceptsValue reads the separator and the rest of the line only for a bare value after ':'; another separator string than ':' or another rest changes nothing.",
+  'src/core/safety/credentialAssignment.ts:102 StringLiteral → "Stryker was here!"':
+    "Equivalent: credentialFieldKind judges a quoted value, and acceptsValue reads the separator and the rest of the line only for a bare value after ':'; another separator string than ':' or another rest changes nothing.",
+  'src/core/safety/credentialAssignment.ts:42 Regex → /^(?:[A-Za-z_$][\\w$]*|0x[0-9A-Fa-f]+|\\d+(?:\\.\\d)?)$/':
+    'Equivalent: a decimal number the operand pattern no longer recognises (`password = 1234.5678;`) is a version by VERSION, which isNonSecretValue leaves alone as well (credentialSettingForms.test.ts checks it).',
+  'src/core/safety/credentialAssignment.ts:42 Regex → /^(?:[A-Za-z_$][\\w$]*|0x[0-9A-Fa-f]+|\\d+(?:\\.\\D+)?)$/':
+    'Equivalent: a decimal number the operand pattern no longer recognises (`password = 1234.5678;`) is a version by VERSION, which isNonSecretValue leaves alone as well (credentialSettingForms.test.ts checks it).',
+  'src/core/safety/credentialName.ts:170 Regex → /([A-Z])([A-Z][a-z])/g':
+    'Equivalent: both insert the space before the last capital of a run followed by a lower-case letter (`AWSSecret` → `AWS Secret`); the earlier capitals of the run are left joined either way.',
+  'src/core/safety/credentialName.ts:172 Regex → /[^a-z0-9]/':
+    'Equivalent: splitting on each separator instead of each run of them only adds empty words, which the filter on the next line removes.',
+  'src/core/safety/credentialName.ts:180 ConditionalExpression → false':
+    'Cost only: CANDIDATE is a quick pre-check; every word of the lists and every qualifier + "key" contains one of its substrings, so the full check answers null for every name it skips.',
+  'src/core/safety/credentialName.ts:182 ConditionalExpression → false':
+    'Equivalent: with no words every later check is false (no last word, nothing to find, the key loop does not run), and the function returns null all the same.',
+  'src/core/safety/credentialName.ts:183 ConditionalExpression → true':
+    'Equivalent: the only descriptor that a one-word name can be and that passes CANDIDATE is "tokens", which no other check classifies either, so a one-word descriptor is null with or without the length test.',
+  'src/core/safety/credentialName.ts:183 EqualityOperator → words.length >= 1':
+    'Equivalent: the only descriptor that a one-word name can be and that passes CANDIDATE is "tokens", which no other check classifies either, so a one-word descriptor is null with or without the length test.',
+  'src/core/safety/credentialName.ts:192 EqualityOperator → index <= words.length':
+    'Equivalent: one more turn reads words[words.length], undefined, which is never "key".',
+  'src/core/safety/secretValue.ts:95 ConditionalExpression → true':
+    'Equivalent (`last === "”"` → true; its twin `first === "“"` → true is killed by "“the password is hunter2x”"): bare prose values exclude “, so a raw value starting with “ is always a whole curly quotation.',
+  'src/core/safety/secretValue.ts:10 Regex → /^(?:\\$(?:\\{[^}]*\\}|\\([^)]*\\)|[A-Za-z_][A-Za-z0-9_]*)|%[A-Za-z_][A-Za-z0-9_]*%|\\':
+    'Unreachable: the closing parenthesis of `$(…` is optional for a value cut before it, but quoted values keep it and bare values stop before `(` (leaving `$`, too short to be a secret), so no value reaches the difference.',
+  'src/core/safety/secretValue.ts:74 Regex → /^v?\\d+(?:\\.\\d+)[\\w.-]*$/':
+    'Equivalent: the trailing [\\w.-]* takes the digits and dots the narrowed repetition leaves, so the same values match (`1.2.3`, `10.20.30-beta`).',
+  'src/core/safety/secretValue.ts:74 Regex → /^v?\\d+(?:\\.\\d)+[\\w.-]*$/':
+    'Equivalent: the trailing [\\w.-]* takes the digits and dots the narrowed repetition leaves, so the same values match (`1.2.3`, `10.20.30-beta`).',
+  'src/core/safety/secretValue.ts:91 ConditionalExpression → true':
+    'Equivalent: a raw value shorter than two characters is never a quote pair (quoted values have at least one character inside), and a one-character value is too short to be a secret either way.',
+  'src/core/safety/secretValue.ts:91 EqualityOperator → raw.length > 2':
+    'Equivalent: no pattern yields a two-character quote pair (quoted values have at least one character inside); two backticks in prose are too short to be a secret either way.',
+  "src/core/safety/secretValue.ts:92 LogicalOperator → first === '\"' || last === '\"'":
+    'Equivalent: no raw value has a " at one end only: quoted values are taken with both quotes, and bare values (settings and prose) exclude ", so testing one end is testing both.',
+  'src/core/safety/secretValue.ts:92 ConditionalExpression → true':
+    'Equivalent: no raw value has a " at one end only: quoted values are taken with both quotes, and bare values (settings and prose) exclude ", so testing one end is testing both.',
+  'src/core/safety/secretValue.ts:93 LogicalOperator → first === "\'" || last === "\'"':
+    "Equivalent: no raw value has a ' at one end only: quoted values are taken with both quotes, and bare values (settings and prose) exclude ', so testing one end is testing both.",
+  'src/core/safety/secretValue.ts:93 ConditionalExpression → true':
+    "Equivalent: no raw value has a ' at one end only: quoted values are taken with both quotes, and bare values (settings and prose) exclude ', so testing one end is testing both.",
+  "src/core/safety/credentialAssignment.ts:19 Regex → /(?<![\\w.])(?<name>[A-Za-z_][\\w]{0,80})\\s*:\\s*&?(?:'[a-z]+\\s+)?[A-Za-z_][\\w<>[\\]":
+    "The key (cut at 80 characters) is shared by several mutants of the typed-declaration pattern's end; the one that survives is `\\s*` → `\\S*` before `=`, equivalent: the type's characters include a space, so the lazy type takes the spaces before `=` and `\\S*` matches nothing. The others sharing the key are killed by credentialSettingForms.test.ts.",
   // Tool authorization (src/mcp/callerAccess.ts)
   'src/mcp/callerAccess.ts:92 StringLiteral → ""':
     'Wording only: the refusal keeps its code UNAUTHORIZED and field (asserted); the settings key it suggests (fireboltMemory.layers) becomes "fireboltMemory." in the message text.',

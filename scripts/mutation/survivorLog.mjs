@@ -15,7 +15,8 @@ class SurvivorLog {
     const { fileName, location, mutatorName, replacement, status } = result;
     appendFileSync(
       this.fileName,
-      `${JSON.stringify({ fileName, line: location.start.line, mutatorName, replacement, status })}\n`,
+      // The whole location (line and column of start and end), so a survivor can be applied by hand.
+      `${JSON.stringify({ fileName, line: location.start.line, location, mutatorName, replacement, status })}\n`,
     );
   }
 }

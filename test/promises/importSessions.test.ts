@@ -86,6 +86,52 @@ describe('import_memories: sessions, owners and ids', () => {
     assert.equal((await test.store.listWorkingItems('sess_again')).length, 3, 'no item twice');
   });
 
+  it('a file that lists one session twice restores it once, as first listed, with each item once', async () => {
+    const listed = file('sess_listed_twice');
+    const result = await importMemories(test.deps, 'gina', {
+      ...listed,
+      // A hand-merged file: the second listing of the same session has another budget and config.
+      sessions: [
+        { ...session('sess_listed_twice', 4), config: { origin: 'first listing' } },
+        { ...session('sess_listed_twice', 4), max_tokens: 2000, config: { origin: 'second listing' } },
+      ],
+    });
+    assert.deepEqual(
+      [result.sessions_imported, result.sessions_skipped, result.working_items_imported],
+      [1, 1, 3],
+      JSON.stringify(result),
+    );
+    const restored = await test.store.getSession('sess_listed_twice');
+    assert.equal(restored?.user_id, 'gina');
+    assert.equal(restored?.max_tokens, 8000, 'the first listing is restored, not overwritten by the second');
+    assert.deepEqual(restored?.config, { origin: 'first listing' });
+    const items = await test.store.listWorkingItems('sess_listed_twice');
+    assert.equal(items.length, 3);
+    assert.equal(
+      restored?.total_tokens,
+      items.reduce((total, entry) => total + entry.token_count, 0),
+      'the budget counts each item once',
+    );
+  });
+
+  it('a file that lists one memory twice imports it once, as first listed', async () => {
+    const result = await importMemories(test.deps, 'gina', {
+      format: EXPORT_FORMAT,
+      format_version: 1,
+      memories: [
+        memory('mem_listed_twice', 'The billing service runs on Postgres 16'),
+        memory('mem_listed_twice', 'The billing service runs on MySQL 8'),
+      ],
+    });
+    assert.deepEqual([result.memories_imported, result.memories_skipped], [1, 1], JSON.stringify(result));
+    const id = result.remapped_ids.mem_listed_twice ?? 'mem_listed_twice';
+    const stored = await test.store.getMemories('gina', [id]);
+    assert.deepEqual(
+      stored.map((entry) => entry.content),
+      ['The billing service runs on Postgres 16'],
+    );
+  });
+
   it("another user's import of the same session id gets its own session and leaves the first owner's alone", async () => {
     await importMemories(test.deps, 'alice', file('sess_shared'));
     const before = await test.store.listWorkingItems('sess_shared');

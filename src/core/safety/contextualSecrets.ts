@@ -15,8 +15,8 @@ const BEARER = /\bBearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgi;
 const BASIC = /\bBasic\s+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg;
 const CURL_USER = /(?:^|\s)(?:-u|--user)\s+['"]?[^\s:'"]+:(?<secret>[^\s'"]{4,})/dg;
 /** scheme://user:password@host, user possibly empty (`redis://:pw@host`). */
-// Brackets are not in the user or password (URLs percent-encode them), so `https://[REDACTED:…]@host` is not taken again.
-const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@'"`[\]]*):(?<secret>[^\s@/'"`[\]]+)@[^\s'"`]+/dgi;
+// Brackets are not in the user or password (URLs percent-encode them), so `https://[REDACTED:…]@host` is not taken again; the host is only looked at, so the next URL of a list (`…@h1,postgres://u:pw@h2`) is found too.
+const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?<user>[^\s:/@'"`[\]]*):(?<secret>[^\s@/'"`[\]]+)@(?=[\w[])/dgi;
 /** An .npmrc auth line: `//registry/:_authToken=<token>`, whatever the token's form (npm's own, a UUID, a reference). */
 const NPM_AUTH_TOKEN = /(?:^|[\s:])_(?:authToken|auth|password)\s*=\s*["']?(?<secret>[^\s'"]{8,})/dgm;
 /** `mysql -p<password>` (and mysqldump, mysqladmin, mariadb): the password glued to `-p`; a bare `-p` prompts. */

@@ -30,7 +30,7 @@ const PROSE = new RegExp(
   'dgi',
 );
 
-const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]`”]+$/; // with the closing mark of inline code or of a curly quotation
 
 /**
  * In code a bare identifier or number after `=` / `:` is a variable, a type or a constant, never a
