@@ -58,8 +58,8 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
     // What follows the value on its line; a bounded look keeps long single-line texts linear.
     const rest = text.slice(valueEnd, valueEnd + 80).split('\n', 1)[0];
     const { value, quoted } = unquote(groups.value);
-    // A call or an index (`getPassword()`, `form['password']`) reads the secret at run time.
-    if (!quoted && /^\s*[([]/.test(rest)) continue;
+    // A call or an index (`getPassword()`, `form['db']`, `lookup (name)`) reads the secret at run time; `pw=Zx9q (rotated monthly)` is a note.
+    if (!quoted && /^(?:[([]|\s+\[|\s+\(\s*(?:\)|['"\d]|[\w$.]+\s*[,)]))/.test(rest)) continue;
     if (isCodeOperand(groups.value, quoted, rest, /\s(?::=|=>|=|:)|(?::=|=>|=|:)\s/.test(match[0]))) continue;
     if (!acceptsValue(value, quoted, nameClass, groups.sep, rest)) continue;
     const offset = quoted ? 1 : 0;

@@ -51,6 +51,13 @@ const CODE_OPERANDS: ReadonlyArray<readonly [text: string, expected: string]> = 
   ['password = readFromVault()', 'password = readFromVault()'],
   ['password = credentials["db"]', 'password = credentials["db"]'],
   ["password = lookup ('db')", "password = lookup ('db')"],
+  ['password = lookup (name)', 'password = lookup (name)'],
+  ['password = lookup (name, 2)', 'password = lookup (name, 2)'],
+  ['password = getPassword ()', 'password = getPassword ()'],
+  // A note in parentheses after the value is not an argument list: the value is still a secret.
+  ['password=Zx9qT4vK8mW2 (rotated monthly)', `password=${PASSWORD} (rotated monthly)`],
+  ['DB_PASSWORD=hunter2hunter2 (staging only)', `DB_PASSWORD=${PASSWORD} (staging only)`],
+  ['api_token = Zx9qT4vK8mW2nR7p (expires in May)', `api_token = ${SECRET} (expires in May)`],
   // A spaced `=` and a statement end: a variable, as in code; unspaced it is a connection string's value.
   ['api_token = Zx9qT4vK8m; return', 'api_token = Zx9qT4vK8m; return'],
   ['api_token = Zx9qT4vK8m;', 'api_token = Zx9qT4vK8m;'],
