@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { daemonAddressOf } from '../../src/daemon/daemonAddress.ts';
-import { daemonPid, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
+import { daemonDataDirs, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
 
 /** Starts the memory process, waits for it to exit after its grace period, returns its log. */
 async function startAndStop(dataDir: string, env: Record<string, string>): Promise<string> {
@@ -21,19 +21,9 @@ const cacheFiles = (directory: string): string[] =>
   );
 
 describe('the memory process keeps its compiled code between starts', () => {
-  const dirs: string[] = [];
-  const fresh = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'fml-compile-cache-'));
-    dirs.push(dir);
-    return dir;
-  };
-  after(() => {
-    for (const dir of dirs) {
-      const pid = daemonPid(dir);
-      if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  const dataDirs = daemonDataDirs('fml-compile-cache-');
+  const fresh = (): string => dataDirs.fresh();
+  after(() => dataDirs.removeAll());
 
   it(
     'writes the cache in its private socket directory, and the next start, of any data directory, uses it',

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
 import type { CopyProgress } from '../../src/stores/copy/copyStore.ts';
 import { type FireboltTestServer, startFireboltTestServer } from '../support/firebolt-server/server.ts';
-import { daemonPid, isRunning, openWindow } from './daemonHarness.ts';
+import { openWindow, removeDaemonDataDir } from './daemonHarness.ts';
 
 const USER = 'copy-user';
 
@@ -19,9 +19,7 @@ describe('Copy Local Memories to Firebolt runs in the memory process', () => {
   });
   after(async () => {
     await server.close();
-    const pid = daemonPid(dataDir);
-    if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDaemonDataDir(dataDir);
     rmSync(serverDir, { recursive: true, force: true });
   });
 

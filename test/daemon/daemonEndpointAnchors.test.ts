@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,7 +9,7 @@ import { AnchorChecker } from '../../src/core/anchors/anchorChecker.ts';
 import { anchorsOf } from '../../src/core/anchors/anchorModel.ts';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { nodeWorkspaceFiles } from '../../src/runtime/nodeWorkspaceFiles.ts';
-import { daemonPid, isRunning, openWindow } from './daemonHarness.ts';
+import { daemonDataDirs, openWindow } from './daemonHarness.ts';
 
 const USER = 'anchor-user';
 const BILLING =
@@ -40,19 +40,9 @@ async function agentOn(endpoint: {
 
 /** Agents' anchors in VS Code: the shared memory process resolves them in each window's workspace (issue #18). */
 describe('background memory process: MCP endpoints per window workspace', () => {
-  const dirs: string[] = [];
-  const fresh = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  after(() => {
-    for (const dir of dirs) {
-      const pid = daemonPid(dir);
-      if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  const dataDirs = daemonDataDirs('fml-daemon-');
+  const fresh = (prefix: string): string => dataDirs.fresh(prefix);
+  after(() => dataDirs.removeAll());
 
   it(
     'stores an agent’s anchor resolved in the window’s folder; a window without one is refused',

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ENRICHMENT_PENDING_TAG } from '../../src/core/enrichment/pendingEnrichment.ts';
 import { type FakeChatServer, startFakeChatServer } from '../core/extraction/fakeChatServer.ts';
-import { daemonPid, isRunning, openWindow, waitUntil } from './daemonHarness.ts';
+import { openWindow, removeDaemonDataDir, waitUntil } from './daemonHarness.ts';
 
 const USER = 'daemon-enrich-user';
 
@@ -19,9 +19,7 @@ describe('background memory process: enrichment configured by FML_ENRICHMENT_*',
     dataDir = mkdtempSync(join(tmpdir(), 'fml-daemon-enrich-'));
   });
   after(async () => {
-    const pid = daemonPid(dataDir);
-    if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDaemonDataDir(dataDir);
     await server.close();
   });
 

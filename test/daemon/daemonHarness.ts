@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRemoteCore, type OpenedRemoteCore, readInfo } from '../../src/daemon/daemonLauncher.ts';
 import { daemonAddressOf } from '../../src/daemon/daemonAddress.ts';
@@ -39,6 +41,28 @@ export function isRunning(pid: number): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
     throw error;
   }
+}
+
+/** Stops the memory process of a data directory if one runs, then removes the directory. */
+export function removeDaemonDataDir(dataDir: string): void {
+  const pid = daemonPid(dataDir);
+  if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** A suite's temporary data directories; `removeAll` (in its `after`) stops their memory processes and removes them. */
+export function daemonDataDirs(defaultPrefix: string): { fresh(prefix?: string): string; removeAll(): void } {
+  const dirs: string[] = [];
+  return {
+    fresh(prefix = defaultPrefix) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    removeAll() {
+      for (const dir of dirs.splice(0)) removeDaemonDataDir(dir);
+    },
+  };
 }
 
 /** Polls a condition until it holds (no fixed sleep decides a test's outcome). */

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { OpenedRemoteCore } from '../../src/daemon/daemonLauncher.ts';
 import { readInfo } from '../../src/daemon/daemonLauncher.ts';
-import { daemonPid, isRunning, openWindow, sqliteConfig } from './daemonHarness.ts';
+import { isRunning, openWindow, removeDaemonDataDir, sqliteConfig } from './daemonHarness.ts';
 import { rawExchange } from './rawSocket.ts';
 
 const USER = 'hostile-frames-user';
@@ -32,9 +32,7 @@ describe('the memory process against hostile frames on its socket', () => {
   });
   after(() => {
     window.connection.close();
-    const pid = daemonPid(dataDir);
-    if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDaemonDataDir(dataDir);
   });
 
   const stillServing = async (): Promise<void> => {

@@ -1,29 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+
 import { after, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { DaemonConnection } from '../../src/daemon/daemonConnection.ts';
 import { readInfo } from '../../src/daemon/daemonLauncher.ts';
-import { daemonPid, isRunning, openWindow, sqliteConfig, waitUntil } from './daemonHarness.ts';
+import { daemonDataDirs, daemonPid, isRunning, openWindow, sqliteConfig, waitUntil } from './daemonHarness.ts';
 
 const USER = 'daemon-user';
 
 describe('background memory process: one per data directory', () => {
-  const dirs: string[] = [];
-  const fresh = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'fml-daemon-'));
-    dirs.push(dir);
-    return dir;
-  };
-  after(() => {
-    for (const dir of dirs) {
-      const pid = daemonPid(dir);
-      if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  const dataDirs = daemonDataDirs('fml-daemon-');
+  const fresh = (): string => dataDirs.fresh();
+  after(() => dataDirs.removeAll());
 
   it(
     'the first window starts it, the others reuse it, and they share one store and one index',

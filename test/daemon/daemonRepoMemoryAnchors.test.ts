@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -8,7 +8,7 @@ import { anchorsOf } from '../../src/core/anchors/anchorModel.ts';
 import { createRuntime } from '../../src/runtime/createRuntime.ts';
 import { nodeWorkspaceFiles } from '../../src/runtime/nodeWorkspaceFiles.ts';
 import { recordingLogger } from '../support/recordingLogger.ts';
-import { daemonPid, isRunning, openWindow, sqliteConfig, waitUntil } from './daemonHarness.ts';
+import { openWindow, removeDaemonDataDir, sqliteConfig, waitUntil } from './daemonHarness.ts';
 
 const PROJECT = 'acme';
 const PARTITION = `project:${PROJECT}`;
@@ -48,9 +48,7 @@ describe('background memory process: anchors of shared .memory/ files', () => {
   const dirs: string[] = [];
   after(() => {
     for (const dir of dirs) {
-      const pid = daemonPid(dir);
-      if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
+      removeDaemonDataDir(dir);
     }
   });
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { readInfo, type OpenedRemoteCore } from '../../src/daemon/daemonLauncher.ts';
-import { daemonPid, isRunning, openWindow, sqliteConfig } from '../daemon/daemonHarness.ts';
+import { isRunning, openWindow, removeDaemonDataDir, sqliteConfig } from '../daemon/daemonHarness.ts';
 import { rawExchange } from '../daemon/rawSocket.ts';
 import { hostileValue } from './hostileInput.ts';
 
@@ -38,9 +38,7 @@ describe('fuzzing the memory process protocol', () => {
   });
   after(() => {
     window.connection.close();
-    const pid = daemonPid(dataDir);
-    if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDaemonDataDir(dataDir);
   });
 
   /** A frame-shaped object with hostile field values: every op, known or not, any id. */
