@@ -159,6 +159,7 @@ describe('FireboltStore specifics', () => {
         { version: 1, n: 1 },
         { version: 2, n: 1 },
         { version: 3, n: 1 },
+        { version: 4, n: 1 },
       ]);
     });
   });
