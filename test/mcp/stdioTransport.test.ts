@@ -2,28 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { once } from 'node:events';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { LineStdioTransport, MAX_STDIO_LINE_BYTES } from '../../src/mcp/stdioTransport.ts';
 
-/** A transport on in-memory streams: what it delivers to the server, and what it writes back. */
-async function harness() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const transport = new LineStdioTransport(input, output);
-  const delivered: JSONRPCMessage[] = [];
-  transport.onmessage = (message) => delivered.push(message);
-  await transport.start();
-  const written: Array<{ id: unknown; error?: { code: number } }> = [];
-  let buffered = '';
-  output.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      written.push(JSON.parse(buffered.slice(0, newline)));
-      buffered = buffered.slice(newline + 1);
-    }
-  });
-  return { input, output, transport, delivered, written };
-}
+import { MAX_STDIO_LINE_BYTES } from '../../src/mcp/stdioTransport.ts';
+import { stdioHarness } from '../support/stdioHarness.ts';
+
+const harness = stdioHarness;
 
 /** Waits until the transport has delivered or written what the check expects. */
 async function until(check: () => boolean, stream: PassThrough): Promise<void> {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
+
 import { describe, it } from 'node:test';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
 import { MAX_FRAME_CHARS, MAX_UNAUTHENTICATED_FRAME_CHARS } from '../../src/daemon/clientFrame.ts';
 import { FrameError, FrameReader } from '../../src/daemon/frameReader.ts';
-import { LineStdioTransport, MAX_STDIO_LINE_BYTES } from '../../src/mcp/stdioTransport.ts';
+import { MAX_STDIO_LINE_BYTES } from '../../src/mcp/stdioTransport.ts';
+import { stdioHarness } from '../support/stdioHarness.ts';
 
 /**
  * The line limits of SECURITY.md ("Malformed or oversized protocol input": a stdio line over 8 MB
@@ -30,28 +30,6 @@ const DELIVERIES: ReadonlyArray<[string, (line: string) => string[]]> = [
   ],
   ['in chunks with the newline alone at the end', (line) => [line.slice(0, 1000), line.slice(1000), '\n']],
 ];
-
-async function stdioHarness() {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  const transport = new LineStdioTransport(input, output);
-  const delivered: JSONRPCMessage[] = [];
-  transport.onmessage = (message) => delivered.push(message);
-  await transport.start();
-  const written: Array<{ id: unknown; error?: { code: number } }> = [];
-  let buffered = '';
-  output.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
-      written.push(JSON.parse(buffered.slice(0, newline)));
-      buffered = buffered.slice(newline + 1);
-    }
-  });
-  const until = async (check: () => boolean): Promise<void> => {
-    while (!check()) await Promise.race([once(output, 'data'), new Promise((resolve) => setImmediate(resolve))]);
-  };
-  return { input, transport, delivered, written, until };
-}
 
 describe('a stdio line of exactly 8 MB is read, one byte more is dropped with -32600', () => {
   for (const [how, cut] of DELIVERIES) {
