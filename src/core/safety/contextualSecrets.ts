@@ -42,7 +42,13 @@ export function findContextualSecrets(text: string): SecretSpan[] {
       spans.push(secretGroup('bearer-token', match));
   }
   for (const match of text.matchAll(BASIC)) {
-    if (/Authorization\s*:\s*$|["']\s*$/i.test(text.slice(Math.max(0, (match.index ?? 0) - 40), match.index)))
+    const before = text.slice(Math.max(0, (match.index ?? 0) - 40), match.index);
+    // After a header name the value is a credential whatever it decodes to; after a quote only a
+    // value that decodes to `user:password` (RFC 7617) is: `"mode": "Basic fallback"` is a word.
+    if (
+      /Authorization\s*:\s*$/i.test(before) ||
+      (/["']\s*$/.test(before) && decodesToUserPass(match.groups?.secret ?? ''))
+    )
       spans.push(secretGroup('basic-auth', match));
   }
   for (const match of text.matchAll(CURL_USER)) {
@@ -73,6 +79,12 @@ export function findContextualSecrets(text: string): SecretSpan[] {
     spans.push(secretGroup('connection-string-credentials', match));
   }
   return spans;
+}
+
+/** Whether base64 `value` (its whole 4-character groups; padding and a cut tail ignored) decodes to text with a colon. */
+function decodesToUserPass(value: string): boolean {
+  const digits = value.replace(/=+$/, '');
+  return atob(digits.slice(0, digits.length - (digits.length % 4))).includes(':');
 }
 
 function secretGroup(kind: SecretSpan['kind'], match: RegExpMatchArray): SecretSpan {

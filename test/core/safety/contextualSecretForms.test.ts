@@ -81,6 +81,10 @@ const HEADER_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['Authorization: Basic dXNlcjpwYXNzd29yZA==x', 'Authorization: Basic dXNlcjpwYXNzd29yZA==x'],
   ['the Basic dXNlcjpwYXNzd29yZA== scheme', 'the Basic dXNlcjpwYXNzd29yZA== scheme'],
   ['Use HTTP Basic authentication for the admin API', 'Use HTTP Basic authentication for the admin API'],
+  // After a quote, only a value that decodes to user:password (RFC 7617) is a credential.
+  ['{"mode": "Basic fallback"}', '{"mode": "Basic fallback"}'],
+  ["auth: 'Basic authentication'", "auth: 'Basic authentication'"],
+  ['auth = "Basic ZGVwbG95OnMzY3IzdA"', `auth = "Basic ${BASIC}"`],
 ];
 
 const URL_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
