@@ -116,3 +116,86 @@ describe('an imported memory holds no credential in any of its text fields', () 
     });
   }
 });
+
+/**
+ * With secretPolicy "refuse" (seed 000 §10) an import is refused, and the error names the field
+ * that carried the credential, so the user knows what to clean in the file: each text field alone.
+ */
+const REFUSED_FIELD: Record<string, string> = {
+  content: 'content',
+  summary: 'summary',
+  entities: 'entities[0]',
+  tags: 'tags[0]',
+  metadata: 'metadata.note',
+};
+
+describe('an import that would store a credential under the refusing policy names the field', () => {
+  for (const [field, withSecret] of Object.entries(TEXT_FIELDS)) {
+    it(`a credential in ${field} is refused as ${REFUSED_FIELD[field]}, and nothing is stored`, async () => {
+      const test = await createTestCore({ config: { secretPolicy: 'refuse' } });
+      try {
+        await assert.rejects(
+          test.core.importMemories('importer', {
+            format: EXPORT_FORMAT,
+            format_version: EXPORT_FORMAT_VERSION,
+            memories: [
+              {
+                memory_id: 'mem_with_secret',
+                content: 'The release checklist lives in the wiki.',
+                memory_category: 'semantic',
+                memory_subtype: 'project',
+                created_at: '2026-01-01T00:00:00Z',
+                ...withSecret(SECRET),
+              },
+            ],
+          }),
+          (error: { code?: string; details?: { field?: string; secret_kinds?: string[] } }) => {
+            assert.equal(error.code, 'INVALID_INPUT');
+            assert.equal(error.details?.field, REFUSED_FIELD[field]);
+            assert.ok(error.details?.secret_kinds?.includes('gitlab-token'), JSON.stringify(error.details));
+            return true;
+          },
+        );
+        assert.equal((await listAllMemories(test.store, { user_id: 'importer' })).items.length, 0);
+      } finally {
+        await test.cleanup();
+      }
+    });
+  }
+});
+
+describe("an imported session's config under the refusing policy", () => {
+  it('is refused as config.<key>, and nothing is stored', async () => {
+    const test = await createTestCore({ config: { secretPolicy: 'refuse' } });
+    try {
+      await assert.rejects(
+        test.core.importMemories('importer', {
+          format: EXPORT_FORMAT,
+          format_version: EXPORT_FORMAT_VERSION,
+          memories: [],
+          sessions: [
+            {
+              session_id: 'sess_with_secret',
+              max_tokens: 8000,
+              total_tokens: 0,
+              eviction_policy: 'hybrid',
+              next_sequence: 1,
+              config: { note: `deploy with ${SECRET}` },
+              created_at: '2026-01-01T00:00:00Z',
+              last_activity: '2026-01-01T00:00:00Z',
+            },
+          ],
+          working_items: [],
+        }),
+        (error: { code?: string; details?: { field?: string } }) => {
+          assert.equal(error.code, 'INVALID_INPUT');
+          assert.equal(error.details?.field, 'config.note');
+          return true;
+        },
+      );
+      assert.equal(await test.store.getSession('sess_with_secret'), null);
+    } finally {
+      await test.cleanup();
+    }
+  });
+});
