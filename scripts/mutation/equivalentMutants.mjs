@@ -85,14 +85,12 @@ export const EQUIVALENT_MUTANTS = {
   'src/core/portability/exportPages.ts:84 EqualityOperator → next.offset > sessions.length': 'As line 84 → false.',
   'src/core/portability/importMemories.ts:88 ConditionalExpression → true':
     "Equivalent: a memory reaching this line is not the user's already (those are skipped above), so its id is always the derived one and differs from the file's; the condition is always true.",
-  'src/core/portability/importMemories.ts:120 ConditionalExpression → true':
+  'src/core/portability/importMemories.ts:129 ConditionalExpression → true':
     "Equivalent: a session the importing user already holds then gets the derived id, but the next line finds the user's own session (current) and skips it, as the original does.",
-  'src/core/portability/importMemories.ts:121 ConditionalExpression → false':
+  'src/core/portability/importMemories.ts:130 ConditionalExpression → false':
     "Equivalent: for a session the user already holds, sessionId is the file's id, so looking it up again finds the same session and it is skipped.",
-  'src/core/portability/importMemories.ts:183 ArrayDeclaration → ["Stryker was here"]':
+  'src/core/portability/importMemories.ts:192 ArrayDeclaration → ["Stryker was here"]':
     'Equivalent: the import writes only sessions it creates, so deleting an item id of that new session that no item has deletes nothing.',
-  'src/core/portability/importMemories.ts:145 StringLiteral → ""':
-    'Field label only: under the refuse policy a secret in a session\'s config is refused with the same code; the field the refusal names loses its "config" prefix. Not yet asserted (issue 29 follow-up).',
   // Secret rules
   'src/core/safety/secretValue.ts:64 Regex → /^(?:x|X{3,}|\\*{3,}|\\.{3,}|#{3,}|•{3,}|…)$|^(?:your|my|some|the)[_-][A-Za-z_-]*$':
     'Equivalent: MASK is case-insensitive, so X{3,} alone already matches every run of x; dropping the repetition of the x alternative changes nothing.',

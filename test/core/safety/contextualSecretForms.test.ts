@@ -85,6 +85,8 @@ const HEADER_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
   ['{"mode": "Basic fallback"}', '{"mode": "Basic fallback"}'],
   ["auth: 'Basic authentication'", "auth: 'Basic authentication'"],
   ['auth = "Basic ZGVwbG95OnMzY3IzdA"', `auth = "Basic ${BASIC}"`],
+  // A value cut after 4n+1 characters (not whole base64) is judged by its whole groups.
+  ['auth = "Basic dXNlcjpwY"', `auth = "Basic ${BASIC}"`],
 ];
 
 const URL_CASES: ReadonlyArray<readonly [text: string, expected: string]> = [
