@@ -3,16 +3,11 @@ import { parseArgs } from 'node:util';
 import type { LayerDefaults } from '../core/domain/layers.ts';
 import { MemoryError } from '../core/domain/errors.ts';
 import { requireId } from '../core/validation.ts';
-import { createMcpServer } from '../mcp/createMcpServer.ts';
 import { rateLimitOf } from '../http/rateLimiter.ts';
-import { LineStdioTransport } from '../mcp/stdioTransport.ts';
-import { startHttpServer } from '../http/httpServer.ts';
-import { OPENSPEC_BASE } from '../openspec/discovery.ts';
-import { startPanelOverHttp } from '../panel/servePanel.ts';
-import { runFireboltCheck } from './fireboltCheckCommand.ts';
-import { runMigrate } from './migrateCommand.ts';
-import { requireWorkspaceDir, runExportAgentsMd } from './exportAgentsCommand.ts';
 import { USAGE } from './usage.ts';
+// Each command loads the modules only it uses (the MCP SDK and its schemas, the HTTP server, the
+// panel, Firebolt checks) when it runs: the memory process (`fml daemon`) runs from this bundle and
+// its first recall should not wait for module initialisation it never needs.
 import { DEFAULT_GRACE_MS, runDaemon } from '../daemon/runDaemon.ts';
 import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
 import { extractorFromEnv } from '../models/extractorFromEnv.ts';
@@ -91,6 +86,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'migrate') {
+    const { runMigrate } = await import('./migrateCommand.ts');
     process.exitCode = await runMigrate({
       to: values.to,
       dataDir: values['data-dir'] ?? defaultDataDir(),
@@ -105,6 +101,7 @@ async function main(argv: string[]): Promise<void> {
         'INVALID_INPUT',
         `Unknown firebolt subcommand "${positionals[1] ?? ''}"; did you mean "fml firebolt check"?`,
       );
+    const { runFireboltCheck } = await import('./fireboltCheckCommand.ts');
     process.exitCode = await runFireboltCheck({
       dataDir: values['data-dir'] ?? defaultDataDir(),
       backend: values.backend,
@@ -123,6 +120,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'export') {
+    const { runExportAgentsMd } = await import('./exportAgentsCommand.ts');
     await runExportAgentsMd(values);
     return;
   }
@@ -135,6 +133,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (values['repo-memories'] && values.workspace === undefined)
     throw new MemoryError('INVALID_INPUT', `--repo-memories shares the memories of a workspace: add --workspace DIR.`);
+  const { requireWorkspaceDir } = await import('./exportAgentsCommand.ts');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const boundUser = values.user ?? (values.http && !values['any-user'] ? defaultHttpUser() : undefined);
   const embeddings = await checkedEmbeddingConfig();
@@ -209,6 +208,10 @@ async function main(argv: string[]): Promise<void> {
 
   if (values.stdio) {
     // stdout belongs to the protocol; everything human goes to stderr.
+    const [{ createMcpServer }, { LineStdioTransport }] = await Promise.all([
+      import('../mcp/createMcpServer.ts'),
+      import('../mcp/stdioTransport.ts'),
+    ]);
     await createMcpServer(context).connect(new LineStdioTransport());
     console.error(
       `[fml] MCP server on stdio; data in ${dataDir}; store ${describeBackend(config.backend)}; embeddings ${core.embeddingModel ?? 'none (full-text ranking)'}`,
@@ -221,6 +224,11 @@ async function main(argv: string[]): Promise<void> {
     throw new MemoryError('INVALID_INPUT', `--port must be a whole number from 0 to 65535; got "${values.port}".`);
   const perMinute = values['rate-limit'] === undefined ? 6000 : Number(values['rate-limit']);
   const token = process.env.FML_TOKEN ?? loadOrCreateToken(dataDir, values['rotate-token'] ?? false);
+  const [{ startHttpServer }, { startPanelOverHttp }, { OPENSPEC_BASE }] = await Promise.all([
+    import('../http/httpServer.ts'),
+    import('../panel/servePanel.ts'),
+    import('../openspec/discovery.ts'),
+  ]);
   const panel = startPanelOverHttp(core, {
     token,
     userId: config.defaultUserId ?? defaultHttpUser(),

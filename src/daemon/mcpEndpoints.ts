@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AnchorChecker } from '../core/anchors/anchorChecker.ts';
 import type { MemoryCore } from '../core/memoryCore.ts';
-import { startHttpServer, type RunningHttpServer } from '../http/httpServer.ts';
-import { nodeWorkspaceFiles } from '../runtime/nodeWorkspaceFiles.ts';
+import type { RunningHttpServer } from '../http/httpServer.ts';
 
 /** The MCP endpoints (HTTP servers on 127.0.0.1) the memory process runs for its windows' agents. */
 export class McpEndpoints {
@@ -26,6 +24,12 @@ export class McpEndpoints {
     let running = this.endpoints.get(key);
     if (running === undefined) {
       running = (async () => {
+        // Loaded with the first endpoint: the MCP SDK and the tools' schemas are not on a memory process's path to its first recall.
+        const [{ startHttpServer }, { AnchorChecker }, { nodeWorkspaceFiles }] = await Promise.all([
+          import('../http/httpServer.ts'),
+          import('../core/anchors/anchorChecker.ts'),
+          import('../runtime/nodeWorkspaceFiles.ts'),
+        ]);
         const token = randomBytes(32).toString('base64url');
         const workspace =
           workspaceDir === null ? {} : { workspace: new AnchorChecker(nodeWorkspaceFiles(workspaceDir)) };
