@@ -170,6 +170,7 @@ export const MUTATION_MODULES = [
         'test/promises/importPlanChecks.test.ts',
         'test/trust/atomicImport.test.ts',
         'test/promises/allOrNothing.test.ts',
+        'test/promises/importedSecrets.test.ts',
       ],
     ],
   },
