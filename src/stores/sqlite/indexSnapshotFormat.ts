@@ -21,9 +21,11 @@ export const SNAPSHOT_MAGIC = Buffer.from('FMLIDX\u0000\u0001', 'latin1');
  * term frequencies as 16-bit half units (lexicalIndex.ts, tfUnits) instead of 32-bit floats.
  * 3: each meta's turn facts (dialogTurn.ts: conversation key, question flag), which neighbour
  * expansion reads instead of rows (MemoryStore.turnFacts).
+ * 4: the full-text cells once, by term (postings, each run's documents increasing); version 3 held
+ * them by document too, a third of the file, which a loaded index now makes only when it needs it.
  * A file of another version is refused ('format-version') and the index rebuilt from the rows.
  */
-export const SNAPSHOT_FORMAT_VERSION = 3;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 
 /** Where a snapshot's content came from; a loader compares every field with the live store. */
 export interface SnapshotStamp {
@@ -219,9 +221,6 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
     ['documentIds', 'i32', documentIds],
     ['documentIdOrder', 'i32', lexical.idOrder],
     ['documentLengths', 'f64', lexical.lengths],
-    ['documentTermCounts', 'i32', lexical.termCounts],
-    ['documentTerms', 'i32', lexical.terms],
-    ['documentTfs', 'u16', lexical.tfs],
     ['postingSizes', 'i32', lexical.postingSizes],
     ['postingDocuments', 'i32', lexical.postingDocuments],
     ['postingTfs', 'u16', lexical.postingTfs],
@@ -255,7 +254,7 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
       metas: metaCount,
       documents: lexical.ids.length,
       terms: lexical.termNames.length,
-      cells: lexical.terms.length,
+      cells: lexical.postingDocuments.length,
       strings: table.strings.length,
       listItems: listItems.length,
     },
@@ -355,9 +354,6 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
       ids: Array.from(documentIds, string),
       idOrder: section('documentIdOrder', 'i32', counts.documents) as Int32Array,
       lengths: section('documentLengths', 'f64', counts.documents) as Float64Array,
-      termCounts: section('documentTermCounts', 'i32', counts.documents) as Int32Array,
-      terms: section('documentTerms', 'i32', counts.cells) as Int32Array,
-      tfs: section('documentTfs', 'u16', counts.cells) as Uint16Array,
       postingSizes: section('postingSizes', 'i32', counts.terms) as Int32Array,
       postingDocuments: section('postingDocuments', 'i32', counts.cells) as Int32Array,
       postingTfs: section('postingTfs', 'u16', counts.cells) as Uint16Array,
