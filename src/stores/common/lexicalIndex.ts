@@ -96,7 +96,7 @@ export class LexicalIndex {
   readonly options: Bm25Options;
   /** A loaded index's terms by binary search over its sorted names; terms interned later in a Map beside them. */
   #termIdOf = new SortedKeyIndex();
-  readonly #termNames: string[] = [];
+  #termNames: string[] = [];
   /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
    * integers, frequencies in half units (tfUnits). By term id: where its
@@ -270,7 +270,7 @@ export class LexicalIndex {
     // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copies.
     index.#termIdOf = new SortedKeyIndex(termNames, null);
     index.#slotOf = new SortedKeyIndex(ids, idOrder);
-    for (const name of termNames) index.#termNames.push(name);
+    index.#termNames = termNames.slice();
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).

@@ -67,6 +67,9 @@ export interface SnapshotMetas {
   /** Rows pinned or tagged: the ones a state's pinned and tag sets must hold from the start. */
   readonly pinnedOrTaggedRows: number[];
   meta(row: number): MemoryMeta;
+  /** A row's pinned flag and tags, read from the columns without making its meta. */
+  pinned(row: number): boolean;
+  tags(row: number): readonly string[];
 }
 
 export type DecodedSnapshot = Omit<IndexSnapshot, 'metas'> & { metas: SnapshotMetas };
@@ -95,7 +98,7 @@ interface Header {
   crc32: number;
 }
 
-type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u16' | 'u8' | 'utf16';
+type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u16' | 'u8' | 'utf16' | 'latin1';
 interface SectionEntry {
   name: string;
   kind: SectionKind;
@@ -204,13 +207,14 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
   const termNames = yield* numbered(table, lexical.termNames);
   const stringLengths = Int32Array.from(table.strings, (value) => value.length);
   yield;
-  // UTF-16 keeps every JavaScript string exact, unpaired surrogates included, which UTF-8 would not.
-  const characters = yield* utf16(table.strings);
+  // UTF-16 keeps every JavaScript string exact, unpaired surrogates included, which UTF-8 would not;
+  // when every character is below 256 (ids, most terms), one byte each, which decodes twice as fast.
+  const characters = yield* characterBytes(table.strings);
   const metaIdOrder = yield* sortedOrderSteps(metaIds);
 
   const sections: Array<[string, SectionKind, ArrayBufferView]> = [
     ['stringLengths', 'i32', stringLengths],
-    ['characters', 'utf16', characters],
+    ['characters', characters.kind, characters.bytes],
     ['metaStrings', 'i32', stringColumns.subarray(0, metaCount * STRING_FIELDS.length)],
     ['metaNumbers', 'f64', numberColumns.subarray(0, metaCount * NUMBER_FIELDS.length)],
     ['metaFlags', 'u8', flags.subarray(0, metaCount)],
@@ -288,17 +292,28 @@ function* numbered(table: StringTable, values: readonly string[]): Steps<Int32Ar
   return numbers;
 }
 
-/** The strings one after another in UTF-16 (little-endian), written a run of strings per step. */
-function* utf16(strings: readonly string[]): Steps<Buffer> {
+/** Any character of 256 or above. */
+const WIDE_CHARACTER = /[^\u0000-\u00ff]/;
+
+/**
+ * The strings one after another, a run of strings per step: in Latin-1 when every character fits
+ * one byte, else in UTF-16 (little-endian).
+ */
+function* characterBytes(strings: readonly string[]): Steps<{ kind: 'latin1' | 'utf16'; bytes: Buffer }> {
   let characters = 0;
-  for (const value of strings) characters += value.length;
-  const bytes = Buffer.alloc(characters * 2);
+  let wide = false;
+  for (const value of strings) {
+    characters += value.length;
+    if (!wide && WIDE_CHARACTER.test(value)) wide = true;
+  }
+  const encoding = wide ? 'utf16le' : 'latin1';
+  const bytes = Buffer.alloc(wide ? characters * 2 : characters);
   let offset = 0;
   for (let at = 0; at < strings.length; at++) {
-    offset += bytes.write(strings[at], offset, 'utf16le');
+    offset += bytes.write(strings[at], offset, encoding);
     if (at % CELLS_PER_STEP === CELLS_PER_STEP - 1) yield;
   }
-  return bytes;
+  return { kind: wide ? 'utf16' : 'latin1', bytes };
 }
 
 /** Only the header, for checks that need not decode the content (the stamp, the counts). */
@@ -314,9 +329,9 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
   const section = sectionReader(body, header.sections);
   const { counts } = header;
   const lengths = section('stringLengths', 'i32', counts.strings) as Int32Array;
-  const characterSection = utf16Section(header, body.length);
+  const characterSection = charactersSection(header, body.length);
   const characters = body.toString(
-    'utf16le',
+    characterSection.kind === 'latin1' ? 'latin1' : 'utf16le',
     characterSection.offset,
     characterSection.offset + characterSection.bytes,
   );
@@ -335,14 +350,23 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     return value;
   };
   const metas = decodeMetas(section, counts, string);
+  const metaIdNumbers = {
+    values: section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array,
+    stride: STRING_FIELDS.length,
+  };
   const termNumbers = section('termNames', 'i32', counts.terms) as Int32Array;
   const documentIds = section('documentIds', 'i32', counts.documents) as Int32Array;
+  // When the documents are the memories in the same order (a store without trash or edits since its
+  // build), they share the metas' checked id list: SortedKeyIndex.problemWith then checks it once.
+  const sharedIds = sameNumbers(documentIds, metaIdNumbers);
+  let documentIdOrder = section('documentIdOrder', 'i32', counts.documents) as Int32Array;
+  if (sharedIds && sameOrder(documentIdOrder, metas.idOrder)) documentIdOrder = metas.idOrder;
   if (!Array.isArray(header.vectors))
     throw new SnapshotFormatError('corrupt', 'The index file does not list its vector indexes.');
   const vectors = header.vectors.map((entry, at): VectorCodes => ({
     model: String(entry.model),
     dims: Number(entry.dims),
-    ids: Array.from(section(`vector${at}Ids`, 'i32', entry.count) as Int32Array, string),
+    ids: stringsOf(section(`vector${at}Ids`, 'i32', entry.count) as Int32Array, string),
     codes: section(`vector${at}Codes`, 'u32', entry.words) as Uint32Array,
   }));
   return {
@@ -350,9 +374,9 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     metas,
     vectors,
     lexical: {
-      termNames: Array.from(termNumbers, string),
-      ids: Array.from(documentIds, string),
-      idOrder: section('documentIdOrder', 'i32', counts.documents) as Int32Array,
+      termNames: stringsOf(termNumbers, string),
+      ids: sharedIds ? metas.ids : stringsOf(documentIds, string),
+      idOrder: documentIdOrder,
       lengths: section('documentLengths', 'f64', counts.documents) as Float64Array,
       postingSizes: section('postingSizes', 'i32', counts.terms) as Int32Array,
       postingDocuments: section('postingDocuments', 'i32', counts.cells) as Int32Array,
@@ -362,6 +386,27 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
 }
 
 type Section = (name: string, kind: SectionKind, count: number) => ArrayBufferView;
+
+/** The strings numbered `numbers` (a plain loop: Array.from with a mapping function was three times slower here). */
+function stringsOf(numbers: Int32Array, string: (number: number) => string): string[] {
+  const out = new Array<string>(numbers.length);
+  for (let at = 0; at < numbers.length; at++) out[at] = string(numbers[at]);
+  return out;
+}
+
+function sameOrder(left: Int32Array, right: Int32Array): boolean {
+  if (left.length !== right.length) return false;
+  for (let at = 0; at < left.length; at++) if (left[at] !== right[at]) return false;
+  return true;
+}
+
+/** Whether `numbers` equals `column` read with a stride (the memory ids' column of the metas). */
+function sameNumbers(numbers: Int32Array, column: { values: Int32Array; stride: number }): boolean {
+  const { values, stride } = column;
+  if (numbers.length * stride !== values.length) return false;
+  for (let at = 0; at < numbers.length; at++) if (numbers[at] !== values[at * stride]) return false;
+  return true;
+}
 
 /** Checks every meta column against the string table and the lists, and makes metas from them on demand. */
 function decodeMetas(section: Section, counts: Header['counts'], string: (number: number) => string): SnapshotMetas {
@@ -419,7 +464,7 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
       category: string(stringColumns[s + 4]),
       subtype: string(stringColumns[s + 5]),
       entities: list(listStarts[row], entityCount),
-      tags: list(listStarts[row] + entityCount, listCounts[row * 2 + 1]),
+      tags: tags(row),
       time_ms: numberColumns[n],
       confidence: numberColumns[n + 1],
       pinned: (flag & PINNED) !== 0,
@@ -435,7 +480,9 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
       created_ms: numberColumns[n + 5],
     };
   };
-  return { ids, idOrder, pinnedOrTaggedRows, meta };
+  const tags = (row: number): readonly string[] => list(listStarts[row] + listCounts[row * 2], listCounts[row * 2 + 1]);
+  const pinned = (row: number): boolean => (flags[row] & PINNED) !== 0;
+  return { ids, idOrder, pinnedOrTaggedRows, meta, pinned, tags };
 }
 
 function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {
@@ -499,12 +546,12 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]): Section 
   };
 }
 
-function utf16Section(header: Header, bodyLength: number): SectionEntry {
+function charactersSection(header: Header, bodyLength: number): SectionEntry {
   const entry = header.sections.find((candidate) => candidate.name === 'characters');
   if (
     entry === undefined ||
-    entry.kind !== 'utf16' ||
-    entry.bytes % 2 !== 0 ||
+    (entry.kind !== 'utf16' && entry.kind !== 'latin1') ||
+    (entry.kind === 'utf16' && entry.bytes % 2 !== 0) ||
     entry.offset < 0 ||
     entry.offset + entry.bytes > bodyLength
   ) {
