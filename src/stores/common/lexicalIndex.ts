@@ -408,6 +408,7 @@ export class LexicalIndex {
     // BM25's length norm k1·(1 − b + b·length/average) as base + perLength·length, in tf units.
     const normBase = k1 * (1 - b) * TF_UNITS_PER_ONE;
     const normPerLength = ((k1 * b) / averageLength) * TF_UNITS_PER_ONE;
+    const columns: ScanColumns = { slots, tfs, scores, masks, lengths, touched };
     const termIds = new Int32Array(terms.length).fill(-1);
     for (let at = 0; at < terms.length; at++) {
       const { term, weight } = terms[at];
@@ -415,18 +416,17 @@ export class LexicalIndex {
       const size = id === undefined ? 0 : this.#postingSizes[id];
       if (size === 0 || weight <= 0) continue;
       termIds[at] = id!;
-      const bit = at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT;
       const start = this.#postingStarts[id!];
-      const end = start + size;
-      const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
-      for (let i = start; i < end; i++) {
-        const slot = slots[i];
-        const units = tfs[i];
-        const mask = masks[slot];
-        if (mask === 0) touched[touchedCount++] = slot;
-        masks[slot] = mask | bit;
-        scores[slot] += (idfWeight * units) / (units + normBase + normPerLength * lengths[slot]);
-      }
+      touchedCount = scanPosting(
+        columns,
+        start,
+        start + size,
+        at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT,
+        weight * bm25Idf(documents, size) * (k1 + 1),
+        normBase,
+        normPerLength,
+        touchedCount,
+      );
     }
     const top = new TopK(limit);
     for (let i = 0; i < touchedCount; i++) {
@@ -620,6 +620,43 @@ export class LexicalIndex {
     this.#postingTfs[index] = this.#postingTfs[last];
     this.#postingSizes[termId] = last - start;
   }
+}
+
+interface ScanColumns {
+  slots: Int32Array<ArrayBufferLike>;
+  tfs: Uint16Array<ArrayBufferLike>;
+  scores: Float64Array;
+  masks: Int32Array;
+  lengths: Float64Array;
+  touched: Int32Array;
+}
+
+/**
+ * Adds one term's BM25 contributions over its posting cells [start, end) and marks `bit` in each
+ * document's match mask; returns the touched count. A function of its own, not a loop inside
+ * search: a fresh process's first search runs it three times faster (4 against 11 ms for 136,000
+ * cells, measured), since the small function is optimised early instead of waiting on the whole search.
+ */
+function scanPosting(
+  columns: ScanColumns,
+  start: number,
+  end: number,
+  bit: number,
+  idfWeight: number,
+  normBase: number,
+  normPerLength: number,
+  touchedCount: number,
+): number {
+  const { slots, tfs, scores, masks, lengths, touched } = columns;
+  for (let i = start; i < end; i++) {
+    const slot = slots[i];
+    const units = tfs[i];
+    const mask = masks[slot];
+    if (mask === 0) touched[touchedCount++] = slot;
+    masks[slot] = mask | bit;
+    scores[slot] += (idfWeight * units) / (units + normBase + normPerLength * lengths[slot]);
+  }
+  return touchedCount;
 }
 
 function grow(array: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {
