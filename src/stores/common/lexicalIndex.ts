@@ -241,25 +241,7 @@ export class LexicalIndex {
     const capacity = Math.max(1024, termTotal);
     const starts = new Int32Array(capacity);
     const sizes = new Int32Array(capacity);
-    let offset = 0;
-    for (let term = 0; term < termTotal; term++) {
-      const size = postingSizes[term];
-      if (size < 0 || size > cells - offset)
-        throw new LexicalDocumentsError(`Lexical postings count more entries than the ${cells} they hold.`);
-      // Strictly increasing within a run: no document twice in one posting, every number in range.
-      let previous = -1;
-      for (let cell = offset; cell < offset + size; cell++) {
-        const doc = postingDocuments[cell];
-        if (doc <= previous || doc >= count)
-          throw new LexicalDocumentsError(
-            `Lexical postings name document ${doc} of ${count} after ${previous} for term ${term}.`,
-          );
-        previous = doc;
-      }
-      starts[term] = offset;
-      sizes[term] = size;
-      offset += size;
-    }
+    const offset = checkPostings(postingSizes, postingDocuments, count, starts, sizes);
     if (offset !== cells)
       throw new LexicalDocumentsError(`Lexical postings count ${offset} entries but hold ${cells}.`);
     const termProblem = SortedKeyIndex.problemWith(termNames, null);
@@ -620,6 +602,40 @@ export class LexicalIndex {
     this.#postingTfs[index] = this.#postingTfs[last];
     this.#postingSizes[termId] = last - start;
   }
+}
+
+/**
+ * Checks that the runs `postingSizes` describes fit in `postingDocuments`, each listing document
+ * numbers below `count` in increasing order (so no document twice), and writes where each starts
+ * and its size; returns the cells the runs use. A function of its own so it is optimised early.
+ */
+function checkPostings(
+  postingSizes: Int32Array,
+  postingDocuments: Int32Array,
+  count: number,
+  starts: Int32Array,
+  sizes: Int32Array,
+): number {
+  const cells = postingDocuments.length;
+  let offset = 0;
+  for (let term = 0; term < postingSizes.length; term++) {
+    const size = postingSizes[term];
+    if (size < 0 || size > cells - offset)
+      throw new LexicalDocumentsError(`Lexical postings count more entries than the ${cells} they hold.`);
+    let previous = -1;
+    for (let cell = offset; cell < offset + size; cell++) {
+      const doc = postingDocuments[cell];
+      if (doc <= previous || doc >= count)
+        throw new LexicalDocumentsError(
+          `Lexical postings name document ${doc} of ${count} after ${previous} for term ${term}.`,
+        );
+      previous = doc;
+    }
+    starts[term] = offset;
+    sizes[term] = size;
+    offset += size;
+  }
+  return offset;
 }
 
 interface ScanColumns {
