@@ -291,7 +291,9 @@ export class LexicalIndex {
   /**
    * Fills the arena from the postings (a transposition: each document's cells in term order), for
    * an index loaded from postings, the first time a removal, an upsert, `documentTerms` or
-   * `freeze` needs it; a no-op once done. Free slots have no cells, so their count stays 0.
+   * `freeze` needs it; a no-op once done. Free slots have no cells, so their count stays 0. At
+   * 100,000 documents (3.5 million cells) this is 65-75 ms of CPU, once, at the first write after a
+   * load, and 21 MB (measured; a search never needs it).
    */
   #materialiseDocuments(): void {
     if (this.#byDocument) return;
