@@ -118,10 +118,11 @@ export class LexicalIndex {
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
   /**
-   * False while the arena does not hold the documents yet (an index loaded from postings):
-   * `#docStart` and `#docTermCount` are then unset, and #materialiseDocuments fills them.
+   * Slots below this (an index loaded from postings: its documents) have no cells in the arena yet:
+   * their `#docStart` and `#docTermCount` are unset until #materialiseDocuments fills them. Slots
+   * written after the load are in the arena as usual. 0 once the arena holds every document.
    */
-  #byDocument = true;
+  #slotsOnlyInPostings = 0;
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
@@ -184,7 +185,7 @@ export class LexicalIndex {
   documentTerms(docId: string): ReadonlyMap<string, number> | undefined {
     const slot = this.#slotOf.get(docId);
     if (slot === undefined) return undefined;
-    this.#materialiseDocuments();
+    if (slot < this.#slotsOnlyInPostings) this.#materialiseDocuments();
     const terms = new Map<string, number>();
     const start = this.#docStart[slot];
     for (let i = start; i < start + this.#docTermCount[slot]; i++)
@@ -279,7 +280,7 @@ export class LexicalIndex {
     index.#scores = new Float64Array(slotCapacity);
     index.#touched = new Int32Array(slotCapacity);
     index.#matchMasks = new Int32Array(slotCapacity);
-    index.#byDocument = false;
+    index.#slotsOnlyInPostings = count;
     index.#arenaTerms = new Int32Array(0);
     index.#arenaTfs = new Uint16Array(0);
     index.#arenaUsed = 0;
@@ -289,51 +290,64 @@ export class LexicalIndex {
   }
 
   /**
-   * Fills the arena from the postings (a transposition: each document's cells in term order), for
-   * an index loaded from postings, the first time a removal, an upsert, `documentTerms` or
-   * `freeze` needs it; a no-op once done. Free slots have no cells, so their count stays 0. At
-   * 100,000 documents (3.5 million cells) this is 65-75 ms of CPU, once, at the first write after a
-   * load, and 21 MB (measured; a search never needs it).
+   * Puts the loaded documents' cells in the arena, made from the postings (a transposition: each
+   * document's cells in term order), followed by the cells of the documents written since the load;
+   * a no-op once done. Run the first time a removal or rewrite of a loaded document,
+   * `documentTerms` of one, or `freeze` needs it; a new document's write does not. At 100,000
+   * documents (3.5 million cells) this is 65-75 ms of CPU, once, and 21 MB (measured).
    */
   #materialiseDocuments(): void {
-    if (this.#byDocument) return;
+    const loaded = this.#slotsOnlyInPostings;
+    if (loaded === 0) return;
     const slots = this.#ids.length;
     const counts = this.#docTermCount;
     const postingSlots = this.#postingSlots;
     const termTotal = this.#termNames.length;
+    // Loaded slots are never freed before this (a removal of one calls this first), so a slot below
+    // `loaded` holds its loaded document, and every posting cell of a later slot is in the arena already.
     for (let term = 0; term < termTotal; term++) {
       const start = this.#postingStarts[term];
-      for (let cell = start; cell < start + this.#postingSizes[term]; cell++) counts[postingSlots[cell]]++;
+      for (let cell = start; cell < start + this.#postingSizes[term]; cell++)
+        if (postingSlots[cell] < loaded) counts[postingSlots[cell]]++;
     }
-    const fill = new Int32Array(slots);
     let used = 0;
-    for (let slot = 0; slot < slots; slot++) {
-      this.#docStart[slot] = used;
-      fill[slot] = used;
-      used += counts[slot];
-    }
+    for (let slot = 0; slot < slots; slot++) used += counts[slot];
     // Some room beyond the documents, so the first writes after a load do not double the arena.
     const capacity = used + Math.max(1024, used >> 3);
     const terms = new Int32Array(capacity);
     const tfs = new Uint16Array(capacity);
+    const fill = new Int32Array(loaded);
+    let at = 0;
+    for (let slot = 0; slot < slots; slot++) {
+      const count = counts[slot];
+      if (slot < loaded) fill[slot] = at;
+      else if (count > 0) {
+        const from = this.#docStart[slot];
+        terms.set(this.#arenaTerms.subarray(from, from + count), at);
+        tfs.set(this.#arenaTfs.subarray(from, from + count), at);
+      }
+      this.#docStart[slot] = at;
+      at += count;
+    }
     const postingTfs = this.#postingTfs;
     for (let term = 0; term < termTotal; term++) {
       const start = this.#postingStarts[term];
       for (let cell = start; cell < start + this.#postingSizes[term]; cell++) {
-        const at = fill[postingSlots[cell]]++;
-        terms[at] = term;
-        tfs[at] = postingTfs[cell];
+        const slot = postingSlots[cell];
+        if (slot >= loaded) continue;
+        const to = fill[slot]++;
+        terms[to] = term;
+        tfs[to] = postingTfs[cell];
       }
     }
     this.#arenaTerms = terms;
     this.#arenaTfs = tfs;
     this.#arenaUsed = used;
     this.#arenaWaste = 0;
-    this.#byDocument = true;
+    this.#slotsOnlyInPostings = 0;
   }
 
   upsert(docId: string, doc: AnalyzedDocument): void {
-    this.#materialiseDocuments();
     this.remove(docId);
     const slot = this.#allocateSlot();
     this.#reserveArena(doc.terms.size);
@@ -359,7 +373,7 @@ export class LexicalIndex {
   remove(docId: string): void {
     const slot = this.#slotOf.get(docId);
     if (slot === undefined) return;
-    this.#materialiseDocuments();
+    if (slot < this.#slotsOnlyInPostings) this.#materialiseDocuments();
     const start = this.#docStart[slot];
     const count = this.#docTermCount[slot];
     for (let i = start; i < start + count; i++) this.#removePosting(this.#arenaTerms[i], slot);
