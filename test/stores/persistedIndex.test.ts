@@ -195,6 +195,44 @@ describe('persisted indexes', () => {
     });
   });
 
+  it('a loaded index changed in its own process (a new memory, an edit, a forget of a loaded one) answers as one built from the rows, and so does the file it saves', async () => {
+    await withDir(async (dataDir) => {
+      const user = newUserId();
+      const first = await opened(dataDir);
+      const memories = await fill(first, user, 60);
+      await search(first, user, 'pelican');
+      await first.close();
+
+      const loaded = await opened(dataDir);
+      try {
+        assert.ok((await search(loaded, user, 'pelican')).length > 0);
+        assert.equal(loaded.indexOrigin(user), 'persisted');
+        // The first change after the load is a write: the loaded index makes its per-document copy then.
+        await loaded.insertMemory(
+          makeMemory(user, { content: 'The okapi keeper joined the pelican migration', created_at: iso(100) }),
+          null,
+        );
+        await rewriteMemory(loaded, { ...memories[2]!, content: 'Rewritten: the narwhal owns the pipeline' });
+        await loaded.forgetMemories(user, [memories[8]!.memory_id, memories[14]!.memory_id], iso(101));
+      } finally {
+        await loaded.close();
+      }
+      const reloaded = await opened(dataDir);
+      const rebuilt = await opened(dataDir, { persistedIndexes: false });
+      try {
+        for (const text of ['pelican migration', 'okapi', 'narwhal pipeline', 'build cache team'])
+          assert.deepEqual(await search(reloaded, user, text), await search(rebuilt, user, text), text);
+        assert.equal(reloaded.indexOrigin(user), 'persisted');
+        const pelican = (await search(reloaded, user, 'pelican migration')).map((hit) => hit.memory_id);
+        assert.ok(!pelican.includes(memories[8]!.memory_id), 'the forgotten memory stays out of the saved file');
+        assert.ok(!pelican.includes(memories[2]!.memory_id), 'the edited memory lost its old terms');
+      } finally {
+        await reloaded.close();
+        await rebuilt.close();
+      }
+    });
+  });
+
   it('a file the change log no longer reaches back to is not trusted: the index is built from the rows', async () => {
     await withDir(async (dataDir) => {
       const user = newUserId();
@@ -273,7 +311,7 @@ describe('persisted indexes', () => {
       const expected = (await search(first, user, 'pelican migration', { tags: ['t1'] })).map((hit) => hit.memory_id);
       await first.close();
       const [file] = indexFiles(dataDir);
-      // Version 2 files hold no turn facts; the header (outside the checksum) is what the loader reads first.
+      // Version 3 files hold every cell twice (by document too); the header (outside the checksum) is what the loader reads first.
       const current = readFileSync(file!).toString('latin1');
       assert.ok(current.includes(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`));
       writeFileSync(
@@ -298,7 +336,9 @@ describe('persisted indexes', () => {
       } finally {
         await second.close();
       }
-      assert.ok(readFileSync(file!).toString('latin1').includes(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`));
+      const saved = readFileSync(file!).toString('latin1');
+      assert.ok(saved.includes(`"formatVersion":${SNAPSHOT_FORMAT_VERSION}`));
+      assert.ok(!saved.includes('"documentTerms"'), 'the cells are saved once, by term');
       const third = await opened(dataDir);
       try {
         assert.deepEqual(

@@ -8,7 +8,8 @@ import { callOk, connectClient, createTestCore, type TestCore } from '../support
 
 /**
  * Every file under the data directory, raw bytes, searched for the marker (case-insensitive), read
- * as single-byte text (SQLite's UTF-8) and as UTF-16LE (how persisted index files hold strings).
+ * as single-byte text (SQLite's UTF-8; persisted index files' strings when all fit one byte) and as UTF-16LE
+ * (persisted index files' strings otherwise).
  */
 function copiesOnDisk(dataDir: string, marker: string): Record<string, number> {
   const found: Record<string, number> = {};

@@ -25,7 +25,8 @@ export interface FrozenLexicalIndex {
 /**
  * The frozen index's live documents, oldest first, with only the terms they use (LexicalDocuments).
  * Postings are rebuilt from the documents' terms, each term's run in document order: the live
- * index's runs are in no particular order (removal swaps), which a search does not depend on.
+ * index's runs are in no particular order (removal swaps), which a search does not depend on, but
+ * a loaded file's runs must be increasing (LexicalIndex.fromDocuments checks it, cheaply).
  */
 export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<LexicalDocuments> {
   const free = new Uint8Array(index.ids.length);
@@ -64,42 +65,32 @@ export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<LexicalDo
   }
   yield;
 
-  const terms = new Int32Array(cells);
-  const tfs = new Uint16Array(cells);
   const lengths = new Float64Array(slots.length);
-  const termCounts = new Int32Array(slots.length);
   const ids = new Array<string>(slots.length);
   const postingSizes = new Int32Array(termNames.length);
-  let cell = 0;
   for (let position = 0; position < slots.length; position++) {
     const slot = slots[position];
     ids[position] = index.ids[slot];
     lengths[position] = index.lengths[slot];
-    termCounts[position] = docTermCount[slot];
     const start = docStart[slot];
-    for (let at = start; at < start + docTermCount[slot]; at++) {
-      const local = localOf[arenaTerms[at]];
-      terms[cell] = local;
-      tfs[cell] = arenaTfs[at];
-      postingSizes[local]++;
-      cell++;
-    }
+    for (let at = start; at < start + docTermCount[slot]; at++) postingSizes[localOf[arenaTerms[at]]]++;
     if (position % 256 === 255) yield;
   }
 
+  // Documents in order, each appending to its terms' runs: every run lists its documents increasing.
   const next = new Int32Array(termNames.length);
   for (let term = 1; term < termNames.length; term++) next[term] = next[term - 1] + postingSizes[term - 1];
   const postingDocuments = new Int32Array(cells);
   const postingTfs = new Uint16Array(cells);
-  cell = 0;
   for (let position = 0; position < slots.length; position++) {
-    for (const end = cell + termCounts[position]; cell < end; cell++) {
-      const at = next[terms[cell]]++;
-      postingDocuments[at] = position;
-      postingTfs[at] = tfs[cell];
+    const start = docStart[slots[position]];
+    for (let at = start; at < start + docTermCount[slots[position]]; at++) {
+      const cell = next[localOf[arenaTerms[at]]]++;
+      postingDocuments[cell] = position;
+      postingTfs[cell] = arenaTfs[at];
     }
     if (position % 256 === 255) yield;
   }
   const idOrder = yield* sortedOrderSteps(ids);
-  return { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs };
+  return { termNames, ids, idOrder, lengths, postingSizes, postingDocuments, postingTfs };
 }

@@ -30,10 +30,11 @@ export interface LexicalSearchHit {
  * persisted index holds. Term numbers index `termNames`, which lists only terms some live
  * document has, so a term whose every document was erased is not carried over, in string order,
  * and `idOrder` is the permutation that sorts `ids`: a loaded index finds terms and documents by
- * binary search instead of building a Map of 100,000 keys (SortedKeyIndex). The same cells
- * are held twice: by document (`terms`, `tfs`) and by term (`postingDocuments`, `postingTfs`,
- * each term's run `postingSizes[term]` long), so loading copies both in order instead of
- * scattering three million writes over the postings.
+ * binary search instead of building a Map of 100,000 keys (SortedKeyIndex). Every (term,
+ * document) cell is held once, by term: each term's run of `postingDocuments` / `postingTfs` is
+ * `postingSizes[term]` long and lists its documents in increasing order. A loaded index searches
+ * these arrays as they are; its per-document copy is made from them only when a change or a
+ * per-document read first needs it (LexicalIndex, #materialiseDocuments).
  */
 export interface LexicalDocuments {
   /** Every term once, in string order. */
@@ -42,15 +43,10 @@ export interface LexicalDocuments {
   /** Positions in `ids` in the string order of the ids (sortedOrder). */
   idOrder: Int32Array;
   lengths: Float64Array;
-  /** Per document: how many of `terms` / `tfs` are its own, in document order. */
-  termCounts: Int32Array;
-  terms: Int32Array;
-  /** Frequencies in half units (tfUnits), beside `terms`. */
-  tfs: Uint16Array;
   postingSizes: Int32Array;
-  /** Document numbers (positions in `ids`), term after term. */
+  /** Document numbers (positions in `ids`), term after term, increasing within a term. */
   postingDocuments: Int32Array;
-  /** Frequencies in half units, beside `postingDocuments`. */
+  /** Frequencies in half units (tfUnits), beside `postingDocuments`. */
   postingTfs: Uint16Array;
 }
 
@@ -64,6 +60,10 @@ export class LexicalDocumentsError extends Error {
 }
 
 export { bm25Idf };
+
+/** Query terms with a bit of their own in a search's match masks; later terms share the last bit. */
+const OWN_BIT_TERMS = 31;
+const LATER_TERMS_BIT = 1 << 31;
 
 /**
  * Term frequencies are held in half units, as 16-bit integers: the analyzer's field weights (1, 0.5,
@@ -88,12 +88,15 @@ export function tfUnits(tf: number): number {
  * Terms are interned to ids, and every document's term ids and frequencies sit back to back in
  * two typed arrays (the arena) rather than in a Map per document: at 100,000 documents the Maps
  * were half the process heap and half of every full garbage collection, which lands inside calls.
+ * A search reads only the postings; the arena serves removals, `documentTerms` and `freeze`, so an
+ * index loaded from a persisted file (which holds only postings) makes its arena the first time one
+ * of those needs it, in one pass over the postings.
  */
 export class LexicalIndex {
   readonly options: Bm25Options;
   /** A loaded index's terms by binary search over its sorted names; terms interned later in a Map beside them. */
   #termIdOf = new SortedKeyIndex();
-  readonly #termNames: string[] = [];
+  #termNames: string[] = [];
   /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
    * integers, frequencies in half units (tfUnits). By term id: where its
@@ -114,6 +117,12 @@ export class LexicalIndex {
   #slotOf = new SortedKeyIndex();
   readonly #freeSlots: number[] = [];
   #ids: string[] = [];
+  /**
+   * Slots below this (an index loaded from postings: its documents) have no cells in the arena yet:
+   * their `#docStart` and `#docTermCount` are unset until #materialiseDocuments fills them. Slots
+   * written after the load are in the arena as usual. 0 once the arena holds every document.
+   */
+  #slotsOnlyInPostings = 0;
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
@@ -131,6 +140,12 @@ export class LexicalIndex {
   #scores = new Float64Array(16);
   /** Scratch list of the slots a search touched; reused so big searches allocate nothing. */
   #touched = new Int32Array(16);
+  /**
+   * Scratch, one cell per slot, zeroed after every search: bit `i` set when the search's `i`-th
+   * term (i < 31) is in the slot's document, bit 31 when one of its later terms is (MatchedTerms).
+   * Non-zero exactly for the slots a search touched.
+   */
+  #matchMasks = new Int32Array(16);
 
   constructor(options?: Partial<Bm25Options>) {
     this.options = { ...DEFAULT_BM25, ...options };
@@ -156,6 +171,11 @@ export class LexicalIndex {
     return { cells, capacity: this.#postingSlots.length };
   }
 
+  /** Cells the per-document copy (the arena) has room for: 0 for a loaded index until a change or a per-document read needs it. */
+  documentCopyCapacity(): number {
+    return this.#arenaTerms.length;
+  }
+
   documentFrequency(term: string): number {
     const id = this.#termIdOf.get(term);
     return id === undefined ? 0 : this.#postingSizes[id];
@@ -165,6 +185,7 @@ export class LexicalIndex {
   documentTerms(docId: string): ReadonlyMap<string, number> | undefined {
     const slot = this.#slotOf.get(docId);
     if (slot === undefined) return undefined;
+    if (slot < this.#slotsOnlyInPostings) this.#materialiseDocuments();
     const terms = new Map<string, number>();
     const start = this.#docStart[slot];
     for (let i = start; i < start + this.#docTermCount[slot]; i++)
@@ -183,6 +204,7 @@ export class LexicalIndex {
    * the term names are shared, since cells below the arena's use and names are never rewritten.
    */
   freeze(): FrozenLexicalIndex {
+    this.#materialiseDocuments();
     const slots = this.#ids.length;
     return {
       termNames: this.#termNames,
@@ -201,41 +223,28 @@ export class LexicalIndex {
   /**
    * An index holding `documents` as if they had been upserted in their order. It takes the
    * documents' typed arrays as its own (a persisted file's sections, read in place): the index
-   * writes into them as it changes, so a caller must not reuse them. Input whose parts do not add up (a term or document number out of range, sizes that do not
-   * sum to the cells, a repeated id or term) is refused: an index out of step with itself would
-   * fail later, inside a search or a removal.
+   * writes into them as it changes, so a caller must not reuse them. Input whose parts do not add
+   * up (a document number out of range or twice in a term's run, sizes that do not sum to the
+   * cells, a repeated or unordered id or term) is refused: an index out of step with itself would
+   * fail later, inside a search or a removal. Nothing per document is built here beyond its length
+   * (#materialiseDocuments).
    */
   static fromDocuments(documents: LexicalDocuments, options?: Partial<Bm25Options>): LexicalIndex {
-    const { termNames, ids, idOrder, lengths, termCounts, terms, tfs, postingSizes, postingDocuments, postingTfs } =
-      documents;
+    const { termNames, ids, idOrder, lengths, postingSizes, postingDocuments, postingTfs } = documents;
     const count = ids.length;
-    const cells = terms.length;
-    if (
-      lengths.length !== count ||
-      termCounts.length !== count ||
-      tfs.length !== cells ||
-      postingSizes.length !== termNames.length ||
-      postingDocuments.length !== cells ||
-      postingTfs.length !== cells
-    ) {
+    const cells = postingDocuments.length;
+    const termTotal = termNames.length;
+    if (lengths.length !== count || postingSizes.length !== termTotal || postingTfs.length !== cells) {
       throw new LexicalDocumentsError(
-        'Lexical documents do not line up: their ids, lengths, term counts, terms and postings differ in size.',
+        'Lexical documents do not line up: their ids, lengths, terms and postings differ in size.',
       );
     }
-    let sum = 0;
-    for (let doc = 0; doc < count; doc++) sum += termCounts[doc];
-    if (sum !== cells) throw new LexicalDocumentsError(`Lexical documents count ${sum} terms but hold ${cells}.`);
-    sum = 0;
-    for (let term = 0; term < postingSizes.length; term++) sum += postingSizes[term];
-    if (sum !== cells) throw new LexicalDocumentsError(`Lexical postings count ${sum} entries but hold ${cells}.`);
-    const termTotal = termNames.length;
-    for (let cell = 0; cell < cells; cell++) {
-      // One unsigned comparison per bound: a negative number is above every count as unsigned.
-      if (terms[cell] >>> 0 >= termTotal)
-        throw new LexicalDocumentsError(`Lexical documents use term number ${terms[cell]} of ${termTotal}.`);
-      if (postingDocuments[cell] >>> 0 >= count)
-        throw new LexicalDocumentsError(`Lexical postings name document ${postingDocuments[cell]} of ${count}.`);
-    }
+    const capacity = Math.max(1024, termTotal);
+    const starts = new Int32Array(capacity);
+    const sizes = new Int32Array(capacity);
+    const offset = checkPostings(postingSizes, postingDocuments, count, starts, sizes);
+    if (offset !== cells)
+      throw new LexicalDocumentsError(`Lexical postings count ${offset} entries but hold ${cells}.`);
     const termProblem = SortedKeyIndex.problemWith(termNames, null);
     if (termProblem !== null) throw new LexicalDocumentsError(`Lexical documents' terms: ${termProblem}.`);
     const idProblem = SortedKeyIndex.problemWith(ids, idOrder);
@@ -244,55 +253,98 @@ export class LexicalIndex {
     // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copies.
     index.#termIdOf = new SortedKeyIndex(termNames, null);
     index.#slotOf = new SortedKeyIndex(ids, idOrder);
-    for (const name of termNames) index.#termNames.push(name);
+    index.#termNames = termNames.slice();
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).
-    const starts = new Int32Array(Math.max(1024, termTotal));
-    const sizes = new Int32Array(Math.max(1024, termTotal));
-    const rooms = new Int32Array(Math.max(1024, termTotal));
-    let offset = 0;
-    for (let term = 0; term < termTotal; term++) {
-      starts[term] = offset;
-      sizes[term] = postingSizes[term];
-      rooms[term] = postingSizes[term];
-      offset += postingSizes[term];
-    }
-    const capacity = Math.max(16, count);
-    const docStart = new Int32Array(capacity);
-    const docTermCount = new Int32Array(capacity);
-    const docLengths = new Float64Array(capacity);
-    const orders = new Float64Array(capacity);
-    let totalLength = 0;
-    let start = 0;
-    for (let slot = 0; slot < count; slot++) {
-      docStart[slot] = start;
-      start += termCounts[slot];
-      docTermCount[slot] = termCounts[slot];
-      docLengths[slot] = lengths[slot];
-      orders[slot] = slot;
-      totalLength += lengths[slot];
-    }
     index.#postingSlots = postingDocuments;
     index.#postingTfs = postingTfs;
     index.#postingsUsed = cells;
     index.#postingStarts = starts;
     index.#postingSizes = sizes;
-    index.#postingRooms = rooms;
-    index.#docStart = docStart;
-    index.#docTermCount = docTermCount;
+    index.#postingRooms = sizes.slice();
+    const slotCapacity = Math.max(16, count);
+    const docLengths = new Float64Array(slotCapacity);
+    docLengths.set(lengths);
+    const orders = new Float64Array(slotCapacity);
+    let totalLength = 0;
+    for (let slot = 0; slot < count; slot++) {
+      orders[slot] = slot;
+      totalLength += lengths[slot];
+    }
     index.#lengths = docLengths;
     index.#orders = orders;
     index.#totalLength = totalLength;
-    index.#scores = new Float64Array(capacity);
-    index.#touched = new Int32Array(capacity);
-    // The arena too is the documents' arrays as they are: #reserveArena moves it when it must grow.
-    index.#arenaTerms = terms;
-    index.#arenaTfs = tfs;
+    index.#docStart = new Int32Array(slotCapacity);
+    index.#docTermCount = new Int32Array(slotCapacity);
+    index.#scores = new Float64Array(slotCapacity);
+    index.#touched = new Int32Array(slotCapacity);
+    index.#matchMasks = new Int32Array(slotCapacity);
+    index.#slotsOnlyInPostings = count;
+    index.#arenaTerms = new Int32Array(0);
+    index.#arenaTfs = new Uint16Array(0);
+    index.#arenaUsed = 0;
     index.#ids = ids.slice();
-    index.#arenaUsed = cells;
     index.#nextOrder = count;
     return index;
+  }
+
+  /**
+   * Puts the loaded documents' cells in the arena, made from the postings (a transposition: each
+   * document's cells in term order), followed by the cells of the documents written since the load;
+   * a no-op once done. Run the first time a removal or rewrite of a loaded document,
+   * `documentTerms` of one, or `freeze` needs it; a new document's write does not. At 100,000
+   * documents (3.5 million cells) this is 65-75 ms of CPU, once, and 21 MB (measured).
+   */
+  #materialiseDocuments(): void {
+    const loaded = this.#slotsOnlyInPostings;
+    if (loaded === 0) return;
+    const slots = this.#ids.length;
+    const counts = this.#docTermCount;
+    const postingSlots = this.#postingSlots;
+    const termTotal = this.#termNames.length;
+    // Loaded slots are never freed before this (a removal of one calls this first), so a slot below
+    // `loaded` holds its loaded document, and every posting cell of a later slot is in the arena already.
+    for (let term = 0; term < termTotal; term++) {
+      const start = this.#postingStarts[term];
+      for (let cell = start; cell < start + this.#postingSizes[term]; cell++)
+        if (postingSlots[cell] < loaded) counts[postingSlots[cell]]++;
+    }
+    let used = 0;
+    for (let slot = 0; slot < slots; slot++) used += counts[slot];
+    // Some room beyond the documents, so the first writes after a load do not double the arena.
+    const capacity = used + Math.max(1024, used >> 3);
+    const terms = new Int32Array(capacity);
+    const tfs = new Uint16Array(capacity);
+    const fill = new Int32Array(loaded);
+    let at = 0;
+    for (let slot = 0; slot < slots; slot++) {
+      const count = counts[slot];
+      if (slot < loaded) fill[slot] = at;
+      else if (count > 0) {
+        const from = this.#docStart[slot];
+        terms.set(this.#arenaTerms.subarray(from, from + count), at);
+        tfs.set(this.#arenaTfs.subarray(from, from + count), at);
+      }
+      this.#docStart[slot] = at;
+      at += count;
+    }
+    const postingTfs = this.#postingTfs;
+    for (let term = 0; term < termTotal; term++) {
+      const start = this.#postingStarts[term];
+      for (let cell = start; cell < start + this.#postingSizes[term]; cell++) {
+        const slot = postingSlots[cell];
+        if (slot >= loaded) continue;
+        const to = fill[slot]++;
+        terms[to] = term;
+        tfs[to] = postingTfs[cell];
+      }
+    }
+    this.#arenaTerms = terms;
+    this.#arenaTfs = tfs;
+    this.#arenaUsed = used;
+    this.#arenaWaste = 0;
+    this.#slotsOnlyInPostings = 0;
   }
 
   upsert(docId: string, doc: AnalyzedDocument): void {
@@ -321,6 +373,7 @@ export class LexicalIndex {
   remove(docId: string): void {
     const slot = this.#slotOf.get(docId);
     if (slot === undefined) return;
+    if (slot < this.#slotsOnlyInPostings) this.#materialiseDocuments();
     const start = this.#docStart[slot];
     const count = this.#docTermCount[slot];
     for (let i = start; i < start + count; i++) this.#removePosting(this.#arenaTerms[i], slot);
@@ -333,7 +386,9 @@ export class LexicalIndex {
   }
 
   /**
-   * Top `limit` docs by BM25, best first. `accept` filters candidates before the top-k cut, so
+   * Top `limit` docs by BM25, best first, each with the query terms its document has (in query
+   * order), found while scanning the postings (#matchMasks), so a search needs nothing per
+   * document. `accept` filters candidates before the top-k cut, so
    * filtered recall is exact; it must not call back into this index (the scratch buffers are shared).
    */
   search(terms: readonly WeightedTerm[], limit: number, accept?: (docId: string) => boolean): LexicalSearchHit[] {
@@ -342,6 +397,7 @@ export class LexicalIndex {
     const documents = this.size;
     const averageLength = this.#totalLength / documents || 1;
     const scores = this.#scores;
+    const masks = this.#matchMasks;
     const lengths = this.#lengths;
     const touched = this.#touched;
     const slots = this.#postingSlots;
@@ -350,20 +406,25 @@ export class LexicalIndex {
     // BM25's length norm k1·(1 − b + b·length/average) as base + perLength·length, in tf units.
     const normBase = k1 * (1 - b) * TF_UNITS_PER_ONE;
     const normPerLength = ((k1 * b) / averageLength) * TF_UNITS_PER_ONE;
-    for (const { term, weight } of terms) {
+    const columns: ScanColumns = { slots, tfs, scores, masks, lengths, touched };
+    const termIds = new Int32Array(terms.length).fill(-1);
+    for (let at = 0; at < terms.length; at++) {
+      const { term, weight } = terms[at];
       const id = this.#termIdOf.get(term);
       const size = id === undefined ? 0 : this.#postingSizes[id];
       if (size === 0 || weight <= 0) continue;
+      termIds[at] = id!;
       const start = this.#postingStarts[id!];
-      const end = start + size;
-      const idfWeight = weight * bm25Idf(documents, size) * (k1 + 1);
-      for (let i = start; i < end; i++) {
-        const slot = slots[i];
-        const units = tfs[i];
-        const score = scores[slot];
-        if (score === 0) touched[touchedCount++] = slot;
-        scores[slot] = score + (idfWeight * units) / (units + normBase + normPerLength * lengths[slot]);
-      }
+      touchedCount = scanPosting(
+        columns,
+        start,
+        start + size,
+        at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT,
+        weight * bm25Idf(documents, size) * (k1 + 1),
+        normBase,
+        normPerLength,
+        touchedCount,
+      );
     }
     const top = new TopK(limit);
     for (let i = 0; i < touchedCount; i++) {
@@ -374,21 +435,45 @@ export class LexicalIndex {
       if (accept !== undefined && !accept(this.#ids[slot])) continue;
       top.offer(slot, score, this.#orders[slot]);
     }
-    const termIds = Int32Array.from(terms, ({ term, weight }) => (weight > 0 ? (this.#termIdOf.get(term) ?? -1) : -1));
-    return top.drain().map(({ slot, score }) => ({
-      memory_id: this.#ids[slot],
-      score,
-      matched_terms: this.#matchedTerms(slot, terms, termIds),
-    }));
+    const hits = top.drain();
+    const matched = this.#matchedTerms(hits, terms, termIds);
+    for (let i = 0; i < touchedCount; i++) masks[touched[i]] = 0;
+    return hits.map(({ slot, score }, rank) => ({ memory_id: this.#ids[slot], score, matched_terms: matched[rank] }));
   }
 
-  /** `termIds[i]` is the id of `terms[i]` (-1 when unknown or not weighted), looked up once per search. */
-  #matchedTerms(slot: number, terms: readonly WeightedTerm[], termIds: Int32Array): string[] {
-    const start = this.#docStart[slot];
-    const docTerms = this.#arenaTerms.subarray(start, start + this.#docTermCount[slot]);
-    const matched: string[] = [];
-    for (let at = 0; at < terms.length; at++)
-      if (termIds[at] !== -1 && docTerms.includes(termIds[at])) matched.push(terms[at].term);
+  /**
+   * Per hit, the terms (in query order) its document has: from the masks the scan left, and for
+   * the terms past the 31st, whose bit is shared, from a second scan of their postings over the
+   * hits that have that bit. `termIds[at]` is the id of `terms[at]`, -1 when it was not searched.
+   */
+  #matchedTerms(
+    hits: ReadonlyArray<{ slot: number }>,
+    terms: readonly WeightedTerm[],
+    termIds: Int32Array,
+  ): string[][] {
+    const masks = this.#matchMasks;
+    const matched = hits.map(({ slot }) => {
+      const own: string[] = [];
+      const mask = masks[slot];
+      for (let at = 0; at < Math.min(terms.length, OWN_BIT_TERMS); at++)
+        if ((mask & (1 << at)) !== 0) own.push(terms[at].term);
+      return own;
+    });
+    if (terms.length <= OWN_BIT_TERMS || !hits.some(({ slot }) => (masks[slot] & LATER_TERMS_BIT) !== 0))
+      return matched;
+    // Which hit each slot is (1-based) in the scores scratch, which the search has zeroed.
+    const rankOf = this.#scores;
+    hits.forEach(({ slot }, rank) => (rankOf[slot] = rank + 1));
+    for (let at = OWN_BIT_TERMS; at < terms.length; at++) {
+      const id = termIds[at];
+      if (id === -1) continue;
+      const start = this.#postingStarts[id];
+      for (let cell = start; cell < start + this.#postingSizes[id]; cell++) {
+        const rank = rankOf[this.#postingSlots[cell]];
+        if (rank !== 0) matched[rank - 1].push(terms[at].term);
+      }
+    }
+    for (const { slot } of hits) rankOf[slot] = 0;
     return matched;
   }
 
@@ -459,6 +544,7 @@ export class LexicalIndex {
       const touched = new Int32Array(capacity);
       touched.set(this.#touched);
       this.#touched = touched;
+      this.#matchMasks = growInt(this.#matchMasks, capacity);
     }
     return slot;
   }
@@ -532,6 +618,77 @@ export class LexicalIndex {
     this.#postingTfs[index] = this.#postingTfs[last];
     this.#postingSizes[termId] = last - start;
   }
+}
+
+/**
+ * Checks that the runs `postingSizes` describes fit in `postingDocuments`, each listing document
+ * numbers below `count` in increasing order (so no document twice), and writes where each starts
+ * and its size; returns the cells the runs use. A function of its own so it is optimised early.
+ */
+function checkPostings(
+  postingSizes: Int32Array,
+  postingDocuments: Int32Array,
+  count: number,
+  starts: Int32Array,
+  sizes: Int32Array,
+): number {
+  const cells = postingDocuments.length;
+  let offset = 0;
+  for (let term = 0; term < postingSizes.length; term++) {
+    const size = postingSizes[term];
+    if (size < 0 || size > cells - offset)
+      throw new LexicalDocumentsError(`Lexical postings count more entries than the ${cells} they hold.`);
+    let previous = -1;
+    for (let cell = offset; cell < offset + size; cell++) {
+      const doc = postingDocuments[cell];
+      if (doc <= previous || doc >= count)
+        throw new LexicalDocumentsError(
+          `Lexical postings name document ${doc} of ${count} after ${previous} for term ${term}.`,
+        );
+      previous = doc;
+    }
+    starts[term] = offset;
+    sizes[term] = size;
+    offset += size;
+  }
+  return offset;
+}
+
+interface ScanColumns {
+  slots: Int32Array<ArrayBufferLike>;
+  tfs: Uint16Array<ArrayBufferLike>;
+  scores: Float64Array;
+  masks: Int32Array;
+  lengths: Float64Array;
+  touched: Int32Array;
+}
+
+/**
+ * Adds one term's BM25 contributions over its posting cells [start, end) and marks `bit` in each
+ * document's match mask; returns the touched count. A function of its own, not a loop inside
+ * search: in a fresh process it runs about three times faster (a micro-benchmark of 136,000 cells:
+ * 3–5 against 9–14 ms), since the small function is optimised early, not with the whole search.
+ */
+function scanPosting(
+  columns: ScanColumns,
+  start: number,
+  end: number,
+  bit: number,
+  idfWeight: number,
+  normBase: number,
+  normPerLength: number,
+  touchedCount: number,
+): number {
+  const { slots, tfs, scores, masks, lengths, touched } = columns;
+  for (let i = start; i < end; i++) {
+    const slot = slots[i];
+    const units = tfs[i];
+    const mask = masks[slot];
+    if (mask === 0) touched[touchedCount++] = slot;
+    masks[slot] = mask | bit;
+    scores[slot] += (idfWeight * units) / (units + normBase + normPerLength * lengths[slot]);
+  }
+  return touchedCount;
 }
 
 function grow(array: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {

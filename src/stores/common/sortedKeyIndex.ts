@@ -1,4 +1,11 @@
 /**
+ * Key lists (with their sorting permutation, or null) found valid, by identity: a persisted index's
+ * memory ids are checked once though the metas and the full-text index both load them. Sound
+ * because every holder takes its keys and permutation for good and never changes them.
+ */
+const VALID_PAIRS = new WeakMap<readonly string[], Set<Int32Array | null>>();
+
+/**
  * Numbers by string key (a document's slot, a term's number, a memory's row) for keys read from a
  * persisted index, without building a Map of them at load: the file stores its keys with the
  * permutation that sorts them, so a key is found by binary search, and its number is its position
@@ -30,6 +37,17 @@ export class SortedKeyIndex {
    * increasing also means no key is there twice.
    */
   static problemWith(keys: readonly string[], sorted: Int32Array | null): string | null {
+    if (VALID_PAIRS.get(keys)?.has(sorted) === true) return null;
+    const problem = SortedKeyIndex.#problemWith(keys, sorted);
+    if (problem === null) {
+      let orders = VALID_PAIRS.get(keys);
+      if (orders === undefined) VALID_PAIRS.set(keys, (orders = new Set()));
+      orders.add(sorted);
+    }
+    return problem;
+  }
+
+  static #problemWith(keys: readonly string[], sorted: Int32Array | null): string | null {
     if (sorted !== null && sorted.length !== keys.length)
       return `${sorted.length} sorted positions for ${keys.length} keys`;
     let previous: string | undefined;

@@ -21,9 +21,11 @@ export const SNAPSHOT_MAGIC = Buffer.from('FMLIDX\u0000\u0001', 'latin1');
  * term frequencies as 16-bit half units (lexicalIndex.ts, tfUnits) instead of 32-bit floats.
  * 3: each meta's turn facts (dialogTurn.ts: conversation key, question flag), which neighbour
  * expansion reads instead of rows (MemoryStore.turnFacts).
+ * 4: the full-text cells once, by term (postings, each run's documents increasing); version 3 held
+ * them by document too, a third of the file, which a loaded index now makes only when it needs it.
  * A file of another version is refused ('format-version') and the index rebuilt from the rows.
  */
-export const SNAPSHOT_FORMAT_VERSION = 3;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 
 /** Where a snapshot's content came from; a loader compares every field with the live store. */
 export interface SnapshotStamp {
@@ -65,6 +67,9 @@ export interface SnapshotMetas {
   /** Rows pinned or tagged: the ones a state's pinned and tag sets must hold from the start. */
   readonly pinnedOrTaggedRows: number[];
   meta(row: number): MemoryMeta;
+  /** A row's pinned flag and tags, read from the columns without making its meta. */
+  pinned(row: number): boolean;
+  tags(row: number): readonly string[];
 }
 
 export type DecodedSnapshot = Omit<IndexSnapshot, 'metas'> & { metas: SnapshotMetas };
@@ -93,7 +98,7 @@ interface Header {
   crc32: number;
 }
 
-type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u16' | 'u8' | 'utf16';
+type SectionKind = 'i32' | 'u32' | 'f64' | 'f32' | 'u16' | 'u8' | 'utf16' | 'latin1';
 interface SectionEntry {
   name: string;
   kind: SectionKind;
@@ -202,13 +207,14 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
   const termNames = yield* numbered(table, lexical.termNames);
   const stringLengths = Int32Array.from(table.strings, (value) => value.length);
   yield;
-  // UTF-16 keeps every JavaScript string exact, unpaired surrogates included, which UTF-8 would not.
-  const characters = yield* utf16(table.strings);
+  // UTF-16 keeps every JavaScript string exact, unpaired surrogates included, which UTF-8 would not;
+  // when every character is below 256 (ids, most terms), one byte each, which decodes twice as fast.
+  const characters = yield* characterBytes(table.strings);
   const metaIdOrder = yield* sortedOrderSteps(metaIds);
 
   const sections: Array<[string, SectionKind, ArrayBufferView]> = [
     ['stringLengths', 'i32', stringLengths],
-    ['characters', 'utf16', characters],
+    ['characters', characters.kind, characters.bytes],
     ['metaStrings', 'i32', stringColumns.subarray(0, metaCount * STRING_FIELDS.length)],
     ['metaNumbers', 'f64', numberColumns.subarray(0, metaCount * NUMBER_FIELDS.length)],
     ['metaFlags', 'u8', flags.subarray(0, metaCount)],
@@ -219,9 +225,6 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
     ['documentIds', 'i32', documentIds],
     ['documentIdOrder', 'i32', lexical.idOrder],
     ['documentLengths', 'f64', lexical.lengths],
-    ['documentTermCounts', 'i32', lexical.termCounts],
-    ['documentTerms', 'i32', lexical.terms],
-    ['documentTfs', 'u16', lexical.tfs],
     ['postingSizes', 'i32', lexical.postingSizes],
     ['postingDocuments', 'i32', lexical.postingDocuments],
     ['postingTfs', 'u16', lexical.postingTfs],
@@ -255,7 +258,7 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
       metas: metaCount,
       documents: lexical.ids.length,
       terms: lexical.termNames.length,
-      cells: lexical.terms.length,
+      cells: lexical.postingDocuments.length,
       strings: table.strings.length,
       listItems: listItems.length,
     },
@@ -289,17 +292,28 @@ function* numbered(table: StringTable, values: readonly string[]): Steps<Int32Ar
   return numbers;
 }
 
-/** The strings one after another in UTF-16 (little-endian), written a run of strings per step. */
-function* utf16(strings: readonly string[]): Steps<Buffer> {
+/** Any character of 256 or above. */
+const WIDE_CHARACTER = /[^\u0000-\u00ff]/;
+
+/**
+ * The strings one after another, a run of strings per step: in Latin-1 when every character fits
+ * one byte, else in UTF-16 (little-endian).
+ */
+function* characterBytes(strings: readonly string[]): Steps<{ kind: 'latin1' | 'utf16'; bytes: Buffer }> {
   let characters = 0;
-  for (const value of strings) characters += value.length;
-  const bytes = Buffer.alloc(characters * 2);
+  let wide = false;
+  for (const value of strings) {
+    characters += value.length;
+    if (!wide && WIDE_CHARACTER.test(value)) wide = true;
+  }
+  const encoding = wide ? 'utf16le' : 'latin1';
+  const bytes = Buffer.alloc(wide ? characters * 2 : characters);
   let offset = 0;
   for (let at = 0; at < strings.length; at++) {
-    offset += bytes.write(strings[at], offset, 'utf16le');
+    offset += bytes.write(strings[at], offset, encoding);
     if (at % CELLS_PER_STEP === CELLS_PER_STEP - 1) yield;
   }
-  return bytes;
+  return { kind: wide ? 'utf16' : 'latin1', bytes };
 }
 
 /** Only the header, for checks that need not decode the content (the stamp, the counts). */
@@ -315,20 +329,14 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
   const section = sectionReader(body, header.sections);
   const { counts } = header;
   const lengths = section('stringLengths', 'i32', counts.strings) as Int32Array;
-  const characterSection = utf16Section(header, body.length);
+  const characterSection = charactersSection(header, body.length);
   const characters = body.toString(
-    'utf16le',
+    characterSection.kind === 'latin1' ? 'latin1' : 'utf16le',
     characterSection.offset,
     characterSection.offset + characterSection.bytes,
   );
-  const strings: string[] = new Array<string>(counts.strings);
-  let at = 0;
-  for (let index = 0; index < counts.strings; index++) {
-    strings[index] = characters.slice(at, at + lengths[index]);
-    at += lengths[index];
-  }
-  if (at !== characters.length)
-    throw new SnapshotFormatError('corrupt', 'The index file’s string table does not add up.');
+  const strings = sliceStrings(characters, lengths);
+  if (strings === null) throw new SnapshotFormatError('corrupt', 'The index file’s string table does not add up.');
   const string = (number: number): string => {
     const value = strings[number];
     if (value === undefined)
@@ -336,14 +344,23 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     return value;
   };
   const metas = decodeMetas(section, counts, string);
+  const metaIdNumbers = {
+    values: section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array,
+    stride: STRING_FIELDS.length,
+  };
   const termNumbers = section('termNames', 'i32', counts.terms) as Int32Array;
   const documentIds = section('documentIds', 'i32', counts.documents) as Int32Array;
+  // When the documents are the memories in the same order (a store without trash or edits since its
+  // build), they share the metas' checked id list: SortedKeyIndex.problemWith then checks it once.
+  const sharedIds = sameNumbers(documentIds, metaIdNumbers);
+  let documentIdOrder = section('documentIdOrder', 'i32', counts.documents) as Int32Array;
+  if (sharedIds && sameOrder(documentIdOrder, metas.idOrder)) documentIdOrder = metas.idOrder;
   if (!Array.isArray(header.vectors))
     throw new SnapshotFormatError('corrupt', 'The index file does not list its vector indexes.');
   const vectors = header.vectors.map((entry, at): VectorCodes => ({
     model: String(entry.model),
     dims: Number(entry.dims),
-    ids: Array.from(section(`vector${at}Ids`, 'i32', entry.count) as Int32Array, string),
+    ids: stringsOf(section(`vector${at}Ids`, 'i32', entry.count) as Int32Array, string),
     codes: section(`vector${at}Codes`, 'u32', entry.words) as Uint32Array,
   }));
   return {
@@ -351,13 +368,10 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     metas,
     vectors,
     lexical: {
-      termNames: Array.from(termNumbers, string),
-      ids: Array.from(documentIds, string),
-      idOrder: section('documentIdOrder', 'i32', counts.documents) as Int32Array,
+      termNames: stringsOf(termNumbers, string),
+      ids: sharedIds ? metas.ids : stringsOf(documentIds, string),
+      idOrder: documentIdOrder,
       lengths: section('documentLengths', 'f64', counts.documents) as Float64Array,
-      termCounts: section('documentTermCounts', 'i32', counts.documents) as Int32Array,
-      terms: section('documentTerms', 'i32', counts.cells) as Int32Array,
-      tfs: section('documentTfs', 'u16', counts.cells) as Uint16Array,
       postingSizes: section('postingSizes', 'i32', counts.terms) as Int32Array,
       postingDocuments: section('postingDocuments', 'i32', counts.cells) as Int32Array,
       postingTfs: section('postingTfs', 'u16', counts.cells) as Uint16Array,
@@ -366,6 +380,60 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
 }
 
 type Section = (name: string, kind: SectionKind, count: number) => ArrayBufferView;
+
+/*
+ * The loops over every string and every cell are functions of their own, not loops inside the
+ * decoder: a fresh process optimises a small function early, a loop inside a large one late.
+ */
+
+/** The strings `lengths` cuts `characters` into; null when the lengths do not add up to it. */
+function sliceStrings(characters: string, lengths: Int32Array): string[] | null {
+  const strings = new Array<string>(lengths.length);
+  let at = 0;
+  for (let index = 0; index < lengths.length; index++) {
+    const length = lengths[index];
+    if (length < 0) return null;
+    strings[index] = characters.slice(at, at + length);
+    at += length;
+  }
+  return at === characters.length ? strings : null;
+}
+
+const ZERO = new Int32Array(1);
+
+/** Whether every number is below `count` and at least `lowest[column]`, the numbers being rows of `lowest.length` columns. */
+function numbersInRange(numbers: Int32Array, lowest: Int32Array, count: number): boolean {
+  const columns = lowest.length;
+  if (numbers.length % columns !== 0) return false;
+  for (let row = 0; row < numbers.length; row += columns)
+    for (let column = 0; column < columns; column++) {
+      const number = numbers[row + column];
+      if (number >= count || number < lowest[column]) return false;
+    }
+  return true;
+}
+
+/** The strings numbered `numbers` (a plain loop: Array.from with a mapping function was three times slower here). */
+function stringsOf(numbers: Int32Array, string: (number: number) => string): string[] {
+  const out = new Array<string>(numbers.length);
+  for (let at = 0; at < numbers.length; at++) out[at] = string(numbers[at]);
+  return out;
+}
+
+/** Whether two integer arrays hold the same values (compared as bytes). */
+function sameOrder(left: Int32Array, right: Int32Array): boolean {
+  return Buffer.from(left.buffer, left.byteOffset, left.byteLength).equals(
+    Buffer.from(right.buffer, right.byteOffset, right.byteLength),
+  );
+}
+
+/** Whether `numbers` equals `column` read with a stride (the memory ids' column of the metas). */
+function sameNumbers(numbers: Int32Array, column: { values: Int32Array; stride: number }): boolean {
+  const { values, stride } = column;
+  if (numbers.length * stride !== values.length) return false;
+  for (let at = 0; at < numbers.length; at++) if (numbers[at] !== values[at * stride]) return false;
+  return true;
+}
 
 /** Checks every meta column against the string table and the lists, and makes metas from them on demand. */
 function decodeMetas(section: Section, counts: Header['counts'], string: (number: number) => string): SnapshotMetas {
@@ -379,14 +447,9 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
     new SnapshotFormatError('corrupt', `The index file’s ${what} do not add up.`);
   const stringCount = counts.strings;
   const nullableFields: ReadonlySet<string> = new Set(['project_id', 'source_session', 'conversation']);
-  const lowest = STRING_FIELDS.map((field) => (nullableFields.has(field) ? -1 : 0));
-  for (let row = 0; row < stringColumns.length; row += lowest.length)
-    for (let column = 0; column < lowest.length; column++) {
-      const number = stringColumns[row + column];
-      if (number >= stringCount || number < lowest[column]) throw corrupt('memory string columns');
-    }
-  for (let at = 0; at < listItems.length; at++)
-    if (listItems[at] >>> 0 >= stringCount) throw corrupt('entity and tag lists');
+  const lowest = Int32Array.from(STRING_FIELDS, (field) => (nullableFields.has(field) ? -1 : 0));
+  if (!numbersInRange(stringColumns, lowest, stringCount)) throw corrupt('memory string columns');
+  if (!numbersInRange(listItems, ZERO, stringCount)) throw corrupt('entity and tag lists');
   // Where each row's entities start in listItems (its tags follow them).
   const listStarts = new Int32Array(counts.metas + 1);
   const pinnedOrTaggedRows: number[] = [];
@@ -423,7 +486,7 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
       category: string(stringColumns[s + 4]),
       subtype: string(stringColumns[s + 5]),
       entities: list(listStarts[row], entityCount),
-      tags: list(listStarts[row] + entityCount, listCounts[row * 2 + 1]),
+      tags: tags(row),
       time_ms: numberColumns[n],
       confidence: numberColumns[n + 1],
       pinned: (flag & PINNED) !== 0,
@@ -439,7 +502,9 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
       created_ms: numberColumns[n + 5],
     };
   };
-  return { ids, idOrder, pinnedOrTaggedRows, meta };
+  const tags = (row: number): readonly string[] => list(listStarts[row] + listCounts[row * 2], listCounts[row * 2 + 1]);
+  const pinned = (row: number): boolean => (flags[row] & PINNED) !== 0;
+  return { ids, idOrder, pinnedOrTaggedRows, meta, pinned, tags };
 }
 
 function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {
@@ -503,12 +568,12 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]): Section 
   };
 }
 
-function utf16Section(header: Header, bodyLength: number): SectionEntry {
+function charactersSection(header: Header, bodyLength: number): SectionEntry {
   const entry = header.sections.find((candidate) => candidate.name === 'characters');
   if (
     entry === undefined ||
-    entry.kind !== 'utf16' ||
-    entry.bytes % 2 !== 0 ||
+    (entry.kind !== 'utf16' && entry.kind !== 'latin1') ||
+    (entry.kind === 'utf16' && entry.bytes % 2 !== 0) ||
     entry.offset < 0 ||
     entry.offset + entry.bytes > bodyLength
   ) {

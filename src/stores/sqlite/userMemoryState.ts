@@ -64,7 +64,8 @@ export class UserMemoryState {
    */
   static restore(metas: SnapshotMetas, lexical: LexicalIndex): UserMemoryState {
     const state = new UserMemoryState(metas);
-    for (const row of metas.pinnedOrTaggedRows) state.index(state.metas.atRow(row)!);
+    // From the columns: making these rows' metas now was a fifth of a load (20,000 of 100,000 rows are pinned or tagged in the benchmark).
+    for (const row of metas.pinnedOrTaggedRows) state.indexIds(metas.ids[row], metas.pinned(row), metas.tags(row));
     state.lexical = lexical;
     state.origin = 'persisted';
     return state;
@@ -164,11 +165,15 @@ export class UserMemoryState {
   }
 
   private index(meta: MemoryMeta): void {
-    if (meta.pinned) this.pinned.add(meta.memory_id);
-    for (const tag of meta.tags) {
+    this.indexIds(meta.memory_id, meta.pinned, meta.tags);
+  }
+
+  private indexIds(memoryId: string, pinned: boolean, tags: readonly string[]): void {
+    if (pinned) this.pinned.add(memoryId);
+    for (const tag of tags) {
       let ids = this.byTag.get(tag);
       if (ids === undefined) this.byTag.set(tag, (ids = new Set()));
-      ids.add(meta.memory_id);
+      ids.add(memoryId);
     }
   }
 
