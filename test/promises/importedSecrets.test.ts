@@ -28,6 +28,21 @@ const TEXT_FIELDS: Record<string, (secret: string) => Record<string, unknown>> =
   tags: (secret) => ({ tags: [secret] }),
   metadata: (secret) => ({ metadata: { note: `token ${secret}`, nested: [{ value: secret }] } }),
 };
+/** An export file of one memory whose only credential is the one `withSecret` puts in. */
+const exportWith = (withSecret: (secret: string) => Record<string, unknown>) => ({
+  format: EXPORT_FORMAT,
+  format_version: EXPORT_FORMAT_VERSION,
+  memories: [
+    {
+      memory_id: 'mem_with_secret',
+      content: 'The release checklist lives in the wiki.',
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+      created_at: '2026-01-01T00:00:00Z',
+      ...withSecret(SECRET),
+    },
+  ],
+});
 /** Fields of a memory record that hold no free text: ids, enums, numbers, flags and times. */
 const NOT_TEXT = new Set([
   'memory_id',
@@ -76,20 +91,7 @@ describe('an imported memory holds no credential in any of its text fields', () 
       const test = await createTestCore({ dataDir });
       let open = true;
       try {
-        const result = await test.core.importMemories('importer', {
-          format: EXPORT_FORMAT,
-          format_version: EXPORT_FORMAT_VERSION,
-          memories: [
-            {
-              memory_id: 'mem_with_secret',
-              content: 'The release checklist lives in the wiki.',
-              memory_category: 'semantic',
-              memory_subtype: 'project',
-              created_at: '2026-01-01T00:00:00Z',
-              ...withSecret(SECRET),
-            },
-          ],
-        });
+        const result = await test.core.importMemories('importer', exportWith(withSecret));
         assert.equal(result.memories_imported, 1);
         assert.ok(
           result.redactions.some((redaction) => redaction.kind === 'gitlab-token'),
@@ -135,20 +137,7 @@ describe('an import that would store a credential under the refusing policy name
       const test = await createTestCore({ config: { secretPolicy: 'refuse' } });
       try {
         await assert.rejects(
-          test.core.importMemories('importer', {
-            format: EXPORT_FORMAT,
-            format_version: EXPORT_FORMAT_VERSION,
-            memories: [
-              {
-                memory_id: 'mem_with_secret',
-                content: 'The release checklist lives in the wiki.',
-                memory_category: 'semantic',
-                memory_subtype: 'project',
-                created_at: '2026-01-01T00:00:00Z',
-                ...withSecret(SECRET),
-              },
-            ],
-          }),
+          test.core.importMemories('importer', exportWith(withSecret)),
           (error: { code?: string; details?: { field?: string; secret_kinds?: string[] } }) => {
             assert.equal(error.code, 'INVALID_INPUT');
             assert.equal(error.details?.field, REFUSED_FIELD[field]);
