@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { MEMORY_LAYERS } from './layers.ts';
+import { SOURCE_TYPES } from './recordChoices.ts';
 import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from './taxonomy.ts';
 
-/** Where a memory came from (seed 000 §6). */
-export const SOURCE_TYPES = [
-  'conversation',
-  'explicit',
-  'inferred',
-  'observed',
-  'editor',
-  'extraction',
-  'working_memory',
-] as const;
+export { SOURCE_TYPES };
 
 /**
  * A long-term memory as it is persisted (seed 000 §6), declared once: the core's MemoryRecord type

@@ -5,7 +5,7 @@
  */
 
 /** Sessions and working items, declared once as schemas (workingRecords.ts). */
-export { EVICTION_POLICIES } from './workingRecords.ts';
+export { EVICTION_POLICIES } from './recordChoices.ts';
 export type { EvictionPolicy, SessionRecord, WorkingContentType, WorkingItemRecord } from './workingRecords.ts';
 
 /** The long-term memory record, declared once as a schema (memoryRecord.ts). */

@@ -1,17 +1,7 @@
 import { z } from 'zod';
+import { EVICTION_POLICIES, WORKING_CONTENT_TYPES } from './recordChoices.ts';
 
-/** How a full session makes room (seed 000 §8.3). */
-export const EVICTION_POLICIES = ['lru', 'relevance', 'hybrid'] as const;
-
-/** Every kind of working-memory item; tool input, imported files and stored rows are checked against it. */
-export const WORKING_CONTENT_TYPES = [
-  'message',
-  'task_state',
-  'scratchpad',
-  'system',
-  'retrieved_memory',
-  'editor_context',
-] as const;
+export { EVICTION_POLICIES, WORKING_CONTENT_TYPES };
 
 /**
  * A working-memory session as it is persisted (seed 000 §6), declared once: the core's

@@ -1,7 +1,7 @@
 import type { InitSessionInput } from '../api/workingMemoryApi.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { EvictionPolicy, SessionRecord } from '../domain/records.ts';
-import { EVICTION_POLICIES } from '../domain/workingRecords.ts';
+import { EVICTION_POLICIES } from '../domain/recordChoices.ts';
 import { LIMITS, requireId, requirePositiveInt } from '../validation.ts';
 
 /** init_session's budget and policy, checked before the session's lock is taken. */

@@ -31,7 +31,7 @@ import { WorkingPromotion } from './workingPromotion.ts';
 import { state, sum } from './workingState.ts';
 import { planAdd } from './addPlan.ts';
 import { requireSessionSettings, sessionNotFound, sessionToOpen } from './sessionSettings.ts';
-import { WORKING_CONTENT_TYPES } from '../domain/workingRecords.ts';
+import { WORKING_CONTENT_TYPES } from '../domain/recordChoices.ts';
 
 const CONTENT_TYPES = WORKING_CONTENT_TYPES;
 

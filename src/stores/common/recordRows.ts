@@ -1,10 +1,8 @@
-import { memoryRecordSchema, type MemoryRecord } from '../../core/domain/memoryRecord.ts';
-import {
-  sessionRecordSchema,
-  workingItemRecordSchema,
-  type SessionRecord,
-  type WorkingItemRecord,
-} from '../../core/domain/workingRecords.ts';
+import { MEMORY_LAYERS } from '../../core/domain/layers.ts';
+import type { MemoryRecord } from '../../core/domain/memoryRecord.ts';
+import { EVICTION_POLICIES, SOURCE_TYPES, WORKING_CONTENT_TYPES } from '../../core/domain/recordChoices.ts';
+import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../../core/domain/taxonomy.ts';
+import type { SessionRecord, WorkingItemRecord } from '../../core/domain/workingRecords.ts';
 import { storedChoice, storedJsonObject, storedNullableText, storedNumber, storedText } from './storedValues.ts';
 
 /**
@@ -24,13 +22,14 @@ export interface ColumnReaders {
   textList(value: unknown, field: string): string[];
 }
 
-const memory = memoryRecordSchema.shape;
-export const storedLayer = storedChoice(memory.layer.options);
-export const storedCategory = storedChoice(memory.memory_category.options);
-export const storedSubtype = storedChoice(memory.memory_subtype.options);
-export const storedSourceType = storedChoice(memory.source_type.options);
-const storedEvictionPolicy = storedChoice(sessionRecordSchema.shape.eviction_policy.options);
-const storedContentType = storedChoice(workingItemRecordSchema.shape.content_type.options);
+// The lists the records' schemas are built from (recordChoices.ts, layers.ts, taxonomy.ts), not the
+// schemas: a store opens without loading zod.
+export const storedLayer = storedChoice(MEMORY_LAYERS);
+export const storedCategory = storedChoice(MEMORY_CATEGORIES);
+export const storedSubtype = storedChoice(MEMORY_SUBTYPES);
+export const storedSourceType = storedChoice(SOURCE_TYPES);
+const storedEvictionPolicy = storedChoice(EVICTION_POLICIES);
+const storedContentType = storedChoice(WORKING_CONTENT_TYPES);
 
 export function memoryFromRow(row: StoredRow, read: ColumnReaders): MemoryRecord {
   return {
