@@ -38,6 +38,13 @@ export interface OpenedRemoteCore {
 }
 
 const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
+/**
+ * For this long after spawning the memory process, connecting is retried every FAST_POLL_MS: it
+ * listens 100–150 ms after its spawn, and the doubling pauses used otherwise (10, 20, 40, 80, 160 ms)
+ * left a window waiting up to 160 ms after it listened. A refused connect costs microseconds.
+ */
+const FAST_POLL_WINDOW_MS = 3_000;
+const FAST_POLL_MS = 5;
 
 /**
  * Connects to the data directory's daemon, starting it when none answers, and opens the core of
@@ -48,6 +55,7 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
   const address = daemonAddressOf(options.dataDir);
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   let started = false;
+  let spawnedAt = 0;
   let lastError: unknown = null;
   const child = { exitCode: undefined as number | null | undefined };
   for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -76,6 +84,7 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
       }
     } else if (!started) {
       started = true;
+      spawnedAt = Date.now();
       spawnDaemon(options.dataDir, address, options.command).once('exit', (code) => (child.exitCode = code));
     } else if (child.exitCode !== undefined && child.exitCode !== 0) {
       // Exit code 0 is the process that lost the race to another one: keep connecting to the winner.
@@ -84,13 +93,19 @@ export async function openRemoteCore(options: OpenRemoteCoreOptions): Promise<Op
         `The memory process exited with code ${child.exitCode}; see ${address.logFile}.`,
       );
     }
-    await pause(Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
+    await pause(connectRetryPauseMs(attempt, started ? Date.now() - spawnedAt : null));
   }
   throw new DaemonError(
     'DAEMON_START_FAILED',
     `The memory process did not answer on ${address.socketPath} in time; see ${address.logFile}.`,
     { cause: lastError },
   );
+}
+
+/** The pause before connect attempt `attempt + 1`; `msSinceSpawn` is null when this window spawned no process. */
+export function connectRetryPauseMs(attempt: number, msSinceSpawn: number | null): number {
+  if (msSinceSpawn !== null && msSinceSpawn < FAST_POLL_WINDOW_MS) return FAST_POLL_MS;
+  return Math.min(200, 10 * 2 ** Math.min(attempt, 5));
 }
 
 function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCommand) {
