@@ -132,6 +132,71 @@ test('filters before the top-k cut so filtered recall is exact', () => {
   );
 });
 
+test('any filter gives the hits of ranking every document and filtering them, ties included', () => {
+  const index = new LexicalIndex();
+  randomEdits(index, {
+    seed: 11,
+    vocabulary: ['alpha', 'beta', 'gamma', 'delta'],
+    steps: 600,
+    ids: 300,
+    removeShare: 0.1,
+    maxTerms: 3,
+  });
+  const query = [
+    { term: 'alpha', weight: 1 },
+    { term: 'gamma', weight: 0.7 },
+    { term: 'delta', weight: 0.2 },
+  ];
+  const everything = index.search(query, index.size);
+  let seed = 5;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (const refused of [0, 0.02, 0.3, 0.9, 1]) {
+    const refusedIds = new Set(everything.filter(() => random() < refused).map((hit) => hit.memory_id));
+    for (const limit of [1, 5, 20, everything.length + 3]) {
+      const expected = everything.filter((hit) => !refusedIds.has(hit.memory_id)).slice(0, limit);
+      const hits = index.search(query, limit, (id) => !refusedIds.has(id));
+      assert.deepEqual(hits, expected, `refusing ${refused}, limit ${limit}`);
+    }
+  }
+});
+
+test('a filter that takes the best documents is asked about those only', () => {
+  const index = new LexicalIndex();
+  randomEdits(index, {
+    seed: 3,
+    vocabulary: ['alpha', 'beta', 'gamma'],
+    steps: 400,
+    ids: 400,
+    removeShare: 0,
+    maxTerms: 3,
+  });
+  const query = [{ term: 'alpha', weight: 1 }];
+  const asked: string[] = [];
+  const hits = index.search(query, 10, (id) => {
+    asked.push(id);
+    return true;
+  });
+  assert.equal(hits.length, 10);
+  assert.deepEqual(
+    asked,
+    hits.map((hit) => hit.memory_id),
+  );
+});
+
+test('a filter that throws leaves the next search exact', () => {
+  const index = build(CORPUS);
+  const query = analyzeQuery('connection pool timeout');
+  const before = index.search(query, 3);
+  assert.throws(
+    () =>
+      index.search(query, 3, () => {
+        throw new Error('filter failed');
+      }),
+    /filter failed/u,
+  );
+  assert.deepEqual(index.search(query, 3), before);
+});
+
 test('idf statistics match the definition', () => {
   const index = build(CORPUS);
   assert.equal(index.stats().documents, 5);
