@@ -38,7 +38,7 @@ import type { MemoryEventListener } from './memoryEvents.ts';
 import { exportMemories } from './portability/exportMemories.ts';
 import type { MemoryExport } from './portability/exportFormat.ts';
 import { type ExportPage, exportPage } from './portability/exportPages.ts';
-import type { ImportOutput } from './portability/importMemories.ts';
+import { type ImportOutput, importMemories } from './portability/importMemories.ts';
 import type { GetRelevantContextInput, GetRelevantContextOutput } from './api/contextApi.ts';
 import type { RecallInput, RecallOutput } from './api/longTermApi.ts';
 import { AnchorChecker } from './anchors/anchorChecker.ts';
@@ -327,9 +327,7 @@ export class MemoryCore {
     return exportPage(this.deps, userId, cursor);
   }
 
-  async importMemories(userId: string, data: unknown): Promise<ImportOutput> {
-    // Loaded on first use: the export file's reader brings zod, which a recall never needs.
-    const { importMemories } = await import('./portability/importMemories.ts');
+  importMemories(userId: string, data: unknown): Promise<ImportOutput> {
     return importMemories(this.deps, userId, data);
   }
 

@@ -42,3 +42,13 @@ export function assertValidClassification(category: string, subtype: string): as
     );
   }
 }
+
+/** The pair, typed, once the taxonomy allows it; INVALID_INPUT otherwise, as assertValidClassification. */
+export function validClassification(
+  category: string,
+  subtype: string,
+): { category: MemoryCategory; subtype: MemorySubtype } {
+  assertValidClassification(category, subtype);
+  // assertValidClassification refused every category the taxonomy does not have.
+  return { category: category as MemoryCategory, subtype };
+}

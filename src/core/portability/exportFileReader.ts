@@ -1,8 +1,7 @@
 import { MemoryError } from '../domain/errors.ts';
-import { memoryRecordSchema } from '../domain/memoryRecord.ts';
+import { EVICTION_POLICIES, SOURCE_TYPES, WORKING_CONTENT_TYPES } from '../domain/recordChoices.ts';
 import type { MemoryRecord, SessionRecord, WorkingItemRecord } from '../domain/records.ts';
-import { sessionRecordSchema, workingItemRecordSchema } from '../domain/workingRecords.ts';
-import { assertValidClassification } from '../domain/taxonomy.ts';
+import { validClassification } from '../domain/taxonomy.ts';
 import { LIMITS, requireContent, requireId, requireJsonDepth, requireMetadata } from '../validation.ts';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './exportFormat.ts';
 import { isCalendarTimestamp } from '../util/time.ts';
@@ -10,14 +9,11 @@ import { isCalendarTimestamp } from '../util/time.ts';
 /**
  * The export file's reader: the inverse of exportMemories, checked field by field so a
  * hand-edited or foreign file fails with the field named (INVALID_INPUT, details.field). Memories
- * come out as the core's one record (core/domain/memoryRecord.ts); its enums decide which
- * layers, categories, subtypes and sources a file may hold. Sessions and working items are the
- * records of core/domain/workingRecords.ts, whose enums decide their eviction policies and kinds.
+ * come out as the core's one record (core/domain/memoryRecord.ts); the value lists its schema is
+ * built from (recordChoices.ts, taxonomy.ts) decide which layers, categories, subtypes and sources a
+ * file may hold, and sessions' eviction policies and working items' kinds. They are read without
+ * zod, so a memory process loads zod only when a tool schema needs it.
  */
-
-const { shape } = memoryRecordSchema;
-const EVICTION_POLICIES = sessionRecordSchema.shape.eviction_policy.options;
-const WORKING_CONTENT_TYPES = workingItemRecordSchema.shape.content_type.options;
 
 /** Whether `value` is one of `options`: narrows a file's value to the schema's enum without a cast. */
 function isOneOf<T extends string>(options: readonly T[], value: unknown): value is T {
@@ -65,10 +61,7 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
   const memoryId = requireId(raw.memory_id, `${at}.memory_id`);
   const content = raw.content;
   if (typeof content !== 'string') throw invalid(`${at}.content must be a string.`, `${at}.content`);
-  const subtype = String(raw.memory_subtype);
-  assertValidClassification(String(raw.memory_category), subtype);
-  // Valid once the pair passed: the schema's enum gives the category its type.
-  const category = shape.memory_category.parse(raw.memory_category);
+  const { category, subtype } = validClassification(String(raw.memory_category), String(raw.memory_subtype));
   const strings = (value: unknown, field: string): string[] => {
     if (value === undefined) return [];
     if (!isStringList(value)) throw invalid(`${at}.${field} must be a list of strings.`, `${at}.${field}`);
@@ -91,9 +84,8 @@ function memoryOf(raw: unknown, at: string): MemoryRecord {
     value === null || value === undefined ? null : requireId(value, `${at}.${field}`);
   const created = requiredTime(raw.created_at, 'created_at');
   const sourceType = raw.source_type === undefined ? 'explicit' : raw.source_type;
-  const sourceTypes = shape.source_type.options;
-  if (!isOneOf(sourceTypes, sourceType))
-    throw invalid(`${at}.source_type must be one of ${sourceTypes.join(', ')}.`, `${at}.source_type`);
+  if (!isOneOf(SOURCE_TYPES, sourceType))
+    throw invalid(`${at}.source_type must be one of ${SOURCE_TYPES.join(', ')}.`, `${at}.source_type`);
   const metadata = raw.metadata === undefined ? {} : raw.metadata;
   if (!isObject(metadata)) throw invalid(`${at}.metadata must be an object.`, `${at}.metadata`);
   // Kept as exported (the product's own fields may have grown it past the store's size limit), but
