@@ -1,8 +1,9 @@
 /**
  * What one recall reads and costs, with answers that must not move: the LoCoMo development split
  * and both coding sets stored through the core (not MCP) with a stepped clock and no access log,
- * every question recalled with limit 50 in two passes. Prints a hash of every answer (each memory's
- * stable id — dia_id or the set's id — with its relevance score, similarity and why_matched), the
+ * every question recalled with limit 50 in two passes. Prints a hash of every answer (all of it but
+ * the random memory ids: each memory's stable id — dia_id or the set's id — its fields, scores,
+ * score breakdown and why_matched, and the retrieval breakdown), the
  * full rows read per recall (getMemories ids, counted on the store) and the main-thread CPU per
  * recall (process.threadCpuUsage). Before/after check of issue 31 point 2: run it on both builds
  * (it imports only long-standing modules, so a copy runs against an older tree) and compare.
@@ -120,15 +121,17 @@ async function main(): Promise<void> {
         );
         cpu += threadCpuMs() - before;
         returned += answer.memories.length;
+        // Everything of the answer but the random memory ids: the stable id, scores, breakdowns, texts, counts.
+        const { best_below_floor: best, ...breakdown } = answer.retrieval_breakdown;
         hash.update(
-          JSON.stringify(
-            answer.memories.map((memory) => [
+          JSON.stringify({
+            memories: answer.memories.map(({ memory_id: _id, ...memory }) => [
               memory.metadata.dia_id ?? memory.metadata.bench_id,
-              memory.relevance_score,
-              memory.similarity,
-              memory.why_matched,
+              memory,
             ]),
-          ),
+            breakdown,
+            best: best?.relevance_score ?? null,
+          }),
         );
         hash.update('\n');
       }
