@@ -26,6 +26,8 @@ export async function weighByFreshness(
   rows: CandidateRows,
 ): Promise<void> {
   const weighed: number[] = [];
+  // The first `settle` candidates are always checked: their anchored ones' rows in one read.
+  await rows.readAll(scored.slice(0, settle).filter((entry) => entry.facts.anchored));
   for (const entry of scored) {
     if (weighed.filter((score) => score >= entry.score).length >= settle) break;
     // A memory forgotten since it was scored has no row: it is left out when the answer's rows are read.
