@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rankingFactsOf } from '../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import type { MemoryFilter, MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
@@ -851,6 +852,106 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         await store().deleteUser(user);
         assert.deepEqual(await facts(), {}, 'nothing is left of a deleted user');
         assert.equal((await store().turnFacts(strangers.user_id, [strangers.memory_id])).size, 1);
+      });
+    });
+
+    describe('rankingFacts', () => {
+      const change = (user: string, memoryId: string, edit: Parameters<MemoryStore['changeMemory']>[0]['change']) =>
+        store().changeMemory({ user_id: user, memory_id: memoryId, change: edit, at: iso(9), if_forgotten: 'reject' });
+
+      it("keeps every live memory's ranking facts equal to its row's through each write that changes them", async () => {
+        const user = newUserId();
+        const anchored = makeMemory(user, {
+          metadata: { project: '  pebble ', anchors: [{ path: 'src/a.ts' }] },
+          entities: ['Redis', 'café'],
+          importance: 0.8,
+          decay_factor: 0.4375,
+          confidence: 0.9,
+          pinned: true,
+          event_time: iso(3, 7),
+          created_at: iso(4),
+          last_accessed: iso(5),
+        });
+        const turn = makeMemory(user, {
+          memory_category: 'episodic',
+          memory_subtype: 'conversation',
+          source_session: 'sess_a',
+          content: 'Where did you go?',
+          project_id: 'proj_1',
+          metadata: { project: 7, anchors: [] },
+          layer: 'session',
+        });
+        const plain = makeMemory(user, { metadata: { project: '   ' }, project_id: 'proj_2' });
+        await insertAll([anchored, turn, plain]);
+        const strangers = makeMemory(newUserId());
+        await store().insertMemory(strangers, null);
+        const ids = [anchored, turn, plain].map((memory) => memory.memory_id);
+        const facts = async () =>
+          Object.fromEntries(await store().rankingFacts(user, [...ids, 'mem_missing', strangers.memory_id]));
+        const fromRows = async () =>
+          Object.fromEntries(
+            (await store().getMemories(user, ids))
+              .filter((memory) => memory.deleted_at === null)
+              .map((memory) => [memory.memory_id, rankingFactsOf(memory)]),
+          );
+        assert.deepEqual(await facts(), await fromRows());
+        assert.deepEqual((await facts())[anchored.memory_id], {
+          conversation: null,
+          question: false,
+          memory_id: anchored.memory_id,
+          layer: 'user',
+          project_id: null,
+          declared_project: 'pebble',
+          memory_category: 'semantic',
+          memory_subtype: 'project',
+          entities: ['Redis', 'café'],
+          importance: 0.8,
+          decay_factor: 0.4375,
+          confidence: 0.9,
+          access_count: 0,
+          pinned: true,
+          created_ms: Date.parse(iso(4)),
+          last_accessed_ms: Date.parse(iso(5)),
+          happened_ms: Date.parse(iso(3, 7)),
+          anchored: true,
+        });
+        assert.deepEqual(
+          [(await facts())[turn.memory_id]!.conversation, (await facts())[turn.memory_id]!.anchored],
+          ['session:sess_a', false],
+        );
+        assert.equal((await facts())[plain.memory_id]!.declared_project, null, 'a blank project is no project');
+
+        await store().recordAccess([makeAccess(plain, { accessed_at: iso(20) })]);
+        await change(user, anchored.memory_id, {
+          set: { importance: 0.3, decay_factor: 0.5, pinned: false, event_time: null, entities: ['Kafka'] },
+          remove_metadata: ['anchors'],
+          merge_metadata: { project: 'granite' },
+        });
+        await change(user, turn.memory_id, {
+          set: { memory_subtype: 'decision', project_id: null, confidence: 0.5 },
+          merge_metadata: { anchors: [{ path: 'src/b.ts' }] },
+        });
+        const changed = await facts();
+        assert.deepEqual(changed, await fromRows());
+        assert.equal(changed[plain.memory_id]!.access_count, 1);
+        assert.equal(changed[plain.memory_id]!.last_accessed_ms, Date.parse(iso(20)));
+        assert.equal(changed[anchored.memory_id]!.declared_project, 'granite');
+        assert.equal(changed[anchored.memory_id]!.anchored, false);
+        assert.equal(changed[anchored.memory_id]!.decay_factor, 0.5);
+        assert.equal(changed[anchored.memory_id]!.happened_ms, Date.parse(iso(4)), 'without event_time, created_at');
+        assert.equal(changed[turn.memory_id]!.anchored, true);
+        assert.equal(changed[turn.memory_id]!.conversation, null);
+
+        await store().forgetMemories(user, [plain.memory_id], iso(10));
+        assert.equal((await facts())[plain.memory_id], undefined, 'a forgotten memory has no facts');
+        await store().restoreMemories(user, [plain.memory_id], iso(11));
+        assert.deepEqual(await facts(), await fromRows());
+        await store().hardDeleteMemory(user, turn.memory_id);
+        assert.equal((await facts())[turn.memory_id], undefined, 'an erased memory has no facts');
+        await store().deleteUser(user);
+        assert.deepEqual(await facts(), {}, 'nothing is left of a deleted user');
+        assert.equal((await store().rankingFacts(strangers.user_id, [strangers.memory_id])).size, 1);
+        assert.equal((await store().rankingFacts(strangers.user_id, [])).size, 0);
       });
     });
 

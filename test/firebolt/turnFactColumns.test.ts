@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rankingFactsOf } from '../../src/core/domain/rankingFacts.ts';
 import { FireboltStore } from '../../src/stores/firebolt/fireboltStore.ts';
 import { FireboltQueryClient } from '../../src/stores/firebolt/queryClient.ts';
 import { makeMemory, newUserId } from '../contract/fixtures.ts';
@@ -50,6 +51,15 @@ describe('Firebolt turn-fact columns of rows from before them', () => {
       ]);
       assert.equal(await unfilled(), 3);
       assert.deepEqual(await facts(first), expected, 'read from the rows while the columns are empty');
+      const ranking = await first.rankingFacts(user, ids);
+      assert.deepEqual(
+        Object.fromEntries(
+          [...ranking].map(([id, found]) => [id, { conversation: found.conversation, question: found.question }]),
+        ),
+        expected,
+        'ranking facts read from the rows too',
+      );
+      assert.deepEqual(ranking, new Map(turns.map((memory) => [memory.memory_id, rankingFactsOf(memory)])));
       await first.close();
 
       const second = new FireboltStore(config());

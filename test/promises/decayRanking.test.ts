@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rankingFactsOf } from '../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import { scoreMemory } from '../../src/core/retrieval/relevance.ts';
 import { memoryRecord } from '../support/memoryRecord.ts';
@@ -57,12 +58,13 @@ describe('decay lowers rank', () => {
   it('the score and its breakdown carry importance times the decay factor; a pinned memory ignores decay', () => {
     const now = new Date('2026-06-01T00:00:00Z');
     const base = memoryRecord(now.toISOString(), { importance: 0.8 });
+    const facts = (memory: MemoryRecord) => rankingFactsOf(memory);
     const match = { text: 0.7, semantic: null, matched_terms: ['x'], matched_entities: [], entity_share: 0 };
-    const fresh = scoreMemory(base, match, 1, now);
-    const decayed = scoreMemory({ ...base, decay_factor: 0.25 }, match, 1, now);
+    const fresh = scoreMemory(facts(base), match, 1, now);
+    const decayed = scoreMemory(facts({ ...base, decay_factor: 0.25 }), match, 1, now);
     assert.equal(decayed.breakdown.importance, 0.2);
     assert.ok(decayed.score < fresh.score, `${decayed.score} < ${fresh.score}`);
-    const pinned = scoreMemory({ ...base, decay_factor: 0.25, pinned: true }, match, 1, now);
+    const pinned = scoreMemory(facts({ ...base, decay_factor: 0.25, pinned: true }), match, 1, now);
     assert.equal(pinned.breakdown.importance, 1);
   });
 });

@@ -33,6 +33,9 @@ function meta(overrides: Partial<MemoryMeta>): MemoryMeta {
     access_count: 0,
     last_accessed_ms: 1_767_225_600_000,
     created_ms: 1_767_225_600_000,
+    decay_factor: 1,
+    declared_project: null,
+    anchored: false,
     ...overrides,
   };
 }
@@ -73,6 +76,9 @@ function snapshot(): IndexSnapshot {
         question: true,
         importance: 0.9,
         access_count: 3,
+        decay_factor: 0.8125,
+        declared_project: 'home assistant',
+        anchored: true,
       }),
       meta({
         memory_id: 'mem_ü',
@@ -81,6 +87,8 @@ function snapshot(): IndexSnapshot {
         tags: ['infra', 'emoji 🦄', 'lone \ud800 surrogate'],
         confidence: 0.25,
         conversation: 'thread_id:fil ü \ud800',
+        declared_project: 'projet ü \ud800',
+        decay_factor: 0.1 + 0.2,
         time_ms: Number.NaN,
       }),
     ],
@@ -96,7 +104,7 @@ function snapshot(): IndexSnapshot {
   };
 }
 
-test('a snapshot decodes to exactly what was encoded: every meta field (turn facts too), null, unicode and unpaired surrogates included', () => {
+test('a snapshot decodes to exactly what was encoded: every meta field (turn and ranking facts too), null, unicode and unpaired surrogates included', () => {
   const original = snapshot();
   const decoded = decodeSnapshot(encodeSnapshot(original));
   assert.deepEqual(decoded.stamp, original.stamp);

@@ -28,6 +28,9 @@ function meta(memory_id: string, overrides: Partial<MemoryMeta> = {}): MemoryMet
     access_count: 0,
     last_accessed_ms: 1,
     created_ms: 1,
+    decay_factor: 1,
+    declared_project: null,
+    anchored: false,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import { rankingFactsOf } from '../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import { decodeSnapshot, SNAPSHOT_FORMAT_VERSION } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import { IndexSnapshotFiles } from '../../src/stores/sqlite/indexSnapshotFiles.ts';
@@ -67,6 +68,21 @@ async function fillTurns(store: SqliteMemoryStore, user: string, count: number):
   return turns.map((turn) => turn.memory_id);
 }
 
+/** Memories whose ranking facts come from their metadata and decay: one anchored with a declared project, one without. */
+async function fillRanked(store: SqliteMemoryStore, user: string): Promise<string[]> {
+  const memories = [
+    makeMemory(user, {
+      content: 'The pelican migration job is anchored to its script.',
+      metadata: { project: ' pebble ', anchors: [{ path: 'scripts/migrate.ts' }] },
+      decay_factor: 0.4375,
+      event_time: iso(300, 5),
+    }),
+    makeMemory(user, { content: 'A plain note on the release calendar.', metadata: { project: 4, anchors: [] } }),
+  ];
+  for (const memory of memories) await store.insertMemory(memory, null);
+  return memories.map((memory) => memory.memory_id);
+}
+
 async function search(
   store: SqliteMemoryStore,
   user: string,
@@ -88,6 +104,7 @@ describe('persisted indexes', () => {
       await fill(writer, user, 120);
       const turns = await fillTurns(writer, user, 12);
       await writer.forgetMemories(user, [turns[3]!], iso(400));
+      const ranked = await fillRanked(writer, user);
       await search(writer, user, 'pelican');
       assert.equal(writer.indexOrigin(user), 'rows');
       await writer.close();
@@ -111,6 +128,22 @@ describe('persisted indexes', () => {
         assert.deepEqual(facts.get(turns[1]!), { conversation: 'conversation_id:c-ü', question: false });
         assert.deepEqual(facts.get(turns[2]!), { conversation: null, question: false });
         assert.equal(facts.has(turns[3]!), false, 'a forgotten turn has no facts');
+        const rankingFacts = await loaded.rankingFacts(user, [...ranked, ...turns]);
+        assert.deepEqual(rankingFacts, await rebuilt.rankingFacts(user, [...ranked, ...turns]));
+        const rows = (await loaded.getMemories(user, [...ranked, ...turns])).filter((row) => row.deleted_at === null);
+        assert.deepEqual(
+          rankingFacts,
+          new Map(rows.map((row) => [row.memory_id, rankingFactsOf(row)])),
+          'the ranking facts survive the file, equal to the rows',
+        );
+        assert.deepEqual(
+          ranked.map((id) => [rankingFacts.get(id)!.declared_project, rankingFacts.get(id)!.anchored]),
+          [
+            ['pebble', true],
+            [null, false],
+          ],
+        );
+        assert.equal(rankingFacts.get(ranked[0]!)!.decay_factor, 0.4375);
         const page = { filter: { user_id: user, pinned: true }, sort: 'created' as const, offset: 0, limit: 50 };
         assert.deepEqual(
           await loaded.listMemories(page),

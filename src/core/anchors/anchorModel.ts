@@ -5,6 +5,7 @@
  * is an ordinary entity filter (see README, Anchors).
  */
 
+import { ANCHORS_FIELD } from '../domain/rankingFacts.ts';
 import type { CodeSketch } from './codeFingerprint.ts';
 
 export type AnchorStatus = 'fresh' | 'moved' | 'changed' | 'gone';
@@ -75,7 +76,7 @@ export interface AnchorCheck {
   resketched?: CodeSketch;
 }
 
-export const ANCHORS_FIELD = 'anchors';
+export { ANCHORS_FIELD };
 
 /** The anchors a memory's metadata carries; malformed entries (hand-edited metadata) are skipped, not trusted. */
 export function anchorsOf(metadata: Record<string, unknown> | undefined): CodeAnchor[] {

@@ -7,6 +7,7 @@ import type {
 } from '../domain/records.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../domain/memoryChange.ts';
 import type { TurnFacts } from '../domain/dialogTurn.ts';
+import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import type { DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
@@ -113,6 +114,13 @@ export interface MemoryStore {
    * returns. Forgotten, erased, unknown and other users' ids are absent.
    */
   turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>>;
+  /**
+   * The ranking facts (rankingFacts.ts: what recall scores a candidate on, no text) of the user's
+   * live memories with these ids, from compact per-memory columns the store keeps beside its
+   * indexes: recall scores candidates on them and reads full rows only for the memories it returns.
+   * Each equals rankingFactsOf(the memory's row). Forgotten, erased, unknown and other users' ids are absent.
+   */
+  rankingFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, RankingFacts>>;
   /** Live memories whose embedding is missing or from another model, for lazy re-embedding. */
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]>;
 

@@ -1,12 +1,15 @@
 /**
  * Candidate gathering for one partition: the lexical (BM25) and vector searches, the corpus
  * statistics of the query's concepts, the members of a calendar window the query names, and the
- * records of everything found. Ranking happens after, on these candidates only.
+ * ranking facts of everything found (MemoryStore.rankingFacts: no row is read to rank). Ranking
+ * happens after, on these candidates only.
  */
 import type { CoreDeps } from '../coreDeps.ts';
+import { rankingFactsOf, type RankingFacts } from '../domain/rankingFacts.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { LexicalHit, MemoryFilter, TermStatistics, VectorHit } from '../ports/memoryStore.ts';
 import { hasTopic } from './queryCoverage.ts';
+import type { CandidateRows } from './candidateRows.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
 
@@ -23,18 +26,20 @@ export interface Candidates {
   stats: TermStatistics;
   /** Null when the query names no calendar window. */
   windowed: WindowMembers | null;
-  /** Records of every candidate found so far, by id; later stages add the ones they bring in. */
-  records: Map<string, MemoryRecord>;
+  /** Ranking facts of every candidate found so far, by id; later stages add the ones they bring in. */
+  facts: Map<string, RankingFacts>;
   /** The vector search's method ("exact", an index), or null without one. */
   vectorMethod: string | null;
 }
 
 type StoreDeps = Pick<CoreDeps, 'store' | 'embeddings'>;
 
+/** `rows` keeps the full rows the window's listing brings, so the ones returned are not read again. */
 export async function gatherCandidates(
   deps: StoreDeps,
   filter: MemoryFilter,
   search: RecallSearch,
+  rows: CandidateRows,
 ): Promise<Candidates> {
   const partition = filter.user_id;
   const { terms, candidateLimit, limit, variants } = search;
@@ -59,31 +64,39 @@ export async function gatherCandidates(
   ]);
   const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
   const firstIds = [...new Set([...lexical.map((hit) => hit.memory_id), ...vectorById.keys()])];
-  const records = new Map(
-    (firstIds.length > 0 ? await deps.store.getMemories(partition, firstIds) : []).map((memory) => [
-      memory.memory_id,
-      memory,
-    ]),
-  );
-  for (const memory of windowed?.items ?? []) records.set(memory.memory_id, memory);
-  return { lexical, vectorById, stats, windowed, records, vectorMethod: vector[0]?.method ?? null };
+  const facts =
+    firstIds.length > 0 ? await deps.store.rankingFacts(partition, firstIds) : new Map<string, RankingFacts>();
+  for (const memory of windowed?.items ?? []) keepListed(partition, memory, facts, rows);
+  return { lexical, vectorById, stats, windowed, facts, vectorMethod: vector[0]?.method ?? null };
 }
 
 /**
  * With a path, every memory anchored to it is a candidate, whether or not it shares the query's
- * words: their ids (records added to `records`); none without a path.
+ * words: their ids (facts added to `facts`, the listed rows to `rows`); none without a path.
  */
 export async function requestedByPath(
   deps: StoreDeps,
   filter: MemoryFilter,
   search: RecallSearch,
-  records: Map<string, MemoryRecord>,
+  facts: Map<string, RankingFacts>,
+  rows: CandidateRows,
 ): Promise<Set<string>> {
   const listed = search.byPath
     ? (await deps.store.listMemories({ filter, sort: 'recency', offset: 0, limit: search.candidateLimit })).items
     : [];
-  for (const memory of listed) records.set(memory.memory_id, memory);
+  for (const memory of listed) keepListed(filter.user_id, memory, facts, rows);
   return new Set(listed.map((memory) => memory.memory_id));
+}
+
+/** A listed memory: its facts made from the row the listing read, and the row kept for the answer. */
+function keepListed(
+  partition: string,
+  memory: MemoryRecord,
+  facts: Map<string, RankingFacts>,
+  rows: CandidateRows,
+): void {
+  facts.set(memory.memory_id, rankingFactsOf(memory));
+  rows.keep(partition, memory);
 }
 
 /** The memories of a window the query names, most recent first (at most `limit`), and how many happened in it. */

@@ -4,21 +4,22 @@
  * project scope (namedScope.ts); and the score the relevance floor is compared with (its gate).
  * Candidates below the partial floor are held back here (abstention.ts).
  */
-import type { MemoryRecord } from '../domain/records.ts';
+import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { VectorHit } from '../ports/memoryStore.ts';
 import { holdBack, nothingBelowFloor, type BelowFloor } from './abstention.ts';
 import type { WithNeighbours } from './conversationNeighbours.ts';
-import { conversationKey } from './conversationKey.ts';
 import { OTHER_PROJECT_SHARE, outsideScope, type QuestionScope } from './namedScope.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import { scoreMemory } from './relevance.ts';
-import type { ScoredMemory } from './scoredMemory.ts';
+import type { RankedCandidate } from './scoredMemory.ts';
 import type { TextMatches } from './textMatchSignal.ts';
 import { nearVagueTime, TIME_BOOST } from './vagueTimeSignal.ts';
 
 export interface ScoringInputs {
+  /** The store partition searched (RankedCandidate.partition). */
+  partition: string;
   search: RecallSearch;
-  records: ReadonlyMap<string, MemoryRecord>;
+  facts: ReadonlyMap<string, RankingFacts>;
   /** The text candidates with their neighbours, at most the candidate pool. */
   expanded: WithNeighbours;
   coverage: Pick<TextMatches, 'coverageById' | 'coveredWindow'>;
@@ -29,21 +30,21 @@ export interface ScoringInputs {
 }
 
 export function scoreCandidates(inputs: ScoringInputs): {
-  scored: ScoredMemory[];
+  scored: RankedCandidate[];
   considered: number;
   belowFloor: BelowFloor;
 } {
-  const { search, records, expanded, coverage, vectorById, requested, scope } = inputs;
+  const { partition, search, facts, expanded, coverage, vectorById, requested, scope } = inputs;
   // Expansion can add several neighbours per hit; only the best of them are worth scoring.
   const lexicalHits = expanded.hits.slice(0, search.candidateLimit);
   const lexicalById = new Map(lexicalHits.map((hit) => [hit.memory_id, hit]));
   const ids = [...new Set([...lexicalById.keys(), ...vectorById.keys(), ...requested])];
 
   const { queryEntities, hint } = search;
-  const scored: ScoredMemory[] = [];
+  const scored: RankedCandidate[] = [];
   const belowFloor = nothingBelowFloor();
   for (const id of ids) {
-    const memory = records.get(id);
+    const memory = facts.get(id);
     if (!memory) continue;
     const lexicalHit = lexicalById.get(id);
     const vectorHit = vectorById.get(id);
@@ -87,13 +88,14 @@ export function scoreCandidates(inputs: ScoringInputs): {
       continue;
     }
     scored.push({
-      memory,
+      partition,
+      facts: memory,
       score: final,
       similarity: semantic ?? text,
       breakdown,
       bridges: coverage.coverageById.get(id)?.bridges ?? [],
       gate,
-      dialogTurn: conversationKey(memory) !== null,
+      dialogTurn: memory.conversation !== null,
       matchedTerms: breakdown.matched_terms,
     });
   }

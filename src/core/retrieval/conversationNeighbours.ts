@@ -7,7 +7,7 @@
  */
 import type { CoreDeps } from '../coreDeps.ts';
 import type { TurnFacts } from '../domain/dialogTurn.ts';
-import type { MemoryRecord } from '../domain/records.ts';
+import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
 
@@ -37,12 +37,12 @@ export interface WithNeighbours {
 }
 
 /**
- * Neighbour expansion on the memories' turn facts (MemoryStore.turnFacts: conversation key,
- * question flag, kept by the store beside its index): which seeds are turns, where a chain of
- * turns ends and which turn asks something are decided without reading a row. `ranked` best first;
- * of the neighbours it brings in, only those among the first `pool` results (the ones recall goes on
- * to score) have their full rows read into `records`, and a row forgotten meanwhile is dropped.
- * Off when config.neighbourRadius is 0.
+ * Neighbour expansion on the memories' turn facts (conversation key, question flag, kept by the
+ * store beside its index): which seeds are turns, where a chain of turns ends and which turn asks
+ * something are decided without reading a row — the seeds' from their ranking facts in `facts`, the
+ * neighbours' from MemoryStore.turnFacts. `ranked` best first; of the neighbours it brings in, only
+ * those among the first `pool` results (the ones recall goes on to score) have their ranking facts
+ * read into `facts`, and one forgotten meanwhile is dropped. Off when config.neighbourRadius is 0.
  */
 export async function lendToNeighbours(
   deps: Pick<CoreDeps, 'store' | 'config'>,
@@ -50,18 +50,16 @@ export async function lendToNeighbours(
   ranked: readonly LexicalHit[],
   limit: number,
   pool: number,
-  records: Map<string, MemoryRecord>,
+  facts: Map<string, RankingFacts>,
 ): Promise<WithNeighbours> {
   if (deps.config.neighbourRadius <= 0) return { hits: [...ranked], lentTo: new Set<string>() };
   const seeds = ranked.slice(0, Math.max(2 * limit, NEIGHBOUR_MIN_SEEDS)).filter((hit) => hit.score > 0);
-  const facts =
-    seeds.length > 0
-      ? await deps.store.turnFacts(
-          filter.user_id,
-          seeds.map((hit) => hit.memory_id),
-        )
-      : new Map<string, TurnFacts>();
-  const turnSeeds = seeds.filter((hit) => (facts.get(hit.memory_id)?.conversation ?? null) !== null);
+  const turns = new Map<string, TurnFacts>();
+  for (const hit of seeds) {
+    const known = facts.get(hit.memory_id);
+    if (known !== undefined) turns.set(hit.memory_id, known);
+  }
+  const turnSeeds = seeds.filter((hit) => (turns.get(hit.memory_id)?.conversation ?? null) !== null);
   if (turnSeeds.length === 0) return { hits: [...ranked], lentTo: new Set() };
   const windows = await deps.store.adjacentMemories(
     filter,
@@ -70,10 +68,10 @@ export async function lendToNeighbours(
     CONVERSATION_GAP_MS,
   );
   const unknown = [...new Set([...windows.values()].flatMap((window) => [...window.before, ...window.after]))].filter(
-    (id) => !facts.has(id),
+    (id) => !turns.has(id),
   );
   if (unknown.length > 0)
-    for (const [id, turn] of await deps.store.turnFacts(filter.user_id, unknown)) facts.set(id, turn);
+    for (const [id, turn] of await deps.store.turnFacts(filter.user_id, unknown)) turns.set(id, turn);
   const adjacency = new Map<string, Set<string>>();
   const follows = new Set<string>();
   const link = (a: string, b: string): void => {
@@ -83,7 +81,7 @@ export async function lendToNeighbours(
     adjacency.get(b)!.add(a);
   };
   for (const [id, window] of windows) {
-    const key = facts.get(id)?.conversation ?? null;
+    const key = turns.get(id)?.conversation ?? null;
     if (key === null) continue;
     for (const [chain, forward] of [
       [window.before, false],
@@ -92,7 +90,7 @@ export async function lendToNeighbours(
       let previous = id;
       for (const next of chain) {
         // The chain ends at the first memory that is not a live turn of the same conversation.
-        if (facts.get(next)?.conversation !== key) break;
+        if (turns.get(next)?.conversation !== key) break;
         link(previous, next);
         follows.add(forward ? `${previous}>${next}` : `${next}>${previous}`);
         previous = next;
@@ -104,37 +102,36 @@ export async function lendToNeighbours(
     seeds,
     (id) => [...(adjacency.get(id) ?? [])],
     { combine: 'or', decay: NEIGHBOUR_DECAY },
-    (from, to) => (follows.has(`${from}>${to}`) && facts.get(from)!.question ? ANSWER_SHARE / NEIGHBOUR_DECAY : 1),
+    (from, to) => (follows.has(`${from}>${to}`) && turns.get(from)!.question ? ANSWER_SHARE / NEIGHBOUR_DECAY : 1),
   );
   const seedIds = new Set(seeds.map((hit) => hit.memory_id));
   const reached = new Set(expanded.map((entry) => entry.memory_id));
   const rest = ranked.filter((hit) => !reached.has(hit.memory_id));
   const hits = [...expanded, ...rest].sort((a, b) => b.score - a.score);
   const lentTo = new Set(expanded.filter((entry) => !seedIds.has(entry.memory_id)).map((entry) => entry.memory_id));
-  const forgotten = await readReturnedRows(deps, filter.user_id, hits.slice(0, pool), lentTo, records);
+  const forgotten = await readReturnedFacts(deps, filter.user_id, hits.slice(0, pool), lentTo, facts);
   if (forgotten.size === 0) return { hits, lentTo };
   for (const id of forgotten) lentTo.delete(id);
   return { hits: hits.filter((hit) => !forgotten.has(hit.memory_id)), lentTo };
 }
 
 /**
- * Full rows of the neighbours among `returned` that no earlier stage read; the ids of those
- * forgotten or erased since their facts were read (a neighbour is live when expanded, or not at all).
+ * Ranking facts of the neighbours among `returned` that no earlier stage read; the ids of those
+ * forgotten or erased since their turn facts were read (a neighbour is live when expanded, or not at all).
  */
-async function readReturnedRows(
+async function readReturnedFacts(
   deps: Pick<CoreDeps, 'store'>,
   userId: string,
   returned: readonly LexicalHit[],
   lentTo: ReadonlySet<string>,
-  records: Map<string, MemoryRecord>,
+  facts: Map<string, RankingFacts>,
 ): Promise<Set<string>> {
-  const missing = returned.map((hit) => hit.memory_id).filter((id) => lentTo.has(id) && !records.has(id));
+  const missing = returned.map((hit) => hit.memory_id).filter((id) => lentTo.has(id) && !facts.has(id));
   const gone = new Set(missing);
   if (missing.length === 0) return gone;
-  for (const memory of await deps.store.getMemories(userId, missing)) {
-    if (memory.deleted_at !== null) continue;
-    records.set(memory.memory_id, memory);
-    gone.delete(memory.memory_id);
+  for (const [id, found] of await deps.store.rankingFacts(userId, missing)) {
+    facts.set(id, found);
+    gone.delete(id);
   }
   return gone;
 }

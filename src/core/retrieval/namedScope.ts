@@ -13,7 +13,7 @@
  * shares only the name ("which ORM does X use" against any other memory of X) answers nothing, so
  * the name's words count for no memory's coverage.
  */
-import type { MemoryRecord } from '../domain/records.ts';
+import type { RankingFacts } from '../domain/rankingFacts.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 
 /**
@@ -22,11 +22,9 @@ import { analyzeQuery } from '../text/analyzer.ts';
  */
 export const OTHER_PROJECT_SHARE = 0.5;
 
-/** A memory's project: its `metadata.project` when it is a non-empty string, else its layer's project_id. */
-export function projectOf(memory: Pick<MemoryRecord, 'metadata' | 'project_id'>): string | null {
-  const declared = memory.metadata.project;
-  if (typeof declared === 'string' && declared.trim().length > 0) return declared.trim();
-  return memory.project_id;
+/** A memory's project: its `metadata.project` when it is a non-empty string (declaredProject), else its layer's project_id. */
+export function projectOf(memory: Pick<RankingFacts, 'declared_project' | 'project_id'>): string | null {
+  return memory.declared_project ?? memory.project_id;
 }
 
 /** Words of a name or question, lower case, any run of separators or punctuation one space. */
@@ -84,7 +82,10 @@ export function questionScope(
 }
 
 /** True when the memory is known to be about a project other than the ones the question is about. */
-export function outsideScope(scope: QuestionScope, memory: Pick<MemoryRecord, 'metadata' | 'project_id'>): boolean {
+export function outsideScope(
+  scope: QuestionScope,
+  memory: Pick<RankingFacts, 'declared_project' | 'project_id'>,
+): boolean {
   if (scope.projects.size === 0) return false;
   const project = scope.bound ? memory.project_id : projectOf(memory);
   return project !== null && !scope.projects.has(project.toLowerCase());

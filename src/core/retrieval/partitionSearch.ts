@@ -10,38 +10,44 @@ import type { BelowFloor } from './abstention.ts';
 import { gatherCandidates, requestedByPath } from './candidateGathering.ts';
 import { scoreCandidates } from './combinedScore.ts';
 import { lendToNeighbours } from './conversationNeighbours.ts';
+import type { CandidateRows } from './candidateRows.ts';
 import { projectOf, questionScope } from './namedScope.ts';
 import type { RecallSearch } from './recallSearch.ts';
-import type { ScoredMemory } from './scoredMemory.ts';
+import type { RankedCandidate } from './scoredMemory.ts';
 import { textMatches } from './textMatchSignal.ts';
 
 export interface PartitionResult {
-  scored: ScoredMemory[];
+  scored: RankedCandidate[];
   considered: number;
   vectorMethod: string | null;
   belowFloor: BelowFloor;
 }
 
-/** Candidates of one partition from every signal, scored; the partial floor already applied. */
+/**
+ * Candidates of one partition from every signal, scored on their ranking facts; the partial floor
+ * already applied. Rows the listings read on the way go to `rows`; no other row is read.
+ */
 export async function searchPartition(
   deps: Pick<CoreDeps, 'store' | 'embeddings' | 'config'>,
   filter: MemoryFilter,
   search: RecallSearch,
+  rows: CandidateRows,
 ): Promise<PartitionResult> {
-  const candidates = await gatherCandidates(deps, filter, search);
-  const { records } = candidates;
+  const candidates = await gatherCandidates(deps, filter, search, rows);
+  const { facts } = candidates;
   // The project the question names is its scope, not its topic (namedScope.ts).
   const scope = questionScope(
     search.query,
-    [...records.values()].map(projectOf).filter((project): project is string => project !== null),
+    [...facts.values()].map(projectOf).filter((project): project is string => project !== null),
     search.boundProject,
   );
   const text = textMatches(search, candidates, scope.nameTerms);
-  const requested = await requestedByPath(deps, filter, search, records);
-  const expanded = await lendToNeighbours(deps, filter, text.hits, search.limit, search.candidateLimit, records);
+  const requested = await requestedByPath(deps, filter, search, facts, rows);
+  const expanded = await lendToNeighbours(deps, filter, text.hits, search.limit, search.candidateLimit, facts);
   const { scored, considered, belowFloor } = scoreCandidates({
+    partition: filter.user_id,
     search,
-    records,
+    facts,
     expanded,
     coverage: text,
     vectorById: candidates.vectorById,

@@ -4,9 +4,13 @@
  * combined score (partitionSearch.ts) → other projects ranked after the named one (namedScope.ts)
  * → anchor freshness (anchorFreshnessWeighting.ts) → the relevance floor and abstention
  * (relevanceFloor.ts, abstention.ts) → layer precedence → access log, event and answer.
+ * Everything up to the limit ranks the candidates' ranking facts (MemoryStore.rankingFacts); full
+ * rows are read for the memories returned (candidateRows.ts), for anchored memories whose anchors
+ * are checked, and for the merge window when it holds more than one layer.
  */
 import type { QueryIntent } from '../api/contextApi.ts';
 import type { RecallInput, RecallOutput, RetrievalBreakdown } from '../api/longTermApi.ts';
+import type { OverriddenMemory } from '../api/layersApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import type { AccessLogEntry } from '../domain/records.ts';
 import type { MemoryFilter } from '../ports/memoryStore.ts';
@@ -32,7 +36,8 @@ import { buildRecallFilter } from './recallFilter.ts';
 import type { RecallOptions } from './recallOptions.ts';
 import { analyseRecallQuery } from './recallSearch.ts';
 import { applyRelevanceFloor } from './relevanceFloor.ts';
-import { byScore, type ScoredMemory } from './scoredMemory.ts';
+import { CandidateRows } from './candidateRows.ts';
+import { byScore, type RankedCandidate, type ScoredMemory } from './scoredMemory.ts';
 
 export type { RecallOptions } from './recallOptions.ts';
 export type { ScoredMemory } from './scoredMemory.ts';
@@ -76,7 +81,8 @@ export class Recall {
     });
 
     // One search per partition: the user's own (user, agent and session layers) and each shared layer's.
-    const scored: ScoredMemory[] = [];
+    const scored: RankedCandidate[] = [];
+    const rows = new CandidateRows(this.deps.store);
     let considered = 0;
     let vectorMethod: string | null = null;
     const belowFloor = nothingBelowFloor();
@@ -87,7 +93,7 @@ export class Recall {
         user_id: partition,
         scopes: group.map(scopeRef),
       };
-      const found = await searchPartition(this.deps, scoped, search);
+      const found = await searchPartition(this.deps, scoped, search, rows);
       scored.push(...found.scored);
       considered += found.considered;
       addBelowFloor(belowFloor, found.belowFloor);
@@ -95,18 +101,20 @@ export class Recall {
     }
     rankOutsideAfterScope(scored, (entry) => entry.breakdown.signals.includes('other_project'), OTHER_PROJECT_SHARE);
     scored.sort(byScore);
-    await weighByFreshness(this.deps, scored, limit);
+    await weighByFreshness(this.deps, scored, limit, rows);
     // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
     const floor = applyRelevanceFloor(scored, minScore);
-    for (const held of floor.heldBack) holdBack(belowFloor, held.memory.memory_id, held.score);
+    for (const held of floor.heldBack) holdBack(belowFloor, held.facts.memory_id, held.score);
     for (const entry of floor.partial) entry.breakdown.signals.push('partial');
     // More specific layers override conflicting less specific ones (seed 001); a window past the
-    // limit leaves room for the results an override removes.
-    const { kept, overrides } = mergeByPrecedence(
-      floor.kept.slice(0, limit * MERGE_WINDOW),
-      this.deps.config.dedupThreshold,
-    );
-    const top = kept.slice(0, limit);
+    // limit leaves room for the results an override removes. Overrides compare texts, so a window of
+    // several layers is read whole; with one layer nothing can override anything.
+    const mergeWindow = floor.kept.slice(0, limit * MERGE_WINDOW);
+    const { kept, overrides } =
+      new Set(mergeWindow.map((entry) => entry.facts.layer)).size < 2
+        ? { kept: mergeWindow, overrides: new Map<string, OverriddenMemory[]>() }
+        : mergeByPrecedence(await rows.readAll(mergeWindow), this.deps.config.dedupThreshold);
+    const top = await rows.firstWithRows(kept, limit);
     await weighUnchecked(this.deps, top);
 
     if (options.logAccess !== false && top.length > 0)

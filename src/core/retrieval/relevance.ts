@@ -1,5 +1,5 @@
 import type { ScoreBreakdown } from '../api/longTermApi.ts';
-import type { MemoryRecord } from '../domain/records.ts';
+import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { MatchSignals, SignalContext } from './signals/rankingSignal.ts';
 import { RANKING_SIGNALS } from './signals/rankingSignals.ts';
 import { fuseTextAndSemantic } from './signals/semanticFusion.ts';
@@ -16,7 +16,7 @@ export { MAX_ACCESS_COUNT } from './signals/accessFrequencySignal.ts';
  * memory outrank the answer; the peers that kept multipliers bounded did not have that failure.
  */
 export function scoreMemory(
-  memory: MemoryRecord,
+  memory: RankingFacts,
   match: MatchSignals,
   typeMultiplier: number,
   now: Date,

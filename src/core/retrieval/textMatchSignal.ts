@@ -33,10 +33,10 @@ export interface TextMatches {
 /** `nameTerms`: the words of the project name the question is scoped to, which count for no memory's coverage. */
 export function textMatches(
   search: RecallSearch,
-  candidates: Pick<Candidates, 'lexical' | 'stats' | 'windowed' | 'records'>,
+  candidates: Pick<Candidates, 'lexical' | 'stats' | 'windowed' | 'facts'>,
   nameTerms: ReadonlySet<string>,
 ): TextMatches {
-  const { lexical, stats, windowed, records } = candidates;
+  const { lexical, stats, windowed, facts } = candidates;
   const variants = search.variants.map((concepts) => unknownWordSplitsOnly(concepts, stats));
   const topical = hasTopic(variants[0]);
   // A window no memory is in tells topics apart no better, and a memory can carry the whole topic of
@@ -62,11 +62,11 @@ export function textMatches(
     information[0] = topical ? [...information[0], Math.min(window, topic)] : [window];
   }
   const inWindow = (id: string): boolean => {
-    const memory = records.get(id);
+    const memory = facts.get(id);
     return (
       search.window !== null &&
       memory !== undefined &&
-      happenedWithin(memory, search.window.after, search.window.before)
+      happenedWithin(memory.happened_ms, search.window.after, search.window.before)
     );
   };
   const topBm25 = lexical.reduce((max, hit) => Math.max(max, hit.score), 0);

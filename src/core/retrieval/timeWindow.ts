@@ -9,7 +9,6 @@
  * and the rest of the window and the topic's memories of other days after them, each as the partial
  * answer it is. A vague time ("two weeks ago") names no window and only boosts memories near it.
  */
-import type { MemoryRecord } from '../domain/records.ts';
 import { bm25Idf } from '../text/bm25.ts';
 import type { QueryConcept } from './queryConcepts.ts';
 
@@ -31,8 +30,14 @@ export function windowInformation(inWindow: number, searched: number): number {
   return bm25Idf(searched, inWindow);
 }
 
-/** When the memory happened (event_time, else when it was stored) is inside [after, before]. */
-export function happenedWithin(memory: MemoryRecord, after: string | undefined, before: string | undefined): boolean {
-  const at = memory.event_time ?? memory.created_at;
-  return (after === undefined || at >= after) && (before === undefined || at <= before);
+/**
+ * When the memory happened (event_time, else when it was stored; RankingFacts.happened_ms) is inside
+ * [after, before]. Compared as instants: every stored time and every bound is a canonical ISO string
+ * (parseIsoTimestamp, toISOString), whose string order is its time order.
+ */
+export function happenedWithin(happenedMs: number, after: string | undefined, before: string | undefined): boolean {
+  return (
+    (after === undefined || happenedMs >= Date.parse(after)) &&
+    (before === undefined || happenedMs <= Date.parse(before))
+  );
 }

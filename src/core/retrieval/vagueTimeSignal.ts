@@ -3,7 +3,7 @@
  * memories that happened within a few days of it rank a little higher. A calendar window is part of
  * the question's coverage instead (timeWindow.ts).
  */
-import type { MemoryRecord } from '../domain/records.ts';
+import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { TimeHint } from './timeExpressions.ts';
 import { happenedWithin } from './timeWindow.ts';
 
@@ -26,6 +26,6 @@ export function vagueTimeOf(timeHint: TimeHint): VagueTime | null {
 }
 
 /** The memory happened near the vague time the query names. */
-export function nearVagueTime(memory: MemoryRecord, hint: VagueTime | null): boolean {
-  return hint !== null && happenedWithin(memory, hint.after, hint.before);
+export function nearVagueTime(memory: Pick<RankingFacts, 'happened_ms'>, hint: VagueTime | null): boolean {
+  return hint !== null && happenedWithin(memory.happened_ms, hint.after, hint.before);
 }

@@ -3,7 +3,12 @@ import { MemoryError } from '../domain/errors.ts';
 const DAY_MS = 86_400_000;
 
 export function ageInDays(fromIso: string, now: Date): number {
-  return Math.max(0, (now.getTime() - Date.parse(fromIso)) / DAY_MS);
+  return ageInDaysSince(Date.parse(fromIso), now);
+}
+
+/** ageInDays of an instant already parsed (epoch ms). */
+export function ageInDaysSince(fromMs: number, now: Date): number {
+  return Math.max(0, (now.getTime() - fromMs) / DAY_MS);
 }
 
 const ISO_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;

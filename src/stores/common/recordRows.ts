@@ -1,5 +1,6 @@
 import { MEMORY_LAYERS } from '../../core/domain/layers.ts';
 import type { MemoryRecord } from '../../core/domain/memoryRecord.ts';
+import type { RankingSource } from '../../core/domain/rankingFacts.ts';
 import { EVICTION_POLICIES, SOURCE_TYPES, WORKING_CONTENT_TYPES } from '../../core/domain/recordChoices.ts';
 import { MEMORY_CATEGORIES, MEMORY_SUBTYPES } from '../../core/domain/taxonomy.ts';
 import type { SessionRecord, WorkingItemRecord } from '../../core/domain/workingRecords.ts';
@@ -64,6 +65,27 @@ export function memoryFromRow(row: StoredRow, read: ColumnReaders): MemoryRecord
     updated_at: storedText(row.updated_at, 'updated_at'),
     deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
     version: storedNumber(row.version, 'version'),
+  };
+}
+
+/** The RANKING_SOURCE_FIELDS of a memory row (rankingFacts.ts), read as memoryFromRow reads them. */
+export function rankingSourceFromRow(row: StoredRow, read: ColumnReaders): RankingSource {
+  return {
+    memory_id: storedText(row.memory_id, 'memory_id'),
+    layer: storedLayer(row.layer, 'layer'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    metadata: storedJsonObject(row.metadata, 'metadata'),
+    memory_category: storedCategory(row.memory_category, 'memory_category'),
+    memory_subtype: storedSubtype(row.memory_subtype, 'memory_subtype'),
+    entities: read.textList(row.entities, 'entities'),
+    importance: storedNumber(row.importance, 'importance'),
+    decay_factor: storedNumber(row.decay_factor, 'decay_factor'),
+    confidence: storedNumber(row.confidence, 'confidence'),
+    access_count: storedNumber(row.access_count, 'access_count'),
+    pinned: read.boolean(row.pinned, 'pinned'),
+    created_at: storedText(row.created_at, 'created_at'),
+    last_accessed: storedText(row.last_accessed, 'last_accessed'),
+    event_time: storedNullableText(row.event_time, 'event_time'),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { RankingFacts } from '../../core/domain/rankingFacts.ts';
+import { readRankingFacts } from './rankingFactColumns.ts';
 import { randomUUID } from 'node:crypto';
 import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
@@ -254,6 +256,10 @@ export class FireboltStore implements MemoryStore {
 
   turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
     return readTurnFacts(this.#client, userId, memoryIds);
+  }
+
+  rankingFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, RankingFacts>> {
+    return readRankingFacts(this.#client, userId, memoryIds);
   }
 
   getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {

@@ -1,6 +1,8 @@
+import type { RankingSource } from '../../core/domain/rankingFacts.ts';
 import type { AccessLogEntry, MemoryRecord, SessionRecord, WorkingItemRecord } from '../../core/domain/records.ts';
 import {
   memoryFromRow as decodeMemory,
+  rankingSourceFromRow as decodeRankingSource,
   sessionFromRow as decodeSession,
   workingItemFromRow as decodeWorkingItem,
   type ColumnReaders,
@@ -141,6 +143,11 @@ const FIREBOLT_READERS: ColumnReaders = { boolean: storedBoolean, textList: stor
 /** The Firebolt row codec of a memory: memoryFromRow reads what MEMORY_COLUMNS write, each column checked. */
 export function memoryFromRow(row: Row): MemoryRecord {
   return decodeMemory(row, FIREBOLT_READERS);
+}
+
+/** The Firebolt row codec of a memory's ranking source (rankingFacts.ts), read as memoryFromRow reads it. */
+export function rankingSourceFromRow(row: Row): RankingSource {
+  return decodeRankingSource(row, FIREBOLT_READERS);
 }
 
 export function sessionFromRow(row: Row): SessionRecord {

@@ -1,4 +1,5 @@
 import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
+import type { RankingFacts } from '../../core/domain/rankingFacts.ts';
 import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/domain/memoryChange.ts';
 import type {
   AccessLogEntry,
@@ -169,6 +170,9 @@ export class ResilientStore implements MemoryStore {
   }
   turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
     return this.#read((store) => store.turnFacts(userId, memoryIds));
+  }
+  rankingFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, RankingFacts>> {
+    return this.#read((store) => store.rankingFacts(userId, memoryIds));
   }
   listUnembedded(userId: string | null, model: string, limit: number): Promise<MemoryRecord[]> {
     return this.#read((store) => store.listUnembedded(userId, model, limit));

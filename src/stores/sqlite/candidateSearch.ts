@@ -1,4 +1,5 @@
 import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
+import type { RankingFacts } from '../../core/domain/rankingFacts.ts';
 import type {
   AdjacentMemories,
   LexicalHit,
@@ -9,6 +10,7 @@ import type {
   VectorQuery,
 } from '../../core/ports/memoryStore.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
+import type { MemoryMeta } from './memoryMeta.ts';
 import { readEmbeddings } from './memoryTables.ts';
 import type { SqliteConnection } from './sqliteConnection.ts';
 import type { UserCaches } from './userCaches.ts';
@@ -17,8 +19,8 @@ import { searchVectorIndex } from './vectorSearch.ts';
 
 /**
  * Retrieval candidates over a user's in-memory indexes: full-text and vector hits, term
- * statistics, a memory's neighbours in store order and the turn facts of memories (from the
- * metas, never the rows), each filtered before the cut. The first
+ * statistics, a memory's neighbours in store order and the turn and ranking facts of memories
+ * (from the metas, never the rows), each filtered before the cut. The first
  * call of a user waits for the sliced (or persisted) load rather than building in one stretch.
  */
 export class CandidateSearch {
@@ -114,4 +116,46 @@ export class CandidateSearch {
       return out;
     });
   }
+
+  /** From the metas' columns (memoryMeta.ts): no row is read; forgotten and unknown ids are absent. */
+  async rankingFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, RankingFacts>> {
+    if (memoryIds.length > 0) await this.caches.loadInSlices(userId);
+    return this.connection.read('rankingFacts', () => {
+      const out = new Map<string, RankingFacts>();
+      if (memoryIds.length === 0) return out;
+      const state = this.caches.state(userId);
+      for (const memoryId of memoryIds) {
+        const meta = state.metas.get(memoryId);
+        if (meta !== undefined && !meta.deleted) out.set(memoryId, rankingFactsOfMeta(meta));
+      }
+      return out;
+    });
+  }
+}
+
+/**
+ * A meta's ranking facts: the same values rankingFactsOf makes of the row the meta was made from
+ * (its layer, category and subtype were checked there, hence the casts from the meta's strings).
+ */
+function rankingFactsOfMeta(meta: MemoryMeta): RankingFacts {
+  return {
+    conversation: meta.conversation,
+    question: meta.question,
+    memory_id: meta.memory_id,
+    layer: meta.layer as RankingFacts['layer'],
+    project_id: meta.project_id,
+    declared_project: meta.declared_project,
+    memory_category: meta.category as RankingFacts['memory_category'],
+    memory_subtype: meta.subtype as RankingFacts['memory_subtype'],
+    entities: meta.entities,
+    importance: meta.importance,
+    decay_factor: meta.decay_factor,
+    confidence: meta.confidence,
+    access_count: meta.access_count,
+    pinned: meta.pinned,
+    created_ms: meta.created_ms,
+    last_accessed_ms: meta.last_accessed_ms,
+    happened_ms: meta.time_ms,
+    anchored: meta.anchored,
+  };
 }

@@ -23,9 +23,11 @@ export const SNAPSHOT_MAGIC = Buffer.from('FMLIDX\u0000\u0001', 'latin1');
  * expansion reads instead of rows (MemoryStore.turnFacts).
  * 4: the full-text cells once, by term (postings, each run's documents increasing); version 3 held
  * them by document too, a third of the file, which a loaded index now makes only when it needs it.
+ * 5: each meta's ranking facts beside those (rankingFacts.ts: decay factor, declared project,
+ * whether it carries anchors), which recall scores candidates on instead of rows (MemoryStore.rankingFacts).
  * A file of another version is refused ('format-version') and the index rebuilt from the rows.
  */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
 
 /** Where a snapshot's content came from; a loader compares every field with the live store. */
 export interface SnapshotStamp {
@@ -117,6 +119,7 @@ const STRING_FIELDS = [
   'source_type',
   'source_session',
   'conversation',
+  'declared_project',
 ] as const;
 const NUMBER_FIELDS = [
   'time_ms',
@@ -125,12 +128,14 @@ const NUMBER_FIELDS = [
   'access_count',
   'last_accessed_ms',
   'created_ms',
+  'decay_factor',
 ] as const;
 const NO_ITEMS: readonly string[] = Object.freeze([]);
 const PINNED = 1;
 const DELETED = 2;
 const SUPERSEDED = 4;
 const QUESTION = 8;
+const ANCHORED = 16;
 
 /** Every distinct string once; its number is its position. */
 class StringTable {
@@ -193,7 +198,8 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
       (meta.pinned ? PINNED : 0) |
       (meta.deleted ? DELETED : 0) |
       (meta.superseded ? SUPERSEDED : 0) |
-      (meta.question ? QUESTION : 0);
+      (meta.question ? QUESTION : 0) |
+      (meta.anchored ? ANCHORED : 0);
     listCounts[row * 2] = meta.entities.length;
     listCounts[row * 2 + 1] = meta.tags.length;
     for (const entity of meta.entities) listItems.push(table.number(entity));
@@ -446,7 +452,12 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
   const corrupt = (what: string): SnapshotFormatError =>
     new SnapshotFormatError('corrupt', `The index file’s ${what} do not add up.`);
   const stringCount = counts.strings;
-  const nullableFields: ReadonlySet<string> = new Set(['project_id', 'source_session', 'conversation']);
+  const nullableFields: ReadonlySet<string> = new Set([
+    'project_id',
+    'source_session',
+    'conversation',
+    'declared_project',
+  ]);
   const lowest = Int32Array.from(STRING_FIELDS, (field) => (nullableFields.has(field) ? -1 : 0));
   if (!numbersInRange(stringColumns, lowest, stringCount)) throw corrupt('memory string columns');
   if (!numbersInRange(listItems, ZERO, stringCount)) throw corrupt('entity and tag lists');
@@ -500,6 +511,9 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
       access_count: numberColumns[n + 3],
       last_accessed_ms: numberColumns[n + 4],
       created_ms: numberColumns[n + 5],
+      decay_factor: numberColumns[n + 6],
+      declared_project: nullable(stringColumns[s + 9]),
+      anchored: (flag & ANCHORED) !== 0,
     };
   };
   const tags = (row: number): readonly string[] => list(listStarts[row] + listCounts[row * 2], listCounts[row * 2 + 1]);

@@ -12,7 +12,7 @@ import {
 } from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
 import { storedText } from '../common/storedValues.ts';
-import { META_FIELDS, TURN_SOURCE_SQL } from './memoryMeta.ts';
+import { META_FIELDS, METADATA_FACTS_SQL } from './memoryMeta.ts';
 import type { MetaSource } from './memoryMeta.ts';
 
 const COLUMN_LIST = MEMORY_COLUMNS.join(', ');
@@ -96,7 +96,7 @@ export function readMemories(sql: StatementCache, userId: string, memoryIds: rea
 export function* iterateMetaSources(sql: StatementCache, userId: string): Generator<MetaSource> {
   const rows = sql
     .get(
-      `SELECT ${META_FIELDS.join(', ')}, ${TURN_SOURCE_SQL} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`,
+      `SELECT ${META_FIELDS.join(', ')}, ${METADATA_FACTS_SQL} FROM long_term_memories WHERE user_id = ? ORDER BY rowid`,
     )
     .iterate(userId);
   for (const row of rows) yield rowToMetaSource(row);
@@ -111,7 +111,7 @@ export function readMetaPage(
 ): { sources: MetaSource[]; lastRow: number | null } {
   const rows = sql
     .get(
-      `SELECT rowid AS row_number, ${META_FIELDS.join(', ')}, ${TURN_SOURCE_SQL} FROM long_term_memories WHERE rowid > ? AND +user_id = ? ORDER BY rowid LIMIT ?`,
+      `SELECT rowid AS row_number, ${META_FIELDS.join(', ')}, ${METADATA_FACTS_SQL} FROM long_term_memories WHERE rowid > ? AND +user_id = ? ORDER BY rowid LIMIT ?`,
     )
     .all(afterRow, userId, limit);
   return {

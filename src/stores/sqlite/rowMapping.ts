@@ -1,4 +1,5 @@
 import { conversationKey } from '../../core/domain/dialogTurn.ts';
+import { declaredProject } from '../../core/domain/rankingFacts.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, SessionRecord, StoredEmbedding, WorkingItemRecord } from '../../core/domain/records.ts';
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
@@ -137,7 +138,7 @@ export function rowToMemory(row: Row): MemoryRecord {
   return memoryFromRow(row, SQLITE_READERS);
 }
 
-/** The META_FIELDS of a memory row (memoryMeta.ts), read as rowToMemory reads them, and its turn facts (TURN_SOURCE_SQL). */
+/** The META_FIELDS of a memory row (memoryMeta.ts), read as rowToMemory reads them, and its metadata facts (METADATA_FACTS_SQL). */
 export function rowToMetaSource(row: Row): MetaSource {
   const memory_subtype = storedSubtype(row.memory_subtype, 'memory_subtype');
   const source_session = storedNullableText(row.source_session, 'source_session');
@@ -146,7 +147,12 @@ export function rowToMetaSource(row: Row): MetaSource {
       ? null
       : conversationKey({ memory_subtype, source_session, metadata: storedJsonObject(row.turn_metadata, 'metadata') });
   return {
-    turn: { conversation, question: conversation !== null && storedFlag(row.turn_asks, 'turn_asks') },
+    derived: {
+      conversation,
+      question: conversation !== null && storedFlag(row.turn_asks, 'turn_asks'),
+      declared_project: declaredProject({ project: storedNullableText(row.declared_project, 'declared_project') }),
+      anchored: storedFlag(row.anchored, 'anchored'),
+    },
     memory_id: storedText(row.memory_id, 'memory_id'),
     layer: storedLayer(row.layer, 'layer'),
     scope_id: storedText(row.scope_id, 'scope_id'),
@@ -163,6 +169,7 @@ export function rowToMetaSource(row: Row): MetaSource {
     deleted_at: storedNullableText(row.deleted_at, 'deleted_at'),
     superseded_by: storedNullableText(row.superseded_by, 'superseded_by'),
     importance: storedNumber(row.importance, 'importance'),
+    decay_factor: storedNumber(row.decay_factor, 'decay_factor'),
     access_count: storedNumber(row.access_count, 'access_count'),
     last_accessed: storedText(row.last_accessed, 'last_accessed'),
     created_at: storedText(row.created_at, 'created_at'),

@@ -1,6 +1,7 @@
 import { type Logger, stderrLogger } from '../../core/ports/logger.ts';
 import { join } from 'node:path';
 import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
+import type { RankingFacts } from '../../core/domain/rankingFacts.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type {
   AccessLogEntry,
@@ -379,6 +380,10 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
     return this.candidates.turnFacts(userId, memoryIds);
+  }
+
+  async rankingFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, RankingFacts>> {
+    return this.candidates.rankingFacts(userId, memoryIds);
   }
 
   async getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>> {

@@ -5,7 +5,7 @@ import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
-import { metaOf } from './memoryMeta.ts';
+import { metadataFactsOf, metaOf } from './memoryMeta.ts';
 import { MetaTable } from './metaTable.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
 
@@ -94,7 +94,7 @@ export class UserMemoryState {
 
   /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
-    const next = metaOf(memory, turnFactsOf(memory));
+    const next = metaOf(memory, metadataFactsOf(memory, turnFactsOf(memory)));
     this.revision++;
     let meta = this.metas.get(memory.memory_id);
     if (meta === undefined && this.loading !== null) return;
@@ -141,7 +141,7 @@ export class UserMemoryState {
 
   /** Bulk load: filter metadata only; search indexes are built later, on first use. */
   addMeta(source: MetaSource): void {
-    const meta = metaOf(source, source.turn);
+    const meta = metaOf(source, source.derived);
     this.metas.set(source.memory_id, meta);
     this.index(meta);
     this.append(source.memory_id);

@@ -121,6 +121,33 @@ describe('anchored memories in recall and context', () => {
     assert.doesNotMatch(fresh.content, /refers to code/);
   });
 
+  it('a memory whose code changed gives up the only place to a fresh one it outranked (limit 1)', async () => {
+    const anchoredTo = (symbol: string, importance: number) =>
+      test.core.storeMemory({
+        user_id: user,
+        content: `The settings loader handles ${symbol}.`,
+        memory_category: 'episodic',
+        memory_subtype: 'decision',
+        importance,
+        anchors: [{ path: 'src/settings/loader.ts', symbol }],
+      });
+    const changedId = (await anchoredTo('loadSettings', 0.9)).memory_id;
+    const freshId = (await anchoredTo('retryBackoff', 0.5)).memory_id;
+    const first = async () =>
+      (
+        await test.core.recall({ user_id: user, query: 'settings loader', limit: 1 }, { logAccess: false })
+      ).memories.map((memory) => memory.memory_id);
+    assert.deepEqual(await first(), [changedId], 'the more important memory answers while its code is as stored');
+    write(
+      'src/settings/loader.ts',
+      LOADER.replace(
+        /export function loadSettings[\s\S]*?\n}\n/,
+        'export async function loadSettings(url: URL): Promise<Settings> {\n  return (await fetch(url)).json();\n}\n',
+      ),
+    );
+    assert.deepEqual(await first(), [freshId], 'its anchors were checked among the candidates, not only in the answer');
+  });
+
   it('a gone anchor ranks lowest, is marked, and the memory is never deleted', async () => {
     const { memory_id } = await store('The HTTP client sends requests with fetch.', [
       { path: 'src/net/client.ts', symbol: 'HttpClient' },

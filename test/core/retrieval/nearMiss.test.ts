@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rankingFactsOf } from '../../../src/core/domain/rankingFacts.ts';
+import type { MemoryRecord } from '../../../src/core/domain/records.ts';
 import { namesProject, projectOf, questionScope } from '../../../src/core/retrieval/namedScope.ts';
+import { memoryRecord } from '../../support/memoryRecord.ts';
+
+const AT = '2026-01-01T00:00:00.000Z';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
 describe('the project a question names', () => {
@@ -15,9 +20,12 @@ describe('the project a question names', () => {
   });
 
   it('comes from metadata.project, else the layer project', () => {
-    assert.equal(projectOf({ metadata: { project: 'pebble' }, project_id: 'other' }), 'pebble');
-    assert.equal(projectOf({ metadata: {}, project_id: 'p1' }), 'p1');
-    assert.equal(projectOf({ metadata: { project: 3 }, project_id: null }), null);
+    const of = (overrides: Partial<MemoryRecord>) => projectOf(rankingFactsOf(memoryRecord(AT, overrides)));
+    assert.equal(of({ metadata: { project: 'pebble' }, project_id: 'other' }), 'pebble');
+    assert.equal(of({ metadata: { project: '  pebble ' }, project_id: 'other' }), 'pebble');
+    assert.equal(of({ metadata: { project: '   ' }, project_id: 'p1' }), 'p1');
+    assert.equal(of({ metadata: {}, project_id: 'p1' }), 'p1');
+    assert.equal(of({ metadata: { project: 3 }, project_id: null }), null);
   });
 
   it('is the bound project when the question names none, and nothing without either', () => {

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { rankingFactsOf, type RankingFacts } from '../../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
 import { memoryRecord } from '../../support/memoryRecord.ts';
 import { scoreMemory } from '../../../src/core/retrieval/relevance.ts';
 import { intentMultiplier, typeWeigher } from '../../../src/core/retrieval/typeWeights.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');
-function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return memoryRecord(now.toISOString(), overrides);
+function memory(overrides: Partial<MemoryRecord> = {}): RankingFacts {
+  return rankingFactsOf(memoryRecord(now.toISOString(), overrides));
 }
 const match = (text: number, semantic: number | null = null) => ({
   text,

@@ -3,13 +3,14 @@
 // factor that is missing or unbounded; these measure each factor's effect and its bound.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { rankingFactsOf, type RankingFacts } from '../../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
 import { memoryRecord } from '../../support/memoryRecord.ts';
 import { explainMatch, scoreMemory, type MatchSignals } from '../../../src/core/retrieval/relevance.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');
-function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return memoryRecord(now.toISOString(), overrides);
+function memory(overrides: Partial<MemoryRecord> = {}): RankingFacts {
+  return rankingFactsOf(memoryRecord(now.toISOString(), overrides));
 }
 function match(overrides: Partial<MatchSignals> = {}): MatchSignals {
   return { text: 0.5, semantic: null, matched_terms: ['x'], matched_entities: [], entity_share: 0, ...overrides };

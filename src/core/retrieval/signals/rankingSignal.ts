@@ -4,7 +4,7 @@
  * the answer: the match decides whether a memory is about the query, the signals only reorder
  * close matches (relevance.ts composes them; RANKING_SIGNALS lists them in the order they apply).
  */
-import type { MemoryRecord } from '../../domain/records.ts';
+import type { RankingFacts } from '../../domain/rankingFacts.ts';
 
 export interface MatchSignals {
   /** Lexical score normalised to [0, 1] within the query. */
@@ -17,9 +17,9 @@ export interface MatchSignals {
   entity_share: number;
 }
 
-/** What a signal may read about one candidate. */
+/** What a signal may read about one candidate: its ranking facts, never its text. */
 export interface SignalContext {
-  memory: MemoryRecord;
+  memory: RankingFacts;
   match: MatchSignals;
   /** The caller's type multiplier under the detected intent (typeWeights.ts). */
   typeMultiplier: number;
