@@ -3,6 +3,7 @@
  * (camelCase, snake_case, kebab-case, dotted names, paths) yield the whole identifier
  * AND its parts, so `getUserById` is found both by itself and by "user id".
  */
+import { regexMatches } from '../util/regexMatches.ts';
 
 /** A whole identifier, one of its parts, or a plain word. Analyzers stem words and parts but never wholes. */
 export type TokenKind = 'word' | 'whole' | 'part';
@@ -82,7 +83,7 @@ function pushChunk(chunk: string, out: Token[]): void {
 
 export function tokenizeDetailed(text: string): Token[] {
   const out: Token[] = [];
-  for (const match of normalizeText(text).matchAll(CHUNK)) {
+  for (const match of regexMatches(CHUNK, normalizeText(text))) {
     const chunks = SYMBOL_NAME.test(match[0]) ? [match[0]] : match[0].split(CONNECTOR_RUN);
     for (const chunk of chunks) pushChunk(chunk, out);
   }
