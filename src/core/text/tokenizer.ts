@@ -20,6 +20,7 @@ const CONNECTOR_RUN = /[_.\-/\\:@#+]{2,}/u;
 const VERSION = /^v?\d+(?:\.\d+)+$/u;
 /** Language names whose trailing symbols are the name ("c++", "c#", "f#"). */
 const SYMBOL_NAME = /^\p{L}{1,2}(?:\+\+|#)$/u;
+const PLAIN_WORD = /^[a-z0-9]+$/;
 const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /**
@@ -84,6 +85,12 @@ function pushChunk(chunk: string, out: Token[]): void {
 export function tokenizeDetailed(text: string): Token[] {
   const out: Token[] = [];
   for (const match of regexMatches(CHUNK, normalizeText(text))) {
+    // Most chunks are plain lower-case words or numbers: no connector, no capital, no dot, so every
+    // rule below would give them back as one word; saying so at once halves a store's analysis.
+    if (PLAIN_WORD.test(match[0])) {
+      out.push({ text: match[0], kind: 'word' });
+      continue;
+    }
     const chunks = SYMBOL_NAME.test(match[0]) ? [match[0]] : match[0].split(CONNECTOR_RUN);
     for (const chunk of chunks) pushChunk(chunk, out);
   }
