@@ -13,9 +13,9 @@ export interface GuardRejection extends HttpRejection {
  * and the browser always reports its true Origin.
  */
 export function checkHostAndOrigin(request: IncomingMessage, port: number): GuardRejection | null {
-  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  const allowedHosts = allowedHostsOf(port);
   const host = request.headers.host ?? '';
-  if (!allowedHosts.has(host)) {
+  if (!allowedHosts.hosts.has(host)) {
     return {
       status: 403,
       code: 'FORBIDDEN',
@@ -24,12 +24,24 @@ export function checkHostAndOrigin(request: IncomingMessage, port: number): Guar
   }
   const origin = request.headers.origin;
   // A browser sends the serialised origin, scheme included: `http://127.0.0.1:7077` and nothing like it.
-  const allowedOrigins = new Set([...allowedHosts].map((allowed) => `http://${allowed}`));
-  if (origin !== undefined && origin !== 'null' && !allowedOrigins.has(origin)) {
+  if (origin !== undefined && origin !== 'null' && !allowedHosts.origins.has(origin)) {
     return { status: 403, code: 'FORBIDDEN', message: `Origin "${origin}" is not allowed.` };
   }
   if (origin === 'null') return { status: 403, code: 'FORBIDDEN', message: 'Opaque origins are not allowed.' };
   return null;
+}
+
+/** The Host and Origin values a server on `port` answers; built once per port, not on every request. */
+const ALLOWED_BY_PORT = new Map<number, { hosts: ReadonlySet<string>; origins: ReadonlySet<string> }>();
+
+function allowedHostsOf(port: number): { hosts: ReadonlySet<string>; origins: ReadonlySet<string> } {
+  let allowed = ALLOWED_BY_PORT.get(port);
+  if (allowed === undefined) {
+    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+    allowed = { hosts: new Set(hosts), origins: new Set(hosts.map((host) => `http://${host}`)) };
+    ALLOWED_BY_PORT.set(port, allowed);
+  }
+  return allowed;
 }
 
 /** Bearer token check in constant time; the token never appears in a response or a log. */

@@ -4,7 +4,7 @@ import { MemoryError } from '../../src/core/domain/errors.ts';
 import type { ChangeRequest } from '../../src/core/domain/memoryChange.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../src/core/domain/records.ts';
 import type { DuplicateGuard } from '../../src/core/ports/duplicateGuard.ts';
-import { duplicateSimilarity } from '../../src/core/longterm/duplicateProbe.ts';
+import { duplicateProbeOf, duplicateSimilarity } from '../../src/core/longterm/duplicateProbe.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { embedding, iso, makeAccess, makeMemory, newUserId } from './fixtures.ts';
@@ -207,14 +207,14 @@ export function runMemoryChangeContract(
 
     /** The guard store_memory passes: the same rule as its search (duplicateProbe.ts). */
     function guardFor(user: string, content: string, mark: string, vector: StoredEmbedding | null): DuplicateGuard {
-      const probe = {
+      const probe = duplicateProbeOf({
         scope: { layer: 'user' as const, scope_id: user },
         project_id: null,
         content,
         terms: analyzeQuery(content).slice(0, 12),
         embedding: vector,
         fact: null,
-      };
+      });
       return {
         mark,
         candidates: {

@@ -121,6 +121,15 @@ describe('one HTTP error format', () => {
     assertRpcError(await send(server.port, 'POST', '/mcp', json, '{not json'), 400, -32700, 'INVALID_INPUT');
   });
 
+  it('routes every spelling of the MCP path as /mcp, whether or not it is parsed as a URL', async () => {
+    // "/mcp" itself skips the URL parser (issue 31); the spellings that need it must land on the same route.
+    const json = { 'Content-Type': 'application/json', Authorization: 'Bearer wrong' };
+    for (const path of ['/mcp', '/mcp?probe=1', '/./mcp', '/x/../mcp'])
+      assertRpcError(await send(server.port, 'POST', path, json, '{}'), 401, -32000, 'UNAUTHORIZED');
+    for (const path of ['/mcp/', '/MCP', '/mcpx'])
+      assertRouteError(await send(server.port, 'POST', path, json, '{}'), 404, 'NOT_FOUND');
+  });
+
   it("keeps the panel's HTTP side free of MCP code", () => {
     const source = readFileSync(new URL('../../src/panel/httpPanelRoutes.ts', import.meta.url), 'utf8');
     const imports = [...source.matchAll(/from '([^']+)'/g)].map((match) => match[1]!);

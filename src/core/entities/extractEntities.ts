@@ -2,6 +2,7 @@
  * Finds entities in free text so memories can be recalled by exact entity (seed 000 §6.2 `entities`).
  * Output is `kind:name`, lower-cased kind, deduplicated, in order of first appearance.
  */
+import { regexMatches } from '../util/regexMatches.ts';
 
 const CODE_EXTENSIONS =
   'ts|tsx|js|jsx|mjs|cjs|json|py|rb|go|rs|java|kt|kts|scala|c|h|cc|cpp|hpp|cs|fs|swift|m|php|sql|sh|bash|zsh|ps1|yml|yaml|toml|ini|cfg|conf|md|mdx|txt|html|css|scss|less|vue|svelte|xml|gradle|lock|env|proto|graphql|tf|dockerfile';
@@ -51,27 +52,27 @@ export function extractEntities(text: string): string[] {
     return ' ';
   });
 
-  for (const [, kind, name] of withoutUrls.matchAll(KIND_NAME_PATTERN)) {
+  for (const [, kind, name] of regexMatches(KIND_NAME_PATTERN, withoutUrls)) {
     // `notes.ts:2-2`, `app.py:14:3`: a file's line and column, not a `kind:name` entity (the path is found below).
     if (!IGNORED_KINDS.has(kind) && !LINE_REFERENCE.test(name)) add(kind, name);
   }
-  for (const [, path] of withoutUrls.matchAll(PATH_PATTERN)) add('file', path);
-  for (const [, dir] of withoutUrls.matchAll(DIR_PATTERN)) {
+  for (const [, path] of regexMatches(PATH_PATTERN, withoutUrls)) add('file', path);
+  for (const [, dir] of regexMatches(DIR_PATTERN, withoutUrls)) {
     if (/[a-z]/i.test(dir) && !dir.includes('@') && dir.split('/').filter(Boolean).length >= 2) add('path', dir);
   }
-  for (const [, a, b, c, d] of withoutUrls.matchAll(PACKAGE_COMMAND_PATTERN))
+  for (const [, a, b, c, d] of regexMatches(PACKAGE_COMMAND_PATTERN, withoutUrls))
     add('package', (a ?? b ?? c ?? d) as string);
-  for (const [, pkg] of withoutUrls.matchAll(IMPORT_PATTERN)) {
+  for (const [, pkg] of regexMatches(IMPORT_PATTERN, withoutUrls)) {
     if (!pkg.startsWith('.')) add('package', pkg);
   }
-  for (const [, pkg] of withoutUrls.matchAll(SCOPED_PACKAGE_PATTERN)) add('package', pkg);
-  for (const [, inner] of withoutUrls.matchAll(BACKTICK_PATTERN)) {
+  for (const [, pkg] of regexMatches(SCOPED_PACKAGE_PATTERN, withoutUrls)) add('package', pkg);
+  for (const [, inner] of regexMatches(BACKTICK_PATTERN, withoutUrls)) {
     const symbol = inner.replace(/\(.*\)$/, '');
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(symbol) && !found.has(`file:${inner}`)) add('symbol', symbol);
   }
-  for (const [, call] of withoutUrls.matchAll(CALL_PATTERN)) add('symbol', call);
+  for (const [, call] of regexMatches(CALL_PATTERN, withoutUrls)) add('symbol', call);
   const named = new Set([...found.keys()].map((entity) => entity.slice(entity.indexOf(':') + 1)));
-  for (const [, identifier] of withoutUrls.matchAll(IDENTIFIER_PATTERN)) {
+  for (const [, identifier] of regexMatches(IDENTIFIER_PATTERN, withoutUrls)) {
     if (!named.has(identifier)) add('symbol', identifier);
   }
   return [...found.keys()];

@@ -1,18 +1,46 @@
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { factIdentity } from '../facts/factModel.ts';
 import type { ScopeRef, WeightedTerm } from '../ports/memoryStore.ts';
-import { cosineSimilarity, textSimilarity } from './textSimilarity.ts';
+import { LruCache } from '../util/lruCache.ts';
+import { cosineSimilarity, wordCountSimilarity, wordCounts, type WordCounts } from './textSimilarity.ts';
 
 /** The memory being stored, as the duplicate rule sees it. */
 export interface DuplicateProbe {
   scope: ScopeRef;
   project_id: string | null;
   content: string;
+  /** The words of `content` (wordCounts), taken once: every candidate is compared with them. */
+  contentWords: WordCounts;
   /** The terms its duplicate search uses (computed once, for the search and the check in the write). */
   terms: WeightedTerm[];
   embedding: StoredEmbedding | null;
   /** The fact it states (factIdentity), or null. */
   fact: string | null;
+}
+
+/**
+ * Word counts of recent candidates' contents. A store compares the same candidates twice (the
+ * search before the insert, the guard inside it) and memories sharing common words are candidates
+ * for store after store; the counts of a text never change, so they are kept, a bounded few.
+ */
+const CANDIDATE_WORDS = new LruCache<string, WordCounts>({
+  maxEntries: 2_000,
+  maxWeight: 2_000_000,
+  weigh: (text) => text.length,
+});
+
+function candidateWords(content: string): WordCounts {
+  let counts = CANDIDATE_WORDS.get(content);
+  if (counts === undefined) {
+    counts = wordCounts(content);
+    CANDIDATE_WORDS.set(content, counts);
+  }
+  return counts;
+}
+
+/** The probe of a memory being stored; its words are counted here, once. */
+export function duplicateProbeOf(fields: Omit<DuplicateProbe, 'contentWords'>): DuplicateProbe {
+  return { ...fields, contentWords: wordCounts(fields.content) };
 }
 
 /**
@@ -35,5 +63,5 @@ export function duplicateSimilarity(
     probe.embedding && candidateEmbedding && candidateEmbedding.model === probe.embedding.model
       ? cosineSimilarity(probe.embedding.vector, candidateEmbedding.vector)
       : 0;
-  return Math.max(textSimilarity(probe.content, candidate.content), vectorSimilarity);
+  return Math.max(wordCountSimilarity(probe.contentWords, candidateWords(candidate.content)), vectorSimilarity);
 }

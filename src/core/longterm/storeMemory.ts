@@ -19,7 +19,7 @@ import {
   requireStringList,
   requireUnitInterval,
 } from '../validation.ts';
-import type { DuplicateProbe } from './duplicateProbe.ts';
+import { duplicateProbeOf, type DuplicateProbe } from './duplicateProbe.ts';
 import type { DuplicateGuard } from '../ports/duplicateGuard.ts';
 import { requireOwnSession } from '../working/sessionOwnership.ts';
 import { withSearchKeys } from '../text/searchKeys.ts';
@@ -120,14 +120,14 @@ export class StoreMemory {
         ? { model: this.deps.embeddings.model, vector: embedding.vector }
         : null;
 
-    const probe: DuplicateProbe = {
+    const probe = duplicateProbeOf({
       scope: scopeRef(scope),
       project_id: projectId,
       content,
       terms: dedupTerms(content),
       embedding: stored,
       fact: factIdentity(metadata),
-    };
+    });
     const duplicateOf: StoreDraft = {
       input,
       metadata,

@@ -3,8 +3,17 @@
  * provider is configured: cosine over word counts, 1.0 for identical normalised text.
  */
 export function textSimilarity(a: string, b: string): number {
-  const left = wordCounts(a);
-  const right = wordCounts(b);
+  return wordCountSimilarity(wordCounts(a), wordCounts(b));
+}
+
+/** The words of a text and how often each occurs: what `textSimilarity` compares. */
+export type WordCounts = ReadonlyMap<string, number>;
+
+/**
+ * `textSimilarity` over counts already taken: a text compared with several others (a memory being
+ * stored against its duplicate candidates) is split and normalised once, not once per comparison.
+ */
+export function wordCountSimilarity(left: WordCounts, right: WordCounts): number {
   let dot = 0;
   let leftNorm = 0;
   let rightNorm = 0;
@@ -17,7 +26,7 @@ export function textSimilarity(a: string, b: string): number {
   return dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-function wordCounts(text: string): Map<string, number> {
+export function wordCounts(text: string): WordCounts {
   const counts = new Map<string, number>();
   for (const word of text
     .normalize('NFKC')

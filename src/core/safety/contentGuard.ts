@@ -1,3 +1,4 @@
+import { regexMatches } from '../util/regexMatches.ts';
 import { MemoryError } from '../domain/errors.ts';
 import { type LabelledSpan, replaceSpans } from './replaceSpans.ts';
 import { credentialFieldKind } from './credentialAssignment.ts';
@@ -46,9 +47,9 @@ export function guardText(text: string, policy: GuardPolicy, field = 'content'):
     throw refusal(field, [...new Set(secrets.map((finding) => finding.kind))]);
   const spans: LabelledSpan[] = [...secrets];
   if (policy.piiRedaction) {
-    for (const match of text.matchAll(EMAIL))
+    for (const match of regexMatches(EMAIL, text))
       spans.push({ kind: 'email', index: match.index ?? 0, length: match[0].length });
-    for (const match of text.matchAll(PHONE))
+    for (const match of regexMatches(PHONE, text))
       spans.push({ kind: 'phone', index: match.index ?? 0, length: match[0].length });
   }
   if (spans.length === 0) return { content: text, redactions: [] };

@@ -1,3 +1,4 @@
+import { regexMatches } from '../util/regexMatches.ts';
 import { isNonSecretValue } from './secretValue.ts';
 import type { SecretSpan } from './secretSpan.ts';
 
@@ -30,18 +31,18 @@ const EXAMPLE_URL_PASSWORD = /^(?:pass|password|pwd|secret|changeme|example|\*+|
 
 export function findContextualSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  for (const match of text.matchAll(AWS_SECRET)) {
+  for (const match of regexMatches(AWS_SECRET, text)) {
     const value = match.groups?.secret ?? '';
     if (/[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9/+]/.test(value))
       spans.push(secretGroup('aws-secret-key', match));
   }
-  for (const match of text.matchAll(BEARER)) {
+  for (const match of regexMatches(BEARER, text)) {
     const value = match.groups?.secret ?? '';
     // Generated tokens mix letters and digits; "Bearer authorization_uri=…" (a challenge header) does not.
     if ((/\d/.test(value) && /[A-Za-z]/.test(value)) || value.length >= 32)
       spans.push(secretGroup('bearer-token', match));
   }
-  for (const match of text.matchAll(BASIC)) {
+  for (const match of regexMatches(BASIC, text)) {
     const before = text.slice(Math.max(0, (match.index ?? 0) - 40), match.index);
     // After a header name the value is a credential whatever it decodes to; after a quote only a
     // value that decodes to `user:password` (RFC 7617) is: `"mode": "Basic fallback"` is a word.
@@ -51,17 +52,17 @@ export function findContextualSecrets(text: string): SecretSpan[] {
     )
       spans.push(secretGroup('basic-auth', match));
   }
-  for (const match of text.matchAll(CURL_USER)) {
+  for (const match of regexMatches(CURL_USER, text)) {
     if (!isNonSecretValue(match.groups?.secret ?? '')) spans.push(secretGroup('basic-auth', match));
   }
-  for (const match of text.matchAll(NPM_AUTH_TOKEN)) {
+  for (const match of regexMatches(NPM_AUTH_TOKEN, text)) {
     if (!isNonSecretValue(match.groups?.secret ?? '')) spans.push(secretGroup('npm-token', match));
   }
-  for (const match of text.matchAll(MYSQL_PASSWORD)) {
+  for (const match of regexMatches(MYSQL_PASSWORD, text)) {
     const password = (match.groups?.secret ?? '').replace(/^['"]|['"]$/g, '');
     if (!isNonSecretValue(password)) spans.push(secretGroup('password-assignment', match));
   }
-  for (const match of text.matchAll(PGPASS_LINE)) {
+  for (const match of regexMatches(PGPASS_LINE, text)) {
     const password = match.groups?.secret ?? '';
     // All digits (`10:30:00:…`, a clock time) or all hex (`fe80:0:0:0:202`, an IPv6 address): not a .pgpass line.
     if (
@@ -73,7 +74,7 @@ export function findContextualSecrets(text: string): SecretSpan[] {
       continue;
     spans.push(secretGroup('password-assignment', match));
   }
-  for (const match of text.matchAll(URL_CREDENTIALS)) {
+  for (const match of regexMatches(URL_CREDENTIALS, text)) {
     const password = match.groups?.secret ?? '';
     if (isNonSecretValue(password) || EXAMPLE_URL_PASSWORD.test(password)) continue;
     spans.push(secretGroup('connection-string-credentials', match));

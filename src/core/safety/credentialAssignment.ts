@@ -1,3 +1,4 @@
+import { regexMatches } from '../util/regexMatches.ts';
 import { classifyCredentialName } from './credentialName.ts';
 import { isNonSecretValue, looksObscured, unquote } from './secretValue.ts';
 import type { SecretKind } from './secretKinds.ts';
@@ -48,7 +49,7 @@ function isCodeOperand(raw: string, quoted: boolean, rest: string, spacedSeparat
 
 export function findCredentialAssignments(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  for (const match of [...text.matchAll(ASSIGNMENT), ...text.matchAll(TYPED_DECLARATION)]) {
+  for (const match of [...regexMatches(ASSIGNMENT, text), ...regexMatches(TYPED_DECLARATION, text)]) {
     const groups = match.groups as { name: string; sep: string; value: string };
     const nameClass = classifyCredentialName(groups.name);
     if (nameClass === null) continue;
@@ -69,7 +70,7 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
       length: valueEnd - valueStart - 2 * offset,
     });
   }
-  for (const match of text.matchAll(XML_ELEMENT)) {
+  for (const match of regexMatches(XML_ELEMENT, text)) {
     const groups = match.groups as { name: string; value: string };
     const nameClass = classifyCredentialName(groups.name);
     if (nameClass === null || isNonSecretValue(groups.value) || groups.value.trim().length < 4) continue;
@@ -80,7 +81,7 @@ export function findCredentialAssignments(text: string): SecretSpan[] {
       length: end - start,
     });
   }
-  for (const match of text.matchAll(PROSE)) {
+  for (const match of regexMatches(PROSE, text)) {
     const raw = (match.groups as { value: string }).value;
     const { value, quoted } = unquote(raw);
     const bare = quoted ? value : value.replace(TRAILING_PUNCTUATION, '');

@@ -1,3 +1,4 @@
+import { regexMatches } from '../util/regexMatches.ts';
 import type { SecretSpan } from './secretSpan.ts';
 
 /**
@@ -36,7 +37,7 @@ export function findPrivateKeyBlocks(text: string): SecretSpan[] {
     searchFrom = begin.index + length;
     BEGIN.lastIndex = searchFrom;
   }
-  for (const match of text.matchAll(PUTTY))
+  for (const match of regexMatches(PUTTY, text))
     spans.push({ kind: 'private-key-block', index: match.index ?? 0, length: match[0].length });
   return spans;
 }

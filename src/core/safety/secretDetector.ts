@@ -4,6 +4,7 @@ import { findCredentialAssignments } from './credentialAssignment.ts';
 import { PREFIXED_TOKEN_RULES } from './prefixedTokenRules.ts';
 import { findPrivateKeyBlocks } from './privateKeyBlock.ts';
 import { replaceSpans } from './replaceSpans.ts';
+import { regexMatches } from '../util/regexMatches.ts';
 import type { SecretKind } from './secretKinds.ts';
 import type { SecretSpan } from './secretSpan.ts';
 
@@ -24,10 +25,8 @@ export function findSecrets(original: string): SecretFinding[] {
   const detection = detectionText(original);
   const text = detection.text;
   const findings: SecretFinding[] = [...findPrivateKeyBlocks(text)];
-  for (const rule of PREFIXED_TOKEN_RULES) {
-    rule.pattern.lastIndex = 0;
-    for (const match of text.matchAll(rule.pattern)) findings.push(spanOf(rule.kind, match));
-  }
+  for (const rule of PREFIXED_TOKEN_RULES)
+    for (const match of regexMatches(rule.pattern, text)) findings.push(spanOf(rule.kind, match));
   findings.push(...findContextualSecrets(text), ...findCredentialAssignments(text));
   if (text !== original)
     for (const finding of findings) Object.assign(finding, detection.toOriginal(finding.index, finding.length));

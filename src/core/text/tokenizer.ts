@@ -3,6 +3,7 @@
  * (camelCase, snake_case, kebab-case, dotted names, paths) yield the whole identifier
  * AND its parts, so `getUserById` is found both by itself and by "user id".
  */
+import { regexMatches } from '../util/regexMatches.ts';
 
 /** A whole identifier, one of its parts, or a plain word. Analyzers stem words and parts but never wholes. */
 export type TokenKind = 'word' | 'whole' | 'part';
@@ -19,6 +20,7 @@ const CONNECTOR_RUN = /[_.\-/\\:@#+]{2,}/u;
 const VERSION = /^v?\d+(?:\.\d+)+$/u;
 /** Language names whose trailing symbols are the name ("c++", "c#", "f#"). */
 const SYMBOL_NAME = /^\p{L}{1,2}(?:\+\+|#)$/u;
+const PLAIN_WORD = /^[a-z0-9]+$/;
 const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /**
@@ -82,7 +84,13 @@ function pushChunk(chunk: string, out: Token[]): void {
 
 export function tokenizeDetailed(text: string): Token[] {
   const out: Token[] = [];
-  for (const match of normalizeText(text).matchAll(CHUNK)) {
+  for (const match of regexMatches(CHUNK, normalizeText(text))) {
+    // Most chunks are plain lower-case words or numbers: no connector, no capital, no dot, so every
+    // rule below would give them back as one word; saying so at once halves a store's analysis.
+    if (PLAIN_WORD.test(match[0])) {
+      out.push({ text: match[0], kind: 'word' });
+      continue;
+    }
     const chunks = SYMBOL_NAME.test(match[0]) ? [match[0]] : match[0].split(CONNECTOR_RUN);
     for (const chunk of chunks) pushChunk(chunk, out);
   }

@@ -7,23 +7,43 @@ import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
  * every merge built a comma-joined key. Here `atob` turns each base64 token straight into its key,
  * an ASCII word is its own key, and a merge is one string concatenation.
  */
-let ranks: ReadonlyMap<string, number> | undefined;
+export interface Cl100kTables {
+  ranks: ReadonlyMap<string, number>;
+  /**
+   * The rank of every two-byte token at `first * 256 + second`, Infinity where the pair is no
+   * token: the first pass of byte-pair merging looks up every adjacent pair of single bytes, and
+   * an array read is several times cheaper than hashing a new two-character string into a Map of
+   * 100,000 (issue 31: 35 % of the merging time of words the tables do not hold whole).
+   */
+  bytePairRanks: Float64Array;
+}
+
+let tables: Cl100kTables | undefined;
 
 export function cl100kByteRanks(): ReadonlyMap<string, number> {
-  return (ranks ??= parseRanks(cl100kBase.bpe_ranks));
+  return cl100kTables().ranks;
+}
+
+export function cl100kTables(): Cl100kTables {
+  return (tables ??= parseRanks(cl100kBase.bpe_ranks));
 }
 
 /** The rank file's lines are `<name> <first rank> <base64 token> <base64 token> …`, ranks counting up. */
-function parseRanks(file: string): ReadonlyMap<string, number> {
-  const table = new Map<string, number>();
+function parseRanks(file: string): Cl100kTables {
+  const ranks = new Map<string, number>();
+  const bytePairRanks = new Float64Array(256 * 256).fill(Infinity);
   for (const line of file.split('\n')) {
     if (line.length === 0) continue;
     const fields = line.split(' ');
     let rank = Number.parseInt(fields[1], 10);
     if (!Number.isInteger(rank)) throw new Error(`cl100k_base rank line without a first rank: ${line.slice(0, 40)}`);
-    for (let index = 2; index < fields.length; index++) table.set(atob(fields[index]), rank++);
+    for (let index = 2; index < fields.length; index++) {
+      const token = atob(fields[index]);
+      if (token.length === 2) bytePairRanks[token.charCodeAt(0) * 256 + token.charCodeAt(1)] = rank;
+      ranks.set(token, rank++);
+    }
   }
-  return table;
+  return { ranks, bytePairRanks };
 }
 
 const UTF8 = new TextEncoder();

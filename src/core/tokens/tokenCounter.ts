@@ -1,6 +1,6 @@
 // One rank table, not the package: its full build bundles every encoding (megabytes).
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
-import { cl100kByteRanks, utf8Bytes } from './byteRanks.ts';
+import { cl100kTables, utf8Bytes, type Cl100kTables } from './byteRanks.ts';
 import { mergedPartsOfLongPiece } from './longPieceMerge.ts';
 import { TextCountCache } from './textCountCache.ts';
 
@@ -22,7 +22,7 @@ export interface TokenCounter {
  * call after call), so their counts are kept as well. The rank table is loaded on first use.
  */
 export class TiktokenCounter implements TokenCounter {
-  private ranks: ReadonlyMap<string, number> | undefined;
+  private tables: Cl100kTables | undefined;
   // A plain map, emptied when full: pieces recur so much that LRU bookkeeping on every hit costs more than it saves.
   private readonly pieces = new Map<string, number>();
   private readonly pattern = new RegExp(cl100kBase.pat_str, 'gu');
@@ -63,12 +63,12 @@ export class TiktokenCounter implements TokenCounter {
    * Bytes are Latin-1 characters (byteRanks.ts), so a part is a string and a merge a concatenation.
    */
   private countPiece(piece: string): number {
-    this.ranks ??= cl100kByteRanks();
+    const { ranks, bytePairRanks } = (this.tables ??= cl100kTables());
     const bytes = utf8Bytes(piece);
     if (bytes.length <= 1) return bytes.length;
-    if (this.ranks.has(bytes)) return 1;
-    if (bytes.length > LONG_PIECE_BYTES) return mergedPartsOfLongPiece(bytes, this.ranks);
-    return mergedParts(bytes.split(''), this.ranks);
+    if (ranks.has(bytes)) return 1;
+    if (bytes.length > LONG_PIECE_BYTES) return mergedPartsOfLongPiece(bytes, ranks);
+    return mergedParts(bytes, ranks, bytePairRanks);
   }
 }
 
@@ -77,9 +77,13 @@ export class TiktokenCounter implements TokenCounter {
  * lowest rank (the leftmost of equals) until no adjacent pair has a rank. Each pair's rank is
  * looked up once and again only when a merge changes one of its sides.
  */
-function mergedParts(parts: string[], ranks: ReadonlyMap<string, number>): number {
+function mergedParts(bytes: string, ranks: ReadonlyMap<string, number>, bytePairRanks: Float64Array): number {
+  const parts = bytes.split('');
   const pairRank = (index: number): number => ranks.get(parts[index] + parts[index + 1]) ?? Infinity;
-  const pairRanks = parts.slice(0, -1).map((_, index) => pairRank(index));
+  // Before any merge every part is one byte, so the first ranks come from the two-byte table.
+  const pairRanks: number[] = [];
+  for (let index = 0; index + 1 < bytes.length; index++)
+    pairRanks.push(bytePairRanks[bytes.charCodeAt(index) * 256 + bytes.charCodeAt(index + 1)]);
   while (parts.length > 1) {
     let best = 0;
     for (let index = 1; index < pairRanks.length; index++) if (pairRanks[index] < pairRanks[best]) best = index;

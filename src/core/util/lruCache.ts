@@ -16,6 +16,15 @@ export class LruCache<K, V> {
   private readonly maxWeight: number;
   private readonly weigh: (key: K, value: V) => number;
   private held = 0;
+  /**
+   * Walks the keys oldest first and is kept between evictions. Deleting from a Map leaves a hole at
+   * the front of its table until the table is rebuilt, so a fresh `for…of` from the start skipped
+   * every hole left since: thousands per eviction in a full cache of 20,000 (8.7 µs a set). A Map
+   * iterator stays valid across deletes and rebuilds and resumes where it stopped, so each hole is
+   * passed once. Everything before its position has been evicted (a read re-inserts its key at the
+   * end), so the next key it yields is the least recently used.
+   */
+  private oldestFirst: MapIterator<K> | undefined;
 
   constructor(bounds: LruBounds<K, V>) {
     this.maxEntries = bounds.maxEntries;
@@ -41,10 +50,15 @@ export class LruCache<K, V> {
     this.delete(key);
     this.entries.set(key, value);
     this.held += this.weigh(key, value);
-    for (const [oldest] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.held <= this.maxWeight) break;
-      this.delete(oldest);
-    }
+    while (this.entries.size > 0 && (this.entries.size > this.maxEntries || this.held > this.maxWeight))
+      this.delete(this.oldestKey());
+  }
+
+  private oldestKey(): K {
+    let next = (this.oldestFirst ??= this.entries.keys()).next();
+    // An iterator that reached the end stays there, even when keys are added later: start anew.
+    if (next.done) next = (this.oldestFirst = this.entries.keys()).next();
+    return next.value as K;
   }
 
   delete(key: K): void {
@@ -56,6 +70,7 @@ export class LruCache<K, V> {
 
   clear(): void {
     this.entries.clear();
+    this.oldestFirst = undefined;
     this.held = 0;
   }
 

@@ -80,3 +80,39 @@ test('normalises ASCII and other text exactly as every step applied to it does',
   }
   for (const text of texts) assert.equal(normalizeText(text), normalizedEveryStep(text), JSON.stringify(text));
 });
+
+// Plain lower-case words and numbers skip the identifier rules (issue 31); everything around that
+// shortcut must still go through them.
+test('gives plain words and numbers as one word and still splits what the rules split', () => {
+  const words = (text: string) => tokenizeDetailed(text).map((token) => `${token.kind}:${token.text}`);
+  assert.deepEqual(words('deploy 42 abc123 x getUserById c++ v1.2.3 snake_case end. 3d x86_64 Ünïcode -- a--b'), [
+    'word:deploy',
+    'word:42',
+    'word:abc123',
+    'word:x',
+    'whole:getuserbyid',
+    'part:get',
+    'part:user',
+    'part:by',
+    'part:id',
+    'word:c++',
+    'word:v1.2.3',
+    'whole:snake_case',
+    'part:snake',
+    'part:case',
+    'word:end',
+    'word:3d',
+    'whole:x86_64',
+    'part:x86',
+    'part:64',
+    'word:unicode',
+    'word:a',
+    'word:b',
+  ]);
+  let seed = 23;
+  const next = (below: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % below;
+  for (let round = 0; round < 2_000; round++) {
+    const word = Array.from({ length: 1 + next(12) }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[next(36)]).join('');
+    assert.deepEqual(words(`(${word}),`), [`word:${word}`]);
+  }
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
-import { cl100kByteRanks, utf8Bytes } from '../../../src/core/tokens/byteRanks.ts';
+import { cl100kByteRanks, cl100kTables, utf8Bytes } from '../../../src/core/tokens/byteRanks.ts';
 import { TiktokenCounter } from '../../../src/core/tokens/tokenCounter.ts';
 
 const reference = new Tiktoken(cl100kBase);
@@ -110,6 +110,26 @@ describe('TiktokenCounter', () => {
     for (const [bytes, rank] of ours) {
       const key = Array.from(bytes, (char) => char.charCodeAt(0)).join(',');
       if (theirs.get(key) !== rank) assert.fail(`rank of ${key}: ${rank}, js-tiktoken ${theirs.get(key)}`);
+    }
+  });
+
+  it('holds in the two-byte table exactly the ranks the map gives every pair of bytes', () => {
+    const { ranks, bytePairRanks } = cl100kTables();
+    for (let first = 0; first < 256; first++)
+      for (let second = 0; second < 256; second++) {
+        const pair = String.fromCharCode(first, second);
+        assert.equal(bytePairRanks[first * 256 + second], ranks.get(pair) ?? Infinity, `pair ${first},${second}`);
+      }
+  });
+
+  it('counts 5,000 made-up words of the load benchmark as encode does (their first merges use the two-byte table)', () => {
+    const counter = new TiktokenCounter();
+    const syllables = ['ka', 'do', 'ti', 'mer', 'sol', 'vex', 'un', 'qua', 'rü', 'zh', 'ei', 'x', 'ng', 'ost'];
+    let seed = 19;
+    const next = (below: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % below;
+    for (let word = 0; word < 5_000; word++) {
+      const text = ` ${Array.from({ length: 1 + next(5) }, () => syllables[next(syllables.length)]).join('')}`;
+      assert.equal(counter.count(text), reference.encode(text, [], []).length, JSON.stringify(text));
     }
   });
 
