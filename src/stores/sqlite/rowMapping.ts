@@ -197,6 +197,15 @@ export function rowToSession(row: Row): SessionRecord {
   return sessionFromRow(row);
 }
 
+/** A session_contexts row as SQLite returns it. */
+export type SessionRow = Readonly<Row>;
+
+/** The row `sessionToParams` writes, as a read of it returns it (each column's type matches its affinity). */
+export function sessionRowOf(session: SessionRecord): SessionRow {
+  const params = sessionToParams(session);
+  return Object.freeze(Object.fromEntries(SESSION_COLUMNS.map((column, index) => [column, params[index]])) as Row);
+}
+
 export function workingItemToParams(item: WorkingItemRecord): SQLInputValue[] {
   return [
     item.item_id,

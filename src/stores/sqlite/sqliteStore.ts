@@ -60,7 +60,14 @@ import { UserSearchIndexes } from './userSearchIndexes.ts';
 import { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
 import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions } from './persistedIndexes.ts';
 import { purgeWal } from './walPurge.ts';
-import { applyWorkingChange, deleteSessionRows, readSession, readSessions, readWorkingItems } from './workingTables.ts';
+import { rowToSession } from './rowMapping.ts';
+import {
+  applyWorkingChange,
+  deleteSessionRows,
+  readSessionRow,
+  readSessions,
+  readWorkingItems,
+} from './workingTables.ts';
 import { WorkingItemCache } from './workingItemCache.ts';
 import { ForegroundActivity } from './foregroundActivity.ts';
 
@@ -163,7 +170,12 @@ export class SqliteMemoryStore implements MemoryStore {
   // Sessions and working memory
 
   async getSession(sessionId: string): Promise<SessionRecord | null> {
-    return this.read('getSession', ({ sql }) => readSession(sql, sessionId));
+    return this.read('getSession', ({ sql }) => {
+      const row =
+        this.workingItems.sessionRow(sessionId) ??
+        this.workingItems.rememberSessionRow(sessionId, readSessionRow(sql, sessionId));
+      return row === undefined ? null : rowToSession(row);
+    });
   }
 
   async commitWorking(change: WorkingChange): Promise<void> {

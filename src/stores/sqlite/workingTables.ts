@@ -5,6 +5,7 @@ import {
   WORKING_ITEM_COLUMNS,
   rowToSession,
   rowToWorkingItem,
+  type SessionRow,
   sessionToParams,
   workingItemToParams,
 } from './rowMapping.ts';
@@ -21,9 +22,9 @@ function upsertSql(table: string, columns: readonly string[], key: string): stri
           ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')} WHERE ${table}.user_id = excluded.user_id`;
 }
 
-export function readSession(sql: StatementCache, sessionId: string): SessionRecord | null {
+export function readSessionRow(sql: StatementCache, sessionId: string): SessionRow | undefined {
   const row = sql.get(`SELECT ${SESSION_LIST} FROM session_contexts WHERE session_id = ?`).get(sessionId);
-  return row === undefined ? null : rowToSession(row);
+  return row === undefined ? undefined : Object.freeze(row);
 }
 
 export function readSessions(sql: StatementCache, userId: string): SessionRecord[] {
