@@ -244,7 +244,7 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       // The committed row is exactly what was written: no need to read it back.
       () => {
-        if (outcome.status === 'inserted') this.users.get(row.user_id)?.applyMemory(row, embedding);
+        if (outcome.status === 'inserted') this.users.get(row.user_id)?.applyMemory(row, embedding, analyzed);
       },
     );
     return outcome;

@@ -1,7 +1,7 @@
 import { turnFactsOf } from '../../core/domain/dialogTurn.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import { LexicalIndex } from '../common/lexicalIndex.ts';
-import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { analyzeDocument, type AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
@@ -92,8 +92,12 @@ export class UserMemoryState {
     for (const frozen of this.freezes) frozen.keep(memoryId, meta);
   }
 
-  /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
-  applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
+  /**
+   * Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none.
+   * `analyzed` is the row's `analyzeDocument` when the writer already has it (an insert analyses
+   * its row for the lexical_documents table), so it is not worked out twice.
+   */
+  applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null, analyzed?: AnalyzedDocument): void {
     const next = metaOf(memory, metadataFactsOf(memory, turnFactsOf(memory)));
     this.revision++;
     let meta = this.metas.get(memory.memory_id);
@@ -111,9 +115,9 @@ export class UserMemoryState {
     const live = !meta.deleted;
     const lexicalIndexes = [this.lexical, this.lexicalBuilding?.index].filter((index) => index != null);
     if (lexicalIndexes.length > 0) {
-      const analyzed = live ? analyzeDocument(memory) : null;
+      const document = live ? (analyzed ?? analyzeDocument(memory)) : null;
       for (const index of lexicalIndexes) {
-        if (analyzed !== null) index.upsert(memory.memory_id, analyzed);
+        if (document !== null) index.upsert(memory.memory_id, document);
         else index.remove(memory.memory_id);
       }
     }
