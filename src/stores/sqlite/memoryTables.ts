@@ -1,3 +1,4 @@
+import type { SQLOutputValue } from 'node:sqlite';
 import type { HardDeleteReason } from '../../core/ports/memoryStore.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
@@ -85,11 +86,18 @@ export function storedEmbeddingModel(sql: StatementCache, memoryId: string): str
 }
 
 export function readMemories(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
+  return readMemoryRows(sql, userId, memoryIds).map(rowToMemory);
+}
+
+/** A long_term_memories row as SQLite returns it (rowToMemory makes the record). */
+export type MemoryRow = Readonly<Record<string, SQLOutputValue>>;
+
+/** The rows of readMemories, unparsed (memoryRowCache.ts keeps them). */
+export function readMemoryRows(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRow[] {
   if (memoryIds.length === 0) return [];
-  const rows = sql
+  return sql
     .get(`SELECT ${COLUMN_LIST} FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
     .all(JSON.stringify(memoryIds), userId);
-  return rows.map(rowToMemory);
 }
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */

@@ -48,11 +48,12 @@ import {
   writeEmbedding,
 } from './memoryTables.ts';
 import { writeLexicalDocument } from './lexicalDocuments.ts';
-import { readAccessLog, readUserIds, recordAccessRows } from './accessLog.ts';
+import { type AccessBump, readAccessLog, readUserIds, recordAccessRows } from './accessLog.ts';
 import { CandidateSearch } from './candidateSearch.ts';
 import { applyOtherProcessChanges } from './otherProcessChanges.ts';
 import { deleteUserRows } from './userDeletion.ts';
 import { type Connection, SqliteConnection } from './sqliteConnection.ts';
+import type { StatementCache } from './statementCache.ts';
 import { readUserStats } from './storeStats.ts';
 import { UserCaches } from './userCaches.ts';
 import type { UserMemoryState } from './userMemoryState.ts';
@@ -315,7 +316,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
     return this.read('getMemories', ({ sql }) => {
-      const byId = new Map(readMemories(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
+      const byId = new Map(this.readRows(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
       return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
     });
   }
@@ -327,7 +328,7 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.read('listMemories', ({ sql }) => {
       const state = this.caches.state(query.filter.user_id);
       const { ids, total } = pageOfMatches(state.candidatesFor(query.filter), compileMemoryFilter(query.filter), query);
-      const byId = new Map(readMemories(sql, query.filter.user_id, ids).map((m) => [m.memory_id, m]));
+      const byId = new Map(this.readRows(sql, query.filter.user_id, ids).map((m) => [m.memory_id, m]));
       return { items: ids.flatMap((id) => byId.get(id) ?? []), total };
     });
   }
@@ -410,17 +411,17 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const bumped = await this.write(
+    let bumped: AccessBump[] = [];
+    await this.write(
       'recordAccess',
       ({ sql, feed }) => {
-        const touched = recordAccessRows(sql, entries);
-        for (const { user_id, memory_id } of touched) feed.append(user_id, memory_id, 'touch');
-        return touched;
+        bumped = recordAccessRows(sql, entries);
+        for (const { user_id, memory_id } of bumped) feed.append(user_id, memory_id, 'touch');
       },
-      undefined,
+      // In the commit's turn, as every other write: no read sees the file bumped and the caches not.
+      () => this.caches.applyTouches(bumped),
       'background',
     );
-    this.caches.applyTouches(bumped);
   }
 
   async listAccessLog(userId: string, offset: number, limit: number): Promise<AccessLogEntry[]> {
@@ -481,6 +482,12 @@ export class SqliteMemoryStore implements MemoryStore {
   ): Promise<T> {
     const written = this.connection.write(operation, work, afterCommit, lane);
     return lane === 'request' ? this.foreground.track(written) : written;
+  }
+
+  /** Memory rows for a read: those a loaded user's state holds, the rest from SQLite (memoryRowCache.ts). */
+  private readRows(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
+    const state = this.users.get(userId);
+    return state === undefined ? readMemories(sql, userId, memoryIds) : state.rows.read(sql, userId, memoryIds);
   }
 
   private refreshMemories(userId: string, memoryIds: readonly string[]): void {

@@ -7,6 +7,7 @@ import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
 import { MetaTable } from './metaTable.ts';
+import { MemoryRowCache } from './memoryRowCache.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
 
 export function vectorIndexKey(model: string, dims: number): string {
@@ -50,6 +51,8 @@ export class UserMemoryState {
   revision = 0;
   /** Where the lexical index came from: built from the rows, or loaded from a persisted index. */
   origin: 'rows' | 'persisted' = 'rows';
+  /** Rows reads fetched lately; every change below reaches them too. */
+  readonly rows = new MemoryRowCache();
 
   /** Empty, or holding a persisted index's metas (in store order), made into objects as they are used. */
   constructor(loaded: SnapshotMetas | null = null) {
@@ -98,6 +101,7 @@ export class UserMemoryState {
    * its row for the lexical_documents table), so it is not worked out twice.
    */
   applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null, analyzed?: AnalyzedDocument): void {
+    this.rows.drop(memory.memory_id);
     const next = metaOf(memory, metadataFactsOf(memory, turnFactsOf(memory)));
     this.revision++;
     let meta = this.metas.get(memory.memory_id);
@@ -224,6 +228,7 @@ export class UserMemoryState {
 
   /** Access bumps change sort keys only; the search indexes are untouched. */
   touch(memoryId: string, accessCount: number, lastAccessed: string): void {
+    this.rows.touch(memoryId, accessCount, lastAccessed);
     const meta = this.metas.get(memoryId);
     if (meta === undefined) return;
     this.revision++;
@@ -233,6 +238,7 @@ export class UserMemoryState {
   }
 
   forget(memoryId: string): void {
+    this.rows.drop(memoryId);
     this.revision++;
     const meta = this.metas.get(memoryId);
     this.beforeChange(memoryId, meta);

@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, it } from 'node:test';
+import type { AccessLogEntry, MemoryRecord } from '../../src/core/domain/records.ts';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import { MAX_ROWS_PER_USER, MemoryRowCache } from '../../src/stores/sqlite/memoryRowCache.ts';
+import { insertMemoryRow } from '../../src/stores/sqlite/memoryTables.ts';
+import { runMigrations } from '../../src/stores/sqlite/migrations.ts';
+import { StatementCache } from '../../src/stores/sqlite/statementCache.ts';
+import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import { iso, makeMemory, newUserId } from '../contract/fixtures.ts';
+import { rewriteMemory } from '../support/rewriteMemory.ts';
+
+/**
+ * Reads of memory rows (getMemories, listMemories) answer from the rows a loaded user's state
+ * holds. What must not change: every committed change of a memory, this process's or another's,
+ * is in the next read, and each caller gets a record of its own.
+ */
+async function withStores(work: (mine: SqliteMemoryStore, theirs: SqliteMemoryStore) => Promise<void>) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-cache-'));
+  const mine = new SqliteMemoryStore({ dataDir });
+  const theirs = new SqliteMemoryStore({ dataDir });
+  await mine.open();
+  await theirs.open();
+  try {
+    await work(mine, theirs);
+  } finally {
+    await theirs.close();
+    await mine.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const access = (memory: MemoryRecord, id: string, day: number): AccessLogEntry => ({
+  access_id: id,
+  memory_id: memory.memory_id,
+  session_id: null,
+  user_id: memory.user_id,
+  query_text: null,
+  similarity_score: null,
+  tool: 'recall_memories',
+  accessed_at: iso(day),
+});
+
+describe('memory rows held for reads', () => {
+  it("follow this process's changes, forgets, access bumps and deletes", async () => {
+    await withStores(async (mine) => {
+      const user = newUserId();
+      const memory = makeMemory(user, { content: 'heron by the river', tags: ['bird'] });
+      const other = makeMemory(user, { content: 'kingfisher on a branch' });
+      await mine.insertMemory(memory, null);
+      await mine.insertMemory(other, null);
+      // A search loads the user's state, so later reads go through its rows.
+      await mine.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('heron'), limit: 5 });
+      const read = async (id = memory.memory_id) => (await mine.getMemories(user, [id]))[0];
+      assert.equal((await read()).content, 'heron by the river');
+
+      // Each caller gets its own record.
+      const handed = await read();
+      handed.tags.push('changed');
+      handed.metadata.note = 'changed';
+      handed.content = 'changed';
+      assert.deepEqual(await read(), { ...memory, embedding_model: null });
+
+      await rewriteMemory(mine, { ...memory, content: 'grey heron by the river', updated_at: iso(1) });
+      assert.equal((await read()).content, 'grey heron by the river');
+
+      await mine.recordAccess([access(memory, 'acc-1', 2), access(memory, 'acc-2', 3)]);
+      const bumped = await read();
+      assert.equal(bumped.access_count, memory.access_count + 2);
+      assert.equal(bumped.last_accessed, iso(3));
+
+      await mine.forgetMemories(user, [memory.memory_id], iso(4));
+      assert.equal((await read()).deleted_at, iso(4));
+      const listed = await mine.listMemories({
+        filter: { user_id: user, state: 'deleted' },
+        sort: 'created',
+        offset: 0,
+        limit: 10,
+      });
+      assert.deepEqual(
+        listed.items.map((m) => [m.memory_id, m.deleted_at]),
+        [[memory.memory_id, iso(4)]],
+      );
+      await mine.restoreMemories(user, [memory.memory_id], iso(5));
+      assert.equal((await read()).deleted_at, null);
+
+      assert.equal(await mine.hardDeleteMemory(user, memory.memory_id), true);
+      assert.deepEqual(await mine.getMemories(user, [memory.memory_id]), []);
+      assert.equal((await read(other.memory_id)).content, 'kingfisher on a branch');
+      await mine.deleteUser(user);
+      assert.deepEqual(await mine.getMemories(user, [other.memory_id]), []);
+    });
+  });
+
+  it("follow another process's changes, access bumps, forgets and hard deletes", async () => {
+    await withStores(async (mine, theirs) => {
+      const user = newUserId();
+      const memory = makeMemory(user, { content: 'otter in the reeds' });
+      const gone = makeMemory(user, { content: 'otter tracks in mud' });
+      await mine.insertMemory(memory, null);
+      await mine.insertMemory(gone, null);
+      await mine.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('otter'), limit: 5 });
+      const read = async () => await mine.getMemories(user, [memory.memory_id, gone.memory_id]);
+      assert.equal((await read()).length, 2);
+
+      await rewriteMemory(theirs, { ...memory, content: 'two otters in the reeds', updated_at: iso(1) });
+      assert.equal((await read()).find((m) => m.memory_id === memory.memory_id)?.content, 'two otters in the reeds');
+
+      await theirs.recordAccess([access(memory, 'acc-theirs', 2)]);
+      assert.equal((await read()).find((m) => m.memory_id === memory.memory_id)?.access_count, memory.access_count + 1);
+
+      await theirs.forgetMemories(user, [memory.memory_id], iso(3));
+      assert.equal((await read()).find((m) => m.memory_id === memory.memory_id)?.deleted_at, iso(3));
+
+      await theirs.hardDeleteMemory(user, gone.memory_id);
+      assert.deepEqual(
+        (await read()).map((m) => m.memory_id),
+        [memory.memory_id],
+      );
+    });
+  });
+});
+
+describe('MemoryRowCache', () => {
+  it('reads a row from SQLite once, then from memory until it is dropped; a bump is applied to the row held', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-cache-unit-'));
+    const db = new DatabaseSync(join(dataDir, 'memory.db'));
+    try {
+      runMigrations(db);
+      const sql = new StatementCache(db);
+      const user = newUserId();
+      const memories = Array.from({ length: MAX_ROWS_PER_USER + 1 }, (_, index) =>
+        makeMemory(user, { content: `note ${index}` }),
+      );
+      for (const memory of memories) insertMemoryRow(sql, memory);
+      const cache = new MemoryRowCache();
+      const statements = () => sql.handedOut;
+      const ids = memories.map((m) => m.memory_id);
+
+      const before = statements();
+      assert.deepEqual(cache.read(sql, user, [ids[0], ids[0], 'missing']), [memories[0]]);
+      assert.equal(statements(), before + 1);
+      assert.deepEqual(cache.read(sql, user, [ids[0]]), [memories[0]]);
+      assert.equal(statements(), before + 1, 'held: no statement');
+      assert.deepEqual(cache.read(sql, newUserId(), [ids[1]]), [], "another user's id is not this user's row");
+
+      cache.touch(ids[0], 7, iso(9));
+      assert.deepEqual(cache.read(sql, user, [ids[0]]), [{ ...memories[0], access_count: 7, last_accessed: iso(9) }]);
+      cache.drop(ids[0]);
+      assert.deepEqual(cache.read(sql, user, [ids[0]]), [memories[0]], 'dropped: read again');
+      assert.equal(statements(), before + 3);
+
+      // Bounded: the least recently read row goes first.
+      cache.read(sql, user, ids);
+      const afterAll = statements();
+      assert.equal(cache.read(sql, user, ids.slice(2)).length, MAX_ROWS_PER_USER - 1);
+      assert.equal(statements(), afterAll, 'the newest rows are held');
+      assert.equal(cache.read(sql, user, [ids[0]]).length, 1);
+      assert.equal(statements(), afterAll + 1, 'the oldest was let go');
+    } finally {
+      db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
