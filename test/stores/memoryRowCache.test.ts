@@ -8,6 +8,7 @@ import type { AccessLogEntry, MemoryRecord } from '../../src/core/domain/records
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { MAX_ROWS_PER_USER, MemoryRowCache } from '../../src/stores/sqlite/memoryRowCache.ts';
 import { insertMemoryRow } from '../../src/stores/sqlite/memoryTables.ts';
+import { MEMORY_COLUMNS, memoryRowOf } from '../../src/stores/sqlite/rowMapping.ts';
 import { runMigrations } from '../../src/stores/sqlite/migrations.ts';
 import { StatementCache } from '../../src/stores/sqlite/statementCache.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
@@ -122,6 +123,60 @@ describe('memory rows held for reads', () => {
         [memory.memory_id],
       );
     });
+  });
+});
+
+describe('the row an insert keeps for the next read', () => {
+  it('is exactly the row SQLite returns for the record written', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-of-'));
+    const mine = new SqliteMemoryStore({ dataDir });
+    const theirs = new SqliteMemoryStore({ dataDir });
+    await mine.open();
+    await theirs.open();
+    const db = new DatabaseSync(join(dataDir, 'memory.db'));
+    try {
+      const user = newUserId();
+      await mine.insertMemory(makeMemory(user, { content: 'warm the state' }), null);
+      await mine.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('warm'), limit: 1 });
+      const memories = [
+        makeMemory(user),
+        makeMemory(user, {
+          content: 'lone \uD83D surrogate and a pair \uD83D\uDE00, \uDE00 reversed',
+          summary: 'summary \uDFFF',
+          entities: ['Ada', '\uD800'],
+          tags: ['t'],
+          metadata: { nested: { list: [1, 'two', null, 2.5] }, text: 'odd \uDBFF' },
+          event_time: iso(2),
+          is_temporal: true,
+          importance: 0.3333333333333333,
+          access_count: 12,
+          decay_factor: 1,
+          related_memories: ['mem_a'],
+          supersedes: 'mem_b',
+          source_session: 'sess-1',
+          confidence: 0.1 + 0.2,
+          pinned: true,
+          deleted_at: null,
+        }),
+      ];
+      for (const memory of memories) {
+        await mine.insertMemory(memory, null);
+        const stored = db
+          .prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM long_term_memories WHERE memory_id = ?`)
+          .get(memory.memory_id);
+        assert.deepEqual({ ...memoryRowOf({ ...memory, embedding_model: null }) }, { ...stored });
+        assert.deepEqual(
+          await mine.getMemories(user, [memory.memory_id]),
+          await theirs.getMemories(user, [memory.memory_id]),
+          'held and read rows make the same record',
+        );
+      }
+    } finally {
+      db.close();
+      await theirs.close();
+      await mine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -34,7 +34,8 @@ const variants = (userId: string): SessionRecord[] => [
   makeSession(userId),
   makeSession(userId, {
     org_id: 'org-1',
-    project_id: 'proj-ü',
+    // An unpaired surrogate is stored as U+FFFD: the row held must say so too.
+    project_id: 'proj-ü-\uD800',
     total_tokens: 7_321,
     max_tokens: 12_000,
     eviction_policy: 'lru',
@@ -48,7 +49,7 @@ const variants = (userId: string): SessionRecord[] => [
 
 describe('session rows held by the SQLite store', () => {
   it('are, for a committed session, exactly the row SQLite returns for it', async () => {
-    await withStores(async (mine, _theirs, dataDir) => {
+    await withStores(async (mine, theirs, dataDir) => {
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
       try {
         for (const session of variants(newUserId())) {
@@ -57,7 +58,7 @@ describe('session rows held by the SQLite store', () => {
             .prepare(`SELECT ${SESSION_COLUMNS.join(', ')} FROM session_contexts WHERE session_id = ?`)
             .get(session.session_id);
           assert.deepEqual({ ...sessionRowOf(session) }, { ...stored });
-          assert.deepEqual(await mine.getSession(session.session_id), session);
+          assert.deepEqual(await mine.getSession(session.session_id), await theirs.getSession(session.session_id));
         }
       } finally {
         db.close();
@@ -68,7 +69,8 @@ describe('session rows held by the SQLite store', () => {
   it("follow this process's commits and deletes, and another process's commits", async () => {
     await withStores(async (mine, theirs) => {
       const user = newUserId();
-      const [session, other] = variants(user);
+      const [session, unpaired] = variants(user);
+      const other = { ...unpaired, project_id: 'proj-2' };
       assert.equal(await mine.getSession(session.session_id), null);
       await mine.commitWorking({ session, upsert: [makeWorkingItem(session, 1)], delete: [] });
       assert.deepEqual(await mine.getSession(session.session_id), session);

@@ -43,6 +43,11 @@ export class MemoryRowCache {
     return records;
   }
 
+  /** A row this process just committed (memoryRowOf of the record it wrote): the next read need not fetch it. */
+  remember(row: MemoryRow): void {
+    this.rows.set(String(row.memory_id), row);
+  }
+
   /** Another process committed: it may have written a row without a change-log entry (a repair by hand, say). */
   clear(): void {
     this.rows.clear();

@@ -61,7 +61,7 @@ import { UserSearchIndexes } from './userSearchIndexes.ts';
 import { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
 import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions } from './persistedIndexes.ts';
 import { purgeWal } from './walPurge.ts';
-import { rowToSession } from './rowMapping.ts';
+import { memoryRowOf, rowToSession } from './rowMapping.ts';
 import {
   applyWorkingChange,
   deleteSessionRows,
@@ -245,7 +245,10 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       // The committed row is exactly what was written: no need to read it back.
       () => {
-        if (outcome.status === 'inserted') this.users.get(row.user_id)?.applyMemory(row, embedding, analyzed);
+        if (outcome.status !== 'inserted') return;
+        const state = this.users.get(row.user_id);
+        state?.applyMemory(row, embedding, analyzed);
+        state?.rows.remember(memoryRowOf(row));
       },
     );
     return outcome;
