@@ -180,6 +180,69 @@ describe('the row an insert keeps for the next read', () => {
   });
 });
 
+describe('the row a change keeps for the next read', () => {
+  it('is the row SQLite holds, and the warm indexes take the change without reading it back', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-change-'));
+    const mine = new SqliteMemoryStore({ dataDir });
+    const theirs = new SqliteMemoryStore({ dataDir });
+    await mine.open();
+    await theirs.open();
+    const db = new DatabaseSync(join(dataDir, 'memory.db'));
+    try {
+      const user = newUserId();
+      const probe = new Float32Array([1, 0, 0, 0]);
+      const memory = makeMemory(user, { content: 'walrus on the ice', tags: ['arctic'], embedding_model: 'm' });
+      await mine.insertMemory(memory, { model: 'm', vector: new Float32Array([0, 1, 0, 0]) });
+      const lexical = async (store: SqliteMemoryStore, word: string) =>
+        (await store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery(word), limit: 5 })).map(
+          (hit) => hit.memory_id,
+        );
+      const nearest = async (store: SqliteMemoryStore) =>
+        (await store.searchVector({ filter: { user_id: user }, vector: probe, model: 'm', limit: 1 }))[0]?.similarity;
+      assert.deepEqual(await lexical(mine, 'walrus'), [memory.memory_id]);
+      const farScore = await nearest(mine);
+
+      const changes: Array<[string, Parameters<SqliteMemoryStore['changeMemory']>[0]['change']]> = [
+        ['text and tags', { content: 'narwhal \uD800 under the ice', add_tags: ['sea'] }],
+        ['a vector', { embedding: { model: 'm', vector: probe } }],
+        ['bookkeeping only', { access: { count: 9, last_accessed: iso(3) } }],
+        ['metadata, vector kept', { merge_metadata: { note: 'seen twice' }, set: { importance: 0.75 } }],
+      ];
+      for (const [what, change] of changes) {
+        const outcome = await mine.changeMemory({
+          user_id: user,
+          memory_id: memory.memory_id,
+          change,
+          at: iso(1),
+          if_forgotten: 'reject',
+        });
+        assert.equal(outcome.status, 'applied', what);
+        const stored = db
+          .prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM long_term_memories WHERE memory_id = ?`)
+          .get(memory.memory_id);
+        const [held] = await mine.getMemories(user, [memory.memory_id]);
+        assert.deepEqual(held, (await theirs.getMemories(user, [memory.memory_id]))[0], what);
+        assert.deepEqual({ ...memoryRowOf(held) }, { ...stored }, what);
+      }
+      assert.deepEqual(await lexical(mine, 'walrus'), []);
+      assert.deepEqual(await lexical(mine, 'narwhal'), [memory.memory_id]);
+      assert.deepEqual(await lexical(mine, 'sea'), [memory.memory_id]);
+      assert.deepEqual(await lexical(mine, 'narwhal'), await lexical(theirs, 'narwhal'));
+      const closeScore = await nearest(mine);
+      assert.ok(
+        closeScore !== undefined && farScore !== undefined && closeScore > farScore,
+        'the new vector is indexed',
+      );
+      assert.equal(closeScore, await nearest(theirs));
+    } finally {
+      db.close();
+      await theirs.close();
+      await mine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('MemoryRowCache', () => {
   it('reads a row from SQLite once, then from memory until it is dropped; a bump is applied to the row held', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-cache-unit-'));

@@ -61,7 +61,9 @@ import { UserSearchIndexes } from './userSearchIndexes.ts';
 import { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
 import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions } from './persistedIndexes.ts';
 import { purgeWal } from './walPurge.ts';
-import { memoryRowOf, rowToSession } from './rowMapping.ts';
+import { memoryRowOf, rowToMemory, rowToSession } from './rowMapping.ts';
+import type { MemoryRow } from './memoryTables.ts';
+import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import {
   applyWorkingChange,
   deleteSessionRows,
@@ -265,22 +267,49 @@ export class SqliteMemoryStore implements MemoryStore {
     const reanalyse = changesIndexedText(request.change);
     // Read, decide and write inside one BEGIN IMMEDIATE transaction: no other process or request
     // can change the row between the read and the write, so concurrent changes compose.
+    let written: WrittenMemory | null = null;
     return this.write(
       'changeMemory',
       ({ sql, feed }) => {
+        written = null;
         const [current] = readMemories(sql, request.user_id, [request.memory_id]);
         const model =
           embedding === undefined ? storedEmbeddingModel(sql, request.memory_id) : (embedding?.model ?? null);
         const outcome = applyChange(current, request, model);
         if (outcome.status !== 'applied') return outcome;
         replaceMemoryRow(sql, outcome.memory);
-        if (reanalyse) writeLexicalDocument(sql, outcome.memory, analyzeDocument(outcome.memory));
+        const analyzed = reanalyse ? analyzeDocument(outcome.memory) : undefined;
+        if (analyzed !== undefined) writeLexicalDocument(sql, outcome.memory, analyzed);
         if (embedding !== undefined) writeEmbedding(sql, outcome.memory, embedding);
         feed.append(request.user_id, request.memory_id, 'upsert');
+        written = { row: memoryRowOf(outcome.memory), analyzed, embedding };
         return outcome;
       },
-      () => this.refreshMemories(request.user_id, [request.memory_id]),
+      () => {
+        if (written === null) this.refreshMemories(request.user_id, [request.memory_id]);
+        else this.applyWritten(request.user_id, written);
+      },
     );
+  }
+
+  /**
+   * After a change committed: the loaded user's caches take the row it wrote (as a read would
+   * return it), its analysis and vector, instead of reading the row back. Only a vector the change
+   * left alone is read, and only when a vector index wants it.
+   */
+  private applyWritten(userId: string, { row, analyzed, embedding }: WrittenMemory): void {
+    const state = this.users.get(userId);
+    if (state === undefined) return;
+    const memory = rowToMemory(row);
+    const vector =
+      embedding !== undefined
+        ? embedding
+        : state.wantsVectors
+          ? (readEmbeddings(this.connection.require('refresh').sql, userId, [memory.memory_id]).get(memory.memory_id) ??
+            null)
+          : null;
+    state.applyMemory(memory, vector, analyzed);
+    state.rows.remember(row);
   }
 
   async forgetMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
@@ -516,6 +545,13 @@ export class SqliteMemoryStore implements MemoryStore {
       log: this.log,
     };
   }
+}
+
+/** What a change wrote: the row, the analysis it stored (when the text changed) and the vector (when it set one). */
+interface WrittenMemory {
+  row: MemoryRow;
+  analyzed: AnalyzedDocument | undefined;
+  embedding: StoredEmbedding | null | undefined;
 }
 
 function assertEmbedding(embedding: StoredEmbedding | null): void {
