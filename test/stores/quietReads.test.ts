@@ -101,6 +101,20 @@ describe('reads while nobody commits', () => {
     });
   });
 
+  it("vouch for nothing when they catch up inside a caller's transaction, whose snapshot may be older", async () => {
+    await withConnection(async ({ path, connection, catchUps, applied }) => {
+      const { db } = connection.require('test');
+      db.exec('BEGIN');
+      assert.equal(logRows(connection), 0, 'the snapshot is taken');
+      commitElsewhere(path, 'm1');
+      // Joins the open transaction: its catch-up sees the old snapshot, though the header has moved.
+      await connection.read('nested', () => null);
+      db.exec('COMMIT');
+      assert.equal(await connection.read('next', () => applied()), 1, 'the next read catches up');
+      assert.deepEqual(catchUps, ['current', 'changes']);
+    });
+  });
+
   it('are not run again when the commit lands after a read that ran no SQL', async () => {
     await withConnection(async ({ path, connection, catchUps }) => {
       await connection.read('warm', () => null);

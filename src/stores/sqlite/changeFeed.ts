@@ -72,6 +72,14 @@ export class ChangeFeed {
     return this.header !== null && this.headerAtCatchUp !== null && this.header.matches(this.headerAtCatchUp);
   }
 
+  /**
+   * The last catch-up ran in a transaction whose snapshot an earlier statement may have taken, so
+   * the header read before its data_version may be newer than what it saw: the next read catches up.
+   */
+  distrustHeader(): void {
+    this.headerAtCatchUp = null;
+  }
+
   /** Forgets the header it reads (the connection is closing). */
   close(): void {
     this.headerAtCatchUp = null;

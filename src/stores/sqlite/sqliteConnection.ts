@@ -195,8 +195,10 @@ export class SqliteConnection {
   }
 
   private readCaughtUp<T>(connection: Connection, work: (connection: Connection) => T): { value: T } {
+    const joined = connection.db.isTransaction;
     return inReadTransaction(connection.db, () => {
       this.caches.catchUp(connection);
+      if (joined) connection.feed.distrustHeader();
       return { value: work(connection) };
     });
   }
