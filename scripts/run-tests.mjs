@@ -52,6 +52,12 @@ if (promises !== 0) {
 
 const files = globSync('test/**/*.test.ts', { cwd: root }).sort();
 const selected = only.length > 0 ? files.filter((file) => only.some((pattern) => file.includes(pattern))) : files;
+// Node's runner given no file runs its default pattern, support servers included, which never exit:
+// a selection that matches nothing is an error, not a run of everything.
+if (selected.length === 0) {
+  console.error(`✖ no test file path contains ${only.map((pattern) => `"${pattern}"`).join(' or ')}`);
+  process.exit(1);
+}
 const reportDir = mkdtempSync(join(tmpdir(), 'fml-test-skips-'));
 const skipReport = join(reportDir, 'skips.jsonl');
 const durationReport = join(reportDir, 'durations.jsonl');

@@ -1,7 +1,7 @@
 import { turnFactsOf, type TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { MemoryRecord } from '../../core/domain/records.ts';
-import { storedBoolean, storedNullableText, storedText } from '../common/storedValues.ts';
-import { chunks } from './chunks.ts';
+import { storedText } from '../common/storedValues.ts';
+import { readFactColumns, type FactColumnsReader } from './factColumnsRead.ts';
 import type { TransactionScope } from './queryClient.ts';
 import { MEMORY_COLUMNS, columnNames, memoryFromRow } from './recordRows.ts';
 import { sqlLiteral } from './sqlLiteral.ts';
@@ -16,7 +16,6 @@ import { SqlParams } from './sqlParams.ts';
  */
 export const TURN_FACT_COLUMNS = 'conversation_key, asks_question';
 
-const IDS_PER_QUERY = 200;
 const FILL_BATCH = 100;
 
 /** The VALUES of TURN_FACT_COLUMNS for an INSERT. */
@@ -34,41 +33,19 @@ export function turnFactAssignments(memory: MemoryRecord, params: SqlParams): st
   ];
 }
 
+const TURN_FACTS_READER: FactColumnsReader<TurnFacts> = {
+  columns: `memory_id, ${TURN_FACT_COLUMNS}`,
+  fromRow: (row, turn) => [storedText(row.memory_id, 'memory_id'), turn],
+  fromMemory: turnFactsOf,
+};
+
 /** The turn facts of the user's live memories with these ids; a row without them yet is read whole. */
-export async function readTurnFacts(
+export function readTurnFacts(
   scope: TransactionScope,
   userId: string,
   memoryIds: readonly string[],
 ): Promise<Map<string, TurnFacts>> {
-  const out = new Map<string, TurnFacts>();
-  const unfilled: string[] = [];
-  for (const batch of chunks([...new Set(memoryIds)], IDS_PER_QUERY)) {
-    const params = new SqlParams();
-    const { rows } = await scope.query(
-      `SELECT memory_id, ${TURN_FACT_COLUMNS} FROM fml_memories
-       WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)}) AND deleted_at IS NULL`,
-      params.values,
-    );
-    for (const row of rows) {
-      const id = storedText(row.memory_id, 'memory_id');
-      if (row.asks_question === null || row.asks_question === undefined) unfilled.push(id);
-      else
-        out.set(id, {
-          conversation: storedNullableText(row.conversation_key, 'conversation_key'),
-          question: storedBoolean(row.asks_question, 'asks_question'),
-        });
-    }
-  }
-  for (const batch of chunks(unfilled, IDS_PER_QUERY)) {
-    const params = new SqlParams();
-    const { rows } = await scope.query(
-      `SELECT ${columnNames(MEMORY_COLUMNS)} FROM fml_memories
-       WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(batch)}) AND deleted_at IS NULL`,
-      params.values,
-    );
-    for (const memory of rows.map(memoryFromRow)) out.set(memory.memory_id, turnFactsOf(memory));
-  }
-  return out;
+  return readFactColumns(scope, userId, memoryIds, TURN_FACTS_READER);
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { MemoryStore } from '../../../src/core/ports/memoryStore.ts';
 import { Recall } from '../../../src/core/retrieval/recall.ts';
+import { rowWatchingStore, type AfterCallHooks } from '../../support/rowWatchingStore.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
 /**
@@ -40,32 +40,9 @@ describe('neighbour expansion on turn facts', () => {
     return { user, turns };
   }
 
-  /** The core's store with `hooks` run after the named port calls return, and the ids of every full row read. */
-  function watched(
-    hooks: Partial<Record<'adjacentMemories' | 'turnFacts', (ids: readonly string[]) => Promise<void>>>,
-  ) {
-    const rowsRead: string[] = [];
-    const store = new Proxy(test.store, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        const method = (value as (...args: unknown[]) => unknown).bind(target);
-        if (property === 'getMemories')
-          return (userId: string, ids: readonly string[]) => {
-            rowsRead.push(...ids);
-            return method(userId, ids);
-          };
-        if (property === 'adjacentMemories' || property === 'turnFacts') {
-          const hook = hooks[property];
-          return async (first: unknown, ids: readonly string[], ...rest: unknown[]) => {
-            const answer = await method(first, ids, ...rest);
-            if (hook) await hook(ids);
-            return answer;
-          };
-        }
-        return method;
-      },
-    }) as MemoryStore;
+  /** A recall over the core's store with `hooks` run after the named port calls return, and the ids of every full row read. */
+  function watched(hooks: AfterCallHooks) {
+    const { store, rowsRead } = rowWatchingStore(test.store, hooks);
     return { recall: new Recall({ ...test.deps, store }), rowsRead };
   }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { MemoryStore } from '../../../src/core/ports/memoryStore.ts';
 import { Recall } from '../../../src/core/retrieval/recall.ts';
+import { rowWatchingStore } from '../../support/rowWatchingStore.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 
 /**
@@ -34,28 +34,9 @@ describe('full rows only for the memories recall returns', () => {
     return { user, ids };
   }
 
-  /** The core's store counting every full row read, with `onFacts` run after each rankingFacts call returns. */
+  /** A recall over the core's store that counts every full row read, `onFacts` run after each rankingFacts call. */
   function watched(onFacts?: (ids: readonly string[]) => Promise<void>) {
-    const rowsRead: string[] = [];
-    const store = new Proxy(test.store, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        const method = (value as (...args: unknown[]) => unknown).bind(target);
-        if (property === 'getMemories')
-          return (userId: string, ids: readonly string[]) => {
-            rowsRead.push(...ids);
-            return method(userId, ids);
-          };
-        if (property === 'rankingFacts' && onFacts)
-          return async (userId: string, ids: readonly string[]) => {
-            const answer = await method(userId, ids);
-            await onFacts(ids);
-            return answer;
-          };
-        return method;
-      },
-    }) as MemoryStore;
+    const { store, rowsRead } = rowWatchingStore(test.store, onFacts ? { rankingFacts: onFacts } : {});
     return { recall: new Recall({ ...test.deps, store }), rowsRead };
   }
 
