@@ -6,7 +6,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import type { AccessLogEntry, MemoryRecord } from '../../src/core/domain/records.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
-import { MAX_ROWS_PER_USER, MemoryRowCache } from '../../src/stores/sqlite/memoryRowCache.ts';
+import {
+  HeldMemoryRows,
+  MAX_HELD_CONTENT,
+  MAX_HELD_ROWS,
+  processHeldRows,
+} from '../../src/stores/sqlite/heldMemoryRows.ts';
+import { MemoryRowCache } from '../../src/stores/sqlite/memoryRowCache.ts';
 import { insertMemoryRow } from '../../src/stores/sqlite/memoryTables.ts';
 import { MEMORY_COLUMNS, memoryRowOf } from '../../src/stores/sqlite/rowMapping.ts';
 import { runMigrations } from '../../src/stores/sqlite/migrations.ts';
@@ -251,11 +257,10 @@ describe('MemoryRowCache', () => {
       runMigrations(db);
       const sql = new StatementCache(db);
       const user = newUserId();
-      const memories = Array.from({ length: MAX_ROWS_PER_USER + 1 }, (_, index) =>
-        makeMemory(user, { content: `note ${index}` }),
-      );
+      const budget = 64;
+      const memories = Array.from({ length: budget + 1 }, (_, index) => makeMemory(user, { content: `note ${index}` }));
       for (const memory of memories) insertMemoryRow(sql, memory);
-      const cache = new MemoryRowCache();
+      const cache = new MemoryRowCache(new HeldMemoryRows(budget));
       const statements = () => sql.handedOut;
       const ids = memories.map((m) => m.memory_id);
 
@@ -275,10 +280,75 @@ describe('MemoryRowCache', () => {
       // Bounded: the least recently read row goes first.
       cache.read(sql, user, ids);
       const afterAll = statements();
-      assert.equal(cache.read(sql, user, ids.slice(2)).length, MAX_ROWS_PER_USER - 1);
+      assert.equal(cache.read(sql, user, ids.slice(2)).length, budget - 1);
       assert.equal(statements(), afterAll, 'the newest rows are held');
       assert.equal(cache.read(sql, user, [ids[0]]).length, 1);
       assert.equal(statements(), afterAll + 1, 'the oldest was let go');
+    } finally {
+      db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds one budget of rows for all users of the process: many users reading rows never hold more than it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-cache-users-'));
+    const db = new DatabaseSync(join(dataDir, 'memory.db'));
+    try {
+      runMigrations(db);
+      const sql = new StatementCache(db);
+      // Each user reads more than a quarter of the budget: a bound per user would hold all of it.
+      const perUser = Math.ceil(MAX_HELD_ROWS / 4) + 16;
+      db.exec('BEGIN');
+      const users = Array.from({ length: 6 }, () => {
+        const user = newUserId();
+        const ids = Array.from({ length: perUser }, (_, index) => {
+          const memory = makeMemory(user, { content: `row ${index} of ${user}` });
+          insertMemoryRow(sql, memory);
+          return memory.memory_id;
+        });
+        return { user, ids, cache: new MemoryRowCache() };
+      });
+      db.exec('COMMIT');
+      let largest = 0;
+      for (const { user, ids, cache } of users) {
+        assert.equal(cache.read(sql, user, ids).length, perUser);
+        largest = Math.max(largest, processHeldRows.size);
+      }
+      assert.ok(largest <= MAX_HELD_ROWS, `held ${largest} rows, budget ${MAX_HELD_ROWS}`);
+      assert.ok(processHeldRows.content <= MAX_HELD_CONTENT);
+
+      // Least recently used first across users: the last user's rows are all held, the first's are gone.
+      const last = users.at(-1)!;
+      const first = users[0];
+      const before = sql.handedOut;
+      last.cache.read(sql, last.user, last.ids);
+      assert.equal(sql.handedOut, before, "the newest user's rows are held");
+      first.cache.read(sql, first.user, first.ids.slice(0, 1));
+      assert.equal(sql.handedOut, before + 1, "the oldest user's first row was let go");
+    } finally {
+      db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds characters of content within one budget across users', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-cache-content-'));
+    const db = new DatabaseSync(join(dataDir, 'memory.db'));
+    try {
+      runMigrations(db);
+      const sql = new StatementCache(db);
+      const held = new HeldMemoryRows(1000, 10_000);
+      for (let u = 0; u < 5; u++) {
+        const user = newUserId();
+        const ids = Array.from({ length: 4 }, (_, index) => {
+          const memory = makeMemory(user, { content: `${index}`.padEnd(1_000, 'x') });
+          insertMemoryRow(sql, memory);
+          return memory.memory_id;
+        });
+        new MemoryRowCache(held).read(sql, user, ids);
+        assert.ok(held.content <= 10_000, `held ${held.content} characters`);
+      }
+      assert.equal(held.size, 10);
     } finally {
       db.close();
       await rm(dataDir, { recursive: true, force: true });

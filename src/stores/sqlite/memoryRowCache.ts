@@ -1,13 +1,8 @@
 import type { MemoryRecord } from '../../core/domain/records.ts';
-import { LruCache } from '../../core/util/lruCache.ts';
+import { processHeldRows, type HeldMemoryRows, type RowOwner } from './heldMemoryRows.ts';
 import { readMemoryRows, type MemoryRow } from './memoryTables.ts';
 import { rowToMemory } from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
-
-/** Rows held per user: a duplicate check's candidates and a recall's results are mostly recent or repeated. */
-export const MAX_ROWS_PER_USER = 512;
-/** Characters of content held per user, so a few long memories cannot pin megabytes. */
-export const MAX_CONTENT_PER_USER = 512_000;
 
 /**
  * The long_term_memories rows of one user that reads fetched lately, as SQLite returned them, so
@@ -18,50 +13,61 @@ export const MAX_CONTENT_PER_USER = 512_000;
  * whoever made it: a changed or forgotten memory's row is dropped, an access bump is applied to
  * the row held (the values its UPDATE returned). When the state is dropped, so is this; any commit
  * of another process empties it (otherProcessChanges.ts), as it does the working-memory cache.
+ *
+ * The rows live in one budget shared by every user of the process (heldMemoryRows.ts), so what
+ * the process holds does not grow with the number of users loaded.
  */
 export class MemoryRowCache {
-  private readonly rows = new LruCache<string, MemoryRow>({
-    maxEntries: MAX_ROWS_PER_USER,
-    maxWeight: MAX_CONTENT_PER_USER,
-    weigh: (_memoryId, row) => (typeof row.content === 'string' ? row.content.length : 0),
-  });
+  /** Renewed by clear(): the rows held under the old one are never answered again. */
+  private owner: RowOwner;
+
+  private readonly held: HeldMemoryRows;
+
+  constructor(held: HeldMemoryRows = processHeldRows) {
+    this.held = held;
+    this.owner = held.newOwner();
+  }
 
   /** Reads `memoryIds` (deduplicated, in no particular order; absent ids are left out): held rows first, the rest from SQLite. */
   read(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
     const records: MemoryRecord[] = [];
     const missing: string[] = [];
     for (const memoryId of new Set(memoryIds)) {
-      const row = this.rows.get(memoryId);
+      const row = this.held.get(this.owner, memoryId);
       if (row === undefined) missing.push(memoryId);
       else records.push(rowToMemory(row));
     }
     for (const row of readMemoryRows(sql, userId, missing)) {
       // Parsed first: a damaged row fails this read as it would uncached, and is not kept.
       records.push(rowToMemory(row));
-      this.rows.set(String(row.memory_id), Object.freeze(row));
+      this.held.set(this.owner, String(row.memory_id), Object.freeze(row));
     }
     return records;
   }
 
   /** A row this process just committed (memoryRowOf of the record it wrote): the next read need not fetch it. */
   remember(row: MemoryRow): void {
-    this.rows.set(String(row.memory_id), row);
+    this.held.set(this.owner, String(row.memory_id), row);
   }
 
   /** Another process committed: it may have written a row without a change-log entry (a repair by hand, say). */
   clear(): void {
-    this.rows.clear();
+    this.owner = this.held.newOwner();
   }
 
   /** The memory's row changed (or went): the next read fetches it. */
   drop(memoryId: string): void {
-    this.rows.delete(memoryId);
+    this.held.delete(this.owner, memoryId);
   }
 
   /** An access bump committed: the row held takes the access_count and last_accessed its UPDATE returned. */
   touch(memoryId: string, accessCount: number, lastAccessed: string): void {
-    const row = this.rows.get(memoryId);
+    const row = this.held.get(this.owner, memoryId);
     if (row !== undefined)
-      this.rows.set(memoryId, Object.freeze({ ...row, access_count: accessCount, last_accessed: lastAccessed }));
+      this.held.set(
+        this.owner,
+        memoryId,
+        Object.freeze({ ...row, access_count: accessCount, last_accessed: lastAccessed }),
+      );
   }
 }
