@@ -5,7 +5,7 @@ import { rowToMemory } from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
 
 /**
- * The long_term_memories rows of one user that reads fetched lately, as SQLite returned them, so
+ * The long_term_memories rows of one user that reads fetched lately (the columns as SQLite returned them), so
  * the next read of the same memory (the duplicate check of a store reads five candidates, recall
  * reads what it returns) parses it without a statement. Each caller still gets its own record.
  *
@@ -40,7 +40,7 @@ export class MemoryRowCache {
     for (const row of readMemoryRows(sql, userId, missing)) {
       // Parsed first: a damaged row fails this read as it would uncached, and is not kept.
       records.push(rowToMemory(row));
-      this.held.set(this.owner, String(row.memory_id), Object.freeze(row));
+      this.held.set(this.owner, String(row.memory_id), row);
     }
     return records;
   }
@@ -64,10 +64,6 @@ export class MemoryRowCache {
   touch(memoryId: string, accessCount: number, lastAccessed: string): void {
     const row = this.held.get(this.owner, memoryId);
     if (row !== undefined)
-      this.held.set(
-        this.owner,
-        memoryId,
-        Object.freeze({ ...row, access_count: accessCount, last_accessed: lastAccessed }),
-      );
+      this.held.set(this.owner, memoryId, { ...row, access_count: accessCount, last_accessed: lastAccessed });
   }
 }
