@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
@@ -21,15 +21,17 @@ describe('a damaged memory row', () => {
 
   before(async () => {
     await core.open();
-    db = (store as unknown as { connection: { db: DatabaseSync } }).connection.db;
     ({ memory_id: memoryId } = await core.storeMemory({
       user_id: 'alex',
       content: 'The orders service uses PostgreSQL 16.',
       memory_category: 'semantic',
       memory_subtype: 'project',
     }));
+    // Another writer damages the row, on its own connection as another process would.
+    db = new DatabaseSync(join(dataDir, 'memory.db'));
   });
   after(async () => {
+    db.close();
     await core.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -1,6 +1,7 @@
 import type { Database } from './sqliteModule.ts';
 import { inReadTransaction } from './database.ts';
 import type { StatementCache } from './statementCache.ts';
+import type { WalIndexHeader } from './walIndexHeader.ts';
 import { storedChoice, storedNullableText, storedNumber, storedRow, storedText } from '../common/storedValues.ts';
 
 /**
@@ -35,7 +36,9 @@ const TRIMMED_KEY = 'change_log_trimmed_through';
  * How this process learns about memory writes of other processes sharing the file. Every memory
  * write appends a change_log row in its own transaction; before using in-memory state, `catchUp`
  * compares PRAGMA data_version (which moves only when another connection commits) and, if it
- * moved, returns the log rows after the last seq this process has applied.
+ * moved, returns the log rows after the last seq this process has applied. `quietSinceCatchUp`
+ * says, from the WAL index header alone (walIndexHeader.ts), that nobody committed since the
+ * last catch-up, so a read can skip it.
  */
 export class ChangeFeed {
   private readonly db: Database;
@@ -44,11 +47,43 @@ export class ChangeFeed {
   private lastDataVersion = -1;
   private appendsSinceTrim = 0;
   private readonly retention: ChangeLogRetention;
+  private readonly header: WalIndexHeader | null;
+  /** The WAL index header read just before the last catch-up's snapshot; null when there is none to trust. */
+  private headerAtCatchUp: Buffer | null = null;
 
-  constructor(db: Database, sql: StatementCache, retention: ChangeLogRetention = DEFAULT_RETENTION) {
+  constructor(
+    db: Database,
+    sql: StatementCache,
+    retention: ChangeLogRetention = DEFAULT_RETENTION,
+    header: WalIndexHeader | null = null,
+  ) {
     this.db = db;
     this.sql = sql;
     this.retention = retention;
+    this.header = header;
+  }
+
+  /**
+   * True when no connection (this one included) committed since the last catch-up, told by one
+   * read of the WAL index header: the caches then hold what a catch-up would give them. False
+   * whenever that cannot be told (no header, a commit, a header being rewritten).
+   */
+  quietSinceCatchUp(): boolean {
+    return this.header !== null && this.headerAtCatchUp !== null && this.header.matches(this.headerAtCatchUp);
+  }
+
+  /**
+   * The last catch-up ran in a transaction whose snapshot an earlier statement may have taken, so
+   * the header read before its data_version may be newer than what it saw: the next read catches up.
+   */
+  distrustHeader(): void {
+    this.headerAtCatchUp = null;
+  }
+
+  /** Forgets the header it reads (the connection is closing). */
+  close(): void {
+    this.headerAtCatchUp = null;
+    this.header?.close();
   }
 
   /** Called at open, before any cache exists: everything logged so far is already reflected. */
@@ -84,12 +119,20 @@ export class ChangeFeed {
    */
   catchUp(): CatchUp {
     return inReadTransaction(this.db, () => {
+      // Read before data_version takes the snapshot, so the snapshot holds at least every commit
+      // this header describes: while it reads the same, what this catch-up saw is still current.
+      const header = this.header?.current() ?? null;
+      this.headerAtCatchUp = null;
       const version = this.dataVersion();
-      if (version === this.lastDataVersion) return { kind: 'current' };
+      if (version === this.lastDataVersion) {
+        this.headerAtCatchUp = header;
+        return { kind: 'current' };
+      }
       const trimmedThrough = this.trimmedThrough();
       if (this.lastSeq < trimmedThrough) {
         this.lastSeq = this.maxSeq();
         this.lastDataVersion = version;
+        this.headerAtCatchUp = header;
         return { kind: 'reset' };
       }
       const changes = this.sql
@@ -103,6 +146,7 @@ export class ChangeFeed {
         }));
       if (changes.length > 0) this.lastSeq = changes[changes.length - 1].seq;
       this.lastDataVersion = version;
+      this.headerAtCatchUp = header;
       return { kind: 'changes', changes };
     });
   }

@@ -1,3 +1,4 @@
+import type { SQLOutputValue } from 'node:sqlite';
 import type { HardDeleteReason } from '../../core/ports/memoryStore.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
@@ -26,6 +27,11 @@ const UPDATE_SET = MEMORY_COLUMNS.filter((c) => c !== 'memory_id' && c !== 'user
  * whole user through the user_id index.
  */
 const IDS_PARAM = '(SELECT value FROM json_each(?))';
+// Built once: a statement is found by its text, and building it again cost about a µs per call.
+const INSERT_MEMORY = `INSERT INTO long_term_memories (${COLUMN_LIST}) VALUES (${PLACEHOLDERS})`;
+const UPDATE_MEMORY = `UPDATE long_term_memories SET ${UPDATE_SET} WHERE memory_id = ? AND user_id = ?`;
+const SELECT_MEMORIES = `SELECT ${COLUMN_LIST} FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`;
+const SELECT_EMBEDDINGS = `SELECT memory_id, model, vector FROM embeddings WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`;
 
 export function insertMemoryRow(sql: StatementCache, memory: MemoryRecord): void {
   if (sql.get('SELECT 1 FROM erased_memories WHERE memory_id = ?').get(memory.memory_id) !== undefined) {
@@ -33,7 +39,7 @@ export function insertMemoryRow(sql: StatementCache, memory: MemoryRecord): void
       details: { field: 'memory_id', memory_id: memory.memory_id },
     });
   }
-  sql.get(`INSERT INTO long_term_memories (${COLUMN_LIST}) VALUES (${PLACEHOLDERS})`).run(...memoryToParams(memory));
+  sql.get(INSERT_MEMORY).run(...memoryToParams(memory));
 }
 
 /**
@@ -60,9 +66,7 @@ export function setForgotten(
 /** Returns false when the id does not exist for this user. */
 export function replaceMemoryRow(sql: StatementCache, memory: MemoryRecord): boolean {
   const [memoryId, userId, ...rest] = memoryToParams(memory);
-  const result = sql
-    .get(`UPDATE long_term_memories SET ${UPDATE_SET} WHERE memory_id = ? AND user_id = ?`)
-    .run(...rest, memoryId, userId);
+  const result = sql.get(UPDATE_MEMORY).run(...rest, memoryId, userId);
   return Number(result.changes) > 0;
 }
 
@@ -85,11 +89,16 @@ export function storedEmbeddingModel(sql: StatementCache, memoryId: string): str
 }
 
 export function readMemories(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
+  return readMemoryRows(sql, userId, memoryIds).map(rowToMemory);
+}
+
+/** A long_term_memories row as SQLite returns it (rowToMemory makes the record). */
+export type MemoryRow = Readonly<Record<string, SQLOutputValue>>;
+
+/** The rows of readMemories, unparsed (memoryRowCache.ts keeps them). */
+export function readMemoryRows(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRow[] {
   if (memoryIds.length === 0) return [];
-  const rows = sql
-    .get(`SELECT ${COLUMN_LIST} FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
-    .all(JSON.stringify(memoryIds), userId);
-  return rows.map(rowToMemory);
+  return sql.get(SELECT_MEMORIES).all(JSON.stringify(memoryIds), userId);
 }
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */
@@ -127,9 +136,7 @@ export function readEmbeddings(
 ): Map<string, StoredEmbedding> {
   const out = new Map<string, StoredEmbedding>();
   if (memoryIds.length === 0) return out;
-  const rows = sql
-    .get(`SELECT memory_id, model, vector FROM embeddings WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`)
-    .all(JSON.stringify(memoryIds), userId);
+  const rows = sql.get(SELECT_EMBEDDINGS).all(JSON.stringify(memoryIds), userId);
   for (const row of rows) out.set(storedText(row.memory_id, 'memory_id'), rowToEmbedding(row));
   return out;
 }

@@ -17,7 +17,9 @@ export function applyOtherProcessChanges(
   const update = feed.catchUp();
   if (update.kind === 'current') return;
   // Working-memory writes leave no change-log rows: any commit of another process may hold one.
+  // Nor does a memory row changed outside the store (by hand): the rows held for reads go too.
   workingItems.clear();
+  for (const state of caches.users.values()) state.rows.clear();
   if (update.kind === 'reset') {
     caches.users.clear();
     return;

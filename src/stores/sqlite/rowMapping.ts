@@ -197,6 +197,41 @@ export function rowToSession(row: Row): SessionRecord {
   return sessionFromRow(row);
 }
 
+/** A session_contexts row as SQLite returns it. */
+export type SessionRow = Readonly<Row>;
+
+/** The row `sessionToParams` writes, as a read of it returns it. */
+export function sessionRowOf(session: SessionRecord): SessionRow {
+  return rowOfParams(SESSION_COLUMNS, sessionToParams(session));
+}
+
+/** The row `memoryToParams` writes, as a read of it returns it. */
+export function memoryRowOf(memory: MemoryRecord): Readonly<Row> {
+  return rowOfParams(MEMORY_COLUMNS, memoryToParams(memory));
+}
+
+/**
+ * What SQLite gives back for a row written from `params`: every value the codecs write (text,
+ * null, numbers in columns of their own affinity, 0/1 flags) reads back as written, except text
+ * with an unpaired surrogate, which is stored as UTF-8 with U+FFFD in its place.
+ */
+function rowOfParams(columns: readonly string[], params: readonly SQLInputValue[]): Readonly<Row> {
+  const row: Row = {};
+  for (let index = 0; index < columns.length; index++) {
+    const value = params[index];
+    row[columns[index]] = typeof value === 'string' ? asStoredText(value) : (value as SQLOutputValue);
+  }
+  return Object.freeze(row);
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text as SQLite stores it (String.prototype.toWellFormed, which this project's TypeScript lib does not declare). */
+function asStoredText(text: string): string {
+  return SURROGATE.test(text) ? text.replace(UNPAIRED_SURROGATE, '\uFFFD') : text;
+}
+
 export function workingItemToParams(item: WorkingItemRecord): SQLInputValue[] {
   return [
     item.item_id,

@@ -13,6 +13,7 @@ import type { Database } from './sqliteModule.ts';
 import { StatementCache } from './statementCache.ts';
 import { ensureStoreId } from './storeIdentity.ts';
 import { WalCheckpointer } from './walCheckpointer.ts';
+import { WalIndexHeader } from './walIndexHeader.ts';
 
 /** An open database with what every transaction uses. */
 export interface Connection {
@@ -54,6 +55,8 @@ export class SqliteConnection {
   private localCommitCount = 0;
   private readonly commits = new GroupCommit(() => this.require('commit').db, this.groupCommitHooks());
   private storeIdValue = '';
+  /** Reads run again because a commit came between their quiet check and their snapshot (for tests). */
+  snapshotsOvertaken = 0;
 
   constructor(options: SqliteConnectionOptions) {
     this.dataDir = options.dataDir;
@@ -105,7 +108,8 @@ export class SqliteConnection {
       await retryWhileBusy(() => runMigrations(opened));
       this.storeIdValue = await retryWhileBusy(() => ensureStoreId(opened));
       const sql = new StatementCache(opened);
-      const feed = new ChangeFeed(opened, sql, this.retention);
+      // After the migrations' reads: the -shm file is there and this connection maps it.
+      const feed = new ChangeFeed(opened, sql, this.retention, WalIndexHeader.open(this.path));
       feed.start();
       this.current = { db: opened, sql, feed, checkpointer: new WalCheckpointer(opened, this.path, this.log) };
     } catch (error) {
@@ -123,6 +127,7 @@ export class SqliteConnection {
     const connection = this.current;
     this.current = null;
     await connection?.checkpointer.close();
+    connection?.feed.close();
     connection?.db.close();
   }
 
@@ -159,20 +164,43 @@ export class SqliteConnection {
 
   /**
    * Reads see other processes' memory writes: the change log is applied first, in the same read
-   * transaction as the read itself, so both see one snapshot of the file.
+   * transaction as the read itself, so both see one snapshot of the file. When the WAL index
+   * header says nobody committed since the last catch-up, the catch-up (and the WAL read lock its
+   * PRAGMA takes) is skipped; should the read's own SQL then have taken a snapshot after a commit
+   * that slipped in meanwhile, the read runs again, caught up.
    */
   async read<T>(operation: string, work: (connection: Connection) => T): Promise<T> {
     const connection = this.require(operation);
     try {
-      return await retryWhileBusy(() =>
-        inReadTransaction(connection.db, () => {
-          this.caches.catchUp(connection);
-          return work(connection);
-        }),
-      );
+      return await retryWhileBusy(() => (this.readOnce(connection, work) ?? this.readCaughtUp(connection, work)).value);
     } catch (error) {
       throw toMemoryError(error, operation, this.dataDir);
     }
+  }
+
+  /** The read without a catch-up; null when a commit may have come between the check and the read's snapshot. */
+  private readOnce<T>(connection: Connection, work: (connection: Connection) => T): { value: T } | null {
+    if (connection.db.isTransaction || !connection.feed.quietSinceCatchUp()) return this.readCaughtUp(connection, work);
+    return inReadTransaction(connection.db, () => {
+      const statements = connection.sql.handedOut;
+      const value = work(connection);
+      // Without SQL no snapshot was taken; with it, an unchanged header means nobody committed
+      // between the check and that snapshot, so the caches and the rows describe the same file.
+      if (connection.sql.handedOut !== statements && !connection.feed.quietSinceCatchUp()) {
+        this.snapshotsOvertaken++;
+        return null;
+      }
+      return { value };
+    });
+  }
+
+  private readCaughtUp<T>(connection: Connection, work: (connection: Connection) => T): { value: T } {
+    const joined = connection.db.isTransaction;
+    return inReadTransaction(connection.db, () => {
+      this.caches.catchUp(connection);
+      if (joined) connection.feed.distrustHeader();
+      return { value: work(connection) };
+    });
   }
 
   /**

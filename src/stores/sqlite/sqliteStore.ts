@@ -48,11 +48,12 @@ import {
   writeEmbedding,
 } from './memoryTables.ts';
 import { writeLexicalDocument } from './lexicalDocuments.ts';
-import { readAccessLog, readUserIds, recordAccessRows } from './accessLog.ts';
+import { type AccessBump, readAccessLog, readUserIds, recordAccessRows } from './accessLog.ts';
 import { CandidateSearch } from './candidateSearch.ts';
 import { applyOtherProcessChanges } from './otherProcessChanges.ts';
 import { deleteUserRows } from './userDeletion.ts';
 import { type Connection, SqliteConnection } from './sqliteConnection.ts';
+import type { StatementCache } from './statementCache.ts';
 import { readUserStats } from './storeStats.ts';
 import { UserCaches } from './userCaches.ts';
 import type { UserMemoryState } from './userMemoryState.ts';
@@ -60,7 +61,16 @@ import { UserSearchIndexes } from './userSearchIndexes.ts';
 import { IndexSnapshotFiles } from './indexSnapshotFiles.ts';
 import { PersistedIndexes, type PersistedIndexHost, type PersistedIndexOptions } from './persistedIndexes.ts';
 import { purgeWal } from './walPurge.ts';
-import { applyWorkingChange, deleteSessionRows, readSession, readSessions, readWorkingItems } from './workingTables.ts';
+import { memoryRowOf, rowToMemory, rowToSession } from './rowMapping.ts';
+import type { MemoryRow } from './memoryTables.ts';
+import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
+import {
+  applyWorkingChange,
+  deleteSessionRows,
+  readSessionRow,
+  readSessions,
+  readWorkingItems,
+} from './workingTables.ts';
 import { WorkingItemCache } from './workingItemCache.ts';
 import { ForegroundActivity } from './foregroundActivity.ts';
 
@@ -163,7 +173,12 @@ export class SqliteMemoryStore implements MemoryStore {
   // Sessions and working memory
 
   async getSession(sessionId: string): Promise<SessionRecord | null> {
-    return this.read('getSession', ({ sql }) => readSession(sql, sessionId));
+    return this.read('getSession', ({ sql }) => {
+      const row =
+        this.workingItems.sessionRow(sessionId) ??
+        this.workingItems.rememberSessionRow(sessionId, readSessionRow(sql, sessionId));
+      return row === undefined ? null : rowToSession(row);
+    });
   }
 
   async commitWorking(change: WorkingChange): Promise<void> {
@@ -232,7 +247,10 @@ export class SqliteMemoryStore implements MemoryStore {
       },
       // The committed row is exactly what was written: no need to read it back.
       () => {
-        if (outcome.status === 'inserted') this.users.get(row.user_id)?.applyMemory(row, embedding);
+        if (outcome.status !== 'inserted') return;
+        const state = this.users.get(row.user_id);
+        state?.applyMemory(row, embedding, analyzed);
+        state?.rows.remember(memoryRowOf(row));
       },
     );
     return outcome;
@@ -249,22 +267,49 @@ export class SqliteMemoryStore implements MemoryStore {
     const reanalyse = changesIndexedText(request.change);
     // Read, decide and write inside one BEGIN IMMEDIATE transaction: no other process or request
     // can change the row between the read and the write, so concurrent changes compose.
+    let written: WrittenMemory | null = null;
     return this.write(
       'changeMemory',
       ({ sql, feed }) => {
+        written = null;
         const [current] = readMemories(sql, request.user_id, [request.memory_id]);
         const model =
           embedding === undefined ? storedEmbeddingModel(sql, request.memory_id) : (embedding?.model ?? null);
         const outcome = applyChange(current, request, model);
         if (outcome.status !== 'applied') return outcome;
         replaceMemoryRow(sql, outcome.memory);
-        if (reanalyse) writeLexicalDocument(sql, outcome.memory, analyzeDocument(outcome.memory));
+        const analyzed = reanalyse ? analyzeDocument(outcome.memory) : undefined;
+        if (analyzed !== undefined) writeLexicalDocument(sql, outcome.memory, analyzed);
         if (embedding !== undefined) writeEmbedding(sql, outcome.memory, embedding);
         feed.append(request.user_id, request.memory_id, 'upsert');
+        written = { row: memoryRowOf(outcome.memory), analyzed, embedding };
         return outcome;
       },
-      () => this.refreshMemories(request.user_id, [request.memory_id]),
+      () => {
+        if (written === null) this.refreshMemories(request.user_id, [request.memory_id]);
+        else this.applyWritten(request.user_id, written);
+      },
     );
+  }
+
+  /**
+   * After a change committed: the loaded user's caches take the row it wrote (as a read would
+   * return it), its analysis and vector, instead of reading the row back. Only a vector the change
+   * left alone is read, and only when a vector index wants it.
+   */
+  private applyWritten(userId: string, { row, analyzed, embedding }: WrittenMemory): void {
+    const state = this.users.get(userId);
+    if (state === undefined) return;
+    const memory = rowToMemory(row);
+    const vector =
+      embedding !== undefined
+        ? embedding
+        : state.wantsVectors
+          ? (readEmbeddings(this.connection.require('refresh').sql, userId, [memory.memory_id]).get(memory.memory_id) ??
+            null)
+          : null;
+    state.applyMemory(memory, vector, analyzed);
+    state.rows.remember(row);
   }
 
   async forgetMemories(userId: string, memoryIds: readonly string[], at: string): Promise<ForgetOutcome> {
@@ -303,7 +348,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getMemories(userId: string, memoryIds: readonly string[]): Promise<MemoryRecord[]> {
     return this.read('getMemories', ({ sql }) => {
-      const byId = new Map(readMemories(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
+      const byId = new Map(this.readRows(sql, userId, memoryIds).map((m) => [m.memory_id, m]));
       return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
     });
   }
@@ -315,7 +360,7 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.read('listMemories', ({ sql }) => {
       const state = this.caches.state(query.filter.user_id);
       const { ids, total } = pageOfMatches(state.candidatesFor(query.filter), compileMemoryFilter(query.filter), query);
-      const byId = new Map(readMemories(sql, query.filter.user_id, ids).map((m) => [m.memory_id, m]));
+      const byId = new Map(this.readRows(sql, query.filter.user_id, ids).map((m) => [m.memory_id, m]));
       return { items: ids.flatMap((id) => byId.get(id) ?? []), total };
     });
   }
@@ -398,17 +443,17 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async recordAccess(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const bumped = await this.write(
+    let bumped: AccessBump[] = [];
+    await this.write(
       'recordAccess',
       ({ sql, feed }) => {
-        const touched = recordAccessRows(sql, entries);
-        for (const { user_id, memory_id } of touched) feed.append(user_id, memory_id, 'touch');
-        return touched;
+        bumped = recordAccessRows(sql, entries);
+        for (const { user_id, memory_id } of bumped) feed.append(user_id, memory_id, 'touch');
       },
-      undefined,
+      // In the commit's turn, as every other write: no read sees the file bumped and the caches not.
+      () => this.caches.applyTouches(bumped),
       'background',
     );
-    this.caches.applyTouches(bumped);
   }
 
   async listAccessLog(userId: string, offset: number, limit: number): Promise<AccessLogEntry[]> {
@@ -471,6 +516,12 @@ export class SqliteMemoryStore implements MemoryStore {
     return lane === 'request' ? this.foreground.track(written) : written;
   }
 
+  /** Memory rows for a read: those a loaded user's state holds, the rest from SQLite (memoryRowCache.ts). */
+  private readRows(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRecord[] {
+    const state = this.users.get(userId);
+    return state === undefined ? readMemories(sql, userId, memoryIds) : state.rows.read(sql, userId, memoryIds);
+  }
+
   private refreshMemories(userId: string, memoryIds: readonly string[]): void {
     this.caches.refreshMemories(userId, memoryIds);
   }
@@ -494,6 +545,13 @@ export class SqliteMemoryStore implements MemoryStore {
       log: this.log,
     };
   }
+}
+
+/** What a change wrote: the row, the analysis it stored (when the text changed) and the vector (when it set one). */
+interface WrittenMemory {
+  row: MemoryRow;
+  analyzed: AnalyzedDocument | undefined;
+  embedding: StoredEmbedding | null | undefined;
 }
 
 function assertEmbedding(embedding: StoredEmbedding | null): void {

@@ -1,12 +1,13 @@
 import { turnFactsOf } from '../../core/domain/dialogTurn.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import { LexicalIndex } from '../common/lexicalIndex.ts';
-import { analyzeDocument } from '../../core/text/analyzer.ts';
+import { analyzeDocument, type AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
 import { MetaTable } from './metaTable.ts';
+import { MemoryRowCache } from './memoryRowCache.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
 
 export function vectorIndexKey(model: string, dims: number): string {
@@ -50,6 +51,8 @@ export class UserMemoryState {
   revision = 0;
   /** Where the lexical index came from: built from the rows, or loaded from a persisted index. */
   origin: 'rows' | 'persisted' = 'rows';
+  /** Rows reads fetched lately; every change below reaches them too. */
+  readonly rows = new MemoryRowCache();
 
   /** Empty, or holding a persisted index's metas (in store order), made into objects as they are used. */
   constructor(loaded: SnapshotMetas | null = null) {
@@ -92,8 +95,13 @@ export class UserMemoryState {
     for (const frozen of this.freezes) frozen.keep(memoryId, meta);
   }
 
-  /** Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none. */
-  applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null): void {
+  /**
+   * Installs or refreshes one row; `embedding` is the row's stored vector, null when it has none.
+   * `analyzed` is the row's `analyzeDocument` when the writer already has it (an insert analyses
+   * its row for the lexical_documents table), so it is not worked out twice.
+   */
+  applyMemory(memory: MemoryRecord, embedding: StoredEmbedding | null, analyzed?: AnalyzedDocument): void {
+    this.rows.drop(memory.memory_id);
     const next = metaOf(memory, metadataFactsOf(memory, turnFactsOf(memory)));
     this.revision++;
     let meta = this.metas.get(memory.memory_id);
@@ -111,9 +119,9 @@ export class UserMemoryState {
     const live = !meta.deleted;
     const lexicalIndexes = [this.lexical, this.lexicalBuilding?.index].filter((index) => index != null);
     if (lexicalIndexes.length > 0) {
-      const analyzed = live ? analyzeDocument(memory) : null;
+      const document = live ? (analyzed ?? analyzeDocument(memory)) : null;
       for (const index of lexicalIndexes) {
-        if (analyzed !== null) index.upsert(memory.memory_id, analyzed);
+        if (document !== null) index.upsert(memory.memory_id, document);
         else index.remove(memory.memory_id);
       }
     }
@@ -220,6 +228,7 @@ export class UserMemoryState {
 
   /** Access bumps change sort keys only; the search indexes are untouched. */
   touch(memoryId: string, accessCount: number, lastAccessed: string): void {
+    this.rows.touch(memoryId, accessCount, lastAccessed);
     const meta = this.metas.get(memoryId);
     if (meta === undefined) return;
     this.revision++;
@@ -229,6 +238,7 @@ export class UserMemoryState {
   }
 
   forget(memoryId: string): void {
+    this.rows.drop(memoryId);
     this.revision++;
     const meta = this.metas.get(memoryId);
     this.beforeChange(memoryId, meta);

@@ -5,6 +5,7 @@ import {
   WORKING_ITEM_COLUMNS,
   rowToSession,
   rowToWorkingItem,
+  type SessionRow,
   sessionToParams,
   workingItemToParams,
 } from './rowMapping.ts';
@@ -21,9 +22,15 @@ function upsertSql(table: string, columns: readonly string[], key: string): stri
           ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')} WHERE ${table}.user_id = excluded.user_id`;
 }
 
-export function readSession(sql: StatementCache, sessionId: string): SessionRecord | null {
-  const row = sql.get(`SELECT ${SESSION_LIST} FROM session_contexts WHERE session_id = ?`).get(sessionId);
-  return row === undefined ? null : rowToSession(row);
+// Built once: a statement is found by its text, and building it again cost a few µs per call.
+const SELECT_SESSION = `SELECT ${SESSION_LIST} FROM session_contexts WHERE session_id = ?`;
+const SELECT_ITEMS = `SELECT ${ITEM_LIST} FROM working_memory_items WHERE session_id = ? ORDER BY sequence_num, item_id`;
+const UPSERT_SESSION = upsertSql('session_contexts', SESSION_COLUMNS, 'session_id');
+const UPSERT_ITEM = upsertSql('working_memory_items', WORKING_ITEM_COLUMNS, 'item_id');
+
+export function readSessionRow(sql: StatementCache, sessionId: string): SessionRow | undefined {
+  const row = sql.get(SELECT_SESSION).get(sessionId);
+  return row === undefined ? undefined : Object.freeze(row);
 }
 
 export function readSessions(sql: StatementCache, userId: string): SessionRecord[] {
@@ -34,10 +41,7 @@ export function readSessions(sql: StatementCache, userId: string): SessionRecord
 }
 
 export function readWorkingItems(sql: StatementCache, sessionId: string): WorkingItemRecord[] {
-  return sql
-    .get(`SELECT ${ITEM_LIST} FROM working_memory_items WHERE session_id = ? ORDER BY sequence_num, item_id`)
-    .all(sessionId)
-    .map(rowToWorkingItem);
+  return sql.get(SELECT_ITEMS).all(sessionId).map(rowToWorkingItem);
 }
 
 /** Call inside a write transaction: the items go with their session. True when the user had it. */
@@ -50,16 +54,14 @@ export function deleteSessionRows(sql: StatementCache, userId: string, sessionId
 /** Call inside a write transaction: the session row and its items change together. */
 export function applyWorkingChange(sql: StatementCache, change: WorkingChange): void {
   const { session } = change;
-  const written = sql
-    .get(upsertSql('session_contexts', SESSION_COLUMNS, 'session_id'))
-    .run(...sessionToParams(session));
+  const written = sql.get(UPSERT_SESSION).run(...sessionToParams(session));
   if (Number(written.changes) === 0) {
     throw new MemoryError('INVALID_INPUT', `session_id "${session.session_id}" is already used by another user.`, {
       operation: 'commitWorking',
       details: { field: 'session_id' },
     });
   }
-  const upsertItem = sql.get(upsertSql('working_memory_items', WORKING_ITEM_COLUMNS, 'item_id'));
+  const upsertItem = sql.get(UPSERT_ITEM);
   for (const item of change.upsert) {
     if (item.session_id !== session.session_id || item.user_id !== session.user_id) {
       throw new MemoryError(

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, it } from 'node:test';
+import type { CatchUp } from '../../src/stores/sqlite/changeFeed.ts';
+import { SqliteConnection } from '../../src/stores/sqlite/sqliteConnection.ts';
+import { WalIndexHeader } from '../../src/stores/sqlite/walIndexHeader.ts';
+import { recordingLogger } from '../support/recordingLogger.ts';
+
+/**
+ * Reads skip the change-log catch-up while the WAL index header says nobody committed since the
+ * last one (walIndexHeader.ts). What must not change: another connection's commit is seen by the
+ * next read, and a read's SQL and the caches it consults describe one snapshot of the file.
+ */
+interface Harness {
+  path: string;
+  connection: SqliteConnection;
+  /** What each catch-up of `connection` found, in order. */
+  catchUps: CatchUp['kind'][];
+  /** Change-log rows this process has applied (the caches' view). */
+  applied: () => number;
+}
+
+async function withConnection(work: (harness: Harness) => Promise<void>): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fml-quiet-'));
+  const path = join(dataDir, 'memory.db');
+  const catchUps: CatchUp['kind'][] = [];
+  const connection = new SqliteConnection({
+    dataDir,
+    path,
+    retention: undefined,
+    log: recordingLogger(),
+    caches: { catchUp: ({ feed }) => void catchUps.push(feed.catchUp().kind), dropAll: () => {} },
+  });
+  await connection.connect();
+  try {
+    await work({ path, connection, catchUps, applied: () => connection.require('test').feed.appliedSeq() });
+  } finally {
+    await connection.disconnect();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A commit of another connection, as another process makes it. */
+function commitElsewhere(path: string, memoryId: string): void {
+  const other = new DatabaseSync(path);
+  try {
+    other.prepare("INSERT INTO change_log (user_id, memory_id, op) VALUES ('u', ?, 'upsert')").run(memoryId);
+  } finally {
+    other.close();
+  }
+}
+
+const logRows = (connection: SqliteConnection): number =>
+  Number(
+    (connection.require('test').sql.get('SELECT COUNT(*) AS n FROM change_log').get() as { n: number | bigint }).n,
+  );
+
+describe('reads while nobody commits', () => {
+  it('skip the catch-up until another connection commits, and the next read then sees that commit', async () => {
+    await withConnection(async ({ path, connection, catchUps, applied }) => {
+      await connection.read('first', () => null);
+      await connection.read('second', () => null);
+      await connection.read('third', () => null);
+      assert.deepEqual(catchUps, ['current'], 'one catch-up, then the header vouches for it');
+
+      commitElsewhere(path, 'm1');
+      const rows = await connection.read('after their commit', () => logRows(connection));
+      assert.deepEqual(catchUps, ['current', 'changes']);
+      assert.equal(rows, 1);
+      assert.equal(applied(), 1, 'the caches took the commit before the read');
+    });
+  });
+
+  it('catch up after a commit of their own connection, which moves the header but not data_version', async () => {
+    await withConnection(async ({ connection, catchUps }) => {
+      await connection.read('warm', () => null);
+      await connection.write('own', ({ feed }) => feed.append('u', 'mine', 'upsert'));
+      await connection.read('after own commit', () => null);
+      await connection.read('quiet again', () => null);
+      assert.deepEqual(catchUps, ['current', 'current']);
+    });
+  });
+
+  it("run again caught up when another connection's commit lands between the check and the read's own SQL", async () => {
+    await withConnection(async ({ path, connection, catchUps, applied }) => {
+      await connection.read('warm', () => null);
+      let runs = 0;
+      const seen = await connection.read('overtaken', () => {
+        runs++;
+        // The check has passed; the commit lands before this read's first statement takes its snapshot.
+        if (runs === 1) commitElsewhere(path, 'm1');
+        return { rows: logRows(connection), applied: applied() };
+      });
+      assert.deepEqual(seen, { rows: 1, applied: 1 }, 'the rows and the caches describe one snapshot');
+      assert.equal(runs, 2);
+      assert.equal(connection.snapshotsOvertaken, 1);
+      assert.deepEqual(catchUps, ['current', 'changes']);
+    });
+  });
+
+  it("vouch for nothing when they catch up inside a caller's transaction, whose snapshot may be older", async () => {
+    await withConnection(async ({ path, connection, catchUps, applied }) => {
+      const { db } = connection.require('test');
+      db.exec('BEGIN');
+      assert.equal(logRows(connection), 0, 'the snapshot is taken');
+      commitElsewhere(path, 'm1');
+      // Joins the open transaction: its catch-up sees the old snapshot, though the header has moved.
+      await connection.read('nested', () => null);
+      db.exec('COMMIT');
+      assert.equal(await connection.read('next', () => applied()), 1, 'the next read catches up');
+      assert.deepEqual(catchUps, ['current', 'changes']);
+    });
+  });
+
+  it('are not run again when the commit lands after a read that ran no SQL', async () => {
+    await withConnection(async ({ path, connection, catchUps }) => {
+      await connection.read('warm', () => null);
+      let runs = 0;
+      await connection.read('from memory only', () => {
+        runs++;
+        commitElsewhere(path, `m${runs}`);
+        return null;
+      });
+      assert.equal(runs, 1, 'no snapshot was taken, so none can disagree with the caches');
+      await connection.read('next', () => null);
+      assert.deepEqual(catchUps, ['current', 'changes'], 'the next read catches up');
+    });
+  });
+});
+
+describe('WalIndexHeader', () => {
+  it('reads the same until a connection commits, and differs after every commit', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-walhdr-'));
+    const path = join(dataDir, 'memory.db');
+    const db = new DatabaseSync(path);
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('CREATE TABLE notes (body TEXT)');
+      const header = WalIndexHeader.open(path);
+      assert.ok(header !== null, 'Linux and macOS read the -shm file');
+      const seen = new Set<string>();
+      for (let commit = 0; commit < 20; commit++) {
+        const known = header.current();
+        assert.ok(known !== null);
+        seen.add(known.toString('hex'));
+        assert.equal(header.matches(known), true, 'no commit, same header');
+        db.prepare('SELECT COUNT(*) FROM notes').get();
+        assert.equal(header.matches(known), true, 'a read leaves it');
+        db.prepare('INSERT INTO notes (body) VALUES (?)').run(`note ${commit}`);
+        assert.equal(header.matches(known), false, 'a commit moves it');
+      }
+      // A checkpoint that restarts the log starts the frames over: the header still never repeats.
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      db.prepare('INSERT INTO notes (body) VALUES (?)').run('after the restart');
+      const restarted = header.current();
+      assert.ok(restarted !== null && !seen.has(restarted.toString('hex')));
+      header.close();
+      assert.equal(header.matches(restarted), false, 'a closed header vouches for nothing');
+    } finally {
+      db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('is not used where a plain read need not see a mapped write, nor without a -shm file', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fml-walhdr-'));
+    const path = join(dataDir, 'memory.db');
+    try {
+      assert.equal(WalIndexHeader.open(path), null, 'no -shm file');
+      const db = new DatabaseSync(path);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('CREATE TABLE notes (body TEXT)');
+      assert.equal(WalIndexHeader.open(path, 'win32'), null);
+      const onLinux = WalIndexHeader.open(path, 'linux');
+      assert.notEqual(onLinux, null);
+      onLinux?.close();
+      db.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
