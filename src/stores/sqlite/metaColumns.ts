@@ -111,7 +111,8 @@ export class MetaColumns {
     if (row === this.#flags.length) this.#grow();
     this.#rows++;
     this.ids.push(meta.memory_id);
-    this.#strings[row * S] = this.#number(meta.memory_id);
+    // The id is read from `ids`: numbering it would keep a second entry per memory in the pool's Map.
+    this.#strings[row * S] = -1;
     this.write(row, meta);
     return row;
   }
