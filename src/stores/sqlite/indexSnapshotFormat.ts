@@ -67,9 +67,10 @@ export interface IndexSnapshot {
 }
 
 /**
- * A decoded file's metas, still in its columns: every row was checked at decode, and `meta(row)`
- * makes a row's MemoryMeta when a caller first needs it (at 100,000 memories, making them all
- * was a quarter of a fresh process's first recall).
+ * A decoded file's metas, still in its columns: every row was checked at decode. A MetaTable reads
+ * and writes `columns` in place and never makes an object per row (at 100,000 memories, making them
+ * all was a quarter of a fresh process's first recall and 34 MB); `meta(row)` makes one row's
+ * MemoryMeta for a caller that wants a plain copy.
  */
 export interface SnapshotMetas {
   /** Memory ids in store order. */
