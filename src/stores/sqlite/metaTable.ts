@@ -82,12 +82,17 @@ export class MetaTable {
    * over thousands of rows makes no object per row. `test` must not keep the meta it is given.
    */
   rowTest(test: (meta: MemoryMeta) => boolean): (row: number) => boolean {
-    const cursor = new MetaRow(this.columns, 0);
+    const cursor = this.cursor();
     return (row) => {
       if (!this.columns.present(row)) return false;
       cursor.row = row;
       return test(cursor);
     };
+  }
+
+  /** A view its holder moves from row to row (`cursor.row = n`), for scans that keep nothing. */
+  cursor(): MetaRow {
+    return new MetaRow(this.columns, 0);
   }
 
   /** Rows whose memory is in the table, in row order. */

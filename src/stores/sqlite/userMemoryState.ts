@@ -6,6 +6,7 @@ import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
 import { DELETED, plainMeta, SOURCE_SESSION_FIELD, TIME_FIELD } from './metaColumns.ts';
+import type { MetaCandidates } from './memoryListing.ts';
 import { MetaTable } from './metaTable.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
 
@@ -140,14 +141,14 @@ export class UserMemoryState {
   }
 
   /**
-   * The metas a listing must look at: the pinned or tagged subset when the filter requires it,
-   * else every meta. The caller still applies the whole filter to each.
+   * The rows a listing must look at: the pinned or tagged subset when the filter requires it,
+   * else every row. The caller still applies the whole filter to each.
    */
-  candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): Iterable<MemoryMeta> {
+  candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): MetaCandidates {
     const ids =
       filter.pinned === true ? this.pinned : filter.tags && filter.tags.length > 0 ? this.taggedAny(filter.tags) : null;
-    if (ids === null) return this.metas.values();
-    return [...ids].flatMap((id) => this.metas.get(id) ?? []);
+    if (ids === null) return { table: this.metas, rows: null };
+    return { table: this.metas, rows: [...ids].flatMap((id) => this.metas.presentRowOf(id) ?? []) };
   }
 
   private taggedAny(tags: readonly string[]): Set<string> {
