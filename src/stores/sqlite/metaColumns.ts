@@ -81,7 +81,6 @@ export class MetaColumns {
   #flags: Uint8Array;
   #rows: number;
   readonly #loaded: LoadedMetaColumns | null;
-  readonly #loadedRows: number;
   /** The file's strings are numbers below `#baseStrings`; strings met later are numbered after them. */
   readonly #baseStrings: readonly string[];
   readonly #laterStrings: string[] = [];
@@ -92,8 +91,7 @@ export class MetaColumns {
 
   constructor(loaded: LoadedMetaColumns | null = null) {
     this.#loaded = loaded;
-    this.#loadedRows = loaded === null ? 0 : loaded.ids.length;
-    this.#rows = this.#loadedRows;
+    this.#rows = loaded === null ? 0 : loaded.ids.length;
     this.ids = loaded === null ? [] : loaded.ids.slice();
     this.#strings = loaded === null ? new Int32Array(16 * S) : loaded.strings;
     this.#numbers = loaded === null ? new Float64Array(16 * N) : loaded.numbers;
@@ -222,11 +220,6 @@ export class MetaColumns {
     this.#strings = strings;
     this.#numbers = numbers;
     this.#flags = flags;
-  }
-
-  /** Loaded rows: how many came from the file. */
-  get loadedRows(): number {
-    return this.#loadedRows;
   }
 }
 
