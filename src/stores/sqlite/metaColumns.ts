@@ -85,6 +85,9 @@ export class MetaColumns {
   readonly #baseStrings: readonly string[];
   readonly #laterStrings: string[] = [];
   readonly #laterNumbers = new Map<string, number>();
+  /** Per string field, the last string written and its number: consecutive rows repeat most of them. */
+  readonly #lastStrings: Array<string | null> = new Array<string | null>(S).fill(null);
+  readonly #lastNumbers = new Int32Array(S).fill(-1);
   /** Lists of rows written since the load (undefined: still the file's). */
   #entities: Array<readonly string[] | undefined> = [];
   #tags: Array<readonly string[] | undefined> = [];
@@ -120,15 +123,15 @@ export class MetaColumns {
     const s = row * S;
     const n = row * N;
     const strings = this.#strings;
-    strings[s + LAYER] = this.#number(meta.layer);
-    strings[s + SCOPE] = this.#number(meta.scope_id);
-    strings[s + PROJECT] = this.#number(meta.project_id);
-    strings[s + CATEGORY] = this.#number(meta.category);
-    strings[s + SUBTYPE] = this.#number(meta.subtype);
-    strings[s + SOURCE_TYPE] = this.#number(meta.source_type);
-    strings[s + SOURCE_SESSION] = this.#number(meta.source_session);
-    strings[s + CONVERSATION] = this.#number(meta.conversation);
-    strings[s + DECLARED_PROJECT] = this.#number(meta.declared_project);
+    strings[s + LAYER] = this.#number(meta.layer, LAYER);
+    strings[s + SCOPE] = this.#number(meta.scope_id, SCOPE);
+    strings[s + PROJECT] = this.#number(meta.project_id, PROJECT);
+    strings[s + CATEGORY] = this.#number(meta.category, CATEGORY);
+    strings[s + SUBTYPE] = this.#number(meta.subtype, SUBTYPE);
+    strings[s + SOURCE_TYPE] = this.#number(meta.source_type, SOURCE_TYPE);
+    strings[s + SOURCE_SESSION] = this.#number(meta.source_session, SOURCE_SESSION);
+    strings[s + CONVERSATION] = this.#number(meta.conversation, CONVERSATION);
+    strings[s + DECLARED_PROJECT] = this.#number(meta.declared_project, DECLARED_PROJECT);
     const numbers = this.#numbers;
     numbers[n + TIME] = meta.time_ms;
     numbers[n + CONFIDENCE] = meta.confidence;
@@ -198,14 +201,17 @@ export class MetaColumns {
   }
 
   /** A string's number: the file's strings are not looked up (that would need a Map of them all), so one met again later gets a second number, which reads the same. */
-  #number(value: string | null): number {
+  #number(value: string | null, field: number): number {
     if (value === null) return -1;
+    if (value === this.#lastStrings[field]) return this.#lastNumbers[field];
     let number = this.#laterNumbers.get(value);
     if (number === undefined) {
       number = this.#baseStrings.length + this.#laterStrings.length;
       this.#laterStrings.push(value);
       this.#laterNumbers.set(value, number);
     }
+    this.#lastStrings[field] = value;
+    this.#lastNumbers[field] = number;
     return number;
   }
 
