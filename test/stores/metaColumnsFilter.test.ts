@@ -4,7 +4,7 @@ import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
 import type { MemoryFilter } from '../../src/core/ports/memoryStore.ts';
 import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
 import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
-import { plainMeta } from '../../src/stores/sqlite/metaColumns.ts';
+import { plainMeta } from '../../src/stores/sqlite/metaRow.ts';
 import { compileMemoryFilter } from '../../src/stores/sqlite/memoryFilter.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
 import { MetaTable } from '../../src/stores/sqlite/metaTable.ts';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
 import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
-import { plainMeta } from '../../src/stores/sqlite/metaColumns.ts';
+import { plainMeta } from '../../src/stores/sqlite/metaRow.ts';
 import { MetaTable } from '../../src/stores/sqlite/metaTable.ts';
 
 function meta(memory_id: string, overrides: Partial<MemoryMeta> = {}): MemoryMeta {

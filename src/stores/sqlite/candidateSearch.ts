@@ -10,7 +10,7 @@ import type {
   VectorQuery,
 } from '../../core/ports/memoryStore.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
-import { CONVERSATION_FIELD, QUESTION } from './metaColumns.ts';
+import { CONVERSATION, QUESTION } from './metaColumns.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import { readEmbeddings } from './memoryTables.ts';
 import type { SqliteConnection } from './sqliteConnection.ts';
@@ -114,7 +114,7 @@ export class CandidateSearch {
         const row = state.liveRowOf(memoryId);
         if (row !== undefined)
           out.set(memoryId, {
-            conversation: columns.string(row, CONVERSATION_FIELD),
+            conversation: columns.string(row, CONVERSATION),
             question: columns.flag(row, QUESTION),
           });
       }

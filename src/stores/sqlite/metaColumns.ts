@@ -27,32 +27,29 @@ export const DELETED = 2;
 export const SUPERSEDED = 4;
 export const QUESTION = 8;
 export const ANCHORED = 16;
-/** Field numbers of the two columns neighbour walks read directly. */
-export const TIME_FIELD = 0;
-export const SOURCE_SESSION_FIELD = 7;
 /** Not a persisted flag: the row's memory was forgotten (erased) from the table. */
 export const ABSENT = 128;
 
 const S = STRING_FIELDS.length;
 const N = NUMBER_FIELDS.length;
 const NO_ITEMS: readonly string[] = Object.freeze([]);
-const LAYER = 1;
-const SCOPE = 2;
-const PROJECT = 3;
-const CATEGORY = 4;
-const SUBTYPE = 5;
-const SOURCE_TYPE = 6;
-const SOURCE_SESSION = 7;
-const CONVERSATION = 8;
-export const CONVERSATION_FIELD = CONVERSATION;
-const DECLARED_PROJECT = 9;
-const TIME = 0;
-const CONFIDENCE = 1;
-const IMPORTANCE = 2;
-const ACCESS_COUNT = 3;
-const LAST_ACCESSED = 4;
-const CREATED = 5;
-const DECAY = 6;
+/** Column numbers of the string fields (STRING_FIELDS order; 0 is the id), then of the number fields. */
+export const LAYER = 1;
+export const SCOPE = 2;
+export const PROJECT = 3;
+export const CATEGORY = 4;
+export const SUBTYPE = 5;
+export const SOURCE_TYPE = 6;
+export const SOURCE_SESSION = 7;
+export const CONVERSATION = 8;
+export const DECLARED_PROJECT = 9;
+export const TIME = 0;
+export const CONFIDENCE = 1;
+export const IMPORTANCE = 2;
+export const ACCESS_COUNT = 3;
+export const LAST_ACCESSED = 4;
+export const CREATED = 5;
+export const DECAY = 6;
 
 /** A persisted index's meta columns as decoded (indexSnapshotFormat.ts), every number checked against its tables. */
 export interface LoadedMetaColumns {
@@ -227,122 +224,4 @@ export class MetaColumns {
     this.#numbers = numbers;
     this.#flags = flags;
   }
-}
-
-/**
- * One row of a MetaColumns read as a MemoryMeta: two fields, every property read from the columns
- * when asked, so it always answers as the row is now. Made for a caller that asks and dropped
- * after; nothing keeps one per memory.
- */
-export class MetaRow implements MemoryMeta {
-  readonly #columns: MetaColumns;
-  row: number;
-
-  constructor(columns: MetaColumns, row: number) {
-    this.#columns = columns;
-    this.row = row;
-  }
-
-  get memory_id(): string {
-    return this.#columns.ids[this.row];
-  }
-  get layer(): string {
-    return this.#columns.string(this.row, LAYER)!;
-  }
-  get scope_id(): string {
-    return this.#columns.string(this.row, SCOPE)!;
-  }
-  get project_id(): string | null {
-    return this.#columns.string(this.row, PROJECT);
-  }
-  get category(): string {
-    return this.#columns.string(this.row, CATEGORY)!;
-  }
-  get subtype(): string {
-    return this.#columns.string(this.row, SUBTYPE)!;
-  }
-  get entities(): readonly string[] {
-    return this.#columns.entities(this.row);
-  }
-  get tags(): readonly string[] {
-    return this.#columns.tags(this.row);
-  }
-  get time_ms(): number {
-    return this.#columns.number(this.row, TIME);
-  }
-  get confidence(): number {
-    return this.#columns.number(this.row, CONFIDENCE);
-  }
-  get pinned(): boolean {
-    return this.#columns.flag(this.row, PINNED);
-  }
-  get source_type(): string {
-    return this.#columns.string(this.row, SOURCE_TYPE)!;
-  }
-  get source_session(): string | null {
-    return this.#columns.string(this.row, SOURCE_SESSION);
-  }
-  get conversation(): string | null {
-    return this.#columns.string(this.row, CONVERSATION);
-  }
-  get question(): boolean {
-    return this.#columns.flag(this.row, QUESTION);
-  }
-  get deleted(): boolean {
-    return this.#columns.flag(this.row, DELETED);
-  }
-  get superseded(): boolean {
-    return this.#columns.flag(this.row, SUPERSEDED);
-  }
-  get importance(): number {
-    return this.#columns.number(this.row, IMPORTANCE);
-  }
-  get decay_factor(): number {
-    return this.#columns.number(this.row, DECAY);
-  }
-  get access_count(): number {
-    return this.#columns.number(this.row, ACCESS_COUNT);
-  }
-  get last_accessed_ms(): number {
-    return this.#columns.number(this.row, LAST_ACCESSED);
-  }
-  get created_ms(): number {
-    return this.#columns.number(this.row, CREATED);
-  }
-  get declared_project(): string | null {
-    return this.#columns.string(this.row, DECLARED_PROJECT);
-  }
-  get anchored(): boolean {
-    return this.#columns.flag(this.row, ANCHORED);
-  }
-}
-
-/** A plain copy of a meta as it is now (a row view's fields read once). */
-export function plainMeta(meta: MemoryMeta): MemoryMeta {
-  return {
-    memory_id: meta.memory_id,
-    layer: meta.layer,
-    scope_id: meta.scope_id,
-    project_id: meta.project_id,
-    category: meta.category,
-    subtype: meta.subtype,
-    entities: meta.entities,
-    tags: meta.tags,
-    time_ms: meta.time_ms,
-    confidence: meta.confidence,
-    pinned: meta.pinned,
-    source_type: meta.source_type,
-    source_session: meta.source_session,
-    conversation: meta.conversation,
-    question: meta.question,
-    deleted: meta.deleted,
-    superseded: meta.superseded,
-    importance: meta.importance,
-    decay_factor: meta.decay_factor,
-    access_count: meta.access_count,
-    last_accessed_ms: meta.last_accessed_ms,
-    created_ms: meta.created_ms,
-    declared_project: meta.declared_project,
-    anchored: meta.anchored,
-  };
 }

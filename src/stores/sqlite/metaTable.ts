@@ -1,6 +1,7 @@
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
-import { MetaColumns, MetaRow } from './metaColumns.ts';
+import { MetaColumns } from './metaColumns.ts';
+import { MetaRow } from './metaRow.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /**

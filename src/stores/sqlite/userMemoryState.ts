@@ -5,7 +5,8 @@ import { analyzeDocument } from '../../core/text/analyzer.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
-import { DELETED, plainMeta, SOURCE_SESSION_FIELD, TIME_FIELD } from './metaColumns.ts';
+import { DELETED, SOURCE_SESSION, TIME } from './metaColumns.ts';
+import { plainMeta } from './metaRow.ts';
 import type { MetaCandidates } from './memoryListing.ts';
 import { MetaTable } from './metaTable.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
@@ -192,12 +193,12 @@ export class UserMemoryState {
     const accepts = this.metas.rowTest(accept);
     const walk = (step: -1 | 1): string[] => {
       const found: string[] = [];
-      let session = columns.string(at, SOURCE_SESSION_FIELD);
-      let time = columns.number(at, TIME_FIELD);
+      let session = columns.string(at, SOURCE_SESSION);
+      let time = columns.number(at, TIME);
       for (let row = at + step; row >= 0 && row < columns.rows && found.length < radius; row += step) {
         if (!columns.present(row) || columns.flag(row, DELETED)) continue;
-        const rowSession = columns.string(row, SOURCE_SESSION_FIELD);
-        const rowTime = columns.number(row, TIME_FIELD);
+        const rowSession = columns.string(row, SOURCE_SESSION);
+        const rowTime = columns.number(row, TIME);
         if (rowSession !== session || Math.abs(rowTime - time) > maxGapMs) break;
         session = rowSession;
         time = rowTime;
