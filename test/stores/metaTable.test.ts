@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
 import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
+import { plainMeta } from '../../src/stores/sqlite/metaRow.ts';
 import { MetaTable } from '../../src/stores/sqlite/metaTable.ts';
 
 function meta(memory_id: string, overrides: Partial<MemoryMeta> = {}): MemoryMeta {
@@ -47,24 +48,25 @@ function loadedTable(): MetaTable {
   return new MetaTable(decodeSnapshot(bytes).metas);
 }
 
-test('a table loaded from a file answers as the Map of its metas did: lookups, one object per memory, store order', () => {
+test('a table loaded from a file answers as the Map of its metas did: lookups, fields, store order', () => {
   const table = loadedTable();
   assert.equal(table.size, 4);
   assert.equal(table.get('mem_d')?.importance, 2);
   assert.deepEqual(table.get('mem_d')?.tags, ['infra']);
-  assert.equal(table.get('mem_d'), table.get('mem_d'), 'the same object every time');
+  assert.deepEqual(plainMeta(table.get('mem_d')!), meta('mem_d', { importance: 2, tags: ['infra'] }));
   assert.equal(table.get('mem_x'), undefined);
   assert.deepEqual(
     [...table.values()].map((row) => row.memory_id),
     STORED,
   );
-  assert.equal(table.atRow(1), table.get('mem_a'));
+  assert.equal(table.atRow(1)?.memory_id, 'mem_a');
+  assert.equal(table.rowOf('mem_a'), 1);
 });
 
-test('changes after the load: deleted rows are gone, new and returning memories come after the stored ones', () => {
+test('changes after the load: deleted rows are gone, new memories come after the stored ones, a returning one takes its row back', () => {
   const table = loadedTable();
-  const map = new Map([...table.values()].map((row) => [row.memory_id, row]));
-  const replaced = meta('mem_b', { importance: 9 });
+  const map = new Map([...table.values()].map((row) => [row.memory_id, plainMeta(row)]));
+  const replaced = meta('mem_b', { importance: 9, tags: ['infra', 'ops'], entities: ['Redis'], pinned: true });
   const steps: Array<() => void> = [
     () => table.delete('mem_a'),
     () => table.set('mem_new', meta('mem_new')),
@@ -85,32 +87,22 @@ test('changes after the load: deleted rows are gone, new and returning memories 
     step();
     mirror[at]!();
     assert.equal(table.size, map.size, `step ${at}`);
-    assert.deepEqual(
-      [...table.values()].map((row) => [row.memory_id, row.importance]),
-      [...map.values()].map((row) => [row.memory_id, row.importance]),
-      `step ${at}`,
-    );
     for (const id of [...STORED, 'mem_new', 'mem_missing'])
-      assert.equal(table.get(id)?.importance, map.get(id)?.importance, `step ${at}: ${id}`);
+      assert.deepEqual(table.get(id) && plainMeta(table.get(id)!), map.get(id), `step ${at}: ${id}`);
   });
-  assert.equal(table.get('mem_b'), replaced);
-  assert.equal(table.atRow(1), undefined, 'the deleted row, though its memory came back as a new entry');
-});
-
-test('the rows not used yet are made later, in slices, as the same objects a lookup returns', async () => {
-  const table = loadedTable();
-  const early = table.get('mem_a');
-  table.delete('mem_b');
-  assert.equal(table.rowsNotMade(), 2);
-  table.makeRestLater(0, 1);
-  // Slices run on timers; a busy machine delays them, so wait for them (up to 10 s) rather than a fixed time.
-  for (const deadline = Date.now() + 10_000; table.rowsNotMade() > 0 && Date.now() < deadline;)
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.equal(table.rowsNotMade(), 0);
-  assert.equal(table.get('mem_a'), early);
-  assert.equal(table.get('mem_b'), undefined);
   assert.deepEqual(
     [...table.values()].map((row) => row.memory_id),
-    ['mem_c', 'mem_a', 'mem_d'],
+    STORED,
+    'store order: mem_a is back in its row, mem_new (row 4) is gone',
   );
+  assert.equal(table.atRow(4), undefined);
+  assert.equal(table.rowOf('mem_new'), 4, 'a forgotten memory keeps its row for when it comes back');
+});
+
+test('a row read before a write answers as the row is after it: there is no copy to go stale', () => {
+  const table = loadedTable();
+  const before = table.get('mem_c')!;
+  table.set('mem_c', meta('mem_c', { importance: 42, tags: ['later'] }));
+  assert.equal(before.importance, 42);
+  assert.deepEqual(before.tags, ['later']);
 });

@@ -10,6 +10,7 @@ import type {
   VectorQuery,
 } from '../../core/ports/memoryStore.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
+import { CONVERSATION, QUESTION } from './metaColumns.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import { readEmbeddings } from './memoryTables.ts';
 import type { SqliteConnection } from './sqliteConnection.ts';
@@ -41,10 +42,10 @@ export class CandidateSearch {
       const state = this.caches.state(query.filter.user_id);
       // Built here only when the caches were reset during the sliced build (another process rewrote the file).
       const index = this.indexes.lexical(sql, query.filter.user_id, state);
-      const accept = compileMemoryFilter(query.filter);
+      const accept = state.metas.rowTest(compileMemoryFilter(query.filter));
       return index.search(query.terms, query.limit, (id) => {
-        const meta = state.metas.get(id);
-        return meta !== undefined && accept(meta);
+        const row = state.metas.rowOf(id);
+        return row !== undefined && accept(row);
       });
     });
   }
@@ -74,7 +75,7 @@ export class CandidateSearch {
         index,
         model: query.model,
         query: query.vector,
-        accept: compileMemoryFilter(query.filter),
+        accept: state.metas.rowTest(compileMemoryFilter(query.filter)),
         limit: query.limit,
         loadVectors: (ids) => readEmbeddings(sql, userId, ids),
       });
@@ -108,10 +109,14 @@ export class CandidateSearch {
       const out = new Map<string, TurnFacts>();
       if (memoryIds.length === 0) return out;
       const state = this.caches.state(userId);
+      const columns = state.metas.columns;
       for (const memoryId of memoryIds) {
-        const meta = state.metas.get(memoryId);
-        if (meta !== undefined && !meta.deleted)
-          out.set(memoryId, { conversation: meta.conversation, question: meta.question });
+        const row = state.liveRowOf(memoryId);
+        if (row !== undefined)
+          out.set(memoryId, {
+            conversation: columns.string(row, CONVERSATION),
+            question: columns.flag(row, QUESTION),
+          });
       }
       return out;
     });

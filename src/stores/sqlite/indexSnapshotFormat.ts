@@ -4,6 +4,16 @@ import type { LexicalDocuments } from '../common/lexicalIndex.ts';
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import { CELLS_PER_STEP, runNow, sortedOrderSteps, type Steps } from '../common/steps.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
+import {
+  ANCHORED,
+  DELETED,
+  type LoadedMetaColumns,
+  NUMBER_FIELDS,
+  PINNED,
+  QUESTION,
+  STRING_FIELDS,
+  SUPERSEDED,
+} from './metaColumns.ts';
 
 /**
  * The bytes of a persisted index (one user's filter metadata and full-text index), so a fresh
@@ -57,9 +67,10 @@ export interface IndexSnapshot {
 }
 
 /**
- * A decoded file's metas, still in its columns: every row was checked at decode, and `meta(row)`
- * makes a row's MemoryMeta when a caller first needs it (at 100,000 memories, making them all
- * was a quarter of a fresh process's first recall).
+ * A decoded file's metas, still in its columns: every row was checked at decode. A MetaTable reads
+ * and writes `columns` in place and never makes an object per row (at 100,000 memories, making them
+ * all was a quarter of a fresh process's first recall and 34 MB); `meta(row)` makes one row's
+ * MemoryMeta for a caller that wants a plain copy.
  */
 export interface SnapshotMetas {
   /** Memory ids in store order. */
@@ -72,6 +83,8 @@ export interface SnapshotMetas {
   /** A row's pinned flag and tags, read from the columns without making its meta. */
   pinned(row: number): boolean;
   tags(row: number): readonly string[];
+  /** The columns themselves, which a MetaTable reads and writes in place. */
+  readonly columns: LoadedMetaColumns;
 }
 
 export type DecodedSnapshot = Omit<IndexSnapshot, 'metas'> & { metas: SnapshotMetas };
@@ -108,35 +121,7 @@ interface SectionEntry {
   bytes: number;
 }
 
-/** Per meta, the string fields, each as a number in the string table (-1 for null). */
-const STRING_FIELDS = [
-  'memory_id',
-  'layer',
-  'scope_id',
-  'project_id',
-  'category',
-  'subtype',
-  'source_type',
-  'source_session',
-  'conversation',
-  'declared_project',
-] as const;
-const NUMBER_FIELDS = [
-  'time_ms',
-  'confidence',
-  'importance',
-  'access_count',
-  'last_accessed_ms',
-  'created_ms',
-  'decay_factor',
-] as const;
 const NO_ITEMS: readonly string[] = Object.freeze([]);
-const PINNED = 1;
-const DELETED = 2;
-const SUPERSEDED = 4;
-const QUESTION = 8;
-const ANCHORED = 16;
-
 /** Every distinct string once; its number is its position. */
 class StringTable {
   readonly strings: string[] = [];
@@ -349,7 +334,7 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
       throw new SnapshotFormatError('corrupt', `The index file refers to string ${number} of ${strings.length}.`);
     return value;
   };
-  const metas = decodeMetas(section, counts, string);
+  const metas = decodeMetas(section, counts, string, strings);
   const metaIdNumbers = {
     values: section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array,
     stride: STRING_FIELDS.length,
@@ -442,7 +427,12 @@ function sameNumbers(numbers: Int32Array, column: { values: Int32Array; stride: 
 }
 
 /** Checks every meta column against the string table and the lists, and makes metas from them on demand. */
-function decodeMetas(section: Section, counts: Header['counts'], string: (number: number) => string): SnapshotMetas {
+function decodeMetas(
+  section: Section,
+  counts: Header['counts'],
+  string: (number: number) => string,
+  stringTable: readonly string[],
+): SnapshotMetas {
   const stringColumns = section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array;
   const numberColumns = section('metaNumbers', 'f64', counts.metas * NUMBER_FIELDS.length) as Float64Array;
   const flags = section('metaFlags', 'u8', counts.metas) as Uint8Array;
@@ -518,7 +508,17 @@ function decodeMetas(section: Section, counts: Header['counts'], string: (number
   };
   const tags = (row: number): readonly string[] => list(listStarts[row] + listCounts[row * 2], listCounts[row * 2 + 1]);
   const pinned = (row: number): boolean => (flags[row] & PINNED) !== 0;
-  return { ids, idOrder, pinnedOrTaggedRows, meta, pinned, tags };
+  const columns: LoadedMetaColumns = {
+    ids,
+    strings: stringColumns,
+    numbers: numberColumns,
+    flags,
+    listStarts,
+    listCounts,
+    listItems,
+    stringTable,
+  };
+  return { ids, idOrder, pinnedOrTaggedRows, meta, pinned, tags, columns };
 }
 
 function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {

@@ -1,5 +1,12 @@
 import type { ListQuery } from '../../core/ports/memoryStore.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
+import type { MetaTable } from './metaTable.ts';
+
+/** The rows a listing looks at: every row of `table` (rows null) or the listed ones. */
+export interface MetaCandidates {
+  readonly table: MetaTable;
+  readonly rows: readonly number[] | null;
+}
 
 type Comparator = (a: MemoryMeta, b: MemoryMeta) => number;
 
@@ -19,29 +26,36 @@ const SORTS: Record<ListQuery['sort'], Comparator> = {
  * in sort order are kept (a bounded heap), so a page of 200 out of 100,000 never sorts them all.
  */
 export function pageOfMatches(
-  metas: Iterable<MemoryMeta>,
+  candidates: MetaCandidates,
   accept: (meta: MemoryMeta) => boolean,
   query: ListQuery,
 ): { ids: string[]; total: number } {
+  const { table, rows } = candidates;
   const offset = Math.max(0, Math.floor(query.offset));
   const limit = Math.max(0, Math.floor(query.limit));
   const compare = SORTS[query.sort];
   const keep = offset + limit;
   // Max-heap on sort order: the root is the row that would leave first when a better one comes.
+  // Rows are tested and compared through one moving view; only the rows kept get a view of their own.
   const heap: MemoryMeta[] = [];
   let total = 0;
-  for (const meta of metas) {
-    if (!accept(meta)) continue;
+  const accepts = table.rowTest(accept);
+  const probe = table.cursor();
+  const offer = (row: number): void => {
+    if (!accepts(row)) return;
     total++;
-    if (keep === 0) continue;
+    if (keep === 0) return;
+    probe.row = row;
     if (heap.length < keep) {
-      heap.push(meta);
+      heap.push(table.atRow(row)!);
       siftUp(heap, heap.length - 1, compare);
-    } else if (compare(meta, heap[0]) < 0) {
-      heap[0] = meta;
+    } else if (compare(probe, heap[0]) < 0) {
+      heap[0] = table.atRow(row)!;
       siftDown(heap, 0, compare);
     }
-  }
+  };
+  if (rows === null) for (let row = 0; row < table.rowCount; row++) offer(row);
+  else for (const row of rows) offer(row);
   heap.sort(compare);
   return { ids: heap.slice(offset, keep).map((meta) => meta.memory_id), total };
 }

@@ -4,8 +4,9 @@ import type { MemoryRecord } from '../../core/domain/records.ts';
 
 /**
  * The fields filters and listing sorts read, kept in memory per user so a search can test every
- * candidate without a round trip. One object per memory for the life of the cache: refreshes
- * assign into it, so vector-index slots holding a reference stay current.
+ * candidate without a round trip. The cache holds them as columns by row (metaColumns.ts), not
+ * as one object per memory: a MemoryMeta there is a MetaRow view read from the columns, or a
+ * plain object on its way in (a write, a bulk load) or kept as it was (a save's frozen copy).
  */
 export interface MemoryMeta {
   memory_id: string;

@@ -1,108 +1,107 @@
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
+import { MetaColumns } from './metaColumns.ts';
+import { MetaRow } from './metaRow.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /**
- * One user's metas by memory id, the part of a Map the state uses. A table restored from a
- * persisted index starts from the file's columns and makes a row's MemoryMeta the first time it
- * is asked for (then keeps that one object for the row's life: vector-index slots hold it, and
- * refreshes assign into it). Made metas are kept in a Map, so a lookup costs what it did before
- * once a row is in use; until then it is a binary search over the file's sorted ids.
- * Iteration is the store order of the rows, then metas added later in the order they came.
+ * One user's metas by memory id, held as columns (metaColumns.ts) with no object per memory: a
+ * lookup finds the row (a binary search over a persisted index's sorted ids, a Map for rows
+ * added since) and answers a MetaRow read from the columns, made for the caller and dropped after.
+ * A row keeps its memory for the table's life: a memory forgotten and stored again gets its old row
+ * back, so rows are the store order neighbour walks follow and a row number can stand for the id.
+ * Iteration is row order.
  */
 export class MetaTable {
-  readonly #byId = new Map<string, MemoryMeta>();
-  readonly #loaded: SnapshotMetas | null;
+  readonly columns: MetaColumns;
   readonly #rowOf: SortedKeyIndex;
-  /** Per loaded row: 1 while it is in the table (its meta made or not). */
-  readonly #present: Uint8Array;
-  readonly #made: Array<MemoryMeta | undefined>;
   #presentCount: number;
-  /** Metas that are not loaded rows (or came back after being deleted), in the order they were set. */
-  readonly #added = new Map<string, MemoryMeta>();
 
   constructor(loaded: SnapshotMetas | null = null) {
-    this.#loaded = loaded;
+    this.columns = new MetaColumns(loaded === null ? null : loaded.columns);
     this.#rowOf = loaded === null ? new SortedKeyIndex() : new SortedKeyIndex(loaded.ids, loaded.idOrder);
-    const rows = loaded === null ? 0 : loaded.ids.length;
-    this.#present = new Uint8Array(rows).fill(1);
-    this.#made = new Array<MemoryMeta | undefined>(rows);
-    this.#presentCount = rows;
+    this.#presentCount = this.columns.rows;
   }
 
   get size(): number {
-    return this.#presentCount + this.#added.size;
+    return this.#presentCount;
+  }
+
+  /** Rows ever used, present or not: the row numbers run below it. */
+  get rowCount(): number {
+    return this.columns.rows;
+  }
+
+  /** The row holding `memoryId`, present or forgotten; undefined when it never had one. */
+  rowOf(memoryId: string): number | undefined {
+    return this.#rowOf.get(memoryId);
+  }
+
+  /** The row of `memoryId` while its memory is in the table. */
+  presentRowOf(memoryId: string): number | undefined {
+    const row = this.#rowOf.get(memoryId);
+    return row !== undefined && this.columns.present(row) ? row : undefined;
   }
 
   get(memoryId: string): MemoryMeta | undefined {
-    const known = this.#byId.get(memoryId);
-    if (known !== undefined || this.#loaded === null) return known;
-    const row = this.#rowOf.get(memoryId);
-    if (row === undefined || this.#present[row] === 0) return undefined;
-    return this.#make(row);
+    const row = this.presentRowOf(memoryId);
+    return row === undefined ? undefined : new MetaRow(this.columns, row);
   }
 
-  /** The meta of loaded row `row` while it is in the table, found without a search. */
+  /** The meta of row `row` while its memory is in the table. */
   atRow(row: number): MemoryMeta | undefined {
-    return this.#present[row] === 1 ? this.#make(row) : undefined;
+    return this.columns.present(row) ? new MetaRow(this.columns, row) : undefined;
   }
 
   has(memoryId: string): boolean {
-    return this.get(memoryId) !== undefined;
+    return this.presentRowOf(memoryId) !== undefined;
   }
 
-  set(memoryId: string, meta: MemoryMeta): void {
-    this.#byId.set(memoryId, meta);
+  /** Stores `meta` in its memory's row (a new row at the end for a memory never seen); the row. */
+  set(memoryId: string, meta: MemoryMeta): number {
     const row = this.#rowOf.get(memoryId);
-    if (row !== undefined && this.#present[row] === 1) this.#made[row] = meta;
-    else this.#added.set(memoryId, meta);
+    if (row === undefined) {
+      const added = this.columns.append(meta);
+      this.#rowOf.set(memoryId, added);
+      this.#presentCount++;
+      return added;
+    }
+    if (!this.columns.present(row)) this.#presentCount++;
+    this.columns.write(row, meta);
+    return row;
   }
 
   delete(memoryId: string): void {
-    this.#byId.delete(memoryId);
-    if (this.#added.delete(memoryId)) return;
-    const row = this.#rowOf.get(memoryId);
-    if (row === undefined || this.#present[row] === 0) return;
-    this.#present[row] = 0;
-    this.#made[row] = undefined;
+    const row = this.presentRowOf(memoryId);
+    if (row === undefined) return;
+    this.columns.markAbsent(row);
     this.#presentCount--;
   }
 
   /**
-   * Makes the metas not made yet, a slice of rows per timer turn, starting `delayMs` after the call:
-   * the first recall of a fresh process pays only for the rows it touches, and soon after, lookups
-   * stop paying a binary search and a meta's making (which made later recalls a third slower).
+   * A test over rows made of a test over metas: one MetaRow moved from row to row, so a filter
+   * over thousands of rows makes no object per row. `test` must not keep the meta it is given.
    */
-  makeRestLater(delayMs: number, rowsPerSlice: number): void {
-    let row = 0;
-    const slice = (): void => {
-      const end = Math.min(this.#present.length, row + rowsPerSlice);
-      for (; row < end; row++) if (this.#present[row] === 1) this.#make(row);
-      if (row < this.#present.length) setTimeout(slice, 0).unref();
+  rowTest(test: (meta: MemoryMeta) => boolean): (row: number) => boolean {
+    const cursor = this.cursor();
+    return (row) => {
+      if (!this.columns.present(row)) return false;
+      cursor.row = row;
+      return test(cursor);
     };
-    if (this.#present.length > 0) setTimeout(slice, delayMs).unref();
   }
 
-  /** Loaded rows still in the table whose meta has not been made yet. */
-  rowsNotMade(): number {
-    let count = 0;
-    for (let row = 0; row < this.#present.length; row++)
-      if (this.#present[row] === 1 && this.#made[row] === undefined) count++;
-    return count;
+  /** A view its holder moves from row to row (`cursor.row = n`), for scans that keep nothing. */
+  cursor(): MetaRow {
+    return new MetaRow(this.columns, 0);
+  }
+
+  /** Rows whose memory is in the table, in row order. */
+  *rows(): Generator<number> {
+    for (let row = 0; row < this.columns.rows; row++) if (this.columns.present(row)) yield row;
   }
 
   *values(): Generator<MemoryMeta> {
-    for (let row = 0; row < this.#present.length; row++) if (this.#present[row] === 1) yield this.#make(row);
-    yield* this.#added.values();
-  }
-
-  #make(row: number): MemoryMeta {
-    let meta = this.#made[row];
-    if (meta === undefined) {
-      meta = this.#loaded!.meta(row);
-      this.#made[row] = meta;
-      this.#byId.set(meta.memory_id, meta);
-    }
-    return meta;
+    for (const row of this.rows()) yield new MetaRow(this.columns, row);
   }
 }

@@ -14,7 +14,6 @@ import { exportDocumentSteps, type FrozenLexicalIndex } from '../common/lexicalE
 import { runInSlices, type Steps } from '../common/steps.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
-import type { MemoryMeta } from './memoryMeta.ts';
 import { EXACT_SCAN_LIMIT } from './vectorSearch.ts';
 import { type FrozenMetas, UserMemoryState } from './userMemoryState.ts';
 
@@ -40,10 +39,6 @@ function* encodeFrozen(taken: {
   const lexical = yield* exportDocumentSteps(taken.lexical);
   return yield* encodeSnapshotSteps({ stamp: taken.stamp, metas: taken.metas, lexical, vectors: taken.vectors });
 }
-
-/** A loaded user's remaining metas are made once its first recall has answered, 2,000 rows (about 2 ms) at a time. */
-const MAKE_METAS_AFTER_MS = 1_000;
-const MAKE_METAS_PER_SLICE = 2_000;
 
 /** What the store lends the persisted indexes: its caches, its transactions, its catch-up. */
 export interface PersistedIndexHost {
@@ -259,10 +254,7 @@ export class PersistedIndexes {
       const state = UserMemoryState.restore(snapshot.metas, lexical);
       for (const vectors of snapshot.vectors) {
         try {
-          const live = (id: string): MemoryMeta | undefined => {
-            const meta = state.metas.get(id);
-            return meta === undefined || meta.deleted ? undefined : meta;
-          };
+          const live = (id: string): number | undefined => state.liveRowOf(id);
           state.addVectorIndex(
             vectors.model,
             BinaryVectorIndex.fromCodes(vectors.dims, vectors.ids, vectors.codes, live),
@@ -276,7 +268,6 @@ export class PersistedIndexes {
         }
       }
       this.host.users.set(userId, state);
-      state.metas.makeRestLater(MAKE_METAS_AFTER_MS, MAKE_METAS_PER_SLICE);
       const changed = [...new Set(changes.flatMap((change) => (change.memory_id === null ? [] : [change.memory_id])))];
       if (changed.length > 0) this.host.refreshMemories(userId, changed);
       // Unchanged since the file was written: nothing to save until it changes.

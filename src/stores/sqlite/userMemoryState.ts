@@ -2,10 +2,12 @@ import { turnFactsOf } from '../../core/domain/dialogTurn.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
 import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { analyzeDocument, type AnalyzedDocument } from '../../core/text/analyzer.ts';
-import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
+import { DELETED, SOURCE_SESSION, TIME } from './metaColumns.ts';
+import { plainMeta } from './metaRow.ts';
+import type { MetaCandidates } from './memoryListing.ts';
 import { MetaTable } from './metaTable.ts';
 import { MemoryRowCache } from './memoryRowCache.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
@@ -16,14 +18,15 @@ export function vectorIndexKey(model: string, dims: number): string {
 
 /**
  * What this process keeps in memory for one user: filter metadata of every row (deleted ones
- * too, since listing can ask for the trash), and search indexes over live rows only. The lexical
+ * too, since listing can ask for the trash) as columns by row (metaTable.ts), and search indexes
+ * over live rows only; the vector indexes' slots hold row numbers. The lexical
  * index and each model's vector index are built on first use and then kept in step by
  * `applyMemory` / `forget`, whether the write came from this process or from the change log.
  */
 export class UserMemoryState {
   readonly metas: MetaTable;
   lexical: LexicalIndex | null = null;
-  readonly vectorIndexes = new Map<string, BinaryVectorIndex<MemoryMeta>>();
+  readonly vectorIndexes = new Map<string, BinaryVectorIndex<number>>();
   /**
    * Indexes being built in slices (sqliteStore yields between pages). Writes that land meanwhile
    * are applied to them as to finished ones, so a build ends current whatever committed during it.
@@ -35,17 +38,11 @@ export class UserMemoryState {
    * stays the rowid order neighbour lookups rely on.
    */
   loading: { afterRow: number; done: Promise<void> | null } | null = null;
-  readonly vectorBuilding = new Map<
-    string,
-    { index: BinaryVectorIndex<MemoryMeta>; model: string; done: Promise<void> }
-  >();
+  readonly vectorBuilding = new Map<string, { index: BinaryVectorIndex<number>; model: string; done: Promise<void> }>();
   private readonly vectorModels = new Map<string, string>();
   /** Pinned and tagged memories, so listings filtered by them (context assembly asks on every call) skip the rest. */
   private readonly pinned = new Set<string>();
   private readonly byTag = new Map<string, Set<string>>();
-  /** Ids in the order they were stored (rowid order at load, then appended), for neighbour lookups. */
-  private readonly order: string[];
-  private readonly position: SortedKeyIndex;
   private readonly freezes = new Set<FrozenMetas>();
   /** Moves on every change to the metadata or the indexes; a persisted index is current while it matches. */
   revision = 0;
@@ -54,20 +51,17 @@ export class UserMemoryState {
   /** Rows reads fetched lately; every change below reaches them too. */
   readonly rows = new MemoryRowCache();
 
-  /** Empty, or holding a persisted index's metas (in store order), made into objects as they are used. */
+  /** Empty, or holding a persisted index's metas (in store order) in the file's columns. */
   constructor(loaded: SnapshotMetas | null = null) {
     this.metas = new MetaTable(loaded);
-    this.order = loaded === null ? [] : loaded.ids.slice();
-    this.position = loaded === null ? new SortedKeyIndex() : new SortedKeyIndex(loaded.ids, loaded.idOrder);
   }
 
   /**
    * A state holding `metas` (in store order) and a finished lexical index, as a persisted index
-   * restores it. Only the pinned and tagged rows are made into metas now, for the sets that index them.
+   * restores it. The pinned and tagged rows are read from the columns now, for the sets that index them.
    */
   static restore(metas: SnapshotMetas, lexical: LexicalIndex): UserMemoryState {
     const state = new UserMemoryState(metas);
-    // From the columns: making these rows' metas now was a fifth of a load (20,000 of 100,000 rows are pinned or tagged in the benchmark).
     for (const row of metas.pinnedOrTaggedRows) state.indexIds(metas.ids[row], metas.pinned(row), metas.tags(row));
     state.lexical = lexical;
     state.origin = 'persisted';
@@ -76,7 +70,7 @@ export class UserMemoryState {
 
   /** Every meta in store order (the order neighbour lookups walk): what a persisted index saves. */
   orderedMetas(): MemoryMeta[] {
-    return this.order.flatMap((id) => this.metas.get(id) ?? []);
+    return [...this.metas.values()];
   }
 
   /**
@@ -85,14 +79,15 @@ export class UserMemoryState {
    * was (or that it was absent). Metas stored after this call are not part of it.
    */
   freezeMetas(): FrozenMetas {
-    const frozen = new FrozenMetas(this.order, this.metas, () => this.freezes.delete(frozen));
+    const frozen = new FrozenMetas(this.metas, () => this.freezes.delete(frozen));
     this.freezes.add(frozen);
     return frozen;
   }
 
-  /** Before `memoryId`'s meta changes: every frozen view that has not kept it yet keeps it as it is. */
-  private beforeChange(memoryId: string, meta: MemoryMeta | undefined): void {
-    for (const frozen of this.freezes) frozen.keep(memoryId, meta);
+  /** Before row `row`'s meta changes: every frozen view that has not kept it yet keeps it as it is. */
+  private beforeChange(row: number | undefined): void {
+    if (row === undefined || this.freezes.size === 0) return;
+    for (const frozen of this.freezes) frozen.keep(row);
   }
 
   /**
@@ -104,19 +99,13 @@ export class UserMemoryState {
     this.rows.drop(memory.memory_id);
     const next = metaOf(memory, metadataFactsOf(memory, turnFactsOf(memory)));
     this.revision++;
-    let meta = this.metas.get(memory.memory_id);
-    if (meta === undefined && this.loading !== null) return;
-    this.beforeChange(memory.memory_id, meta);
-    if (meta === undefined) {
-      meta = next;
-      this.metas.set(memory.memory_id, meta);
-      this.append(memory.memory_id);
-    } else {
-      this.unindex(meta);
-      Object.assign(meta, next);
-    }
-    this.index(meta);
-    const live = !meta.deleted;
+    const before = this.metas.get(memory.memory_id);
+    if (before === undefined && this.loading !== null) return;
+    this.beforeChange(this.metas.rowOf(memory.memory_id));
+    if (before !== undefined) this.unindex(before);
+    const row = this.metas.set(memory.memory_id, next);
+    this.index(next);
+    const live = !next.deleted;
     const lexicalIndexes = [this.lexical, this.lexicalBuilding?.index].filter((index) => index != null);
     if (lexicalIndexes.length > 0) {
       const document = live ? (analyzed ?? analyzeDocument(memory)) : null;
@@ -125,21 +114,27 @@ export class UserMemoryState {
         else index.remove(memory.memory_id);
       }
     }
-    const vectorTargets: [BinaryVectorIndex<MemoryMeta>, string | undefined][] = [
-      ...[...this.vectorIndexes].map(([key, index]): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [
+    const vectorTargets: [BinaryVectorIndex<number>, string | undefined][] = [
+      ...[...this.vectorIndexes].map(([key, index]): [BinaryVectorIndex<number>, string | undefined] => [
         index,
         this.vectorModels.get(key),
       ]),
-      ...[...this.vectorBuilding.values()].map((build): [BinaryVectorIndex<MemoryMeta>, string | undefined] => [
+      ...[...this.vectorBuilding.values()].map((build): [BinaryVectorIndex<number>, string | undefined] => [
         build.index,
         build.model,
       ]),
     ];
     for (const [index, model] of vectorTargets) {
       const matches = live && embedding !== null && embedding.model === model && embedding.vector.length === index.dims;
-      if (matches) index.upsert(memory.memory_id, embedding.vector, meta);
+      if (matches) index.upsert(memory.memory_id, embedding.vector, row);
       else index.remove(memory.memory_id);
     }
+  }
+
+  /** The row of `memoryId` while it is stored and not in the trash: what a vector index's slot holds. */
+  liveRowOf(memoryId: string): number | undefined {
+    const row = this.metas.presentRowOf(memoryId);
+    return row === undefined || this.metas.columns.flag(row, DELETED) ? undefined : row;
   }
 
   /** Whether a refresh must read vectors: some vector index exists or is being built. */
@@ -152,18 +147,17 @@ export class UserMemoryState {
     const meta = metaOf(source, source.derived);
     this.metas.set(source.memory_id, meta);
     this.index(meta);
-    this.append(source.memory_id);
   }
 
   /**
-   * The metas a listing must look at: the pinned or tagged subset when the filter requires it,
-   * else every meta. The caller still applies the whole filter to each.
+   * The rows a listing must look at: the pinned or tagged subset when the filter requires it,
+   * else every row. The caller still applies the whole filter to each.
    */
-  candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): Iterable<MemoryMeta> {
+  candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): MetaCandidates {
     const ids =
       filter.pinned === true ? this.pinned : filter.tags && filter.tags.length > 0 ? this.taggedAny(filter.tags) : null;
-    if (ids === null) return this.metas.values();
-    return [...ids].flatMap((id) => this.metas.get(id) ?? []);
+    if (ids === null) return { table: this.metas, rows: null };
+    return { table: this.metas, rows: [...ids].flatMap((id) => this.metas.presentRowOf(id) ?? []) };
   }
 
   private taggedAny(tags: readonly string[]): Set<string> {
@@ -201,47 +195,43 @@ export class UserMemoryState {
     maxGapMs: number,
     accept: (meta: MemoryMeta) => boolean,
   ): { before: string[]; after: string[] } | null {
-    const at = this.position.get(memoryId);
-    const anchor = this.metas.get(memoryId);
-    if (at === undefined || anchor === undefined) return null;
+    const at = this.metas.presentRowOf(memoryId);
+    if (at === undefined) return null;
+    const columns = this.metas.columns;
+    const accepts = this.metas.rowTest(accept);
     const walk = (step: -1 | 1): string[] => {
       const found: string[] = [];
-      let previous = anchor;
-      for (let index = at + step; index >= 0 && index < this.order.length && found.length < radius; index += step) {
-        const meta = this.metas.get(this.order[index]);
-        if (meta === undefined || meta.deleted) continue;
-        if (meta.source_session !== previous.source_session || Math.abs(meta.time_ms - previous.time_ms) > maxGapMs)
-          break;
-        previous = meta;
-        if (accept(meta)) found.push(meta.memory_id);
+      let session = columns.string(at, SOURCE_SESSION);
+      let time = columns.number(at, TIME);
+      for (let row = at + step; row >= 0 && row < columns.rows && found.length < radius; row += step) {
+        if (!columns.present(row) || columns.flag(row, DELETED)) continue;
+        const rowSession = columns.string(row, SOURCE_SESSION);
+        const rowTime = columns.number(row, TIME);
+        if (rowSession !== session || Math.abs(rowTime - time) > maxGapMs) break;
+        session = rowSession;
+        time = rowTime;
+        if (accepts(row)) found.push(columns.ids[row]);
       }
       return found;
     };
     return { before: walk(-1), after: walk(1) };
   }
 
-  private append(memoryId: string): void {
-    if (this.position.has(memoryId)) return;
-    this.position.set(memoryId, this.order.length);
-    this.order.push(memoryId);
-  }
-
   /** Access bumps change sort keys only; the search indexes are untouched. */
   touch(memoryId: string, accessCount: number, lastAccessed: string): void {
     this.rows.touch(memoryId, accessCount, lastAccessed);
-    const meta = this.metas.get(memoryId);
-    if (meta === undefined) return;
+    const row = this.metas.presentRowOf(memoryId);
+    if (row === undefined) return;
     this.revision++;
-    this.beforeChange(memoryId, meta);
-    meta.access_count = accessCount;
-    meta.last_accessed_ms = Date.parse(lastAccessed);
+    this.beforeChange(row);
+    this.metas.columns.writeAccess(row, accessCount, Date.parse(lastAccessed));
   }
 
   forget(memoryId: string): void {
     this.rows.drop(memoryId);
     this.revision++;
     const meta = this.metas.get(memoryId);
-    this.beforeChange(memoryId, meta);
+    this.beforeChange(this.metas.rowOf(memoryId));
     if (meta !== undefined) this.unindex(meta);
     this.metas.delete(memoryId);
     this.lexical?.remove(memoryId);
@@ -251,14 +241,14 @@ export class UserMemoryState {
   }
 
   /** The finished vector indexes with the model each was built for. */
-  vectorIndexList(): Array<{ model: string; index: BinaryVectorIndex<MemoryMeta> }> {
+  vectorIndexList(): Array<{ model: string; index: BinaryVectorIndex<number> }> {
     return [...this.vectorIndexes].flatMap(([key, index]) => {
       const model = this.vectorModels.get(key);
       return model === undefined ? [] : [{ model, index }];
     });
   }
 
-  addVectorIndex(model: string, index: BinaryVectorIndex<MemoryMeta>): void {
+  addVectorIndex(model: string, index: BinaryVectorIndex<number>): void {
     this.revision++;
     const key = vectorIndexKey(model, index.dims);
     this.vectorIndexes.set(key, index);
@@ -268,31 +258,36 @@ export class UserMemoryState {
 
 /** Metas in store order as they were when frozen (UserMemoryState.freezeMetas). */
 export class FrozenMetas {
-  /** Ids in store order; only the first `count` were there when frozen. */
-  readonly #order: readonly string[];
+  /** Rows there when frozen: later rows are not part of it. */
   readonly count: number;
   readonly #live: MetaTable;
-  /** Metas changed since: their copy as they were, or null when they were absent. */
-  readonly #kept = new Map<string, MemoryMeta | null>();
+  /** Rows changed since: a copy of their meta as it was, or null when the row was absent. */
+  readonly #kept = new Map<number, MemoryMeta | null>();
   readonly #release: () => void;
 
-  constructor(order: readonly string[], live: MetaTable, release: () => void) {
-    this.#order = order;
-    this.count = order.length;
+  constructor(live: MetaTable, release: () => void) {
+    this.count = live.rowCount;
     this.#live = live;
     this.#release = release;
   }
 
-  /** The meta of the `row`-th id in store order as it was when frozen; undefined when it had none (forgotten). */
+  /**
+   * The meta of row `row` as it was when frozen, a plain object; undefined when it had none (forgotten).
+   * Plain, because the encoder reads fields by name in a loop (`meta[field]`), which through a
+   * MetaRow's getters made a save of many small users several times slower.
+   */
   at(row: number): MemoryMeta | undefined {
-    const id = this.#order[row];
-    const kept = this.#kept.get(id);
+    const kept = this.#kept.get(row);
     if (kept !== undefined) return kept ?? undefined;
-    return this.#live.get(id);
+    const live = this.#live.atRow(row);
+    return live === undefined ? undefined : plainMeta(live);
   }
 
-  keep(memoryId: string, meta: MemoryMeta | undefined): void {
-    if (!this.#kept.has(memoryId)) this.#kept.set(memoryId, meta === undefined ? null : { ...meta });
+  /** Before row `row` changes: keeps a copy of it as it is, unless one is kept already or it came after the freeze. */
+  keep(row: number): void {
+    if (row >= this.count || this.#kept.has(row)) return;
+    const meta = this.#live.atRow(row);
+    this.#kept.set(row, meta === undefined ? null : plainMeta(meta));
   }
 
   /** Stops keeping copies; `at` must not be called after. */

@@ -3,7 +3,6 @@ import { LexicalIndex } from '../common/lexicalIndex.ts';
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import { iterateLexicalSources, readLexicalPage, saveReanalyzed } from './lexicalDocuments.ts';
 import type { LexicalSource } from './lexicalDocuments.ts';
-import type { MemoryMeta } from './memoryMeta.ts';
 import { iterateModelEmbeddings, readModelEmbeddingPage } from './memoryTables.ts';
 import type { PersistedIndexes } from './persistedIndexes.ts';
 import type { SqliteConnection } from './sqliteConnection.ts';
@@ -80,7 +79,7 @@ export class UserSearchIndexes {
     if (state.vectorIndexes.has(key)) return;
     let building = state.vectorBuilding.get(key);
     if (building === undefined) {
-      const index = new BinaryVectorIndex<MemoryMeta>(dims);
+      const index = new BinaryVectorIndex<number>(dims);
       // Registered before the build starts, as the lexical build is.
       const started = { index, model, done: Promise.resolve() };
       state.vectorBuilding.set(key, started);
@@ -97,15 +96,15 @@ export class UserSearchIndexes {
     userId: string,
     model: string,
     state: UserMemoryState,
-    index: BinaryVectorIndex<MemoryMeta>,
+    index: BinaryVectorIndex<number>,
   ): Promise<void> {
     let after = 0;
     for (;;) {
       const last = await this.connection.read('buildVectorIndex', ({ sql }) => {
         const page = readModelEmbeddingPage(sql, userId, model, index.dims, after, INDEX_PAGE_ROWS);
         for (const [memoryId, vector] of page.vectors) {
-          const meta = state.metas.get(memoryId);
-          if (meta !== undefined && !meta.deleted) index.upsert(memoryId, vector, meta);
+          const row = state.liveRowOf(memoryId);
+          if (row !== undefined) index.upsert(memoryId, vector, row);
         }
         if (page.lastRow === null) {
           state.vectorBuilding.delete(vectorIndexKey(model, index.dims));
@@ -132,7 +131,7 @@ export class UserSearchIndexes {
     model: string,
     dims: number,
     state: UserMemoryState,
-  ): BinaryVectorIndex<MemoryMeta> {
+  ): BinaryVectorIndex<number> {
     return state.vectorIndexes.get(vectorIndexKey(model, dims)) ?? this.buildVector(sql, userId, model, dims, state);
   }
 
@@ -169,11 +168,11 @@ export class UserSearchIndexes {
     model: string,
     dims: number,
     state: UserMemoryState,
-  ): BinaryVectorIndex<MemoryMeta> {
-    const index = new BinaryVectorIndex<MemoryMeta>(dims);
+  ): BinaryVectorIndex<number> {
+    const index = new BinaryVectorIndex<number>(dims);
     for (const [memoryId, vector] of iterateModelEmbeddings(sql, userId, model, dims)) {
-      const meta = state.metas.get(memoryId);
-      if (meta !== undefined && !meta.deleted) index.upsert(memoryId, vector, meta);
+      const row = state.liveRowOf(memoryId);
+      if (row !== undefined) index.upsert(memoryId, vector, row);
     }
     state.addVectorIndex(model, index);
     this.persisted()?.builtFromRows(userId);

@@ -2,8 +2,6 @@ import type { StoredEmbedding } from '../../core/domain/records.ts';
 import type { VectorHit } from '../../core/ports/memoryStore.ts';
 import { TopK } from '../common/topK.ts';
 import type { BinaryVectorIndex } from './binaryVectorIndex.ts';
-import type { MemoryMeta } from './memoryMeta.ts';
-import type { MemoryPredicate } from './memoryFilter.ts';
 import { cosine, norm } from './vectorMath.ts';
 
 /**
@@ -22,10 +20,11 @@ export function rerankPoolSize(limit: number): number {
 }
 
 export interface VectorSearchInput {
-  index: BinaryVectorIndex<MemoryMeta>;
+  /** Slots hold meta rows; `accept` tests a row. */
+  index: BinaryVectorIndex<number>;
   model: string;
   query: Float32Array;
-  accept: MemoryPredicate;
+  accept: (row: number) => boolean;
   limit: number;
   /** Reads float32 vectors the index does not hold in memory, from SQLite. */
   loadVectors: (memoryIds: readonly string[]) => Map<string, StoredEmbedding>;
