@@ -17,6 +17,7 @@ import type { RecallOptions } from './recallOptions.ts';
 import { parseTimeExpressions, type TimeHint } from './timeExpressions.ts';
 import type { TimeWindow } from './timeWindow.ts';
 import { vagueTimeOf, type VagueTime } from './vagueTimeSignal.ts';
+import { placeYearlessDate } from './yearlessDates.ts';
 
 /** What one partition's search needs from the query; computed once per recall. */
 export interface RecallSearch {
@@ -76,14 +77,14 @@ const CANDIDATE_MIN = 50;
 const ALTERNATE_QUERY_WEIGHT = 0.8;
 
 export async function analyseRecallQuery(
-  deps: Pick<CoreDeps, 'config' | 'embeddings'>,
+  deps: Pick<CoreDeps, 'config' | 'embeddings' | 'store'>,
   input: RecallInput,
   options: RecallOptions,
   call: ValidatedRecall,
 ): Promise<AnalysedQuery> {
   const { query, filter, now } = call;
   const intent = options.intent ?? detectIntent(query);
-  const timeHint = parseTimeExpressions(query, now);
+  const timeHint = await placeYearlessDate(deps, filter, query, parseTimeExpressions(query, now));
   const window: TimeWindow | null =
     timeHint.after !== undefined || timeHint.before !== undefined
       ? { after: timeHint.after, before: timeHint.before }
