@@ -17,7 +17,6 @@ import type { RecallOptions } from './recallOptions.ts';
 import { parseTimeExpressions, type TimeHint } from './timeExpressions.ts';
 import type { TimeWindow } from './timeWindow.ts';
 import { vagueTimeOf, type VagueTime } from './vagueTimeSignal.ts';
-import { placeYearlessDate } from './yearlessDates.ts';
 
 /** What one partition's search needs from the query; computed once per recall. */
 export interface RecallSearch {
@@ -39,8 +38,14 @@ export interface RecallSearch {
   intent: QueryIntent;
   /** Around a vague time ("two weeks ago"): memories in it get TIME_BOOST (vagueTimeSignal.ts). */
   hint: VagueTime | null;
-  /** A calendar window the query names ("in May 2023", "last week"): a concept of its coverage (timeWindow.ts). */
+  /**
+   * A calendar window the query names ("in May 2023", "last week"): a concept of its coverage
+   * (timeWindow.ts). Made only of dates without a year ("in May"), it moves to the latest
+   * occurrence the memories reach when they stop before it (yearlessDates.ts, candidate gathering).
+   */
   window: TimeWindow | null;
+  /** The window is made only of dates without a year, read as of `now`. */
+  yearlessWindow: boolean;
   candidateLimit: number;
   queryEntities: ReadonlySet<string>;
   /** Entities the caller asked to focus on: a memory carrying one is relevant by request and skips the floor. */
@@ -77,14 +82,14 @@ const CANDIDATE_MIN = 50;
 const ALTERNATE_QUERY_WEIGHT = 0.8;
 
 export async function analyseRecallQuery(
-  deps: Pick<CoreDeps, 'config' | 'embeddings' | 'store'>,
+  deps: Pick<CoreDeps, 'config' | 'embeddings'>,
   input: RecallInput,
   options: RecallOptions,
   call: ValidatedRecall,
 ): Promise<AnalysedQuery> {
   const { query, filter, now } = call;
   const intent = options.intent ?? detectIntent(query);
-  const timeHint = await placeYearlessDate(deps, filter, query, parseTimeExpressions(query, now));
+  const timeHint = parseTimeExpressions(query, now);
   const window: TimeWindow | null =
     timeHint.after !== undefined || timeHint.before !== undefined
       ? { after: timeHint.after, before: timeHint.before }
@@ -119,6 +124,7 @@ export async function analyseRecallQuery(
     // "two weeks ago" names a point, not an interval: memories within a few days of it are boosted.
     hint: vagueTimeOf(timeHint),
     window,
+    yearlessWindow: timeHint.yearless === true,
     candidateLimit: options.candidateLimit ?? Math.max(call.limit * CANDIDATE_MULTIPLE, CANDIDATE_MIN),
     queryEntities: new Set(
       [...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) =>
