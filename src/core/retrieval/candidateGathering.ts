@@ -65,10 +65,13 @@ export async function gatherCandidates(
   ]);
   // A date without a year whose default occurrence holds none of the memories: the latest one they
   // reach (yearlessDates.ts). Only then is anything listed; every later stage reads the moved window.
+  // Decided once per call, on the first partition searched (the user's own): the partitions
+  // searched after it read the same window.
   let windowed = listedWindow;
-  if (windowed !== null && windowed.inWindow === 0 && search.window !== null && search.yearlessWindow) {
-    const placed = await placeYearlessDate(deps, filter, search.query, search.window);
-    if (placed !== search.window) {
+  if (windowed !== null && search.window !== null && search.yearlessWindow) {
+    search.yearlessWindow = false;
+    const placed = windowed.inWindow === 0 ? await placeYearlessDate(deps, filter, search.query, search.window) : null;
+    if (placed !== null && placed !== search.window) {
       search.window = placed;
       windowed = await windowMembers(deps, filter, placed, topical ? 0 : candidateLimit);
     }
