@@ -12,6 +12,7 @@ import { hasTopic } from './queryCoverage.ts';
 import type { CandidateRows } from './candidateRows.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
+import { placeYearlessDate } from './yearlessDates.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
 export interface WindowMembers {
@@ -45,7 +46,7 @@ export async function gatherCandidates(
   const { terms, candidateLimit, limit, variants } = search;
   const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
   const topical = hasTopic(variants[0]);
-  const [lexical, vector, stats, windowed] = await Promise.all([
+  const [lexical, vector, stats, listedWindow] = await Promise.all([
     terms.length > 0 ? deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
     search.embedding && deps.embeddings.model
       ? deps.store.searchVector({
@@ -62,6 +63,19 @@ export async function gatherCandidates(
     // memories; with a topic, the window ranks the topic's memories and fetches none of its own.
     search.window ? windowMembers(deps, filter, search.window, topical ? 0 : candidateLimit) : Promise.resolve(null),
   ]);
+  // A date without a year whose default occurrence holds none of the memories: the latest one they
+  // reach (yearlessDates.ts). Only then is anything listed; every later stage reads the moved window.
+  // Decided once per call, on the first partition searched (the user's own): the partitions
+  // searched after it read the same window.
+  let windowed = listedWindow;
+  if (windowed !== null && search.window !== null && search.yearlessWindow) {
+    search.yearlessWindow = false;
+    const placed = windowed.inWindow === 0 ? await placeYearlessDate(deps, filter, search.query, search.window) : null;
+    if (placed !== null && placed !== search.window) {
+      search.window = placed;
+      windowed = await windowMembers(deps, filter, placed, topical ? 0 : candidateLimit);
+    }
+  }
   const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
   const firstIds = [...new Set([...lexical.map((hit) => hit.memory_id), ...vectorById.keys()])];
   const facts =

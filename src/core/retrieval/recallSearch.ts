@@ -38,8 +38,14 @@ export interface RecallSearch {
   intent: QueryIntent;
   /** Around a vague time ("two weeks ago"): memories in it get TIME_BOOST (vagueTimeSignal.ts). */
   hint: VagueTime | null;
-  /** A calendar window the query names ("in May 2023", "last week"): a concept of its coverage (timeWindow.ts). */
+  /**
+   * A calendar window the query names ("in May 2023", "last week"): a concept of its coverage
+   * (timeWindow.ts). Made only of dates without a year ("in May"), it moves to the latest
+   * occurrence the memories reach when they stop before it (yearlessDates.ts, candidate gathering).
+   */
   window: TimeWindow | null;
+  /** The window is made only of dates without a year, read as of `now`. */
+  yearlessWindow: boolean;
   candidateLimit: number;
   queryEntities: ReadonlySet<string>;
   /** Entities the caller asked to focus on: a memory carrying one is relevant by request and skips the floor. */
@@ -118,6 +124,7 @@ export async function analyseRecallQuery(
     // "two weeks ago" names a point, not an interval: memories within a few days of it are boosted.
     hint: vagueTimeOf(timeHint),
     window,
+    yearlessWindow: timeHint.yearless === true,
     candidateLimit: options.candidateLimit ?? Math.max(call.limit * CANDIDATE_MULTIPLE, CANDIDATE_MIN),
     queryEntities: new Set(
       [...(input.focus_entities ?? []), ...(input.entities ?? []), ...extractEntities(query)].map((entity) =>

@@ -10,6 +10,11 @@ export interface TimeHint {
   before?: string;
   boostAround?: string;
   matched: string[];
+  /**
+   * Every phrase of the window is a date without a year ("in May", "on August 15th"): it names a
+   * day or month of some year, the latest one not after `now` only by default (yearlessDates.ts).
+   */
+  yearless?: boolean;
 }
 
 /** Half-open span [start, end) in UTC milliseconds. */
@@ -114,7 +119,13 @@ function weekSpan(now: Date, weeksBack: number): Span {
   return { start: monday, end: monday + 7 * DAY };
 }
 
-type Matcher = { pattern: RegExp; span: (match: RegExpExecArray, now: Date) => Span | null; point?: boolean };
+type Matcher = {
+  pattern: RegExp;
+  span: (match: RegExpExecArray, now: Date) => Span | null;
+  point?: boolean;
+  /** A date without a year: resolved against `now` (latestYear). */
+  yearless?: boolean;
+};
 
 const MATCHERS: readonly Matcher[] = [
   {
@@ -137,14 +148,20 @@ const MATCHERS: readonly Matcher[] = [
   {
     pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}\\b`, 'g'),
     span: (m, now) => daySpan(latestYear(now, monthIndex(m[2]), Number(m[1])), monthIndex(m[2]), Number(m[1])),
+
+    yearless: true,
   },
   {
     pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL}\\b(?![:\\d])`, 'g'),
     span: (m, now) => daySpan(latestYear(now, monthIndex(m[1]), Number(m[2])), monthIndex(m[1]), Number(m[2])),
+
+    yearless: true,
   },
   {
     pattern: new RegExp(`${MONTH_CONTEXT}${MONTH}\\b`, 'g'),
     span: (m, now) => monthSpan(latestYear(now, monthIndex(m[1])), monthIndex(m[1])),
+
+    yearless: true,
   },
   {
     pattern: /(?<=\b(?:in|during|of|since|before|after|until|by|from|year|early|mid|late)[\s-]+)((?:19|20)\d{2})\b/g,
@@ -252,7 +269,9 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
   let start = -Infinity;
   let end = Infinity;
   let boost: number | undefined;
-  for (const { pattern, span, point } of MATCHERS) {
+  let windowParts = 0;
+  let yearlessParts = 0;
+  for (const { pattern, span, point, yearless } of MATCHERS) {
     for (const match of text.matchAll(pattern)) {
       const whole = span(match, now);
       if (whole === null) continue;
@@ -267,6 +286,8 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
       const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, from))?.[1];
       const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
       const bounded = bound(modifier, found);
+      windowParts += 1;
+      if (yearless === true) yearlessParts += 1;
       start = Math.max(start, bounded.start);
       end = Math.min(end, bounded.end);
     }
@@ -277,5 +298,6 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
   if (Number.isFinite(start)) hint.after = new Date(start).toISOString();
   if (Number.isFinite(end)) hint.before = new Date(Math.max(end - 1, start)).toISOString();
   if (boost !== undefined) hint.boostAround = new Date(boost).toISOString();
+  if (windowParts > 0 && yearlessParts === windowParts) hint.yearless = true;
   return hint;
 }

@@ -85,10 +85,14 @@ export function workingMemoryMultiplier(overrides: Partial<Record<ContextWeightK
 
 /**
  * recall_memories has no weight table of its own: with a clear intent the profile's types
- * rise a little above the rest; a general query treats every type alike.
+ * rise a little above the rest; a general query treats every type alike. A dialog turn
+ * ('conversation') is neutral under every intent: its subtype says where it was said, not what
+ * it holds (a decision, an event, a fact), so the profile has nothing to judge it by; at 0.9 the
+ * turns of "when did …" questions needed a tenth more to clear the floor (issue 30, LoCoMo other
+ * development conversations R@10 78.6 -> 78.8, tuning pair and both coding sets unchanged).
  */
 export function intentMultiplier(subtype: string, intent: QueryIntent): number {
-  if (intent === 'general') return 1;
+  if (intent === 'general' || subtype === 'conversation') return 1;
   const profile = PROFILES[intent];
   return profile.high.includes(subtype) ? 1 : profile.medium.includes(subtype) ? 0.95 : 0.9;
 }

@@ -53,7 +53,7 @@ describe('neighbours only within a conversation', () => {
     assert.match(lent.why_matched, /next to a matching memory of the same conversation/);
   });
 
-  it("lends the next turn 0.8 of its seed's text score, and the turn after that 0.8 squared", async () => {
+  it("lends the next turn 0.7 of its seed's text score, and the turn after that 0.7 squared", async () => {
     const user = 'decay';
     const seed = await store(user, 'Gus said, "We finally repainted the boathouse."', {
       metadata: { conversation_id: 'd1' },
@@ -70,8 +70,8 @@ describe('neighbours only within a conversation', () => {
     );
     const text = (id: string): number =>
       result.memories.find((memory) => memory.memory_id === id)!.score_breakdown.text_match;
-    assert.ok(Math.abs(text(next) - 0.8 * text(seed)) < 0.002, `one step: ${text(next)} vs 0.8 x ${text(seed)}`);
-    assert.ok(Math.abs(text(after) - 0.64 * text(seed)) < 0.002, `two steps: ${text(after)} vs 0.64 x ${text(seed)}`);
+    assert.ok(Math.abs(text(next) - 0.7 * text(seed)) < 0.002, `one step: ${text(next)} vs 0.7 x ${text(seed)}`);
+    assert.ok(Math.abs(text(after) - 0.49 * text(seed)) < 0.002, `two steps: ${text(after)} vs 0.49 x ${text(seed)}`);
   });
 
   it('gives the reply to a question nearly all of its score, and the turn before it the plain decay', async () => {
@@ -95,7 +95,7 @@ describe('neighbours only within a conversation', () => {
       'the question first on its own words, its reply right after',
     );
     assert.ok(Math.abs(text(reply) - 0.96 * text(question)) < 0.002, `reply: ${text(reply)} vs ${text(question)}`);
-    assert.ok(Math.abs(text(before) - 0.8 * text(question)) < 0.002, `before: ${text(before)} vs ${text(question)}`);
+    assert.ok(Math.abs(text(before) - 0.7 * text(question)) < 0.002, `before: ${text(before)} vs ${text(question)}`);
   });
 
   it('does not join turns of different conversations stored one after another', async () => {
@@ -150,7 +150,7 @@ describe('neighbours only within a conversation', () => {
 
   it('drops a neighbour whose lent score stays under the floor', async () => {
     const user = 'weak';
-    // The seed covers a third of the query: a neighbour gets at most 0.8 of that, under the floor.
+    // The seed covers a third of the query: a neighbour gets at most 0.7 of that, under the floor.
     await store(user, 'Eve said, "The garden looks great."', { source_session: undefined, session_id: 'w1' });
     const next = await store(user, 'Finn said, "Thanks, it took all spring."', { session_id: 'w1' });
     const loose = await test.core.recall(

@@ -124,4 +124,11 @@ describe('type weights', () => {
     assert.equal(intentMultiplier('debugging', 'debug'), 1);
     assert.equal(intentMultiplier('environment', 'debug'), 0.95);
   });
+
+  it('recall: a dialog turn is neutral under every intent (its subtype says nothing of its content)', () => {
+    for (const intent of ['what_happened', 'what_is', 'how_to', 'debug', 'general'] as const)
+      assert.equal(intentMultiplier('conversation', intent), 1, intent);
+    assert.equal(intentMultiplier('event', 'what_happened'), 1);
+    assert.equal(intentMultiplier('style', 'what_happened'), 0.9);
+  });
 });
