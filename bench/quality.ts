@@ -7,6 +7,7 @@
  *   npm run bench:quality                          # full-text only (no model, no API key)
  *   npm run bench:quality -- --set coding          # one set only: locomo, coding or coding2
  *   npm run bench:quality -- --deterministic       # the same figures every run (stepped clock, no access log): before/after checks
+ *   npm run bench:quality -- --stdio               # through the built CLI's `fml serve --stdio` in its own process (npm run build first)
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
  *
  * Coding set 2: one developer's projects, near-miss negatives (bench/coding/codingSet2.ts).
@@ -21,9 +22,12 @@ import { MemoryCore } from '../src/core/memoryCore.ts';
 import { createEmbeddings } from '../src/runtime/createRuntime.ts';
 import { embeddingConfigFromEnv } from '../src/runtime/runtimeConfig.ts';
 import { benchBackendArgs, openBenchStore } from './benchBackend.ts';
-import { callOk, connectClient } from '../test/support/testCore.ts';
-import { formatTurn, KS, loadSamples, parseSessionTime, recallAtKs, sessionsOf } from './locomo/locomoData.ts';
-import { detailTable, meanRecall, type RecallRow } from './locomo/recallTable.ts';
+import { cpuMsOf, rssMbOf } from './serverProcess.ts';
+import { connectStdioServer } from './stdioServer.ts';
+import { connectClient } from '../test/support/testCore.ts';
+import { KS, loadSamples } from './locomo/locomoData.ts';
+import { runLocomo, type LocomoRun } from './locomo/locomoRun.ts';
+import { detailTable, meanRecall } from './locomo/recallTable.ts';
 import { latencySummary, ms } from './stats.ts';
 import { loadCodingSet } from './coding/codingData.ts';
 import { codingTable, runCodingSet, type CodingResult } from './coding/codingRun.ts';
@@ -44,6 +48,18 @@ async function main(): Promise<void> {
   const embeddings = createEmbeddings(embeddingConfigFromEnv());
   // --no-neighbours measures the contribution of neighbour expansion (the ablation in the README).
   const neighbourRadius = process.argv.includes('--no-neighbours') ? 0 : 2;
+  // --stdio: the calls go to `fml serve --stdio` in a process of its own, as an agent's client
+  // makes them (the latency a user sees); its CPU is read from /proc. The figures are those of a
+  // real clock and access log, so --deterministic does not go with it.
+  const stdio = process.argv.includes('--stdio');
+  if (stdio && (process.argv.includes('--deterministic') || process.argv.includes('--no-neighbours')))
+    throw new Error(
+      '--stdio runs the built server as it ships: it does not go with --deterministic or --no-neighbours',
+    );
+  if (stdio) {
+    await stdioRun(dataDir);
+    return;
+  }
   const bench = await openBenchStore(benchBackendArgs(process.argv.slice(2)), dataDir);
   console.log(`store: ${bench.description}`);
   // --deterministic: the same figures on every run, for before/after comparisons of a change that
@@ -70,12 +86,8 @@ async function main(): Promise<void> {
   let project: ProjectSetResult | null = null;
   const codingSet = setArg === 'all' || setArg === 'coding' ? loadCodingSet() : null;
   const distractorSample = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE) ?? null;
-  const rows: RecallRow[] = [];
-  const recallMs: number[] = [];
-  const storeMs: number[] = [];
+  let locomo: LocomoRun = { rows: [], recallMs: [], storeMs: [], recallCpuMs: 0, storeCpuMs: 0 };
   // Main-thread CPU of the LoCoMo calls: client and server share this thread (in-memory transport).
-  let storeCpuMs = 0;
-  let recallCpuMs = 0;
   const threadCpuMs = (): number => {
     const usage = process.threadCpuUsage();
     return (usage.user + usage.system) / 1000;
@@ -87,42 +99,8 @@ async function main(): Promise<void> {
       coding = await runCodingSet(client, codingSet, distractorSample);
     }
     if (setArg === 'all' || setArg === 'coding2') project = await runProjectSet(client, loadProjectSet());
-    for (const sample of setArg === 'all' || setArg === 'locomo' ? samples : []) {
-      const user = `locomo-${sample.sample_id}`;
-      for (const session of sessionsOf(sample)) {
-        for (const turn of session.turns) {
-          const started = performance.now();
-          const cpuBefore = threadCpuMs();
-          await callOk(client, 'store_memory', {
-            user_id: user,
-            content: formatTurn(turn),
-            memory_category: 'episodic',
-            memory_subtype: 'conversation',
-            ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
-            metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
-          });
-          storeMs.push(performance.now() - started);
-          storeCpuMs += threadCpuMs() - cpuBefore;
-        }
-      }
-      for (const qa of sample.qa) {
-        // A real client's transport (stdio, HTTP) hands control back to the event loop between
-        // calls; the in-memory one does not, so the loop yields here as the server would see it.
-        await new Promise((resolve) => setImmediate(resolve));
-        const started = performance.now();
-        const cpuBefore = threadCpuMs();
-        const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', {
-          user_id: user,
-          query: qa.question,
-          limit: 50,
-          ...(minSimilarity !== undefined ? { min_similarity: minSimilarity } : {}),
-        });
-        recallMs.push(performance.now() - started);
-        recallCpuMs += threadCpuMs() - cpuBefore;
-        const ranked = result.memories.map((memory) => String(memory.metadata.dia_id));
-        rows.push({ sample: sample.sample_id, category: qa.category, recall: recallAtKs(ranked, qa.evidence) });
-      }
-    }
+    if (setArg === 'all' || setArg === 'locomo')
+      locomo = await runLocomo(client, samples, { cpuMs: threadCpuMs, minSimilarity });
   } finally {
     await close();
     await core.close();
@@ -130,6 +108,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
+  const { rows, recallMs, storeMs, recallCpuMs, storeCpuMs } = locomo;
   if (coding && codingSet) console.log(`\n${codingTable(coding, codingSet.memories.length)}\n`);
   const three = (): string =>
     threeSetTable({
@@ -167,6 +146,40 @@ async function main(): Promise<void> {
   // CPU per call moves less with other processes' load than latency does; RSS is the whole process (client, server, store).
   console.log(
     `main-thread CPU per call, mean ms: recall_memories ${ms(recallCpuMs / Math.max(1, recall.n))}, store_memory ${ms(storeCpuMs / Math.max(1, store.n))}; RSS at the end ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB; load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
+}
+
+/**
+ * LoCoMo through the built server over stdio (`--stdio`): recall per question as in the main run
+ * (real clock and access log, so not the deterministic figures), the latency the client sees,
+ * and the server process's own CPU per call and memory.
+ */
+async function stdioRun(dataDir: string): Promise<void> {
+  const server = await connectStdioServer(join(import.meta.dirname, '..', 'dist', 'cli.js'), dataDir);
+  let run: LocomoRun;
+  let rssMb: number;
+  try {
+    run = await runLocomo(server.client, loadSamples(), { cpuMs: () => cpuMsOf(server.pid) });
+    rssMb = rssMbOf(server.pid);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const recall = latencySummary(run.recallMs);
+  const store = latencySummary(run.storeMs);
+  console.log(
+    `LoCoMo dev split through \`fml serve --stdio\` (${run.storeMs.length} memories, ${run.rows.length} questions)`,
+  );
+  console.log(`recall@k   ${KS.map((k) => `@${k}`.padStart(6)).join('')}`);
+  console.log(`           ${KS.map((_, i) => meanRecall(run.rows, i).toFixed(1).padStart(6)).join('')}`);
+  console.log(
+    `latency at the client, ms: recall_memories p50 ${ms(recall.p50)} p95 ${ms(recall.p95)} p99 ${ms(recall.p99)} (n=${recall.n}); store_memory p50 ${ms(store.p50)} p95 ${ms(store.p95)} p99 ${ms(store.p99)} (n=${store.n})`,
+  );
+  // /proc counts CPU in 10 ms ticks: per call that is coarse, summed over ~1,000 calls it is not.
+  console.log(
+    `server process CPU per call, mean ms: recall_memories ${ms(run.recallCpuMs / Math.max(1, recall.n))}, store_memory ${ms(run.storeCpuMs / Math.max(1, store.n))}; server RSS at the end ${rssMb.toFixed(0)} MB; load average ${loadavg()
       .map((value) => value.toFixed(2))
       .join(' ')}`,
   );
