@@ -7,7 +7,7 @@
  *   npm run bench:quality                          # full-text only (no model, no API key)
  *   npm run bench:quality -- --set coding          # one set only: locomo, coding or coding2
  *   npm run bench:quality -- --deterministic       # the same figures every run (stepped clock, no access log): before/after checks
- *   npm run bench:quality -- --stdio               # through the built CLI's `fml serve --stdio` in its own process (npm run build first)
+ *   npm run bench:quality -- --stdio [--cli PATH]  # through the built CLI's `fml serve --stdio` in its own process (npm run build first)
  *   FML_EMBEDDING_PROVIDER=hashing-test npm run bench:quality   # fusion path with the deterministic test vectors
  *
  * Coding set 2: one developer's projects, near-miss negatives (bench/coding/codingSet2.ts).
@@ -157,7 +157,10 @@ async function main(): Promise<void> {
  * and the server process's own CPU per call and memory.
  */
 async function stdioRun(dataDir: string): Promise<void> {
-  const server = await connectStdioServer(join(import.meta.dirname, '..', 'dist', 'cli.js'), dataDir);
+  // --cli PATH: another build's CLI (a before/after pair with one benchmark).
+  const cliIndex = process.argv.indexOf('--cli');
+  const cliPath = cliIndex >= 0 ? process.argv[cliIndex + 1] : join(import.meta.dirname, '..', 'dist', 'cli.js');
+  const server = await connectStdioServer(cliPath, dataDir);
   let run: LocomoRun;
   let rssMb: number;
   try {
