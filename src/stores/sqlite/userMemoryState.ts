@@ -5,33 +5,13 @@ import { analyzeDocument, type AnalyzedDocument } from '../../core/text/analyzer
 import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
-import { DELETED, PINNED, SOURCE_SESSION, TIME } from './metaColumns.ts';
+import { DELETED, SOURCE_SESSION, TIME } from './metaColumns.ts';
+import { PinnedAndTagged } from './pinnedAndTagged.ts';
 import { plainMeta } from './metaRow.ts';
 import type { MetaCandidates } from './memoryListing.ts';
 import { MetaTable } from './metaTable.ts';
 import { MemoryRowCache } from './memoryRowCache.ts';
 import type { MemoryMeta, MetaSource } from './memoryMeta.ts';
-
-/** Ids of the pinned memories, and of the memories carrying each tag. */
-interface TagSets {
-  pinned: Set<string>;
-  byTag: Map<string, Set<string>>;
-}
-
-function addToTagSets(sets: TagSets, memoryId: string, pinned: boolean, tags: readonly string[]): void {
-  if (pinned) sets.pinned.add(memoryId);
-  for (const tag of tags) {
-    let ids = sets.byTag.get(tag);
-    if (ids === undefined) sets.byTag.set(tag, (ids = new Set()));
-    ids.add(memoryId);
-  }
-}
-
-function taggedAny(sets: TagSets, tags: readonly string[]): Set<string> {
-  const ids = new Set<string>();
-  for (const tag of tags) for (const id of sets.byTag.get(tag) ?? []) ids.add(id);
-  return ids;
-}
 
 export function vectorIndexKey(model: string, dims: number): string {
   return `${dims}:${model}`;
@@ -61,12 +41,8 @@ export class UserMemoryState {
   loading: { afterRow: number; done: Promise<void> | null } | null = null;
   readonly vectorBuilding = new Map<string, { index: BinaryVectorIndex<number>; model: string; done: Promise<void> }>();
   private readonly vectorModels = new Map<string, string>();
-  /**
-   * Pinned and tagged memories, so listings filtered by them (context assembly asks on every call)
-   * skip the rest. A restored state makes them from its columns when a listing first asks (null
-   * until then): at 100,000 memories making them at load was a tenth of a fresh process's first recall.
-   */
-  #tagSets: TagSets | null;
+  /** Pinned and tagged memories, so listings filtered by them skip the rest (pinnedAndTagged.ts). */
+  readonly #pinnedAndTagged: PinnedAndTagged;
   private readonly freezes = new Set<FrozenMetas>();
   /** Moves on every change to the metadata or the indexes; a persisted index is current while it matches. */
   revision = 0;
@@ -78,12 +54,12 @@ export class UserMemoryState {
   /** Empty, or holding a persisted index's metas (in store order) in the file's columns. */
   constructor(loaded: SnapshotMetas | null = null) {
     this.metas = new MetaTable(loaded);
-    this.#tagSets = loaded === null ? { pinned: new Set(), byTag: new Map() } : null;
+    this.#pinnedAndTagged = new PinnedAndTagged(this.metas, loaded !== null);
   }
 
   /**
    * A state holding `metas` (in store order) and a finished lexical index, as a persisted index
-   * restores it. Its pinned and tagged sets are made when a listing first filters by them.
+   * restores it. Its pinned and tag sets are made when a listing first filters by them.
    */
   static restore(metas: SnapshotMetas, lexical: LexicalIndex): UserMemoryState {
     const state = new UserMemoryState(metas);
@@ -178,34 +154,22 @@ export class UserMemoryState {
    * else every row. The caller still applies the whole filter to each.
    */
   candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): MetaCandidates {
-    const wanted = filter.pinned === true || (filter.tags !== undefined && filter.tags.length > 0);
-    if (!wanted) return { table: this.metas, rows: null };
-    const sets = this.tagSets();
-    const ids = filter.pinned === true ? sets.pinned : taggedAny(sets, filter.tags!);
+    const ids =
+      filter.pinned === true
+        ? this.#pinnedAndTagged.pinned()
+        : filter.tags && filter.tags.length > 0
+          ? this.#pinnedAndTagged.taggedAny(filter.tags)
+          : null;
+    if (ids === null) return { table: this.metas, rows: null };
     return { table: this.metas, rows: [...ids].flatMap((id) => this.metas.presentRowOf(id) ?? []) };
   }
 
-  /** The pinned and tagged sets, made from the columns on a restored state's first call. */
-  private tagSets(): TagSets {
-    if (this.#tagSets === null) {
-      const sets: TagSets = { pinned: new Set(), byTag: new Map() };
-      const columns = this.metas.columns;
-      for (const row of this.metas.rows())
-        addToTagSets(sets, columns.ids[row], columns.flag(row, PINNED), columns.tags(row));
-      this.#tagSets = sets;
-    }
-    return this.#tagSets;
-  }
-
-  // Until the sets are made, a change has nothing to keep in step: they are made from the columns as they are then.
   private index(meta: MemoryMeta): void {
-    if (this.#tagSets !== null) addToTagSets(this.#tagSets, meta.memory_id, meta.pinned, meta.tags);
+    this.#pinnedAndTagged.add(meta);
   }
 
   private unindex(meta: MemoryMeta): void {
-    if (this.#tagSets === null) return;
-    this.#tagSets.pinned.delete(meta.memory_id);
-    for (const tag of meta.tags) this.#tagSets.byTag.get(tag)?.delete(meta.memory_id);
+    this.#pinnedAndTagged.remove(meta);
   }
 
   /**
