@@ -23,7 +23,12 @@ export interface CoreRegistryOptions {
   idleCloseMs: number;
   /** Before a core closes (its MCP endpoints go with it). */
   beforeClose: (key: string) => Promise<void>;
+  /** From a user's warm-up to the start of their maintenance and pending extraction; 1 s by default. */
+  maintenanceDelayMs?: number;
 }
+
+/** Long enough for the recall that waited on the warm-up to answer before background work lists memories. */
+const MAINTENANCE_DELAY_MS = 1_000;
 
 /**
  * The cores of the daemon. Cores differ by what a window binds (its project, its layers); the
@@ -59,12 +64,13 @@ export class CoreRegistry {
     if (entry === undefined) {
       entry = { key, storeKey, leases: 0, core: this.open(config, storeKey), idleClose: null };
       this.cores.set(key, entry);
-      const opened = entry;
-      opened.core.catch(() => {
+      const failed = entry;
+      failed.core.catch(() => {
         // A failed open is reported to the client that asked; the next hello tries again.
-        if (this.cores.get(key) === opened) this.cores.delete(key);
+        if (this.cores.get(key) === failed) this.cores.delete(key);
       });
     }
+    const opened = entry;
     entry.leases++;
     if (entry.idleClose !== null) clearTimeout(entry.idleClose);
     entry.idleClose = null;
@@ -76,15 +82,22 @@ export class CoreRegistry {
       throw error;
     }
     if (userId !== undefined) {
-      this.maintain(key, core, userId);
       // The first recall then finds the user's index built (in slices, while other calls are served).
-      core
+      const warm = core
         .warmUp(userId)
         .catch((error: unknown) =>
           this.options.log(
             `warming up the index of ${userId} failed: ${error instanceof Error ? error.message : String(error)}`,
           ),
         );
+      // Maintenance waits for the first recall: resuming pending extraction lists the user's memories
+      // by tag, which on a loaded index first makes its tag sets (20 ms at 100,000 memories).
+      void warm.then(() => {
+        const timer = setTimeout(() => {
+          if (this.cores.get(key) === opened) this.maintain(key, core, userId);
+        }, this.options.maintenanceDelayMs ?? MAINTENANCE_DELAY_MS);
+        timer.unref();
+      });
     }
     return { key, core };
   }

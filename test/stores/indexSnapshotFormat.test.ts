@@ -114,7 +114,6 @@ test('a snapshot decodes to exactly what was encoded: every meta field (turn and
   );
   assert.deepEqual(decoded.metas.ids, ['mem_1', 'mem_ü']);
   assert.deepEqual([...decoded.metas.idOrder], [0, 1]);
-  assert.deepEqual(decoded.metas.pinnedOrTaggedRows, [0, 1]);
   assert.deepEqual(decoded.lexical.termNames, original.lexical.termNames);
   assert.deepEqual(decoded.lexical.ids, original.lexical.ids);
   for (const key of ['idOrder', 'lengths', 'postingSizes', 'postingDocuments', 'postingTfs'] as const) {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, renameSync, unlinkSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const SUFFIX = '.fmlidx';
@@ -22,13 +22,32 @@ export class IndexSnapshotFiles {
     return join(this.dir, `${userKey(userId)}${SUFFIX}`);
   }
 
-  /** The user's file, or null when there is none. */
+  /**
+   * The user's file, or null when there is none. Read with one read of its whole size, not
+   * readFile's 512 KiB pieces: each piece waited for the main thread, which a fresh process's first
+   * recall keeps busy analysing its query, so 38 MB took 60 ms after it instead of running beside it.
+   */
   async read(userId: string): Promise<Buffer | null> {
+    let file: FileHandle;
     try {
-      return await readFile(this.pathFor(userId));
+      file = await open(this.pathFor(userId), 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
+    }
+    try {
+      const { size } = await file.stat();
+      const bytes = Buffer.allocUnsafeSlow(size);
+      let filled = 0;
+      while (filled < size) {
+        const { bytesRead } = await file.read(bytes, filled, size - filled, filled);
+        // Cut short while read (it never is: files are renamed into place whole): the decoder refuses what is here.
+        if (bytesRead === 0) return bytes.subarray(0, filled);
+        filled += bytesRead;
+      }
+      return bytes;
+    } finally {
+      await file.close();
     }
   }
 

@@ -77,8 +77,6 @@ export interface SnapshotMetas {
   readonly ids: string[];
   /** Positions in `ids` in the ids' string order (checked: a valid SortedKeyIndex). */
   readonly idOrder: Int32Array;
-  /** Rows pinned or tagged: the ones a state's pinned and tag sets must hold from the start. */
-  readonly pinnedOrTaggedRows: number[];
   meta(row: number): MemoryMeta;
   /** A row's pinned flag and tags, read from the columns without making its meta. */
   pinned(row: number): boolean;
@@ -453,13 +451,11 @@ function decodeMetas(
   if (!numbersInRange(listItems, ZERO, stringCount)) throw corrupt('entity and tag lists');
   // Where each row's entities start in listItems (its tags follow them).
   const listStarts = new Int32Array(counts.metas + 1);
-  const pinnedOrTaggedRows: number[] = [];
   for (let row = 0; row < counts.metas; row++) {
     const entities = listCounts[row * 2];
     const tags = listCounts[row * 2 + 1];
     if (entities < 0 || tags < 0) throw corrupt('entity and tag lists');
     listStarts[row + 1] = listStarts[row] + entities + tags;
-    if (tags > 0 || (flags[row] & PINNED) !== 0) pinnedOrTaggedRows.push(row);
   }
   if (listStarts[counts.metas] !== listItems.length) throw corrupt('entity and tag lists');
   const ids = new Array<string>(counts.metas);
@@ -518,7 +514,7 @@ function decodeMetas(
     listItems,
     stringTable,
   };
-  return { ids, idOrder, pinnedOrTaggedRows, meta, pinned, tags, columns };
+  return { ids, idOrder, meta, pinned, tags, columns };
 }
 
 function parseHeader(bytes: Buffer): { header: Header; bodyStart: number } {

@@ -186,6 +186,17 @@ export class MetaColumns {
     return this.#tags[row] ?? this.#loadedList(row, 1);
   }
 
+  /** Whether row `row` carries `tag`, read without making its tag list. */
+  hasTag(row: number, tag: string): boolean {
+    const written = this.#tags[row];
+    if (written !== undefined) return written.includes(tag);
+    const loaded = this.#loaded!;
+    const from = loaded.listStarts[row] + loaded.listCounts[row * 2];
+    const to = from + loaded.listCounts[row * 2 + 1];
+    for (let at = from; at < to; at++) if (loaded.stringTable[loaded.listItems[at]] === tag) return true;
+    return false;
+  }
+
   #loadedList(row: number, which: 0 | 1): readonly string[] {
     const loaded = this.#loaded!;
     const count = loaded.listCounts[row * 2 + which];

@@ -6,6 +6,7 @@ import { BinaryVectorIndex } from './binaryVectorIndex.ts';
 import type { SnapshotMetas } from './indexSnapshotFormat.ts';
 import { metadataFactsOf, metaOf } from './memoryMeta.ts';
 import { DELETED, SOURCE_SESSION, TIME } from './metaColumns.ts';
+import { PinnedAndTagged } from './pinnedAndTagged.ts';
 import { plainMeta } from './metaRow.ts';
 import type { MetaCandidates } from './memoryListing.ts';
 import { MetaTable } from './metaTable.ts';
@@ -40,9 +41,8 @@ export class UserMemoryState {
   loading: { afterRow: number; done: Promise<void> | null } | null = null;
   readonly vectorBuilding = new Map<string, { index: BinaryVectorIndex<number>; model: string; done: Promise<void> }>();
   private readonly vectorModels = new Map<string, string>();
-  /** Pinned and tagged memories, so listings filtered by them (context assembly asks on every call) skip the rest. */
-  private readonly pinned = new Set<string>();
-  private readonly byTag = new Map<string, Set<string>>();
+  /** Pinned and tagged memories, so listings filtered by them skip the rest (pinnedAndTagged.ts). */
+  readonly #pinnedAndTagged: PinnedAndTagged;
   private readonly freezes = new Set<FrozenMetas>();
   /** Moves on every change to the metadata or the indexes; a persisted index is current while it matches. */
   revision = 0;
@@ -54,15 +54,15 @@ export class UserMemoryState {
   /** Empty, or holding a persisted index's metas (in store order) in the file's columns. */
   constructor(loaded: SnapshotMetas | null = null) {
     this.metas = new MetaTable(loaded);
+    this.#pinnedAndTagged = new PinnedAndTagged(this.metas, loaded !== null);
   }
 
   /**
    * A state holding `metas` (in store order) and a finished lexical index, as a persisted index
-   * restores it. The pinned and tagged rows are read from the columns now, for the sets that index them.
+   * restores it. Its pinned and tag sets are made when a listing first filters by them.
    */
   static restore(metas: SnapshotMetas, lexical: LexicalIndex): UserMemoryState {
     const state = new UserMemoryState(metas);
-    for (const row of metas.pinnedOrTaggedRows) state.indexIds(metas.ids[row], metas.pinned(row), metas.tags(row));
     state.lexical = lexical;
     state.origin = 'persisted';
     return state;
@@ -155,33 +155,21 @@ export class UserMemoryState {
    */
   candidatesFor(filter: { pinned?: boolean; tags?: readonly string[] }): MetaCandidates {
     const ids =
-      filter.pinned === true ? this.pinned : filter.tags && filter.tags.length > 0 ? this.taggedAny(filter.tags) : null;
+      filter.pinned === true
+        ? this.#pinnedAndTagged.pinned()
+        : filter.tags && filter.tags.length > 0
+          ? this.#pinnedAndTagged.taggedAny(filter.tags)
+          : null;
     if (ids === null) return { table: this.metas, rows: null };
     return { table: this.metas, rows: [...ids].flatMap((id) => this.metas.presentRowOf(id) ?? []) };
   }
 
-  private taggedAny(tags: readonly string[]): Set<string> {
-    const ids = new Set<string>();
-    for (const tag of tags) for (const id of this.byTag.get(tag) ?? []) ids.add(id);
-    return ids;
-  }
-
   private index(meta: MemoryMeta): void {
-    this.indexIds(meta.memory_id, meta.pinned, meta.tags);
-  }
-
-  private indexIds(memoryId: string, pinned: boolean, tags: readonly string[]): void {
-    if (pinned) this.pinned.add(memoryId);
-    for (const tag of tags) {
-      let ids = this.byTag.get(tag);
-      if (ids === undefined) this.byTag.set(tag, (ids = new Set()));
-      ids.add(memoryId);
-    }
+    this.#pinnedAndTagged.add(meta);
   }
 
   private unindex(meta: MemoryMeta): void {
-    this.pinned.delete(meta.memory_id);
-    for (const tag of meta.tags) this.byTag.get(tag)?.delete(meta.memory_id);
+    this.#pinnedAndTagged.remove(meta);
   }
 
   /**

@@ -1,0 +1,75 @@
+import type { MemoryMeta } from './memoryMeta.ts';
+import { PINNED } from './metaColumns.ts';
+import type { MetaTable } from './metaTable.ts';
+
+/**
+ * Ids of the pinned memories and of the memories carrying each tag, so listings filtered by them
+ * (context assembly asks for the pinned on every call, the extraction queue for its pending tag at
+ * start) skip the rest. A state built from rows indexes every memory as it adds it. A state loaded
+ * from a persisted index makes the pinned set, and each tag's set, from its columns the first time
+ * a listing asks for it: making them all at load was a tenth of a fresh process's first recall at
+ * 100,000 memories, and one tag's set made on demand holds only the memories carrying it.
+ */
+export class PinnedAndTagged {
+  readonly #table: MetaTable;
+  #pinned: Set<string> | null;
+  readonly #byTag = new Map<string, Set<string>>();
+  /** Whether every tag carried has its set (a state built from rows); else a tag's set is made when first asked. */
+  readonly #complete: boolean;
+
+  constructor(table: MetaTable, loaded: boolean) {
+    this.#table = table;
+    this.#complete = !loaded;
+    this.#pinned = loaded ? null : new Set();
+  }
+
+  pinned(): ReadonlySet<string> {
+    if (this.#pinned === null) {
+      const pinned = new Set<string>();
+      const columns = this.#table.columns;
+      for (const row of this.#table.rows()) if (columns.flag(row, PINNED)) pinned.add(columns.ids[row]);
+      this.#pinned = pinned;
+    }
+    return this.#pinned;
+  }
+
+  /** The ids carrying any of `tags`. */
+  taggedAny(tags: readonly string[]): Set<string> {
+    const ids = new Set<string>();
+    for (const tag of tags) for (const id of this.#tagged(tag)) ids.add(id);
+    return ids;
+  }
+
+  #tagged(tag: string): ReadonlySet<string> {
+    let ids = this.#byTag.get(tag);
+    if (ids === undefined) {
+      ids = new Set();
+      if (!this.#complete) {
+        const columns = this.#table.columns;
+        for (const row of this.#table.rows()) if (columns.hasTag(row, tag)) ids.add(columns.ids[row]);
+        this.#byTag.set(tag, ids);
+      }
+    }
+    return ids;
+  }
+
+  /** After `meta` was stored: the sets that exist take it in. */
+  add(meta: MemoryMeta): void {
+    if (meta.pinned) this.#pinned?.add(meta.memory_id);
+    for (const tag of meta.tags) {
+      let ids = this.#byTag.get(tag);
+      if (ids === undefined) {
+        // Not made yet: made from the columns when first asked, this memory included.
+        if (!this.#complete) continue;
+        this.#byTag.set(tag, (ids = new Set()));
+      }
+      ids.add(meta.memory_id);
+    }
+  }
+
+  /** Before `meta` changes or goes. */
+  remove(meta: MemoryMeta): void {
+    this.#pinned?.delete(meta.memory_id);
+    for (const tag of meta.tags) this.#byTag.get(tag)?.delete(meta.memory_id);
+  }
+}
