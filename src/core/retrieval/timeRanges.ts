@@ -46,6 +46,8 @@ const ENDPOINT =
   `${ANY_MONTH}\\s+${DAY_NUMBER}(?:,?\\s+${YEAR})?|` +
   `${DAY_NUMBER}(?:\\s+(?:of\\s+)?${ANY_MONTH})?(?:,?\\s+${YEAR})?|` +
   `${ANY_MONTH}(?:,?\\s+${YEAR})?|${YEAR})`;
+/** The end of a range may be the present: "from May 2023 until now", "between March and today". */
+const END = `(?:${ENDPOINT}|now|today)`;
 const WORD_TO = '\\s+(?:to|until|till|through|thru)\\s+';
 const DASH = '\\s*[-\u2013\u2014]\\s*';
 /** Not inside a word, a number or an ISO date, on either side. */
@@ -53,16 +55,18 @@ const OPEN = '(?<![\\w\\-\u2013\u2014:])';
 const CLOSE = '(?![\\w\\-\u2013\u2014:])';
 
 const RANGE_PATTERNS: readonly RegExp[] = [
-  new RegExp(`${OPEN}between\\s+(${ENDPOINT})\\s+and\\s+(${ENDPOINT})${CLOSE}`, 'g'),
-  new RegExp(`${OPEN}from\\s+(${ENDPOINT})(?:${WORD_TO}|${DASH})(${ENDPOINT})${CLOSE}`, 'g'),
-  new RegExp(`${OPEN}(${ENDPOINT})(?:${WORD_TO}|${DASH})(${ENDPOINT})${CLOSE}`, 'g'),
+  new RegExp(`${OPEN}between\\s+(${ENDPOINT})\\s+and\\s+(${END})${CLOSE}`, 'g'),
+  new RegExp(`${OPEN}from\\s+(${ENDPOINT})(?:${WORD_TO}|${DASH})(${END})${CLOSE}`, 'g'),
+  new RegExp(`${OPEN}(${ENDPOINT})(?:${WORD_TO}|${DASH})(${END})${CLOSE}`, 'g'),
 ];
 
 const DAY = 86_400_000;
 
 /** The parts one endpoint names, read from its text (lower case). */
-function endpointOf(text: string): Endpoint {
+function endpointOf(text: string, now: Date): Endpoint {
   const bare = text.replace(/^the\s+/, '').trim();
+  if (bare === 'now' || bare === 'today')
+    return { year: now.getUTCFullYear(), month: now.getUTCMonth(), day: now.getUTCDate() };
   const iso = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(bare);
   if (iso) return { year: Number(iso[1]), month: Number(iso[2]) - 1, day: iso[3] ? Number(iso[3]) : undefined };
   const year = new RegExp(`(?:^|[\\s,])(${YEAR})$`).exec(bare);
@@ -103,8 +107,8 @@ export function resolveRange(
   endText: string,
   now: Date,
 ): { span: RangeSpan; yearless: boolean } | null {
-  const from = endpointOf(startText);
-  const to = endpointOf(endText);
+  const from = endpointOf(startText, now);
+  const to = endpointOf(endText, now);
   // A year alone pairs only with another endpoint that names its year ("from 2021 to March 2023").
   const yearOnly = (point: Endpoint): boolean => point.month === undefined && point.day === undefined;
   if ((yearOnly(from) && to.year === undefined) || (yearOnly(to) && from.year === undefined)) return null;

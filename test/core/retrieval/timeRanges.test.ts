@@ -79,3 +79,10 @@ test('near misses that are not ranges', () => {
   // An impossible endpoint is no range.
   assert.deepEqual(parseTimeExpressions('between February 30 and February 31 2023', NOW).matched, []);
 });
+
+test('a range may end now', () => {
+  assert.deepEqual(window('what changed between May 2023 and now'), days('2023-05-01', '2024-03-20'));
+  assert.deepEqual(window('from December until today'), days('2023-12-01', '2024-03-20'));
+  // "today" alone is still the day.
+  assert.deepEqual(window('what did I do today'), days('2024-03-20', '2024-03-20'));
+});
