@@ -12,6 +12,8 @@
 import type { MemoryRecord } from '../domain/records.ts';
 import type { LexicalHit, WeightedTerm } from '../ports/memoryStore.ts';
 import { analyzeDocument } from '../text/analyzer.ts';
+import { searchKeysOf } from '../text/searchKeys.ts';
+import { normalizeText } from '../text/tokenizer.ts';
 
 /**
  * The most members a window may have to be read for its topic members. About the cost of the
@@ -41,16 +43,38 @@ export function windowTopicHits(
   pool: readonly LexicalHit[],
 ): { hits: LexicalHit[]; members: MemoryRecord[] } {
   const pooled = new Set(pool.map((hit) => hit.memory_id));
+  const asked = terms.filter((term) => term.weight > 0);
+  const prefixes = asked.map((term) => term.term.slice(0, STEM_PREFIX));
   const lowest = pool.reduce((min, hit) => Math.min(min, hit.score), Infinity);
   const hits: LexicalHit[] = [];
   const kept: MemoryRecord[] = [];
   for (const memory of members) {
-    if (pooled.has(memory.memory_id)) continue;
+    if (pooled.has(memory.memory_id) || !mayHold(memory, prefixes)) continue;
     const own = analyzeDocument(memory).terms;
-    const shared = terms.filter((term) => term.weight > 0 && own.has(term.term)).map((term) => term.term);
+    const shared = asked.filter((term) => own.has(term.term)).map((term) => term.term);
     if (shared.length === 0) continue;
     hits.push({ memory_id: memory.memory_id, score: Number.isFinite(lowest) ? lowest : 0, matched_terms: shared });
     kept.push(memory);
   }
   return { hits, members: kept };
+}
+
+/**
+ * A stem keeps its word's first letters (the stemmer rewrites endings; its few irregular forms such
+ * as "dying" → "die" are the exception), so a memory whose folded text holds none of the terms'
+ * first letters holds none of the terms: analysing a member costs about eight times this test
+ * (400 turns: 4.5 ms against 0.6), and most of a window is off the topic.
+ */
+const STEM_PREFIX = 4;
+
+function mayHold(memory: MemoryRecord, prefixes: readonly string[]): boolean {
+  const fields = [
+    memory.content,
+    memory.summary ?? '',
+    ...memory.entities,
+    ...memory.tags,
+    ...searchKeysOf(memory.metadata),
+  ];
+  const text = normalizeText(fields.join(' ')).toLowerCase();
+  return prefixes.some((prefix) => text.includes(prefix));
 }
