@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
+import type { MemoryRecord } from '../../../src/core/domain/records.ts';
+import { windowTopicHits } from '../../../src/core/retrieval/windowTopicMembers.ts';
+import { analyzeQuery } from '../../../src/core/text/analyzer.ts';
 import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 const PLACES = ['Lisbon', 'Oslo', 'Kyoto', 'Denver', 'Quito', 'Hanoi', 'Perth', 'Tunis', 'Riga', 'Lima'];
@@ -77,9 +80,31 @@ describe('a topical question naming a small window', () => {
     assert.equal(returned(result)[0], 'july');
     assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
   });
+});
 
-  it("brings in none of the window's memories off the topic", async () => {
-    const result = await recall('where did I travel in July 2022?');
-    assert.ok(!returned(result).includes('julyGame'));
+describe('the window members that join the candidates', () => {
+  const member = (memory_id: string, content: string, tags: string[] = []): MemoryRecord =>
+    ({ memory_id, content, summary: null, entities: [], tags, metadata: {} }) as unknown as MemoryRecord;
+  const members = [
+    member('trip', 'Travelled through the mountains with my sister.'),
+    member('script', 'Finished the second draft of my screenplay.'),
+    member('pooled', 'Travel plans for the coast.'),
+    member('tagged', 'Booked it all.', ['travel']),
+  ];
+  const pool = [
+    { memory_id: 'pooled', score: 7.5, matched_terms: ['travel'] },
+    { memory_id: 'elsewhere', score: 3.25, matched_terms: ['travel'] },
+  ];
+
+  it("are those sharing a search term, outside the pool, at the pool's lowest score, with the terms they share", () => {
+    const found = windowTopicHits(members, analyzeQuery('where did I travel'), pool);
+    assert.deepEqual(found.hits, [
+      { memory_id: 'trip', score: 3.25, matched_terms: ['travel'] },
+      { memory_id: 'tagged', score: 3.25, matched_terms: ['travel'] },
+    ]);
+    assert.deepEqual(
+      found.members.map((memory) => memory.memory_id),
+      ['trip', 'tagged'],
+    );
   });
 });
