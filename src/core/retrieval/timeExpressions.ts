@@ -204,29 +204,6 @@ function bound(modifier: string | undefined, span: Span): Span {
   return span;
 }
 
-/** "the day / week / fortnight / month / year before or after" a date, right before it. */
-const ADJACENT_PERIOD = /\bthe\s+(day|week|fortnight|month|year)\s+(before|after)\s+(?:the\s+)?$/;
-
-/** The period of `unit` that ends where `span` starts (before) or starts where it ends (after). */
-function adjacentPeriod(unit: string, side: string, span: Span): Span {
-  const days: Record<string, number> = { day: 1, week: 7, fortnight: 14 };
-  if (unit in days) {
-    const length = days[unit] * DAY;
-    return side === 'before'
-      ? { start: span.start - length, end: span.start }
-      : { start: span.end, end: span.end + length };
-  }
-  const months = unit === 'month' ? 1 : 12;
-  const at = (ms: number, by: number): number => {
-    const date = new Date(ms);
-    date.setUTCMonth(date.getUTCMonth() + by);
-    return date.getTime();
-  };
-  return side === 'before'
-    ? { start: at(span.start, -months), end: span.start }
-    : { start: span.end, end: at(span.end, months) };
-}
-
 /**
  * A part of a period named before it: "the first half of", "early", "mid-", "the end of". Early,
  * mid and late are thirds: "early May" is 1-10 May, not the first half.
@@ -292,20 +269,15 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
       if (whole === null) continue;
       // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
       const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(text.slice(0, match.index));
-      const partFrom = part ? part.index : match.index;
-      // "the week before 16 November": a period of its own length next to the date, not all time before it.
-      const adjacent = point ? null : ADJACENT_PERIOD.exec(text.slice(0, partFrom));
-      const from = adjacent ? adjacent.index : partFrom;
+      const from = part ? part.index : match.index;
       matched.push(query.slice(from, match.index + match[0].length).trim());
       if (point) {
         boost ??= whole.start;
         continue;
       }
-      const modifier = adjacent
-        ? undefined
-        : /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, from))?.[1];
+      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, from))?.[1];
       const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
-      const bounded = adjacent ? adjacentPeriod(adjacent[1], adjacent[2], found) : bound(modifier, found);
+      const bounded = bound(modifier, found);
       windowParts += 1;
       if (yearless === true) yearlessParts += 1;
       start = Math.max(start, bounded.start);
