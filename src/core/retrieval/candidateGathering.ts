@@ -12,6 +12,7 @@ import { hasTopic } from './queryCoverage.ts';
 import type { CandidateRows } from './candidateRows.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
+import { readsWindowTopic, windowTopicHits } from './windowTopicMembers.ts';
 import { placeYearlessDate } from './yearlessDates.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
@@ -21,6 +22,7 @@ export interface WindowMembers {
 }
 
 export interface Candidates {
+  /** The lexical search's hits, then a small window's members on the topic it cut (windowTopicMembers.ts). */
   lexical: LexicalHit[];
   vectorById: Map<string, VectorHit>;
   /** Document frequencies of every variant's concept terms, for the coverage scale's information. */
@@ -76,12 +78,27 @@ export async function gatherCandidates(
       windowed = await windowMembers(deps, filter, placed, topical ? 0 : candidateLimit);
     }
   }
+  // A topical question's window ranks the topic's memories of that time; those the full pool cut are
+  // read from a small window (windowTopicMembers.ts).
+  const windowTopic =
+    windowed !== null &&
+    search.window !== null &&
+    readsWindowTopic(topical, lexical.length, candidateLimit, windowed.inWindow)
+      ? windowTopicHits((await windowMembers(deps, filter, search.window, windowed.inWindow)).items, terms, lexical)
+      : { hits: [], members: [] };
   const vectorById = new Map(vector.map((hit) => [hit.memory_id, hit]));
   const firstIds = [...new Set([...lexical.map((hit) => hit.memory_id), ...vectorById.keys()])];
   const facts =
     firstIds.length > 0 ? await deps.store.rankingFacts(partition, firstIds) : new Map<string, RankingFacts>();
-  for (const memory of windowed?.items ?? []) keepListed(partition, memory, facts, rows);
-  return { lexical, vectorById, stats, windowed, facts, vectorMethod: vector[0]?.method ?? null };
+  for (const memory of [...(windowed?.items ?? []), ...windowTopic.members]) keepListed(partition, memory, facts, rows);
+  return {
+    lexical: [...lexical, ...windowTopic.hits],
+    vectorById,
+    stats,
+    windowed,
+    facts,
+    vectorMethod: vector[0]?.method ?? null,
+  };
 }
 
 /**

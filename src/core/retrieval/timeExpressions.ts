@@ -5,6 +5,9 @@
  * filtering on a guess would drop the memory the user means. Dates without a year resolve
  * to their latest occurrence not after `now`.
  */
+import { MONTH, monthIndex } from './monthNames.ts';
+import { findRanges } from './timeRanges.ts';
+
 export interface TimeHint {
   after?: string;
   before?: string;
@@ -24,23 +27,7 @@ interface Span {
 }
 
 const DAY = 86_400_000;
-/** English month names, January first: also how the LoCoMo bench reads its session dates. */
-export const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const MONTH =
-  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+export { MONTHS } from './monthNames.ts';
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const NUMBER_WORDS: Record<string, number> = {
   a: 1,
@@ -67,10 +54,6 @@ const NUMBER_WORDS: Record<string, number> = {
 const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?';
 /** Bare month names are only dates after a preposition: "may I", "this may" and "march on" are not. */
 const MONTH_CONTEXT = '(?<=\\b(?:in|during|of|since|before|after|until|by|from|last|early|late|mid)\\s+)';
-
-function monthIndex(name: string): number {
-  return MONTHS.findIndex((month) => month.startsWith(name.slice(0, 3)));
-}
 
 /** Null for impossible dates ("31 February", "2023-13-01") instead of rolling them over. */
 function daySpan(year: number, month: number, day: number): Span | null {
@@ -271,6 +254,15 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
   let boost: number | undefined;
   let windowParts = 0;
   let yearlessParts = 0;
+  // A range is one window from its first date to its last, read before the single dates it holds.
+  for (const range of findRanges(text, now)) {
+    matched.push(query.slice(range.index, range.index + range.length).trim());
+    windowParts += 1;
+    if (range.yearless) yearlessParts += 1;
+    start = Math.max(start, range.span.start);
+    end = Math.min(end, range.span.end);
+    text = text.slice(0, range.index) + ' '.repeat(range.length) + text.slice(range.index + range.length);
+  }
   for (const { pattern, span, point, yearless } of MATCHERS) {
     for (const match of text.matchAll(pattern)) {
       const whole = span(match, now);

@@ -50,6 +50,17 @@ describe('a date named without a year', () => {
     assert.equal(returned(result)[0], 'concertAugust15');
   });
 
+  it('a range without a year steps back as one window, not two dates intersected', async () => {
+    const result = await recall('which concert did the band play between August 1 and August 10?');
+    assert.deepEqual(result.retrieval_breakdown.time_filter, {
+      after: '2023-08-01T00:00:00.000Z',
+      before: '2023-08-10T23:59:59.999Z',
+      matched: ['between August 1 and August 10'],
+    });
+    assert.equal(returned(result)[0], 'concertAugust3');
+    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+  });
+
   it('a date with a year, and a yearless date whose latest occurrence holds memories, stay as named', async () => {
     const dated = await recall('what did we deploy in May 2022?');
     assert.equal(dated.retrieval_breakdown.time_filter?.after, '2022-05-01T00:00:00.000Z');
