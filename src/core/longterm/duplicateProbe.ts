@@ -1,7 +1,6 @@
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { factIdentity } from '../facts/factModel.ts';
 import type { ScopeRef, WeightedTerm } from '../ports/memoryStore.ts';
-import { LruCache } from '../util/lruCache.ts';
 import { cosineSimilarity, wordCountSimilarity, wordCounts, type WordCounts } from './textSimilarity.ts';
 
 /** The memory being stored, as the duplicate rule sees it. */
@@ -16,26 +15,6 @@ export interface DuplicateProbe {
   embedding: StoredEmbedding | null;
   /** The fact it states (factIdentity), or null. */
   fact: string | null;
-}
-
-/**
- * Word counts of recent candidates' contents. A store compares the same candidates twice (the
- * search before the insert, the guard inside it) and memories sharing common words are candidates
- * for store after store; the counts of a text never change, so they are kept, a bounded few.
- */
-const CANDIDATE_WORDS = new LruCache<string, WordCounts>({
-  maxEntries: 2_000,
-  maxWeight: 2_000_000,
-  weigh: (text) => text.length,
-});
-
-function candidateWords(content: string): WordCounts {
-  let counts = CANDIDATE_WORDS.get(content);
-  if (counts === undefined) {
-    counts = wordCounts(content);
-    CANDIDATE_WORDS.set(content, counts);
-  }
-  return counts;
 }
 
 /** The probe of a memory being stored; its words are counted here, once. */
@@ -63,5 +42,5 @@ export function duplicateSimilarity(
     probe.embedding && candidateEmbedding && candidateEmbedding.model === probe.embedding.model
       ? cosineSimilarity(probe.embedding.vector, candidateEmbedding.vector)
       : 0;
-  return Math.max(wordCountSimilarity(probe.contentWords, candidateWords(candidate.content)), vectorSimilarity);
+  return Math.max(wordCountSimilarity(probe.contentWords, wordCounts(candidate.content)), vectorSimilarity);
 }
