@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import type { MemoryStore } from '../src/core/ports/memoryStore.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
-import { formatTurn, loadSamples, parseSessionTime, sessionsOf } from './locomo/locomoData.ts';
+import { formatTurn, loadSamples, sessionsOf, turnMemory } from './locomo/locomoData.ts';
 import { loadCodingSet } from './coding/codingData.ts';
 import { loadProjectSet } from './coding/codingSet2.ts';
 
@@ -60,15 +60,7 @@ async function main(): Promise<void> {
     for (const sample of samples) {
       const user = `locomo-${sample.sample_id}`;
       for (const session of sessionsOf(sample))
-        for (const turn of session.turns)
-          await core.storeMemory({
-            user_id: user,
-            content: formatTurn(turn),
-            memory_category: 'episodic',
-            memory_subtype: 'conversation',
-            ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
-            metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
-          });
+        for (const turn of session.turns) await core.storeMemory(turnMemory(user, session, turn));
       for (const qa of sample.qa) questions.push({ user, query: qa.question });
     }
     const coding = loadCodingSet();

@@ -33,7 +33,7 @@ import { restrictVocabularyForEvaluation } from '../src/core/text/vocabulary/sof
 import { abbreviationGroups, listGroups, type VocabularyGroup } from '../src/core/text/vocabulary/vocabularyGroup.ts';
 import { CANDIDATE_GROUPS } from './vocabulary/candidateGroups.ts';
 import { loadProjectSet } from './coding/codingSet2.ts';
-import { formatTurn, loadSamples, parseSessionTime, recallAtKs, sessionsOf, KS, TUNING } from './locomo/locomoData.ts';
+import { loadSamples, recallAtKs, sessionsOf, turnMemory, KS, TUNING } from './locomo/locomoData.ts';
 
 const AT5 = KS.indexOf(5);
 const AT10 = KS.indexOf(10);
@@ -115,15 +115,7 @@ async function questions(core: MemoryCore): Promise<Question[]> {
   for (const sample of loadSamples().filter((candidate) => !TUNING.has(candidate.sample_id))) {
     const sampleUser = `locomo-${sample.sample_id}`;
     for (const session of sessionsOf(sample))
-      for (const turn of session.turns)
-        await core.storeMemory({
-          user_id: sampleUser,
-          content: formatTurn(turn),
-          memory_category: 'episodic',
-          memory_subtype: 'conversation',
-          ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
-          metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
-        });
+      for (const turn of session.turns) await core.storeMemory(turnMemory(sampleUser, session, turn));
     sample.qa.forEach((qa, index) =>
       out.push({
         key: `${sample.sample_id}:${index}`,

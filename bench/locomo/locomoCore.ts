@@ -10,15 +10,7 @@ import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import type { RecallOutput } from '../../src/core/api/recallOutput.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import {
-  formatTurn,
-  loadSamples,
-  parseSessionTime,
-  recallAtKs,
-  sessionsOf,
-  type Question,
-  type Sample,
-} from './locomoData.ts';
+import { loadSamples, recallAtKs, sessionsOf, turnMemory, type Question, type Sample } from './locomoData.ts';
 
 export interface LocomoCore {
   core: MemoryCore;
@@ -49,15 +41,7 @@ export async function openLocomoCore(): Promise<LocomoCore> {
   const samples = loadSamples();
   for (const sample of samples)
     for (const session of sessionsOf(sample))
-      for (const turn of session.turns)
-        await core.storeMemory({
-          user_id: userOf(sample),
-          content: formatTurn(turn),
-          memory_category: 'episodic',
-          memory_subtype: 'conversation',
-          ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
-          metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
-        });
+      for (const turn of session.turns) await core.storeMemory(turnMemory(userOf(sample), session, turn));
   const ask = (sample: Sample, qa: Question, minSimilarity?: number, limit = 50): Promise<RecallOutput> =>
     core.recall(
       {

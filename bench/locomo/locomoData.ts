@@ -101,3 +101,15 @@ export function parseSessionTime(text: string): string {
   const hours = (Number(hour) % 12) + (half.toLowerCase() === 'pm' ? 12 : 0);
   return new Date(Date.UTC(Number(year), monthIndex, Number(day), hours, Number(minute))).toISOString();
 }
+
+/** One dialog turn as the quality benchmarks store it (data/README.md): its session's date as event_time, dia_id in metadata. */
+export function turnMemory(userId: string, session: SessionTurns, turn: Turn) {
+  return {
+    user_id: userId,
+    content: formatTurn(turn),
+    memory_category: 'episodic' as const,
+    memory_subtype: 'conversation' as const,
+    ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
+    metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
+  };
+}

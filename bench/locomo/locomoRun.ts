@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callOk } from '../../test/support/testCore.ts';
-import { formatTurn, parseSessionTime, recallAtKs, sessionsOf, type Sample } from './locomoData.ts';
+import { recallAtKs, sessionsOf, turnMemory, type Sample } from './locomoData.ts';
 import type { RecallRow } from './recallTable.ts';
 
 /** What a LoCoMo run through an MCP client measured: recall per question, and each call's time and CPU. */
@@ -30,14 +30,7 @@ export async function runLocomo(
       for (const turn of session.turns) {
         const started = performance.now();
         const cpuBefore = options.cpuMs();
-        await callOk(client, 'store_memory', {
-          user_id: user,
-          content: formatTurn(turn),
-          memory_category: 'episodic',
-          memory_subtype: 'conversation',
-          ...(session.dateTime ? { event_time: parseSessionTime(session.dateTime) } : {}),
-          metadata: { dia_id: turn.dia_id, speaker: turn.speaker, session: session.session },
-        });
+        await callOk(client, 'store_memory', turnMemory(user, session, turn));
         run.storeMs.push(performance.now() - started);
         run.storeCpuMs += options.cpuMs() - cpuBefore;
       }
