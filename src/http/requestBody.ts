@@ -7,22 +7,53 @@ export function onceBody(request: IncomingMessage, limit: number): () => Promise
   return () => (promise ??= readJsonBody(request, limit));
 }
 
-/** The parsed JSON body, undefined when empty; CONTENT_TOO_LONG past `limit` bytes, INVALID_INPUT when not JSON. */
-export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
+/**
+ * The parsed JSON body, undefined when empty; CONTENT_TOO_LONG past `limit` bytes, INVALID_INPUT
+ * when not JSON. Read with plain 'data'/'end' listeners: the stream's async iterator costs a
+ * promise and an iterator result per chunk, and an MCP call's body is nearly always one chunk.
+ */
+export function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit)
-    throw new MemoryError('CONTENT_TOO_LONG', `Request body of ${declared} bytes exceeds the ${limit}-byte limit.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new MemoryError('CONTENT_TOO_LONG', `Request body exceeds the ${limit}-byte limit.`);
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (cause) {
-    throw new MemoryError('INVALID_INPUT', 'Request body is not valid JSON.', { cause });
-  }
+    return Promise.reject(
+      new MemoryError('CONTENT_TOO_LONG', `Request body of ${declared} bytes exceeds the ${limit}-byte limit.`),
+    );
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (error: MemoryError): void => {
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // Not consumed further: a client that sends too much gets its answer without the server reading the rest.
+      request.pause();
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit)
+        return stop(new MemoryError('CONTENT_TOO_LONG', `Request body exceeds the ${limit}-byte limit.`));
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      request.off('error', onError).off('close', onClose);
+      if (size === 0) return resolve(undefined);
+      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8');
+      try {
+        resolve(JSON.parse(text));
+      } catch (cause) {
+        reject(new MemoryError('INVALID_INPUT', 'Request body is not valid JSON.', { cause }));
+      }
+    };
+    // The client hung up (or the socket failed) before the end: the body will never be whole.
+    const cutShort = (cause?: Error): void =>
+      stop(
+        new MemoryError('INVALID_INPUT', 'The client closed the connection before the request body ended.', {
+          cause,
+        }),
+      );
+    const onError = (cause: Error): void => cutShort(cause);
+    const onClose = (): void => {
+      if (!request.complete) cutShort();
+    };
+    request.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
