@@ -33,15 +33,25 @@ describe('a date named without a year', () => {
   });
   after(() => test.cleanup());
 
-  it('"in May" is the latest May that holds the user\'s memories', async () => {
-    const result = await recall('where did I go hiking in May?');
-    assert.deepEqual(result.retrieval_breakdown.time_filter, {
-      after: '2023-05-01T00:00:00.000Z',
-      before: '2023-05-31T23:59:59.999Z',
-      matched: ['May'],
-    });
-    assert.equal(returned(result)[0], 'hikeMay');
+  /** The query's window stepped back to [after, before], and the memory in it ranked first on time. */
+  async function expectSteppedBack(
+    query: string,
+    window: [after: string, before: string, matched: string],
+    first: string,
+  ) {
+    const result = await recall(query);
+    const [after, before, matched] = window;
+    assert.deepEqual(result.retrieval_breakdown.time_filter, { after, before, matched: [matched] });
+    assert.equal(returned(result)[0], first);
     assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+  }
+
+  it('"in May" is the latest May that holds the user\'s memories', async () => {
+    await expectSteppedBack(
+      'where did I go hiking in May?',
+      ['2023-05-01T00:00:00.000Z', '2023-05-31T23:59:59.999Z', 'May'],
+      'hikeMay',
+    );
   });
 
   it('a day without a year steps back the same way', async () => {
@@ -51,14 +61,11 @@ describe('a date named without a year', () => {
   });
 
   it('a range without a year steps back as one window, not two dates intersected', async () => {
-    const result = await recall('which concert did the band play between August 1 and August 10?');
-    assert.deepEqual(result.retrieval_breakdown.time_filter, {
-      after: '2023-08-01T00:00:00.000Z',
-      before: '2023-08-10T23:59:59.999Z',
-      matched: ['between August 1 and August 10'],
-    });
-    assert.equal(returned(result)[0], 'concertAugust3');
-    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+    await expectSteppedBack(
+      'which concert did the band play between August 1 and August 10?',
+      ['2023-08-01T00:00:00.000Z', '2023-08-10T23:59:59.999Z', 'between August 1 and August 10'],
+      'concertAugust3',
+    );
   });
 
   it('a date with a year, and a yearless date whose latest occurrence holds memories, stay as named', async () => {
