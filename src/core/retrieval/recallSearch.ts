@@ -9,7 +9,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import { extractEntities } from '../entities/extractEntities.ts';
 import type { MemoryFilter, WeightedTerm } from '../ports/memoryStore.ts';
-import { queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
+import { hasConcepts, queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
 import { partialFloor } from './relevanceFloor.ts';
 import { isFileFilter } from './recallFilter.ts';
 import { detectIntent } from './queryIntent.ts';
@@ -99,7 +99,7 @@ export async function analyseRecallQuery(
   // vague time keeps its words: without them it would ask nothing.
   const topical = timeHint.matched.reduce((text, phrase) => text.replace(phrase, ' '), query);
   const variants = [
-    queryConcepts(queryConcepts(topical).length > 0 || window !== null ? topical : query),
+    queryConcepts(window !== null || hasConcepts(topical) ? topical : query),
     ...call.alternates.map((alternate) => queryConcepts(alternate)),
   ];
   const terms = mergeTerms([
