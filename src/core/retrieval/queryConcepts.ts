@@ -126,6 +126,8 @@ interface VocabularyIndex {
    * matched by its words' inflections (isInflectionOf).
    */
   byTerms: Map<string, IndexedEntry[]>;
+  /** The first term of every key of byTerms: a query word no phrase begins with starts no span worth cutting. */
+  firstTerms: Set<string>;
   /**
    * Phrasal verbs and states ("set up", "log in", "is down"), keyed by their words with the
    * informative one stemmed: the particle is what tells "log in" from "log".
@@ -173,7 +175,7 @@ function vocabulary(): VocabularyIndex {
   const source = softwareVocabulary();
   if (vocabularyIndex === null || vocabularySource !== source) {
     vocabularySource = source;
-    const index: VocabularyIndex = { byTerms: new Map(), byWords: new Map() };
+    const index: VocabularyIndex = { byTerms: new Map(), firstTerms: new Set(), byWords: new Map() };
     for (const entry of source.values()) {
       // A particle phrase cannot be searched for: the index drops "in" from "log in", and "log"
       // alone is another word. It still counts when the query says it (byWords).
@@ -198,6 +200,7 @@ function vocabulary(): VocabularyIndex {
       if (terms === null) continue;
       const key = terms.join(' ');
       index.byTerms.set(key, [...(index.byTerms.get(key) ?? []), searchable]);
+      index.firstTerms.add(key.split(' ')[0]);
     }
     vocabularyIndex = index;
   }
@@ -408,14 +411,17 @@ function expandQuery(text: string): QueryConcept[] {
 
   // Phrases of the software vocabulary, longest first, over the informative words in order.
   const sequence = words.filter((word) => word.kind !== 'part');
-  const { byTerms } = vocabulary();
+  const { byTerms, firstTerms } = vocabulary();
+  // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
+  const keys = sequence.map((word) =>
+    word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term,
+  );
   for (let start = 0; start < sequence.length; start++) {
+    // Keys hold no spaces, so a span can only be a phrase that begins with its first word's key.
+    if (!firstTerms.has(keys[start])) continue;
     for (let length = Math.min(MAX_PHRASE_WORDS, sequence.length - start); length >= 1; length--) {
       const span = sequence.slice(start, start + length);
-      // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
-      const key = span
-        .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
-        .join(' ');
+      const key = keys.slice(start, start + length).join(' ');
       // Most spans name nothing: the surfaces and the label are made only for those that might.
       const named = byTerms.get(key);
       if (named === undefined) continue;

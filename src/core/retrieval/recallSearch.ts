@@ -141,6 +141,8 @@ export async function analyseRecallQuery(
 
 /** One list of search terms from several queries; a term in more than one keeps its highest weight. */
 function mergeTerms(lists: readonly WeightedTerm[][]): WeightedTerm[] {
+  // One query (no alternates) is its own merge: searchTermsOf lists each term once.
+  if (lists.length === 1) return lists[0];
   const weights = new Map<string, number>();
   for (const list of lists)
     for (const { term, weight } of list) if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
