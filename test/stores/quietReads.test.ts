@@ -131,6 +131,40 @@ describe('reads while nobody commits', () => {
   });
 });
 
+describe('the transaction of a read', () => {
+  it('is not opened when the caches answer the read, and opened at its first statement when it runs SQL', async () => {
+    await withConnection(async ({ connection }) => {
+      const { db } = connection.require('test');
+      await connection.read('warm', () => null);
+      assert.equal(await connection.read('from memory only', () => db.isTransaction), false, 'no BEGIN, no COMMIT');
+      const seen = await connection.read('with SQL', () => {
+        const before = db.isTransaction;
+        const rows = logRows(connection);
+        return { before, rows, during: db.isTransaction };
+      });
+      assert.deepEqual(seen, { before: false, rows: 0, during: true }, 'its statements run in one transaction');
+      assert.equal(db.isTransaction, false, 'committed when the read ends');
+    });
+  });
+
+  it('is rolled back when the read fails after its SQL, and the next read opens its own', async () => {
+    await withConnection(async ({ connection }) => {
+      const { db } = connection.require('test');
+      await connection.read('warm', () => null);
+      await assert.rejects(
+        connection.read('fails', () => {
+          logRows(connection);
+          throw new Error('the read fails');
+        }),
+        /the read fails/,
+      );
+      assert.equal(db.isTransaction, false);
+      assert.equal(await connection.read('next', () => logRows(connection)), 0);
+      assert.equal(db.isTransaction, false);
+    });
+  });
+});
+
 describe('WalIndexHeader', () => {
   it('reads the same until a connection commits, and differs after every commit', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fml-walhdr-'));

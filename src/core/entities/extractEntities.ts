@@ -47,30 +47,37 @@ export function extractEntities(text: string): string[] {
     const cleaned = name.trim().replace(/[.,;:!?]+$/, '');
     if (cleaned.length > 0 && cleaned.length <= 200) found.set(`${kind}:${cleaned}`, true);
   };
-  const withoutUrls = text.replace(URL_PATTERN, (url) => {
-    add('url', url.replace(/[.,;:!?]+$/, ''));
-    return ' ';
-  });
+  const withoutUrls = !text.includes('://')
+    ? text
+    : text.replace(URL_PATTERN, (url) => {
+        add('url', url.replace(/[.,;:!?]+$/, ''));
+        return ' ';
+      });
+  // Each pattern below but two needs one character (or pair) to match at all; most texts lack most of
+  // them, and a scan that cannot match still tries every position (a store runs these on every text).
+  const matches = (needs: string, pattern: RegExp): RegExpExecArray[] =>
+    withoutUrls.includes(needs) ? regexMatches(pattern, withoutUrls) : [];
 
-  for (const [, kind, name] of regexMatches(KIND_NAME_PATTERN, withoutUrls)) {
+  for (const [, kind, name] of matches(':', KIND_NAME_PATTERN)) {
     // `notes.ts:2-2`, `app.py:14:3`: a file's line and column, not a `kind:name` entity (the path is found below).
     if (!IGNORED_KINDS.has(kind) && !LINE_REFERENCE.test(name)) add(kind, name);
   }
-  for (const [, path] of regexMatches(PATH_PATTERN, withoutUrls)) add('file', path);
-  for (const [, dir] of regexMatches(DIR_PATTERN, withoutUrls)) {
+  for (const [, path] of matches('.', PATH_PATTERN)) add('file', path);
+  for (const [, dir] of matches('/', DIR_PATTERN)) {
     if (/[a-z]/i.test(dir) && !dir.includes('@') && dir.split('/').filter(Boolean).length >= 2) add('path', dir);
   }
   for (const [, a, b, c, d] of regexMatches(PACKAGE_COMMAND_PATTERN, withoutUrls))
     add('package', (a ?? b ?? c ?? d) as string);
-  for (const [, pkg] of regexMatches(IMPORT_PATTERN, withoutUrls)) {
+  const quoted = withoutUrls.includes("'") || withoutUrls.includes('"');
+  for (const [, pkg] of quoted ? regexMatches(IMPORT_PATTERN, withoutUrls) : []) {
     if (!pkg.startsWith('.')) add('package', pkg);
   }
-  for (const [, pkg] of regexMatches(SCOPED_PACKAGE_PATTERN, withoutUrls)) add('package', pkg);
-  for (const [, inner] of regexMatches(BACKTICK_PATTERN, withoutUrls)) {
+  for (const [, pkg] of matches('@', SCOPED_PACKAGE_PATTERN)) add('package', pkg);
+  for (const [, inner] of matches('`', BACKTICK_PATTERN)) {
     const symbol = inner.replace(/\(.*\)$/, '');
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(symbol) && !found.has(`file:${inner}`)) add('symbol', symbol);
   }
-  for (const [, call] of regexMatches(CALL_PATTERN, withoutUrls)) add('symbol', call);
+  for (const [, call] of matches('()', CALL_PATTERN)) add('symbol', call);
   const named = new Set([...found.keys()].map((entity) => entity.slice(entity.indexOf(':') + 1)));
   for (const [, identifier] of regexMatches(IDENTIFIER_PATTERN, withoutUrls)) {
     if (!named.has(identifier)) add('symbol', identifier);

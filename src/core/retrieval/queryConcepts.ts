@@ -9,7 +9,7 @@
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
 import { isStopWord } from '../text/stopwords.ts';
-import { tokenizeDetailed } from '../text/tokenizer.ts';
+import { tokenizeDetailed, type Token } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
 import {
   genericWords,
@@ -102,6 +102,22 @@ function phraseTerms(words: readonly string[]): string[] | null {
   return terms.length > 0 ? terms : null;
 }
 
+/** A vocabulary alternative with what expansion makes of it worked out once, not per query that names it. */
+interface IndexedAlternative {
+  words: string[];
+  kind: PhraseEntry['alternatives'][number]['kind'];
+  /** vocabularyTerms of its words. */
+  termLists: string[][];
+  /** Its words joined by spaces, for labels. */
+  text: string;
+}
+
+/** A vocabulary phrase with its searchable alternatives indexed. */
+interface IndexedEntry {
+  words: string[];
+  alternatives: IndexedAlternative[];
+}
+
 /** The software vocabulary, split by how a query can name each phrase. */
 interface VocabularyIndex {
   /**
@@ -109,12 +125,14 @@ interface VocabularyIndex {
    * request". Several entries can share a key ("production", "product"): each is kept apart and
    * matched by its words' inflections (isInflectionOf).
    */
-  byTerms: Map<string, PhraseEntry[]>;
+  byTerms: Map<string, IndexedEntry[]>;
+  /** The first term of every key of byTerms: a query word no phrase begins with starts no span worth cutting. */
+  firstTerms: Set<string>;
   /**
    * Phrasal verbs and states ("set up", "log in", "is down"), keyed by their words with the
    * informative one stemmed: the particle is what tells "log in" from "log".
    */
-  byWords: Map<string, PhraseEntry>;
+  byWords: Map<string, IndexedEntry>;
 }
 
 /**
@@ -157,11 +175,16 @@ function vocabulary(): VocabularyIndex {
   const source = softwareVocabulary();
   if (vocabularyIndex === null || vocabularySource !== source) {
     vocabularySource = source;
-    const index: VocabularyIndex = { byTerms: new Map(), byWords: new Map() };
+    const index: VocabularyIndex = { byTerms: new Map(), firstTerms: new Set(), byWords: new Map() };
     for (const entry of source.values()) {
       // A particle phrase cannot be searched for: the index drops "in" from "log in", and "log"
       // alone is another word. It still counts when the query says it (byWords).
-      const searchable = { ...entry, alternatives: entry.alternatives.filter(({ words }) => !isParticlePhrase(words)) };
+      const searchable: IndexedEntry = {
+        words: entry.words,
+        alternatives: entry.alternatives
+          .filter(({ words }) => !isParticlePhrase(words))
+          .map(({ words, kind }) => ({ words, kind, termLists: vocabularyTerms(words), text: words.join(' ') })),
+      };
       if (isParticlePhrase(entry.words)) {
         const key = particleKey(entry.words);
         const known = index.byWords.get(key);
@@ -177,6 +200,7 @@ function vocabulary(): VocabularyIndex {
       if (terms === null) continue;
       const key = terms.join(' ');
       index.byTerms.set(key, [...(index.byTerms.get(key) ?? []), searchable]);
+      index.firstTerms.add(key.split(' ')[0]);
     }
     vocabularyIndex = index;
   }
@@ -190,7 +214,7 @@ let genericByTerm: Map<string, string[]> | null = null;
  * "decided", "running"), but not a word the stemmer merely joins to one ("settings" is not "set").
  */
 function isGenericForm(surface: string, term: string): boolean {
-  if ([surface, ...wordFormVariants(surface)].some(isGenericWord)) return true;
+  if (isGenericAsWritten(surface)) return true;
   if (genericByTerm === null) {
     genericByTerm = new Map();
     for (const word of genericWords()) {
@@ -199,6 +223,13 @@ function isGenericForm(surface: string, term: string): boolean {
     }
   }
   return (genericByTerm.get(term) ?? []).some((lemma) => isInflectionOf(surface, lemma));
+}
+
+/** The word, or one of its irregular forms or spellings, is a generic word ("chose" is "choose"). */
+function isGenericAsWritten(surface: string): boolean {
+  if (isGenericWord(surface)) return true;
+  for (const variant of wordFormVariants(surface)) if (isGenericWord(variant)) return true;
+  return false;
 }
 
 /** derivedForms without the pairs that only look alike ("career" is no comparative of "care"). */
@@ -219,13 +250,16 @@ interface WordBridge {
  * without its time phrases) and agents repeat their words, while each expansion runs the word
  * through every table and rule. Cleared when full: a bound on memory, not an eviction policy.
  */
-const bridgesByWord = new Map<string, readonly WordBridge[]>();
+const bridgesByWord = {
+  generic: new Map<string, readonly WordBridge[]>(),
+  topical: new Map<string, readonly WordBridge[]>(),
+};
 const MAX_CACHED_WORDS = 4096;
 
 /** The bridges of one informative query word, in the order queryConcepts has always added them. */
 function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
-  const key = `${generic ? 'g' : 'w'}:${surface}`;
-  const cached = bridgesByWord.get(key);
+  const cache = generic ? bridgesByWord.generic : bridgesByWord.topical;
+  const cached = cache.get(surface);
   if (cached !== undefined) return cached;
   const bridges: WordBridge[] = [];
   const add = (terms: string[] | null, kind: BridgeKind, label: string, credit = BRIDGE_CREDIT[kind]): void => {
@@ -235,8 +269,8 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
   // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
   // long postings to every search and little evidence, so only its inflections are kept.
   if (!generic) {
-    for (const variant of comparativeOrAgentForms(surface))
-      add(phraseTerms([variant]), 'derived form', `${surface} ← ${variant}`);
+    const comparatives = comparativeOrAgentForms(surface);
+    for (const variant of comparatives) add(phraseTerms([variant]), 'derived form', `${surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
     for (const lemma of new Set([...regularLemmas(surface), ...wordFormVariants(surface)])) {
       for (const derived of wordnetDerivations(lemma))
@@ -254,15 +288,18 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
         );
     }
     // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
-    for (const base of new Set([surface, ...wordFormVariants(surface), ...comparativeOrAgentForms(surface)])) {
+    for (const base of new Set([surface, ...wordFormVariants(surface), ...comparatives])) {
       for (const attribute of wordnetAttributes(base)) {
         for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
           add(phraseTerms([form]), 'attribute', `${surface} ← ${form}`);
       }
     }
   }
-  if (bridgesByWord.size >= MAX_CACHED_WORDS) bridgesByWord.clear();
-  bridgesByWord.set(key, bridges);
+  if (bridgesByWord.generic.size + bridgesByWord.topical.size >= MAX_CACHED_WORDS) {
+    bridgesByWord.generic.clear();
+    bridgesByWord.topical.clear();
+  }
+  cache.set(surface, bridges);
   return bridges;
 }
 
@@ -287,6 +324,19 @@ let conceptsVocabulary: ReadonlyMap<string, PhraseEntry> | null = null;
 
 /** Concepts of one query: its informative words in order, each with its alternatives. */
 export function queryConcepts(text: string): QueryConcept[] {
+  return sharedConcepts(text).map((concept) => ({
+    ...concept,
+    alternatives: concept.alternatives.map((alternative) => ({ ...alternative, terms: alternative.terms.slice() })),
+  }));
+}
+
+/** Whether the query has any concept: queryConcepts' answer without copying every concept to count them. */
+export function hasConcepts(text: string): boolean {
+  return sharedConcepts(text).length > 0;
+}
+
+/** The cached concepts of a query, shared by every caller: read, never changed (queryConcepts copies). */
+function sharedConcepts(text: string): readonly QueryConcept[] {
   const source = softwareVocabulary();
   if (conceptsVocabulary !== source) {
     conceptsByText.clear();
@@ -298,15 +348,13 @@ export function queryConcepts(text: string): QueryConcept[] {
     if (conceptsByText.size >= MAX_CACHED_QUERIES) conceptsByText.clear();
     conceptsByText.set(text, concepts);
   }
-  return concepts.map((concept) => ({
-    ...concept,
-    alternatives: concept.alternatives.map((alternative) => ({ ...alternative, terms: alternative.terms.slice() })),
-  }));
+  return concepts;
 }
 
 function expandQuery(text: string): QueryConcept[] {
   const words: QueryWord[] = [];
-  const tokens = tokenizeDetailed(text.replace(REGARDING_SUFFIX, '$1'));
+  const regarding = text.replace(REGARDING_SUFFIX, '$1');
+  const tokens = tokenizeDetailed(regarding);
   for (const token of tokens) {
     const term = termOf(token);
     if (term !== null) words.push({ term, surface: token.text, kind: token.kind });
@@ -322,7 +370,7 @@ function expandQuery(text: string): QueryConcept[] {
     };
     concept.weight += QUERY_KIND_WEIGHTS[word.kind];
     // Generic only when every form of it in the query is ("chose" is "choose").
-    concept.generic &&= word.kind !== 'whole' && [word.surface, ...wordFormVariants(word.surface)].some(isGenericWord);
+    concept.generic &&= word.kind !== 'whole' && isGenericAsWritten(word.surface);
     concept.topical ||= word.kind === 'whole' || !isGenericForm(word.surface, word.term);
     concepts.set(word.term, concept);
   }
@@ -363,14 +411,17 @@ function expandQuery(text: string): QueryConcept[] {
 
   // Phrases of the software vocabulary, longest first, over the informative words in order.
   const sequence = words.filter((word) => word.kind !== 'part');
-  const { byTerms } = vocabulary();
+  const { byTerms, firstTerms } = vocabulary();
+  // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
+  const keys = sequence.map((word) =>
+    word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term,
+  );
   for (let start = 0; start < sequence.length; start++) {
+    // Keys hold no spaces, so a span can only be a phrase that begins with its first word's key.
+    if (!firstTerms.has(keys[start])) continue;
     for (let length = Math.min(MAX_PHRASE_WORDS, sequence.length - start); length >= 1; length--) {
       const span = sequence.slice(start, start + length);
-      // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
-      const key = span
-        .map((word) => (word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term))
-        .join(' ');
+      const key = keys.slice(start, start + length).join(' ');
       // Most spans name nothing: the surfaces and the label are made only for those that might.
       const named = byTerms.get(key);
       if (named === undefined) continue;
@@ -378,13 +429,14 @@ function expandQuery(text: string): QueryConcept[] {
       const entries = named.filter((entry) => sameWords(surfaces, entry.words));
       const phrase = span.map((word) => word.surface).join(' ');
       for (const alternative of entries.flatMap((entry) => entry.alternatives)) {
-        for (const terms of vocabularyTerms(alternative.words))
+        for (const terms of alternative.termLists)
           for (const word of span)
-            add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
+            add(concepts.get(word.term)!, terms.slice(), alternative.kind, `${phrase} ← ${alternative.text}`);
       }
     }
   }
-  addParticlePhrases(text, concepts, add);
+  // The particle phrases read the words as written, "-wise" included: mostly the same tokens.
+  addParticlePhrases(regarding === text ? tokens : tokenizeDetailed(text), concepts, add);
   for (const concept of concepts.values()) {
     // Strongest bridges first, so the cap drops the loosest. Splits count only for a word no memory
     // has (compoundWords.ts), where the other bridges have nothing to find: they stay outside the cap.
@@ -421,15 +473,17 @@ export function searchTermsOf(concepts: readonly QueryConcept[], scale = 1): Wei
  * ("logout", "install") and bridges to the others.
  */
 function addParticlePhrases(
-  text: string,
+  written: readonly Token[],
   concepts: Map<string, QueryConcept>,
   add: (concept: QueryConcept, terms: string[] | null, kind: BridgeKind, label: string) => void,
 ): void {
   const { byWords } = vocabulary();
-  const tokens = tokenizeDetailed(text).filter((token) => token.kind !== 'part');
+  const tokens = written.filter((token) => token.kind !== 'part');
   const surfaces = tokens.map((token) => token.text.toLowerCase());
   for (let start = 0; start < surfaces.length; start++) {
     for (let length = Math.min(MAX_PHRASE_WORDS, surfaces.length - start); length >= 2; length--) {
+      // A particle phrase ends in a stop word: most spans are ruled out before they are cut.
+      if (!isStopWord(surfaces[start + length - 1])) continue;
       const span = surfaces.slice(start, start + length);
       if (!isParticlePhrase(span)) continue;
       const entry = phraseForms(span)
@@ -451,8 +505,8 @@ function addParticlePhrases(
       concept.weight = Math.max(concept.weight, weight || 1);
       concepts.set(term, concept);
       for (const alternative of rest)
-        for (const terms of vocabularyTerms(alternative.words))
-          add(concept, terms, alternative.kind, `${phrase} ← ${alternative.words.join(' ')}`);
+        for (const terms of alternative.termLists)
+          add(concept, terms.slice(), alternative.kind, `${phrase} ← ${alternative.text}`);
       start += length - 1;
       break;
     }

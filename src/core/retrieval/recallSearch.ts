@@ -9,7 +9,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import { extractEntities } from '../entities/extractEntities.ts';
 import type { MemoryFilter, WeightedTerm } from '../ports/memoryStore.ts';
-import { queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
+import { hasConcepts, queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
 import { partialFloor } from './relevanceFloor.ts';
 import { isFileFilter } from './recallFilter.ts';
 import { detectIntent } from './queryIntent.ts';
@@ -99,7 +99,7 @@ export async function analyseRecallQuery(
   // vague time keeps its words: without them it would ask nothing.
   const topical = timeHint.matched.reduce((text, phrase) => text.replace(phrase, ' '), query);
   const variants = [
-    queryConcepts(queryConcepts(topical).length > 0 || window !== null ? topical : query),
+    queryConcepts(window !== null || hasConcepts(topical) ? topical : query),
     ...call.alternates.map((alternate) => queryConcepts(alternate)),
   ];
   const terms = mergeTerms([
@@ -141,6 +141,8 @@ export async function analyseRecallQuery(
 
 /** One list of search terms from several queries; a term in more than one keeps its highest weight. */
 function mergeTerms(lists: readonly WeightedTerm[][]): WeightedTerm[] {
+  // One query (no alternates) is its own merge: searchTermsOf lists each term once.
+  if (lists.length === 1) return lists[0];
   const weights = new Map<string, number>();
   for (const list of lists)
     for (const { term, weight } of list) if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);

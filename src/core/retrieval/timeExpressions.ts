@@ -264,7 +264,9 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
     text = text.slice(0, range.index) + ' '.repeat(range.length) + text.slice(range.index + range.length);
   }
   for (const { pattern, span, point, yearless } of MATCHERS) {
+    let matchedAny = false;
     for (const match of text.matchAll(pattern)) {
+      matchedAny = true;
       const whole = span(match, now);
       if (whole === null) continue;
       // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
@@ -283,8 +285,9 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
       start = Math.max(start, bounded.start);
       end = Math.min(end, bounded.end);
     }
-    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again.
-    text = text.replace(pattern, (whole) => ' '.repeat(whole.length));
+    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again; a
+    // pattern that matched nothing has nothing to blank (most, for most queries).
+    if (matchedAny) text = text.replace(pattern, (whole) => ' '.repeat(whole.length));
   }
   const hint: TimeHint = { matched };
   if (Number.isFinite(start)) hint.after = new Date(start).toISOString();

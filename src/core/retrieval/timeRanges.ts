@@ -60,6 +60,16 @@ const RANGE_PATTERNS: readonly RegExp[] = [
   new RegExp(`${OPEN}(${ENDPOINT})(?:${WORD_TO}|${DASH})(${END})${CLOSE}`, 'g'),
 ];
 
+/**
+ * What every range has, tested before the range patterns, which try every endpoint form at every
+ * position of the query: a date or year (a digit or a month's name, written anywhere) and what
+ * joins the endpoints ("between … and", a "to" word or a dash). Most queries have neither.
+ */
+const MAY_HOLD_RANGE: readonly RegExp[] = [
+  new RegExp(`\\d|${ANY_MONTH}`),
+  /between|\s(?:to|until|till|through|thru)\s|[-\u2013\u2014]/,
+];
+
 const DAY = 86_400_000;
 
 /** The parts one endpoint names, read from its text (lower case). */
@@ -138,6 +148,7 @@ export function resolveRange(
 /** Every range in `text` (lower case), the introduced forms ("between", "from") before the bare ones. */
 export function findRanges(text: string, now: Date): FoundRange[] {
   const found: FoundRange[] = [];
+  if (!MAY_HOLD_RANGE.every((pattern) => pattern.test(text))) return found;
   let searched = text;
   for (const pattern of RANGE_PATTERNS) {
     for (const match of searched.matchAll(pattern)) {

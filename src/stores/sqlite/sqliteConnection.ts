@@ -181,7 +181,8 @@ export class SqliteConnection {
   /** The read without a catch-up; null when a commit may have come between the check and the read's snapshot. */
   private readOnce<T>(connection: Connection, work: (connection: Connection) => T): { value: T } | null {
     if (connection.db.isTransaction || !connection.feed.quietSinceCatchUp()) return this.readCaughtUp(connection, work);
-    return inReadTransaction(connection.db, () => {
+    // Most reads are answered by the caches alone: their transaction opens only if they run SQL.
+    return connection.sql.deferredRead(() => {
       const statements = connection.sql.handedOut;
       const value = work(connection);
       // Without SQL no snapshot was taken; with it, an unchanged header means nobody committed

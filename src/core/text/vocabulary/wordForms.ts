@@ -61,6 +61,17 @@ const SPELLING_ENDINGS: Array<[string, string]> = [
   ['amme', 'am'],
   ['ammes', 'ams'],
 ];
+/**
+ * SPELLING_ENDINGS as rewrite rules, each ending British to American then back, flattened to
+ * from, to, from, to...: otherSpelling tries every rule on every word it is asked about, so the
+ * rules are laid out once rather than as fresh pairs per word.
+ */
+const SPELLING_RULES: readonly string[] = SPELLING_ENDINGS.flatMap(([british, american]) => [
+  british,
+  american,
+  american,
+  british,
+]);
 /** Whole-word spelling pairs whose ending is too common to rewrite by rule ("-ence" / "-ense"). */
 const SPELLING_PAIRS = new Map(
   [
@@ -219,22 +230,19 @@ export function otherSpelling(word: string): string | null {
   if (word === 'centre' || word === 'centres') return word.replace('centre', 'center');
   const pair = SPELLING_PAIRS.get(word);
   if (pair !== undefined) return pair;
-  let best: [string, string, boolean] | null = null;
-  for (const [british, american] of SPELLING_ENDINGS) {
-    for (const [from, to, isBritish] of [
-      [british, american, true],
-      [american, british, false],
-    ] as const) {
-      if (
-        word.endsWith(from) &&
-        word.length - from.length >= MIN_STEM &&
-        (best === null || from.length > best[0].length)
-      )
-        best = [from, to, isBritish];
-    }
+  // The longest ending that fits wins; of two as long, the earlier rule.
+  let best = -1;
+  for (let rule = 0; rule < SPELLING_RULES.length; rule += 2) {
+    const from = SPELLING_RULES[rule];
+    if (
+      word.endsWith(from) &&
+      word.length - from.length >= MIN_STEM &&
+      (best < 0 || from.length > SPELLING_RULES[best].length)
+    )
+      best = rule;
   }
-  if (best === null) return null;
-  const [from, to] = best;
+  if (best < 0) return null;
+  const [from, to] = [SPELLING_RULES[best], SPELLING_RULES[best + 1]];
   const candidate = word.slice(0, word.length - from.length) + to;
   return NOT_SPELLING_VARIANTS.has(candidate) ? null : candidate;
 }
