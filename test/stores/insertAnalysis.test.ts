@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import { withTwoStores } from '../support/twoStores.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { makeMemory, newUserId } from '../contract/fixtures.ts';
 
@@ -14,12 +12,7 @@ import { makeMemory, newUserId } from '../contract/fixtures.ts';
  */
 describe('the analysis an insert hands to the warm index', () => {
   it('scores as the analysis another connection makes of the same rows', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'fml-insert-analysis-'));
-    const writer = new SqliteMemoryStore({ dataDir });
-    const reader = new SqliteMemoryStore({ dataDir });
-    await writer.open();
-    await reader.open();
-    try {
+    await withTwoStores(async (writer, reader) => {
       const user = newUserId();
       const search = (store: SqliteMemoryStore, text: string) =>
         store.searchLexical({ filter: { user_id: user }, terms: analyzeQuery(text), limit: 50 });
@@ -48,10 +41,6 @@ describe('the analysis an insert hands to the warm index', () => {
         assert.ok(mine.length > 0, query);
         assert.deepEqual(mine, await search(reader, query), query);
       }
-    } finally {
-      await reader.close();
-      await writer.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -20,26 +20,28 @@ import { StatementCache } from '../../src/stores/sqlite/statementCache.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { iso, makeMemory, newUserId } from '../contract/fixtures.ts';
 import { rewriteMemory } from '../support/rewriteMemory.ts';
+import { withTwoStores } from '../support/twoStores.ts';
 
 /**
  * Reads of memory rows (getMemories, listMemories) answer from the rows a loaded user's state
  * holds. What must not change: every committed change of a memory, this process's or another's,
  * is in the next read, and each caller gets a record of its own.
  */
-async function withStores(work: (mine: SqliteMemoryStore, theirs: SqliteMemoryStore) => Promise<void>) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-cache-'));
-  const mine = new SqliteMemoryStore({ dataDir });
-  const theirs = new SqliteMemoryStore({ dataDir });
-  await mine.open();
-  await theirs.open();
-  try {
-    await work(mine, theirs);
-  } finally {
-    await theirs.close();
-    await mine.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+function withStores(work: (mine: SqliteMemoryStore, theirs: SqliteMemoryStore, file: DatabaseSync) => Promise<void>) {
+  return withTwoStores(async (mine, theirs, dataDir) => {
+    // A third connection that reads the file as it is, past both stores' caches.
+    const file = new DatabaseSync(join(dataDir, 'memory.db'));
+    try {
+      await work(mine, theirs, file);
+    } finally {
+      file.close();
+    }
+  });
 }
+
+/** The memory's row as SQLite holds it. */
+const storedRow = (file: DatabaseSync, memoryId: string) =>
+  file.prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM long_term_memories WHERE memory_id = ?`).get(memoryId);
 
 const access = (memory: MemoryRecord, id: string, day: number): AccessLogEntry => ({
   access_id: id,
@@ -134,13 +136,7 @@ describe('memory rows held for reads', () => {
 
 describe('the row an insert keeps for the next read', () => {
   it('is exactly the row SQLite returns for the record written', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-of-'));
-    const mine = new SqliteMemoryStore({ dataDir });
-    const theirs = new SqliteMemoryStore({ dataDir });
-    await mine.open();
-    await theirs.open();
-    const db = new DatabaseSync(join(dataDir, 'memory.db'));
-    try {
+    await withStores(async (mine, theirs, db) => {
       const user = newUserId();
       await mine.insertMemory(makeMemory(user, { content: 'warm the state' }), null);
       await mine.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('warm'), limit: 1 });
@@ -167,9 +163,7 @@ describe('the row an insert keeps for the next read', () => {
       ];
       for (const memory of memories) {
         await mine.insertMemory(memory, null);
-        const stored = db
-          .prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM long_term_memories WHERE memory_id = ?`)
-          .get(memory.memory_id);
+        const stored = storedRow(db, memory.memory_id);
         assert.deepEqual({ ...memoryRowOf({ ...memory, embedding_model: null }) }, { ...stored });
         assert.deepEqual(
           await mine.getMemories(user, [memory.memory_id]),
@@ -177,24 +171,13 @@ describe('the row an insert keeps for the next read', () => {
           'held and read rows make the same record',
         );
       }
-    } finally {
-      db.close();
-      await theirs.close();
-      await mine.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('the row a change keeps for the next read', () => {
   it('is the row SQLite holds, and the warm indexes take the change without reading it back', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'fml-row-change-'));
-    const mine = new SqliteMemoryStore({ dataDir });
-    const theirs = new SqliteMemoryStore({ dataDir });
-    await mine.open();
-    await theirs.open();
-    const db = new DatabaseSync(join(dataDir, 'memory.db'));
-    try {
+    await withStores(async (mine, theirs, db) => {
       const user = newUserId();
       const probe = new Float32Array([1, 0, 0, 0]);
       const memory = makeMemory(user, { content: 'walrus on the ice', tags: ['arctic'], embedding_model: 'm' });
@@ -223,9 +206,7 @@ describe('the row a change keeps for the next read', () => {
           if_forgotten: 'reject',
         });
         assert.equal(outcome.status, 'applied', what);
-        const stored = db
-          .prepare(`SELECT ${MEMORY_COLUMNS.join(', ')} FROM long_term_memories WHERE memory_id = ?`)
-          .get(memory.memory_id);
+        const stored = storedRow(db, memory.memory_id);
         const [held] = await mine.getMemories(user, [memory.memory_id]);
         assert.deepEqual(held, (await theirs.getMemories(user, [memory.memory_id]))[0], what);
         assert.deepEqual({ ...memoryRowOf(held) }, { ...stored }, what);
@@ -240,12 +221,7 @@ describe('the row a change keeps for the next read', () => {
         'the new vector is indexed',
       );
       assert.equal(closeScore, await nearest(theirs));
-    } finally {
-      db.close();
-      await theirs.close();
-      await mine.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

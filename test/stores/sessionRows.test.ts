@@ -1,34 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import type { SessionRecord } from '../../src/core/domain/records.ts';
 import { SESSION_COLUMNS, sessionRowOf } from '../../src/stores/sqlite/rowMapping.ts';
-import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
+import { withTwoStores } from '../support/twoStores.ts';
 import { iso, makeSession, makeWorkingItem, newUserId } from '../contract/fixtures.ts';
 
 /**
  * getSession answers from the working-memory cache: the row a commit of this process wrote, or
  * the row a read found, until another process commits (then it reads the file again).
  */
-async function withStores(
-  work: (mine: SqliteMemoryStore, theirs: SqliteMemoryStore, dataDir: string) => Promise<void>,
-) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fml-session-rows-'));
-  const mine = new SqliteMemoryStore({ dataDir });
-  const theirs = new SqliteMemoryStore({ dataDir });
-  await mine.open();
-  await theirs.open();
-  try {
-    await work(mine, theirs, dataDir);
-  } finally {
-    await theirs.close();
-    await mine.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
 
 const variants = (userId: string): SessionRecord[] => [
   makeSession(userId),
@@ -49,7 +31,7 @@ const variants = (userId: string): SessionRecord[] => [
 
 describe('session rows held by the SQLite store', () => {
   it('are, for a committed session, exactly the row SQLite returns for it', async () => {
-    await withStores(async (mine, theirs, dataDir) => {
+    await withTwoStores(async (mine, theirs, dataDir) => {
       const db = new DatabaseSync(join(dataDir, 'memory.db'));
       try {
         for (const session of variants(newUserId())) {
@@ -67,7 +49,7 @@ describe('session rows held by the SQLite store', () => {
   });
 
   it("follow this process's commits and deletes, and another process's commits", async () => {
-    await withStores(async (mine, theirs) => {
+    await withTwoStores(async (mine, theirs) => {
       const user = newUserId();
       const [session, unpaired] = variants(user);
       const other = { ...unpaired, project_id: 'proj-2' };
