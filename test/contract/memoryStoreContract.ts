@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { rankingFactsOf } from '../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import type { MemoryFilter, MemoryStore } from '../../src/core/ports/memoryStore.ts';
+import { duplicateCandidateOf } from '../../src/core/ports/duplicateGuard.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import {
   MODEL,
@@ -952,6 +953,64 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(await facts(), {}, 'nothing is left of a deleted user');
         assert.equal((await store().rankingFacts(strangers.user_id, [strangers.memory_id])).size, 1);
         assert.equal((await store().rankingFacts(strangers.user_id, [])).size, 0);
+      });
+    });
+
+    describe('duplicateCandidates', () => {
+      it('answers each memory as the duplicate rule reads its row, in the order asked, whatever its metadata', async () => {
+        const user = newUserId();
+        const strangers = makeMemory(newUserId(), { content: 'not yours' });
+        const metadatas: Array<Record<string, unknown>> = [
+          {},
+          { fact: { category: 'preference', key: 'editor', value: 'vim' } },
+          { fact: { category: 'tool', key: 'a/b "quoted" ü', value: 'x' }, other: [1, 2] },
+          { fact: { category: 'tool', key: 42 } },
+          { fact: { key: 'editor' } },
+          { fact: ['preference', 'editor'] },
+          { fact: 'preference/editor' },
+          { fact: null, tags: ['x'] },
+        ];
+        const memories = metadatas.map((metadata, index) =>
+          makeMemory(user, {
+            content: `candidate ${index}: ${'word '.repeat(index)}`,
+            metadata,
+            project_id: index % 3 === 0 ? null : `proj-${index % 2}`,
+            layer: index === 5 ? 'project' : 'user',
+            scope_id: index === 5 ? 'proj-1' : user,
+          }),
+        );
+        for (const memory of [...memories, strangers]) await store().insertMemory(memory, null);
+        await store().forgetMemories(user, [memories[1].memory_id], iso(9));
+        await store().changeMemory({
+          user_id: user,
+          memory_id: memories[2].memory_id,
+          change: { set: { superseded_by: memories[3].memory_id } },
+          at: iso(9),
+          if_forgotten: 'reject',
+        });
+        const asked = [
+          memories[4].memory_id,
+          'mem_missing',
+          ...memories.map((memory) => memory.memory_id).reverse(),
+          strangers.memory_id,
+          memories[4].memory_id,
+        ];
+        const fromRows = new Map(
+          (await store().getMemories(user, asked)).map((memory) => [memory.memory_id, duplicateCandidateOf(memory)]),
+        );
+        // First of repeats, in the order asked; the missing id and the stranger's are absent.
+        const expected = [memories[4], ...memories.filter((memory) => memory !== memories[4]).reverse()].map((memory) =>
+          fromRows.get(memory.memory_id),
+        );
+        assert.deepEqual(await store().duplicateCandidates(user, asked), expected);
+        const answered = new Map((await store().duplicateCandidates(user, asked)).map((c) => [c.memory_id, c]));
+        assert.equal(answered.get(memories[1].memory_id)!.deleted, true);
+        assert.equal(answered.get(memories[2].memory_id)!.superseded, true);
+        assert.deepEqual(
+          memories.map((memory) => answered.get(memory.memory_id)!.fact),
+          [null, 'preference/editor', 'tool/a/b "quoted" ü', null, null, null, null, null],
+        );
+        assert.deepEqual(await store().duplicateCandidates(user, []), []);
       });
     });
 

@@ -10,7 +10,7 @@ import type { TurnFacts } from '../domain/dialogTurn.ts';
 import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
-import type { DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
+import type { DuplicateCandidate, DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
 
 /**
  * The storage port. Every backend (embedded SQLite, Firebolt) implements it and passes
@@ -60,6 +60,12 @@ export interface MemoryStore {
   ): Promise<GuardedInsert>;
   /** A position in the user's write history, read before a duplicate search (DuplicateGuard.mark). */
   duplicateMark(userId: string): Promise<string>;
+  /**
+   * The duplicate search's candidates as the duplicate rule reads them (deleted ones included):
+   * each equals duplicateCandidateOf(its row), in the order of `memoryIds` (first of repeats);
+   * missing and other users' ids are absent.
+   */
+  duplicateCandidates(userId: string, memoryIds: readonly string[]): Promise<DuplicateCandidate[]>;
   /**
    * Applies one change to the row as it is at the moment of the write, in one transaction
    * (memoryChange.ts says how): concurrent changes of one memory compose instead of overwriting
