@@ -957,9 +957,9 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
     });
 
     describe('duplicateCandidates', () => {
-      it('answers each memory as the duplicate rule reads its row, in the order asked, whatever its metadata', async () => {
+      it('answers what searchLexical finds, in its order, each as the duplicate rule reads its row, whatever its metadata', async () => {
         const user = newUserId();
-        const strangers = makeMemory(newUserId(), { content: 'not yours' });
+        const strangers = makeMemory(newUserId(), { content: 'pelican of another user' });
         const metadatas: Array<Record<string, unknown>> = [
           {},
           { fact: { category: 'preference', key: 'editor', value: 'vim' } },
@@ -972,15 +972,12 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         ];
         const memories = metadatas.map((metadata, index) =>
           makeMemory(user, {
-            content: `candidate ${index}: ${'word '.repeat(index)}`,
+            content: `pelican ${'heron '.repeat(index)}candidate ${index}`,
             metadata,
             project_id: index % 3 === 0 ? null : `proj-${index % 2}`,
-            layer: index === 5 ? 'project' : 'user',
-            scope_id: index === 5 ? 'proj-1' : user,
           }),
         );
         for (const memory of [...memories, strangers]) await store().insertMemory(memory, null);
-        await store().forgetMemories(user, [memories[1].memory_id], iso(9));
         await store().changeMemory({
           user_id: user,
           memory_id: memories[2].memory_id,
@@ -988,29 +985,32 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
           at: iso(9),
           if_forgotten: 'reject',
         });
-        const asked = [
-          memories[4].memory_id,
-          'mem_missing',
-          ...memories.map((memory) => memory.memory_id).reverse(),
-          strangers.memory_id,
-          memories[4].memory_id,
-        ];
-        const fromRows = new Map(
-          (await store().getMemories(user, asked)).map((memory) => [memory.memory_id, duplicateCandidateOf(memory)]),
-        );
-        // First of repeats, in the order asked; the missing id and the stranger's are absent.
-        const expected = [memories[4], ...memories.filter((memory) => memory !== memories[4]).reverse()].map((memory) =>
-          fromRows.get(memory.memory_id),
-        );
-        assert.deepEqual(await store().duplicateCandidates(user, asked), expected);
-        const answered = new Map((await store().duplicateCandidates(user, asked)).map((c) => [c.memory_id, c]));
-        assert.equal(answered.get(memories[1].memory_id)!.deleted, true);
-        assert.equal(answered.get(memories[2].memory_id)!.superseded, true);
+        const query = { filter: { user_id: user }, terms: analyzeQuery('pelican heron'), limit: 20 };
+        const hits = (await store().searchLexical(query)).map((hit) => hit.memory_id);
+        assert.ok(hits.length >= 7, `the search finds the memories: ${hits.length}`);
+        const rows = new Map((await store().getMemories(user, hits)).map((memory) => [memory.memory_id, memory]));
+        const answered = await store().duplicateCandidates(query);
         assert.deepEqual(
-          memories.map((memory) => answered.get(memory.memory_id)!.fact),
-          [null, 'preference/editor', 'tool/a/b "quoted" ü', null, null, null, null, null],
+          answered,
+          hits.map((id) => duplicateCandidateOf(rows.get(id)!)),
         );
-        assert.deepEqual(await store().duplicateCandidates(user, []), []);
+        const facts = new Map(answered.map((candidate) => [candidate.memory_id, candidate.fact]));
+        const expectedFacts = [null, 'preference/editor', 'tool/a/b "quoted" ü', null, null, null, null, null];
+        memories.forEach((memory, index) => {
+          if (facts.has(memory.memory_id)) assert.equal(facts.get(memory.memory_id), expectedFacts[index]);
+        });
+        assert.ok(facts.has(memories[1].memory_id) && facts.has(memories[3].memory_id));
+        assert.deepEqual(
+          (await store().duplicateCandidates({ ...query, limit: 3 })).map((candidate) => candidate.memory_id),
+          hits.slice(0, 3),
+        );
+        await store().forgetMemories(user, [memories[1].memory_id], iso(10));
+        assert.deepEqual(
+          (await store().duplicateCandidates(query)).map((candidate) => candidate.memory_id),
+          (await store().searchLexical(query)).map((hit) => hit.memory_id),
+          'as the search, after a forget',
+        );
+        assert.deepEqual(await store().duplicateCandidates({ ...query, terms: [] }), []);
       });
     });
 

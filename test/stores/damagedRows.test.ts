@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 
 /**
@@ -68,6 +69,7 @@ describe('a damaged memory row', () => {
   }
 
   // The duplicate search reads candidates without their whole row; a damaged one still fails as a full read does.
+  const postgresQuery = { filter: { user_id: 'alex' }, terms: analyzeQuery('PostgreSQL orders'), limit: 5 };
   for (const [column, value] of [
     ['metadata', '[]'],
     ['metadata', 'not json'],
@@ -82,7 +84,7 @@ describe('a damaged memory row', () => {
         .get(memoryId);
       db.prepare(`UPDATE long_term_memories SET ${column} = ? WHERE memory_id = ?`).run(value, memoryId);
       try {
-        await assert.rejects(store.duplicateCandidates('alex', [memoryId]), (error: unknown) => {
+        await assert.rejects(store.duplicateCandidates(postgresQuery), (error: unknown) => {
           assert.ok(MemoryError.is(error, 'PROVIDER_ERROR'), String(error));
           assert.deepEqual(error.details, { field: column });
           return true;
@@ -93,7 +95,7 @@ describe('a damaged memory row', () => {
           memoryId,
         );
       }
-      assert.equal((await store.duplicateCandidates('alex', [memoryId]))[0]?.memory_id, memoryId);
+      assert.equal((await store.duplicateCandidates(postgresQuery))[0]?.memory_id, memoryId);
     });
   }
 });

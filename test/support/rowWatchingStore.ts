@@ -2,10 +2,7 @@ import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 
 /** A port call a test runs `hook` after (with the ids it was asked about), before the caller sees the answer. */
 export type AfterCallHooks = Partial<
-  Record<
-    'adjacentMemories' | 'turnFacts' | 'rankingFacts' | 'duplicateCandidates',
-    (ids: readonly string[]) => Promise<void>
-  >
+  Record<'adjacentMemories' | 'turnFacts' | 'rankingFacts', (ids: readonly string[]) => Promise<void>>
 >;
 
 /**

@@ -57,14 +57,14 @@ export class DuplicateSearch {
     const terms = probe.terms;
     // Duplicates share their words, so full-text finds the candidates; vectors only refine the
     // similarity of those few, which spares a vector scan on every store.
-    const lexical =
-      terms.length > 0 ? await this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : [];
-    const ids = lexical.map((hit) => hit.memory_id);
-    if (ids.length === 0) return null;
-    const [candidates, vectors] = await Promise.all([
-      this.deps.store.duplicateCandidates(partition, ids),
-      this.vectorsOf(partition, probe, ids),
-    ]);
+    if (terms.length === 0) return null;
+    const candidates = await this.deps.store.duplicateCandidates({ filter, terms, limit: DEDUP_CANDIDATES });
+    if (candidates.length === 0) return null;
+    const vectors = await this.vectorsOf(
+      partition,
+      probe,
+      candidates.map((candidate) => candidate.memory_id),
+    );
     let best: { memoryId: string; similarity: number } | null = null;
     for (const candidate of candidates) {
       const similarity = duplicateSimilarity(probe, candidate, vectors.get(candidate.memory_id) ?? null);

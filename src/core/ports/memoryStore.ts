@@ -61,11 +61,10 @@ export interface MemoryStore {
   /** A position in the user's write history, read before a duplicate search (DuplicateGuard.mark). */
   duplicateMark(userId: string): Promise<string>;
   /**
-   * The duplicate search's candidates as the duplicate rule reads them (deleted ones included):
-   * each equals duplicateCandidateOf(its row), in the order of `memoryIds` (first of repeats);
-   * missing and other users' ids are absent.
+   * A duplicate search's candidates: the memories searchLexical finds for `query`, in its order,
+   * each as the duplicate rule reads it (duplicateCandidateOf of its row), never the whole row.
    */
-  duplicateCandidates(userId: string, memoryIds: readonly string[]): Promise<DuplicateCandidate[]>;
+  duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]>;
   /**
    * Applies one change to the row as it is at the moment of the write, in one transaction
    * (memoryChange.ts says how): concurrent changes of one memory compose instead of overwriting

@@ -260,10 +260,13 @@ export class FireboltStore implements MemoryStore {
     return readAdjacentMemories(this.#client, filter, memoryIds, radius, maxGapMs);
   }
 
-  /** Full rows, projected: the five candidates of a store are one query either way on Firebolt. */
-  async duplicateCandidates(userId: string, memoryIds: readonly string[]): Promise<DuplicateCandidate[]> {
-    const byId = new Map((await this.getMemories(userId, memoryIds)).map((memory) => [memory.memory_id, memory]));
-    return [...new Set(memoryIds)].flatMap((id) => {
+  /** The search, then full rows projected: on Firebolt the five candidates' rows are one query either way. */
+  async duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    const ids = (await this.searchLexical(query)).map((hit) => hit.memory_id);
+    const byId = new Map(
+      (await this.getMemories(query.filter.user_id, ids)).map((memory) => [memory.memory_id, memory]),
+    );
+    return ids.flatMap((id) => {
       const memory = byId.get(id);
       return memory === undefined ? [] : [duplicateCandidateOf(memory)];
     });

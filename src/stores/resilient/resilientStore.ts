@@ -168,8 +168,8 @@ export class ResilientStore implements MemoryStore {
   ): Promise<Map<string, AdjacentMemories>> {
     return this.#read((store) => store.adjacentMemories(filter, memoryIds, radius, maxGapMs));
   }
-  duplicateCandidates(userId: string, memoryIds: readonly string[]): Promise<DuplicateCandidate[]> {
-    return this.#read((store) => store.duplicateCandidates(userId, memoryIds));
+  duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    return this.#read((store) => store.duplicateCandidates(query));
   }
   turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
     return this.#read((store) => store.turnFacts(userId, memoryIds));

@@ -39,7 +39,6 @@ import { pageOfMatches } from './memoryListing.ts';
 import {
   deleteMemoryRows,
   insertMemoryRow,
-  readDuplicateCandidates,
   readEmbeddings,
   readMemories,
   readUnembedded,
@@ -262,8 +261,8 @@ export class SqliteMemoryStore implements MemoryStore {
     return duplicateMarkOf(this.connection.require('duplicateMark').feed);
   }
 
-  async duplicateCandidates(userId: string, memoryIds: readonly string[]): Promise<DuplicateCandidate[]> {
-    return this.read('duplicateCandidates', ({ sql }) => readDuplicateCandidates(sql, userId, memoryIds));
+  async duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    return this.candidates.duplicateCandidates(query);
   }
 
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { duplicateProbeOf } from '../../../src/core/longterm/duplicateProbe.ts';
 import { DuplicateSearch, dedupTerms } from '../../../src/core/longterm/duplicateSearch.ts';
 import { textSimilarity } from '../../../src/core/longterm/textSimilarity.ts';
-import { rowWatchingStore, type AfterCallHooks } from '../../support/rowWatchingStore.ts';
+import type { MemoryStore } from '../../../src/core/ports/memoryStore.ts';
+import { rowWatchingStore } from '../../support/rowWatchingStore.ts';
 import { createTestCore, type TestCore } from '../../support/testCore.ts';
 import { makeMemory } from '../../contract/fixtures.ts';
 
@@ -38,8 +39,21 @@ describe('the duplicate search of a store', () => {
     return { user, near: near.memory_id };
   }
 
-  function search(user: string, hooks: AfterCallHooks = {}) {
-    const { store, rowsRead } = rowWatchingStore(test.store, hooks);
+  /** The search over the test store; every full row read is counted, and `afterCandidates` runs once the candidates are read. */
+  function search(user: string, afterCandidates?: () => Promise<void>) {
+    const watched = rowWatchingStore(test.store);
+    const rowsRead = watched.rowsRead;
+    const store: MemoryStore = new Proxy(watched.store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property !== 'duplicateCandidates' || afterCandidates === undefined) return value;
+        return async (...args: Parameters<MemoryStore['duplicateCandidates']>) => {
+          const answer = await target.duplicateCandidates(...args);
+          await afterCandidates();
+          return answer;
+        };
+      },
+    });
     const probe = duplicateProbeOf({
       scope: { layer: 'user', scope_id: user },
       project_id: null,
@@ -72,10 +86,8 @@ describe('the duplicate search of a store', () => {
 
   it('returns nothing when the closest is forgotten between the candidates and its full row', async () => {
     const { user, near } = await fiveCandidates();
-    const { find } = search(user, {
-      duplicateCandidates: async () => {
-        await test.store.forgetMemories(user, [near], new Date().toISOString());
-      },
+    const { find } = search(user, async () => {
+      await test.store.forgetMemories(user, [near], new Date().toISOString());
     });
     assert.equal(await find(0.8), null);
   });
