@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import type { ChangeRequest } from '../../src/core/domain/memoryChange.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../src/core/domain/records.ts';
-import type { DuplicateGuard } from '../../src/core/ports/duplicateGuard.ts';
+import { duplicateCandidateOf, type DuplicateGuard } from '../../src/core/ports/duplicateGuard.ts';
 import { duplicateProbeOf, duplicateSimilarity } from '../../src/core/longterm/duplicateProbe.ts';
 import type { MemoryStore } from '../../src/core/ports/memoryStore.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
@@ -223,7 +223,7 @@ export function runMemoryChangeContract(
           limit: 5,
         },
         wantsEmbeddings: vector !== null,
-        similarity: (candidate, stored) => duplicateSimilarity(probe, candidate, stored),
+        similarity: (candidate, stored) => duplicateSimilarity(probe, duplicateCandidateOf(candidate), stored),
         threshold: 0.95,
       };
     }

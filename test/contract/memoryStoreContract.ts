@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { rankingFactsOf } from '../../src/core/domain/rankingFacts.ts';
 import type { MemoryRecord } from '../../src/core/domain/records.ts';
 import type { MemoryFilter, MemoryStore } from '../../src/core/ports/memoryStore.ts';
+import { duplicateCandidateOf } from '../../src/core/ports/duplicateGuard.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import {
   MODEL,
@@ -952,6 +953,64 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(await facts(), {}, 'nothing is left of a deleted user');
         assert.equal((await store().rankingFacts(strangers.user_id, [strangers.memory_id])).size, 1);
         assert.equal((await store().rankingFacts(strangers.user_id, [])).size, 0);
+      });
+    });
+
+    describe('duplicateCandidates', () => {
+      it('answers what searchLexical finds, in its order, each as the duplicate rule reads its row, whatever its metadata', async () => {
+        const user = newUserId();
+        const strangers = makeMemory(newUserId(), { content: 'pelican of another user' });
+        const metadatas: Array<Record<string, unknown>> = [
+          {},
+          { fact: { category: 'preference', key: 'editor', value: 'vim' } },
+          { fact: { category: 'tool', key: 'a/b "quoted" ü', value: 'x' }, other: [1, 2] },
+          { fact: { category: 'tool', key: 42 } },
+          { fact: { key: 'editor' } },
+          { fact: ['preference', 'editor'] },
+          { fact: 'preference/editor' },
+          { fact: null, tags: ['x'] },
+        ];
+        const memories = metadatas.map((metadata, index) =>
+          makeMemory(user, {
+            content: `pelican ${'heron '.repeat(index)}candidate ${index}`,
+            metadata,
+            project_id: index % 3 === 0 ? null : `proj-${index % 2}`,
+          }),
+        );
+        for (const memory of [...memories, strangers]) await store().insertMemory(memory, null);
+        await store().changeMemory({
+          user_id: user,
+          memory_id: memories[2].memory_id,
+          change: { set: { superseded_by: memories[3].memory_id } },
+          at: iso(9),
+          if_forgotten: 'reject',
+        });
+        const query = { filter: { user_id: user }, terms: analyzeQuery('pelican heron'), limit: 20 };
+        const hits = (await store().searchLexical(query)).map((hit) => hit.memory_id);
+        assert.ok(hits.length >= 7, `the search finds the memories: ${hits.length}`);
+        const rows = new Map((await store().getMemories(user, hits)).map((memory) => [memory.memory_id, memory]));
+        const answered = await store().duplicateCandidates(query);
+        assert.deepEqual(
+          answered,
+          hits.map((id) => duplicateCandidateOf(rows.get(id)!)),
+        );
+        const facts = new Map(answered.map((candidate) => [candidate.memory_id, candidate.fact]));
+        const expectedFacts = [null, 'preference/editor', 'tool/a/b "quoted" ü', null, null, null, null, null];
+        memories.forEach((memory, index) => {
+          if (facts.has(memory.memory_id)) assert.equal(facts.get(memory.memory_id), expectedFacts[index]);
+        });
+        assert.ok(facts.has(memories[1].memory_id) && facts.has(memories[3].memory_id));
+        assert.deepEqual(
+          (await store().duplicateCandidates({ ...query, limit: 3 })).map((candidate) => candidate.memory_id),
+          hits.slice(0, 3),
+        );
+        await store().forgetMemories(user, [memories[1].memory_id], iso(10));
+        assert.deepEqual(
+          (await store().duplicateCandidates(query)).map((candidate) => candidate.memory_id),
+          (await store().searchLexical(query)).map((hit) => hit.memory_id),
+          'as the search, after a forget',
+        );
+        assert.deepEqual(await store().duplicateCandidates({ ...query, terms: [] }), []);
       });
     });
 

@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { MemoryError } from '../../src/core/domain/errors.ts';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
+import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 
 /**
@@ -64,6 +65,37 @@ describe('a damaged memory row', () => {
         );
       }
       assert.equal((await store.getMemories('alex', [memoryId]))[0]?.memory_id, memoryId);
+    });
+  }
+
+  // The duplicate search reads candidates without their whole row; a damaged one still fails as a full read does.
+  const postgresQuery = { filter: { user_id: 'alex' }, terms: analyzeQuery('PostgreSQL orders'), limit: 5 };
+  for (const [column, value] of [
+    ['metadata', '[]'],
+    ['metadata', 'not json'],
+    ['metadata', 42],
+    // A TEXT column turns a number into text; a BLOB stays what it is.
+    ['content', new Uint8Array([1, 2])],
+    ['deleted_at', new Uint8Array([3])],
+  ] as const) {
+    it(`with ${column} = ${value instanceof Uint8Array ? 'a BLOB' : JSON.stringify(value)} fails a duplicate candidate read as PROVIDER_ERROR naming ${column}`, async () => {
+      const original = db
+        .prepare(`SELECT ${column} AS value FROM long_term_memories WHERE memory_id = ?`)
+        .get(memoryId);
+      db.prepare(`UPDATE long_term_memories SET ${column} = ? WHERE memory_id = ?`).run(value, memoryId);
+      try {
+        await assert.rejects(store.duplicateCandidates(postgresQuery), (error: unknown) => {
+          assert.ok(MemoryError.is(error, 'PROVIDER_ERROR'), String(error));
+          assert.deepEqual(error.details, { field: column });
+          return true;
+        });
+      } finally {
+        db.prepare(`UPDATE long_term_memories SET ${column} = ? WHERE memory_id = ?`).run(
+          original!.value as string | number | null,
+          memoryId,
+        );
+      }
+      assert.equal((await store.duplicateCandidates(postgresQuery))[0]?.memory_id, memoryId);
     });
   }
 });

@@ -1,5 +1,5 @@
-import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
-import { factIdentity } from '../facts/factModel.ts';
+import type { StoredEmbedding } from '../domain/records.ts';
+import type { DuplicateCandidate } from '../ports/duplicateGuard.ts';
 import type { ScopeRef, WeightedTerm } from '../ports/memoryStore.ts';
 import { cosineSimilarity, wordCountSimilarity, wordCounts, type WordCounts } from './textSimilarity.ts';
 
@@ -30,14 +30,14 @@ export function duplicateProbeOf(fields: Omit<DuplicateProbe, 'contentWords'>): 
  */
 export function duplicateSimilarity(
   probe: DuplicateProbe,
-  candidate: MemoryRecord,
+  candidate: DuplicateCandidate,
   candidateEmbedding: StoredEmbedding | null,
 ): number {
-  if (candidate.deleted_at !== null || candidate.superseded_by !== null) return 0;
+  if (candidate.deleted || candidate.superseded) return 0;
   if (candidate.layer !== probe.scope.layer || candidate.scope_id !== probe.scope.scope_id) return 0;
   // As the search's filter: a user-wide memory (no project) is in every project.
   if (candidate.project_id !== null && candidate.project_id !== probe.project_id) return 0;
-  if (factIdentity(candidate.metadata) !== probe.fact) return 0;
+  if (candidate.fact !== probe.fact) return 0;
   const vectorSimilarity =
     probe.embedding && candidateEmbedding && candidateEmbedding.model === probe.embedding.model
       ? cosineSimilarity(probe.embedding.vector, candidateEmbedding.vector)

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
-import type { DuplicateGuard } from '../ports/duplicateGuard.ts';
+import { duplicateCandidateOf, type DuplicateGuard } from '../ports/duplicateGuard.ts';
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
 import { duplicateSimilarity, type DuplicateProbe } from './duplicateProbe.ts';
@@ -37,38 +37,53 @@ export class DuplicateSearch {
         limit: DEDUP_CANDIDATES,
       },
       wantsEmbeddings: probe.embedding !== null,
-      similarity: (candidate, embedding) => duplicateSimilarity(probe, candidate, embedding),
+      similarity: (candidate, embedding) => duplicateSimilarity(probe, duplicateCandidateOf(candidate), embedding),
       threshold: this.deps.config.dedupThreshold,
     };
   }
 
   /**
    * The closest memory that could be a duplicate (duplicateSimilarity: same layer scope, project and
-   * fact, live): a duplicate in another layer is not one here.
+   * fact, live), when its similarity reaches `floor`: a duplicate in another layer is not one here.
+   * The candidates are read as the rule reads them (text and a few columns); only the closest is
+   * read in full, and scored again on that row, so what is returned is what one read of it says.
    */
   async findMostSimilar(
     partition: string,
     probe: DuplicateProbe,
+    floor: number,
   ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
     const filter = { user_id: partition, project_id: probe.project_id, scopes: [probe.scope] };
     const terms = probe.terms;
     // Duplicates share their words, so full-text finds the candidates; vectors only refine the
     // similarity of those few, which spares a vector scan on every store.
-    const lexical =
-      terms.length > 0 ? await this.deps.store.searchLexical({ filter, terms, limit: DEDUP_CANDIDATES }) : [];
-    const ids = lexical.map((hit) => hit.memory_id);
-    if (ids.length === 0) return null;
-    const [candidates, vectors] = await Promise.all([
-      this.deps.store.getMemories(partition, ids),
-      probe.embedding
-        ? this.deps.store.getEmbeddings(partition, ids)
-        : Promise.resolve(new Map<string, StoredEmbedding>()),
-    ]);
-    let best: { memory: MemoryRecord; similarity: number } | null = null;
-    for (const memory of candidates) {
-      const similarity = duplicateSimilarity(probe, memory, vectors.get(memory.memory_id) ?? null);
-      if (similarity > 0 && (!best || similarity > best.similarity)) best = { memory, similarity };
+    if (terms.length === 0) return null;
+    const candidates = await this.deps.store.duplicateCandidates({ filter, terms, limit: DEDUP_CANDIDATES });
+    if (candidates.length === 0) return null;
+    const vectors = await this.vectorsOf(
+      partition,
+      probe,
+      candidates.map((candidate) => candidate.memory_id),
+    );
+    let best: { memoryId: string; similarity: number } | null = null;
+    for (const candidate of candidates) {
+      const similarity = duplicateSimilarity(probe, candidate, vectors.get(candidate.memory_id) ?? null);
+      if (similarity > 0 && (!best || similarity > best.similarity))
+        best = { memoryId: candidate.memory_id, similarity };
     }
-    return best;
+    if (best === null || best.similarity < floor) return null;
+    const [[memory], vector] = await Promise.all([
+      this.deps.store.getMemories(partition, [best.memoryId]),
+      this.vectorsOf(partition, probe, [best.memoryId]),
+    ]);
+    if (memory === undefined) return null;
+    const similarity = duplicateSimilarity(probe, duplicateCandidateOf(memory), vector.get(memory.memory_id) ?? null);
+    return similarity >= floor && similarity > 0 ? { memory, similarity } : null;
+  }
+
+  private vectorsOf(partition: string, probe: DuplicateProbe, ids: string[]): Promise<Map<string, StoredEmbedding>> {
+    return probe.embedding
+      ? this.deps.store.getEmbeddings(partition, ids)
+      : Promise.resolve(new Map<string, StoredEmbedding>());
   }
 }

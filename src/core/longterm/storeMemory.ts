@@ -143,7 +143,7 @@ export class StoreMemory {
     };
     // The mark is read before the search: whatever is written after it, the insert checks in its own write.
     let mark = superseded ? '' : await this.deps.store.duplicateMark(partition);
-    let similar = superseded ? null : await this.duplicates.findMostSimilar(partition, probe);
+    let similar = superseded ? null : await this.findMostSimilar(partition, probe);
     if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
       const merged = await this.mergeIntoDuplicate(similar, duplicateOf);
       if (merged) return merged;
@@ -217,7 +217,7 @@ export class StoreMemory {
       // The store could not tell what changed since the search, or the duplicate was forgotten
       // meanwhile: search again from a new mark.
       mark = await this.deps.store.duplicateMark(partition);
-      similar = await this.duplicates.findMostSimilar(partition, probe);
+      similar = await this.findMostSimilar(partition, probe);
       if (similar && similar.similarity >= this.deps.config.dedupThreshold) {
         const merged = await this.mergeIntoDuplicate(similar, duplicateOf);
         if (merged) return merged;
@@ -260,6 +260,15 @@ export class StoreMemory {
     draft: StoreDraft,
   ): Promise<StoreMemoryOutput | null> {
     return this.merging.mergeIntoDuplicate(similar, draft);
+  }
+
+  /** The closest candidate when this store reports it (similar_existing) or merges into it; null below both. */
+  private findMostSimilar(
+    partition: string,
+    probe: DuplicateProbe,
+  ): Promise<{ memory: MemoryRecord; similarity: number } | null> {
+    const { similarThreshold, dedupThreshold } = this.deps.config;
+    return this.duplicates.findMostSimilar(partition, probe, Math.min(similarThreshold, dedupThreshold));
   }
 
   private duplicateGuard(mark: string, partition: string, probe: DuplicateProbe): DuplicateGuard {

@@ -1,5 +1,38 @@
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
+import { factIdentity } from '../facts/factModel.ts';
 import type { LexicalQuery } from './memoryStore.ts';
+
+/**
+ * What the duplicate rule (duplicateProbe.ts) reads of a stored memory: its text and where it
+ * belongs, never the whole row. A store answers the duplicate search's candidates in this form
+ * (MemoryStore.duplicateCandidates), so a store_memory reads its five candidates' text and a few
+ * columns; only the closest one, when it is close enough to report or merge, is read in full.
+ */
+export interface DuplicateCandidate {
+  memory_id: string;
+  content: string;
+  layer: string;
+  scope_id: string;
+  project_id: string | null;
+  deleted: boolean;
+  superseded: boolean;
+  /** factIdentity of its metadata: the fact it states, or null. */
+  fact: string | null;
+}
+
+/** A full record as the duplicate rule reads it; what MemoryStore.duplicateCandidates answers for it. */
+export function duplicateCandidateOf(memory: MemoryRecord): DuplicateCandidate {
+  return {
+    memory_id: memory.memory_id,
+    content: memory.content,
+    layer: memory.layer,
+    scope_id: memory.scope_id,
+    project_id: memory.project_id,
+    deleted: memory.deleted_at !== null,
+    superseded: memory.superseded_by !== null,
+    fact: factIdentity(memory.metadata),
+  };
+}
 
 /**
  * What makes "is this new memory a duplicate?" and the insert one step (issue 35.4). The caller

@@ -10,7 +10,7 @@ import type { TurnFacts } from '../domain/dialogTurn.ts';
 import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { MemoryLayer } from '../domain/layers.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
-import type { DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
+import type { DuplicateCandidate, DuplicateGuard, GuardedInsert } from './duplicateGuard.ts';
 
 /**
  * The storage port. Every backend (embedded SQLite, Firebolt) implements it and passes
@@ -60,6 +60,11 @@ export interface MemoryStore {
   ): Promise<GuardedInsert>;
   /** A position in the user's write history, read before a duplicate search (DuplicateGuard.mark). */
   duplicateMark(userId: string): Promise<string>;
+  /**
+   * A duplicate search's candidates: the memories searchLexical finds for `query`, in its order,
+   * each as the duplicate rule reads it (duplicateCandidateOf of its row), never the whole row.
+   */
+  duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]>;
   /**
    * Applies one change to the row as it is at the moment of the write, in one transaction
    * (memoryChange.ts says how): concurrent changes of one memory compose instead of overwriting

@@ -37,7 +37,13 @@ import { readAdjacentMemories } from './adjacentMemories.ts';
 import { MEMORY_COLUMNS, columnNames, memoryFromRow } from './recordRows.ts';
 import { SqlParams } from './sqlParams.ts';
 import { StorageSequence } from './storageSequence.ts';
-import { closestDuplicate, type DuplicateGuard, type GuardedInsert } from '../../core/ports/duplicateGuard.ts';
+import {
+  closestDuplicate,
+  duplicateCandidateOf,
+  type DuplicateCandidate,
+  type DuplicateGuard,
+  type GuardedInsert,
+} from '../../core/ports/duplicateGuard.ts';
 import { readUserStats } from './userStats.ts';
 import { insertVector, readEmbeddings } from './embeddingRows.ts';
 import { deleteMemoryRows, deleteUserRows, setForgotten } from './memoryDeletion.ts';
@@ -252,6 +258,18 @@ export class FireboltStore implements MemoryStore {
     maxGapMs: number,
   ): Promise<Map<string, AdjacentMemories>> {
     return readAdjacentMemories(this.#client, filter, memoryIds, radius, maxGapMs);
+  }
+
+  /** The search, then full rows projected: on Firebolt the five candidates' rows are one query either way. */
+  async duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    const ids = (await this.searchLexical(query)).map((hit) => hit.memory_id);
+    const byId = new Map(
+      (await this.getMemories(query.filter.user_id, ids)).map((memory) => [memory.memory_id, memory]),
+    );
+    return ids.flatMap((id) => {
+      const memory = byId.get(id);
+      return memory === undefined ? [] : [duplicateCandidateOf(memory)];
+    });
   }
 
   turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {

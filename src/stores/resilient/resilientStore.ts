@@ -31,7 +31,7 @@ import { RemoteLink } from './remoteLink.ts';
 import { changeInReplica } from './replicaChange.ts';
 import type { ApplyResult } from './remoteApply.ts';
 import { isUnreachable } from './unreachable.ts';
-import type { DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
+import type { DuplicateCandidate, DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 
 export interface ResilientStoreOptions {
   /** The store of record (Firebolt). */
@@ -167,6 +167,9 @@ export class ResilientStore implements MemoryStore {
     maxGapMs: number,
   ): Promise<Map<string, AdjacentMemories>> {
     return this.#read((store) => store.adjacentMemories(filter, memoryIds, radius, maxGapMs));
+  }
+  duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    return this.#read((store) => store.duplicateCandidates(query));
   }
   turnFacts(userId: string, memoryIds: readonly string[]): Promise<Map<string, TurnFacts>> {
     return this.#read((store) => store.turnFacts(userId, memoryIds));

@@ -1,5 +1,6 @@
 import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { RankingFacts } from '../../core/domain/rankingFacts.ts';
+import type { DuplicateCandidate } from '../../core/ports/duplicateGuard.ts';
 import type {
   AdjacentMemories,
   LexicalHit,
@@ -12,7 +13,8 @@ import type {
 import { compileMemoryFilter } from './memoryFilter.ts';
 import { CONVERSATION, QUESTION } from './metaColumns.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
-import { readEmbeddings } from './memoryTables.ts';
+import { readDuplicateCandidates, readEmbeddings } from './memoryTables.ts';
+import type { StatementCache } from './statementCache.ts';
 import type { SqliteConnection } from './sqliteConnection.ts';
 import type { UserCaches } from './userCaches.ts';
 import type { UserSearchIndexes } from './userSearchIndexes.ts';
@@ -38,15 +40,33 @@ export class CandidateSearch {
   async searchLexical(query: LexicalQuery): Promise<LexicalHit[]> {
     if (query.limit <= 0 || query.terms.length === 0) return [];
     await this.indexes.prepareLexical(query.filter.user_id);
-    return this.connection.read('searchLexical', ({ sql }) => {
-      const state = this.caches.state(query.filter.user_id);
-      // Built here only when the caches were reset during the sliced build (another process rewrote the file).
-      const index = this.indexes.lexical(sql, query.filter.user_id, state);
-      const accept = state.metas.rowTest(compileMemoryFilter(query.filter));
-      return index.search(query.terms, query.limit, (id) => {
-        const row = state.metas.rowOf(id);
-        return row !== undefined && accept(row);
-      });
+    return this.connection.read('searchLexical', ({ sql }) => this.lexicalHits(sql, query));
+  }
+
+  /**
+   * The memories searchLexical finds for `query`, as the duplicate rule reads them: the search and
+   * the read of their text in one read transaction, the cost of one read instead of two per store.
+   */
+  async duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    if (query.limit <= 0 || query.terms.length === 0) return [];
+    await this.indexes.prepareLexical(query.filter.user_id);
+    return this.connection.read('duplicateCandidates', ({ sql }) =>
+      readDuplicateCandidates(
+        sql,
+        query.filter.user_id,
+        this.lexicalHits(sql, query).map((hit) => hit.memory_id),
+      ),
+    );
+  }
+
+  private lexicalHits(sql: StatementCache, query: LexicalQuery): LexicalHit[] {
+    const state = this.caches.state(query.filter.user_id);
+    // Built here only when the caches were reset during the sliced build (another process rewrote the file).
+    const index = this.indexes.lexical(sql, query.filter.user_id, state);
+    const accept = state.metas.rowTest(compileMemoryFilter(query.filter));
+    return index.search(query.terms, query.limit, (id) => {
+      const row = state.metas.rowOf(id);
+      return row !== undefined && accept(row);
     });
   }
 

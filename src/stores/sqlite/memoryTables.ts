@@ -2,6 +2,7 @@ import type { SQLOutputValue } from 'node:sqlite';
 import type { HardDeleteReason } from '../../core/ports/memoryStore.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
+import type { DuplicateCandidate } from '../../core/ports/duplicateGuard.ts';
 import {
   MEMORY_COLUMNS,
   memoryToParams,
@@ -12,7 +13,7 @@ import {
   vectorToBlob,
 } from './rowMapping.ts';
 import type { StatementCache } from './statementCache.ts';
-import { storedText } from '../common/storedValues.ts';
+import { storedJsonObject, storedNullableText, storedText } from '../common/storedValues.ts';
 import { META_FIELDS, METADATA_FACTS_SQL } from './memoryMeta.ts';
 import type { MetaSource } from './memoryMeta.ts';
 
@@ -99,6 +100,42 @@ export type MemoryRow = Readonly<Record<string, SQLOutputValue>>;
 export function readMemoryRows(sql: StatementCache, userId: string, memoryIds: readonly string[]): MemoryRow[] {
   if (memoryIds.length === 0) return [];
   return sql.get(SELECT_MEMORIES).all(JSON.stringify(memoryIds), userId);
+}
+
+/**
+ * duplicateCandidateOf of each row, read without the rest of it: the fact from the metadata in
+ * SQL (factIdentity: its fact's category and key, both text), and the metadata itself only when
+ * it is not a JSON object, to fail as a full read of that row would.
+ */
+const SELECT_DUPLICATE_CANDIDATES = `SELECT memory_id, content, layer, scope_id, project_id, deleted_at, superseded_by,
+  CASE WHEN json_valid(metadata) AND json_type(metadata) = 'object' THEN NULL ELSE metadata END AS damaged_metadata,
+  CASE WHEN json_valid(metadata) AND json_type(metadata, '$.fact.key') = 'text' AND json_type(metadata, '$.fact.category') = 'text'
+    THEN json_extract(metadata, '$.fact.category') || '/' || json_extract(metadata, '$.fact.key') END AS fact
+  FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`;
+
+/** MemoryStore.duplicateCandidates: in the order of `memoryIds` (first of repeats), absent ids left out. */
+export function readDuplicateCandidates(
+  sql: StatementCache,
+  userId: string,
+  memoryIds: readonly string[],
+): DuplicateCandidate[] {
+  if (memoryIds.length === 0) return [];
+  const byId = new Map<string, DuplicateCandidate>();
+  for (const row of sql.get(SELECT_DUPLICATE_CANDIDATES).all(JSON.stringify(memoryIds), userId)) {
+    if (row.damaged_metadata !== null) storedJsonObject(row.damaged_metadata, 'metadata');
+    const candidate: DuplicateCandidate = {
+      memory_id: storedText(row.memory_id, 'memory_id'),
+      content: storedText(row.content, 'content'),
+      layer: storedText(row.layer, 'layer'),
+      scope_id: storedText(row.scope_id, 'scope_id'),
+      project_id: storedNullableText(row.project_id, 'project_id'),
+      deleted: storedNullableText(row.deleted_at, 'deleted_at') !== null,
+      superseded: storedNullableText(row.superseded_by, 'superseded_by') !== null,
+      fact: storedNullableText(row.fact, 'fact'),
+    };
+    byId.set(candidate.memory_id, candidate);
+  }
+  return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
 }
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */

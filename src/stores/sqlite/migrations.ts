@@ -160,6 +160,26 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description: 'indexes no query reads dropped',
+    // Every index is one more B-tree page a commit writes to the WAL. Listing and sorting by
+    // importance or last access happen in memory (memoryListing.ts), so no query reads those two
+    // indexes, yet every store wrote both and every access bump the second. A user's lexical
+    // documents and working items are deleted and counted through their memories and sessions
+    // (userDeletion.ts, storeStats.ts), which each of them belongs to. A user's few sessions are
+    // sorted when listed, so their index no longer holds last_activity, which every
+    // add_to_working_memory changes.
+    // IF EXISTS: a file whose indexes were dropped by hand (or by a tool) still opens.
+    sql: `
+      DROP INDEX IF EXISTS idx_ltm_user_importance;
+      DROP INDEX IF EXISTS idx_ltm_user_accessed;
+      DROP INDEX IF EXISTS idx_lexical_documents_user;
+      DROP INDEX IF EXISTS idx_wmi_user;
+      DROP INDEX IF EXISTS idx_sessions_user;
+      CREATE INDEX IF NOT EXISTS idx_sessions_user_id ON session_contexts (user_id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -33,7 +33,7 @@ import type { ChangeOutcome, ChangeRequest, ForgetOutcome } from '../../core/dom
 import type { ChangeLogRetention } from './changeFeed.ts';
 import type { WriteLane } from './groupCommit.ts';
 import { duplicateMarkOf, duplicateWrittenSince } from './duplicateCheck.ts';
-import type { DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
+import type { DuplicateCandidate, DuplicateGuard, GuardedInsert } from '../../core/ports/duplicateGuard.ts';
 import { compileMemoryFilter } from './memoryFilter.ts';
 import { pageOfMatches } from './memoryListing.ts';
 import {
@@ -259,6 +259,10 @@ export class SqliteMemoryStore implements MemoryStore {
   /** One log for every user: the mark is a seq of it, whoever wrote it. */
   async duplicateMark(_userId: string): Promise<string> {
     return duplicateMarkOf(this.connection.require('duplicateMark').feed);
+  }
+
+  async duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
+    return this.candidates.duplicateCandidates(query);
   }
 
   async changeMemory(request: ChangeRequest): Promise<ChangeOutcome> {

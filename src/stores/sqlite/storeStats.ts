@@ -1,6 +1,7 @@
 import type { StoreUserStats } from '../../core/ports/memoryStore.ts';
 import type { StatementCache } from './statementCache.ts';
 import { storedNullableText, storedRow, storedText } from '../common/storedValues.ts';
+import { COUNT_WORKING_ITEMS } from './userDeletion.ts';
 
 function count(sql: StatementCache, text: string, userId: string): number {
   return Number(storedRow(sql.get(text).get(userId), text).n);
@@ -43,7 +44,7 @@ export function readUserStats(sql: StatementCache, userId: string): StoreUserSta
     by_category: histogram(sql, 'memory_category', userId),
     by_subtype: histogram(sql, 'memory_subtype', userId),
     sessions: count(sql, 'SELECT COUNT(*) AS n FROM session_contexts WHERE user_id = ?', userId),
-    working_items: count(sql, 'SELECT COUNT(*) AS n FROM working_memory_items WHERE user_id = ?', userId),
+    working_items: count(sql, COUNT_WORKING_ITEMS, userId),
     access_log_entries: count(sql, 'SELECT COUNT(*) AS n FROM memory_access_log WHERE user_id = ?', userId),
     embedded: count(
       sql,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { duplicateProbeOf, duplicateSimilarity } from '../../../src/core/longterm/duplicateProbe.ts';
+import { duplicateCandidateOf } from '../../../src/core/ports/duplicateGuard.ts';
 import { textSimilarity, wordCountSimilarity, wordCounts } from '../../../src/core/longterm/textSimilarity.ts';
 import { analyzeQuery } from '../../../src/core/text/analyzer.ts';
 import { makeMemory } from '../../contract/fixtures.ts';
@@ -51,7 +52,7 @@ describe('duplicate similarity from words counted once', () => {
       });
       for (const other of texts) {
         const candidate = makeMemory('u1', { content: other });
-        assert.equal(duplicateSimilarity(probe, candidate, null), textSimilarity(content, other));
+        assert.equal(duplicateSimilarity(probe, duplicateCandidateOf(candidate), null), textSimilarity(content, other));
       }
     }
   });
