@@ -62,15 +62,99 @@ export interface QuestionScope {
 export const NO_SCOPE: QuestionScope = { projects: new Set(), nameTerms: new Set(), bound: false };
 
 /**
+ * True when `word` can abbreviate the project's name: it starts the name and its letters follow in
+ * the name's order ("nu" for nushell, "fin" or "finance" for finance-hub, "dcr" for
+ * dotcom-rendering), the abbreviation test of Schwartz & Hearst (2003) without the parenthesis.
+ * Alone this says little ("do" would abbreviate dotcom-rendering); `abbreviatedProjects` adds the store's evidence.
+ */
+export function abbreviates(word: string, project: string): boolean {
+  const nameWords = words(project);
+  const name = nameWords.join('');
+  // A part of the name is not the name ("which orbit does the probe use" is not about orbit-tracker).
+  if (nameWords.includes(word)) return false;
+  if (word.length < 2 || word.length >= name.length || word[0] !== name[0]) return false;
+  let at = 1;
+  for (const letter of word.slice(1)) {
+    at = name.indexOf(letter, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+}
+
+let abbreviationsOn = true;
+
+/**
+ * For held-out checks only (bench/coding/projectHoldout.ts): turns the abbreviation rule off and on
+ * so a check can measure it per project. Nothing in the product calls it.
+ */
+export function abbreviationsForEvaluation(on: boolean): void {
+  abbreviationsOn = on;
+}
+
+/** What the store says about one search term: how many memories have it, and those of them among the candidates. */
+export interface TermEvidence {
+  /** Memories of the user that have the term (its document frequency). */
+  documents: number;
+  /** The projects of the candidates that have it, one entry per candidate (null: no project). */
+  candidateProjects: readonly (string | null)[];
+}
+
+/**
+ * The projects a question names by an abbreviation its memories use: a question word that can
+ * abbreviate a project's name (`abbreviates`) and that, in this user's memories, only that
+ * project's memories write — every memory that has it is a candidate, and each is the project's.
+ * "which compiler release can nu code rely on" is about nushell when "nu" is a word only nushell's
+ * memories use; "do" is no project when any other memory says it. No list of names or aliases:
+ * the name and the store decide. Stop words are never terms, so never abbreviations.
+ */
+export function abbreviatedProjects(
+  question: string,
+  known: Iterable<string>,
+  evidence: (word: string) => TermEvidence | null,
+): Map<string, string[]> {
+  const projects = [...new Set(known)];
+  const found = new Map<string, string[]>();
+  for (const word of new Set(words(question))) {
+    if (!/^\p{L}+$/u.test(word)) continue;
+    const candidates = projects.filter((project) => abbreviates(word, project));
+    if (candidates.length === 0) continue;
+    const seen = evidence(word);
+    if (seen === null || seen.documents === 0 || seen.candidateProjects.length !== seen.documents) continue;
+    const owners = new Set(seen.candidateProjects);
+    if (owners.size !== 1) continue;
+    const [owner] = owners;
+    if (owner === null || !candidates.includes(owner)) continue;
+    found.set(owner, [...(found.get(owner) ?? []), word]);
+  }
+  return found;
+}
+
+/**
  * The projects the question names among those of `known` (the candidates' projects), else the
- * bound project; the index terms of the names it wrote.
+ * bound project; the index terms of the names it wrote. `evidence` (optional) lets a question name
+ * a project by an abbreviation only that project's memories use (`abbreviatedProjects`).
  */
 export function questionScope(
   question: string,
   known: Iterable<string>,
   boundProject: string | null | undefined,
+  evidence?: (word: string) => TermEvidence | null,
 ): QuestionScope {
-  const named = [...new Set(known)].filter((project) => namesProject(question, project));
+  const knownProjects = [...new Set(known)];
+  const named = knownProjects.filter((project) => namesProject(question, project));
+  if (named.length === 0 && evidence && abbreviationsOn) {
+    const abbreviated = abbreviatedProjects(question, knownProjects, evidence);
+    if (abbreviated.size > 0)
+      return {
+        projects: new Set([...abbreviated.keys()].map((project) => project.toLowerCase())),
+        nameTerms: new Set(
+          [...abbreviated].flatMap(([project, written]) =>
+            [project, ...written].flatMap((text) => analyzeQuery(text).map((term) => term.term)),
+          ),
+        ),
+        bound: false,
+      };
+  }
   if (named.length > 0)
     return {
       projects: new Set(named.map((project) => project.toLowerCase())),

@@ -16,6 +16,7 @@ import { detectIntent } from './queryIntent.ts';
 import type { RecallOptions } from './recallOptions.ts';
 import { parseTimeExpressions, type TimeHint } from './timeExpressions.ts';
 import type { TimeWindow } from './timeWindow.ts';
+import { identifierWholesOf } from './unknownIdentifiers.ts';
 import { vagueTimeOf, type VagueTime } from './vagueTimeSignal.ts';
 
 /** What one partition's search needs from the query; computed once per recall. */
@@ -53,6 +54,8 @@ export interface RecallSearch {
   typeWeight: (category: MemoryCategory, subtype: string, intent: QueryIntent) => number;
   /** recall_memories' path filter: every memory anchored to the path is a candidate, relevant by request. */
   byPath: boolean;
+  /** Index terms of the identifiers the query and its alternates write whole (unknownIdentifiers.ts). */
+  identifierWholes: ReadonlyMap<string, readonly string[]>;
   /** The project the call is bound to (input project_id or the workspace's): the question's project when it names none. */
   boundProject: string | null;
 }
@@ -135,6 +138,7 @@ export async function analyseRecallQuery(
     typeWeight: options.typeWeight ?? (() => 1),
     byPath: input.path !== undefined || isFileFilter(input.entities),
     boundProject: filter.project_id ?? null,
+    identifierWholes: identifierWholesOf([query, ...call.alternates]),
   };
   return { search, timeHint, embeddingError: embedding.vector ? undefined : (embedding.error ?? 'unknown error') };
 }

@@ -3,7 +3,8 @@
  * candidate covers (queryCoverage.ts), with BM25 ordering memories of equal coverage. A calendar
  * window the query names is one more concept (timeWindow.ts); an alternate query's coverage counts
  * ALTERNATE_QUERY_CREDIT of the query's own; the name of the project the question is scoped to is
- * not a topic (namedScope.ts).
+ * not a topic (namedScope.ts); an identifier no memory writes whole, whose parts the memories have,
+ * counts through its parts only (unknownIdentifiers.ts).
  */
 import type { LexicalHit } from '../ports/memoryStore.ts';
 import type { Candidates } from './candidateGathering.ts';
@@ -11,6 +12,7 @@ import { unknownWordSplitsOnly } from './compoundWords.ts';
 import type { QueryConcept } from './queryConcepts.ts';
 import { conceptInformation, coverageOf, coversTopic, hasTopic, type Coverage } from './queryCoverage.ts';
 import type { RecallSearch } from './recallSearch.ts';
+import { withoutUnknownWholes } from './unknownIdentifiers.ts';
 import { happenedWithin, IN_WINDOW_TERM, windowConcept, windowInformation } from './timeWindow.ts';
 
 /**
@@ -37,7 +39,9 @@ export function textMatches(
   nameTerms: ReadonlySet<string>,
 ): TextMatches {
   const { lexical, stats, windowed, facts } = candidates;
-  const variants = search.variants.map((concepts) => unknownWordSplitsOnly(concepts, stats));
+  const variants = search.variants.map((concepts) =>
+    withoutUnknownWholes(unknownWordSplitsOnly(concepts, stats), stats, search.identifierWholes),
+  );
   const topical = hasTopic(variants[0]);
   // A window no memory is in tells topics apart no better, and a memory can carry the whole topic of
   // another date: the window counts only when it holds memories, and at most as much as the topic, so a
