@@ -24,7 +24,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
 import type { RecallInput, RecallOutput } from '../src/core/api/longTermApi.ts';
-import type { MemoryCategory } from '../src/core/domain/taxonomy.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { queryConcepts } from '../src/core/retrieval/queryConcepts.ts';
 import { analyzeQuery, termOf } from '../src/core/text/analyzer.ts';
@@ -32,7 +31,7 @@ import { LANGUAGE_ALIASES } from '../src/core/text/vocabulary/languageAliases.ts
 import { restrictVocabularyForEvaluation } from '../src/core/text/vocabulary/softwareVocabulary.ts';
 import { abbreviationGroups, listGroups, type VocabularyGroup } from '../src/core/text/vocabulary/vocabularyGroup.ts';
 import { CANDIDATE_GROUPS } from './vocabulary/candidateGroups.ts';
-import { loadProjectSet } from './coding/codingSet2.ts';
+import { loadProjectSet, projectMemory } from './coding/codingSet2.ts';
 import { loadSamples, recallAtKs, sessionsOf, turnMemory, KS, TUNING } from './locomo/locomoData.ts';
 
 const AT5 = KS.indexOf(5);
@@ -81,13 +80,7 @@ async function questions(core: MemoryCore): Promise<Question[]> {
   const idOf = new Map<string, string>();
   const user = 'coding-dev-2';
   for (const memory of project.memories) {
-    const stored = await core.storeMemory({
-      user_id: user,
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-      metadata: { project: memory.project, bench_id: memory.id },
-    });
+    const stored = await core.storeMemory(projectMemory(user, memory));
     idOf.set(stored.memory_id, memory.id);
   }
   for (const query of project.queries)

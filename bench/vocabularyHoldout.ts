@@ -13,7 +13,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../src/core/memoryCore.ts';
-import type { MemoryCategory } from '../src/core/domain/taxonomy.ts';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { analyzeQuery } from '../src/core/text/analyzer.ts';
 import {
@@ -21,7 +20,7 @@ import {
   vocabularyGroups,
   type VocabularyGroup,
 } from '../src/core/text/vocabulary/softwareVocabulary.ts';
-import { loadProjectSet, type ProjectQuery } from './coding/codingSet2.ts';
+import { loadProjectSet, projectMemory, type ProjectQuery } from './coding/codingSet2.ts';
 
 const USER = 'holdout';
 const verbose = process.argv.includes('--verbose');
@@ -61,14 +60,7 @@ function reachable(group: VocabularyGroup): boolean {
 }
 
 try {
-  for (const memory of set.memories)
-    await core.storeMemory({
-      user_id: USER,
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-      metadata: { project: memory.project, bench_id: memory.id },
-    });
+  for (const memory of set.memories) await core.storeMemory(projectMemory(USER, memory));
   const groups = vocabularyGroups();
   restrictVocabularyForEvaluation(null);
   const all = await points();

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
+import { formatTurn, type SessionTurns, type Turn } from '../locomo/locomoData.ts';
 
 export interface CodingMemory {
   id: string;
@@ -32,4 +34,25 @@ export function loadCodingSet(): CodingSet {
   const path = process.env.CODING_SET_PATH ?? resolve(root, '../shared/data/coding-dev.json');
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as CodingSet;
   return { memories: parsed.memories, queries: parsed.queries, negatives: parsed.negatives };
+}
+
+/** A memory of the first set as the benchmarks store it: its text, category and subtype, nothing else. */
+export function codingMemory(userId: string, memory: CodingMemory) {
+  return {
+    user_id: userId,
+    content: memory.text,
+    memory_category: memory.cat as MemoryCategory,
+    memory_subtype: memory.sub,
+  };
+}
+
+/** A LoCoMo turn stored beside the first set as a distractor: a dialog turn, its dia_id and session in metadata, no date. */
+export function distractorTurn(userId: string, session: SessionTurns, turn: Turn) {
+  return {
+    user_id: userId,
+    content: formatTurn(turn),
+    memory_category: 'episodic' as const,
+    memory_subtype: 'conversation' as const,
+    metadata: { dia_id: turn.dia_id, session: session.session },
+  };
 }

@@ -6,8 +6,8 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callOk } from '../../test/support/testCore.ts';
-import { formatTurn, type Sample, sessionsOf } from '../locomo/locomoData.ts';
-import { GAP_KINDS, type CodingSet } from './codingData.ts';
+import { type Sample, sessionsOf } from '../locomo/locomoData.ts';
+import { codingMemory, distractorTurn, GAP_KINDS, type CodingSet } from './codingData.ts';
 
 export interface CodingResult {
   /** kind -> [hits@1, hits@5, questions]; 'all' included. */
@@ -24,24 +24,13 @@ export async function runCodingSet(client: Client, set: CodingSet, distractorSam
   // Distractors first, as dialog turns of one conversation (one session id per dialog session).
   for (const session of sessionsOf(distractorSample)) {
     for (const turn of session.turns) {
-      await callOk(client, 'store_memory', {
-        user_id: USER,
-        content: formatTurn(turn),
-        memory_category: 'episodic',
-        memory_subtype: 'conversation',
-        metadata: { dia_id: turn.dia_id, session: session.session },
-      });
+      await callOk(client, 'store_memory', distractorTurn(USER, session, turn));
       distractors++;
     }
   }
   const idOf = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
-      user_id: USER,
-      content: memory.text,
-      memory_category: memory.cat,
-      memory_subtype: memory.sub,
-    });
+    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', codingMemory(USER, memory));
     idOf.set(stored.memory_id, memory.id);
   }
   const byKind = new Map<string, [number, number, number]>([...GAP_KINDS, 'all'].map((kind) => [kind, [0, 0, 0]]));

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
 import { callOk } from '../../test/support/testCore.ts';
 
 export interface ProjectMemory {
@@ -29,6 +30,17 @@ export interface ProjectSet {
   memories: ProjectMemory[];
   queries: ProjectQuery[];
   negatives: string[];
+}
+
+/** A memory of the second set as its README says to store it: with `metadata: {project, bench_id}`. */
+export function projectMemory(userId: string, memory: ProjectMemory) {
+  return {
+    user_id: userId,
+    content: memory.text,
+    memory_category: memory.cat as MemoryCategory,
+    memory_subtype: memory.sub,
+    metadata: { project: memory.project, bench_id: memory.id },
+  };
 }
 
 /** Kinds of the second set, in the order tables print them. */
@@ -66,13 +78,7 @@ export async function runProjectSet(
 ): Promise<ProjectSetResult> {
   const idOf = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', {
-      user_id: user,
-      content: memory.text,
-      memory_category: memory.cat,
-      memory_subtype: memory.sub,
-      metadata: { project: memory.project, bench_id: memory.id },
-    });
+    const stored = await callOk<{ memory_id: string }>(client, 'store_memory', projectMemory(user, memory));
     idOf.set(stored.memory_id, memory.id);
   }
   const queries: ProjectQueryResult[] = [];

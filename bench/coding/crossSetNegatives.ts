@@ -14,13 +14,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
-import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { queryConcepts } from '../../src/core/retrieval/queryConcepts.ts';
 import { conceptInformation } from '../../src/core/retrieval/queryCoverage.ts';
-import { formatTurn, loadSamples, sessionsOf } from '../locomo/locomoData.ts';
-import { loadCodingSet } from './codingData.ts';
-import { loadProjectSet } from './codingSet2.ts';
+import { loadSamples, sessionsOf } from '../locomo/locomoData.ts';
+import { codingMemory, distractorTurn, loadCodingSet } from './codingData.ts';
+import { loadProjectSet, projectMemory } from './codingSet2.ts';
 
 interface Question {
   q: string;
@@ -42,32 +41,14 @@ try {
   const idOf = new Map<string, string>();
   const conv = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
   for (const session of sessionsOf(conv))
-    for (const turn of session.turns)
-      await core.storeMemory({
-        user_id: 'one',
-        content: formatTurn(turn),
-        memory_category: 'episodic',
-        memory_subtype: 'conversation',
-        metadata: { dia_id: turn.dia_id, session: session.session },
-      });
+    for (const turn of session.turns) await core.storeMemory(distractorTurn('one', session, turn));
   for (const memory of first.memories) {
-    const stored = await core.storeMemory({
-      user_id: 'one',
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-    });
+    const stored = await core.storeMemory(codingMemory('one', memory));
     idOf.set(stored.memory_id, memory.id);
   }
   // Store 2: the second set, each memory with its project.
   for (const memory of second.memories) {
-    const stored = await core.storeMemory({
-      user_id: 'two',
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-      metadata: { project: memory.project, bench_id: memory.id },
-    });
+    const stored = await core.storeMemory(projectMemory('two', memory));
     idOf.set(stored.memory_id, memory.id);
   }
   const report = async (user: string, label: string, questions: Question[]): Promise<void> => {

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
-import { formatTurn, loadSamples, sessionsOf } from '../locomo/locomoData.ts';
-import { loadCodingSet } from './codingData.ts';
+import { loadSamples, sessionsOf } from '../locomo/locomoData.ts';
+import { codingMemory, distractorTurn, loadCodingSet } from './codingData.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-diagnose-'));
 const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
@@ -22,24 +21,13 @@ try {
   const distractors = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
   for (const session of sessionsOf(distractors)) {
     for (const turn of session.turns) {
-      await core.storeMemory({
-        user_id: user,
-        content: formatTurn(turn),
-        memory_category: 'episodic',
-        memory_subtype: 'conversation',
-        metadata: { session: session.session },
-      });
+      await core.storeMemory(distractorTurn(user, session, turn));
     }
   }
   const set = loadCodingSet();
   const idOf = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await core.storeMemory({
-      user_id: user,
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-    });
+    const stored = await core.storeMemory(codingMemory(user, memory));
     idOf.set(stored.memory_id, memory.id);
   }
   for (const query of set.queries) {

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
-import { loadProjectSet } from './codingSet2.ts';
+import { loadProjectSet, projectMemory } from './codingSet2.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-diagnose2-'));
 const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
@@ -22,13 +21,7 @@ try {
   const idOf = new Map<string, string>();
   const textOf = new Map(set.memories.map((memory) => [memory.id, memory.text]));
   for (const memory of set.memories) {
-    const stored = await core.storeMemory({
-      user_id: user,
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-      metadata: { project: memory.project, bench_id: memory.id },
-    });
+    const stored = await core.storeMemory(projectMemory(user, memory));
     idOf.set(stored.memory_id, memory.id);
   }
   for (const query of set.queries) {

@@ -15,11 +15,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
-import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
 import { abbreviationsForEvaluation } from '../../src/core/retrieval/namedScope.ts';
 import { unknownWholesForEvaluation } from '../../src/core/retrieval/unknownIdentifiers.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import { loadProjectSet } from './codingSet2.ts';
+import { loadProjectSet, projectMemory } from './codingSet2.ts';
 
 interface Variant {
   name: string;
@@ -54,13 +53,7 @@ try {
   const user = 'holdout';
   const benchId = new Map<string, string>();
   for (const memory of set.memories) {
-    const stored = await core.storeMemory({
-      user_id: user,
-      content: memory.text,
-      memory_category: memory.cat as MemoryCategory,
-      memory_subtype: memory.sub,
-      metadata: { project: memory.project, bench_id: memory.id },
-    });
+    const stored = await core.storeMemory(projectMemory(user, memory));
     benchId.set(stored.memory_id, memory.id);
   }
   const outcomes = new Map<string, Map<string, Outcome>>();
