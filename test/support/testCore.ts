@@ -43,6 +43,21 @@ export async function createTestCore(
   };
 }
 
+/** Stores semantic project notes for one user, one after another in the given order, and gives their ids. */
+export async function storeNotes(test: TestCore, userId: string, contents: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const content of contents) {
+    const stored = await test.core.storeMemory({
+      user_id: userId,
+      content,
+      memory_category: 'semantic',
+      memory_subtype: 'project',
+    });
+    ids.push(stored.memory_id);
+  }
+  return ids;
+}
+
 /**
  * Stores episodic events for one user, one after another in the given order (ties in recall go to
  * the last stored), and gives each memory's id by its label.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JOINED_CREDIT } from '../../../src/core/retrieval/compoundWords.ts';
 import { queryConcepts } from '../../../src/core/retrieval/queryConcepts.ts';
-import { createTestCore, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, storeNotes, type TestCore } from '../../support/testCore.ts';
 
 const joinedOf = (query: string, term: string): string[][] =>
   (queryConcepts(query).find((concept) => concept.term === term)?.alternatives ?? [])
@@ -44,14 +44,14 @@ describe('compounds written apart in a memory', () => {
   const user = 'dev';
   before(async () => {
     test = await createTestCore();
-    const store = (content: string) =>
-      test.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' });
-    await store('The roadtrip to the coast took two days because of the storm.');
-    await store('React dev tools show a default-exported component as Unknown, so we use named exports.');
-    await store('The bookshelf in the hall holds the printed manuals.');
-    await store('A book on the top shelf explains the release process.');
-    await store('Reports are read from the database replica, never the primary.');
-    await store('Nightly jobs write their logs to the shared bucket.');
+    await storeNotes(test, user, [
+      'The roadtrip to the coast took two days because of the storm.',
+      'React dev tools show a default-exported component as Unknown, so we use named exports.',
+      'The bookshelf in the hall holds the printed manuals.',
+      'A book on the top shelf explains the release process.',
+      'Reports are read from the database replica, never the primary.',
+      'Nightly jobs write their logs to the shared bucket.',
+    ]);
   });
   after(() => test.cleanup());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { QueryConcept } from '../../../src/core/retrieval/queryConcepts.ts';
 import { identifierWholesOf, withoutUnknownWholes } from '../../../src/core/retrieval/unknownIdentifiers.ts';
-import { createTestCore, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, storeNotes, type TestCore } from '../../support/testCore.ts';
 
 const concept = (term: string, weight: number): QueryConcept => ({
   term,
@@ -43,14 +43,14 @@ describe('recall of an identifier written another way', () => {
   const user = 'dev';
   before(async () => {
     test = await createTestCore();
-    const store = (content: string) =>
-      test.core.storeMemory({ user_id: user, content, memory_category: 'semantic', memory_subtype: 'project' });
-    await store('Calls from one service to another carry a short-lived signed token.');
-    await store('The web frontend is built with Vite and deployed to a CDN.');
-    await store('Logs are shipped to Loki and kept for thirty days.');
-    await store('The ledger keeps every schema change in a numbered migration file.');
-    await store('Release notes are written in the changelog before tagging.');
-    await store('Alerts page the on-call engineer through PagerDuty.');
+    await storeNotes(test, user, [
+      'Calls from one service to another carry a short-lived signed token.',
+      'The web frontend is built with Vite and deployed to a CDN.',
+      'Logs are shipped to Loki and kept for thirty days.',
+      'The ledger keeps every schema change in a numbered migration file.',
+      'Release notes are written in the changelog before tagging.',
+      'Alerts page the on-call engineer through PagerDuty.',
+    ]);
   });
   after(() => test.cleanup());
 
