@@ -27,16 +27,17 @@ export class ShortTokenRanks {
   private readonly keys = new Float64Array(SLOTS);
   private readonly ranks = new Int32Array(SLOTS);
 
-  constructor(tokens: Iterable<[string, number]>) {
+  constructor(tokens: ReadonlyMap<string, number>) {
     let held = 0;
-    for (const [bytes, rank] of tokens) {
-      if (bytes.length < 3 || bytes.length > MAX_SHORT_TOKEN_BYTES) continue;
+    // forEach, not for…of: an entry array per token grew the young generation by ~9 MB of RSS.
+    tokens.forEach((rank, bytes) => {
+      if (bytes.length < 3 || bytes.length > MAX_SHORT_TOKEN_BYTES) return;
       let packed = 0;
       for (let index = 0; index < bytes.length; index++) packed = packed * 256 + bytes.charCodeAt(index);
       this.insert(shortTokenKey(packed, bytes.length), rank);
       // Past 3/4 full, probes grow long: the table is sized for cl100k_base, not for any rank file.
       if (++held > (SLOTS * 3) / 4) throw new Error('cl100k_base has more short tokens than its table holds');
-    }
+    });
   }
 
   /** The rank of the token whose key is `key`, or Infinity when those bytes are no token. */
