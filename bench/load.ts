@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     `\n## ${total.toLocaleString('en')} operations in ${loadSeconds.toFixed(1)} s = ${Math.round(total / loadSeconds).toLocaleString('en')} memory operations/s (target 5,000/s); errors ${errors.length}`,
   );
   console.log(
-    `server RSS ${rssAfterOpen.toFixed(0)} MB after opening, ${rssAfter.toFixed(0)} MB at the end; CPU per operation: server ${(serverCpu / total).toFixed(2)} ms (${((serverCpu / 1000 / loadSeconds) * 100).toFixed(0)} % of a core), load generator ${(generatorCpu / total).toFixed(2)} ms (${((generatorCpu / 1000 / loadSeconds) * 100).toFixed(0)} % of a core)`,
+    `server RSS ${rssAfterOpen.toFixed(0)} MB after opening, ${rssAfter.toFixed(0)} MB at the end; CPU per operation: server ${(serverCpu / total).toFixed(3)} ms (${((serverCpu / 1000 / loadSeconds) * 100).toFixed(0)} % of a core), load generator ${(generatorCpu / total).toFixed(2)} ms (${((generatorCpu / 1000 / loadSeconds) * 100).toFixed(0)} % of a core)`,
   );
   console.log('| tool | calls | p50 ms | p95 ms | p99 ms | max ms | mean response bytes |');
   console.log('|---|---|---|---|---|---|---|');

@@ -1,7 +1,7 @@
 import { findContextualSecrets } from './contextualSecrets.ts';
 import { detectionText } from './detectionText.ts';
 import { findCredentialAssignments } from './credentialAssignment.ts';
-import { PREFIXED_TOKEN_RULES } from './prefixedTokenRules.ts';
+import { rulesThatMayMatch } from './prefixedTokenRules.ts';
 import { findPrivateKeyBlocks } from './privateKeyBlock.ts';
 import { replaceSpans } from './replaceSpans.ts';
 import { regexMatches } from '../util/regexMatches.ts';
@@ -25,7 +25,7 @@ export function findSecrets(original: string): SecretFinding[] {
   const detection = detectionText(original);
   const text = detection.text;
   const findings: SecretFinding[] = [...findPrivateKeyBlocks(text)];
-  for (const rule of PREFIXED_TOKEN_RULES)
+  for (const rule of rulesThatMayMatch(text))
     for (const match of regexMatches(rule.pattern, text)) findings.push(spanOf(rule.kind, match));
   findings.push(...findContextualSecrets(text), ...findCredentialAssignments(text));
   if (text !== original)

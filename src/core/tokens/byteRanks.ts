@@ -1,4 +1,5 @@
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { ShortTokenRanks } from './shortTokenRanks.ts';
 
 /**
  * cl100k_base's merge ranks keyed by a token's bytes written as a Latin-1 string (one character per
@@ -16,6 +17,8 @@ export interface Cl100kTables {
    * 100,000 (issue 31: 35 % of the merging time of words the tables do not hold whole).
    */
   bytePairRanks: Float64Array;
+  /** The ranks of the tokens of three to six bytes, for the later merges (shortTokenRanks.ts). */
+  shortRanks: ShortTokenRanks;
 }
 
 let tables: Cl100kTables | undefined;
@@ -43,7 +46,7 @@ function parseRanks(file: string): Cl100kTables {
       ranks.set(token, rank++);
     }
   }
-  return { ranks, bytePairRanks };
+  return { ranks, bytePairRanks, shortRanks: new ShortTokenRanks(ranks) };
 }
 
 const UTF8 = new TextEncoder();

@@ -2,6 +2,7 @@
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { cl100kTables, utf8Bytes, type Cl100kTables } from './byteRanks.ts';
 import { mergedPartsOfLongPiece } from './longPieceMerge.ts';
+import { MAX_SHORT_TOKEN_BYTES, shortTokenKey } from './shortTokenRanks.ts';
 import { TextCountCache } from './textCountCache.ts';
 
 const MAX_CACHED_PIECES = 200_000;
@@ -63,37 +64,69 @@ export class TiktokenCounter implements TokenCounter {
    * Bytes are Latin-1 characters (byteRanks.ts), so a part is a string and a merge a concatenation.
    */
   private countPiece(piece: string): number {
-    const { ranks, bytePairRanks } = (this.tables ??= cl100kTables());
+    const { ranks } = (this.tables ??= cl100kTables());
     const bytes = utf8Bytes(piece);
     if (bytes.length <= 1) return bytes.length;
     if (ranks.has(bytes)) return 1;
     if (bytes.length > LONG_PIECE_BYTES) return mergedPartsOfLongPiece(bytes, ranks);
-    return mergedParts(bytes, ranks, bytePairRanks);
+    return mergedParts(bytes, this.tables);
   }
 }
 
 /**
  * How many parts byte-pair merging leaves of a piece: repeatedly join the adjacent pair of the
  * lowest rank (the leftmost of equals) until no adjacent pair has a rank. Each pair's rank is
- * looked up once and again only when a merge changes one of its sides.
+ * looked up once and again only when a merge changes one of its sides. A part is the bytes from
+ * its start to the next part's start; while it is at most six bytes long its bytes are also kept
+ * packed into a number, so whether two parts join into a short token is a look-up in the typed
+ * table (shortTokenRanks.ts), and only longer joins build a string for the rank Map. The parts
+ * live in fixed scratch arrays, shifted in place: `splice` on three arrays per merge cost more than
+ * the look-ups (issue 31).
  */
-function mergedParts(bytes: string, ranks: ReadonlyMap<string, number>, bytePairRanks: Float64Array): number {
-  const parts = bytes.split('');
-  const pairRank = (index: number): number => ranks.get(parts[index] + parts[index + 1]) ?? Infinity;
+const starts = new Int32Array(LONG_PIECE_BYTES + 2);
+const packed = new Float64Array(LONG_PIECE_BYTES + 1);
+const pairRanks = new Float64Array(LONG_PIECE_BYTES);
+/** 256 ** n for the lengths a short token's parts can have. */
+const BYTE_POWERS = [1, 256, 65_536, 16_777_216, 4_294_967_296, 1_099_511_627_776, 281_474_976_710_656];
+
+function mergedParts(bytes: string, tables: Cl100kTables): number {
+  const { ranks, bytePairRanks, shortRanks } = tables;
+  const byteCount = bytes.length;
+  for (let index = 0; index < byteCount; index++) {
+    starts[index] = index;
+    packed[index] = bytes.charCodeAt(index);
+  }
+  starts[byteCount] = byteCount;
+  const pairRank = (index: number): number => {
+    const start = starts[index];
+    const middle = starts[index + 1];
+    const end = starts[index + 2];
+    const length = end - start;
+    if (length > MAX_SHORT_TOKEN_BYTES) return ranks.get(bytes.slice(start, end)) ?? Infinity;
+    return shortRanks.rank(shortTokenKey(packed[index] * BYTE_POWERS[end - middle] + packed[index + 1], length));
+  };
   // Before any merge every part is one byte, so the first ranks come from the two-byte table.
-  const pairRanks: number[] = [];
-  for (let index = 0; index + 1 < bytes.length; index++)
-    pairRanks.push(bytePairRanks[bytes.charCodeAt(index) * 256 + bytes.charCodeAt(index + 1)]);
-  while (parts.length > 1) {
+  let pairs = byteCount - 1;
+  for (let index = 0; index < pairs; index++)
+    pairRanks[index] = bytePairRanks[bytes.charCodeAt(index) * 256 + bytes.charCodeAt(index + 1)];
+  while (pairs > 0) {
     let best = 0;
-    for (let index = 1; index < pairRanks.length; index++) if (pairRanks[index] < pairRanks[best]) best = index;
+    for (let index = 1; index < pairs; index++) if (pairRanks[index] < pairRanks[best]) best = index;
     if (pairRanks[best] === Infinity) break;
-    parts[best] = parts[best] + parts[best + 1];
-    parts.splice(best + 1, 1);
-    pairRanks.splice(best, 1);
-    if (best < pairRanks.length) pairRanks[best] = pairRank(best);
+    const rightLength = starts[best + 2] - starts[best + 1];
+    // Past six bytes the packed number is never read again (pairRank goes to the Map), so it may lose precision.
+    packed[best] = packed[best] * BYTE_POWERS[Math.min(rightLength, MAX_SHORT_TOKEN_BYTES)] + packed[best + 1];
+    // Part best + 1 is gone: parts (and their starts, the end's included) after it move down one.
+    for (let index = best + 1; index < pairs; index++) {
+      packed[index] = packed[index + 1];
+      starts[index] = starts[index + 1];
+      pairRanks[index - 1] = pairRanks[index];
+    }
+    starts[pairs] = starts[pairs + 1];
+    pairs -= 1;
+    if (best < pairs) pairRanks[best] = pairRank(best);
     if (best > 0) pairRanks[best - 1] = pairRank(best - 1);
   }
   // Every part left is a byte or a merge the table ranks, so each is one token.
-  return parts.length;
+  return pairs + 1;
 }

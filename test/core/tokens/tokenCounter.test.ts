@@ -4,6 +4,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { cl100kByteRanks, cl100kTables, utf8Bytes } from '../../../src/core/tokens/byteRanks.ts';
 import { TiktokenCounter } from '../../../src/core/tokens/tokenCounter.ts';
+import { MAX_SHORT_TOKEN_BYTES, shortTokenKey } from '../../../src/core/tokens/shortTokenRanks.ts';
 
 const reference = new Tiktoken(cl100kBase);
 
@@ -120,6 +121,31 @@ describe('TiktokenCounter', () => {
         const pair = String.fromCharCode(first, second);
         assert.equal(bytePairRanks[first * 256 + second], ranks.get(pair) ?? Infinity, `pair ${first},${second}`);
       }
+  });
+
+  it('holds in the short-token table exactly the ranks the map gives, tokens and non-tokens of three to six bytes', () => {
+    const { ranks, shortRanks } = cl100kTables();
+    const rankOf = (bytes: string): number => {
+      let packed = 0;
+      for (let index = 0; index < bytes.length; index++) packed = packed * 256 + bytes.charCodeAt(index);
+      return shortRanks.rank(shortTokenKey(packed, bytes.length));
+    };
+    let tokens = 0;
+    for (const [bytes, rank] of ranks)
+      if (bytes.length >= 3 && bytes.length <= MAX_SHORT_TOKEN_BYTES) {
+        tokens++;
+        if (rankOf(bytes) !== rank) assert.fail(`short token ${JSON.stringify(bytes)}: ${rankOf(bytes)}, map ${rank}`);
+      }
+    assert.ok(tokens > 50_000, `${tokens} short tokens`);
+    // Byte strings that are no token, leading NULs included (the key's marker keeps "\0ab" apart from "ab").
+    let seed = 11;
+    const next = (below: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % below;
+    for (let sample = 0; sample < 100_000; sample++) {
+      const length = 3 + next(MAX_SHORT_TOKEN_BYTES - 2);
+      const alphabet = sample % 2 === 0 ? 256 : 4;
+      const bytes = String.fromCharCode(...Array.from({ length }, () => next(alphabet)));
+      assert.equal(rankOf(bytes), ranks.get(bytes) ?? Infinity, JSON.stringify(bytes));
+    }
   });
 
   it('counts 5,000 made-up words of the load benchmark as encode does (their first merges use the two-byte table)', () => {
