@@ -74,10 +74,34 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
 function splitBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
   const bridges: CompoundBridge[] = [];
   for (const token of tokens) {
-    const text = token.text.toLowerCase();
-    if (token.kind !== 'word' || !LETTERS.test(text) || text.length < 2 * MIN_SPLIT_PART) continue;
-    const concept = termOf(token);
-    if (concept === null) continue;
+    if (token.kind !== 'word') continue;
+    for (const bridge of wordSplits(token.text, isGeneric)) bridges.push({ ...bridge, terms: bridge.terms.slice() });
+  }
+  return bridges;
+}
+
+/**
+ * Splits already worked out, by word as written: a word of n letters tries n - 5 splits, each
+ * stemming and testing both parts, and agents repeat their words. Cleared when full (a bound on
+ * memory, as the word bridges' cache in queryConcepts.ts) or when asked with another generic test.
+ */
+const splitsByWord = new Map<string, readonly CompoundBridge[]>();
+const MAX_CACHED_WORDS = 4096;
+let splitsGenericTest: GenericTest | null = null;
+
+/** The split bridges of one word token's text, shared by every caller: read, never changed (splitBridges copies). */
+function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundBridge[] {
+  if (splitsGenericTest !== isGeneric) {
+    splitsByWord.clear();
+    splitsGenericTest = isGeneric;
+  }
+  const cached = splitsByWord.get(surface);
+  if (cached !== undefined) return cached;
+  const bridges: CompoundBridge[] = [];
+  const text = surface.toLowerCase();
+  const concept =
+    LETTERS.test(text) && text.length >= 2 * MIN_SPLIT_PART ? termOf({ text: surface, kind: 'word' }) : null;
+  if (concept !== null) {
     for (let at = MIN_SPLIT_PART; at <= text.length - MIN_SPLIT_PART; at++) {
       const [head, tail] = [text.slice(0, at), text.slice(at)];
       if (isStopWord(head) || isStopWord(tail)) continue;
@@ -90,10 +114,12 @@ function splitBridges(tokens: readonly Token[], isGeneric: GenericTest): Compoun
         terms: terms as string[],
         credit: SPLIT_CREDIT,
         kind: 'split',
-        label: `${token.text} ← ${head} ${tail}`,
+        label: `${surface} ← ${head} ${tail}`,
       });
     }
   }
+  if (splitsByWord.size >= MAX_CACHED_WORDS) splitsByWord.clear();
+  splitsByWord.set(surface, bridges);
   return bridges;
 }
 

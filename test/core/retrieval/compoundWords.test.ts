@@ -40,6 +40,17 @@ describe('compounds written apart in a memory', () => {
     assert.deepEqual(splitsOf('the wifi', 'wifi'), [], 'no part of three letters or more on both sides');
   });
 
+  it('gives every query that has a word the same splits (they are worked out once per word)', () => {
+    const splits = (query: string): string[] =>
+      (queryConcepts(query).find((concept) => concept.term === 'devtool')?.alternatives ?? [])
+        .filter((alternative) => alternative.kind === 'split')
+        .map((alternative) => `${alternative.label}: ${alternative.terms.join(' ')}`);
+    const first = splits('where are the devtools');
+    assert.ok(first.includes('devtools ← dev tools: dev tool'));
+    assert.deepEqual(splits('open Devtools now'), first);
+    assert.deepEqual(splits('devtools again'), first);
+  });
+
   let test: TestCore;
   const user = 'dev';
   before(async () => {
