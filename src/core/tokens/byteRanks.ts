@@ -46,7 +46,17 @@ function parseRanks(file: string): Cl100kTables {
       ranks.set(token, rank++);
     }
   }
-  return { ranks, bytePairRanks, shortRanks: new ShortTokenRanks(ranks) };
+  // Built at the first merge that needs it, not with the rank Map: a process that only counts
+  // words the caches and the two-byte table answer (a fresh process's first recall, say) never
+  // holds its 1.5 MB.
+  let shortRanks: ShortTokenRanks | undefined;
+  return {
+    ranks,
+    bytePairRanks,
+    get shortRanks() {
+      return (shortRanks ??= new ShortTokenRanks(ranks));
+    },
+  };
 }
 
 const UTF8 = new TextEncoder();
