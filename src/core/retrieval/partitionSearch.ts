@@ -8,13 +8,12 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryFilter } from '../ports/memoryStore.ts';
 import type { BelowFloor } from './abstention.ts';
-import { gatherCandidates, requestedByPath } from './candidateGathering.ts';
+import { gatherCandidates, requestedByPath, type Candidates } from './candidateGathering.ts';
 import { scoreCandidates } from './combinedScore.ts';
 import { lendToNeighbours } from './conversationNeighbours.ts';
 import type { CandidateRows } from './candidateRows.ts';
 import { projectOf, questionScope, type TermEvidence } from './namedScope.ts';
 import { analyzeQuery } from '../text/analyzer.ts';
-import type { Candidates } from './candidateGathering.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import type { RankedCandidate } from './scoredMemory.ts';
 import { textMatches } from './textMatchSignal.ts';
