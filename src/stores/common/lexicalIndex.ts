@@ -1,10 +1,11 @@
-import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
+import type { PartMatch, WeightedTerm } from '../../core/ports/memoryStore.ts';
 import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
 import { exportDocumentSteps, type FrozenLexicalIndex } from './lexicalExport.ts';
 import { SortedKeyIndex } from './sortedKeyIndex.ts';
 import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
+import { WordPartIndex } from './wordPartIndex.ts';
 
 export interface Bm25Options {
   /** Term-frequency saturation. */
@@ -123,6 +124,8 @@ export class LexicalIndex {
    * written after the load are in the arena as usual. 0 once the arena holds every document.
    */
   #slotsOnlyInPostings = 0;
+  /** Terms by their first and last letters, for partMatches; made at its first call. */
+  #wordParts: WordPartIndex | null = null;
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
@@ -505,6 +508,39 @@ export class LexicalIndex {
     }
     for (const { slot } of hits) rankOf[slot] = 0;
     return matched;
+  }
+
+  /**
+   * For each document (by id, in the order given), the `parts` that begin or end one of its longer
+   * plain words (core/text/wordParts.ts), in the order of `parts`, each once with the
+   * alphabetically first such word: read from
+   * the postings of the terms that hold a part, so no document's terms are materialised.
+   */
+  partMatches(docIds: readonly string[], parts: readonly string[]): PartMatch[][] {
+    const found = docIds.map((): PartMatch[] => []);
+    if (parts.length === 0 || docIds.length === 0) return found;
+    const rankOf = new Map<number, number>();
+    docIds.forEach((docId, rank) => {
+      const slot = this.#slotOf.get(docId);
+      if (slot !== undefined) rankOf.set(slot, rank);
+    });
+    this.#wordParts ??= new WordPartIndex();
+    for (const part of parts) {
+      // The alphabetically first word per document, as the Firebolt store reports it.
+      const first = new Map<number, string>();
+      for (const id of this.#wordParts.termsHolding(part, this.#termNames)) {
+        const term = this.#termNames[id];
+        const start = this.#postingStarts[id];
+        for (let cell = start; cell < start + this.#postingSizes[id]; cell++) {
+          const rank = rankOf.get(this.#postingSlots[cell]);
+          if (rank === undefined) continue;
+          const known = first.get(rank);
+          if (known === undefined || term < known) first.set(rank, term);
+        }
+      }
+      for (const [rank, term] of first) found[rank].push({ part, term });
+    }
+    return found;
   }
 
   #internTerm(term: string): number {
