@@ -6,6 +6,7 @@ import { SortedKeyIndex } from './sortedKeyIndex.ts';
 import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
 import { WordPartIndex } from './wordPartIndex.ts';
+import { isWordPart } from '../../core/text/wordParts.ts';
 
 export interface Bm25Options {
   /** Term-frequency saturation. */
@@ -124,8 +125,11 @@ export class LexicalIndex {
    * written after the load are in the arena as usual. 0 once the arena holds every document.
    */
   #slotsOnlyInPostings = 0;
-  /** Terms by their first and last letters, for partMatches; made at its first call. */
+  /** The words that hold each part, for partMatches on documents only in the postings; made when first needed. */
   #wordParts: WordPartIndex | null = null;
+  /** partMatches' per-term marks: a term id holds no part of the call whose generation it carries. */
+  #partMarks = new Int32Array(0);
+  #partGeneration = 0;
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
@@ -513,34 +517,107 @@ export class LexicalIndex {
   /**
    * For each document (by id, in the order given), the `parts` that begin or end one of its longer
    * plain words (core/text/wordParts.ts), in the order of `parts`, each once with the
-   * alphabetically first such word: read from
-   * the postings of the terms that hold a part, so no document's terms are materialised.
+   * alphabetically first such word. Read from each document's own terms in the arena (a few dozen;
+   * the documents share most, so each distinct term is tested once), or, for the documents of a
+   * loaded index not yet in the arena, from the postings of the words that hold a part.
    */
   partMatches(docIds: readonly string[], parts: readonly string[]): PartMatch[][] {
     const found = docIds.map((): PartMatch[] => []);
     if (parts.length === 0 || docIds.length === 0) return found;
-    const rankOf = new Map<number, number>();
-    docIds.forEach((docId, rank) => {
-      const slot = this.#slotOf.get(docId);
-      if (slot !== undefined) rankOf.set(slot, rank);
+    const slots = docIds.map((docId) => this.#slotOf.get(docId));
+    const firsts: (string | undefined)[][] = [];
+    const keep = (rank: number, id: number, held: readonly number[]): void => {
+      const term = this.#termNames[id];
+      const first = (firsts[rank] ??= new Array<string | undefined>(parts.length));
+      for (const at of held) if (first[at] === undefined || term < first[at]) first[at] = term;
+    };
+    // Each term id met is tested once per call: marked with this call's generation when it holds
+    // no part (most), its positions in `parts` kept when it holds some.
+    const generation = this.#nextPartGeneration();
+    const marks = this.#partMarks;
+    const heldBy = new Map<number, number[]>();
+    const shortest = Math.min(...parts.map((part) => part.length));
+    let inPostingsOnly = false;
+    slots.forEach((slot, rank) => {
+      if (slot === undefined) return;
+      if (slot < this.#slotsOnlyInPostings) {
+        inPostingsOnly = true;
+        return;
+      }
+      const start = this.#docStart[slot];
+      for (let cell = start; cell < start + this.#docTermCount[slot]; cell++) {
+        const id = this.#arenaTerms[cell];
+        if (marks[id] === generation) continue;
+        let held = heldBy.get(id);
+        if (held === undefined) {
+          const term = this.#termNames[id];
+          held = [];
+          if (term.length > shortest)
+            for (let at = 0; at < parts.length; at++) if (isWordPart(parts[at], term)) held.push(at);
+          if (held.length === 0) {
+            marks[id] = generation;
+            continue;
+          }
+          heldBy.set(id, held);
+        }
+        keep(rank, id, held);
+      }
     });
+    if (inPostingsOnly) this.#partsFromPostings(slots, parts, keep);
+    firsts.forEach((first, rank) =>
+      first.forEach((term, at) => {
+        if (term !== undefined) found[rank].push({ part: parts[at], term });
+      }),
+    );
+    return found;
+  }
+
+  /** A new generation for #partMarks, sized to the terms; all marks cleared when the counter wraps. */
+  #nextPartGeneration(): number {
+    if (this.#partMarks.length < this.#termNames.length)
+      this.#partMarks = growInt(this.#partMarks, Math.max(this.#termNames.length, this.#partMarks.length * 2));
+    if (this.#partGeneration === 0x7fffffff) {
+      this.#partMarks.fill(0);
+      this.#partGeneration = 0;
+    }
+    return ++this.#partGeneration;
+  }
+
+  /** partMatches for the documents of a loaded index not yet in the arena: the holding words' postings. */
+  #partsFromPostings(
+    slots: readonly (number | undefined)[],
+    parts: readonly string[],
+    keep: (rank: number, id: number, held: readonly number[]) => void,
+  ): void {
     this.#wordParts ??= new WordPartIndex();
-    for (const part of parts) {
-      // The alphabetically first word per document, as the Firebolt store reports it.
-      const first = new Map<number, string>();
-      for (const id of this.#wordParts.termsHolding(part, this.#termNames)) {
-        const term = this.#termNames[id];
+    // Per word that holds a part: the positions in `parts` of the parts it holds.
+    const holders = new Map<number, number[]>();
+    parts.forEach((part, at) => {
+      for (const id of this.#wordParts!.termsHolding(part, this.#termNames)) {
+        const held = holders.get(id);
+        if (held === undefined) holders.set(id, [at]);
+        else held.push(at);
+      }
+    });
+    // Which document each slot is (1-based) in the scores scratch, zero between searches (as #matchedTerms).
+    const rankOf = this.#scores;
+    const marked: number[] = [];
+    slots.forEach((slot, rank) => {
+      if (slot === undefined || slot >= this.#slotsOnlyInPostings) return;
+      rankOf[slot] = rank + 1;
+      marked.push(slot);
+    });
+    try {
+      for (const [id, held] of holders) {
         const start = this.#postingStarts[id];
         for (let cell = start; cell < start + this.#postingSizes[id]; cell++) {
-          const rank = rankOf.get(this.#postingSlots[cell]);
-          if (rank === undefined) continue;
-          const known = first.get(rank);
-          if (known === undefined || term < known) first.set(rank, term);
+          const rank = rankOf[this.#postingSlots[cell]];
+          if (rank !== 0) keep(rank - 1, id, held);
         }
       }
-      for (const [rank, term] of first) found[rank].push({ part, term });
+    } finally {
+      for (const slot of marked) rankOf[slot] = 0;
     }
-    return found;
   }
 
   #internTerm(term: string): number {

@@ -83,14 +83,20 @@ describe('recall through a word part', () => {
     }
   });
 
-  it('finds no memory by a part alone, and reads no part of three letters', async () => {
-    assert.deepEqual((await ask('what is cached')).memories, [], 'only "Memcached" holds the word: not a candidate');
-    const viaPart = await test.core.recall(
-      { user_id: user, query: 'open files limit', min_similarity: 0 },
-      {
-        logAccess: false,
-      },
+  it('finds no memory by a part alone: a memory must share a word of its own with the question', async () => {
+    const result = await test.core.recall(
+      { user_id: user, query: 'what is cached', min_similarity: 0 },
+      { logAccess: false },
     );
-    assert.match(viaPart.memories[0]?.why_matched ?? '', /limit in ulimit/);
+    assert.deepEqual(result.memories, [], 'only "Memcached" holds the word, and nothing else is shared');
+  });
+
+  it('names the longer word that holds the part in why_matched', async () => {
+    const result = await test.core.recall(
+      { user_id: user, query: 'open files limit', min_similarity: 0 },
+      { logAccess: false },
+    );
+    assert.match(result.memories[0]?.content ?? '', /ulimit/);
+    assert.match(result.memories[0]?.why_matched ?? '', /limit in ulimit/);
   });
 });
