@@ -610,14 +610,36 @@ export class LexicalIndex {
     try {
       for (const [id, held] of holders) {
         const start = this.#postingStarts[id];
-        for (let cell = start; cell < start + this.#postingSizes[id]; cell++) {
-          const rank = rankOf[this.#postingSlots[cell]];
-          if (rank !== 0) keep(rank - 1, id, held);
+        const end = start + this.#postingSizes[id];
+        if (end - start <= LINEAR_PART_SCAN * marked.length) {
+          for (let cell = start; cell < end; cell++) {
+            const rank = rankOf[this.#postingSlots[cell]];
+            if (rank !== 0) keep(rank - 1, id, held);
+          }
+          continue;
         }
+        // A common word's posting is long: look each document up instead. Until the index holds its
+        // loaded documents in the arena, every run is in ascending slot order (checked at the load;
+        // later documents take new, higher slots, and a removal materialises first).
+        for (const slot of marked) if (this.#postingHas(start, end, slot)) keep(rankOf[slot] - 1, id, held);
       }
     } finally {
       for (const slot of marked) rankOf[slot] = 0;
     }
+  }
+
+  /** Whether the ascending run of posting cells [start, end) holds `slot` (binary search). */
+  #postingHas(start: number, end: number, slot: number): boolean {
+    let low = start;
+    let high = end - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const found = this.#postingSlots[middle];
+      if (found === slot) return true;
+      if (found < slot) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   }
 
   #internTerm(term: string): number {
@@ -796,6 +818,12 @@ function checkPostings(
   }
   return offset;
 }
+
+/**
+ * partMatches on a loaded index's documents scans a posting of up to this many cells per document
+ * asked about; a longer one is searched for each document instead.
+ */
+const LINEAR_PART_SCAN = 8;
 
 /** A slot among a search's best and its BM25 score. */
 interface LexicalTopHit {

@@ -37,6 +37,19 @@ describe('a query word inside a longer word of a memory', () => {
     // An index loaded from its persisted form has no per-document terms until one is needed: the same answer.
     const loaded = LexicalIndex.fromDocuments(index.exportDocuments());
     assert.deepEqual(loaded.partMatches(['a', 'b', 'c', 'missing'], ['cach', 'session']), expected);
+    // A long posting on a loaded index is searched per document rather than scanned: the same answer.
+    const many = new LexicalIndex();
+    for (let at = 0; at < 60; at++)
+      many.upsert(`d${at}`, analyzeDocument({ content: `note ${at} on memcached`, entities: [], tags: [] }));
+    many.upsert('other', analyzeDocument({ content: 'the cache is warm', entities: [], tags: [] }));
+    const loadedMany = LexicalIndex.fromDocuments(many.exportDocuments());
+    loadedMany.upsert('later', analyzeDocument({ content: 'a later memcached note', entities: [], tags: [] }));
+    assert.deepEqual(loadedMany.partMatches(['d7', 'other', 'd59', 'later'], ['cach']), [
+      [{ part: 'cach', term: 'memcach' }],
+      [],
+      [{ part: 'cach', term: 'memcach' }],
+      [{ part: 'cach', term: 'memcach' }],
+    ]);
     // Words filed after the first call are found too.
     add('c', 'sessions expire; webhooks notify');
     assert.deepEqual(index.partMatches(['c'], ['hook']), [[{ part: 'hook', term: 'webhook' }]]);
