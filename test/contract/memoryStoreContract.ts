@@ -532,8 +532,9 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
           filter: { user_id: user },
           terms: terms('deployment pipeline'),
           limit: 10,
-          // "amin" is inside "flamingo" only; "deploy" is a word of its own, not a part of one.
-          parts: ['pipe', 'ingo', 'amin', terms('deployment')[0].term],
+          // "amin" is inside "flamingo" only; "deploy" is a word of its own, not a part of one; "fla"
+          // is too short to be looked for.
+          parts: ['pipe', 'ingo', 'amin', terms('deployment')[0].term, 'fla'],
         });
         const rareHit = hits.find((hit) => hit.memory_id === rare.memory_id);
         assert.deepEqual(rareHit?.part_matches, [

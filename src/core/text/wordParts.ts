@@ -23,3 +23,8 @@ export function isPlainWord(term: string): boolean {
 export function isWordPart(part: string, term: string): boolean {
   return term.length > part.length && (term.startsWith(part) || term.endsWith(part)) && isPlainWord(term);
 }
+
+/** The parts a store looks for: plain words of at least MIN_PART_LETTERS letters, whatever it was asked. */
+export function partsToLookFor(parts: readonly string[]): string[] {
+  return parts.filter((part) => part.length >= MIN_PART_LETTERS && isPlainWord(part));
+}

@@ -6,7 +6,7 @@ import { SortedKeyIndex } from './sortedKeyIndex.ts';
 import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
 import { WordPartIndex } from './wordPartIndex.ts';
-import { isWordPart } from '../../core/text/wordParts.ts';
+import { isWordPart, partsToLookFor } from '../../core/text/wordParts.ts';
 
 export interface Bm25Options {
   /** Term-frequency saturation. */
@@ -521,7 +521,8 @@ export class LexicalIndex {
    * the documents share most, so each distinct term is tested once), or, for the documents of a
    * loaded index not yet in the arena, from the postings of the words that hold a part.
    */
-  partMatches(docIds: readonly string[], parts: readonly string[]): PartMatch[][] {
+  partMatches(docIds: readonly string[], asked: readonly string[]): PartMatch[][] {
+    const parts = partsToLookFor(asked);
     const found = docIds.map((): PartMatch[] => []);
     if (parts.length === 0 || docIds.length === 0) return found;
     const slots = docIds.map((docId) => this.#slotOf.get(docId));

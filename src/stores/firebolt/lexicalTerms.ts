@@ -1,5 +1,5 @@
 import type { LexicalHit, LexicalQuery, PartMatch, TermStatistics } from '../../core/ports/memoryStore.ts';
-import { isPlainWord, isWordPart, MIN_PART_LETTERS } from '../../core/text/wordParts.ts';
+import { isWordPart, partsToLookFor } from '../../core/text/wordParts.ts';
 import { storedText } from '../common/storedValues.ts';
 import { DEFAULT_BM25 } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
@@ -89,7 +89,7 @@ export async function searchLexicalSql(client: TransactionScope, query: LexicalQ
     LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
   const { rows } = await client.query(sql, params.values);
   if (rows.length === 0) return [];
-  const parts = (query.parts ?? []).filter((part) => part.length >= MIN_PART_LETTERS && isPlainWord(part));
+  const parts = partsToLookFor(query.parts ?? []);
   const matched = await matchedTerms(
     client,
     query.filter.user_id,
