@@ -1,5 +1,5 @@
 /**
- * Leave-one-project-out check of recall rules on coding-dev-2 (issue 30): each rule is a variant
+ * Leave-one-project-out check of recall rules on coding-dev-2 (issue 30): each rule (and a tuned rule's neighbouring settings) is a variant
  * switched through its module's evaluation switch; every question is asked under every variant
  * (limit 10, min_similarity 0, as the set's README scores it, and again at the default floor), one
  * store of the six projects, no access logging so the order of questions moves nothing. For each
@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { abbreviationsForEvaluation } from '../../src/core/retrieval/namedScope.ts';
 import { unknownWholesForEvaluation } from '../../src/core/retrieval/unknownIdentifiers.ts';
+import { MIN_PART_LETTERS } from '../../src/core/text/wordParts.ts';
+import { PART_CREDIT, wordPartsForEvaluation } from '../../src/core/retrieval/wordParts.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { loadProjectSet, projectMemory } from './codingSet2.ts';
 
@@ -24,14 +26,29 @@ interface Variant {
   name: string;
   abbreviations: boolean;
   unknownWholes: boolean;
+  /** Query words inside a memory's longer words (wordParts.ts): off, or the shortest part and its credit. */
+  wordParts: { minLetters: number; credit: number } | null;
 }
 
+const PARTS = { minLetters: MIN_PART_LETTERS, credit: PART_CREDIT };
 const VARIANTS: Variant[] = [
-  { name: 'neither rule', abbreviations: false, unknownWholes: false },
-  { name: 'abbreviated project names', abbreviations: true, unknownWholes: false },
-  { name: 'unknown identifier wholes', abbreviations: false, unknownWholes: true },
-  { name: 'both (product)', abbreviations: true, unknownWholes: true },
+  { name: 'neither rule', abbreviations: false, unknownWholes: false, wordParts: null },
+  { name: 'abbreviated project names', abbreviations: true, unknownWholes: false, wordParts: null },
+  { name: 'unknown identifier wholes', abbreviations: false, unknownWholes: true, wordParts: null },
+  { name: 'both', abbreviations: true, unknownWholes: true, wordParts: null },
+  { name: 'both + word parts (product)', abbreviations: true, unknownWholes: true, wordParts: PARTS },
+  { name: 'word parts of 5 letters', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, minLetters: 5 } },
+  { name: 'word parts at credit 0.5', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, credit: 0.5 } },
+  {
+    name: 'word parts at credit 0.75',
+    abbreviations: true,
+    unknownWholes: true,
+    wordParts: { ...PARTS, credit: 0.75 },
+  },
+  { name: 'word parts at credit 0.9', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, credit: 0.9 } },
 ];
+/** The word-part rule's check: chosen against the build before it, its neighbouring settings beside it. */
+const WORD_PART_VARIANTS = VARIANTS.slice(3);
 
 interface Outcome {
   /** Target rank from 0 at min_similarity 0; -1 when absent from the 10. */
@@ -61,6 +78,7 @@ try {
   for (const variant of VARIANTS) {
     abbreviationsForEvaluation(variant.abbreviations);
     unknownWholesForEvaluation(variant.unknownWholes);
+    wordPartsForEvaluation(variant.wordParts === null ? { on: false } : variant.wordParts);
     const byQuery = new Map<string, Outcome>();
     for (const query of set.queries) {
       const rankAt = async (minSimilarity: number | undefined): Promise<number> => {
@@ -84,6 +102,7 @@ try {
   }
   abbreviationsForEvaluation(true);
   unknownWholesForEvaluation(true);
+  wordPartsForEvaluation();
 
   const queriesOf = (project: string) => set.queries.filter((query) => projectOf.get(query.target) === project);
   const score = (variant: string, project: string, key: keyof Outcome): number =>
@@ -91,35 +110,45 @@ try {
 
   console.log('Points per project (rank 1, within 5, within 10: a point each), min_similarity 0 · default floor');
   console.log(
-    `  ${'project'.padEnd(18)} ${'n'.padStart(3)}  ${VARIANTS.map((variant) => variant.name.padStart(26)).join('')}`,
+    `  ${'project'.padEnd(18)} ${'n'.padStart(3)}  ${VARIANTS.map((variant) => variant.name.padStart(29)).join('')}`,
   );
   for (const project of projects)
     console.log(
       `  ${project.padEnd(18)} ${String(queriesOf(project).length).padStart(3)}  ${VARIANTS.map((variant) =>
-        `${score(variant.name, project, 'rank')} · ${score(variant.name, project, 'floorRank')}`.padStart(26),
+        `${score(variant.name, project, 'rank')} · ${score(variant.name, project, 'floorRank')}`.padStart(29),
       ).join('')}`,
     );
 
-  console.log('\nLeave one project out: the variant with the most points on the other five, measured on the sixth');
-  let heldBase = 0;
-  let heldChosen = 0;
-  for (const held of projects) {
-    const others = projects.filter((project) => project !== held);
-    const total = (variant: Variant) =>
-      others.reduce(
-        (sum, project) => sum + score(variant.name, project, 'rank') + score(variant.name, project, 'floorRank'),
-        0,
+  const leaveOneOut = (title: string, variants: readonly Variant[]): void => {
+    console.log(`\n${title}`);
+    let heldBase = 0;
+    let heldChosen = 0;
+    for (const held of projects) {
+      const others = projects.filter((project) => project !== held);
+      const total = (variant: Variant) =>
+        others.reduce(
+          (sum, project) => sum + score(variant.name, project, 'rank') + score(variant.name, project, 'floorRank'),
+          0,
+        );
+      const chosen = variants.reduce((best, variant) => (total(variant) > total(best) ? variant : best), variants[0]);
+      const base = score(variants[0].name, held, 'rank') + score(variants[0].name, held, 'floorRank');
+      const mine = score(chosen.name, held, 'rank') + score(chosen.name, held, 'floorRank');
+      heldBase += base;
+      heldChosen += mine;
+      console.log(
+        `  ${held.padEnd(18)} chosen on the other five: ${chosen.name.padEnd(28)} held out: ${base} -> ${mine}`,
       );
-    const chosen = VARIANTS.reduce((best, variant) => (total(variant) > total(best) ? variant : best), VARIANTS[0]);
-    const base = score(VARIANTS[0].name, held, 'rank') + score(VARIANTS[0].name, held, 'floorRank');
-    const mine = score(chosen.name, held, 'rank') + score(chosen.name, held, 'floorRank');
-    heldBase += base;
-    heldChosen += mine;
-    console.log(
-      `  ${held.padEnd(18)} chosen on the other five: ${chosen.name.padEnd(26)} held out: ${base} -> ${mine}`,
-    );
-  }
-  console.log(`  all folds: ${heldBase} -> ${heldChosen}`);
+    }
+    console.log(`  all folds: ${heldBase} -> ${heldChosen}`);
+  };
+  leaveOneOut(
+    'Leave one project out: the variant with the most points on the other five, measured on the sixth',
+    VARIANTS.slice(0, 4),
+  );
+  leaveOneOut(
+    'Word parts: the build before them, the rule and its neighbouring settings, chosen on five projects, measured on the sixth',
+    WORD_PART_VARIANTS,
+  );
 
   console.log(
     '\nAll 78 questions, R@1 / R@5 / R@10 at min_similarity 0 · at the default floor; near-miss results (any)',
@@ -130,7 +159,7 @@ try {
       (100 * byQuery.filter((outcome) => outcome[key] >= 0 && outcome[key] < k).length) / byQuery.length;
     const near = nearMiss.get(variant.name) ?? { results: 0, answered: 0 };
     console.log(
-      `  ${variant.name.padEnd(26)} ${fmt(at('rank', 1))} ${fmt(at('rank', 5))} ${fmt(at('rank', 10))}  · ${fmt(at('floorRank', 1))} ${fmt(at('floorRank', 5))} ${fmt(at('floorRank', 10))}   ${(near.results / set.negatives.length).toFixed(2)} (${Math.round((100 * near.answered) / set.negatives.length)} %)`,
+      `  ${variant.name.padEnd(29)} ${fmt(at('rank', 1))} ${fmt(at('rank', 5))} ${fmt(at('rank', 10))}  · ${fmt(at('floorRank', 1))} ${fmt(at('floorRank', 5))} ${fmt(at('floorRank', 10))}   ${(near.results / set.negatives.length).toFixed(2)} (${Math.round((100 * near.answered) / set.negatives.length)} %)`,
     );
   }
 } finally {

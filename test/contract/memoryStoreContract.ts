@@ -526,6 +526,28 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.ok(hits.every((h) => h.score > 0));
       });
 
+      it('reports the query words a hit holds at the start or end of a longer word of its own (parts)', async () => {
+        const [flamingo, pipeline] = [terms('flamingo')[0].term, terms('pipeline')[0].term];
+        const hits = await store().searchLexical({
+          filter: { user_id: user },
+          terms: terms('deployment pipeline'),
+          limit: 10,
+          // "amin" is inside "flamingo" only; "deploy" is a word of its own, not a part of one; "fla"
+          // is too short to be looked for.
+          parts: ['pipe', 'ingo', 'amin', terms('deployment')[0].term, 'fla'],
+        });
+        const rareHit = hits.find((hit) => hit.memory_id === rare.memory_id);
+        assert.deepEqual(rareHit?.part_matches, [
+          { part: 'pipe', term: pipeline },
+          { part: 'ingo', term: flamingo },
+        ]);
+        const plain = await store().searchLexical({ filter: { user_id: user }, terms: terms('deployment'), limit: 10 });
+        assert.ok(
+          plain.every((hit) => hit.part_matches === undefined),
+          'no parts asked, none reported',
+        );
+      });
+
       it('respects limit and returns nothing for unknown terms', async () => {
         const hits = await store().searchLexical({
           filter: { user_id: user },

@@ -208,6 +208,18 @@ export interface LexicalQuery {
   filter: MemoryFilter;
   terms: readonly WeightedTerm[];
   limit: number;
+  /**
+   * Query words to look for inside the hits' longer words (core/retrieval/wordParts.ts): each hit
+   * reports in `part_matches` the ones that begin or end a longer plain word of its document
+   * (`isWordPart`). They do not score and find no memory by themselves.
+   */
+  parts?: readonly string[];
+}
+
+/** A query word (`part`) that begins or ends a longer word (`term`) of a hit's document: both index terms. */
+export interface PartMatch {
+  part: string;
+  term: string;
 }
 
 export interface LexicalHit {
@@ -215,6 +227,8 @@ export interface LexicalHit {
   /** BM25-style score, unbounded, comparable within one query. */
   score: number;
   matched_terms: string[];
+  /** With `LexicalQuery.parts`: the parts in this hit's longer words, each once. */
+  part_matches?: PartMatch[];
 }
 
 export interface TermStatistics {

@@ -49,7 +49,9 @@ export async function gatherCandidates(
   const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
   const topical = hasTopic(variants[0]);
   const [lexical, vector, stats, listedWindow] = await Promise.all([
-    terms.length > 0 ? deps.store.searchLexical({ filter, terms, limit: candidateLimit }) : Promise.resolve([]),
+    terms.length > 0
+      ? deps.store.searchLexical({ filter, terms, limit: candidateLimit, parts: search.parts })
+      : Promise.resolve([]),
     search.embedding && deps.embeddings.model
       ? deps.store.searchVector({
           filter,

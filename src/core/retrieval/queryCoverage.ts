@@ -8,6 +8,7 @@
 import type { TermStatistics } from '../ports/memoryStore.ts';
 import { bm25Idf } from '../text/bm25.ts';
 import type { QueryConcept } from './queryConcepts.ts';
+import { partCredit } from './wordParts.ts';
 
 export interface Coverage {
   /** Share of the query's information the memory carries, in [0, 1]. */
@@ -32,10 +33,15 @@ export function conceptInformation(concepts: readonly QueryConcept[], stats: Ter
   );
 }
 
+/**
+ * `parts`: the query words the memory holds inside a longer word of its own, with that word
+ * (wordParts.ts); each covers its concept at PART_CREDIT when no bridge covers it more.
+ */
 export function coverageOf(
   concepts: readonly QueryConcept[],
   information: readonly number[],
   memoryTerms: ReadonlySet<string>,
+  parts: ReadonlyMap<string, string> = new Map(),
 ): Coverage {
   let total = 0;
   let covered = 0;
@@ -49,7 +55,11 @@ export function coverageOf(
     }
     // Alternatives are sorted strongest first: the first one the memory has is its best.
     const bridge = concept.alternatives.find((alternative) => alternative.terms.every((term) => memoryTerms.has(term)));
-    if (bridge) {
+    const holder = parts.get(concept.term);
+    if (holder !== undefined && (!bridge || bridge.credit < partCredit())) {
+      covered += weight * partCredit();
+      bridges.push(`${concept.term} in ${holder}`);
+    } else if (bridge) {
       covered += weight * bridge.credit;
       bridges.push(bridge.label);
     }

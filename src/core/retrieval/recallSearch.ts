@@ -15,6 +15,7 @@ import { isFileFilter } from './recallFilter.ts';
 import { detectIntent } from './queryIntent.ts';
 import type { RecallOptions } from './recallOptions.ts';
 import { parseTimeExpressions, type TimeHint } from './timeExpressions.ts';
+import { partSearchTerms } from './wordParts.ts';
 import type { TimeWindow } from './timeWindow.ts';
 import { identifierWholesOf } from './unknownIdentifiers.ts';
 import { vagueTimeOf, type VagueTime } from './vagueTimeSignal.ts';
@@ -58,6 +59,8 @@ export interface RecallSearch {
   identifierWholes: ReadonlyMap<string, readonly string[]>;
   /** The project the call is bound to (input project_id or the workspace's): the question's project when it names none. */
   boundProject: string | null;
+  /** Query words a lexical hit may hold inside a longer word of its own (wordParts.ts). */
+  parts: readonly string[];
 }
 
 /** The call's values recall validated before the analysis. */
@@ -139,6 +142,7 @@ export async function analyseRecallQuery(
     byPath: input.path !== undefined || isFileFilter(input.entities),
     boundProject: filter.project_id ?? null,
     identifierWholes: identifierWholesOf([query, ...call.alternates]),
+    parts: partSearchTerms(variants),
   };
   return { search, timeHint, embeddingError: embedding.vector ? undefined : (embedding.error ?? 'unknown error') };
 }

@@ -4,7 +4,8 @@
  * window the query names is one more concept (timeWindow.ts); an alternate query's coverage counts
  * ALTERNATE_QUERY_CREDIT of the query's own; the name of the project the question is scoped to is
  * not a topic (namedScope.ts); an identifier no memory writes whole, whose parts the memories have,
- * counts through its parts only (unknownIdentifiers.ts).
+ * counts through its parts only (unknownIdentifiers.ts); a query word a memory holds inside a longer
+ * word of its own counts at a synonym's credit (wordParts.ts).
  */
 import type { LexicalHit } from '../ports/memoryStore.ts';
 import type { Candidates } from './candidateGathering.ts';
@@ -13,6 +14,7 @@ import type { QueryConcept } from './queryConcepts.ts';
 import { conceptInformation, coverageOf, coversTopic, hasTopic, type Coverage } from './queryCoverage.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import { withoutUnknownWholes } from './unknownIdentifiers.ts';
+import { partsOf } from './wordParts.ts';
 import { happenedWithin, IN_WINDOW_TERM, windowConcept, windowInformation } from './timeWindow.ts';
 
 /**
@@ -78,7 +80,7 @@ export function textMatches(
   const coveredWindow = new Set<string>();
   const lexicalIds = new Set(lexical.map((hit) => hit.memory_id));
   // The window's memories the words did not find cover the window alone.
-  const textHits = [
+  const textHits: LexicalHit[] = [
     ...lexical,
     ...(windowed?.items ?? [])
       .filter((memory) => !lexicalIds.has(memory.memory_id))
@@ -91,7 +93,7 @@ export function textMatches(
       terms.add(IN_WINDOW_TERM);
       coveredWindow.add(hit.memory_id);
     }
-    const coverage = bestCoverage(covered, information, terms);
+    const coverage = bestCoverage(covered, information, terms, partsOf(hit.part_matches));
     coverageById.set(hit.memory_id, coverage);
     const bm25 = topBm25 > 0 ? hit.score / topBm25 : 0;
     return {
@@ -109,10 +111,11 @@ function bestCoverage(
   variants: readonly QueryConcept[][],
   information: readonly number[][],
   memoryTerms: ReadonlySet<string>,
+  parts: ReadonlyMap<string, string>,
 ): Coverage {
   let best: Coverage = { value: 0, bridges: [] };
   variants.forEach((concepts, index) => {
-    const found = coverageOf(concepts, information[index], memoryTerms);
+    const found = coverageOf(concepts, information[index], memoryTerms, parts);
     const value = found.value * (index === 0 ? 1 : ALTERNATE_QUERY_CREDIT);
     if (value > best.value)
       best = { value, bridges: index === 0 ? found.bridges : [...found.bridges, 'alternate query'] };

@@ -1,10 +1,12 @@
-import type { WeightedTerm } from '../../core/ports/memoryStore.ts';
+import type { PartMatch, WeightedTerm } from '../../core/ports/memoryStore.ts';
 import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
 import { exportDocumentSteps, type FrozenLexicalIndex } from './lexicalExport.ts';
 import { SortedKeyIndex } from './sortedKeyIndex.ts';
 import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
+import { WordPartIndex } from './wordPartIndex.ts';
+import { isWordPart, partsToLookFor } from '../../core/text/wordParts.ts';
 
 export interface Bm25Options {
   /** Term-frequency saturation. */
@@ -123,6 +125,11 @@ export class LexicalIndex {
    * written after the load are in the arena as usual. 0 once the arena holds every document.
    */
   #slotsOnlyInPostings = 0;
+  /** The words that hold each part, for partMatches on documents only in the postings; made when first needed. */
+  #wordParts: WordPartIndex | null = null;
+  /** partMatches' per-term marks: a term id holds no part of the call whose generation it carries. */
+  #partMarks = new Int32Array(0);
+  #partGeneration = 0;
   #arenaTerms: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   #arenaTfs: Uint16Array<ArrayBufferLike> = new Uint16Array(1024);
   #arenaUsed = 0;
@@ -507,6 +514,135 @@ export class LexicalIndex {
     return matched;
   }
 
+  /**
+   * For each document (by id, in the order given), the `parts` that begin or end one of its longer
+   * plain words (core/text/wordParts.ts), in the order of `parts`, each once with the
+   * alphabetically first such word. Read from each document's own terms in the arena (a few dozen;
+   * the documents share most, so each distinct term is tested once), or, for the documents of a
+   * loaded index not yet in the arena, from the postings of the words that hold a part.
+   */
+  partMatches(docIds: readonly string[], asked: readonly string[]): PartMatch[][] {
+    const parts = partsToLookFor(asked);
+    const found = docIds.map((): PartMatch[] => []);
+    if (parts.length === 0 || docIds.length === 0) return found;
+    const slots = docIds.map((docId) => this.#slotOf.get(docId));
+    const firsts: (string | undefined)[][] = [];
+    const keep = (rank: number, id: number, held: readonly number[]): void => {
+      const term = this.#termNames[id];
+      const first = (firsts[rank] ??= new Array<string | undefined>(parts.length));
+      for (const at of held) if (first[at] === undefined || term < first[at]) first[at] = term;
+    };
+    // Each term id met is tested once per call: marked with this call's generation when it holds
+    // no part (most), its positions in `parts` kept when it holds some.
+    const generation = this.#nextPartGeneration();
+    const marks = this.#partMarks;
+    const heldBy = new Map<number, number[]>();
+    const shortest = Math.min(...parts.map((part) => part.length));
+    let inPostingsOnly = false;
+    slots.forEach((slot, rank) => {
+      if (slot === undefined) return;
+      if (slot < this.#slotsOnlyInPostings) {
+        inPostingsOnly = true;
+        return;
+      }
+      const start = this.#docStart[slot];
+      for (let cell = start; cell < start + this.#docTermCount[slot]; cell++) {
+        const id = this.#arenaTerms[cell];
+        if (marks[id] === generation) continue;
+        let held = heldBy.get(id);
+        if (held === undefined) {
+          const term = this.#termNames[id];
+          held = [];
+          if (term.length > shortest)
+            for (let at = 0; at < parts.length; at++) if (isWordPart(parts[at], term)) held.push(at);
+          if (held.length === 0) {
+            marks[id] = generation;
+            continue;
+          }
+          heldBy.set(id, held);
+        }
+        keep(rank, id, held);
+      }
+    });
+    if (inPostingsOnly) this.#partsFromPostings(slots, parts, keep);
+    firsts.forEach((first, rank) =>
+      first.forEach((term, at) => {
+        if (term !== undefined) found[rank].push({ part: parts[at], term });
+      }),
+    );
+    return found;
+  }
+
+  /** A new generation for #partMarks, sized to the terms; all marks cleared when the counter wraps. */
+  #nextPartGeneration(): number {
+    if (this.#partMarks.length < this.#termNames.length)
+      this.#partMarks = growInt(this.#partMarks, Math.max(this.#termNames.length, this.#partMarks.length * 2));
+    if (this.#partGeneration === 0x7fffffff) {
+      this.#partMarks.fill(0);
+      this.#partGeneration = 0;
+    }
+    return ++this.#partGeneration;
+  }
+
+  /** partMatches for the documents of a loaded index not yet in the arena: the holding words' postings. */
+  #partsFromPostings(
+    slots: readonly (number | undefined)[],
+    parts: readonly string[],
+    keep: (rank: number, id: number, held: readonly number[]) => void,
+  ): void {
+    this.#wordParts ??= new WordPartIndex();
+    // Per word that holds a part: the positions in `parts` of the parts it holds.
+    const holders = new Map<number, number[]>();
+    parts.forEach((part, at) => {
+      for (const id of this.#wordParts!.termsHolding(part, this.#termNames)) {
+        const held = holders.get(id);
+        if (held === undefined) holders.set(id, [at]);
+        else held.push(at);
+      }
+    });
+    // Which document each slot is (1-based) in the scores scratch, zero between searches (as #matchedTerms).
+    const rankOf = this.#scores;
+    const marked: number[] = [];
+    slots.forEach((slot, rank) => {
+      if (slot === undefined || slot >= this.#slotsOnlyInPostings) return;
+      rankOf[slot] = rank + 1;
+      marked.push(slot);
+    });
+    try {
+      for (const [id, held] of holders) {
+        const start = this.#postingStarts[id];
+        const end = start + this.#postingSizes[id];
+        if (end - start <= LINEAR_PART_SCAN * marked.length) {
+          for (let cell = start; cell < end; cell++) {
+            const rank = rankOf[this.#postingSlots[cell]];
+            if (rank !== 0) keep(rank - 1, id, held);
+          }
+          continue;
+        }
+        // A common word's posting is long: look each document up instead. Until the index holds its
+        // loaded documents in the arena, every run is in ascending slot order (checked at the load;
+        // later documents take new, higher slots, and a removal materialises first).
+        for (const slot of marked) if (this.#postingHas(start, end, slot)) keep(rankOf[slot] - 1, id, held);
+      }
+    } finally {
+      for (const slot of marked) rankOf[slot] = 0;
+    }
+  }
+
+  /** Whether the ascending run of posting cells [start, end) holds `slot` (binary search). */
+  #postingHas(start: number, end: number, slot: number): boolean {
+    let low = start;
+    let high = end - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const found = this.#postingSlots[middle];
+      if (found === slot) return true;
+      if (found < slot) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  }
+
   #internTerm(term: string): number {
     let id = this.#termIdOf.get(term);
     if (id === undefined) {
@@ -683,6 +819,12 @@ function checkPostings(
   }
   return offset;
 }
+
+/**
+ * partMatches on a loaded index's documents scans a posting of up to this many cells per document
+ * asked about; a longer one is searched for each document instead.
+ */
+const LINEAR_PART_SCAN = 8;
 
 /** A slot among a search's best and its BM25 score. */
 interface LexicalTopHit {

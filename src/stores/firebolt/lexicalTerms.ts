@@ -1,4 +1,5 @@
-import type { LexicalHit, LexicalQuery, TermStatistics } from '../../core/ports/memoryStore.ts';
+import type { LexicalHit, LexicalQuery, PartMatch, TermStatistics } from '../../core/ports/memoryStore.ts';
+import { isWordPart, partsToLookFor } from '../../core/text/wordParts.ts';
 import { storedText } from '../common/storedValues.ts';
 import { DEFAULT_BM25 } from '../common/lexicalIndex.ts';
 import { analyzeDocument } from '../../core/text/analyzer.ts';
@@ -88,17 +89,35 @@ export async function searchLexicalSql(client: TransactionScope, query: LexicalQ
     LIMIT ${sqlLiteral(Math.floor(query.limit))}`;
   const { rows } = await client.query(sql, params.values);
   if (rows.length === 0) return [];
+  const parts = partsToLookFor(query.parts ?? []);
   const matched = await matchedTerms(
     client,
     query.filter.user_id,
     rows.map((row) => storedText(row.memory_id, 'memory_id')),
     [...weights.keys()],
+    parts,
   );
-  return rows.map((row) => ({
-    memory_id: storedText(row.memory_id, 'memory_id'),
-    score: Number(row.score),
-    matched_terms: [...weights.keys()].filter((term) => matched.get(storedText(row.memory_id, 'memory_id'))?.has(term)),
-  }));
+  return rows.map((row) => {
+    const memoryId = storedText(row.memory_id, 'memory_id');
+    const terms = matched.get(memoryId);
+    const hit: LexicalHit = {
+      memory_id: memoryId,
+      score: Number(row.score),
+      matched_terms: [...weights.keys()].filter((term) => terms?.has(term)),
+    };
+    return query.parts === undefined ? hit : { ...hit, part_matches: partMatchesIn(terms, parts) };
+  });
+}
+
+/** The parts that begin or end one of a hit's longer words, each once with the first such word (in term order, as SQLite's index reports the first). */
+function partMatchesIn(terms: ReadonlySet<string> | undefined, parts: readonly string[]): PartMatch[] {
+  const found: PartMatch[] = [];
+  const sorted = [...(terms ?? [])].sort();
+  for (const part of parts) {
+    const term = sorted.find((candidate) => isWordPart(part, candidate));
+    if (term !== undefined) found.push({ part, term });
+  }
+  return found;
 }
 
 /** N and document frequencies over the user's live memories, as searchLexicalSql computes them. */
@@ -131,10 +150,13 @@ async function matchedTerms(
   userId: string,
   memoryIds: readonly string[],
   terms: readonly string[],
+  parts: readonly string[],
 ): Promise<Map<string, Set<string>>> {
   const params = new SqlParams();
+  // A part is letters only (isPlainWord), so it holds no LIKE wildcard; the words it matches are tested again in partMatchesIn.
+  const holding = parts.map((part) => ` OR term LIKE ${params.add(`${part}%`)} OR term LIKE ${params.add(`%${part}`)}`);
   const sql = `SELECT memory_id, term FROM fml_memory_terms
-    WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(memoryIds)}) AND term IN (${params.list(terms)})`;
+    WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(memoryIds)}) AND (term IN (${params.list(terms)})${holding.join('')})`;
   const { rows } = await client.query(sql, params.values);
   const byMemory = new Map<string, Set<string>>();
   for (const row of rows) {

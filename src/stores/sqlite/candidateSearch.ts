@@ -64,10 +64,16 @@ export class CandidateSearch {
     // Built here only when the caches were reset during the sliced build (another process rewrote the file).
     const index = this.indexes.lexical(sql, query.filter.user_id, state);
     const accept = state.metas.rowTest(compileMemoryFilter(query.filter));
-    return index.search(query.terms, query.limit, (id) => {
+    const hits = index.search(query.terms, query.limit, (id) => {
       const row = state.metas.rowOf(id);
       return row !== undefined && accept(row);
     });
+    if (query.parts === undefined || query.parts.length === 0) return hits;
+    const parts = index.partMatches(
+      hits.map((hit) => hit.memory_id),
+      query.parts,
+    );
+    return hits.map((hit, rank) => ({ ...hit, part_matches: parts[rank] }));
   }
 
   async termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
