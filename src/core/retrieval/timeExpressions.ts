@@ -246,48 +246,81 @@ function partOf(part: string, span: Span, bounded: boolean): Span {
   return { start: span.start + Math.round(days * from) * DAY, end: span.start + Math.round(days * to) * DAY };
 }
 
+/** One time phrase of a text and the time it names (half-open, UTC ms); a vague one names a point (start = end). */
+export interface TimePhrase {
+  phrase: string;
+  start: number;
+  end: number;
+  /** A vague time ("two weeks ago", "recently"): a point to boost around, not a window. */
+  point: boolean;
+  /** A date without a year. */
+  yearless: boolean;
+}
+
+/**
+ * Every time phrase of `text`, each resolved on its own against `now`: ranges first, then the
+ * single dates, each with the part ("early", "the first half of") and bound ("before", "since") it
+ * is written with. Dates that cannot exist ("31 February") are left out.
+ */
+export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
+  const source = text;
+  let lower = text.normalize('NFKC').toLowerCase();
+  const phrases: TimePhrase[] = [];
+  // A range is one window from its first date to its last, read before the single dates it holds.
+  for (const range of findRanges(lower, now)) {
+    phrases.push({
+      phrase: source.slice(range.index, range.index + range.length).trim(),
+      start: range.span.start,
+      end: range.span.end,
+      point: false,
+      yearless: range.yearless,
+    });
+    lower = lower.slice(0, range.index) + ' '.repeat(range.length) + lower.slice(range.index + range.length);
+  }
+  for (const { pattern, span, point, yearless } of MATCHERS) {
+    let matchedAny = false;
+    for (const match of lower.matchAll(pattern)) {
+      matchedAny = true;
+      const whole = span(match, now);
+      if (whole === null) continue;
+      // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
+      const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(lower.slice(0, match.index));
+      const from = part ? part.index : match.index;
+      const phrase = source.slice(from, match.index + match[0].length).trim();
+      if (point) {
+        phrases.push({ phrase, start: whole.start, end: whole.start, point: true, yearless: false });
+        continue;
+      }
+      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(lower.slice(0, from))?.[1];
+      const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
+      const bounded = bound(modifier, found);
+      phrases.push({ phrase, start: bounded.start, end: bounded.end, point: false, yearless: yearless === true });
+    }
+    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again; a
+    // pattern that matched nothing has nothing to blank (most, for most queries).
+    if (matchedAny) lower = lower.replace(pattern, (whole) => ' '.repeat(whole.length));
+  }
+  return phrases;
+}
+
+/** The query's time phrases as one window (their intersection) and the first vague point. */
 export function parseTimeExpressions(query: string, now: Date): TimeHint {
-  let text = query.normalize('NFKC').toLowerCase();
   const matched: string[] = [];
   let start = -Infinity;
   let end = Infinity;
   let boost: number | undefined;
   let windowParts = 0;
   let yearlessParts = 0;
-  // A range is one window from its first date to its last, read before the single dates it holds.
-  for (const range of findRanges(text, now)) {
-    matched.push(query.slice(range.index, range.index + range.length).trim());
-    windowParts += 1;
-    if (range.yearless) yearlessParts += 1;
-    start = Math.max(start, range.span.start);
-    end = Math.min(end, range.span.end);
-    text = text.slice(0, range.index) + ' '.repeat(range.length) + text.slice(range.index + range.length);
-  }
-  for (const { pattern, span, point, yearless } of MATCHERS) {
-    let matchedAny = false;
-    for (const match of text.matchAll(pattern)) {
-      matchedAny = true;
-      const whole = span(match, now);
-      if (whole === null) continue;
-      // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
-      const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(text.slice(0, match.index));
-      const from = part ? part.index : match.index;
-      matched.push(query.slice(from, match.index + match[0].length).trim());
-      if (point) {
-        boost ??= whole.start;
-        continue;
-      }
-      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, from))?.[1];
-      const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
-      const bounded = bound(modifier, found);
-      windowParts += 1;
-      if (yearless === true) yearlessParts += 1;
-      start = Math.max(start, bounded.start);
-      end = Math.min(end, bounded.end);
+  for (const phrase of timePhrasesOf(query, now)) {
+    matched.push(phrase.phrase);
+    if (phrase.point) {
+      boost ??= phrase.start;
+      continue;
     }
-    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again; a
-    // pattern that matched nothing has nothing to blank (most, for most queries).
-    if (matchedAny) text = text.replace(pattern, (whole) => ' '.repeat(whole.length));
+    windowParts += 1;
+    if (phrase.yearless) yearlessParts += 1;
+    start = Math.max(start, phrase.start);
+    end = Math.min(end, phrase.end);
   }
   const hint: TimeHint = { matched };
   if (Number.isFinite(start)) hint.after = new Date(start).toISOString();
