@@ -14,6 +14,7 @@ import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
 import { readsWindowTopic, windowTopicHits } from './windowTopicMembers.ts';
 import { placeYearlessDate } from './yearlessDates.ts';
+import { recordedJustAfter, toldOfWindow } from './toldOfWindow.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
 export interface WindowMembers {
@@ -29,6 +30,8 @@ export interface Candidates {
   stats: TermStatistics;
   /** Null when the query names no calendar window. */
   windowed: WindowMembers | null;
+  /** Candidates recorded after the window that tell of a time inside it (toldOfWindow.ts): they cover it too. */
+  toldOfWindow: ReadonlySet<string>;
   /** Ranking facts of every candidate found so far, by id; later stages add the ones they bring in. */
   facts: Map<string, RankingFacts>;
   /** The vector search's method ("exact", an index), or null without one. */
@@ -91,14 +94,33 @@ export async function gatherCandidates(
   const facts =
     firstIds.length > 0 ? await deps.store.rankingFacts(partition, firstIds) : new Map<string, RankingFacts>();
   for (const memory of [...(windowed?.items ?? []), ...windowTopic.members]) keepListed(partition, memory, facts, rows);
+  const told =
+    search.window !== null ? await toldLater(deps, partition, search.window, facts, rows) : new Set<string>();
+  if (windowed !== null) windowed = { ...windowed, inWindow: windowed.inWindow + told.size };
   return {
     lexical: [...lexical, ...windowTopic.hits],
     vectorById,
     stats,
     windowed,
+    toldOfWindow: told,
     facts,
     vectorMethod: vector[0]?.method ?? null,
   };
+}
+
+/** The candidates recorded just after the window that tell of it; only their rows are read (kept in `rows`). */
+async function toldLater(
+  deps: StoreDeps,
+  partition: string,
+  window: TimeWindow,
+  facts: ReadonlyMap<string, RankingFacts>,
+  rows: CandidateRows,
+): Promise<Set<string>> {
+  const ids = recordedJustAfter(window, facts.values());
+  if (ids.length === 0) return new Set();
+  const read = (await deps.store.getMemories(partition, ids)).filter((memory) => memory.deleted_at === null);
+  for (const memory of read) rows.keep(partition, memory);
+  return toldOfWindow(window, read);
 }
 
 /**
