@@ -117,15 +117,15 @@ const MATCHERS: readonly Matcher[] = [
   },
   { pattern: /\b(\d{4})-(\d{2})\b/g, span: (m) => monthSpan(Number(m[1]), Number(m[2]) - 1) },
   {
-    pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'g'),
+    pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,\\s*|\\s+)(\\d{4})\\b`, 'g'),
     span: (m) => daySpan(Number(m[3]), monthIndex(m[2]), Number(m[1])),
   },
   {
-    pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL},?\\s+(\\d{4})\\b`, 'g'),
+    pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL}(?:,\\s*|\\s+)(\\d{4})\\b`, 'g'),
     span: (m) => daySpan(Number(m[3]), monthIndex(m[1]), Number(m[2])),
   },
   {
-    pattern: new RegExp(`\\b${MONTH},?\\s+(\\d{4})\\b`, 'g'),
+    pattern: new RegExp(`\\b${MONTH}(?:,\\s*|\\s+)(\\d{4})\\b`, 'g'),
     span: (m) => monthSpan(Number(m[2]), monthIndex(m[1])),
   },
   {
@@ -155,8 +155,30 @@ const MATCHERS: readonly Matcher[] = [
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - 2 * DAY, end: startOfDay(now.getTime()) - DAY }),
   },
   {
-    pattern: /\byesterday\b/g,
+    pattern: /\b(?:yesterday|last\s+night)\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }),
+  },
+  {
+    // The last Saturday and Sunday before the current weekend (on a Saturday or Sunday, the one before).
+    pattern: /\b(?:last|this\s+past|past)\s+weekend\b/g,
+    span: (_m, now) => {
+      const sinceSaturday = (now.getUTCDay() + 1) % 7;
+      const saturday = startOfDay(now.getTime()) - (sinceSaturday <= 1 ? sinceSaturday + 7 : sinceSaturday) * DAY;
+      return { start: saturday, end: saturday + 2 * DAY };
+    },
+  },
+  {
+    // "on the 15th": that day of the latest month in which it is not after now.
+    pattern: /\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)/g,
+    span: (m, now) => {
+      const day = Number(m[1]);
+      // The latest month that has the day ("the 31st" in March, before it, is the 31st of January).
+      for (let back = now.getUTCDate() >= day ? 0 : 1; back <= 12; back++) {
+        const found = daySpan(now.getUTCFullYear(), now.getUTCMonth() - back, day);
+        if (found !== null) return found;
+      }
+      return null;
+    },
   },
   {
     pattern: /\btoday\b/g,
@@ -172,9 +194,10 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
-    pattern: /\b(?:last|on|this past)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/g,
+    // Full names and the usual abbreviations ("last Fri", "on Tues").
+    pattern: /\b(?:last|on|this past)\s+(sun|mon|tue|wed|thu|fri|sat)(?:day|s|sday|nesday|rs|rsday|urday)?\b/g,
     span: (m, now) => {
-      const back = (now.getUTCDay() - WEEKDAYS.indexOf(m[1]) + 7) % 7 || 7;
+      const back = (now.getUTCDay() - WEEKDAYS.findIndex((day) => day.startsWith(m[1])) + 7) % 7 || 7;
       const start = startOfDay(now.getTime()) - back * DAY;
       return { start, end: start + DAY };
     },
