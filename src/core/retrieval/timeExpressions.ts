@@ -108,6 +108,8 @@ type Matcher = {
   point?: boolean;
   /** A date without a year: resolved against `now` (latestYear). */
   yearless?: boolean;
+  /** A time named from `now` ("yesterday", "last week", "two weeks ago"), not a calendar date. */
+  relative?: boolean;
 };
 
 const MATCHERS: readonly Matcher[] = [
@@ -151,14 +153,17 @@ const MATCHERS: readonly Matcher[] = [
     span: (m) => yearSpan(Number(m[1])),
   },
   {
+    relative: true,
     pattern: /\b(?:the\s+)?day\s+before\s+yesterday\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - 2 * DAY, end: startOfDay(now.getTime()) - DAY }),
   },
   {
+    relative: true,
     pattern: /\b(?:yesterday|last\s+night)\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }),
   },
   {
+    relative: true,
     // The last Saturday and Sunday before the current weekend (on a Saturday or Sunday, the one before).
     pattern: /\b(?:last|this\s+past|past)\s+weekend\b/g,
     span: (_m, now) => {
@@ -168,6 +173,7 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
+    relative: true,
     // "on the 15th": that day of the latest month in which it is not after now.
     pattern: /\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)/g,
     span: (m, now) => {
@@ -181,10 +187,12 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
+    relative: true,
     pattern: /\btoday\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()), end: startOfDay(now.getTime()) + DAY }),
   },
   {
+    relative: true,
     pattern: /\b(this|last|past|previous)\s+(week|month|year)\b/g,
     span: (m, now) => {
       const back = m[1] === 'this' ? 0 : 1;
@@ -194,6 +202,7 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
+    relative: true,
     // Full names and the usual abbreviations ("last Fri", "on Tues").
     pattern: /\b(?:last|on|this past)\s+(sun|mon|tue|wed|thu|fri|sat)(?:day|s|sday|nesday|rs|rsday|urday)?\b/g,
     span: (m, now) => {
@@ -203,6 +212,7 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
+    relative: true,
     pattern:
       /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
     span: (m, now) => {
@@ -212,6 +222,7 @@ const MATCHERS: readonly Matcher[] = [
     point: true,
   },
   {
+    relative: true,
     pattern: /\b(recently|lately|the other day)\b/g,
     span: (_m, now) => ({ start: now.getTime(), end: now.getTime() }),
     point: true,
@@ -278,6 +289,10 @@ export interface TimePhrase {
   point: boolean;
   /** A date without a year. */
   yearless: boolean;
+  /** Named from `now` ("last week", "yesterday"), not a calendar date. */
+  relative: boolean;
+  /** The calendar date the phrase names before its part or bound ("May 2023" of "before early May 2023"). */
+  date: { start: number; end: number };
 }
 
 /**
@@ -297,10 +312,12 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
       end: range.span.end,
       point: false,
       yearless: range.yearless,
+      relative: false,
+      date: range.span,
     });
     lower = lower.slice(0, range.index) + ' '.repeat(range.length) + lower.slice(range.index + range.length);
   }
-  for (const { pattern, span, point, yearless } of MATCHERS) {
+  for (const { pattern, span, point, yearless, relative } of MATCHERS) {
     let matchedAny = false;
     for (const match of lower.matchAll(pattern)) {
       matchedAny = true;
@@ -311,19 +328,55 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
       const from = part ? part.index : match.index;
       const phrase = source.slice(from, match.index + match[0].length).trim();
       if (point) {
-        phrases.push({ phrase, start: whole.start, end: whole.start, point: true, yearless: false });
+        phrases.push({
+          phrase,
+          start: whole.start,
+          end: whole.start,
+          point: true,
+          yearless: false,
+          relative: true,
+          date: whole,
+        });
         continue;
       }
       const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(lower.slice(0, from))?.[1];
       const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
       const bounded = bound(modifier, found);
-      phrases.push({ phrase, start: bounded.start, end: bounded.end, point: false, yearless: yearless === true });
+      phrases.push({
+        phrase,
+        start: bounded.start,
+        end: bounded.end,
+        point: false,
+        yearless: yearless === true,
+        relative: relative === true,
+        date: whole,
+      });
     }
     // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again; a
     // pattern that matched nothing has nothing to blank (most, for most queries).
     if (matchedAny) lower = lower.replace(pattern, (whole) => ' '.repeat(whole.length));
   }
   return phrases;
+}
+
+/**
+ * A question that names a calendar date and a time relative to the present ("what did Joanna finish
+ * last Friday, on 23 January 2022?", "Tim's writing issue last week, as mentioned on November 6")
+ * tells the relative time from that date, not from today: the relative phrases are read again as of
+ * the start of the latest such date, and the window runs from the earliest time they name to the end
+ * of that date (what happened then and when it was told). Null when the query has no such pair.
+ */
+function anchoredToDate(query: string, phrases: readonly TimePhrase[]): TimePhrase[] | null {
+  const dates = phrases.filter((phrase) => !phrase.relative && !phrase.yearless && Number.isFinite(phrase.date.start));
+  if (dates.length === 0 || !phrases.some((phrase) => phrase.relative)) return null;
+  const anchor = dates.reduce((latest, phrase) => (phrase.date.start > latest.date.start ? phrase : latest));
+  const relative = timePhrasesOf(query, new Date(anchor.date.start)).filter((phrase) => phrase.relative);
+  const spans = relative.filter((phrase) => !phrase.point);
+  const start = Math.min(anchor.date.start, ...spans.map((phrase) => phrase.start));
+  return [
+    { ...anchor, phrase: anchor.phrase, start, end: anchor.date.end },
+    ...relative.map((phrase) => (phrase.point ? phrase : { ...phrase, start, end: anchor.date.end })),
+  ];
 }
 
 /** The query's time phrases as one window (their intersection) and the first vague point. */
@@ -334,7 +387,8 @@ export function parseTimeExpressions(query: string, now: Date): TimeHint {
   let boost: number | undefined;
   let windowParts = 0;
   let yearlessParts = 0;
-  for (const phrase of timePhrasesOf(query, now)) {
+  const phrases = timePhrasesOf(query, now);
+  for (const phrase of anchoredToDate(query, phrases) ?? phrases) {
     matched.push(phrase.phrase);
     if (phrase.point) {
       boost ??= phrase.start;

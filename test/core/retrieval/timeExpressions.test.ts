@@ -41,6 +41,30 @@ test('last night, last weekend, a weekday abbreviated and "on the Nth"', () => {
   assert.deepEqual(range('on the 15th of May'), ['2023-05-15T00:00:00.000Z', '2023-05-15T23:59:59.999Z']);
 });
 
+test('a time relative to the present is told from the calendar date the question names', () => {
+  // 23 January 2022 was a Sunday: "last Friday" from it is the 21st; the window runs to the end of the 23rd.
+  assert.deepEqual(range('What did Joanna finish last Friday, on 23 January, 2022?'), [
+    '2022-01-21T00:00:00.000Z',
+    '2022-01-23T23:59:59.999Z',
+  ]);
+  // Monday 6 November 2023: last week is 30 October to 5 November.
+  assert.deepEqual(range("Tim's writing issue last week, as mentioned on November 6, 2023"), [
+    '2023-10-30T00:00:00.000Z',
+    '2023-11-06T23:59:59.999Z',
+  ]);
+  assert.deepEqual(range('what did Maria do last weekend before April 10, 2023'), [
+    '2023-04-08T00:00:00.000Z',
+    '2023-04-10T23:59:59.999Z',
+  ]);
+  const vague = parseTimeExpressions('what did Maria start recently, as mentioned on 3 June, 2023', NOW);
+  assert.equal(vague.boostAround, '2023-06-03T00:00:00.000Z');
+  // Without a calendar date, relative phrases are told from now.
+  assert.deepEqual(range('what did Joanna finish last Friday'), [
+    '2024-03-15T00:00:00.000Z',
+    '2024-03-15T23:59:59.999Z',
+  ]);
+});
+
 test('a year after a comma with no space', () => {
   assert.deepEqual(range('the photo shared on December 1,2021'), [
     '2021-12-01T00:00:00.000Z',
