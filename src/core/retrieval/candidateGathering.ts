@@ -12,9 +12,9 @@ import { hasTopic } from './queryCoverage.ts';
 import type { CandidateRows } from './candidateRows.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
-import { readsWindowTopic, windowTopicHits } from './windowTopicMembers.ts';
+import { readsWindowTopic, SMALL_WINDOW, windowTopicHits } from './windowTopicMembers.ts';
 import { placeYearlessDate } from './yearlessDates.ts';
-import { recordedJustAfter, toldOfWindow } from './toldOfWindow.ts';
+import { recordedJustAfter, tellingReach, toldOfWindow } from './toldOfWindow.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
 export interface WindowMembers {
@@ -95,32 +95,69 @@ export async function gatherCandidates(
     firstIds.length > 0 ? await deps.store.rankingFacts(partition, firstIds) : new Map<string, RankingFacts>();
   for (const memory of [...(windowed?.items ?? []), ...windowTopic.members]) keepListed(partition, memory, facts, rows);
   const told =
-    search.window !== null ? await toldLater(deps, partition, search.window, facts, rows) : new Set<string>();
-  if (windowed !== null) windowed = { ...windowed, inWindow: windowed.inWindow + told.size };
+    windowed !== null && search.window !== null
+      ? await toldLater(
+          deps,
+          filter,
+          search.window,
+          { topical, poolFull: lexical.length >= candidateLimit },
+          facts,
+          rows,
+        )
+      : null;
+  const toldHits = told !== null && topical ? windowTopicHits(told.members, terms, lexical) : { hits: [], members: [] };
+  if (windowed !== null && told !== null)
+    windowed = {
+      items: topical ? windowed.items : [...windowed.items, ...told.members],
+      inWindow: windowed.inWindow + told.ids.size,
+    };
   return {
-    lexical: [...lexical, ...windowTopic.hits],
+    lexical: [...lexical, ...windowTopic.hits, ...toldHits.hits],
     vectorById,
     stats,
     windowed,
-    toldOfWindow: told,
+    toldOfWindow: told?.ids ?? new Set(),
     facts,
     vectorMethod: vector[0]?.method ?? null,
   };
 }
 
-/** The candidates recorded just after the window that tell of it; only their rows are read (kept in `rows`). */
+/**
+ * The memories recorded just after the window that tell of it (toldOfWindow.ts), with their rows
+ * (kept in `rows`). A topical question whose pool was not cut holds every memory that shares its
+ * words, so only its candidates recorded just after the window are read; a question that is only a
+ * time, or whose full pool was cut, lists the memories recorded just after the window when they are
+ * few (SMALL_WINDOW), as the window's own topic members are read (windowTopicMembers.ts). Those
+ * that tell of the window get their facts in `facts` and their rows in `rows`.
+ */
 async function toldLater(
   deps: StoreDeps,
-  partition: string,
+  filter: MemoryFilter,
   window: TimeWindow,
-  facts: ReadonlyMap<string, RankingFacts>,
+  pool: { topical: boolean; poolFull: boolean },
+  facts: Map<string, RankingFacts>,
   rows: CandidateRows,
-): Promise<Set<string>> {
-  const ids = recordedJustAfter(window, facts.values());
-  if (ids.length === 0) return new Set();
-  const read = (await deps.store.getMemories(partition, ids)).filter((memory) => memory.deleted_at === null);
-  for (const memory of read) rows.keep(partition, memory);
-  return toldOfWindow(window, read);
+): Promise<{ ids: Set<string>; members: MemoryRecord[] }> {
+  const partition = filter.user_id;
+  const reach = tellingReach(window);
+  if (reach === null) return { ids: new Set(), members: [] };
+  let read: MemoryRecord[] | null = null;
+  if (!pool.topical || pool.poolFull) {
+    // Counted first (a count reads no rows), listed only when few.
+    const recorded = (await windowMembers(deps, filter, reach, 0)).inWindow;
+    if (recorded <= SMALL_WINDOW) read = (await windowMembers(deps, filter, reach, recorded)).items;
+  }
+  if (read === null) {
+    const ids = recordedJustAfter(window, facts.values());
+    read =
+      ids.length === 0
+        ? []
+        : (await deps.store.getMemories(partition, ids)).filter((memory) => memory.deleted_at === null);
+  }
+  const ids = toldOfWindow(window, read);
+  const members = read.filter((memory) => ids.has(memory.memory_id));
+  for (const memory of members) keepListed(partition, memory, facts, rows);
+  return { ids, members };
 }
 
 /**

@@ -280,6 +280,29 @@ function partOf(part: string, span: Span, bounded: boolean): Span {
   return { start: span.start + Math.round(days * from) * DAY, end: span.start + Math.round(days * to) * DAY };
 }
 
+/** "the day / week / fortnight / month / year before or after" a date, right before it. */
+const ADJACENT_PERIOD = /\bthe\s+(day|week|fortnight|month|year)\s+(before|after)\s+(?:the\s+)?$/;
+
+/** The period of `unit` that ends where `span` starts (before) or starts where it ends (after). */
+function adjacentPeriod(unit: string, side: string, span: Span): Span {
+  const days: Record<string, number> = { day: 1, week: 7, fortnight: 14 };
+  if (unit in days) {
+    const length = days[unit] * DAY;
+    return side === 'before'
+      ? { start: span.start - length, end: span.start }
+      : { start: span.end, end: span.end + length };
+  }
+  const months = unit === 'month' ? 1 : 12;
+  const at = (ms: number, by: number): number => {
+    const date = new Date(ms);
+    date.setUTCMonth(date.getUTCMonth() + by);
+    return date.getTime();
+  };
+  return side === 'before'
+    ? { start: at(span.start, -months), end: span.start }
+    : { start: span.end, end: at(span.end, months) };
+}
+
 /** One time phrase of a text and the time it names (half-open, UTC ms); a vague one names a point (start = end). */
 export interface TimePhrase {
   phrase: string;
@@ -325,7 +348,9 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
       if (whole === null) continue;
       // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
       const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(lower.slice(0, match.index));
-      const from = part ? part.index : match.index;
+      const partFrom = part ? part.index : match.index;
+      const adjacent = point ? null : ADJACENT_PERIOD.exec(lower.slice(0, partFrom));
+      const from = adjacent ? adjacent.index : partFrom;
       const phrase = source.slice(from, match.index + match[0].length).trim();
       if (point) {
         phrases.push({
@@ -339,9 +364,11 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
         });
         continue;
       }
-      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(lower.slice(0, from))?.[1];
+      const modifier = adjacent
+        ? undefined
+        : /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(lower.slice(0, from))?.[1];
       const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
-      const bounded = bound(modifier, found);
+      const bounded = adjacent ? adjacentPeriod(adjacent[1], adjacent[2], found) : bound(modifier, found);
       phrases.push({
         phrase,
         start: bounded.start,

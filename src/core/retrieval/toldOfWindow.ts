@@ -7,8 +7,8 @@
  * shortly after the window the question names has its time phrases read as of its own time
  * (timePhrasesOf), and one that names a time inside the window covers the window like a memory of it.
  *
- * Only the lexical candidates are read (their facts say when they happened, so only those recorded
- * within TELLING_REACH after the window have their rows read), never the store's other memories.
+ * Which memories are read is candidate gathering's choice (candidateGathering.ts: the candidates
+ * recorded within TELLING_REACH after the window, or every memory recorded then when they are few).
  */
 import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { MemoryRecord } from '../domain/records.ts';
@@ -22,6 +22,13 @@ import type { TimeWindow } from './timeWindow.ts';
  * weeks ago"). Set from that reading, not tuned.
  */
 export const TELLING_REACH_MS = 31 * 86_400_000;
+
+/** The time just after the window in which a memory may tell of it; null for a window with no end. */
+export function tellingReach(window: TimeWindow): TimeWindow | null {
+  if (window.before === undefined) return null;
+  const end = Date.parse(window.before);
+  return { after: new Date(end + 1).toISOString(), before: new Date(end + TELLING_REACH_MS).toISOString() };
+}
 
 /** The candidates recorded within TELLING_REACH after the window ends; empty for a window with no end. */
 export function recordedJustAfter(

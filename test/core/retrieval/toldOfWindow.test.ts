@@ -49,6 +49,12 @@ describe('a memory that tells of the window later', () => {
     assert.ok(april && !april.score_breakdown.signals.includes('time'));
   });
 
+  it('answers a question that is only a time with the memories that tell of it later too', async () => {
+    const result = await recall('What happened on 15 May 2026?');
+    assert.deepEqual(returned(result), ['toldLater']);
+    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+  });
+
   it('reads only candidates recorded within the reach after a window with an end', () => {
     const window = { after: '2026-05-15T00:00:00.000Z', before: '2026-05-15T23:59:59.999Z' };
     const end = Date.parse(window.before);
@@ -59,5 +65,46 @@ describe('a memory that tells of the window later', () => {
     ];
     assert.deepEqual(recordedJustAfter(window, candidates), ['justAfter']);
     assert.deepEqual(recordedJustAfter({ after: window.after }, candidates), [], 'an open window has no after');
+  });
+});
+
+describe('a memory that tells of the window later, cut from a full pool', () => {
+  const clock: Clock = { now: () => new Date('2026-06-15T12:00:00Z') };
+  let test: TestCore;
+  let toldLater = '';
+
+  before(async () => {
+    test = await createTestCore({ clock });
+    // Sixty short castle memories of 2025 outrank the long one on BM25 and fill the pool (50 for a
+    // limit of 5); a hundred about other things keep "castle" a word that tells memories apart.
+    const castles = Array.from(
+      { length: 60 },
+      (_, n) => [`castle-${n}`, `Castle visit ${n}.`, new Date(Date.UTC(2025, 0, 1 + n)).toISOString()] as const,
+    );
+    const others = Array.from(
+      { length: 100 },
+      (_, n) =>
+        [
+          `other-${n}`,
+          `Repaired the garden fence, round ${n}.`,
+          new Date(Date.UTC(2024, 0, 1 + n)).toISOString(),
+        ] as const,
+    );
+    const told = [
+      'told',
+      'We finally had a long and lovely day out and visited the old castle on the windy coast last Friday with everyone.',
+      '2026-05-18T09:00:00Z',
+    ] as const;
+    toldLater = (await storeEvents(test, 'p', [told, ...castles, ...others])).told;
+  });
+  after(() => test.cleanup());
+
+  it('reads the memories recorded just after the window and ranks the one that tells of it first', async () => {
+    const result = await test.core.recall(
+      { user_id: 'p', query: 'Which castle did we visit on 15 May 2026?', limit: 5 },
+      { logAccess: false },
+    );
+    assert.equal(result.memories[0]?.memory_id, toldLater);
+    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
   });
 });
