@@ -100,7 +100,7 @@ export async function gatherCandidates(
           deps,
           filter,
           search.window,
-          { topical, poolFull: lexical.length >= candidateLimit },
+          { topical, poolFull: lexical.length >= candidateLimit, smallWindow: windowed.inWindow <= SMALL_WINDOW },
           facts,
           rows,
         )
@@ -126,15 +126,17 @@ export async function gatherCandidates(
  * The memories recorded just after the window that tell of it (toldOfWindow.ts), with their rows
  * (kept in `rows`). A topical question whose pool was not cut holds every memory that shares its
  * words, so only its candidates recorded just after the window are read; a question that is only a
- * time, or whose full pool was cut, lists the memories recorded just after the window when they are
- * few (SMALL_WINDOW), as the window's own topic members are read (windowTopicMembers.ts). Those
+ * time, or whose full pool was cut, lists the memories recorded just after a small window when they
+ * are few (SMALL_WINDOW both), as the window's own topic members are read (windowTopicMembers.ts):
+ * a store busy enough to hold more in the window holds more in the month after it, and counting them
+ * would cost a scan of the filter (a few milliseconds at 100,000 memories) for nothing. Those
  * that tell of the window get their facts in `facts` and their rows in `rows`.
  */
 async function toldLater(
   deps: StoreDeps,
   filter: MemoryFilter,
   window: TimeWindow,
-  pool: { topical: boolean; poolFull: boolean },
+  pool: { topical: boolean; poolFull: boolean; smallWindow: boolean },
   facts: Map<string, RankingFacts>,
   rows: CandidateRows,
 ): Promise<{ ids: Set<string>; members: MemoryRecord[] }> {
@@ -142,7 +144,7 @@ async function toldLater(
   const reach = tellingReach(window);
   if (reach === null) return { ids: new Set(), members: [] };
   let read: MemoryRecord[] | null = null;
-  if (!pool.topical || pool.poolFull) {
+  if (pool.smallWindow && (!pool.topical || pool.poolFull)) {
     // Counted first (a count reads no rows), listed only when few.
     const recorded = (await windowMembers(deps, filter, reach, 0)).inWindow;
     if (recorded <= SMALL_WINDOW) read = (await windowMembers(deps, filter, reach, recorded)).items;
