@@ -42,10 +42,13 @@ export const scoreBreakdownSchema = z.object({
   matched_entities: z.array(z.string()),
   /**
    * 'partial': below the relevance floor, returned beside a result that clears it. 'time': it happened in the window the
-   * query names. 'other_project': the memory is about another project than the one the question names (it never clears
-   * the floor: a near miss, namedScope.ts).
+   * query names. 'states_time': the question asks when and the memory says when (timeAnswerWeighting.ts).
+   * 'other_project': the memory is about another project than the one the question names (it never clears the floor: a
+   * near miss, namedScope.ts).
    */
-  signals: z.array(z.enum(['text', 'semantic', 'entity', 'neighbour', 'pinned', 'partial', 'time', 'other_project'])),
+  signals: z.array(
+    z.enum(['text', 'semantic', 'entity', 'neighbour', 'pinned', 'partial', 'time', 'states_time', 'other_project']),
+  ),
 });
 
 export const recalledMemorySchema = z.object({

@@ -12,8 +12,9 @@ import { hasTopic } from './queryCoverage.ts';
 import type { CandidateRows } from './candidateRows.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
-import { readsWindowTopic, windowTopicHits } from './windowTopicMembers.ts';
+import { readsWindowTopic, SMALL_WINDOW, windowTopicHits } from './windowTopicMembers.ts';
 import { placeYearlessDate } from './yearlessDates.ts';
+import { recordedJustAfter, tellingReach, toldOfWindow } from './toldOfWindow.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
 export interface WindowMembers {
@@ -29,6 +30,8 @@ export interface Candidates {
   stats: TermStatistics;
   /** Null when the query names no calendar window. */
   windowed: WindowMembers | null;
+  /** Candidates recorded after the window that tell of a time inside it (toldOfWindow.ts): they cover it too. */
+  toldOfWindow: ReadonlySet<string>;
   /** Ranking facts of every candidate found so far, by id; later stages add the ones they bring in. */
   facts: Map<string, RankingFacts>;
   /** The vector search's method ("exact", an index), or null without one. */
@@ -93,14 +96,72 @@ export async function gatherCandidates(
   const facts =
     firstIds.length > 0 ? await deps.store.rankingFacts(partition, firstIds) : new Map<string, RankingFacts>();
   for (const memory of [...(windowed?.items ?? []), ...windowTopic.members]) keepListed(partition, memory, facts, rows);
+  const told =
+    windowed !== null && search.window !== null
+      ? await toldLater(
+          deps,
+          filter,
+          search.window,
+          { topical, poolFull: lexical.length >= candidateLimit, smallWindow: windowed.inWindow <= SMALL_WINDOW },
+          facts,
+          rows,
+        )
+      : null;
+  const toldHits = told !== null && topical ? windowTopicHits(told.members, terms, lexical) : { hits: [], members: [] };
+  if (windowed !== null && told !== null)
+    windowed = {
+      items: topical ? windowed.items : [...windowed.items, ...told.members],
+      inWindow: windowed.inWindow + told.ids.size,
+    };
   return {
-    lexical: [...lexical, ...windowTopic.hits],
+    lexical: [...lexical, ...windowTopic.hits, ...toldHits.hits],
     vectorById,
     stats,
     windowed,
+    toldOfWindow: told?.ids ?? new Set(),
     facts,
     vectorMethod: vector[0]?.method ?? null,
   };
+}
+
+/**
+ * The memories recorded just after the window that tell of it (toldOfWindow.ts), with their rows
+ * (kept in `rows`). A topical question whose pool was not cut holds every memory that shares its
+ * words, so only its candidates recorded just after the window are read; a question that is only a
+ * time, or whose full pool was cut, lists the memories recorded just after a small window when they
+ * are few (SMALL_WINDOW both), as the window's own topic members are read (windowTopicMembers.ts):
+ * a store busy enough to hold more in the window holds more in the month after it, and counting them
+ * would cost a scan of the filter (a few milliseconds at 100,000 memories) for nothing. Those
+ * that tell of the window get their facts in `facts` and their rows in `rows`.
+ */
+async function toldLater(
+  deps: StoreDeps,
+  filter: MemoryFilter,
+  window: TimeWindow,
+  pool: { topical: boolean; poolFull: boolean; smallWindow: boolean },
+  facts: Map<string, RankingFacts>,
+  rows: CandidateRows,
+): Promise<{ ids: Set<string>; members: MemoryRecord[] }> {
+  const partition = filter.user_id;
+  const reach = tellingReach(window);
+  if (reach === null) return { ids: new Set(), members: [] };
+  let read: MemoryRecord[] | null = null;
+  if (pool.smallWindow && (!pool.topical || pool.poolFull)) {
+    // Counted first (a count reads no rows), listed only when few.
+    const recorded = (await windowMembers(deps, filter, reach, 0)).inWindow;
+    if (recorded <= SMALL_WINDOW) read = (await windowMembers(deps, filter, reach, recorded)).items;
+  }
+  if (read === null) {
+    const ids = recordedJustAfter(window, facts.values());
+    read =
+      ids.length === 0
+        ? []
+        : (await deps.store.getMemories(partition, ids)).filter((memory) => memory.deleted_at === null);
+  }
+  const ids = toldOfWindow(window, read);
+  const members = read.filter((memory) => ids.has(memory.memory_id));
+  for (const memory of members) keepListed(partition, memory, facts, rows);
+  return { ids, members };
 }
 
 /**

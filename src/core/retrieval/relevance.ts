@@ -64,6 +64,7 @@ export function explainMatch(breakdown: ScoreBreakdown, bridges: readonly string
   if (breakdown.signals.includes('pinned')) parts.push('pinned');
   if (breakdown.signals.includes('neighbour')) parts.push('next to a matching memory of the same conversation');
   if (breakdown.signals.includes('time')) parts.push('from the time asked about');
+  if (breakdown.signals.includes('states_time')) parts.push('says when, as the question asks');
   if (breakdown.signals.includes('other_project'))
     parts.push('weak: about another project than the one the question names');
   if (breakdown.signals.includes('partial'))

@@ -37,7 +37,7 @@ export interface TextMatches {
 /** `nameTerms`: the words of the project name the question is scoped to, which count for no memory's coverage. */
 export function textMatches(
   search: RecallSearch,
-  candidates: Pick<Candidates, 'lexical' | 'stats' | 'windowed' | 'facts'>,
+  candidates: Pick<Candidates, 'lexical' | 'stats' | 'windowed' | 'facts' | 'toldOfWindow'>,
   nameTerms: ReadonlySet<string>,
 ): TextMatches {
   const { lexical, stats, windowed, facts } = candidates;
@@ -72,7 +72,7 @@ export function textMatches(
     return (
       search.window !== null &&
       memory !== undefined &&
-      happenedWithin(memory.happened_ms, search.window.after, search.window.before)
+      (happenedWithin(memory.happened_ms, search.window.after, search.window.before) || candidates.toldOfWindow.has(id))
     );
   };
   const topBm25 = lexical.reduce((max, hit) => Math.max(max, hit.score), 0);

@@ -108,6 +108,8 @@ type Matcher = {
   point?: boolean;
   /** A date without a year: resolved against `now` (latestYear). */
   yearless?: boolean;
+  /** A time named from `now` ("yesterday", "last week", "two weeks ago"), not a calendar date. */
+  relative?: boolean;
 };
 
 const MATCHERS: readonly Matcher[] = [
@@ -117,15 +119,15 @@ const MATCHERS: readonly Matcher[] = [
   },
   { pattern: /\b(\d{4})-(\d{2})\b/g, span: (m) => monthSpan(Number(m[1]), Number(m[2]) - 1) },
   {
-    pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'g'),
+    pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,\\s*|\\s+)(\\d{4})\\b`, 'g'),
     span: (m) => daySpan(Number(m[3]), monthIndex(m[2]), Number(m[1])),
   },
   {
-    pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL},?\\s+(\\d{4})\\b`, 'g'),
+    pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL}(?:,\\s*|\\s+)(\\d{4})\\b`, 'g'),
     span: (m) => daySpan(Number(m[3]), monthIndex(m[1]), Number(m[2])),
   },
   {
-    pattern: new RegExp(`\\b${MONTH},?\\s+(\\d{4})\\b`, 'g'),
+    pattern: new RegExp(`\\b${MONTH}(?:,\\s*|\\s+)(\\d{4})\\b`, 'g'),
     span: (m) => monthSpan(Number(m[2]), monthIndex(m[1])),
   },
   {
@@ -151,18 +153,46 @@ const MATCHERS: readonly Matcher[] = [
     span: (m) => yearSpan(Number(m[1])),
   },
   {
+    relative: true,
     pattern: /\b(?:the\s+)?day\s+before\s+yesterday\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - 2 * DAY, end: startOfDay(now.getTime()) - DAY }),
   },
   {
-    pattern: /\byesterday\b/g,
+    relative: true,
+    pattern: /\b(?:yesterday|last\s+night)\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }),
   },
   {
+    relative: true,
+    // The last Saturday and Sunday before the current weekend (on a Saturday or Sunday, the one before).
+    pattern: /\b(?:last|this\s+past|past)\s+weekend\b/g,
+    span: (_m, now) => {
+      const sinceSaturday = (now.getUTCDay() + 1) % 7;
+      const saturday = startOfDay(now.getTime()) - (sinceSaturday <= 1 ? sinceSaturday + 7 : sinceSaturday) * DAY;
+      return { start: saturday, end: saturday + 2 * DAY };
+    },
+  },
+  {
+    relative: true,
+    // "on the 15th": that day of the latest month in which it is not after now.
+    pattern: /\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)/g,
+    span: (m, now) => {
+      const day = Number(m[1]);
+      // The latest month that has the day ("the 31st" in March, before it, is the 31st of January).
+      for (let back = now.getUTCDate() >= day ? 0 : 1; back <= 12; back++) {
+        const found = daySpan(now.getUTCFullYear(), now.getUTCMonth() - back, day);
+        if (found !== null) return found;
+      }
+      return null;
+    },
+  },
+  {
+    relative: true,
     pattern: /\btoday\b/g,
     span: (_m, now) => ({ start: startOfDay(now.getTime()), end: startOfDay(now.getTime()) + DAY }),
   },
   {
+    relative: true,
     pattern: /\b(this|last|past|previous)\s+(week|month|year)\b/g,
     span: (m, now) => {
       const back = m[1] === 'this' ? 0 : 1;
@@ -172,14 +202,17 @@ const MATCHERS: readonly Matcher[] = [
     },
   },
   {
-    pattern: /\b(?:last|on|this past)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/g,
+    relative: true,
+    // Full names and the usual abbreviations ("last Fri", "on Tues").
+    pattern: /\b(?:last|on|this past)\s+(sun|mon|tue|wed|thu|fri|sat)(?:day|s|sday|nesday|rs|rsday|urday)?\b/g,
     span: (m, now) => {
-      const back = (now.getUTCDay() - WEEKDAYS.indexOf(m[1]) + 7) % 7 || 7;
+      const back = (now.getUTCDay() - WEEKDAYS.findIndex((day) => day.startsWith(m[1])) + 7) % 7 || 7;
       const start = startOfDay(now.getTime()) - back * DAY;
       return { start, end: start + DAY };
     },
   },
   {
+    relative: true,
     pattern:
       /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
     span: (m, now) => {
@@ -189,6 +222,7 @@ const MATCHERS: readonly Matcher[] = [
     point: true,
   },
   {
+    relative: true,
     pattern: /\b(recently|lately|the other day)\b/g,
     span: (_m, now) => ({ start: now.getTime(), end: now.getTime() }),
     point: true,
@@ -246,48 +280,151 @@ function partOf(part: string, span: Span, bounded: boolean): Span {
   return { start: span.start + Math.round(days * from) * DAY, end: span.start + Math.round(days * to) * DAY };
 }
 
+/** "the day / week / fortnight / month / year before or after" a date, right before it. */
+const ADJACENT_PERIOD = /\bthe\s+(day|week|fortnight|month|year)\s+(before|after)\s+(?:the\s+)?$/;
+
+/** The period of `unit` that ends where `span` starts (before) or starts where it ends (after). */
+function adjacentPeriod(unit: string, side: string, span: Span): Span {
+  const days: Record<string, number> = { day: 1, week: 7, fortnight: 14 };
+  if (unit in days) {
+    const length = days[unit] * DAY;
+    return side === 'before'
+      ? { start: span.start - length, end: span.start }
+      : { start: span.end, end: span.end + length };
+  }
+  const months = unit === 'month' ? 1 : 12;
+  const at = (ms: number, by: number): number => {
+    const date = new Date(ms);
+    date.setUTCMonth(date.getUTCMonth() + by);
+    return date.getTime();
+  };
+  return side === 'before'
+    ? { start: at(span.start, -months), end: span.start }
+    : { start: span.end, end: at(span.end, months) };
+}
+
+/** One time phrase of a text and the time it names (half-open, UTC ms); a vague one names a point (start = end). */
+export interface TimePhrase {
+  phrase: string;
+  start: number;
+  end: number;
+  /** A vague time ("two weeks ago", "recently"): a point to boost around, not a window. */
+  point: boolean;
+  /** A date without a year. */
+  yearless: boolean;
+  /** Named from `now` ("last week", "yesterday"), not a calendar date. */
+  relative: boolean;
+  /** The calendar date the phrase names before its part or bound ("May 2023" of "before early May 2023"). */
+  date: { start: number; end: number };
+}
+
+/**
+ * Every time phrase of `text`, each resolved on its own against `now`: ranges first, then the
+ * single dates, each with the part ("early", "the first half of") and bound ("before", "since") it
+ * is written with. Dates that cannot exist ("31 February") are left out.
+ */
+export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
+  const source = text;
+  let lower = text.normalize('NFKC').toLowerCase();
+  const phrases: TimePhrase[] = [];
+  // A range is one window from its first date to its last, read before the single dates it holds.
+  for (const range of findRanges(lower, now)) {
+    phrases.push({
+      phrase: source.slice(range.index, range.index + range.length).trim(),
+      start: range.span.start,
+      end: range.span.end,
+      point: false,
+      yearless: range.yearless,
+      relative: false,
+      date: range.span,
+    });
+    lower = lower.slice(0, range.index) + ' '.repeat(range.length) + lower.slice(range.index + range.length);
+  }
+  for (const { pattern, span, point, yearless, relative } of MATCHERS) {
+    let matchedAny = false;
+    for (const match of lower.matchAll(pattern)) {
+      matchedAny = true;
+      const whole = span(match, now);
+      if (whole === null) continue;
+      // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
+      const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(lower.slice(0, match.index));
+      const partFrom = part ? part.index : match.index;
+      const adjacent = point ? null : ADJACENT_PERIOD.exec(lower.slice(0, partFrom));
+      const from = adjacent ? adjacent.index : partFrom;
+      const phrase = source.slice(from, match.index + match[0].length).trim();
+      if (point) {
+        phrases.push({
+          phrase,
+          start: whole.start,
+          end: whole.start,
+          point: true,
+          yearless: false,
+          relative: true,
+          date: whole,
+        });
+        continue;
+      }
+      const modifier = adjacent
+        ? undefined
+        : /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(lower.slice(0, from))?.[1];
+      const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
+      const bounded = adjacent ? adjacentPeriod(adjacent[1], adjacent[2], found) : bound(modifier, found);
+      phrases.push({
+        phrase,
+        start: bounded.start,
+        end: bounded.end,
+        point: false,
+        yearless: yearless === true,
+        relative: relative === true,
+        date: whole,
+      });
+    }
+    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again; a
+    // pattern that matched nothing has nothing to blank (most, for most queries).
+    if (matchedAny) lower = lower.replace(pattern, (whole) => ' '.repeat(whole.length));
+  }
+  return phrases;
+}
+
+/**
+ * A question that names a calendar date and a time relative to the present ("what did Joanna finish
+ * last Friday, on 23 January 2022?", "Tim's writing issue last week, as mentioned on November 6")
+ * tells the relative time from that date, not from today: the relative phrases are read again as of
+ * the start of the latest such date, and the window runs from the earliest time they name to the end
+ * of that date (what happened then and when it was told). Null when the query has no such pair.
+ */
+function anchoredToDate(query: string, phrases: readonly TimePhrase[]): TimePhrase[] | null {
+  const dates = phrases.filter((phrase) => !phrase.relative && !phrase.yearless && Number.isFinite(phrase.date.start));
+  if (dates.length === 0 || !phrases.some((phrase) => phrase.relative)) return null;
+  const anchor = dates.reduce((latest, phrase) => (phrase.date.start > latest.date.start ? phrase : latest));
+  const relative = timePhrasesOf(query, new Date(anchor.date.start)).filter((phrase) => phrase.relative);
+  const spans = relative.filter((phrase) => !phrase.point);
+  const start = Math.min(anchor.date.start, ...spans.map((phrase) => phrase.start));
+  return [
+    { ...anchor, phrase: anchor.phrase, start, end: anchor.date.end },
+    ...relative.map((phrase) => (phrase.point ? phrase : { ...phrase, start, end: anchor.date.end })),
+  ];
+}
+
+/** The query's time phrases as one window (their intersection) and the first vague point. */
 export function parseTimeExpressions(query: string, now: Date): TimeHint {
-  let text = query.normalize('NFKC').toLowerCase();
   const matched: string[] = [];
   let start = -Infinity;
   let end = Infinity;
   let boost: number | undefined;
   let windowParts = 0;
   let yearlessParts = 0;
-  // A range is one window from its first date to its last, read before the single dates it holds.
-  for (const range of findRanges(text, now)) {
-    matched.push(query.slice(range.index, range.index + range.length).trim());
-    windowParts += 1;
-    if (range.yearless) yearlessParts += 1;
-    start = Math.max(start, range.span.start);
-    end = Math.min(end, range.span.end);
-    text = text.slice(0, range.index) + ' '.repeat(range.length) + text.slice(range.index + range.length);
-  }
-  for (const { pattern, span, point, yearless } of MATCHERS) {
-    let matchedAny = false;
-    for (const match of text.matchAll(pattern)) {
-      matchedAny = true;
-      const whole = span(match, now);
-      if (whole === null) continue;
-      // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
-      const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(text.slice(0, match.index));
-      const from = part ? part.index : match.index;
-      matched.push(query.slice(from, match.index + match[0].length).trim());
-      if (point) {
-        boost ??= whole.start;
-        continue;
-      }
-      const modifier = /\b(before|prior to|until|by|after|since|from)\s+(?:the\s+)?$/.exec(text.slice(0, from))?.[1];
-      const found = part ? partOf(part[1] ?? part[2] ?? part[3], whole, modifier !== undefined) : whole;
-      const bounded = bound(modifier, found);
-      windowParts += 1;
-      if (yearless === true) yearlessParts += 1;
-      start = Math.max(start, bounded.start);
-      end = Math.min(end, bounded.end);
+  const phrases = timePhrasesOf(query, now);
+  for (const phrase of anchoredToDate(query, phrases) ?? phrases) {
+    matched.push(phrase.phrase);
+    if (phrase.point) {
+      boost ??= phrase.start;
+      continue;
     }
-    // Blank what matched so a shorter pattern ("May 2023" then "2023") cannot match it again; a
-    // pattern that matched nothing has nothing to blank (most, for most queries).
-    if (matchedAny) text = text.replace(pattern, (whole) => ' '.repeat(whole.length));
+    windowParts += 1;
+    if (phrase.yearless) yearlessParts += 1;
+    start = Math.max(start, phrase.start);
+    end = Math.min(end, phrase.end);
   }
   const hint: TimeHint = { matched };
   if (Number.isFinite(start)) hint.after = new Date(start).toISOString();

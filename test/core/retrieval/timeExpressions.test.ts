@@ -18,6 +18,61 @@ test('relative days', () => {
   assert.deepEqual(range('on Wednesday'), ['2024-03-13T00:00:00.000Z', '2024-03-13T23:59:59.999Z']);
 });
 
+test('last night, last weekend, a weekday abbreviated and "on the Nth"', () => {
+  assert.deepEqual(range('what did we cook last night'), ['2024-03-19T00:00:00.000Z', '2024-03-19T23:59:59.999Z']);
+  // Wednesday 20 March: the weekend before is 16-17 March; on Saturday 23 or Sunday 24 it is still that one.
+  assert.deepEqual(range('where did we go last weekend'), ['2024-03-16T00:00:00.000Z', '2024-03-17T23:59:59.999Z']);
+  for (const now of ['2024-03-23T10:00:00Z', '2024-03-24T10:00:00Z'])
+    assert.deepEqual(
+      [
+        parseTimeExpressions('this past weekend', new Date(now)).after,
+        parseTimeExpressions('this past weekend', new Date(now)).before,
+      ],
+      ['2024-03-16T00:00:00.000Z', '2024-03-17T23:59:59.999Z'],
+    );
+  assert.deepEqual(range('last Fri'), ['2024-03-15T00:00:00.000Z', '2024-03-15T23:59:59.999Z']);
+  assert.deepEqual(range('we met last Tues'), ['2024-03-19T00:00:00.000Z', '2024-03-19T23:59:59.999Z']);
+  assert.deepEqual(range('on Thurs'), ['2024-03-14T00:00:00.000Z', '2024-03-14T23:59:59.999Z']);
+  // The day of the latest month that has it, not after now.
+  assert.deepEqual(range('we met on the 15th'), ['2024-03-15T00:00:00.000Z', '2024-03-15T23:59:59.999Z']);
+  assert.deepEqual(range('we met on the 25th'), ['2024-02-25T00:00:00.000Z', '2024-02-25T23:59:59.999Z']);
+  assert.deepEqual(range('we met on the 31st'), ['2024-01-31T00:00:00.000Z', '2024-01-31T23:59:59.999Z']);
+  // "the 15th of May" is the date of May, read by the day-month pattern.
+  assert.deepEqual(range('on the 15th of May'), ['2023-05-15T00:00:00.000Z', '2023-05-15T23:59:59.999Z']);
+});
+
+test('a time relative to the present is told from the calendar date the question names', () => {
+  // 23 January 2022 was a Sunday: "last Friday" from it is the 21st; the window runs to the end of the 23rd.
+  assert.deepEqual(range('What did Joanna finish last Friday, on 23 January, 2022?'), [
+    '2022-01-21T00:00:00.000Z',
+    '2022-01-23T23:59:59.999Z',
+  ]);
+  // Monday 6 November 2023: last week is 30 October to 5 November.
+  assert.deepEqual(range("Tim's writing issue last week, as mentioned on November 6, 2023"), [
+    '2023-10-30T00:00:00.000Z',
+    '2023-11-06T23:59:59.999Z',
+  ]);
+  assert.deepEqual(range('what did Maria do last weekend before April 10, 2023'), [
+    '2023-04-08T00:00:00.000Z',
+    '2023-04-10T23:59:59.999Z',
+  ]);
+  const vague = parseTimeExpressions('what did Maria start recently, as mentioned on 3 June, 2023', NOW);
+  assert.equal(vague.boostAround, '2023-06-03T00:00:00.000Z');
+  // Without a calendar date, relative phrases are told from now.
+  assert.deepEqual(range('what did Joanna finish last Friday'), [
+    '2024-03-15T00:00:00.000Z',
+    '2024-03-15T23:59:59.999Z',
+  ]);
+});
+
+test('a year after a comma with no space', () => {
+  assert.deepEqual(range('the photo shared on December 1,2021'), [
+    '2021-12-01T00:00:00.000Z',
+    '2021-12-01T23:59:59.999Z',
+  ]);
+  assert.deepEqual(range('on 8 May,2021'), ['2021-05-08T00:00:00.000Z', '2021-05-08T23:59:59.999Z']);
+});
+
 test('calendar weeks, months and years', () => {
   assert.deepEqual(range('last week'), ['2024-03-11T00:00:00.000Z', '2024-03-17T23:59:59.999Z']);
   assert.deepEqual(range('this week'), ['2024-03-18T00:00:00.000Z', '2024-03-24T23:59:59.999Z']);

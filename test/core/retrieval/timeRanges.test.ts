@@ -101,3 +101,15 @@ test('a range may end now', () => {
     ['what did I do today', '2024-03-20', '2024-03-20'],
   ]);
 });
+
+test('the day, week, fortnight, month or year before or after a date is that period next to it', () => {
+  assert.deepEqual(window('where was Tim the week before 16 November 2023?'), days('2023-11-09', '2023-11-15'));
+  assert.deepEqual(window('the day after 2023-05-08'), days('2023-05-09', '2023-05-09'));
+  assert.deepEqual(window('the fortnight after May 2023'), days('2023-06-01', '2023-06-14'));
+  assert.deepEqual(window('the month before 15 March 2023'), days('2023-02-15', '2023-03-14'));
+  assert.deepEqual(parseTimeExpressions('the week before 16 November 2023', NOW).matched, [
+    'the week before 16 November 2023',
+  ]);
+  // Without a period, "before" still bounds one side only.
+  assert.deepEqual(window('bugs before 16 November 2023'), [undefined, '2023-11-15T23:59:59.999Z']);
+});

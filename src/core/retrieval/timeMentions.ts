@@ -1,0 +1,47 @@
+/**
+ * Whether a memory's text says when something happened or will happen: a date ("on 8 May 2023",
+ * "in March", "since 2019"), a day or period relative to when it was said ("yesterday", "last Fri",
+ * "this weekend", "next month", "two weeks ago", "on the 15th") or how long ("for 3 years", "in two
+ * weeks"). These are the kinds of temporal expression annotation schemes such as TimeML tag (dates,
+ * relative dates, durations), written with the same closed classes the query's time phrases use
+ * (timeExpressions.ts): month and weekday names with their abbreviations, calendar units, seasons,
+ * counts and the deictic words (this, next, last, past). No topic word is in it. One pattern, so a
+ * memory is tested once (timeAnswerWeighting.ts tests the best candidates of a question asking when).
+ */
+import { MONTH } from './monthNames.ts';
+
+/** The month name as a group that captures nothing. */
+const ANY_MONTH = MONTH.replace(/^\(/, '(?:');
+const COUNT =
+  '(?:\\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\\s+)?few|(?:a\\s+)?couple(?:\\s+of)?|several)';
+const UNIT = '(?:days?|nights?|weeks?|weekends?|fortnights?|months?|years?|decades?)';
+const WEEKDAY = '(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?';
+const SEASON = '(?:summer|winter|spring|fall|autumn)';
+const PART_OF_DAY = '(?:morning|afternoon|evening|night)';
+const DAY_NUMBER = '\\d{1,2}(?:st|nd|rd|th)?';
+const YEAR = '(?:19|20)\\d{2}';
+
+const FORMS = [
+  // Days named relative to the telling.
+  '(?:yesterday|today|tonight|tomorrow|the\\s+other\\s+day|recently|lately)',
+  // A period named relative to the telling: "last weekend", "this past Friday", "next summer".
+  `(?:this|next|last|past|coming|previous|this\\s+past)\\s+(?:${UNIT}|${WEEKDAY}|${SEASON}|${PART_OF_DAY})`,
+  // "on Monday", "on the 15th".
+  `on\\s+(?:${WEEKDAY}|the\\s+${DAY_NUMBER})`,
+  // A count of units from the telling, or how long: "two weeks ago", "3 years now", "for four months".
+  `${COUNT}\\s+${UNIT}\\s+(?:ago|later|earlier|before|after|back|now|from\\s+now)`,
+  `(?:for|in|within|about|around|over|almost|nearly)\\s+(?:the\\s+)?(?:last\\s+|past\\s+|next\\s+)?${COUNT}\\s+${UNIT}`,
+  // Calendar dates: "8 May", "May 8th", "May 2023", ISO dates, a month or year after a preposition.
+  `${DAY_NUMBER}\\s+(?:of\\s+)?${ANY_MONTH}`,
+  `${ANY_MONTH}\\s+(?:${DAY_NUMBER}|${YEAR})`,
+  '\\d{4}-\\d{2}-\\d{2}',
+  `(?:in|during|since|until|by|from|early|mid|late)[\\s-]+(?:${ANY_MONTH}|${YEAR})`,
+];
+
+/** Lower-case words only: "May I" or "march on" in a sentence are no dates, "in May" is. */
+const MENTION = new RegExp(`\\b(?:${FORMS.join('|')})\\b`);
+
+/** True when `text` says when something happened, will happen or for how long (see the module comment). */
+export function mentionsTime(text: string): boolean {
+  return MENTION.test(text.normalize('NFKC').toLowerCase());
+}

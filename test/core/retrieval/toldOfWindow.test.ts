@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
+import type { Clock } from '../../../src/core/ports/clock.ts';
+import { recordedJustAfter, TELLING_REACH_MS } from '../../../src/core/retrieval/toldOfWindow.ts';
+import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+
+/**
+ * A memory recorded after the time it tells of ("… last Friday", stored the Monday after) covers a
+ * window the question names when its own time phrases, read as of when it was recorded, fall inside
+ * it (toldOfWindow.ts).
+ */
+describe('a memory that tells of the window later', () => {
+  let tick = 0;
+  const clock: Clock = { now: () => new Date(Date.parse('2026-06-15T12:00:00Z') + 1000 * tick++) };
+  let test: TestCore;
+  const ids: Record<string, string> = {};
+  const recall = (query: string): Promise<RecallOutput> =>
+    test.core.recall({ user_id: 'k', query }, { logAccess: false });
+  const returned = (result: RecallOutput): string[] =>
+    result.memories.map((memory) => Object.entries(ids).find(([, id]) => id === memory.memory_id)?.[0] ?? '?');
+
+  before(async () => {
+    test = await createTestCore({ clock });
+    // Stored first, so without the rule the other castle memory (stored later) wins the tie.
+    Object.assign(
+      ids,
+      await storeEvents(test, 'k', [
+        // Monday 18 May 2026: "last Friday" is 15 May.
+        ['toldLater', 'We visited the castle on the coast last Friday, windy.', '2026-05-18T09:00:00Z'],
+        ['otherVisit', 'We visited the castle on the coast with the cousins.', '2026-04-02T09:00:00Z'],
+        // Recorded in the window's month but telling of April: it names no time in the window.
+        ['toldOfApril', 'We visited the castle on the coast in April, rainy.', '2026-05-20T09:00:00Z'],
+      ]),
+    );
+  });
+  after(() => test.cleanup());
+
+  it('ranks the memory that tells of the day first, marked as from the time asked about', async () => {
+    const result = await recall('Which castle did we visit on 15 May 2026?');
+    assert.equal(returned(result)[0], 'toldLater');
+    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+    assert.match(result.memories[0].why_matched, /from the time asked about/);
+  });
+
+  it('does not count a memory whose phrases name another time', async () => {
+    const result = await recall('Which castle did we visit on 15 May 2026?');
+    const april = result.memories.find((memory) => memory.memory_id === ids.toldOfApril);
+    assert.ok(april && !april.score_breakdown.signals.includes('time'));
+  });
+
+  it('answers a question that is only a time with the memories that tell of it later too', async () => {
+    const result = await recall('What happened on 15 May 2026?');
+    assert.deepEqual(returned(result), ['toldLater']);
+    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+  });
+
+  it('reads only candidates recorded within the reach after a window with an end', () => {
+    const window = { after: '2026-05-15T00:00:00.000Z', before: '2026-05-15T23:59:59.999Z' };
+    const end = Date.parse(window.before);
+    const candidates = [
+      { memory_id: 'inside', happened_ms: end - 1000 },
+      { memory_id: 'justAfter', happened_ms: end + 3 * 86_400_000 },
+      { memory_id: 'tooLate', happened_ms: end + TELLING_REACH_MS + 1 },
+    ];
+    assert.deepEqual(recordedJustAfter(window, candidates), ['justAfter']);
+    assert.deepEqual(recordedJustAfter({ after: window.after }, candidates), [], 'an open window has no after');
+  });
+});
+
+describe('a memory that tells of the window later, cut from a full pool', () => {
+  const clock: Clock = { now: () => new Date('2026-06-15T12:00:00Z') };
+  let test: TestCore;
+  let toldLater = '';
+
+  before(async () => {
+    test = await createTestCore({ clock });
+    // Sixty short castle memories of 2025 outrank the long one on BM25 and fill the pool (50 for a
+    // limit of 5); a hundred about other things keep "castle" a word that tells memories apart.
+    const castles = Array.from(
+      { length: 60 },
+      (_, n) => [`castle-${n}`, `Castle visit ${n}.`, new Date(Date.UTC(2025, 0, 1 + n)).toISOString()] as const,
+    );
+    const others = Array.from(
+      { length: 100 },
+      (_, n) =>
+        [
+          `other-${n}`,
+          `Repaired the garden fence, round ${n}.`,
+          new Date(Date.UTC(2024, 0, 1 + n)).toISOString(),
+        ] as const,
+    );
+    const told = [
+      'told',
+      'We finally had a long and lovely day out and visited the old castle on the windy coast last Friday with everyone.',
+      '2026-05-18T09:00:00Z',
+    ] as const;
+    toldLater = (await storeEvents(test, 'p', [told, ...castles, ...others])).told;
+  });
+  after(() => test.cleanup());
+
+  it('reads the memories recorded just after the window and ranks the one that tells of it first', async () => {
+    const result = await test.core.recall(
+      { user_id: 'p', query: 'Which castle did we visit on 15 May 2026?', limit: 5 },
+      { logAccess: false },
+    );
+    assert.equal(result.memories[0]?.memory_id, toldLater);
+    assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+  });
+});
