@@ -295,8 +295,14 @@ describe("the client's SQL, before translation, is in Firebolt's documented form
 
   it('21. lambdas: never sent', () => assertNeverSent('lambdas', /->/));
 
-  it("22. LIKE: never sent (case sensitivity is one of the test server's emulations)", () =>
-    assertNeverSent('LIKE', /\b(I?LIKE)\b/i));
+  it("22. LIKE: only `term LIKE '<letters>%'` or `'%<letters>'`, its pattern a TEXT constant (like page); never ILIKE (case sensitivity is one of the test server's emulations)", () => {
+    assertNeverSent('ILIKE', /\bILIKE\b/i);
+    const statements = matching(/\bLIKE\b/i);
+    assert.ok(statements.length > 0, 'the client sends LIKE (word parts of lexical hits)');
+    for (const sql of statements)
+      for (const [use] of flat(sql).matchAll(/\S+ LIKE \S+/gi))
+        assert.match(use, /^term LIKE '(?:%\p{L}+|\p{L}+%)'\)?$/u, `LIKE not in the documented form: ${use}`);
+  });
 
   it('SQLite-only syntax the test server would accept but Firebolt lacks is never sent (README known gaps)', () => {
     assertNeverSent(

@@ -153,8 +153,10 @@ async function matchedTerms(
   parts: readonly string[],
 ): Promise<Map<string, Set<string>>> {
   const params = new SqlParams();
-  // A part is letters only (isPlainWord), so it holds no LIKE wildcard; the words it matches are tested again in partMatchesIn.
-  const holding = parts.map((part) => ` OR term LIKE ${params.add(`${part}%`)} OR term LIKE ${params.add(`%${part}`)}`);
+  // Firebolt's LIKE takes its pattern as a TEXT constant (like page), so the pattern is a literal, not
+  // a `$n`. A part is letters only (partsToLookFor), so it holds no wildcard and cannot end the
+  // literal; the words it matches are tested again in partMatchesIn.
+  const holding = parts.map((part) => ` OR term LIKE ${sqlLiteral(`${part}%`)} OR term LIKE ${sqlLiteral(`%${part}`)}`);
   const sql = `SELECT memory_id, term FROM fml_memory_terms
     WHERE user_id = ${params.add(userId)} AND memory_id IN (${params.list(memoryIds)}) AND (term IN (${params.list(terms)})${holding.join('')})`;
   const { rows } = await client.query(sql, params.values);

@@ -3,8 +3,8 @@ import type { QueryParam } from './queryParameters.ts';
 
 /**
  * The one place this store writes a value into SQL text instead of sending it in
- * `query_parameters`. Three things need it: the query vector of VECTOR_SEARCH (the engine
- * wants a literal there), identifiers in DDL, and `$n` values of a statement whose parameters
+ * `query_parameters`. Four things need it: the query vector of VECTOR_SEARCH (the engine
+ * wants a literal there), the pattern of LIKE (a TEXT constant, like page), identifiers in DDL, and `$n` values of a statement whose parameters
  * would make the URL longer than MAX_REQUEST_TARGET_BYTES (inlineParameters.ts puts them in the
  * body instead; every `$n` the store writes carries an explicit cast, so the literal's own type
  * does not matter).
