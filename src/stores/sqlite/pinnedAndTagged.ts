@@ -27,7 +27,10 @@ export class PinnedAndTagged {
     if (this.#pinned === null) {
       const pinned = new Set<string>();
       const columns = this.#table.columns;
-      for (const row of this.#table.rows()) if (columns.flag(row, PINNED)) pinned.add(columns.ids[row]);
+      // A plain loop, not the table's row generator: its 100,000 step results were 8 MB of garbage
+      // at a fresh process's first listing, and the collection it brought grew the young generation.
+      for (let row = 0; row < columns.rows; row++)
+        if (columns.present(row) && columns.flag(row, PINNED)) pinned.add(columns.ids[row]);
       this.#pinned = pinned;
     }
     return this.#pinned;
@@ -46,7 +49,8 @@ export class PinnedAndTagged {
       ids = new Set();
       if (!this.#complete) {
         const columns = this.#table.columns;
-        for (const row of this.#table.rows()) if (columns.hasTag(row, tag)) ids.add(columns.ids[row]);
+        for (let row = 0; row < columns.rows; row++)
+          if (columns.present(row) && columns.hasTag(row, tag)) ids.add(columns.ids[row]);
         this.#byTag.set(tag, ids);
       }
     }
