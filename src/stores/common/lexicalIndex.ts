@@ -98,6 +98,13 @@ export class LexicalIndex {
   #termIdOf = new SortedKeyIndex();
   #termNames: string[] = [];
   /**
+   * Whether #termNames and #ids are still the loaded documents' own arrays, which the sorted key
+   * indexes search and so must not change: each is copied before its first change (at 100,000
+   * documents the two copies a load used to make were 1.8 MB a fresh process kept for nothing).
+   */
+  #termNamesShared = false;
+  #idsShared = false;
+  /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
    * integers, frequencies in half units (tfUnits). By term id: where its
    * run starts, how many cells it uses and how many it has room for. No object per term (there
@@ -250,10 +257,11 @@ export class LexicalIndex {
     const idProblem = SortedKeyIndex.problemWith(ids, idOrder);
     if (idProblem !== null) throw new LexicalDocumentsError(`Lexical documents' ids: ${idProblem}.`);
     const index = new LexicalIndex(options);
-    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copies.
+    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copied before they change.
     index.#termIdOf = new SortedKeyIndex(termNames, null);
     index.#slotOf = new SortedKeyIndex(ids, idOrder);
-    index.#termNames = termNames.slice();
+    index.#termNames = termNames;
+    index.#termNamesShared = true;
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).
@@ -284,7 +292,8 @@ export class LexicalIndex {
     index.#arenaTerms = new Int32Array(0);
     index.#arenaTfs = new Uint16Array(0);
     index.#arenaUsed = 0;
-    index.#ids = ids.slice();
+    index.#ids = ids;
+    index.#idsShared = true;
     index.#nextOrder = count;
     return index;
   }
@@ -363,7 +372,7 @@ export class LexicalIndex {
     }
     this.#docStart[slot] = start;
     this.#docTermCount[slot] = this.#arenaUsed - start;
-    this.#ids[slot] = docId;
+    this.#ownIds()[slot] = docId;
     this.#lengths[slot] = doc.length;
     this.#orders[slot] = this.#nextOrder++;
     this.#totalLength += doc.length;
@@ -511,6 +520,10 @@ export class LexicalIndex {
     let id = this.#termIdOf.get(term);
     if (id === undefined) {
       id = this.#termNames.length;
+      if (this.#termNamesShared) {
+        this.#termNames = this.#termNames.slice();
+        this.#termNamesShared = false;
+      }
       this.#termNames.push(term);
       this.#termIdOf.set(term, id);
       if (id === this.#postingSizes.length) {
@@ -559,11 +572,19 @@ export class LexicalIndex {
     this.#arenaWaste = 0;
   }
 
+  #ownIds(): string[] {
+    if (this.#idsShared) {
+      this.#ids = this.#ids.slice();
+      this.#idsShared = false;
+    }
+    return this.#ids;
+  }
+
   #allocateSlot(): number {
     const reused = this.#freeSlots.pop();
     if (reused !== undefined) return reused;
     const slot = this.#ids.length;
-    this.#ids.push('');
+    this.#ownIds().push('');
     if (slot >= this.#lengths.length) {
       const capacity = this.#lengths.length * 2;
       this.#lengths = grow(this.#lengths, capacity);
