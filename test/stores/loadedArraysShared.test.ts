@@ -90,6 +90,24 @@ test('a loaded index and meta table copy no id or term array at load', () => {
   assert.equal(table.size, DOCUMENTS);
 });
 
+test("a loaded index writes the documents' own lengths and posting sizes in place instead of copying them", () => {
+  const decoded = decodedFile();
+  const terms = decoded.lexical.termNames.length;
+  const before = process.memoryUsage().arrayBuffers;
+  const lexical = LexicalIndex.fromDocuments(decoded.lexical);
+  const grown = process.memoryUsage().arrayBuffers - before;
+  // What a loaded index must make: by term, where each posting starts and its room (4 bytes each);
+  // by document, its order and score (8 bytes each), its arena start and term count, and a search's
+  // touched list and match masks (4 bytes each); a removed flag per term and per document (the
+  // sorted key indexes). Copies of the lengths and the sizes were 8 bytes a document and 4 a term
+  // more (240 KB here).
+  const needed = terms * (2 * 4 + 1) + DOCUMENTS * (2 * 8 + 4 * 4 + 1);
+  assert.ok(grown <= needed + 32 * 1024, `the index made ${grown} bytes of arrays where ${needed} are needed`);
+  lexical.upsert('mem_new', { terms: new Map([['aardvark', 2]]), length: 4 });
+  assert.deepEqual(searchIds(lexical, 'aardvark'), ['mem_new']);
+  assert.equal(lexical.documentFrequency('shared'), DOCUMENTS);
+});
+
 test('a loaded index that takes new memories and terms leaves the decoded arrays as they were and finds old and new', () => {
   const decoded = decodedFile();
   const idsBefore = decoded.metas.ids.slice();
