@@ -1,11 +1,21 @@
 // Three bundles, one per process: the CLI/MCP server (node), the VS Code extension (node, `vscode` external)
 // and the panel webview (browser). `--production` minifies and drops source maps for packaging.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { firstWideCharacter, latin1Sources } from './scripts/latin1Sources.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
-const node = { ...common, platform: 'node', target: 'node22', format: 'cjs', external: ['vscode', 'node:sqlite'] };
+// Node bundles are Latin-1 throughout, so V8 holds their source at one byte a character (scripts/latin1Sources.mjs).
+const node = {
+  ...common,
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  external: ['vscode', 'node:sqlite'],
+  charset: 'ascii',
+  plugins: [latin1Sources],
+};
 
 const entries = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
@@ -36,4 +46,12 @@ mkdirSync('dist', { recursive: true });
 // The package is "type": "module" for the TypeScript sources; the bundles are CommonJS.
 writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
 await Promise.all(entries.map((options) => build(options)));
+for (const { outfile, platform } of entries) {
+  if (platform !== 'node') continue;
+  const wide = firstWideCharacter(readFileSync(outfile, 'utf8'));
+  if (wide !== null)
+    throw new Error(
+      `${outfile} holds a character above U+00FF at ${wide}: its source would take two bytes a character.`,
+    );
+}
 writeFileSync('dist/.build-stamp', new Date().toISOString() + '\n');

@@ -36,6 +36,7 @@ const sourcesChanged = Math.max(
   newestIn(join(root, 'src')),
   newestIn(join(root, 'webview')),
   mtime(join(root, 'esbuild.mjs')),
+  mtime(join(root, 'scripts', 'latin1Sources.mjs')),
   mtime(join(root, 'package.json')),
 );
 if (!existsSync(builtStamp) || sourcesChanged > mtime(builtStamp)) {

@@ -24,7 +24,9 @@ const XML_ELEMENT = /<(?<name>[A-Za-z_][\w.-]{0,60})>(?<value>[^<\n]{1,400})<\/\
 // "the password for staging is hunter2!", "my passphrase: 'correct horse'", "password Tr0ub4dor&3".
 // Longest first: the first alternative that lets the pattern match is the one used.
 const PROSE_VERB = String.raw`(?:(?:(?:was|has been|have been|is|got|were)\s+)?(?:changed|set|reset|updated|rotated)\s+to|is now|is still|is|was|will be|would be|becomes|=)`;
-const PROSE_VALUE = String.raw`(?<value>"[^"\n]{1,200}"|'[^'\n]{1,200}'|“[^”\n]{1,200}”|[^\s"'“()[\]<>{}]+(?![(\[<{]))`;
+// Curly quotes as \u escapes, which the RegExp reads: a raw text keeps its characters, and the
+// bundle must stay Latin-1 (scripts/latin1Sources.mjs).
+const PROSE_VALUE = String.raw`(?<value>"[^"\n]{1,200}"|'[^'\n]{1,200}'|\u201c[^\u201d\n]{1,200}\u201d|[^\s"'\u201c()[\]<>{}]+(?![(\[<{]))`;
 // With "for <something>" a verb must follow, so "password for the admin console is X" yields X, not "the".
 const PROSE = new RegExp(
   String.raw`\b(?:password|passwd|passphrase|passcode)\b(?:\s+(?:for|of|on|to)\s+[^\n.:;!?]{1,40}?\s+${PROSE_VERB}|(?:\s+${PROSE_VERB}|\s*:)?)\s+${PROSE_VALUE}`,

@@ -100,6 +100,13 @@ export class LexicalIndex {
   #termIdOf = new SortedKeyIndex();
   #termNames: string[] = [];
   /**
+   * Whether #termNames and #ids are still the loaded documents' own arrays, which the sorted key
+   * indexes search and so must not change: each is copied before its first change (at 100,000
+   * documents the two copies a load used to make were 1.8 MB a fresh process kept for nothing).
+   */
+  #termNamesShared = false;
+  #idsShared = false;
+  /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
    * integers, frequencies in half units (tfUnits). By term id: where its
    * run starts, how many cells it uses and how many it has room for. No object per term (there
@@ -114,7 +121,7 @@ export class LexicalIndex {
   /** Cells of runs that moved away; compacted before growing once they are a third of the used cells. */
   #postingsWaste = 0;
   #postingStarts = new Int32Array(1024);
-  #postingSizes = new Int32Array(1024);
+  #postingSizes: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   #postingRooms = new Int32Array(1024);
   #slotOf = new SortedKeyIndex();
   readonly #freeSlots: number[] = [];
@@ -138,7 +145,7 @@ export class LexicalIndex {
   /** Per slot: where its terms start in the arena, and how many (0 for a free slot). */
   #docStart = new Int32Array(16);
   #docTermCount = new Int32Array(16);
-  #lengths = new Float64Array(16);
+  #lengths: Float64Array<ArrayBufferLike> = new Float64Array(16);
   /** Insertion sequence per slot: the deterministic tie-break (earlier first). */
   #orders = new Float64Array(16);
   #nextOrder = 0;
@@ -248,7 +255,9 @@ export class LexicalIndex {
     }
     const capacity = Math.max(1024, termTotal);
     const starts = new Int32Array(capacity);
-    const sizes = new Int32Array(capacity);
+    // The documents' own arrays where they have the room (written in place from now on, as the
+    // postings are): a copy of the sizes and lengths was 1.3 MB a fresh process kept at 100,000 documents.
+    const sizes = postingSizes.length === capacity ? postingSizes : new Int32Array(capacity);
     const offset = checkPostings(postingSizes, postingDocuments, count, starts, sizes);
     if (offset !== cells)
       throw new LexicalDocumentsError(`Lexical postings count ${offset} entries but hold ${cells}.`);
@@ -257,10 +266,11 @@ export class LexicalIndex {
     const idProblem = SortedKeyIndex.problemWith(ids, idOrder);
     if (idProblem !== null) throw new LexicalDocumentsError(`Lexical documents' ids: ${idProblem}.`);
     const index = new LexicalIndex(options);
-    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copies.
+    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copied before they change.
     index.#termIdOf = new SortedKeyIndex(termNames, null);
     index.#slotOf = new SortedKeyIndex(ids, idOrder);
-    index.#termNames = termNames.slice();
+    index.#termNames = termNames;
+    index.#termNamesShared = true;
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).
@@ -271,8 +281,8 @@ export class LexicalIndex {
     index.#postingSizes = sizes;
     index.#postingRooms = sizes.slice();
     const slotCapacity = Math.max(16, count);
-    const docLengths = new Float64Array(slotCapacity);
-    docLengths.set(lengths);
+    const docLengths = lengths.length === slotCapacity ? lengths : new Float64Array(slotCapacity);
+    if (docLengths !== lengths) docLengths.set(lengths);
     const orders = new Float64Array(slotCapacity);
     let totalLength = 0;
     for (let slot = 0; slot < count; slot++) {
@@ -291,7 +301,8 @@ export class LexicalIndex {
     index.#arenaTerms = new Int32Array(0);
     index.#arenaTfs = new Uint16Array(0);
     index.#arenaUsed = 0;
-    index.#ids = ids.slice();
+    index.#ids = ids;
+    index.#idsShared = true;
     index.#nextOrder = count;
     return index;
   }
@@ -370,7 +381,7 @@ export class LexicalIndex {
     }
     this.#docStart[slot] = start;
     this.#docTermCount[slot] = this.#arenaUsed - start;
-    this.#ids[slot] = docId;
+    this.#ownIds()[slot] = docId;
     this.#lengths[slot] = doc.length;
     this.#orders[slot] = this.#nextOrder++;
     this.#totalLength += doc.length;
@@ -647,6 +658,10 @@ export class LexicalIndex {
     let id = this.#termIdOf.get(term);
     if (id === undefined) {
       id = this.#termNames.length;
+      if (this.#termNamesShared) {
+        this.#termNames = this.#termNames.slice();
+        this.#termNamesShared = false;
+      }
       this.#termNames.push(term);
       this.#termIdOf.set(term, id);
       if (id === this.#postingSizes.length) {
@@ -695,11 +710,19 @@ export class LexicalIndex {
     this.#arenaWaste = 0;
   }
 
+  #ownIds(): string[] {
+    if (this.#idsShared) {
+      this.#ids = this.#ids.slice();
+      this.#idsShared = false;
+    }
+    return this.#ids;
+  }
+
   #allocateSlot(): number {
     const reused = this.#freeSlots.pop();
     if (reused !== undefined) return reused;
     const slot = this.#ids.length;
-    this.#ids.push('');
+    this.#ownIds().push('');
     if (slot >= this.#lengths.length) {
       const capacity = this.#lengths.length * 2;
       this.#lengths = grow(this.#lengths, capacity);
@@ -869,13 +892,13 @@ function scanPosting(
   return touchedCount;
 }
 
-function grow(array: Float64Array<ArrayBuffer>, capacity: number): Float64Array<ArrayBuffer> {
+function grow(array: Float64Array<ArrayBufferLike>, capacity: number): Float64Array<ArrayBuffer> {
   const grown = new Float64Array(capacity);
   grown.set(array);
   return grown;
 }
 
-function growInt(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+function growInt(array: Int32Array<ArrayBufferLike>, capacity: number): Int32Array<ArrayBuffer> {
   const grown = new Int32Array(capacity);
   grown.set(array);
   return grown;

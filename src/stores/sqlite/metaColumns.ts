@@ -72,7 +72,13 @@ export interface LoadedMetaColumns {
  * file's list columns until written; written and new rows keep their lists as given.
  */
 export class MetaColumns {
-  ids: string[];
+  /**
+   * Memory ids by row. A loaded table reads the decoded file's array, which the sorted key indexes
+   * search and so must never change, until its first new row, which copies it (100,000 ids are
+   * 0.8 MB of pointers, which a fresh process used to copy at load whether or not it ever stored).
+   */
+  #ids: string[];
+  #idsShared: boolean;
   #strings: Int32Array;
   #numbers: Float64Array;
   #flags: Uint8Array;
@@ -92,7 +98,8 @@ export class MetaColumns {
   constructor(loaded: LoadedMetaColumns | null = null) {
     this.#loaded = loaded;
     this.#rows = loaded === null ? 0 : loaded.ids.length;
-    this.ids = loaded === null ? [] : loaded.ids.slice();
+    this.#ids = loaded === null ? [] : loaded.ids;
+    this.#idsShared = loaded !== null;
     this.#strings = loaded === null ? new Int32Array(16 * S) : loaded.strings;
     this.#numbers = loaded === null ? new Float64Array(16 * N) : loaded.numbers;
     this.#flags = loaded === null ? new Uint8Array(16) : loaded.flags;
@@ -103,12 +110,20 @@ export class MetaColumns {
     return this.#rows;
   }
 
+  get ids(): readonly string[] {
+    return this.#ids;
+  }
+
   /** A new row at the end holding `meta`; its number. */
   append(meta: MemoryMeta): number {
     const row = this.#rows;
     if (row === this.#flags.length) this.#grow();
     this.#rows++;
-    this.ids.push(meta.memory_id);
+    if (this.#idsShared) {
+      this.#ids = this.#ids.slice();
+      this.#idsShared = false;
+    }
+    this.#ids.push(meta.memory_id);
     // The id is read from `ids`: numbering it would keep a second entry per memory in the pool's Map.
     this.#strings[row * S] = -1;
     this.write(row, meta);
