@@ -9,36 +9,11 @@ import {
   SnapshotFormatError,
 } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
+import { memoryMeta } from '../support/memoryMeta.ts';
 
-function meta(overrides: Partial<MemoryMeta>): MemoryMeta {
-  return {
-    memory_id: 'mem_1',
-    layer: 'user',
-    scope_id: 'alice',
-    project_id: null,
-    category: 'semantic',
-    subtype: 'project',
-    entities: [],
-    tags: [],
-    time_ms: 1_767_225_600_000,
-    confidence: 1,
-    pinned: false,
-    source_type: 'explicit',
-    source_session: null,
-    conversation: null,
-    question: false,
-    deleted: false,
-    superseded: false,
-    importance: 0.5,
-    access_count: 0,
-    last_accessed_ms: 1_767_225_600_000,
-    created_ms: 1_767_225_600_000,
-    decay_factor: 1,
-    declared_project: null,
-    anchored: false,
-    ...overrides,
-  };
-}
+const AT = 1_767_225_600_000;
+const meta = (overrides: Partial<MemoryMeta>): MemoryMeta =>
+  memoryMeta('mem_1', { time_ms: AT, last_accessed_ms: AT, created_ms: AT, ...overrides });
 
 function snapshot(): IndexSnapshot {
   const lexical = new LexicalIndex();

@@ -3,9 +3,10 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
-import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
+import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import { MetaTable } from '../../src/stores/sqlite/metaTable.ts';
+import { memoryMeta as meta } from '../support/memoryMeta.ts';
 
 /*
  * A loaded index reads the decoded file's arrays of memory ids and term names (the sorted key
@@ -22,35 +23,6 @@ const heapAfterCollect = (): number => {
 
 const DOCUMENTS = 20_000;
 const idOf = (at: number): string => `mem_${String(at).padStart(6, '0')}`;
-
-function meta(memory_id: string): MemoryMeta {
-  return {
-    memory_id,
-    layer: 'user',
-    scope_id: 'alice',
-    project_id: null,
-    category: 'semantic',
-    subtype: 'project',
-    entities: [],
-    tags: [],
-    time_ms: 1,
-    confidence: 1,
-    pinned: false,
-    source_type: 'explicit',
-    source_session: null,
-    conversation: null,
-    question: false,
-    deleted: false,
-    superseded: false,
-    importance: 0.5,
-    access_count: 0,
-    last_accessed_ms: 1,
-    created_ms: 1,
-    decay_factor: 1,
-    declared_project: null,
-    anchored: false,
-  };
-}
 
 /** A decoded file of DOCUMENTS memories, each with a term of its own and a shared one. */
 function decodedFile(): ReturnType<typeof decodeSnapshot> {

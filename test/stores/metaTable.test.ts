@@ -2,39 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LexicalIndex } from '../../src/stores/common/lexicalIndex.ts';
 import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
-import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
 import { plainMeta } from '../../src/stores/sqlite/metaRow.ts';
 import { MetaTable } from '../../src/stores/sqlite/metaTable.ts';
-
-function meta(memory_id: string, overrides: Partial<MemoryMeta> = {}): MemoryMeta {
-  return {
-    memory_id,
-    layer: 'user',
-    scope_id: 'alice',
-    project_id: null,
-    category: 'semantic',
-    subtype: 'project',
-    entities: [],
-    tags: [],
-    time_ms: 1,
-    confidence: 1,
-    pinned: false,
-    source_type: 'explicit',
-    source_session: null,
-    conversation: null,
-    question: false,
-    deleted: false,
-    superseded: false,
-    importance: 0.5,
-    access_count: 0,
-    last_accessed_ms: 1,
-    created_ms: 1,
-    decay_factor: 1,
-    declared_project: null,
-    anchored: false,
-    ...overrides,
-  };
-}
+import { memoryMeta as meta } from '../support/memoryMeta.ts';
 
 const STORED = ['mem_c', 'mem_a', 'mem_d', 'mem_b'];
 
