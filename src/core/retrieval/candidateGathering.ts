@@ -14,7 +14,7 @@ import type { RecallSearch } from './recallSearch.ts';
 import type { TimeWindow } from './timeWindow.ts';
 import { readsWindowTopic, SMALL_WINDOW, windowTopicHits } from './windowTopicMembers.ts';
 import { placeYearlessDate } from './yearlessDates.ts';
-import { recordedJustAfter, tellingReach, toldOfWindow } from './toldOfWindow.ts';
+import { recordedWithinReach, tellingReach, toldOfWindow } from './toldOfWindow.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
 export interface WindowMembers {
@@ -30,7 +30,7 @@ export interface Candidates {
   stats: TermStatistics;
   /** Null when the query names no calendar window. */
   windowed: WindowMembers | null;
-  /** Candidates recorded after the window that tell of a time inside it (toldOfWindow.ts): they cover it too. */
+  /** Candidates recorded before or after the window that tell of a time inside it (toldOfWindow.ts): they cover it too. */
   toldOfWindow: ReadonlySet<string>;
   /** Ranking facts of every candidate found so far, by id; later stages add the ones they bring in. */
   facts: Map<string, RankingFacts>;
@@ -125,14 +125,16 @@ export async function gatherCandidates(
 }
 
 /**
- * The memories recorded just after the window that tell of it (toldOfWindow.ts), with their rows
- * (kept in `rows`). A topical question whose pool was not cut holds every memory that shares its
- * words, so only its candidates recorded just after the window are read; a question that is only a
- * time, or whose full pool was cut, lists the memories recorded just after a small window when they
- * are few (SMALL_WINDOW both), as the window's own topic members are read (windowTopicMembers.ts):
- * a store busy enough to hold more in the window holds more in the month after it, and counting them
- * would cost a scan of the filter (a few milliseconds at 100,000 memories) for nothing. Those
- * that tell of the window get their facts in `facts` and their rows in `rows`.
+ * The memories recorded just before or after the window that tell of it (toldOfWindow.ts), with
+ * their rows (kept in `rows`). A topical question whose pool was not cut holds every memory that
+ * shares its words, so only its candidates recorded within reach of the window are read; a question
+ * that is only a time, or whose full pool was cut, lists the memories from a month before a small
+ * window to a month after it when they are few (SMALL_WINDOW both; one listing, the window's own
+ * members among them, which toldOfWindow passes over), as the window's own topic members are read
+ * (windowTopicMembers.ts): a store busy enough to hold more in the window holds more in the months
+ * around it, and counting them would cost a scan of the filter (a few milliseconds at 100,000
+ * memories) for nothing. Those that tell of the window get their facts in `facts` and their rows in
+ * `rows`.
  */
 async function toldLater(
   deps: StoreDeps,
@@ -152,7 +154,7 @@ async function toldLater(
     if (recorded <= SMALL_WINDOW) read = (await windowMembers(deps, filter, reach, recorded)).items;
   }
   if (read === null) {
-    const ids = recordedJustAfter(window, facts.values());
+    const ids = recordedWithinReach(window, facts.values());
     read =
       ids.length === 0
         ? []

@@ -4,6 +4,10 @@
  * store can filter on; vague ones ("two weeks ago", "recently") only give a point, because
  * filtering on a guess would drop the memory the user means. Dates without a year resolve
  * to their latest occurrence not after `now`.
+ *
+ * Read ahead (`timePhrasesOf(text, now, { ahead: true })`, a plan told before the time it names),
+ * the phrases that do not say which way they point ("on Friday", "on the 15th", "8 May", "in May")
+ * name their first occurrence not before `now` instead.
  */
 import { MONTH, monthIndex } from './monthNames.ts';
 import { findRanges } from './timeRanges.ts';
@@ -81,12 +85,24 @@ function latestYear(now: Date, month: number, day = 1): number {
   return Date.UTC(year, month, day) <= now.getTime() ? year : year - 1;
 }
 
+/** The earliest year in which the day (or, without a day, the month) has not ended by now. */
+function earliestYear(now: Date, month: number, day?: number): number {
+  const year = now.getUTCFullYear();
+  const ends = day === undefined ? Date.UTC(year, month + 1, 1) : Date.UTC(year, month, day + 1);
+  return ends > now.getTime() ? year : year + 1;
+}
+
+/** The year of a date without one: the latest not after now, or read ahead the earliest not over. */
+function yearOf(now: Date, ahead: boolean, month: number, day?: number): number {
+  return ahead ? earliestYear(now, month, day) : latestYear(now, month, day);
+}
+
 function parseCount(text: string): number {
   const trimmed = text.trim();
   return /^\d+$/.test(trimmed) ? Number(trimmed) : (NUMBER_WORDS[trimmed] ?? 1);
 }
 
-/** Shifts by whole calendar units, so "a month ago" from 31 March is 3 March (JS date rollover). */
+/** Shifts back by whole calendar units (forward for a negative amount), so "a month ago" from 31 March is 3 March (JS date rollover). */
 function shift(now: Date, unit: string, amount: number): number {
   const date = new Date(now.getTime());
   if (unit.startsWith('day')) date.setUTCDate(date.getUTCDate() - amount);
@@ -102,14 +118,41 @@ function weekSpan(now: Date, weeksBack: number): Span {
   return { start: monday, end: monday + 7 * DAY };
 }
 
+/** The day `days` after today (before it for a negative count). */
+function dayFrom(now: Date, days: number): Span {
+  const start = startOfDay(now.getTime()) + days * DAY;
+  return { start, end: start + DAY };
+}
+
+/** Days from today to the next `weekday` ("fri"), a week for today's own. */
+function daysUntil(now: Date, weekday: string): number {
+  return (WEEKDAYS.findIndex((day) => day.startsWith(weekday)) - now.getUTCDay() + 7) % 7 || 7;
+}
+
+/** The Saturday and Sunday ending the week (Monday to Sunday) `weeksAhead` from the current one. */
+function weekendOf(now: Date, weeksAhead: number): Span {
+  const saturday = weekSpan(now, -weeksAhead).start + 5 * DAY;
+  return { start: saturday, end: saturday + 2 * DAY };
+}
+
+const COUNT_WORDS =
+  '(\\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\\s+)?few|(?:a\\s+)?couple(?:\\s+of)?|several)';
+/** Weekday names and the usual abbreviations ("Fri", "Tues"), the first three letters captured. */
+const WEEKDAY_NAME = '(sun|mon|tue|wed|thu|fri|sat)(?:day|s|sday|nesday|rs|rsday|urday)?';
+
 type Matcher = {
   pattern: RegExp;
-  span: (match: RegExpExecArray, now: Date) => Span | null;
+  /** `ahead`: the text is read as a plan, so a phrase that does not say which way it points names a time not before now. */
+  span: (match: RegExpExecArray, now: Date, ahead: boolean) => Span | null;
   point?: boolean;
   /** A date without a year: resolved against `now` (latestYear). */
   yearless?: boolean;
   /** A time named from `now` ("yesterday", "last week", "two weeks ago"), not a calendar date. */
   relative?: boolean;
+  /** Always names a time after `now` ("tomorrow", "next week", "in two weeks"). */
+  ahead?: boolean;
+  /** Names a time after `now` when the text is read ahead ("on Friday", "8 May"), before it otherwise. */
+  eitherWay?: boolean;
 };
 
 const MATCHERS: readonly Matcher[] = [
@@ -132,21 +175,23 @@ const MATCHERS: readonly Matcher[] = [
   },
   {
     pattern: new RegExp(`\\b${ORDINAL}\\s+(?:of\\s+)?${MONTH}\\b`, 'g'),
-    span: (m, now) => daySpan(latestYear(now, monthIndex(m[2]), Number(m[1])), monthIndex(m[2]), Number(m[1])),
-
+    span: (m, now, ahead) =>
+      daySpan(yearOf(now, ahead, monthIndex(m[2]), Number(m[1])), monthIndex(m[2]), Number(m[1])),
     yearless: true,
+    eitherWay: true,
   },
   {
     pattern: new RegExp(`\\b${MONTH}\\s+${ORDINAL}\\b(?![:\\d])`, 'g'),
-    span: (m, now) => daySpan(latestYear(now, monthIndex(m[1]), Number(m[2])), monthIndex(m[1]), Number(m[2])),
-
+    span: (m, now, ahead) =>
+      daySpan(yearOf(now, ahead, monthIndex(m[1]), Number(m[2])), monthIndex(m[1]), Number(m[2])),
     yearless: true,
+    eitherWay: true,
   },
   {
     pattern: new RegExp(`${MONTH_CONTEXT}${MONTH}\\b`, 'g'),
-    span: (m, now) => monthSpan(latestYear(now, monthIndex(m[1])), monthIndex(m[1])),
-
+    span: (m, now, ahead) => monthSpan(yearOf(now, ahead, monthIndex(m[1])), monthIndex(m[1])),
     yearless: true,
+    eitherWay: true,
   },
   {
     pattern: /(?<=\b(?:in|during|of|since|before|after|until|by|from|year|early|mid|late)[\s-]+)((?:19|20)\d{2})\b/g,
@@ -174,17 +219,57 @@ const MATCHERS: readonly Matcher[] = [
   },
   {
     relative: true,
-    // "on the 15th": that day of the latest month in which it is not after now.
+    eitherWay: true,
+    // "on the 15th": that day of the latest month in which it is not after now (read ahead, the
+    // earliest in which it is not over).
     pattern: /\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+of\b)/g,
-    span: (m, now) => {
+    span: (m, now, ahead) => {
       const day = Number(m[1]);
-      // The latest month that has the day ("the 31st" in March, before it, is the 31st of January).
-      for (let back = now.getUTCDate() >= day ? 0 : 1; back <= 12; back++) {
-        const found = daySpan(now.getUTCFullYear(), now.getUTCMonth() - back, day);
+      // The nearest month that has the day ("the 31st" in March, before it, is the 31st of January).
+      const step = ahead ? -1 : 1;
+      const first = ahead ? (now.getUTCDate() <= day ? 0 : 1) : now.getUTCDate() >= day ? 0 : 1;
+      for (let back = first; back <= 12; back++) {
+        const found = daySpan(now.getUTCFullYear(), now.getUTCMonth() - step * back, day);
         if (found !== null) return found;
       }
       return null;
     },
+  },
+  {
+    relative: true,
+    ahead: true,
+    pattern: /\b(?:the\s+)?day\s+after\s+tomorrow\b/g,
+    span: (_m, now) => dayFrom(now, 2),
+  },
+  {
+    relative: true,
+    ahead: true,
+    pattern: /\btomorrow\b/g,
+    span: (_m, now) => dayFrom(now, 1),
+  },
+  {
+    relative: true,
+    ahead: true,
+    // "this weekend" is the one ending the current week (Monday to Sunday), "next weekend" the one after.
+    pattern: /\b(next|this\s+coming|coming|this)\s+weekend\b/g,
+    span: (m, now) => weekendOf(now, m[1] === 'next' ? 1 : 0),
+  },
+  {
+    relative: true,
+    ahead: true,
+    pattern: /\b(?:next|this\s+coming|coming)\s+(week|month|year)\b/g,
+    span: (m, now) => {
+      if (m[1] === 'week') return weekSpan(now, -1);
+      if (m[1] === 'month') return monthSpan(now.getUTCFullYear(), now.getUTCMonth() + 1);
+      return yearSpan(now.getUTCFullYear() + 1);
+    },
+  },
+  {
+    relative: true,
+    ahead: true,
+    // The first such day after today, as TimeML resolvers (HeidelTime) read "next Friday".
+    pattern: new RegExp(`\\b(?:next|this\\s+coming|coming|this)\\s+${WEEKDAY_NAME}\\b`, 'g'),
+    span: (m, now) => dayFrom(now, daysUntil(now, m[1])),
   },
   {
     relative: true,
@@ -203,12 +288,13 @@ const MATCHERS: readonly Matcher[] = [
   },
   {
     relative: true,
-    // Full names and the usual abbreviations ("last Fri", "on Tues").
-    pattern: /\b(?:last|on|this past)\s+(sun|mon|tue|wed|thu|fri|sat)(?:day|s|sday|nesday|rs|rsday|urday)?\b/g,
-    span: (m, now) => {
-      const back = (now.getUTCDay() - WEEKDAYS.findIndex((day) => day.startsWith(m[1])) + 7) % 7 || 7;
-      const start = startOfDay(now.getTime()) - back * DAY;
-      return { start, end: start + DAY };
+    eitherWay: true,
+    // Full names and the usual abbreviations ("last Fri", "on Tues"); read ahead, "on Friday" is the coming one.
+    pattern: new RegExp(`\\b(last|on|this past)\\s+${WEEKDAY_NAME}\\b`, 'g'),
+    span: (m, now, ahead) => {
+      if (ahead && m[1] === 'on') return dayFrom(now, daysUntil(now, m[2]));
+      const back = (now.getUTCDay() - WEEKDAYS.findIndex((day) => day.startsWith(m[2])) + 7) % 7 || 7;
+      return dayFrom(now, -back);
     },
   },
   {
@@ -217,6 +303,19 @@ const MATCHERS: readonly Matcher[] = [
       /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
     span: (m, now) => {
       const point = shift(now, m[2], parseCount(m[1]));
+      return { start: point, end: point };
+    },
+    point: true,
+  },
+  {
+    relative: true,
+    ahead: true,
+    pattern: new RegExp(
+      `\\bin\\s+${COUNT_WORDS}\\s+(days?|weeks?|months?)\\b|\\b${COUNT_WORDS}\\s+(days?|weeks?|months?|years?)\\s+from\\s+now\\b`,
+      'g',
+    ),
+    span: (m, now) => {
+      const point = shift(now, m[2] ?? m[4], -parseCount(m[1] ?? m[3]));
       return { start: point, end: point };
     },
     point: true,
@@ -314,6 +413,8 @@ export interface TimePhrase {
   yearless: boolean;
   /** Named from `now` ("last week", "yesterday"), not a calendar date. */
   relative: boolean;
+  /** Names a time after `now`: "tomorrow", "next week", "in two weeks", and read ahead "on Friday" or "8 May". */
+  ahead: boolean;
   /** The calendar date the phrase names before its part or bound ("May 2023" of "before early May 2023"). */
   date: { start: number; end: number };
 }
@@ -321,9 +422,12 @@ export interface TimePhrase {
 /**
  * Every time phrase of `text`, each resolved on its own against `now`: ranges first, then the
  * single dates, each with the part ("early", "the first half of") and bound ("before", "since") it
- * is written with. Dates that cannot exist ("31 February") are left out.
+ * is written with. Dates that cannot exist ("31 February") are left out. With `ahead`, the text is
+ * read as told before what it names (a plan): a phrase that does not say which way it points ("on
+ * Friday", "8 May") names its first occurrence not before `now`, and is marked `ahead`.
  */
-export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
+export function timePhrasesOf(text: string, now: Date, reading: { ahead?: boolean } = {}): TimePhrase[] {
+  const readAhead = reading.ahead === true;
   const source = text;
   let lower = text.normalize('NFKC').toLowerCase();
   const phrases: TimePhrase[] = [];
@@ -336,15 +440,19 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
       point: false,
       yearless: range.yearless,
       relative: false,
+      ahead: false,
       date: range.span,
     });
     lower = lower.slice(0, range.index) + ' '.repeat(range.length) + lower.slice(range.index + range.length);
   }
-  for (const { pattern, span, point, yearless, relative } of MATCHERS) {
+  for (const { pattern, span, point, yearless, relative, ahead, eitherWay } of MATCHERS) {
     let matchedAny = false;
     for (const match of lower.matchAll(pattern)) {
       matchedAny = true;
-      const whole = span(match, now);
+      const whole = span(match, now, readAhead);
+      // "last Fri" says which way it points even when read ahead; "on Fri" does not.
+      const pointsAhead =
+        ahead === true || (readAhead && eitherWay === true && whole !== null && whole.end > now.getTime());
       if (whole === null) continue;
       // Only a period longer than a day has parts worth naming ("the end of May", not "of today").
       const part = point || whole.end - whole.start <= DAY ? null : PERIOD_PART.exec(lower.slice(0, match.index));
@@ -360,6 +468,7 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
           point: true,
           yearless: false,
           relative: true,
+          ahead: pointsAhead,
           date: whole,
         });
         continue;
@@ -376,6 +485,7 @@ export function timePhrasesOf(text: string, now: Date): TimePhrase[] {
         point: false,
         yearless: yearless === true,
         relative: relative === true,
+        ahead: pointsAhead,
         date: whole,
       });
     }

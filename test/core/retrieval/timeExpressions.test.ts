@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTimeExpressions } from '../../../src/core/retrieval/timeExpressions.ts';
+import { parseTimeExpressions, timePhrasesOf } from '../../../src/core/retrieval/timeExpressions.ts';
 
 // A Wednesday.
 const NOW = new Date('2024-03-20T15:30:00Z');
@@ -152,4 +152,51 @@ test('a part of a period: halves, thirds, its beginning and end', () => {
   // A day has no parts worth naming; "the end of the day" names no period.
   assert.deepEqual(range('at the end of the day'), [undefined, undefined]);
   assert.deepEqual(range('early yesterday'), ['2024-03-19T00:00:00.000Z', '2024-03-19T23:59:59.999Z']);
+});
+
+test('plans: tomorrow, next week, month, year and weekend, this coming Friday, in two weeks', () => {
+  // Wednesday 20 March 2024.
+  assert.deepEqual(range('what do we do tomorrow'), ['2024-03-21T00:00:00.000Z', '2024-03-21T23:59:59.999Z']);
+  assert.deepEqual(range('the day after tomorrow'), ['2024-03-22T00:00:00.000Z', '2024-03-22T23:59:59.999Z']);
+  assert.deepEqual(range('plans for next week'), ['2024-03-25T00:00:00.000Z', '2024-03-31T23:59:59.999Z']);
+  assert.deepEqual(range('the release next month'), ['2024-04-01T00:00:00.000Z', '2024-04-30T23:59:59.999Z']);
+  assert.deepEqual(range('the coming year'), ['2025-01-01T00:00:00.000Z', '2025-12-31T23:59:59.999Z']);
+  assert.deepEqual(range('camping this weekend'), ['2024-03-23T00:00:00.000Z', '2024-03-24T23:59:59.999Z']);
+  assert.deepEqual(range('camping next weekend'), ['2024-03-30T00:00:00.000Z', '2024-03-31T23:59:59.999Z']);
+  // The first such day after today, today's own a week on.
+  assert.deepEqual(range('this coming Friday'), ['2024-03-22T00:00:00.000Z', '2024-03-22T23:59:59.999Z']);
+  assert.deepEqual(range('next Tues'), ['2024-03-26T00:00:00.000Z', '2024-03-26T23:59:59.999Z']);
+  assert.deepEqual(range('next Wednesday'), ['2024-03-27T00:00:00.000Z', '2024-03-27T23:59:59.999Z']);
+  // A count of units ahead is vague, as "two weeks ago" is: a point.
+  assert.equal(parseTimeExpressions('the exam in two weeks', NOW).boostAround, '2024-04-03T15:30:00.000Z');
+  assert.equal(parseTimeExpressions('3 days from now', NOW).boostAround, '2024-03-23T15:30:00.000Z');
+  assert.deepEqual(parseTimeExpressions('in a few days', NOW).matched, ['in a few days']);
+  // Every one of them points ahead; "this past Friday" and "this week" do not.
+  assert.ok(
+    timePhrasesOf('tomorrow, next week, this coming Friday, in two weeks', NOW).every((phrase) => phrase.ahead),
+  );
+  assert.ok(timePhrasesOf('this past Friday, this week', NOW).every((phrase) => !phrase.ahead));
+});
+
+test('read ahead, a phrase that does not say which way it points names its next occurrence', () => {
+  const ahead = (text: string): [string, string, boolean][] =>
+    timePhrasesOf(text, NOW, { ahead: true }).map((phrase) => [
+      new Date(phrase.start).toISOString(),
+      new Date(phrase.end).toISOString(),
+      phrase.ahead,
+    ]);
+  // "on Friday" said on Wednesday 20 March: the 22nd (read back, the 15th); "on Wednesday" a week on.
+  assert.deepEqual(ahead('my exam is on Friday'), [['2024-03-22T00:00:00.000Z', '2024-03-23T00:00:00.000Z', true]]);
+  assert.deepEqual(ahead('on Wednesday'), [['2024-03-27T00:00:00.000Z', '2024-03-28T00:00:00.000Z', true]]);
+  assert.deepEqual(ahead('on the 15th'), [['2024-04-15T00:00:00.000Z', '2024-04-16T00:00:00.000Z', true]]);
+  assert.deepEqual(ahead('on the 31st'), [['2024-03-31T00:00:00.000Z', '2024-04-01T00:00:00.000Z', true]]);
+  assert.deepEqual(ahead('the show on 8 May'), [['2024-05-08T00:00:00.000Z', '2024-05-09T00:00:00.000Z', true]]);
+  assert.deepEqual(ahead('a trip in February'), [['2025-02-01T00:00:00.000Z', '2025-03-01T00:00:00.000Z', true]]);
+  // Today's own month and day are not over yet.
+  assert.deepEqual(ahead('busy in March'), [['2024-03-01T00:00:00.000Z', '2024-04-01T00:00:00.000Z', true]]);
+  // A phrase that says it points back still does.
+  assert.deepEqual(ahead('last Fri'), [['2024-03-15T00:00:00.000Z', '2024-03-16T00:00:00.000Z', false]]);
+  // Read back (the default), nothing changes.
+  assert.equal(new Date(timePhrasesOf('on Friday', NOW)[0].start).toISOString(), '2024-03-15T00:00:00.000Z');
+  assert.equal(new Date(timePhrasesOf('on 8 May', NOW)[0].start).toISOString(), '2023-05-08T00:00:00.000Z');
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
-import { recordedJustAfter, TELLING_REACH_MS } from '../../../src/core/retrieval/toldOfWindow.ts';
+import { recordedWithinReach, TELLING_REACH_MS } from '../../../src/core/retrieval/toldOfWindow.ts';
 import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /**
@@ -55,16 +55,28 @@ describe('a memory that tells of the window later', () => {
     assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
   });
 
-  it('reads only candidates recorded within the reach after a window with an end', () => {
+  it('reads only candidates recorded within the reach before or after the window', () => {
     const window = { after: '2026-05-15T00:00:00.000Z', before: '2026-05-15T23:59:59.999Z' };
     const end = Date.parse(window.before);
+    const start = Date.parse(window.after);
     const candidates = [
       { memory_id: 'inside', happened_ms: end - 1000 },
       { memory_id: 'justAfter', happened_ms: end + 3 * 86_400_000 },
       { memory_id: 'tooLate', happened_ms: end + TELLING_REACH_MS + 1 },
+      { memory_id: 'justBefore', happened_ms: start - 3 * 86_400_000 },
+      { memory_id: 'tooEarly', happened_ms: start - TELLING_REACH_MS - 1 },
     ];
-    assert.deepEqual(recordedJustAfter(window, candidates), ['justAfter']);
-    assert.deepEqual(recordedJustAfter({ after: window.after }, candidates), [], 'an open window has no after');
+    assert.deepEqual(recordedWithinReach(window, candidates), ['justAfter', 'justBefore']);
+    assert.deepEqual(
+      recordedWithinReach({ after: window.after }, candidates),
+      ['justBefore'],
+      'an open end has no after',
+    );
+    assert.deepEqual(
+      recordedWithinReach({ before: window.before }, candidates),
+      ['justAfter'],
+      'an open start has no before',
+    );
   });
 });
 
@@ -106,5 +118,61 @@ describe('a memory that tells of the window later, cut from a full pool', () => 
     );
     assert.equal(result.memories[0]?.memory_id, toldLater);
     assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
+  });
+});
+
+/**
+ * A plan is told before the time it names ("… on Friday", said on the Tuesday before): a memory
+ * recorded within the reach before the window covers it when its phrases, read ahead as of when it
+ * was recorded, fall inside it (toldOfWindow.ts).
+ */
+describe('a memory that tells of the window ahead, as a plan', () => {
+  const clock: Clock = { now: () => new Date('2026-06-15T12:00:00Z') };
+  let test: TestCore;
+  const ids: Record<string, string> = {};
+  const recall = (query: string): Promise<RecallOutput> =>
+    test.core.recall({ user_id: 'a', query }, { logAccess: false });
+  const signalsOf = (result: RecallOutput, name: string): string[] | undefined =>
+    result.memories.find((memory) => memory.memory_id === ids[name])?.score_breakdown.signals;
+
+  before(async () => {
+    test = await createTestCore({ clock });
+    Object.assign(
+      ids,
+      await storeEvents(test, 'a', [
+        // Tuesday 12 May 2026: "on Friday" is the coming one, 15 May.
+        ['toldAhead', 'We visit the castle on the coast on Friday, windy.', '2026-05-12T09:00:00Z'],
+        // 13 April, 32 days before the window starts: "next month" is May, but out of reach.
+        ['tooEarly', 'We visit the castle on the coast next month, windy.', '2026-04-13T09:00:00Z'],
+        // Wednesday 13 May: "this week" (11-17 May) holds the 15th, but it points back, not ahead.
+        ['toldBack', 'We visited the castle on the coast this week, windy.', '2026-05-13T09:00:00Z'],
+        // Tuesday 12 May: "tomorrow" is the 13th, outside the window.
+        ['otherDay', 'We visit the castle on the coast tomorrow, windy.', '2026-05-12T10:00:00Z'],
+      ]),
+    );
+  });
+  after(() => test.cleanup());
+
+  it('ranks the plan for the day first, marked as from the time asked about', async () => {
+    const result = await recall('Which castle did we visit on 15 May 2026?');
+    assert.equal(result.memories[0]?.memory_id, ids.toldAhead);
+    assert.ok(signalsOf(result, 'toldAhead')?.includes('time'));
+    assert.match(result.memories[0].why_matched, /from the time asked about/);
+  });
+
+  it('does not count a plan told out of reach, a phrase that points back, or a plan for another day', async () => {
+    const result = await recall('Which castle did we visit on 15 May 2026?');
+    for (const name of ['tooEarly', 'toldBack', 'otherDay']) {
+      const signals = signalsOf(result, name);
+      assert.ok(signals && !signals.includes('time'), `${name}: ${String(signals)}`);
+    }
+  });
+
+  it('answers a question that is only a time with the plans told before it', async () => {
+    const result = await recall('What happened on 15 May 2026?');
+    assert.deepEqual(
+      result.memories.map((memory) => memory.memory_id),
+      [ids.toldAhead],
+    );
   });
 });
