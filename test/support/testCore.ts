@@ -81,6 +81,15 @@ export async function storeEvents(
   return ids;
 }
 
+/** The labels (as storeEvents or storeNotes' caller named them) of the memories a recall returned, in order; '?' for one with no label. */
+export function labelsOf(
+  ids: Readonly<Record<string, string>>,
+  result: { memories: ReadonlyArray<{ memory_id: string }> },
+): string[] {
+  const labelOf = new Map(Object.entries(ids).map(([label, id]) => [id, label]));
+  return result.memories.map((memory) => labelOf.get(memory.memory_id) ?? '?');
+}
+
 export type TransportKind = 'in-memory' | 'http';
 /** The transports every tool suite runs over. */
 export const TRANSPORTS: readonly TransportKind[] = ['in-memory', 'http'];

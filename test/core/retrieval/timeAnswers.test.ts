@@ -4,7 +4,7 @@ import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
 import { asksForTime } from '../../../src/core/retrieval/timeAnswerWeighting.ts';
 import { mentionsTime } from '../../../src/core/retrieval/timeMentions.ts';
-import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /**
  * A question that asks for a time is answered by a memory that says when (timeAnswerWeighting.ts):
@@ -17,8 +17,7 @@ describe('a question that asks when', () => {
   const ids: Record<string, string> = {};
   const recall = (query: string, limit?: number): Promise<RecallOutput> =>
     test.core.recall({ user_id: 'w', query, ...(limit ? { limit } : {}) }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] =>
-    result.memories.map((memory) => Object.entries(ids).find(([, id]) => id === memory.memory_id)?.[0] ?? '?');
+  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
 
   before(async () => {
     test = await createTestCore({ clock });

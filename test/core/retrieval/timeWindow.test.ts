@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
-import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /**
  * A calendar window the query names is part of what it asks (timeWindow.ts): a question that is
@@ -16,8 +16,7 @@ describe('a time window the query names', () => {
   const ids: Record<string, string> = {};
   const recall = (query: string, extra: { min_similarity?: number } = {}): Promise<RecallOutput> =>
     test.core.recall({ user_id: 't', query, ...extra }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] =>
-    result.memories.map((memory) => Object.entries(ids).find(([, id]) => id === memory.memory_id)?.[0] ?? '?');
+  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
 
   before(async () => {
     test = await createTestCore({ clock });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
 import { recordedWithinReach, TELLING_REACH_MS } from '../../../src/core/retrieval/toldOfWindow.ts';
-import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /**
  * A memory recorded after the time it tells of ("… last Friday", stored the Monday after) covers a
@@ -17,8 +17,7 @@ describe('a memory that tells of the window later', () => {
   const ids: Record<string, string> = {};
   const recall = (query: string): Promise<RecallOutput> =>
     test.core.recall({ user_id: 'k', query }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] =>
-    result.memories.map((memory) => Object.entries(ids).find(([, id]) => id === memory.memory_id)?.[0] ?? '?');
+  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
 
   before(async () => {
     test = await createTestCore({ clock });

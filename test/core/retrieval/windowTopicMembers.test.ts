@@ -5,7 +5,7 @@ import type { Clock } from '../../../src/core/ports/clock.ts';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
 import { windowTopicHits } from '../../../src/core/retrieval/windowTopicMembers.ts';
 import { analyzeQuery } from '../../../src/core/text/analyzer.ts';
-import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 const PLACES = ['Lisbon', 'Oslo', 'Kyoto', 'Denver', 'Quito', 'Hanoi', 'Perth', 'Tunis', 'Riga', 'Lima'];
 const SEASONS = ['spring', 'autumn', 'winter'];
@@ -22,8 +22,7 @@ describe('a topical question naming a small window', () => {
   const ids: Record<string, string> = {};
   const recall = (query: string): Promise<RecallOutput> =>
     test.core.recall({ user_id: 'w', query, limit: 5 }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] =>
-    result.memories.map((memory) => Object.entries(ids).find(([, id]) => id === memory.memory_id)?.[0] ?? '?');
+  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
 
   before(async () => {
     test = await createTestCore({ clock });

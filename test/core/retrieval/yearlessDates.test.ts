@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
 import type { Clock } from '../../../src/core/ports/clock.ts';
 import { parseTimeExpressions } from '../../../src/core/retrieval/timeExpressions.ts';
-import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
 
 /**
  * A date without a year names that day or month of the latest year the user has memories of in it
@@ -15,8 +15,7 @@ describe('a date named without a year', () => {
   const ids: Record<string, string> = {};
   const recall = (query: string): Promise<RecallOutput> =>
     test.core.recall({ user_id: 'y', query }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] =>
-    result.memories.map((memory) => Object.entries(ids).find(([, id]) => id === memory.memory_id)?.[0] ?? '?');
+  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
 
   before(async () => {
     test = await createTestCore({ clock });
