@@ -7,7 +7,7 @@
  * lower still, so the user's own words rank first.
  */
 import type { WeightedTerm } from '../ports/memoryStore.ts';
-import { termOf } from '../text/analyzer.ts';
+import { termOf, weightedTerms } from '../text/analyzer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed, type Token } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
@@ -377,7 +377,7 @@ function expandQuery(text: string): QueryConcept[] {
   const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();
   const add = (
     concept: QueryConcept,
-    terms: string[] | null,
+    terms: readonly string[] | null,
     kind: BridgeKind,
     label: string,
     credit = BRIDGE_CREDIT[kind],
@@ -392,7 +392,8 @@ function expandQuery(text: string): QueryConcept[] {
       if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
       return;
     }
-    const alternative = { terms, credit, kind, label };
+    // Copied only when kept: most offers repeat a bridge already held, and the caller's list is shared.
+    const alternative = { terms: terms.slice(), credit, kind, label };
     byKey.set(key, alternative);
     concept.alternatives.push(alternative);
   };
@@ -401,7 +402,7 @@ function expandQuery(text: string): QueryConcept[] {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
     for (const bridge of wordBridges(word.surface, concept.generic))
-      add(concept, bridge.terms.slice(), bridge.kind, bridge.label, bridge.credit);
+      add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
   }
 
   for (const bridge of compoundBridges(tokens, isGenericForm)) {
@@ -431,7 +432,7 @@ function expandQuery(text: string): QueryConcept[] {
       for (const alternative of entries.flatMap((entry) => entry.alternatives)) {
         for (const terms of alternative.termLists)
           for (const word of span)
-            add(concepts.get(word.term)!, terms.slice(), alternative.kind, `${phrase} ← ${alternative.text}`);
+            add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.text}`);
       }
     }
   }
@@ -440,11 +441,15 @@ function expandQuery(text: string): QueryConcept[] {
   for (const concept of concepts.values()) {
     // Strongest bridges first, so the cap drops the loosest. Splits count only for a word no memory
     // has (compoundWords.ts), where the other bridges have nothing to find: they stay outside the cap.
-    const splits = concept.alternatives.filter((alternative) => alternative.kind === 'split');
-    const others = concept.alternatives.filter((alternative) => alternative.kind !== 'split');
-    others.sort((a, b) => b.credit - a.credit);
-    others.length = Math.min(others.length, MAX_ALTERNATIVES);
-    concept.alternatives = [...others, ...splits];
+    // Nothing to reorder or cap for most concepts: no copies then.
+    if (concept.alternatives.length < 2) continue;
+    const splits: ConceptAlternative[] = [];
+    const others: ConceptAlternative[] = [];
+    for (const alternative of concept.alternatives) (alternative.kind === 'split' ? splits : others).push(alternative);
+    others.sort(byCreditDescending);
+    if (others.length > MAX_ALTERNATIVES) others.length = MAX_ALTERNATIVES;
+    for (const split of splits) others.push(split);
+    concept.alternatives = others;
   }
   return [...concepts.values()];
 }
@@ -452,17 +457,22 @@ function expandQuery(text: string): QueryConcept[] {
 /** The weighted terms one lexical search needs for these concepts: each word, then its alternatives at a lower weight. */
 export function searchTermsOf(concepts: readonly QueryConcept[], scale = 1): WeightedTerm[] {
   const weights = new Map<string, number>();
-  const raise = (term: string, weight: number): void => {
-    if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
-  };
-  for (const concept of concepts) raise(concept.term, concept.weight * scale);
+  for (const concept of concepts) raiseWeight(weights, concept.term, concept.weight * scale);
   for (const concept of concepts) {
     for (const alternative of concept.alternatives) {
       const weight = (concept.weight * scale * alternative.credit * EXPANSION_SEARCH_WEIGHT) / alternative.terms.length;
-      for (const term of alternative.terms) raise(term, weight);
+      for (const term of alternative.terms) raiseWeight(weights, term, weight);
     }
   }
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  return weightedTerms(weights);
+}
+
+function byCreditDescending(a: ConceptAlternative, b: ConceptAlternative): number {
+  return b.credit - a.credit;
+}
+
+function raiseWeight(weights: Map<string, number>, term: string, weight: number): void {
+  if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
 }
 
 /**
