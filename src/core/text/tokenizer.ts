@@ -21,6 +21,9 @@ const VERSION = /^v?\d+(?:\.\d+)+$/u;
 const SYMBOL_NAME = /^\p{L}{1,2}(?:\+\+|#)$/u;
 const PLAIN_WORD = /^[a-z0-9]+$/;
 const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const HAS_CONNECTOR = /[_.\-/\\:@#+]/u;
+/** A capital after the first character: every CAMEL_BOUNDARY sits before one. */
+const INNER_CAPITAL = /.\p{Lu}/su;
 
 /**
  * NFKC (full-width and ligature forms to plain), then diacritics folded ("café" -> "cafe"),
@@ -69,6 +72,12 @@ function pushChunk(chunk: string, out: Token[]): void {
   if (trimmed.length === 0) return;
   const lower = trimmed.toLowerCase();
   if (VERSION.test(trimmed) || SYMBOL_NAME.test(trimmed)) {
+    out.push({ text: lower, kind: 'word' });
+    return;
+  }
+  // Without a connector or a capital after the first letter ("Deployed", "Ünïcode") nothing splits:
+  // a word, told without the two splits that would each return a list of one.
+  if (!HAS_CONNECTOR.test(trimmed) && !INNER_CAPITAL.test(trimmed)) {
     out.push({ text: lower, kind: 'word' });
     return;
   }
