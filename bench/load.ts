@@ -16,13 +16,14 @@
  * The load generator runs on the same cores as the server; on a 2-core box it takes roughly
  * half the CPU, so the figures are a floor for the server alone.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SqliteMemoryStore } from '../src/stores/sqlite/sqliteStore.ts';
 import { summarizeProfile } from './cpuProfile.ts';
+import type { GcEvent } from './gcRecorder.ts';
 import { RawMcpSession, type RawCallResult } from './rawMcpClient.ts';
 import { cpuMsOf, rssMbOf, startServer, stopServer, type ServerProcess } from './serverProcess.ts';
 import { latencySummary, ms } from './stats.ts';
@@ -38,6 +39,8 @@ const USAGE = `node bench/load.ts [options]
   --server-cpu-prof     run the servers with --cpu-prof and print the top self-time functions of the load phase
   --keep-profiles DIR   with --server-cpu-prof: leave the .cpuprofile files in DIR (for bench/cpuProfile.ts or a profile viewer)
   --cli PATH            the built CLI to run (default dist/cli.js), e.g. a copy of an earlier build for an A/B run
+  --gc                  count the servers' garbage collections in the load phase (per 10,000 operations):
+                        a measure of allocation that holds on a shared, loaded machine
 `;
 
 const { values } = parseArgs({
@@ -51,6 +54,7 @@ const { values } = parseArgs({
     'server-cpu-prof': { type: 'boolean', default: false },
     'keep-profiles': { type: 'string' },
     cli: { type: 'string' },
+    gc: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -116,6 +120,12 @@ async function main(): Promise<void> {
   if (KEEP_PROFILES !== undefined) mkdirSync(KEEP_PROFILES, { recursive: true });
   const profileDir = KEEP_PROFILES ?? (CPU_PROF ? mkdtempSync(join(tmpdir(), 'fml-load-prof-')) : null);
   const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const gcDir = values.gc ? mkdtempSync(join(tmpdir(), 'fml-load-gc-')) : null;
+  if (gcDir !== null) {
+    nodeFlags.push('--import', join(root, 'bench', 'gcRecorder.ts'));
+    // The servers inherit this process's environment (serverProcess.ts).
+    process.env.FML_BENCH_GC_DIR = gcDir;
+  }
   // One after the other: the first opens and migrates the store, the others find it ready.
   const servers: ServerProcess[] = [];
   for (let index = 0; index < SERVERS; index++)
@@ -169,6 +179,7 @@ async function main(): Promise<void> {
   const deadline = performance.now() + DURATION_S * 1000;
   const loadStarted = performance.now();
   const loadStartedUs = monotonicUs();
+  const loadStartedEpochMs = Date.now();
   const serverCpuBefore = serverCpuMs();
   const generatorCpuBefore = generatorCpuMs();
   const pick = (): string => {
@@ -222,6 +233,7 @@ async function main(): Promise<void> {
   );
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   const loadEndedUs = monotonicUs();
+  const loadEndedEpochMs = Date.now();
   const serverCpu = serverCpuMs() - serverCpuBefore;
   const generatorCpu = generatorCpuMs() - generatorCpuBefore;
   const rssAfter = rssMb();
@@ -252,6 +264,10 @@ async function main(): Promise<void> {
   await pool(sessions, OPEN_CONCURRENCY, (session) => session.mcp.close());
   agent.destroy();
   for (const server of servers) await stopServer(server);
+  if (gcDir !== null) {
+    printGcCounts(gcDir, { fromMs: loadStartedEpochMs, toMs: loadEndedEpochMs }, total);
+    rmSync(gcDir, { recursive: true, force: true });
+  }
   if (profileDir) {
     printProfiles(profileDir, { fromUs: loadStartedUs, toUs: loadEndedUs });
     if (KEEP_PROFILES === undefined) rmSync(profileDir, { recursive: true, force: true });
@@ -289,6 +305,26 @@ async function main(): Promise<void> {
     `\nverification: ${acknowledged.length.toLocaleString('en')} acknowledged stores, ${lost} lost, ${mismatched} with other content; ${storedTotal.toLocaleString('en')} memories on disk (duplicates: ${storedTotal - acknowledged.length})`,
   );
   if (errors.length > 0 || lost > 0 || mismatched > 0 || storedTotal !== acknowledged.length) process.exitCode = 1;
+}
+
+/** The servers' garbage collections that started in the load phase (gcRecorder.ts), per kind. */
+function printGcCounts(directory: string, window: { fromMs: number; toMs: number }, operations: number): void {
+  const byKind = new Map<GcEvent['kind'], { count: number; ms: number }>();
+  for (const file of readdirSync(directory).filter((name) => name.endsWith('.json'))) {
+    const events = JSON.parse(readFileSync(join(directory, file), 'utf8')) as GcEvent[];
+    for (const event of events) {
+      if (event.atMs < window.fromMs || event.atMs > window.toMs) continue;
+      const kind = byKind.get(event.kind) ?? { count: 0, ms: 0 };
+      kind.count++;
+      kind.ms += event.ms;
+      byKind.set(event.kind, kind);
+    }
+  }
+  const parts = [...byKind].map(
+    ([kind, { count, ms }]) =>
+      `${count} ${kind} (${((count / operations) * 10_000).toFixed(1)} per 10,000 operations, ${ms.toFixed(0)} ms of pauses)`,
+  );
+  console.log(`servers' garbage collections in the load phase: ${parts.length > 0 ? parts.join('; ') : 'none'}`);
 }
 
 /** Top self-time functions of each server during the load phase. */

@@ -1,4 +1,4 @@
-import { Server, ListToolsRequestSchema, type CallToolResult, type Tool } from './mcpSdk.ts';
+import { AjvJsonSchemaValidator, Server, ListToolsRequestSchema, type CallToolResult, type Tool } from './mcpSdk.ts';
 import { createHash } from 'node:crypto';
 import { boundIdentifiers } from './boundIdentifiers.ts';
 import { CallLog } from './callLog.ts';
@@ -38,6 +38,19 @@ export function toolSetVersion(options: { adminTools?: boolean }): string {
   return `${SERVER_VERSION}+${createHash('sha256').update(JSON.stringify(listing)).digest('hex').slice(0, 8)}`;
 }
 
+let schemaValidator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * The JSON Schema validator every MCP server of this process is given (the SDK's documented
+ * `jsonSchemaValidator` option). Left out, each server builds its own Ajv with its meta-schemas,
+ * one per HTTP session: thousands of sessions held thousands of copies. A server only uses it
+ * to check a client's elicitation answer, which this one never asks for, so sharing it shares no
+ * state between sessions; made on first use.
+ */
+export function sharedJsonSchemaValidator(): AjvJsonSchemaValidator {
+  return (schemaValidator ??= new AjvJsonSchemaValidator());
+}
+
 /**
  * A fresh MCP server over one core. One per connection (stdio, each HTTP session, tests);
  * they share the core and the call log, never module state.
@@ -49,7 +62,11 @@ export function toolSetVersion(options: { adminTools?: boolean }): string {
 export function createMcpServer(context: ServerContext, callLog = new CallLog()): Server {
   const server = new Server(
     { name: MCP_IMPLEMENTATION_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: sharedJsonSchemaValidator(),
+    },
   );
   // Tools read the very log that records their calls (get_recent_calls / get_recent_errors).
   const shortIds = context.shortIds ?? new ShortIdRegistry();

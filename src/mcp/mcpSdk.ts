@@ -6,6 +6,7 @@
  * this file and the code that uses a changed API, not every import.
  */
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 export {
   isInitializeRequest,

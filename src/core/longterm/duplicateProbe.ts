@@ -1,7 +1,7 @@
 import type { StoredEmbedding } from '../domain/records.ts';
 import type { DuplicateCandidate } from '../ports/duplicateGuard.ts';
 import type { ScopeRef, WeightedTerm } from '../ports/memoryStore.ts';
-import { cosineSimilarity, wordCountSimilarity, wordCounts, type WordCounts } from './textSimilarity.ts';
+import { cosineSimilarity, similarityToText, wordCounts, type WordCounts } from './textSimilarity.ts';
 
 /** The memory being stored, as the duplicate rule sees it. */
 export interface DuplicateProbe {
@@ -42,5 +42,5 @@ export function duplicateSimilarity(
     probe.embedding && candidateEmbedding && candidateEmbedding.model === probe.embedding.model
       ? cosineSimilarity(probe.embedding.vector, candidateEmbedding.vector)
       : 0;
-  return Math.max(wordCountSimilarity(probe.contentWords, wordCounts(candidate.content)), vectorSimilarity);
+  return Math.max(similarityToText(probe.contentWords, candidate.content), vectorSimilarity);
 }

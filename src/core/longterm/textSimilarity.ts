@@ -3,7 +3,7 @@
  * provider is configured: cosine over word counts, 1.0 for identical normalised text.
  */
 export function textSimilarity(a: string, b: string): number {
-  return wordCountSimilarity(wordCounts(a), wordCounts(b));
+  return similarityToText(wordCounts(a), b);
 }
 
 /** The words of a text and how often each occurs: what `textSimilarity` compares. */
@@ -26,15 +26,41 @@ export function wordCountSimilarity(left: WordCounts, right: WordCounts): number
   return dot / Math.sqrt(leftNorm * rightNorm);
 }
 
+/**
+ * `wordCountSimilarity(left, wordCounts(text))`, the same number, without a map of the text's words:
+ * they are sorted, so each distinct word is one run whose length is its count. A memory being stored
+ * is compared with several candidates (twice: the search, then the check inside the write), and a
+ * map per candidate was most of what that comparison allocated.
+ */
+export function similarityToText(left: WordCounts, text: string): number {
+  const words = wordsOf(text).sort();
+  let dot = 0;
+  let rightNorm = 0;
+  for (let start = 0; start < words.length;) {
+    let end = start + 1;
+    while (end < words.length && words[end] === words[start]) end++;
+    const count = end - start;
+    rightNorm += count * count;
+    dot += count * (left.get(words[start]) ?? 0);
+    start = end;
+  }
+  let leftNorm = 0;
+  for (const count of left.values()) leftNorm += count * count;
+  if (leftNorm === 0 || rightNorm === 0) return 0;
+  return dot / Math.sqrt(leftNorm * rightNorm);
+}
+
 export function wordCounts(text: string): WordCounts {
   const counts = new Map<string, number>();
-  for (const word of text
-    .normalize('NFKC')
-    .toLowerCase()
-    .match(/[\p{L}\p{N}_]+/gu) ?? []) {
-    counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
+  for (const word of wordsOf(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
   return counts;
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+/** The words `textSimilarity` compares: NFKC, lower case, runs of letters, digits and underscores. */
+function wordsOf(text: string): string[] {
+  return text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
 }
 
 export function cosineSimilarity(a: Float32Array, b: Float32Array): number {

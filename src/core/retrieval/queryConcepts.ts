@@ -7,7 +7,7 @@
  * lower still, so the user's own words rank first.
  */
 import type { WeightedTerm } from '../ports/memoryStore.ts';
-import { termOf } from '../text/analyzer.ts';
+import { termOf, weightedTerms } from '../text/analyzer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed, type Token } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
@@ -377,7 +377,7 @@ function expandQuery(text: string): QueryConcept[] {
   const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();
   const add = (
     concept: QueryConcept,
-    terms: string[] | null,
+    terms: readonly string[] | null,
     kind: BridgeKind,
     label: string,
     credit = BRIDGE_CREDIT[kind],
@@ -392,19 +392,27 @@ function expandQuery(text: string): QueryConcept[] {
       if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
       return;
     }
-    const alternative = { terms, credit, kind, label };
+    // Copied only when kept: most offers repeat a bridge already held, and the caller's list is shared.
+    const alternative = { terms: terms.slice(), credit, kind, label };
     byKey.set(key, alternative);
     concept.alternatives.push(alternative);
   };
 
+  // Indexed loops over the bridges (dozens a word): this function is large and not always optimised,
+  // and unoptimised, a for-of allocates an iterator result per element (a heap profile of bench:load).
   for (const word of words) {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
-    for (const bridge of wordBridges(word.surface, concept.generic))
-      add(concept, bridge.terms.slice(), bridge.kind, bridge.label, bridge.credit);
+    const bridges = wordBridges(word.surface, concept.generic);
+    for (let index = 0; index < bridges.length; index++) {
+      const bridge = bridges[index];
+      add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
+    }
   }
 
-  for (const bridge of compoundBridges(tokens, isGenericForm)) {
+  const compounds = compoundBridges(tokens, isGenericForm);
+  for (let index = 0; index < compounds.length; index++) {
+    const bridge = compounds[index];
     const concept = concepts.get(bridge.concept);
     if (concept) add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
   }
@@ -431,38 +439,67 @@ function expandQuery(text: string): QueryConcept[] {
       for (const alternative of entries.flatMap((entry) => entry.alternatives)) {
         for (const terms of alternative.termLists)
           for (const word of span)
-            add(concepts.get(word.term)!, terms.slice(), alternative.kind, `${phrase} ← ${alternative.text}`);
+            add(concepts.get(word.term)!, terms, alternative.kind, `${phrase} ← ${alternative.text}`);
       }
     }
   }
   // The particle phrases read the words as written, "-wise" included: mostly the same tokens.
   addParticlePhrases(regarding === text ? tokens : tokenizeDetailed(text), concepts, add);
-  for (const concept of concepts.values()) {
+  const expanded: QueryConcept[] = [];
+  concepts.forEach((concept) => {
+    expanded.push(concept);
+    // Nothing to reorder or cap for most concepts: no copies then.
+    if (concept.alternatives.length < 2) return;
     // Strongest bridges first, so the cap drops the loosest. Splits count only for a word no memory
     // has (compoundWords.ts), where the other bridges have nothing to find: they stay outside the cap.
-    const splits = concept.alternatives.filter((alternative) => alternative.kind === 'split');
-    const others = concept.alternatives.filter((alternative) => alternative.kind !== 'split');
-    others.sort((a, b) => b.credit - a.credit);
-    others.length = Math.min(others.length, MAX_ALTERNATIVES);
-    concept.alternatives = [...others, ...splits];
-  }
-  return [...concepts.values()];
+    const splits: ConceptAlternative[] = [];
+    const others: ConceptAlternative[] = [];
+    for (let index = 0; index < concept.alternatives.length; index++) {
+      const alternative = concept.alternatives[index];
+      (alternative.kind === 'split' ? splits : others).push(alternative);
+    }
+    sortByCreditDescending(others);
+    if (others.length > MAX_ALTERNATIVES) others.length = MAX_ALTERNATIVES;
+    for (let index = 0; index < splits.length; index++) others.push(splits[index]);
+    concept.alternatives = others;
+  });
+  return expanded;
 }
 
 /** The weighted terms one lexical search needs for these concepts: each word, then its alternatives at a lower weight. */
 export function searchTermsOf(concepts: readonly QueryConcept[], scale = 1): WeightedTerm[] {
   const weights = new Map<string, number>();
-  const raise = (term: string, weight: number): void => {
-    if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
-  };
-  for (const concept of concepts) raise(concept.term, concept.weight * scale);
+  for (const concept of concepts) raiseWeight(weights, concept.term, concept.weight * scale);
+  // Indexed: hundreds of alternatives' terms a query, and no iterator result for each when unoptimised.
   for (const concept of concepts) {
-    for (const alternative of concept.alternatives) {
+    for (let index = 0; index < concept.alternatives.length; index++) {
+      const alternative = concept.alternatives[index];
       const weight = (concept.weight * scale * alternative.credit * EXPANSION_SEARCH_WEIGHT) / alternative.terms.length;
-      for (const term of alternative.terms) raise(term, weight);
+      for (let at = 0; at < alternative.terms.length; at++) raiseWeight(weights, alternative.terms[at], weight);
     }
   }
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  return weightedTerms(weights);
+}
+
+/**
+ * Strongest credit first, ties in their order (as a stable sort): by insertion, in place. A concept
+ * has some dozens of alternatives at most, and Array.prototype.sort copies the list into a work
+ * array on every call, one of expansion's larger allocations under bench:load.
+ */
+export function sortByCreditDescending(alternatives: ConceptAlternative[]): void {
+  for (let index = 1; index < alternatives.length; index++) {
+    const moving = alternatives[index];
+    let at = index;
+    while (at > 0 && alternatives[at - 1].credit < moving.credit) {
+      alternatives[at] = alternatives[at - 1];
+      at--;
+    }
+    alternatives[at] = moving;
+  }
+}
+
+function raiseWeight(weights: Map<string, number>, term: string, weight: number): void {
+  if (weight > (weights.get(term) ?? 0)) weights.set(term, weight);
 }
 
 /**

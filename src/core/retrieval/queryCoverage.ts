@@ -64,7 +64,11 @@ export function coverageOf(
       bridges.push(bridge.label);
     }
   });
-  return { value: total > 0 ? Math.min(1, covered / total) : 0, bridges: [...new Set(bridges)] };
+  // Called for every hit and query variant: a list of one or none has nothing to deduplicate.
+  return {
+    value: total > 0 ? Math.min(1, covered / total) : 0,
+    bridges: bridges.length > 1 ? [...new Set(bridges)] : bridges,
+  };
 }
 
 /** The query names something beyond generic words in any form ("what happened", "what did we do"). */

@@ -59,9 +59,13 @@ export function partSearchTerms(variants: readonly (readonly QueryConcept[])[]):
   return [...parts];
 }
 
+const NO_PARTS: ReadonlyMap<string, string> = new Map();
+
 /** A hit's part matches by part: the first longer word that holds each. */
 export function partsOf(matches: readonly PartMatch[] | undefined): ReadonlyMap<string, string> {
+  // Most hits hold no part match: they share one empty map, read-only by its type.
+  if (matches === undefined || matches.length === 0) return NO_PARTS;
   const byPart = new Map<string, string>();
-  for (const match of matches ?? []) if (!byPart.has(match.part)) byPart.set(match.part, match.term);
+  for (const match of matches) if (!byPart.has(match.part)) byPart.set(match.part, match.term);
   return byPart;
 }

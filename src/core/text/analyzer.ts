@@ -80,5 +80,17 @@ export function analyzeQuery(text: string): WeightedTerm[] {
     if (term === null) continue;
     weights.set(term, (weights.get(term) ?? 0) + QUERY_KIND_WEIGHTS[token.kind]);
   }
-  return [...weights].map(([term, weight]) => ({ term, weight }));
+  return weightedTerms(weights);
+}
+
+/**
+ * The entries of a term → weight map as weighted terms, in insertion order. Through forEach: no
+ * [term, weight] pair per entry and no intermediate array, which a spread of the map would allocate.
+ */
+export function weightedTerms(weights: ReadonlyMap<string, number>): WeightedTerm[] {
+  const out: WeightedTerm[] = [];
+  weights.forEach((weight, term) => {
+    out.push({ term, weight });
+  });
+  return out;
 }

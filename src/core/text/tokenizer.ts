@@ -3,7 +3,6 @@
  * (camelCase, snake_case, kebab-case, dotted names, paths) yield the whole identifier
  * AND its parts, so `getUserById` is found both by itself and by "user id".
  */
-import { regexMatches } from '../util/regexMatches.ts';
 
 /** A whole identifier, one of its parts, or a plain word. Analyzers stem words and parts but never wholes. */
 export type TokenKind = 'word' | 'whole' | 'part';
@@ -22,6 +21,9 @@ const VERSION = /^v?\d+(?:\.\d+)+$/u;
 const SYMBOL_NAME = /^\p{L}{1,2}(?:\+\+|#)$/u;
 const PLAIN_WORD = /^[a-z0-9]+$/;
 const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const HAS_CONNECTOR = /[_.\-/\\:@#+]/u;
+/** A capital after the first character: every CAMEL_BOUNDARY sits before one. */
+const INNER_CAPITAL = /.\p{Lu}/su;
 
 /**
  * NFKC (full-width and ligature forms to plain), then diacritics folded ("café" -> "cafe"),
@@ -73,6 +75,12 @@ function pushChunk(chunk: string, out: Token[]): void {
     out.push({ text: lower, kind: 'word' });
     return;
   }
+  // Without a connector or a capital after the first letter ("Deployed", "Ünïcode") nothing splits:
+  // a word, told without the two splits that would each return a list of one.
+  if (!HAS_CONNECTOR.test(trimmed) && !INNER_CAPITAL.test(trimmed)) {
+    out.push({ text: lower, kind: 'word' });
+    return;
+  }
   const parts = splitParts(trimmed);
   if (parts.length <= 1) {
     out.push({ text: lower, kind: 'word' });
@@ -84,15 +92,18 @@ function pushChunk(chunk: string, out: Token[]): void {
 
 export function tokenizeDetailed(text: string): Token[] {
   const out: Token[] = [];
-  for (const match of regexMatches(CHUNK, normalizeText(text))) {
+  // `match` with a global pattern gives the matched strings only: no match record (index, input,
+  // groups) per chunk, which every store and query would otherwise allocate and drop at once.
+  // CHUNK never matches empty text, so this is every chunk, as an exec loop would find them.
+  for (const chunk of normalizeText(text).match(CHUNK) ?? []) {
     // Most chunks are plain lower-case words or numbers: no connector, no capital, no dot, so every
     // rule below would give them back as one word; saying so at once halves a store's analysis.
-    if (PLAIN_WORD.test(match[0])) {
-      out.push({ text: match[0], kind: 'word' });
+    if (PLAIN_WORD.test(chunk)) {
+      out.push({ text: chunk, kind: 'word' });
       continue;
     }
-    const chunks = SYMBOL_NAME.test(match[0]) ? [match[0]] : match[0].split(CONNECTOR_RUN);
-    for (const chunk of chunks) pushChunk(chunk, out);
+    if (SYMBOL_NAME.test(chunk)) pushChunk(chunk, out);
+    else for (const piece of chunk.split(CONNECTOR_RUN)) pushChunk(piece, out);
   }
   return out;
 }

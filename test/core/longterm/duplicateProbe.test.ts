@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { duplicateProbeOf, duplicateSimilarity } from '../../../src/core/longterm/duplicateProbe.ts';
 import { duplicateCandidateOf } from '../../../src/core/ports/duplicateGuard.ts';
-import { textSimilarity, wordCountSimilarity, wordCounts } from '../../../src/core/longterm/textSimilarity.ts';
+import {
+  similarityToText,
+  textSimilarity,
+  wordCountSimilarity,
+  wordCounts,
+} from '../../../src/core/longterm/textSimilarity.ts';
 import { analyzeQuery } from '../../../src/core/text/analyzer.ts';
 import { makeMemory } from '../../contract/fixtures.ts';
 
@@ -37,6 +42,14 @@ describe('duplicate similarity from words counted once', () => {
     const texts = randomTexts(80);
     for (const a of texts)
       for (const b of texts) assert.equal(wordCountSimilarity(wordCounts(a), wordCounts(b)), textSimilarity(a, b));
+  });
+
+  it('similarityToText, which counts the text without a map, is wordCountSimilarity over its counts, bit for bit', () => {
+    const texts = [...randomTexts(80), '', 'b a b a a', 'Zz zz ZZ zz', '日本 日本 — é é'];
+    for (const a of texts)
+      for (const b of texts)
+        assert.equal(similarityToText(wordCounts(a), b), wordCountSimilarity(wordCounts(a), wordCounts(b)));
+    assert.equal(similarityToText(wordCounts('a b b'), 'b a b'), 1);
   });
 
   it('a probe built by duplicateProbeOf scores every candidate as textSimilarity of the two contents', () => {

@@ -5,6 +5,8 @@ import {
   EXPANSION_SEARCH_WEIGHT,
   queryConcepts,
   searchTermsOf,
+  sortByCreditDescending,
+  type ConceptAlternative,
   type QueryConcept,
 } from '../../../src/core/retrieval/queryConcepts.ts';
 import { GENERIC_WORD_INFORMATION } from '../../../src/core/retrieval/queryCoverage.ts';
@@ -203,5 +205,23 @@ describe('query concepts (vocabulary bridge)', () => {
     // Scaled (an alternate query's words) applies to words and alternatives alike.
     const scaled = new Map(searchTermsOf(queryConcepts('typescript'), 0.8).map((term) => [term.term, term.weight]));
     assert.equal(scaled.get('typescript'), 0.8);
+  });
+});
+
+describe('sortByCreditDescending', () => {
+  it('orders as a stable sort by credit, strongest first, ties in their order', () => {
+    let seed = 7;
+    const next = (below: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % below;
+    for (let round = 0; round < 200; round++) {
+      const list: ConceptAlternative[] = Array.from({ length: next(40) }, (_, index) => ({
+        terms: [`t${index}`],
+        credit: [0.3, 0.5, 0.75, 0.9, 1][next(5)],
+        kind: 'synonym',
+        label: `label ${index}`,
+      }));
+      const expected = [...list].sort((a, b) => b.credit - a.credit);
+      sortByCreditDescending(list);
+      assert.deepEqual(list, expected);
+    }
   });
 });

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeDocument, analyzeQuery, ANALYZER_VERSION, FIELD_WEIGHTS } from '../../../src/core/text/analyzer.ts';
+import {
+  analyzeDocument,
+  analyzeQuery,
+  ANALYZER_VERSION,
+  FIELD_WEIGHTS,
+  weightedTerms,
+} from '../../../src/core/text/analyzer.ts';
 
 test('exposes a positive integer version', () => {
   assert.ok(Number.isInteger(ANALYZER_VERSION) && ANALYZER_VERSION > 0);
@@ -50,4 +56,21 @@ test('query terms are deduplicated and identifiers outweigh their parts', () => 
 
 test('a query of only stop words yields no terms', () => {
   assert.deepEqual(analyzeQuery('what is it?'), []);
+});
+
+test('weightedTerms gives every entry of a term map, in insertion order, and a fresh list each time', () => {
+  const weights = new Map([
+    ['zeta', 2],
+    ['alpha', 0.5],
+    ['mid', 1],
+  ]);
+  const terms = weightedTerms(weights);
+  assert.deepEqual(terms, [
+    { term: 'zeta', weight: 2 },
+    { term: 'alpha', weight: 0.5 },
+    { term: 'mid', weight: 1 },
+  ]);
+  terms.pop();
+  assert.equal(weightedTerms(weights).length, 3);
+  assert.deepEqual(weightedTerms(new Map()), []);
 });

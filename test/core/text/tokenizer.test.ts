@@ -116,3 +116,25 @@ test('gives plain words and numbers as one word and still splits what the rules 
     assert.deepEqual(words(`(${word}),`), [`word:${word}`]);
   }
 });
+
+// Chunks with no connector and no capital after their first letter skip the splits (issue 31):
+// capitalised words stay words, and a capital inside a chunk still splits it.
+test('capitalised words are one word; an inner capital still splits', () => {
+  const words = (text: string) => tokenizeDetailed(text).map((token) => `${token.kind}:${token.text}`);
+  assert.deepEqual(words('Deployed ABC Über İstanbul HTTPServer iPhone getURLFor'), [
+    'word:deployed',
+    'word:abc',
+    'word:uber',
+    'word:istanbul',
+    'whole:httpserver',
+    'part:http',
+    'part:server',
+    'whole:iphone',
+    'part:i',
+    'part:phone',
+    'whole:geturlfor',
+    'part:get',
+    'part:url',
+    'part:for',
+  ]);
+});
