@@ -260,7 +260,11 @@ const MATCHERS: readonly Matcher[] = [
     pattern: /\b(?:next|this\s+coming|coming)\s+(week|month|year)\b/g,
     span: (m, now) => {
       if (m[1] === 'week') return weekSpan(now, -1);
-      if (m[1] === 'month') return monthSpan(now.getUTCFullYear(), now.getUTCMonth() + 1);
+      if (m[1] === 'month') {
+        // December's next month is January of the next year (monthSpan takes months of one year).
+        const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+        return monthSpan(next.getUTCFullYear(), next.getUTCMonth());
+      }
       return yearSpan(now.getUTCFullYear() + 1);
     },
   },
@@ -392,14 +396,19 @@ function adjacentPeriod(unit: string, side: string, span: Span): Span {
       : { start: span.end, end: span.end + length };
   }
   const months = unit === 'month' ? 1 : 12;
+  // The same day of the month `by` months away, or that month's last day: the month before
+  // 31 March starts on 28 (or 29) February, not on 3 March.
   const at = (ms: number, by: number): number => {
     const date = new Date(ms);
-    date.setUTCMonth(date.getUTCMonth() + by);
-    return date.getTime();
+    const year = date.getUTCFullYear();
+    const month = date.getUTCMonth() + by;
+    const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    return Date.UTC(year, month, Math.min(date.getUTCDate(), lastDay)) + (ms - startOfDay(ms));
   };
   return side === 'before'
     ? { start: at(span.start, -months), end: span.start }
-    : { start: span.end, end: at(span.end, months) };
+    : // Up to the same day a month (year) after the span's last day: after 30 January, 29 February.
+      { start: span.end, end: at(span.end - DAY, months) + DAY };
 }
 
 /** One time phrase of a text and the time it names (half-open, UTC ms); a vague one names a point (start = end). */
@@ -498,35 +507,43 @@ export function timePhrasesOf(text: string, now: Date, reading: { ahead?: boolea
 
 /**
  * A question that names a calendar date and a time relative to the present ("what did Joanna finish
- * last Friday, on 23 January 2022?", "Tim's writing issue last week, as mentioned on November 6")
- * tells the relative time from that date, not from today: the relative phrases are read again as of
- * the start of the latest such date, and the window runs from the earliest time they name to the end
- * of that date (what happened then and when it was told). Null when the query has no such pair.
+ * last Friday, on 23 January 2022?", "what did she plan for next week, on 6 November 2023") tells
+ * the relative time from that date, not from today: the relative phrases are read again as of the
+ * start of the latest such date, and the window runs from the earliest time they and the date name
+ * to the latest (what happened then, what was planned from it, and when it was told). A date named
+ * without a year ("as mentioned on November 6") has no year to read from until the memories place
+ * it (yearlessDates.ts), so there the relative phrases are left out and the date alone is the
+ * window, never the empty meeting of today's "last week" with a November. Null when the query has
+ * no such pair.
  */
 function anchoredToDate(query: string, phrases: readonly TimePhrase[]): TimePhrase[] | null {
-  const dates = phrases.filter((phrase) => !phrase.relative && !phrase.yearless && Number.isFinite(phrase.date.start));
-  if (dates.length === 0 || !phrases.some((phrase) => phrase.relative)) return null;
+  if (!phrases.some((phrase) => phrase.relative)) return null;
+  const named = phrases.filter((phrase) => !phrase.relative && Number.isFinite(phrase.date.start));
+  const dates = named.filter((phrase) => !phrase.yearless);
+  if (dates.length === 0) return named.length > 0 ? phrases.filter((phrase) => !phrase.relative) : null;
   const anchor = dates.reduce((latest, phrase) => (phrase.date.start > latest.date.start ? phrase : latest));
   const relative = timePhrasesOf(query, new Date(anchor.date.start)).filter((phrase) => phrase.relative);
   const spans = relative.filter((phrase) => !phrase.point);
   const start = Math.min(anchor.date.start, ...spans.map((phrase) => phrase.start));
+  const end = Math.max(anchor.date.end, ...spans.map((phrase) => phrase.end));
   return [
-    { ...anchor, phrase: anchor.phrase, start, end: anchor.date.end },
-    ...relative.map((phrase) => (phrase.point ? phrase : { ...phrase, start, end: anchor.date.end })),
+    { ...anchor, phrase: anchor.phrase, start, end },
+    ...relative.map((phrase) => (phrase.point ? phrase : { ...phrase, start, end })),
   ];
 }
 
 /** The query's time phrases as one window (their intersection) and the first vague point. */
 export function parseTimeExpressions(query: string, now: Date): TimeHint {
-  const matched: string[] = [];
   let start = -Infinity;
   let end = Infinity;
   let boost: number | undefined;
   let windowParts = 0;
   let yearlessParts = 0;
   const phrases = timePhrasesOf(query, now);
-  for (const phrase of anchoredToDate(query, phrases) ?? phrases) {
-    matched.push(phrase.phrase);
+  const windowPhrases = anchoredToDate(query, phrases) ?? phrases;
+  // Every time phrase is kept out of the topic words, also one the window leaves out.
+  const matched = [...new Set([...windowPhrases, ...phrases].map((phrase) => phrase.phrase))];
+  for (const phrase of windowPhrases) {
     if (phrase.point) {
       boost ??= phrase.start;
       continue;

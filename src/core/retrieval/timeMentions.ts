@@ -34,11 +34,12 @@ const FORMS = [
   // Calendar dates: "8 May", "May 8th", "May 2023", ISO dates, a month or year after a preposition.
   `${DAY_NUMBER}\\s+(?:of\\s+)?${ANY_MONTH}`,
   `${ANY_MONTH}\\s+(?:${DAY_NUMBER}|${YEAR})`,
-  '\\d{4}-\\d{2}-\\d{2}',
-  `(?:in|during|since|until|by|from|early|mid|late)[\\s-]+(?:${ANY_MONTH}|${YEAR})`,
+  `${YEAR}-(?:0[1-9]|1[0-2])(?:-\\d{2})?`,
+  // The words before a month or a year that the query's phrases read (timeExpressions.ts).
+  `(?:in|during|of|since|before|after|until|by|from|last|early|mid|late|year)[\\s-]+(?:${ANY_MONTH}|${YEAR})`,
 ];
 
-/** Lower-case words only: "May I" or "march on" in a sentence are no dates, "in May" is. */
+/** A month counts with a day, a year or a word before it: "May I" or "march on" are no dates, "in May" is. */
 const MENTION = new RegExp(`\\b(?:${FORMS.join('|')})\\b`);
 
 /** True when `text` says when something happened, will happen or for how long (see the module comment). */

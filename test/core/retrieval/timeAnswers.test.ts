@@ -102,6 +102,13 @@ describe('mentionsTime', () => {
       'The cluster went down in March.',
       'I am organizing a party two weekends later.',
       'I have been playing for about four months now.',
+      // The words before a month or a year that the query's phrases read, and a year-month.
+      'We moved at the end of May.',
+      'Last May we moved the cluster.',
+      'The freeze holds until after March.',
+      'It was written before 2020.',
+      'The parser was released 2023-05 with the new grammar.',
+      'In the year 2019 we switched to Kafka.',
     ])
       assert.ok(mentionsTime(text), text);
   });
@@ -113,6 +120,7 @@ describe('mentionsTime', () => {
       'The API returns 3 pages of results.',
       'We march on regardless of the weather.',
       'The service keeps the last 100 requests in memory.',
+      'Ticket 1234-56 is closed.',
     ])
       assert.ok(!mentionsTime(text), text);
   });

@@ -58,6 +58,19 @@ test('a time relative to the present is told from the calendar date the question
   ]);
   const vague = parseTimeExpressions('what did Maria start recently, as mentioned on 3 June, 2023', NOW);
   assert.equal(vague.boostAround, '2023-06-03T00:00:00.000Z');
+  // Monday 6 November 2023: a plan for next week reaches to its end, 19 November.
+  assert.deepEqual(range('what did she plan for next week, on 6 November 2023'), [
+    '2023-11-06T00:00:00.000Z',
+    '2023-11-19T23:59:59.999Z',
+  ]);
+  // A date without a year gives the relative phrase no year to be read from: the date alone is the
+  // window (placed later where the memories are), never today's last week met with a November.
+  const yearless = parseTimeExpressions("Tim's writing issue last week, as mentioned on November 6", NOW);
+  assert.deepEqual(
+    [yearless.after, yearless.before, yearless.yearless],
+    ['2023-11-06T00:00:00.000Z', '2023-11-06T23:59:59.999Z', true],
+  );
+  assert.ok(yearless.matched.includes('last week'), 'its words are still a time, not a topic');
   // Without a calendar date, relative phrases are told from now.
   assert.deepEqual(range('what did Joanna finish last Friday'), [
     '2024-03-15T00:00:00.000Z',
@@ -160,6 +173,8 @@ test('plans: tomorrow, next week, month, year and weekend, this coming Friday, i
   assert.deepEqual(range('the day after tomorrow'), ['2024-03-22T00:00:00.000Z', '2024-03-22T23:59:59.999Z']);
   assert.deepEqual(range('plans for next week'), ['2024-03-25T00:00:00.000Z', '2024-03-31T23:59:59.999Z']);
   assert.deepEqual(range('the release next month'), ['2024-04-01T00:00:00.000Z', '2024-04-30T23:59:59.999Z']);
+  const december = parseTimeExpressions('we move next month', new Date('2023-12-10T12:00:00Z'));
+  assert.deepEqual([december.after, december.before], ['2024-01-01T00:00:00.000Z', '2024-01-31T23:59:59.999Z']);
   assert.deepEqual(range('the coming year'), ['2025-01-01T00:00:00.000Z', '2025-12-31T23:59:59.999Z']);
   assert.deepEqual(range('camping this weekend'), ['2024-03-23T00:00:00.000Z', '2024-03-24T23:59:59.999Z']);
   assert.deepEqual(range('camping next weekend'), ['2024-03-30T00:00:00.000Z', '2024-03-31T23:59:59.999Z']);

@@ -107,6 +107,9 @@ test('the day, week, fortnight, month or year before or after a date is that per
   assert.deepEqual(window('the day after 2023-05-08'), days('2023-05-09', '2023-05-09'));
   assert.deepEqual(window('the fortnight after May 2023'), days('2023-06-01', '2023-06-14'));
   assert.deepEqual(window('the month before 15 March 2023'), days('2023-02-15', '2023-03-14'));
+  // A day the month next to it lacks is that month's last day, not a day rolled into the next month.
+  assert.deepEqual(window('the month before 31 March 2023'), days('2023-02-28', '2023-03-30'));
+  assert.deepEqual(window('the month after 30 January 2024'), days('2024-01-31', '2024-02-29'));
   assert.deepEqual(parseTimeExpressions('the week before 16 November 2023', NOW).matched, [
     'the week before 16 November 2023',
   ]);
