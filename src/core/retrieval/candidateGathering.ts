@@ -159,6 +159,8 @@ async function toldLater(
       ids.length === 0
         ? []
         : (await deps.store.getMemories(partition, ids)).filter((memory) => memory.deleted_at === null);
+    // Candidates already: kept, so the stages that return them do not read their rows again.
+    for (const memory of read) rows.keep(partition, memory);
   }
   const ids = toldOfWindow(window, read);
   const members = read.filter((memory) => ids.has(memory.memory_id));
