@@ -124,9 +124,14 @@ function dayFrom(now: Date, days: number): Span {
   return { start, end: start + DAY };
 }
 
+/** The weekday's index (0 for Sunday) from its first three letters ("fri"). */
+function weekdayIndex(weekday: string): number {
+  return WEEKDAYS.findIndex((day) => day.startsWith(weekday));
+}
+
 /** Days from today to the next `weekday` ("fri"), a week for today's own. */
 function daysUntil(now: Date, weekday: string): number {
-  return (WEEKDAYS.findIndex((day) => day.startsWith(weekday)) - now.getUTCDay() + 7) % 7 || 7;
+  return (weekdayIndex(weekday) - now.getUTCDay() + 7) % 7 || 7;
 }
 
 /** The Saturday and Sunday ending the week (Monday to Sunday) `weeksAhead` from the current one. */
@@ -135,7 +140,8 @@ function weekendOf(now: Date, weeksAhead: number): Span {
   return { start: saturday, end: saturday + 2 * DAY };
 }
 
-const COUNT_WORDS =
+/** A count as people write one ("3", "a", "two", "a few", "a couple of"), as one capturing group. */
+export const COUNT_WORDS =
   '(\\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\\s+)?few|(?:a\\s+)?couple(?:\\s+of)?|several)';
 /** Weekday names and the usual abbreviations ("Fri", "Tues"), the first three letters captured. */
 const WEEKDAY_NAME = '(sun|mon|tue|wed|thu|fri|sat)(?:day|s|sday|nesday|rs|rsday|urday)?';
@@ -200,22 +206,18 @@ const MATCHERS: readonly Matcher[] = [
   {
     relative: true,
     pattern: /\b(?:the\s+)?day\s+before\s+yesterday\b/g,
-    span: (_m, now) => ({ start: startOfDay(now.getTime()) - 2 * DAY, end: startOfDay(now.getTime()) - DAY }),
+    span: (_m, now) => dayFrom(now, -2),
   },
   {
     relative: true,
     pattern: /\b(?:yesterday|last\s+night)\b/g,
-    span: (_m, now) => ({ start: startOfDay(now.getTime()) - DAY, end: startOfDay(now.getTime()) }),
+    span: (_m, now) => dayFrom(now, -1),
   },
   {
     relative: true,
     // The last Saturday and Sunday before the current weekend (on a Saturday or Sunday, the one before).
     pattern: /\b(?:last|this\s+past|past)\s+weekend\b/g,
-    span: (_m, now) => {
-      const sinceSaturday = (now.getUTCDay() + 1) % 7;
-      const saturday = startOfDay(now.getTime()) - (sinceSaturday <= 1 ? sinceSaturday + 7 : sinceSaturday) * DAY;
-      return { start: saturday, end: saturday + 2 * DAY };
-    },
+    span: (_m, now) => weekendOf(now, -1),
   },
   {
     relative: true,
@@ -297,14 +299,13 @@ const MATCHERS: readonly Matcher[] = [
     pattern: new RegExp(`\\b(last|on|this past)\\s+${WEEKDAY_NAME}\\b`, 'g'),
     span: (m, now, ahead) => {
       if (ahead && m[1] === 'on') return dayFrom(now, daysUntil(now, m[2]));
-      const back = (now.getUTCDay() - WEEKDAYS.findIndex((day) => day.startsWith(m[2])) + 7) % 7 || 7;
+      const back = (now.getUTCDay() - weekdayIndex(m[2]) + 7) % 7 || 7;
       return dayFrom(now, -back);
     },
   },
   {
     relative: true,
-    pattern:
-      /\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\s+)?few|(?:a\s+)?couple(?:\s+of)?|several)\s+(days?|weeks?|months?|years?)\s+ago\b/g,
+    pattern: new RegExp(`\\b${COUNT_WORDS}\\s+(days?|weeks?|months?|years?)\\s+ago\\b`, 'g'),
     span: (m, now) => {
       const point = shift(now, m[2], parseCount(m[1]));
       return { start: point, end: point };

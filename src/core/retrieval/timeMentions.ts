@@ -9,11 +9,11 @@
  * memory is tested once (timeAnswerWeighting.ts tests the best candidates of a question asking when).
  */
 import { MONTH } from './monthNames.ts';
+import { COUNT_WORDS } from './timeExpressions.ts';
 
 /** The month name as a group that captures nothing. */
 const ANY_MONTH = MONTH.replace(/^\(/, '(?:');
-const COUNT =
-  '(?:\\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\\s+)?few|(?:a\\s+)?couple(?:\\s+of)?|several)';
+const COUNT = COUNT_WORDS.replace(/^\(/, '(?:');
 const UNIT = '(?:days?|nights?|weeks?|weekends?|fortnights?|months?|years?|decades?)';
 const WEEKDAY = '(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?';
 const SEASON = '(?:summer|winter|spring|fall|autumn)';
