@@ -107,3 +107,34 @@ test('a loaded index that takes new memories and terms leaves the decoded arrays
   assert.equal(table.get(idOf(123))?.memory_id, idOf(123));
   assert.equal(table.size, DOCUMENTS + 1);
 });
+
+test('a loaded index whose first change rewrites or removes a loaded memory, with loaded terms only, leaves the decoded arrays as they were', () => {
+  for (const first of ['rewrite', 'remove'] as const) {
+    const decoded = decodedFile();
+    const idsBefore = decoded.metas.ids.slice();
+    const termsBefore = decoded.lexical.termNames.slice();
+    const documentIdsBefore = decoded.lexical.ids.slice();
+    const lexical = LexicalIndex.fromDocuments(decoded.lexical);
+    const table = new MetaTable(decoded.metas);
+
+    if (first === 'rewrite') {
+      lexical.upsert(idOf(7), { terms: new Map([['word9', 1]]), length: 1 });
+      table.set(idOf(7), meta(idOf(7), { pinned: true }));
+    } else {
+      lexical.remove(idOf(7));
+      table.delete(idOf(7));
+    }
+
+    assert.deepEqual(decoded.metas.ids, idsBefore, `${first}: the decoded memory ids are unchanged`);
+    assert.deepEqual(decoded.lexical.termNames, termsBefore, `${first}: the decoded term names are unchanged`);
+    assert.deepEqual(decoded.lexical.ids, documentIdsBefore, `${first}: the decoded document ids are unchanged`);
+    assert.deepEqual(searchIds(lexical, 'word7'), [], `${first}: the memory's old term no longer finds it`);
+    assert.deepEqual(
+      searchIds(lexical, 'word9').sort(),
+      (first === 'rewrite' ? [idOf(7), idOf(9)] : [idOf(9)]).sort(),
+      first,
+    );
+    assert.equal(table.get(idOf(7))?.pinned, first === 'rewrite' ? true : undefined, first);
+    assert.equal(table.size, first === 'rewrite' ? DOCUMENTS : DOCUMENTS - 1, first);
+  }
+});
