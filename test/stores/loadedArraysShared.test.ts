@@ -80,13 +80,25 @@ test("a loaded index writes the documents' own lengths and posting sizes in plac
   assert.equal(lexical.documentFrequency('shared'), DOCUMENTS);
 });
 
-test('a loaded index that takes new memories and terms leaves the decoded arrays as they were and finds old and new', () => {
+/** A loaded index and meta table over a decoded file, and a check that the file's arrays are as decoded. */
+function loadedIndex(): { lexical: LexicalIndex; table: MetaTable; assertDecodedUnchanged: (label: string) => void } {
   const decoded = decodedFile();
   const idsBefore = decoded.metas.ids.slice();
   const termsBefore = decoded.lexical.termNames.slice();
   const documentIdsBefore = decoded.lexical.ids.slice();
-  const lexical = LexicalIndex.fromDocuments(decoded.lexical);
-  const table = new MetaTable(decoded.metas);
+  return {
+    lexical: LexicalIndex.fromDocuments(decoded.lexical),
+    table: new MetaTable(decoded.metas),
+    assertDecodedUnchanged: (label) => {
+      assert.deepEqual(decoded.metas.ids, idsBefore, `${label}the decoded memory ids are unchanged`);
+      assert.deepEqual(decoded.lexical.termNames, termsBefore, `${label}the decoded term names are unchanged`);
+      assert.deepEqual(decoded.lexical.ids, documentIdsBefore, `${label}the decoded document ids are unchanged`);
+    },
+  };
+}
+
+test('a loaded index that takes new memories and terms leaves the decoded arrays as they were and finds old and new', () => {
+  const { lexical, table, assertDecodedUnchanged } = loadedIndex();
 
   lexical.upsert('mem_new', { terms: new Map([['aardvark', 1]]), length: 1 });
   lexical.upsert(idOf(7), { terms: new Map([['zebra', 1]]), length: 1 });
@@ -94,9 +106,7 @@ test('a loaded index that takes new memories and terms leaves the decoded arrays
   lexical.upsert('mem_newer', { terms: new Map([['word9', 1]]), length: 1 });
   table.set('mem_new', meta('mem_new'));
 
-  assert.deepEqual(decoded.metas.ids, idsBefore, 'the decoded memory ids are unchanged');
-  assert.deepEqual(decoded.lexical.termNames, termsBefore, 'the decoded term names are unchanged');
-  assert.deepEqual(decoded.lexical.ids, documentIdsBefore, 'the decoded document ids are unchanged');
+  assertDecodedUnchanged('');
   assert.deepEqual(searchIds(lexical, 'aardvark'), ['mem_new']);
   assert.deepEqual(searchIds(lexical, 'zebra'), [idOf(7)]);
   assert.deepEqual(searchIds(lexical, 'word7'), [], 'the rewritten memory lost its old term');
@@ -110,12 +120,7 @@ test('a loaded index that takes new memories and terms leaves the decoded arrays
 
 test('a loaded index whose first change rewrites or removes a loaded memory, with loaded terms only, leaves the decoded arrays as they were', () => {
   for (const first of ['rewrite', 'remove'] as const) {
-    const decoded = decodedFile();
-    const idsBefore = decoded.metas.ids.slice();
-    const termsBefore = decoded.lexical.termNames.slice();
-    const documentIdsBefore = decoded.lexical.ids.slice();
-    const lexical = LexicalIndex.fromDocuments(decoded.lexical);
-    const table = new MetaTable(decoded.metas);
+    const { lexical, table, assertDecodedUnchanged } = loadedIndex();
 
     if (first === 'rewrite') {
       lexical.upsert(idOf(7), { terms: new Map([['word9', 1]]), length: 1 });
@@ -125,9 +130,7 @@ test('a loaded index whose first change rewrites or removes a loaded memory, wit
       table.delete(idOf(7));
     }
 
-    assert.deepEqual(decoded.metas.ids, idsBefore, `${first}: the decoded memory ids are unchanged`);
-    assert.deepEqual(decoded.lexical.termNames, termsBefore, `${first}: the decoded term names are unchanged`);
-    assert.deepEqual(decoded.lexical.ids, documentIdsBefore, `${first}: the decoded document ids are unchanged`);
+    assertDecodedUnchanged(`${first}: `);
     assert.deepEqual(searchIds(lexical, 'word7'), [], `${first}: the memory's old term no longer finds it`);
     assert.deepEqual(
       searchIds(lexical, 'word9').sort(),
