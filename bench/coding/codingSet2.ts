@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
 import { callOk } from '../../test/support/testCore.ts';
+import { codingMemory } from './codingData.ts';
 
 export interface ProjectMemory {
   id: string;
@@ -34,13 +34,7 @@ export interface ProjectSet {
 
 /** A memory of the second set as its README says to store it: with `metadata: {project, bench_id}`. */
 export function projectMemory(userId: string, memory: ProjectMemory) {
-  return {
-    user_id: userId,
-    content: memory.text,
-    memory_category: memory.cat as MemoryCategory,
-    memory_subtype: memory.sub,
-    metadata: { project: memory.project, bench_id: memory.id },
-  };
+  return { ...codingMemory(userId, memory), metadata: { project: memory.project, bench_id: memory.id } };
 }
 
 /** Kinds of the second set, in the order tables print them. */
