@@ -42,8 +42,12 @@ describe('core registry: a window’s first recall comes before background work'
           [0, 0, 0, 0],
           'nothing resumed the pending extraction before the first recall answered',
         );
+        // The tag is cleared by the extraction's own write; the queue counts the job when that write
+        // has returned, a turn later, so both are waited for.
         await waitUntil(
-          async () => !(await core.getMemory(USER, pending.memory_id)).tags.includes(EXTRACTION_PENDING_TAG),
+          async () =>
+            !(await core.getMemory(USER, pending.memory_id)).tags.includes(EXTRACTION_PENDING_TAG) &&
+            core.extraction!.stats().succeeded + core.extraction!.stats().failed > 0,
           'the pending extraction to resume once the delay passed',
         );
         assert.equal(core.extraction!.stats().succeeded, 1);
