@@ -546,6 +546,16 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
           plain.every((hit) => hit.part_matches === undefined),
           'no parts asked, none reported',
         );
+        const none = await store().searchLexical({
+          filter: { user_id: user },
+          terms: terms('deployment'),
+          limit: 10,
+          parts: [],
+        });
+        assert.ok(
+          none.every((hit) => hit.part_matches === undefined),
+          'an empty list of parts is no parts: every backend answers alike',
+        );
       });
 
       it('respects limit and returns nothing for unknown terms', async () => {

@@ -105,7 +105,10 @@ export async function searchLexicalSql(client: TransactionScope, query: LexicalQ
       score: Number(row.score),
       matched_terms: [...weights.keys()].filter((term) => terms?.has(term)),
     };
-    return query.parts === undefined ? hit : { ...hit, part_matches: partMatchesIn(terms, parts) };
+    // As SQLite's index: no parts asked (none, or an empty list), no part_matches reported.
+    return query.parts === undefined || query.parts.length === 0
+      ? hit
+      : { ...hit, part_matches: partMatchesIn(terms, parts) };
   });
 }
 
