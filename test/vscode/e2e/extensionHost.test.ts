@@ -22,7 +22,7 @@ import {
 import { connectMcp, type ExtensionState, readState, waitFor } from './mcpProbe.ts';
 import { type FireboltTestServer, startFireboltTestServer } from '../../support/firebolt-server/server.ts';
 import { skipUnlessAvailable } from '../../support/prerequisites.ts';
-import { openMemoryRow } from './memoryPanel.ts';
+import { describeMemoryList, openMemoryRow } from './memoryPanel.ts';
 import { Workbench } from './workbench.ts';
 import { MIN_ERROR_AGE_MS } from '../../../src/core/editor/resolvedErrorTracker.ts';
 import { CLIPPED_BADGES, overflowingScript, PANEL_LAYOUT_SELECTORS, TAB_ROWS } from '../../panel/pageScripts.ts';
@@ -604,7 +604,15 @@ describe('extension in a real VS Code (code-server + chromium)', { skip, timeout
       const body = panel.locator('body');
       // The previous test left a search for a memory it forgot: browse everything again.
       await panel.getByRole('searchbox', { name: 'Search memories' }).fill('');
-      await panel.locator('.memory-row:not(.loading-row)').first().waitFor({ timeout: 15_000 });
+      // Failed once in 23 clean-clone runs at 15 s, with no clue which step stalled: the list load gets
+      // the time openMemoryRow gives it on a loaded machine, and a timeout says what the list showed.
+      await panel
+        .locator('.memory-row:not(.loading-row)')
+        .first()
+        .waitFor({ timeout: 45_000 })
+        .catch(async (error: Error) => {
+          throw new Error(`${error.message}\nthe list then: ${await describeMemoryList(panel)}`);
+        });
       await bench.runCommand('Memory: Show Memory Panel');
 
       // "Show Memory Panel" lands on the list, on a row.

@@ -29,3 +29,13 @@ export async function openMemoryRow(panel: FrameLocator, hasText: string, timeou
     timeoutMs,
   );
 }
+
+/** What the Memories list shows, for a failure message: the search, the status line, the rows and the empty state. */
+export async function describeMemoryList(panel: FrameLocator): Promise<string> {
+  const search = await panel.getByRole('searchbox', { name: 'Search memories' }).inputValue();
+  const status = await panel.locator('.list-status').innerText();
+  const rows = await panel.locator('.memory-row:not(.loading-row)').count();
+  const loadingRows = await panel.locator('.memory-row.loading-row').count();
+  const emptyState = await panel.locator('.empty-state').isVisible();
+  return `search ${JSON.stringify(search)}, status ${JSON.stringify(status)}, ${rows} rows, ${loadingRows} loading rows, empty state ${emptyState ? 'shown' : 'hidden'}`;
+}
