@@ -104,7 +104,12 @@ export class Recall {
     rankOutsideAfterScope(scored, (entry) => entry.breakdown.signals.includes('other_project'), OTHER_PROJECT_SHARE);
     scored.sort(byScore);
     if (timeRuleOn('anchorFreshnessWeighting')) await weighByFreshness(this.deps, scored, limit, rows);
-    if (timeRuleOn('timeAnswerWeighting')) await weighTimeAnswers(query, scored, limit, rows);
+    // A question naming a time the memories hold asks what happened then: answered, like one asking
+    // when, by a memory that says when (timeAnswerWeighting.ts). Only the candidates covering the
+    // window carry the signal "time", so a window no memory is in changes nothing.
+    const namesHeldWindow =
+      timeRuleOn('windowTimeAnswers') && scored.some((entry) => entry.breakdown.signals.includes('time'));
+    if (timeRuleOn('timeAnswerWeighting')) await weighTimeAnswers(query, scored, limit, rows, namesHeldWindow);
     // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
     const floor = applyRelevanceFloor(scored, minScore);
     for (const held of floor.heldBack) holdBack(belowFloor, held.facts.memory_id, held.score);

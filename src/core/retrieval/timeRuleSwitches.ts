@@ -19,6 +19,10 @@ export const TIME_RULES = [
   'windowTopicMembers',
   /** A question asking when ranks memories stating a time first (timeAnswerWeighting.ts). */
   'timeAnswerWeighting',
+  /** A question naming a time the memories hold is weighted like one asking when (recall.ts, timeAnswerWeighting.ts). */
+  'windowTimeAnswers',
+  /** In a question naming a time the memories hold, the wh-focus words count as generic ones (questionFocus.ts). */
+  'questionFocus',
   /** timeMentions.ts, its days and periods told relative to the telling ("yesterday", "last week"). */
   'timeMentions.relative',
   /** timeMentions.ts, its durations and counts from the telling ("for 3 years", "two weeks ago"). */
