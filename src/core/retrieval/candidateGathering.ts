@@ -15,6 +15,7 @@ import type { TimeWindow } from './timeWindow.ts';
 import { readsWindowTopic, SMALL_WINDOW, windowTopicHits } from './windowTopicMembers.ts';
 import { placeYearlessDate } from './yearlessDates.ts';
 import { recordedWithinReach, tellingReach, toldOfWindow } from './toldOfWindow.ts';
+import { timeRuleOn } from './timeRuleSwitches.ts';
 
 /** A window's memories, most recent first (at most the pool), and how many happened in it. */
 export interface WindowMembers {
@@ -75,7 +76,7 @@ export async function gatherCandidates(
   // Decided once per call, on the first partition searched (the user's own): the partitions
   // searched after it read the same window.
   let windowed = listedWindow;
-  if (windowed !== null && search.window !== null && search.yearlessWindow) {
+  if (windowed !== null && search.window !== null && search.yearlessWindow && timeRuleOn('yearlessDates')) {
     search.yearlessWindow = false;
     const placed = windowed.inWindow === 0 ? await placeYearlessDate(deps, filter, search.query, search.window) : null;
     if (placed !== null && placed !== search.window) {
@@ -88,6 +89,7 @@ export async function gatherCandidates(
   const windowTopic =
     windowed !== null &&
     search.window !== null &&
+    timeRuleOn('windowTopicMembers') &&
     readsWindowTopic(topical, lexical.length, candidateLimit, windowed.inWindow)
       ? windowTopicHits((await windowMembers(deps, filter, search.window, windowed.inWindow)).items, terms, lexical)
       : { hits: [], members: [] };
@@ -97,7 +99,7 @@ export async function gatherCandidates(
     firstIds.length > 0 ? await deps.store.rankingFacts(partition, firstIds) : new Map<string, RankingFacts>();
   for (const memory of [...(windowed?.items ?? []), ...windowTopic.members]) keepListed(partition, memory, facts, rows);
   const told =
-    windowed !== null && search.window !== null
+    windowed !== null && search.window !== null && timeRuleOn('toldOfWindow')
       ? await toldLater(
           deps,
           filter,

@@ -10,6 +10,7 @@ import type { TurnFacts } from '../domain/dialogTurn.ts';
 import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
+import { timeRuleOn } from './timeRuleSwitches.ts';
 
 /**
  * Share of a hit's score each adjacent turn of its conversation receives (two steps away, its
@@ -81,7 +82,7 @@ export async function lendToNeighbours(
   facts: Map<string, RankingFacts>,
 ): Promise<WithNeighbours> {
   const radius = tuning.hops ?? deps.config.neighbourRadius;
-  if (deps.config.neighbourRadius <= 0 || radius <= 0) return { hits: [...ranked], lentTo: new Set<string>() };
+  if (deps.config.neighbourRadius <= 0 || radius <= 0 || !timeRuleOn('conversationNeighbours')) return { hits: [...ranked], lentTo: new Set<string>() };
   const seeds = ranked.slice(0, Math.max(2 * limit, tuning.minSeeds)).filter((hit) => hit.score > 0);
   const turns = new Map<string, TurnFacts>();
   for (const hit of seeds) {
@@ -131,7 +132,10 @@ export async function lendToNeighbours(
     seeds,
     (id) => [...(adjacency.get(id) ?? [])],
     { combine: 'or', decay: tuning.decay, ...(tuning.hops === null ? {} : { hops: tuning.hops }) },
-    (from, to) => (follows.has(`${from}>${to}`) && turns.get(from)!.question ? tuning.answerShare / tuning.decay : 1),
+    (from, to) =>
+      timeRuleOn('neighbourReplyShare') && follows.has(`${from}>${to}`) && turns.get(from)!.question
+        ? tuning.answerShare / tuning.decay
+        : 1,
   );
   const seedIds = new Set(seeds.map((hit) => hit.memory_id));
   const reached = new Set(expanded.map((entry) => entry.memory_id));

@@ -38,6 +38,7 @@ import { analyseRecallQuery } from './recallSearch.ts';
 import { applyRelevanceFloor } from './relevanceFloor.ts';
 import { CandidateRows } from './candidateRows.ts';
 import { weighTimeAnswers } from './timeAnswerWeighting.ts';
+import { timeRuleOn } from './timeRuleSwitches.ts';
 import { byScore, type RankedCandidate, type ScoredMemory } from './scoredMemory.ts';
 
 export type { RecallOptions } from './recallOptions.ts';
@@ -102,8 +103,13 @@ export class Recall {
     }
     rankOutsideAfterScope(scored, (entry) => entry.breakdown.signals.includes('other_project'), OTHER_PROJECT_SHARE);
     scored.sort(byScore);
-    await weighByFreshness(this.deps, scored, limit, rows);
-    await weighTimeAnswers(query, scored, limit, rows);
+    if (timeRuleOn('anchorFreshnessWeighting')) await weighByFreshness(this.deps, scored, limit, rows);
+    // A question naming a time the memories hold asks what happened then: answered, like one asking
+    // when, by a memory that says when (timeAnswerWeighting.ts). Only the candidates covering the
+    // window carry the signal "time", so a window no memory is in changes nothing.
+    const namesHeldWindow =
+      timeRuleOn('windowTimeAnswers') && scored.some((entry) => entry.breakdown.signals.includes('time'));
+    if (timeRuleOn('timeAnswerWeighting')) await weighTimeAnswers(query, scored, limit, rows, namesHeldWindow);
     // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
     const floor = applyRelevanceFloor(scored, minScore);
     for (const held of floor.heldBack) holdBack(belowFloor, held.facts.memory_id, held.score);

@@ -16,6 +16,7 @@ import { detectIntent } from './queryIntent.ts';
 import type { RecallOptions } from './recallOptions.ts';
 import { parseTimeExpressions, type TimeHint } from './timeExpressions.ts';
 import { partSearchTerms } from './wordParts.ts';
+import { timeRuleOn } from './timeRuleSwitches.ts';
 import type { TimeWindow } from './timeWindow.ts';
 import { identifierWholesOf } from './unknownIdentifiers.ts';
 import { vagueTimeOf, type VagueTime } from './vagueTimeSignal.ts';
@@ -95,7 +96,7 @@ export async function analyseRecallQuery(
 ): Promise<AnalysedQuery> {
   const { query, filter, now } = call;
   const intent = options.intent ?? detectIntent(query);
-  const timeHint = parseTimeExpressions(query, now);
+  const timeHint: TimeHint = timeRuleOn('timeExpressions') ? parseTimeExpressions(query, now) : { matched: [] };
   const window: TimeWindow | null =
     timeHint.after !== undefined || timeHint.before !== undefined
       ? { after: timeHint.after, before: timeHint.before }
@@ -128,7 +129,7 @@ export async function analyseRecallQuery(
     now,
     intent,
     // "two weeks ago" names a point, not an interval: memories within a few days of it are boosted.
-    hint: vagueTimeOf(timeHint),
+    hint: timeRuleOn('vagueTimeSignal') ? vagueTimeOf(timeHint) : null,
     window,
     yearlessWindow: timeHint.yearless === true,
     candidateLimit: options.candidateLimit ?? Math.max(call.limit * CANDIDATE_MULTIPLE, CANDIDATE_MIN),

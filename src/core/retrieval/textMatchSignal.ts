@@ -11,10 +11,19 @@ import type { LexicalHit } from '../ports/memoryStore.ts';
 import type { Candidates } from './candidateGathering.ts';
 import { unknownWordSplitsOnly } from './compoundWords.ts';
 import type { QueryConcept } from './queryConcepts.ts';
-import { conceptInformation, coverageOf, coversTopic, hasTopic, type Coverage } from './queryCoverage.ts';
+import {
+  conceptInformation,
+  coverageOf,
+  coversTopic,
+  GENERIC_WORD_INFORMATION,
+  hasTopic,
+  type Coverage,
+} from './queryCoverage.ts';
 import type { RecallSearch } from './recallSearch.ts';
 import { withoutUnknownWholes } from './unknownIdentifiers.ts';
 import { partsOf } from './wordParts.ts';
+import { focusTerms } from './questionFocus.ts';
+import { timeRuleOn } from './timeRuleSwitches.ts';
 import { happenedWithin, IN_WINDOW_TERM, windowConcept, windowInformation } from './timeWindow.ts';
 
 /**
@@ -61,6 +70,16 @@ export function textMatches(
     const topic = values.map((value, index) => (nameTerms.has(concepts[index].term) ? 0 : value));
     return topic.some((value, index) => value > 0 && concepts[index].topical) ? topic : values;
   });
+  // A question naming a time the memories hold asks what happened then: the words of its focus
+  // ("What dish did …", "Which country was …") name the kind of answer, which the memory of that
+  // time names by an instance ("coconut ice cream", "the UK"): they count as a generic word does.
+  if (counted && timeRuleOn('questionFocus')) {
+    const focus = focusTerms(search.query);
+    if (focus.size > 0)
+      information[0] = information[0].map((value, index) =>
+        index < variants[0].length && focus.has(variants[0][index].term) ? value * GENERIC_WORD_INFORMATION : value,
+      );
+  }
   if (counted) {
     const topic = information[0].reduce((sum, value) => sum + value, 0);
     // Over the user's memories, as the words' IDFs (a question that is only a time has none: the window is all of it).

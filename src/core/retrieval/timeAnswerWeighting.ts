@@ -31,7 +31,10 @@ export function asksForTime(query: string): boolean {
 }
 
 /**
- * For a question asking for a time, the candidates that can still reach the first `limit` have
+ * For a question asking for a time, or naming a time the memories hold (`namesHeldWindow`: "What
+ * dish did Nate make on 9 November?", "Where was Tim in the week before 16 November?" ask what
+ * happened then, and the turn that tells it says when: "I tried out some cooking this week", "I
+ * went to a castle … last Friday"), the candidates that can still reach the first `limit` have
  * their rows read, and those stating no time lose ×1/TIME_BOOST; leaves `scored` sorted. The
  * limit-th score falls at most to its TIME_BOOST-th part, so a candidate scoring below that cannot
  * reach the results and is not read: it is weighed as stating none, which keeps it below every
@@ -42,8 +45,9 @@ export async function weighTimeAnswers(
   scored: RankedCandidate[],
   limit: number,
   rows: CandidateRows,
+  namesHeldWindow = false,
 ): Promise<void> {
-  if (scored.length === 0 || !asksForTime(query)) return;
+  if (scored.length === 0 || !(namesHeldWindow || asksForTime(query))) return;
   const reach = scored[Math.min(limit, scored.length) - 1].score / TIME_BOOST;
   const reachable = scored.filter((entry) => entry.score >= reach);
   // A memory forgotten since it was scored has no row: it is left out when the answer's rows are read.

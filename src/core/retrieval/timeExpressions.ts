@@ -11,6 +11,7 @@
  */
 import { MONTH, monthIndex } from './monthNames.ts';
 import { findRanges } from './timeRanges.ts';
+import { timeRuleOn } from './timeRuleSwitches.ts';
 
 export interface TimeHint {
   after?: string;
@@ -442,7 +443,7 @@ export function timePhrasesOf(text: string, now: Date, reading: { ahead?: boolea
   let lower = text.normalize('NFKC').toLowerCase();
   const phrases: TimePhrase[] = [];
   // A range is one window from its first date to its last, read before the single dates it holds.
-  for (const range of findRanges(lower, now)) {
+  for (const range of timeRuleOn('timeRanges') ? findRanges(lower, now) : []) {
     phrases.push({
       phrase: source.slice(range.index, range.index + range.length).trim(),
       start: range.span.start,
