@@ -19,6 +19,7 @@ import { abbreviationsForEvaluation } from '../../src/core/retrieval/namedScope.
 import { unknownWholesForEvaluation } from '../../src/core/retrieval/unknownIdentifiers.ts';
 import { MIN_PART_LETTERS } from '../../src/core/text/wordParts.ts';
 import { PART_CREDIT, wordPartsForEvaluation } from '../../src/core/retrieval/wordParts.ts';
+import { describedSoftwareForEvaluation } from '../../src/core/text/vocabulary/describedSoftware.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { loadProjectSet, projectMemory } from './codingSet2.ts';
 
@@ -28,6 +29,8 @@ interface Variant {
   unknownWholes: boolean;
   /** Query words inside a memory's longer words (wordParts.ts): off, or the shortest part and its credit. */
   wordParts: { minLetters: number; credit: number } | null;
+  /** Software named for the question's words in Debian's descriptions (describedSoftware.ts); off unless said. */
+  described?: boolean;
 }
 
 const PARTS = { minLetters: MIN_PART_LETTERS, credit: PART_CREDIT };
@@ -36,7 +39,7 @@ const VARIANTS: Variant[] = [
   { name: 'abbreviated project names', abbreviations: true, unknownWholes: false, wordParts: null },
   { name: 'unknown identifier wholes', abbreviations: false, unknownWholes: true, wordParts: null },
   { name: 'both', abbreviations: true, unknownWholes: true, wordParts: null },
-  { name: 'both + word parts (product)', abbreviations: true, unknownWholes: true, wordParts: PARTS },
+  { name: 'both + word parts', abbreviations: true, unknownWholes: true, wordParts: PARTS },
   { name: 'word parts of 5 letters', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, minLetters: 5 } },
   { name: 'word parts at credit 0.5', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, credit: 0.5 } },
   {
@@ -46,9 +49,18 @@ const VARIANTS: Variant[] = [
     wordParts: { ...PARTS, credit: 0.75 },
   },
   { name: 'word parts at credit 0.9', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, credit: 0.9 } },
+  {
+    name: '+ Debian descriptions (product)',
+    abbreviations: true,
+    unknownWholes: true,
+    wordParts: PARTS,
+    described: true,
+  },
 ];
+/** The Debian description table's check: the build before it and the product. */
+const DESCRIBED_VARIANTS = [VARIANTS[4], VARIANTS[VARIANTS.length - 1]];
 /** The word-part rule's check: chosen against the build before it, its neighbouring settings beside it. */
-const WORD_PART_VARIANTS = VARIANTS.slice(3);
+const WORD_PART_VARIANTS = VARIANTS.slice(3, -1);
 
 interface Outcome {
   /** Target rank from 0 at min_similarity 0; -1 when absent from the 10. */
@@ -79,6 +91,7 @@ try {
     abbreviationsForEvaluation(variant.abbreviations);
     unknownWholesForEvaluation(variant.unknownWholes);
     wordPartsForEvaluation(variant.wordParts === null ? { on: false } : variant.wordParts);
+    describedSoftwareForEvaluation(variant.described === true);
     const byQuery = new Map<string, Outcome>();
     for (const query of set.queries) {
       const rankAt = async (minSimilarity: number | undefined): Promise<number> => {
@@ -103,6 +116,7 @@ try {
   abbreviationsForEvaluation(true);
   unknownWholesForEvaluation(true);
   wordPartsForEvaluation();
+  describedSoftwareForEvaluation(true);
 
   const queriesOf = (project: string) => set.queries.filter((query) => projectOf.get(query.target) === project);
   const score = (variant: string, project: string, key: keyof Outcome): number =>
@@ -148,6 +162,10 @@ try {
   leaveOneOut(
     'Word parts: the build before them, the rule and its neighbouring settings, chosen on five projects, measured on the sixth',
     WORD_PART_VARIANTS,
+  );
+  leaveOneOut(
+    'Debian descriptions (generated, derived from no development set): without and with, chosen on five projects, measured on the sixth',
+    DESCRIBED_VARIANTS,
   );
 
   console.log(

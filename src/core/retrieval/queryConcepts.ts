@@ -19,6 +19,7 @@ import {
   wordnetDerivations,
   wordnetSynonyms,
 } from '../text/vocabulary/synonymTable.ts';
+import { describedSoftwareEnabled, softwareDescribedAs } from '../text/vocabulary/describedSoftware.ts';
 import { derivedForms, isInflectionOf, regularLemmas, wordFormVariants } from '../text/vocabulary/wordForms.ts';
 import { compoundBridges, JOINED_CREDIT, SPLIT_CREDIT } from './compoundWords.ts';
 import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
@@ -34,6 +35,7 @@ export type BridgeKind =
   | 'synonym'
   | 'attribute'
   | 'keyword'
+  | 'described'
   | 'joined'
   | 'split';
 
@@ -85,6 +87,10 @@ export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   synonym: 0.6,
   attribute: 0.4,
   keyword: 0.8,
+  // Software whose Debian description has the query word ("migration" -> alembic): a category's member,
+  // as the packagers worded it. Generated links are looser than a written category (member, 0.75) and
+  // than a dictionary synonym, so a word's own synonyms keep their places under the cap.
+  described: 0.5,
   joined: JOINED_CREDIT,
   split: SPLIT_CREDIT,
 };
@@ -295,6 +301,12 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
       }
     }
   }
+  if (!generic) {
+    const term = termOf({ text: surface, kind: 'word' });
+    const names = term === null ? [] : softwareDescribedAs(term);
+    for (const name of names)
+      for (const terms of vocabularyTerms([name])) add(terms, 'described', `${surface} ← ${name}`);
+  }
   if (bridgesByWord.generic.size + bridgesByWord.topical.size >= MAX_CACHED_WORDS) {
     bridgesByWord.generic.clear();
     bridgesByWord.topical.clear();
@@ -321,6 +333,7 @@ const REGARDING_SUFFIX = /\b(\p{L}[\p{L}\p{N}]*)-wise\b/gu;
 const conceptsByText = new Map<string, readonly QueryConcept[]>();
 const MAX_CACHED_QUERIES = 1024;
 let conceptsVocabulary: ReadonlyMap<string, PhraseEntry> | null = null;
+let conceptsDescribed = describedSoftwareEnabled();
 
 /** Concepts of one query: its informative words in order, each with its alternatives. */
 export function queryConcepts(text: string): QueryConcept[] {
@@ -338,9 +351,12 @@ export function hasConcepts(text: string): boolean {
 /** The cached concepts of a query, shared by every caller: read, never changed (queryConcepts copies). */
 function sharedConcepts(text: string): readonly QueryConcept[] {
   const source = softwareVocabulary();
-  if (conceptsVocabulary !== source) {
+  if (conceptsVocabulary !== source || conceptsDescribed !== describedSoftwareEnabled()) {
     conceptsByText.clear();
+    bridgesByWord.generic.clear();
+    bridgesByWord.topical.clear();
     conceptsVocabulary = source;
+    conceptsDescribed = describedSoftwareEnabled();
   }
   let concepts = conceptsByText.get(text);
   if (concepts === undefined) {
