@@ -214,7 +214,11 @@ let genericByTerm: Map<string, string[]> | null = null;
  * "decided", "running"), but not a word the stemmer merely joins to one ("settings" is not "set").
  */
 function isGenericForm(surface: string, term: string): boolean {
-  if (isGenericAsWritten(surface)) return true;
+  return isGenericAsWritten(surface) || isGenericInflection(surface, term);
+}
+
+/** isGenericForm's second half: a regular inflection of a generic word ("happened", "decided"). */
+function isGenericInflection(surface: string, term: string): boolean {
   if (genericByTerm === null) {
     genericByTerm = new Map();
     for (const word of genericWords()) {
@@ -369,9 +373,16 @@ function expandQuery(text: string): QueryConcept[] {
       alternatives: [],
     };
     concept.weight += QUERY_KIND_WEIGHTS[word.kind];
-    // Generic only when every form of it in the query is ("chose" is "choose").
-    concept.generic &&= word.kind !== 'whole' && isGenericAsWritten(word.surface);
-    concept.topical ||= word.kind === 'whole' || !isGenericForm(word.surface, word.term);
+    if (word.kind === 'whole') {
+      concept.generic = false;
+      concept.topical = true;
+    } else if (concept.generic || !concept.topical) {
+      // Looked up once for both flags (isGenericForm begins with it): a word's forms and spellings.
+      const asWritten = isGenericAsWritten(word.surface);
+      // Generic only when every form of it in the query is ("chose" is "choose").
+      concept.generic &&= asWritten;
+      concept.topical ||= !(asWritten || isGenericInflection(word.surface, word.term));
+    }
     concepts.set(word.term, concept);
   }
   const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();
