@@ -31,7 +31,8 @@ const LETTERS = /^\p{L}+$/u;
 export interface CompoundBridge {
   /** The concept term the bridge belongs to. */
   concept: string;
-  terms: string[];
+  /** Read, never changed: a split's bridges are shared by every query with its word (wordSplits). */
+  terms: readonly string[];
   credit: number;
   kind: 'joined' | 'split';
   label: string;
@@ -70,14 +71,16 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
   return bridges;
 }
 
-/** Every split of a plain word into two informative, non-generic words of at least MIN_SPLIT_PART letters. */
-function splitBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
-  const bridges: CompoundBridge[] = [];
+/**
+ * Every split of a plain word into two informative, non-generic words of at least MIN_SPLIT_PART
+ * letters: wordSplits' own bridges, not copies (the caller copies the terms of those it keeps).
+ */
+function splitBridges(tokens: readonly Token[], isGeneric: GenericTest, into: Array<Readonly<CompoundBridge>>): void {
   for (const token of tokens) {
     if (token.kind !== 'word') continue;
-    for (const bridge of wordSplits(token.text, isGeneric)) bridges.push({ ...bridge, terms: bridge.terms.slice() });
+    const splits = wordSplits(token.text, isGeneric);
+    for (let index = 0; index < splits.length; index++) into.push(splits[index]);
   }
-  return bridges;
 }
 
 /**
@@ -89,7 +92,7 @@ const splitsByWord = new Map<string, readonly CompoundBridge[]>();
 const MAX_CACHED_WORDS = 4096;
 let splitsGenericTest: GenericTest | null = null;
 
-/** The split bridges of one word token's text, shared by every caller: read, never changed (splitBridges copies). */
+/** The split bridges of one word token's text, shared by every caller: read, never changed. */
 function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundBridge[] {
   if (splitsGenericTest !== isGeneric) {
     splitsByWord.clear();
@@ -127,8 +130,13 @@ function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundB
 export type GenericTest = (surface: string, term: string) => boolean;
 
 /** The compound bridges of a query's tokens (tokenizeDetailed), by the concept term each belongs to. */
-export function compoundBridges(tokens: readonly Token[], isGeneric: GenericTest): CompoundBridge[] {
-  return [...joinedBridges(tokens), ...splitBridges(tokens, isGeneric)];
+export function compoundBridges(
+  tokens: readonly Token[],
+  isGeneric: GenericTest,
+): ReadonlyArray<Readonly<CompoundBridge>> {
+  const bridges: Array<Readonly<CompoundBridge>> = joinedBridges(tokens);
+  splitBridges(tokens, isGeneric, bridges);
+  return bridges;
 }
 
 /**

@@ -220,7 +220,11 @@ let genericByTerm: Map<string, string[]> | null = null;
  * "decided", "running"), but not a word the stemmer merely joins to one ("settings" is not "set").
  */
 function isGenericForm(surface: string, term: string): boolean {
-  if (isGenericAsWritten(surface)) return true;
+  return isGenericAsWritten(surface) || isGenericInflection(surface, term);
+}
+
+/** isGenericForm's second half: a regular inflection of a generic word ("happened", "decided"). */
+function isGenericInflection(surface: string, term: string): boolean {
   if (genericByTerm === null) {
     genericByTerm = new Map();
     for (const word of genericWords()) {
@@ -271,18 +275,20 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
   const add = (terms: string[] | null, kind: BridgeKind, label: string, credit = BRIDGE_CREDIT[kind]): void => {
     if (terms !== null) bridges.push({ terms, kind, label, credit });
   };
-  for (const variant of wordFormVariants(surface)) add(phraseTerms([variant]), 'word form', `${surface} ← ${variant}`);
+  // Asked once: the variants' cache is a Map the split parts of unknown words keep churning.
+  const variants = wordFormVariants(surface);
+  for (const variant of variants) add(phraseTerms([variant]), 'word form', `${surface} ← ${variant}`);
   // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
   // long postings to every search and little evidence, so only its inflections are kept.
   if (!generic) {
     const comparatives = comparativeOrAgentForms(surface);
     for (const variant of comparatives) add(phraseTerms([variant]), 'derived form', `${surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
-    for (const lemma of new Set([...regularLemmas(surface), ...wordFormVariants(surface)])) {
+    for (const lemma of new Set([...regularLemmas(surface), ...variants])) {
       for (const derived of wordnetDerivations(lemma))
         add(phraseTerms([derived]), 'derivation', `${surface} ← ${derived}`);
     }
-    for (const base of [surface, ...wordFormVariants(surface)]) {
+    for (const base of [surface, ...variants]) {
       // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
       // counts as a generic word does, half.
       for (const synonym of wordnetSynonyms(base))
@@ -294,7 +300,7 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
         );
     }
     // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
-    for (const base of new Set([surface, ...wordFormVariants(surface), ...comparatives])) {
+    for (const base of new Set([surface, ...variants, ...comparatives])) {
       for (const attribute of wordnetAttributes(base)) {
         for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
           add(phraseTerms([form]), 'attribute', `${surface} ← ${form}`);
@@ -385,9 +391,16 @@ function expandQuery(text: string): QueryConcept[] {
       alternatives: [],
     };
     concept.weight += QUERY_KIND_WEIGHTS[word.kind];
-    // Generic only when every form of it in the query is ("chose" is "choose").
-    concept.generic &&= word.kind !== 'whole' && isGenericAsWritten(word.surface);
-    concept.topical ||= word.kind === 'whole' || !isGenericForm(word.surface, word.term);
+    if (word.kind === 'whole') {
+      concept.generic = false;
+      concept.topical = true;
+    } else if (concept.generic || !concept.topical) {
+      // Looked up once for both flags (isGenericForm begins with it): a word's forms and spellings.
+      const asWritten = isGenericAsWritten(word.surface);
+      // Generic only when every form of it in the query is ("chose" is "choose").
+      concept.generic &&= asWritten;
+      concept.topical ||= !(asWritten || isGenericInflection(word.surface, word.term));
+    }
     concepts.set(word.term, concept);
   }
   const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();

@@ -12,6 +12,7 @@
 import { MONTH, monthIndex } from './monthNames.ts';
 import { findRanges } from './timeRanges.ts';
 import { timeRuleOn } from './timeRuleSwitches.ts';
+import { regexMatches } from '../util/regexMatches.ts';
 
 export interface TimeHint {
   after?: string;
@@ -458,7 +459,8 @@ export function timePhrasesOf(text: string, now: Date, reading: { ahead?: boolea
   }
   for (const { pattern, span, point, yearless, relative, ahead, eitherWay } of MATCHERS) {
     let matchedAny = false;
-    for (const match of lower.matchAll(pattern)) {
+    // Not matchAll: it copies each of these patterns on every call (regexMatches.ts), for every query.
+    for (const match of regexMatches(pattern, lower)) {
       matchedAny = true;
       const whole = span(match, now, readAhead);
       // "last Fri" says which way it points even when read ahead; "on Fri" does not.

@@ -63,7 +63,7 @@ export class WalIndexHeader {
 
   /** Whether the header still reads exactly as `known` (from `current`): no commit since. */
   matches(known: Buffer): boolean {
-    return this.readStable() && this.scratch.compare(known, 0, HEADER_BYTES, 0, HEADER_BYTES) === 0;
+    return this.readStable() && sameBytes(this.scratch, 0, known, 0);
   }
 
   close(): void {
@@ -81,11 +81,18 @@ export class WalIndexHeader {
       // A failed read only costs the shortcut: the caller asks SQLite, which reports real faults.
       return false;
     }
-    return (
-      read === HEADER_BYTES * 2 &&
-      this.scratch.compare(this.scratch, HEADER_BYTES, HEADER_BYTES * 2, 0, HEADER_BYTES) === 0
-    );
+    return read === HEADER_BYTES * 2 && sameBytes(this.scratch, HEADER_BYTES, this.scratch, 0);
   }
+}
+
+/**
+ * Whether the header's 48 bytes at `at` in `a` equal those at `from` in `b`. A plain loop, not
+ * `Buffer.compare` with offsets, whose argument checks and native call cost more than the
+ * comparison (0.1–0.5 µs of a 2.2–3.6 µs check alone); two run on nearly every read.
+ */
+function sameBytes(a: Uint8Array, at: number, b: Uint8Array, from: number): boolean {
+  for (let index = 0; index < HEADER_BYTES; index++) if (a[at + index] !== b[from + index]) return false;
+  return true;
 }
 
 /** The version field as it reads little-endian: SQLite writes the WAL index in the machine's byte order. */

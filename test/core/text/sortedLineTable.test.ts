@@ -9,6 +9,7 @@ import {
 import {
   WORDNET_ATTRIBUTES,
   WORDNET_DERIVATIONS,
+  WORDNET_DERIVED_FROM,
   WORDNET_SYNONYMS,
 } from '../../../src/core/text/vocabulary/wordnetSynonyms.ts';
 
@@ -62,4 +63,48 @@ test('derivations read both ways, in the order the parsed two-way table gave the
   for (const [word, values] of bothWays) assert.deepEqual(wordnetDerivations(word), values, word);
   assert.deepEqual([...wordnetDerivations('allergic')], ['allergy']);
   assert.deepEqual(wordnetDerivations('zzz'), []);
+});
+
+test('every table answers every key, its prefixes, its extensions and unrelated strings as the parsed table does', () => {
+  const random = (() => {
+    let state = 12345;
+    return () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  })();
+  const alphabet = 'abcxyz:AZ09-é\n';
+  for (const text of [WORDNET_SYNONYMS, WORDNET_ATTRIBUTES, WORDNET_DERIVATIONS, WORDNET_DERIVED_FROM]) {
+    const reference = parsed(text);
+    const probes = new Set<string>(['', 'a', 'zzzz', '{']);
+    for (const key of reference.keys()) {
+      probes.add(key);
+      for (let cut = 1; cut < key.length; cut++) probes.add(key.slice(0, cut));
+      for (const tail of ['a', 'z', ':', 's', '0', 'É']) probes.add(key + tail);
+    }
+    for (let index = 0; index < 2000; index++) {
+      let word = '';
+      for (let length = 1 + Math.floor(random() * 8); length > 0; length--)
+        word += alphabet[Math.floor(random() * alphabet.length)];
+      probes.add(word);
+    }
+    // Scanning (never indexed), indexed from the first lookup, and switching to the index partway.
+    for (const indexAfter of [Number.POSITIVE_INFINITY, 0, 500]) {
+      const table = new SortedLineTable(text, { indexAfter });
+      for (const word of probes)
+        assert.deepEqual(
+          table.get(word),
+          reference.get(word) ?? [],
+          `${JSON.stringify(word)}, index after ${indexAfter}`,
+        );
+    }
+  }
+});
+
+test('a line without a colon or a table ending in a newline finds nothing it should not, either way', () => {
+  for (const indexAfter of [Number.POSITIVE_INFINITY, 0]) {
+    const table = new SortedLineTable('apple:a\nbanana:b\n', { indexAfter });
+    assert.deepEqual(table.get('banana'), ['b']);
+    assert.deepEqual(table.get('cherry'), []);
+    assert.deepEqual(new SortedLineTable('apple:a\nbanana', { indexAfter }).get('banana'), []);
+    assert.deepEqual(new SortedLineTable('apple:a\nbanana', { indexAfter }).get('bananas'), []);
+    assert.deepEqual(new SortedLineTable('', { indexAfter }).get('any'), []);
+  }
 });
