@@ -11,6 +11,7 @@ import type { RankingFacts } from '../domain/rankingFacts.ts';
 import type { LexicalHit, MemoryFilter } from '../ports/memoryStore.ts';
 import { expandWithNeighbours } from './neighbourExpansion.ts';
 import { timeRuleOn } from './timeRuleSwitches.ts';
+import { IN_WINDOW_TERM } from './timeWindow.ts';
 
 /**
  * Share of a hit's score each adjacent turn of its conversation receives (two steps away, its
@@ -71,7 +72,8 @@ export interface WithNeighbours {
  * something are decided without reading a row — the seeds' from their ranking facts in `facts`, the
  * neighbours' from MemoryStore.turnFacts. `ranked` best first; of the neighbours it brings in, only
  * those among the first `pool` results (the ones recall goes on to score) have their ranking facts
- * read into `facts`, and one forgotten meanwhile is dropped. Off when config.neighbourRadius is 0.
+ * read into `facts`, and one forgotten meanwhile is dropped. `inWindow`: the hits that cover the time
+ * the question names (neighbourExpansion.ts, addsEvidence). Off when config.neighbourRadius is 0.
  */
 export async function lendToNeighbours(
   deps: Pick<CoreDeps, 'store' | 'config'>,
@@ -80,6 +82,7 @@ export async function lendToNeighbours(
   limit: number,
   pool: number,
   facts: Map<string, RankingFacts>,
+  inWindow: ReadonlySet<string> = new Set(),
 ): Promise<WithNeighbours> {
   const radius = tuning.hops ?? deps.config.neighbourRadius;
   if (deps.config.neighbourRadius <= 0 || radius <= 0 || !timeRuleOn('conversationNeighbours')) return { hits: [...ranked], lentTo: new Set<string>() };
@@ -136,6 +139,8 @@ export async function lendToNeighbours(
       timeRuleOn('neighbourReplyShare') && follows.has(`${from}>${to}`) && turns.get(from)!.question
         ? tuning.answerShare / tuning.decay
         : 1,
+    // A turn from the time asked about covers that time too: two such turns sharing one word are more than the word.
+    (hit) => (inWindow.has(hit.memory_id) ? [...hit.matched_terms, IN_WINDOW_TERM] : hit.matched_terms),
   );
   const seedIds = new Set(seeds.map((hit) => hit.memory_id));
   const reached = new Set(expanded.map((entry) => entry.memory_id));

@@ -46,7 +46,15 @@ export async function searchPartition(
   );
   const text = textMatches(search, candidates, scope.nameTerms);
   const requested = await requestedByPath(deps, filter, search, facts, rows);
-  const expanded = await lendToNeighbours(deps, filter, text.hits, search.limit, search.candidateLimit, facts);
+  const expanded = await lendToNeighbours(
+    deps,
+    filter,
+    text.hits,
+    search.limit,
+    search.candidateLimit,
+    facts,
+    text.coveredWindow,
+  );
   const { scored, considered, belowFloor } = scoreCandidates({
     partition: filter.user_id,
     search,

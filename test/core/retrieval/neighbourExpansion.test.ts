@@ -7,7 +7,7 @@ const line = (id: string) => {
   const i = Number(id.slice(1));
   return [i - 1, i + 1].filter((j) => j >= 0 && j < 10).map((j) => `t${j}`);
 };
-const hit = (memory_id: string, score: number) => ({ memory_id, score, matched_terms: ['x'] });
+const hit = (memory_id: string, score: number, matched_terms = ['x']) => ({ memory_id, score, matched_terms });
 
 test('adds neighbours of hits with a decayed score', () => {
   const out = expandWithNeighbours([hit('t5', 10)], line, { decay: 0.5, hops: 1, combine: 'sum' });
@@ -23,7 +23,7 @@ test('adds neighbours of hits with a decayed score', () => {
 });
 
 test('sum lifts a hit whose neighbour also matches; max does not', () => {
-  const hits = [hit('t1', 10), hit('t5', 8), hit('t6', 3)];
+  const hits = [hit('t1', 10), hit('t5', 8, ['x']), hit('t6', 3, ['y'])];
   const summed = expandWithNeighbours(hits, line, { decay: 0.5, hops: 1, combine: 'sum' });
   assert.equal(summed[0].memory_id, 't1');
   assert.equal(summed.find((h) => h.memory_id === 't5')!.score, 8 + 1.5);
@@ -64,4 +64,39 @@ test('an edge share scales one step, never past the turn it is lent from', () =>
   assert.deepEqual(scores, { t5: 10, t4: 5, t6: 6, t3: 2.5, t7: 3 });
   const capped = expandWithNeighbours([hit('t5', 10)], line, { decay: 0.5, hops: 1, combine: 'max' }, () => 3);
   assert.equal(capped.find((h) => h.memory_id === 't6')!.score, 10);
+});
+
+const near = (hits: ReturnType<typeof expandWithNeighbours>, id: string, expected: number): void => {
+  const score = hits.find((h) => h.memory_id === id)!.score;
+  assert.ok(Math.abs(score - expected) < 1e-9, `${id}: ${score}, expected ${expected}`);
+};
+
+test('a neighbour matching only the same single word adds nothing to a turn matching only it', () => {
+  // Two turns that each say "memory" are no more about the question than one of them.
+  const hits = [hit('t5', 0.3, ['memori']), hit('t6', 0.3, ['memori'])];
+  const out = expandWithNeighbours(hits, line, { decay: 0.5, hops: 1, combine: 'or' });
+  near(out, 't5', 0.3);
+  near(out, 't6', 0.3);
+  // A second word on either side makes it a run about the question: the shares add up again.
+  const two = expandWithNeighbours([hit('t5', 0.3, ['memori']), hit('t6', 0.3, ['memori', 'grow'])], line, {
+    decay: 0.5,
+    hops: 1,
+    combine: 'or',
+  });
+  near(two, 't5', 1 - 0.7 * 0.85);
+  // A neighbour that matched nothing itself still receives the share.
+  near(out, 't4', 0.15);
+});
+
+test('evidence the caller adds (the time asked about) counts as a second word', () => {
+  const hits = [hit('t5', 0.3, ['memori']), hit('t6', 0.3, ['memori'])];
+  const out = expandWithNeighbours(
+    hits,
+    line,
+    { decay: 0.5, hops: 1, combine: 'or' },
+    () => 1,
+    (h) => (h.memory_id === 't6' ? [...h.matched_terms, 'in window'] : h.matched_terms),
+  );
+  near(out, 't5', 1 - 0.7 * 0.85);
+  assert.deepEqual(out.find((h) => h.memory_id === 't6')!.matched_terms, ['memori']);
 });
