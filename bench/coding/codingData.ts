@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MemoryCategory } from '../../src/core/domain/taxonomy.ts';
-import { formatTurn, type SessionTurns, type Turn } from '../locomo/locomoData.ts';
+import type { MemoryCore } from '../../src/core/memoryCore.ts';
+import { formatTurn, loadSamples, sessionsOf, type SessionTurns, type Turn } from '../locomo/locomoData.ts';
 
 export interface CodingMemory {
   id: string;
@@ -55,4 +56,24 @@ export function distractorTurn(userId: string, session: SessionTurns, turn: Turn
     memory_subtype: 'conversation' as const,
     metadata: { dia_id: turn.dia_id, session: session.session },
   };
+}
+
+/**
+ * Stores the first set as the in-process diagnostics ask it: LoCoMo conv-26's turns as distractors,
+ * then the set's memories. Returns the set and each stored memory's set id by memory_id.
+ */
+export async function storeCodingSetWithDistractors(
+  core: MemoryCore,
+  userId: string,
+): Promise<{ set: CodingSet; idOf: Map<string, string> }> {
+  const distractors = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
+  for (const session of sessionsOf(distractors))
+    for (const turn of session.turns) await core.storeMemory(distractorTurn(userId, session, turn));
+  const set = loadCodingSet();
+  const idOf = new Map<string, string>();
+  for (const memory of set.memories) {
+    const stored = await core.storeMemory(codingMemory(userId, memory));
+    idOf.set(stored.memory_id, memory.id);
+  }
+  return { set, idOf };
 }

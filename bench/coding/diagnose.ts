@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCore } from '../../src/core/memoryCore.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
-import { loadSamples, sessionsOf } from '../locomo/locomoData.ts';
-import { codingMemory, distractorTurn, loadCodingSet } from './codingData.ts';
+import { storeCodingSetWithDistractors } from './codingData.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-diagnose-'));
 const core = new MemoryCore({ store: new SqliteMemoryStore({ dataDir }) });
@@ -18,18 +17,7 @@ await core.open();
 const user = 'diagnose';
 const verbose = process.argv.includes('--verbose');
 try {
-  const distractors = loadSamples().find((sample) => sample.sample_id === 'conv-26')!;
-  for (const session of sessionsOf(distractors)) {
-    for (const turn of session.turns) {
-      await core.storeMemory(distractorTurn(user, session, turn));
-    }
-  }
-  const set = loadCodingSet();
-  const idOf = new Map<string, string>();
-  for (const memory of set.memories) {
-    const stored = await core.storeMemory(codingMemory(user, memory));
-    idOf.set(stored.memory_id, memory.id);
-  }
+  const { set, idOf } = await storeCodingSetWithDistractors(core, user);
   for (const query of set.queries) {
     const out = await core.recall({ user_id: user, query: query.q, limit: 20, min_similarity: 0 });
     const rank = out.memories.findIndex((memory) => idOf.get(memory.memory_id) === query.id);
