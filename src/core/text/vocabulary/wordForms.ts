@@ -259,14 +259,53 @@ const MAX_CACHED_WORDS = 4096;
 export function wordFormVariants(word: string): readonly string[] {
   const cached = variantsByWord.get(word);
   if (cached !== undefined) return cached;
-  const out = new Set<string>([...(VERB_FORMS.get(word) ?? []), ...(PLURAL_FORMS.get(word) ?? [])]);
-  const spelling = otherSpelling(word);
-  if (spelling !== null) out.add(spelling);
-  out.delete(word);
-  const variants = Object.freeze([...out]);
+  const variants = variantsOf(word);
   if (variantsByWord.size >= MAX_CACHED_WORDS) variantsByWord.clear();
   variantsByWord.set(word, variants);
   return variants;
+}
+
+const NO_VARIANTS: readonly string[] = Object.freeze([]);
+
+/** wordFormVariants without its cache. */
+function variantsOf(word: string): readonly string[] {
+  const verbs = VERB_FORMS.get(word);
+  const plurals = PLURAL_FORMS.get(word);
+  const spelling = otherSpelling(word);
+  // Most words have no irregular form and no other spelling: one shared empty list, no set.
+  if (verbs === undefined && plurals === undefined && (spelling === null || spelling === word)) return NO_VARIANTS;
+  const out = new Set<string>([...(verbs ?? []), ...(plurals ?? [])]);
+  if (spelling !== null) out.add(spelling);
+  out.delete(word);
+  return Object.freeze([...out]);
+}
+
+/**
+ * Every word one of whose wordFormVariants is in `targets` (lowercase words), found by running
+ * the variant rules backwards: a word has a variant only through the irregular tables, the
+ * spelling pairs or an ending rule, and a rule that rewrites a word into a target could only
+ * have started from the target with that rule's ending put back. Each candidate is then checked
+ * with the rules forwards, so the set holds exactly the words whose variants reach a target.
+ */
+export function wordsWithVariantIn(targets: ReadonlySet<string>): Set<string> {
+  const candidates = new Set<string>([
+    ...VERB_FORMS.keys(),
+    ...PLURAL_FORMS.keys(),
+    ...SPELLING_PAIRS.keys(),
+    'programme',
+    'programmes',
+    'centre',
+    'centres',
+  ]);
+  for (const target of targets)
+    for (let rule = 0; rule < SPELLING_RULES.length; rule += 2) {
+      const [from, to] = [SPELLING_RULES[rule], SPELLING_RULES[rule + 1]];
+      if (target.endsWith(to)) candidates.add(target.slice(0, target.length - to.length) + from);
+    }
+  const words = new Set<string>();
+  for (const candidate of candidates)
+    if (variantsOf(candidate).some((variant) => targets.has(variant))) words.add(candidate);
+  return words;
 }
 
 /**
