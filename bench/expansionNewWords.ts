@@ -135,7 +135,6 @@ if (values.hash) {
   const figure = (list: number[]): string =>
     `mean ${(list.reduce((sum, value) => sum + value, 0) / list.length).toFixed(1)}, median ${sorted(list)[Math.floor(list.length / 2)].toFixed(1)}, best ${sorted(list)[0].toFixed(1)}`;
   console.log(`${realWords.length} distinct real words; ${passes} passes of ${perWord} words each`);
-  if (process.env.EXPANSION_PASSES) console.log(JSON.stringify(times.map((t) => t.madeUp.map(Math.round))));
   roots.forEach((root, at) =>
     console.log(
       `${root}: made-up ${figure(times[at].madeUp)} µs a word, real ${figure(times[at].real)} µs a word (CPU over the passes)`,
