@@ -14,6 +14,7 @@
  */
 import type { TermStatistics } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
+import { stemUncached } from '../text/stemmer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { Token } from '../text/tokenizer.ts';
 import type { QueryConcept } from './queryConcepts.ts';
@@ -106,15 +107,20 @@ function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundB
     LETTERS.test(text) && text.length >= 2 * MIN_SPLIT_PART ? termOf({ text: surface, kind: 'word' }) : null;
   if (concept !== null) {
     for (let at = MIN_SPLIT_PART; at <= text.length - MIN_SPLIT_PART; at++) {
-      const [head, tail] = [text.slice(0, at), text.slice(at)];
+      const head = text.slice(0, at);
+      const tail = text.slice(at);
       if (isStopWord(head) || isStopWord(tail)) continue;
-      const terms = [wordTerm(head), wordTerm(tail)];
-      if (terms[0] === null || terms[1] === null || terms[0] === terms[1]) continue;
+      // termOf of a word that is no stop word is its stem: asked directly, no token object per part,
+      // and not cached: the parts of a word's splits seldom recur (its splits are cached whole), and
+      // they would push the words a store keeps meeting out of the stems' cache.
+      const headTerm = stemUncached(head);
+      const tailTerm = stemUncached(tail);
+      if (headTerm === tailTerm) continue;
       // A generic part in any form ("part" + "take", "screen" + "plays") is in memories about anything.
-      if (isGeneric(head, terms[0]) || isGeneric(tail, terms[1])) continue;
+      if (isGeneric(head, headTerm) || isGeneric(tail, tailTerm)) continue;
       bridges.push({
         concept,
-        terms: terms as string[],
+        terms: [headTerm, tailTerm],
         credit: SPLIT_CREDIT,
         kind: 'split',
         label: `${surface} ← ${head} ${tail}`,

@@ -20,7 +20,13 @@ import {
   wordnetSynonyms,
 } from '../text/vocabulary/synonymTable.ts';
 import { describedSoftwareEnabled, softwareDescribedAs } from '../text/vocabulary/describedSoftware.ts';
-import { derivedForms, isInflectionOf, regularLemmas, wordFormVariants } from '../text/vocabulary/wordForms.ts';
+import {
+  derivedForms,
+  isInflectionOf,
+  regularLemmas,
+  wordFormVariants,
+  wordsWithVariantIn,
+} from '../text/vocabulary/wordForms.ts';
 import { compoundBridges, JOINED_CREDIT, SPLIT_CREDIT } from './compoundWords.ts';
 import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
 
@@ -99,6 +105,12 @@ export const EXPANSION_SEARCH_WEIGHT = 0.5;
 /** Alternatives per concept: a category like "database" has dozens of members; the rest add cost, not recall. */
 const MAX_ALTERNATIVES = 24;
 const QUERY_KIND_WEIGHTS = { word: 1, whole: 1.5, part: 0.5 } as const;
+
+/** phraseTerms of one word, without the lists a phrase needs: a new query word asks it for each of its forms. */
+function wordTerms(word: string): string[] | null {
+  const term = termOf({ text: word, kind: 'word' });
+  return term === null ? null : [term];
+}
 
 /** Index terms of a phrase (stop words dropped), or null when nothing informative is left. */
 function phraseTerms(words: readonly string[]): string[] | null {
@@ -232,14 +244,33 @@ function isGenericInflection(surface: string, term: string): boolean {
       if (stemmed !== null) genericByTerm.set(stemmed, [...(genericByTerm.get(stemmed) ?? []), word]);
     }
   }
-  return (genericByTerm.get(term) ?? []).some((lemma) => isInflectionOf(surface, lemma));
+  const lemmas = genericByTerm.get(term);
+  return lemmas !== undefined && lemmas.some((lemma) => isInflectionOf(surface, lemma));
 }
 
-/** The word, or one of its irregular forms or spellings, is a generic word ("chose" is "choose"). */
+let genericVariants: Set<string> | null = null;
+let genericTestsAsked = 0;
+/** Generic tests answered from each word's variants before the set of words with a generic variant is made. */
+const GENERIC_SET_AFTER = 2000;
+
+/**
+ * The word, or one of its irregular forms or spellings, is a generic word ("chose" is "choose").
+ * The words with a generic variant are worked out once (wordsWithVariantIn): every split part of
+ * a word never seen before is asked, and working out its variants (every spelling rule, a set, a
+ * cache entry) was the largest part of a new word's cost.
+ */
 function isGenericAsWritten(surface: string): boolean {
   if (isGenericWord(surface)) return true;
-  for (const variant of wordFormVariants(surface)) if (isGenericWord(variant)) return true;
-  return false;
+  if (genericVariants === null) {
+    // Not at a fresh process's first queries: the set costs 4–10 ms to work out there, a word's
+    // own variants a few µs. Both answer alike (test/core/text/vocabularyVariantsBackwards.test.ts).
+    if (genericTestsAsked++ < GENERIC_SET_AFTER) {
+      for (const variant of wordFormVariants(surface)) if (isGenericWord(variant)) return true;
+      return false;
+    }
+    genericVariants = wordsWithVariantIn(new Set(genericWords()));
+  }
+  return genericVariants.has(surface);
 }
 
 /** derivedForms without the pairs that only look alike ("career" is no comparative of "care"). */
@@ -277,23 +308,23 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
   };
   // Asked once: the variants' cache is a Map the split parts of unknown words keep churning.
   const variants = wordFormVariants(surface);
-  for (const variant of variants) add(phraseTerms([variant]), 'word form', `${surface} ← ${variant}`);
+  for (const variant of variants) add(wordTerms(variant), 'word form', `${surface} ← ${variant}`);
   // A generic word's synonyms and derived forms are generic too ("set": put, place, lay): they add
   // long postings to every search and little evidence, so only its inflections are kept.
   if (!generic) {
     const comparatives = comparativeOrAgentForms(surface);
-    for (const variant of comparatives) add(phraseTerms([variant]), 'derived form', `${surface} ← ${variant}`);
+    for (const variant of comparatives) add(wordTerms(variant), 'derived form', `${surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
     for (const lemma of new Set([...regularLemmas(surface), ...variants])) {
       for (const derived of wordnetDerivations(lemma))
-        add(phraseTerms([derived]), 'derivation', `${surface} ← ${derived}`);
+        add(wordTerms(derived), 'derivation', `${surface} ← ${derived}`);
     }
     for (const base of [surface, ...variants]) {
       // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
       // counts as a generic word does, half.
       for (const synonym of wordnetSynonyms(base))
         add(
-          phraseTerms([synonym]),
+          wordTerms(synonym),
           'synonym',
           `${surface} ← ${synonym}`,
           BRIDGE_CREDIT.synonym * (isGenericWord(synonym) ? GENERIC_WORD_INFORMATION : 1),
@@ -303,7 +334,7 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
     for (const base of new Set([surface, ...variants, ...comparatives])) {
       for (const attribute of wordnetAttributes(base)) {
         for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
-          add(phraseTerms([form]), 'attribute', `${surface} ← ${form}`);
+          add(wordTerms(form), 'attribute', `${surface} ← ${form}`);
       }
     }
   }
@@ -451,7 +482,7 @@ function expandQuery(text: string): QueryConcept[] {
   const { byTerms, firstTerms } = vocabulary();
   // An identifier whole ("iPhone") is indexed as written but named in the vocabulary as a word.
   const keys = sequence.map((word) =>
-    word.kind === 'whole' ? (phraseTerms([word.surface])?.[0] ?? word.term) : word.term,
+    word.kind === 'whole' ? (wordTerms(word.surface)?.[0] ?? word.term) : word.term,
   );
   for (let start = 0; start < sequence.length; start++) {
     // Keys hold no spaces, so a span can only be a phrase that begins with its first word's key.

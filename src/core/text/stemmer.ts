@@ -254,7 +254,11 @@ export function stem(input: string): string {
   return stemmed;
 }
 
-function stemUncached(input: string): string {
+/**
+ * The stem without the cache: for words that seldom recur, such as the parts of a query word's
+ * splits (compoundWords.ts), which would only push the words a store keeps meeting out of it.
+ */
+export function stemUncached(input: string): string {
   if (input.length <= 2) return input;
   let word = input.replace(/\u2019/g, "'");
   if (word.startsWith("'")) word = word.slice(1);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stem } from '../../../src/core/text/stemmer.ts';
+import { stem, stemUncached } from '../../../src/core/text/stemmer.ts';
 
 // Pairs from the Porter2 sample vocabulary (snowballstem.org/algorithms/english/stemmer.html).
 const VOCABULARY: Array<[string, string]> = [
@@ -149,4 +149,10 @@ test('a word stemmed again, from the kept stems or after they were emptied, give
   for (const [word, expected] of VOCABULARY) assert.equal(stem(word), expected, `after emptying: ${word}`);
   const long = `${'internationalization'.repeat(3)}s`;
   assert.equal(stem(long), stem(long));
+});
+
+test('the stem without the cache (split parts) is the cached stem, for new and kept words alike', () => {
+  for (const [word, expected] of VOCABULARY) assert.equal(stemUncached(word), expected, word);
+  for (const word of ['devtool', 'kertamo', "'tis", 'tools\u2019', 'ab', 'skies', 'generously'])
+    assert.equal(stemUncached(word), stem(word), word);
 });
