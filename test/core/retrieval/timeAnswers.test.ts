@@ -1,37 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
-import type { Clock } from '../../../src/core/ports/clock.ts';
+import { describe, it } from 'node:test';
 import { asksForTime } from '../../../src/core/retrieval/timeAnswerWeighting.ts';
 import { mentionsTime } from '../../../src/core/retrieval/timeMentions.ts';
-import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 /**
  * A question that asks for a time is answered by a memory that says when (timeAnswerWeighting.ts):
  * among equal matches it ranks first, and it never lets a memory through on its time alone.
  */
 describe('a question that asks when', () => {
-  let tick = 0;
-  const clock: Clock = { now: () => new Date(Date.parse('2026-03-02T12:00:00Z') + 1000 * tick++) };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string, limit?: number): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 'w', query, ...(limit ? { limit } : {}) }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    // The memory that says when is stored first: without the rule, the later one wins the tie.
-    Object.assign(
-      ids,
-      await storeEvents(test, 'w', [
-        ['movedLastTuesday', 'Moved the reports database to PostgreSQL last Tuesday.', '2026-02-26T10:00:00Z'],
-        ['movedWhy', 'Moved the reports database to PostgreSQL for its JSONB columns.', '2026-02-26T11:00:00Z'],
-        ['lunchYesterday', 'Team lunch at the noodle bar yesterday, twelve people came.', '2026-03-01T13:00:00Z'],
-      ]),
-    );
+  // The memory that says when is stored first: without the rule, the later one wins the tie.
+  const { recall, returned } = timedEvents({
+    user: 'w',
+    now: '2026-03-02T12:00:00Z',
+    ticking: true,
+    events: [
+      ['movedLastTuesday', 'Moved the reports database to PostgreSQL last Tuesday.', '2026-02-26T10:00:00Z'],
+      ['movedWhy', 'Moved the reports database to PostgreSQL for its JSONB columns.', '2026-02-26T11:00:00Z'],
+      ['lunchYesterday', 'Team lunch at the noodle bar yesterday, twelve people came.', '2026-03-01T13:00:00Z'],
+    ],
   });
-  after(() => test.cleanup());
 
   it('ranks the match that says when above an equal match that does not', async () => {
     const result = await recall('When did we move the reports database to PostgreSQL?');
@@ -43,7 +31,7 @@ describe('a question that asks when', () => {
   });
 
   it('reorders within a limit of one too: the candidates that can reach the limit are read', async () => {
-    const result = await recall('How long ago did we move the reports database to PostgreSQL?', 1);
+    const result = await recall('How long ago did we move the reports database to PostgreSQL?', { limit: 1 });
     assert.deepEqual(returned(result), ['movedLastTuesday']);
   });
 

@@ -1,35 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../../../src/core/ports/clock.ts';
-import { createTestCore, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { describe, it } from 'node:test';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 /** Time expressions in a query boost memories of that time; they never hide the others. */
 describe('time expressions in recall', () => {
-  // A second passes per reading, so memories stored one after another have distinct creation times.
-  let tick = 0;
-  const clock: Clock = { now: () => new Date(Date.parse('2026-06-15T12:00:00Z') + 1000 * tick++) };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string) => test.core.recall({ user_id: 't', query }, { logAccess: false });
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    // Same words and length, so full text ties; the last stored wins a tie.
-    const events = [
-      ['may', '2026-05-05T10:00:00Z'],
-      ['june', '2026-06-01T10:00:00Z'],
-      ['jan', '2026-01-10T10:00:00Z'],
-    ] as const;
-    Object.assign(
-      ids,
-      await storeEvents(
-        test,
-        't',
-        events.map(([label, eventTime]) => [label, `Deployed the billing service (${label})`, eventTime] as const),
-      ),
-    );
+  // Same words and length, so full text ties; the last stored wins a tie.
+  const events = [
+    ['may', '2026-05-05T10:00:00Z'],
+    ['june', '2026-06-01T10:00:00Z'],
+    ['jan', '2026-01-10T10:00:00Z'],
+  ] as const;
+  const { ids, recall } = timedEvents({
+    user: 't',
+    now: '2026-06-15T12:00:00Z',
+    ticking: true,
+    events: events.map(([label, eventTime]) => [label, `Deployed the billing service (${label})`, eventTime] as const),
   });
-  after(() => test.cleanup());
 
   it('without a time expression the last stored memory wins the tie', async () => {
     const result = await recall('deployed billing service');

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
-import type { Clock } from '../../../src/core/ports/clock.ts';
-import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { describe, it } from 'node:test';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 /**
  * A calendar window the query names is part of what it asks (timeWindow.ts): a question that is
@@ -11,38 +9,19 @@ import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../supp
  */
 describe('a time window the query names', () => {
   // Friday 12 June 2026; "last week" is Monday 1 to Sunday 7 June.
-  const clock: Clock = { now: () => new Date('2026-06-12T12:00:00Z') };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string, extra: { min_similarity?: number } = {}): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 't', query, ...extra }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    const memories: Array<[string, string, string]> = [
-      [
-        'dbLastWeek',
-        'Decision: moved the reporting tables to PostgreSQL for its JSONB support.',
-        '2026-06-03T10:00:00Z',
-      ],
-      [
-        'lunchLastWeek',
-        'Team lunch at the Thai place on the corner, booked for twelve people.',
-        '2026-06-04T12:00:00Z',
-      ],
-      [
-        'flakyLastWeek',
-        'The checkout e2e test is flaky on the CI runners when the cache is cold.',
-        '2026-06-05T16:00:00Z',
-      ],
-      ['dbOlder', 'Decision: the audit log stays in PostgreSQL, partitioned by month.', '2026-03-10T10:00:00Z'],
-      ['dockerOlder', 'Local development runs in Docker Compose with a seeded database.', '2026-02-02T09:00:00Z'],
-      ['tokensOlder', 'API tokens rotate every 90 days through the secrets manager.', '2026-01-20T09:00:00Z'],
-    ];
-    Object.assign(ids, await storeEvents(test, 't', memories));
-  });
-  after(() => test.cleanup());
+  const memories: Array<[string, string, string]> = [
+    ['dbLastWeek', 'Decision: moved the reporting tables to PostgreSQL for its JSONB support.', '2026-06-03T10:00:00Z'],
+    ['lunchLastWeek', 'Team lunch at the Thai place on the corner, booked for twelve people.', '2026-06-04T12:00:00Z'],
+    [
+      'flakyLastWeek',
+      'The checkout e2e test is flaky on the CI runners when the cache is cold.',
+      '2026-06-05T16:00:00Z',
+    ],
+    ['dbOlder', 'Decision: the audit log stays in PostgreSQL, partitioned by month.', '2026-03-10T10:00:00Z'],
+    ['dockerOlder', 'Local development runs in Docker Compose with a seeded database.', '2026-02-02T09:00:00Z'],
+    ['tokensOlder', 'API tokens rotate every 90 days through the secrets manager.', '2026-01-20T09:00:00Z'],
+  ];
+  const { ids, recall, returned } = timedEvents({ user: 't', now: '2026-06-12T12:00:00Z', events: memories });
 
   it('a question that is only a time gets every memory of that time and nothing else', async () => {
     const result = await recall('what happened last week?');

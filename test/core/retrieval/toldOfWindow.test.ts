@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
-import type { Clock } from '../../../src/core/ports/clock.ts';
 import { recordedWithinReach, TELLING_REACH_MS } from '../../../src/core/retrieval/toldOfWindow.ts';
-import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 /**
  * A memory recorded after the time it tells of ("… last Friday", stored the Monday after) covers a
@@ -11,29 +10,19 @@ import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../supp
  * it (toldOfWindow.ts).
  */
 describe('a memory that tells of the window later', () => {
-  let tick = 0;
-  const clock: Clock = { now: () => new Date(Date.parse('2026-06-15T12:00:00Z') + 1000 * tick++) };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 'k', query }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    // Stored first, so without the rule the other castle memory (stored later) wins the tie.
-    Object.assign(
-      ids,
-      await storeEvents(test, 'k', [
-        // Monday 18 May 2026: "last Friday" is 15 May.
-        ['toldLater', 'We visited the castle on the coast last Friday, windy.', '2026-05-18T09:00:00Z'],
-        ['otherVisit', 'We visited the castle on the coast with the cousins.', '2026-04-02T09:00:00Z'],
-        // Recorded in the window's month but telling of April: it names no time in the window.
-        ['toldOfApril', 'We visited the castle on the coast in April, rainy.', '2026-05-20T09:00:00Z'],
-      ]),
-    );
+  // Stored first, so without the rule the other castle memory (stored later) wins the tie.
+  const { ids, recall, returned } = timedEvents({
+    user: 'k',
+    now: '2026-06-15T12:00:00Z',
+    ticking: true,
+    events: [
+      // Monday 18 May 2026: "last Friday" is 15 May.
+      ['toldLater', 'We visited the castle on the coast last Friday, windy.', '2026-05-18T09:00:00Z'],
+      ['otherVisit', 'We visited the castle on the coast with the cousins.', '2026-04-02T09:00:00Z'],
+      // Recorded in the window's month but telling of April: it names no time in the window.
+      ['toldOfApril', 'We visited the castle on the coast in April, rainy.', '2026-05-20T09:00:00Z'],
+    ],
   });
-  after(() => test.cleanup());
 
   it('ranks the memory that tells of the day first, marked as from the time asked about', async () => {
     const result = await recall('Which castle did we visit on 15 May 2026?');
@@ -80,42 +69,35 @@ describe('a memory that tells of the window later', () => {
 });
 
 describe('a memory that tells of the window later, cut from a full pool', () => {
-  const clock: Clock = { now: () => new Date('2026-06-15T12:00:00Z') };
-  let test: TestCore;
-  let toldLater = '';
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    // Sixty short castle memories of 2025 outrank the long one on BM25 and fill the pool (50 for a
-    // limit of 5); a hundred about other things keep "castle" a word that tells memories apart.
-    const castles = Array.from(
-      { length: 60 },
-      (_, n) => [`castle-${n}`, `Castle visit ${n}.`, new Date(Date.UTC(2025, 0, 1 + n)).toISOString()] as const,
-    );
-    const others = Array.from(
-      { length: 100 },
-      (_, n) =>
-        [
-          `other-${n}`,
-          `Repaired the garden fence, round ${n}.`,
-          new Date(Date.UTC(2024, 0, 1 + n)).toISOString(),
-        ] as const,
-    );
-    const told = [
-      'told',
-      'We finally had a long and lovely day out and visited the old castle on the windy coast last Friday with everyone.',
-      '2026-05-18T09:00:00Z',
-    ] as const;
-    toldLater = (await storeEvents(test, 'p', [told, ...castles, ...others])).told;
+  // Sixty short castle memories of 2025 outrank the long one on BM25 and fill the pool (50 for a
+  // limit of 5); a hundred about other things keep "castle" a word that tells memories apart.
+  const castles = Array.from(
+    { length: 60 },
+    (_, n) => [`castle-${n}`, `Castle visit ${n}.`, new Date(Date.UTC(2025, 0, 1 + n)).toISOString()] as const,
+  );
+  const others = Array.from(
+    { length: 100 },
+    (_, n) =>
+      [
+        `other-${n}`,
+        `Repaired the garden fence, round ${n}.`,
+        new Date(Date.UTC(2024, 0, 1 + n)).toISOString(),
+      ] as const,
+  );
+  const told = [
+    'told',
+    'We finally had a long and lovely day out and visited the old castle on the windy coast last Friday with everyone.',
+    '2026-05-18T09:00:00Z',
+  ] as const;
+  const { ids, recall } = timedEvents({
+    user: 'p',
+    now: '2026-06-15T12:00:00Z',
+    events: [told, ...castles, ...others],
   });
-  after(() => test.cleanup());
 
   it('reads the memories recorded just after the window and ranks the one that tells of it first', async () => {
-    const result = await test.core.recall(
-      { user_id: 'p', query: 'Which castle did we visit on 15 May 2026?', limit: 5 },
-      { logAccess: false },
-    );
-    assert.equal(result.memories[0]?.memory_id, toldLater);
+    const result = await recall('Which castle did we visit on 15 May 2026?', { limit: 5 });
+    assert.equal(result.memories[0]?.memory_id, ids.told);
     assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
   });
 });
@@ -126,31 +108,22 @@ describe('a memory that tells of the window later, cut from a full pool', () => 
  * was recorded, fall inside it (toldOfWindow.ts).
  */
 describe('a memory that tells of the window ahead, as a plan', () => {
-  const clock: Clock = { now: () => new Date('2026-06-15T12:00:00Z') };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 'a', query }, { logAccess: false });
+  const { ids, recall } = timedEvents({
+    user: 'a',
+    now: '2026-06-15T12:00:00Z',
+    events: [
+      // Tuesday 12 May 2026: "on Friday" is the coming one, 15 May.
+      ['toldAhead', 'We visit the castle on the coast on Friday, windy.', '2026-05-12T09:00:00Z'],
+      // 13 April, 32 days before the window starts: "next month" is May, but out of reach.
+      ['tooEarly', 'We visit the castle on the coast next month, windy.', '2026-04-13T09:00:00Z'],
+      // Wednesday 13 May: "this week" (11-17 May) holds the 15th, but it points back, not ahead.
+      ['toldBack', 'We visited the castle on the coast this week, windy.', '2026-05-13T09:00:00Z'],
+      // Tuesday 12 May: "tomorrow" is the 13th, outside the window.
+      ['otherDay', 'We visit the castle on the coast tomorrow, windy.', '2026-05-12T10:00:00Z'],
+    ],
+  });
   const signalsOf = (result: RecallOutput, name: string): string[] | undefined =>
     result.memories.find((memory) => memory.memory_id === ids[name])?.score_breakdown.signals;
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    Object.assign(
-      ids,
-      await storeEvents(test, 'a', [
-        // Tuesday 12 May 2026: "on Friday" is the coming one, 15 May.
-        ['toldAhead', 'We visit the castle on the coast on Friday, windy.', '2026-05-12T09:00:00Z'],
-        // 13 April, 32 days before the window starts: "next month" is May, but out of reach.
-        ['tooEarly', 'We visit the castle on the coast next month, windy.', '2026-04-13T09:00:00Z'],
-        // Wednesday 13 May: "this week" (11-17 May) holds the 15th, but it points back, not ahead.
-        ['toldBack', 'We visited the castle on the coast this week, windy.', '2026-05-13T09:00:00Z'],
-        // Tuesday 12 May: "tomorrow" is the 13th, outside the window.
-        ['otherDay', 'We visit the castle on the coast tomorrow, windy.', '2026-05-12T10:00:00Z'],
-      ]),
-    );
-  });
-  after(() => test.cleanup());
 
   it('ranks the plan for the day first, marked as from the time asked about', async () => {
     const result = await recall('Which castle did we visit on 15 May 2026?');

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
-import type { Clock } from '../../../src/core/ports/clock.ts';
+import { describe, it } from 'node:test';
 import { focusTerms } from '../../../src/core/retrieval/questionFocus.ts';
-import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 /**
  * A question naming a time the memories hold asks what happened then (issue 30 point 4): the words
@@ -11,30 +9,20 @@ import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../supp
  * asking when, the matches that say when rank first (timeAnswerWeighting.ts).
  */
 describe('a question that names a time the memories hold', () => {
-  let tick = 0;
-  const clock: Clock = { now: () => new Date(Date.parse('2026-03-02T12:00:00Z') + 1000 * tick++) };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 'w', query }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    Object.assign(
-      ids,
-      await storeEvents(test, 'w', [
-        ['favouriteDish', 'Last month Nate said his favourite dish is spicy ramen.', '2022-09-14T10:00:00Z'],
-        ['tournament', 'Nate played a game tournament with his team.', '2022-11-09T09:00:00Z'],
-        ['cooked', 'Nate tried cooking this week: coconut ice cream.', '2022-11-09T10:00:00Z'],
-        ['pets', 'Nate took the turtles for a walk in the park.', '2022-10-02T10:00:00Z'],
-        ['exams', 'Tim has been swamped with exams.', '2023-11-11T10:00:00Z'],
-        ['castle', 'Tim went to a castle during his trip to the UK last Friday.', '2023-11-16T10:00:00Z'],
-        ['reading', 'Tim is reading a fantasy novel series.', '2023-10-01T10:00:00Z'],
-      ]),
-    );
+  const { recall, returned } = timedEvents({
+    user: 'w',
+    now: '2026-03-02T12:00:00Z',
+    ticking: true,
+    events: [
+      ['favouriteDish', 'Last month Nate said his favourite dish is spicy ramen.', '2022-09-14T10:00:00Z'],
+      ['tournament', 'Nate played a game tournament with his team.', '2022-11-09T09:00:00Z'],
+      ['cooked', 'Nate tried cooking this week: coconut ice cream.', '2022-11-09T10:00:00Z'],
+      ['pets', 'Nate took the turtles for a walk in the park.', '2022-10-02T10:00:00Z'],
+      ['exams', 'Tim has been swamped with exams.', '2023-11-11T10:00:00Z'],
+      ['castle', 'Tim went to a castle during his trip to the UK last Friday.', '2023-11-16T10:00:00Z'],
+      ['reading', 'Tim is reading a fantasy novel series.', '2023-10-01T10:00:00Z'],
+    ],
   });
-  after(() => test.cleanup());
 
   it('answers "what <kind>" with the memory of that time naming an instance, not the kind at another time', async () => {
     const result = await recall('What dish did Nate make on 9 November, 2022?');

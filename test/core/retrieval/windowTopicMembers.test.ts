@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
-import type { Clock } from '../../../src/core/ports/clock.ts';
+import { describe, it } from 'node:test';
 import type { MemoryRecord } from '../../../src/core/domain/records.ts';
 import { windowTopicHits } from '../../../src/core/retrieval/windowTopicMembers.ts';
 import { analyzeQuery } from '../../../src/core/text/analyzer.ts';
-import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 const PLACES = ['Lisbon', 'Oslo', 'Kyoto', 'Denver', 'Quito', 'Hanoi', 'Perth', 'Tunis', 'Riga', 'Lima'];
 const SEASONS = ['spring', 'autumn', 'winter'];
@@ -17,65 +15,55 @@ const FRIENDS = ['Ana', 'Ben', 'Chen', 'Dara', 'Eli', 'Femi', 'Gus'];
  * topic's words are so common that the lexical pool cut them (windowTopicMembers.ts).
  */
 describe('a topical question naming a small window', () => {
-  const clock: Clock = { now: () => new Date('2023-06-01T12:00:00Z') };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 'w', query, limit: 5 }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    // Sixty short memories about travel outside July 2022: each outranks the July one on BM25, and
-    // together they fill the lexical pool (50 for a limit of 5). A hundred more about other things
-    // keep "travel" a word that tells memories apart.
-    const chores = CHORES.flatMap((chore, c) =>
-      FRIENDS.flatMap((friend, f) =>
-        [0, 1, 2].map(
-          (round) =>
-            [
-              `chore-${c}-${f}-${round}`,
-              `${friend} ${chore} ${['on Monday', 'after work', 'at dawn'][round]}.`,
-              new Date(Date.UTC(2020, c, 1 + 4 * f + round)).toISOString(),
-            ] as const,
-        ),
+  // Sixty short memories about travel outside July 2022: each outranks the July one on BM25, and
+  // together they fill the lexical pool (50 for a limit of 5). A hundred more about other things
+  // keep "travel" a word that tells memories apart.
+  const chores = CHORES.flatMap((chore, c) =>
+    FRIENDS.flatMap((friend, f) =>
+      [0, 1, 2].map(
+        (round) =>
+          [
+            `chore-${c}-${f}-${round}`,
+            `${friend} ${chore} ${['on Monday', 'after work', 'at dawn'][round]}.`,
+            new Date(Date.UTC(2020, c, 1 + 4 * f + round)).toISOString(),
+          ] as const,
       ),
-    );
-    const others = PLACES.flatMap((place, p) =>
-      SEASONS.flatMap((season, s) =>
-        [0, 1].map(
-          (half) =>
-            [
-              `other-${p}-${s}-${half}`,
-              `Travel to ${place} in ${season}: travel notes ${half === 0 ? 'booked' : 'drafted'}.`,
-              new Date(Date.UTC(2021, p, 1 + 9 * s + half)).toISOString(),
-            ] as const,
-        ),
+    ),
+  );
+  const others = PLACES.flatMap((place, p) =>
+    SEASONS.flatMap((season, s) =>
+      [0, 1].map(
+        (half) =>
+          [
+            `other-${p}-${s}-${half}`,
+            `Travel to ${place} in ${season}: travel notes ${half === 0 ? 'booked' : 'drafted'}.`,
+            new Date(Date.UTC(2021, p, 1 + 9 * s + half)).toISOString(),
+          ] as const,
       ),
-    );
-    Object.assign(
-      ids,
-      await storeEvents(test, 'w', [
-        ...others,
-        ...chores,
-        [
-          'july',
-          'Finally went on the long summer road trip I had been planning with my sister, a travel through the Rocky Mountains with many stops at lakes and small towns along the way.',
-          '2022-07-14T10:00:00Z',
-        ],
-        [
-          'julyScript',
-          'Joanna finished the second draft of her screenplay and sent it to the writers group.',
-          '2022-07-02T10:00:00Z',
-        ],
-        ['julyGame', 'Nate won the regional gaming tournament and streamed the final match.', '2022-07-20T10:00:00Z'],
-      ]),
-    );
+    ),
+  );
+  const { recall, returned } = timedEvents({
+    user: 'w',
+    now: '2023-06-01T12:00:00Z',
+    events: [
+      ...others,
+      ...chores,
+      [
+        'july',
+        'Finally went on the long summer road trip I had been planning with my sister, a travel through the Rocky Mountains with many stops at lakes and small towns along the way.',
+        '2022-07-14T10:00:00Z',
+      ],
+      [
+        'julyScript',
+        'Joanna finished the second draft of her screenplay and sent it to the writers group.',
+        '2022-07-02T10:00:00Z',
+      ],
+      ['julyGame', 'Nate won the regional gaming tournament and streamed the final match.', '2022-07-20T10:00:00Z'],
+    ],
   });
-  after(() => test.cleanup());
 
   it("finds the window's memory on the topic beyond the lexical pool, first", async () => {
-    const result = await recall('where did I travel in July 2022?');
+    const result = await recall('where did I travel in July 2022?', { limit: 5 });
     assert.equal(returned(result)[0], 'july');
     assert.ok(result.memories[0].score_breakdown.signals.includes('time'));
   });

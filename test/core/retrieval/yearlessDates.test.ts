@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { RecallOutput } from '../../../src/core/api/longTermApi.ts';
+import { describe, it } from 'node:test';
 import type { Clock } from '../../../src/core/ports/clock.ts';
 import { parseTimeExpressions } from '../../../src/core/retrieval/timeExpressions.ts';
-import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../support/testCore.ts';
+import { createTestCore, storeEvents } from '../../support/testCore.ts';
+import { timedEvents } from '../../support/timedEvents.ts';
 
 /**
  * A date without a year names that day or month of the latest year the user has memories of in it
@@ -11,26 +11,17 @@ import { createTestCore, labelsOf, storeEvents, type TestCore } from '../../supp
  */
 describe('a date named without a year', () => {
   const clock: Clock = { now: () => new Date('2026-01-20T12:00:00Z') };
-  let test: TestCore;
-  const ids: Record<string, string> = {};
-  const recall = (query: string): Promise<RecallOutput> =>
-    test.core.recall({ user_id: 'y', query }, { logAccess: false });
-  const returned = (result: RecallOutput): string[] => labelsOf(ids, result);
-
-  before(async () => {
-    test = await createTestCore({ clock });
-    Object.assign(
-      ids,
-      await storeEvents(test, 'y', [
-        ['hikeMay', 'Went hiking to the waterfall with the photography club.', '2023-05-14T10:00:00Z'],
-        ['hikeJuly', 'Went hiking to the ridge with the photography club.', '2023-07-02T10:00:00Z'],
-        ['concertAugust15', 'Played the summer concert in the park with the band.', '2023-08-15T19:00:00Z'],
-        ['concertAugust3', 'Played the summer concert at the harbour with the band.', '2023-08-03T19:00:00Z'],
-        ['deployMay2022', 'Deployed the release with the new waterfall chart.', '2022-05-20T10:00:00Z'],
-      ]),
-    );
+  const { recall, returned } = timedEvents({
+    user: 'y',
+    now: clock.now().toISOString(),
+    events: [
+      ['hikeMay', 'Went hiking to the waterfall with the photography club.', '2023-05-14T10:00:00Z'],
+      ['hikeJuly', 'Went hiking to the ridge with the photography club.', '2023-07-02T10:00:00Z'],
+      ['concertAugust15', 'Played the summer concert in the park with the band.', '2023-08-15T19:00:00Z'],
+      ['concertAugust3', 'Played the summer concert at the harbour with the band.', '2023-08-03T19:00:00Z'],
+      ['deployMay2022', 'Deployed the release with the new waterfall chart.', '2022-05-20T10:00:00Z'],
+    ],
   });
-  after(() => test.cleanup());
 
   /** The query's window stepped back to [after, before], and the memory in it ranked first on time. */
   async function expectSteppedBack(
