@@ -20,6 +20,7 @@ import { unknownWholesForEvaluation } from '../../src/core/retrieval/unknownIden
 import { MIN_PART_LETTERS } from '../../src/core/text/wordParts.ts';
 import { PART_CREDIT, wordPartsForEvaluation } from '../../src/core/retrieval/wordParts.ts';
 import { describedSoftwareForEvaluation } from '../../src/core/text/vocabulary/describedSoftware.ts';
+import { languageClassesForEvaluation } from '../../src/core/text/vocabulary/languageClassMembers.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { loadProjectSet, projectMemory } from './codingSet2.ts';
 
@@ -31,6 +32,8 @@ interface Variant {
   wordParts: { minLetters: number; credit: number } | null;
   /** Software named for the question's words in Debian's descriptions (describedSoftware.ts); off unless said. */
   described?: boolean;
+  /** Languages for the class the question names, from Linguist's types (languageClassMembers.ts); off unless said. */
+  classes?: boolean;
 }
 
 const PARTS = { minLetters: MIN_PART_LETTERS, credit: PART_CREDIT };
@@ -50,17 +53,27 @@ const VARIANTS: Variant[] = [
   },
   { name: 'word parts at credit 0.9', abbreviations: true, unknownWholes: true, wordParts: { ...PARTS, credit: 0.9 } },
   {
-    name: '+ Debian descriptions (product)',
+    name: '+ Debian descriptions',
     abbreviations: true,
     unknownWholes: true,
     wordParts: PARTS,
     described: true,
   },
+  {
+    name: '+ language classes (product)',
+    abbreviations: true,
+    unknownWholes: true,
+    wordParts: PARTS,
+    described: true,
+    classes: true,
+  },
 ];
-/** The Debian description table's check: the build before it and the product. */
-const DESCRIBED_VARIANTS = [VARIANTS[4], VARIANTS[VARIANTS.length - 1]];
+/** The Debian description table's check: the build before it and the build with it. */
+const DESCRIBED_VARIANTS = [VARIANTS[4], VARIANTS[VARIANTS.length - 2]];
+/** The language class table's check: the build before it and the product. */
+const CLASS_VARIANTS = VARIANTS.slice(-2);
 /** The word-part rule's check: chosen against the build before it, its neighbouring settings beside it. */
-const WORD_PART_VARIANTS = VARIANTS.slice(3, -1);
+const WORD_PART_VARIANTS = VARIANTS.slice(3, -2);
 
 interface Outcome {
   /** Target rank from 0 at min_similarity 0; -1 when absent from the 10. */
@@ -92,6 +105,7 @@ try {
     unknownWholesForEvaluation(variant.unknownWholes);
     wordPartsForEvaluation(variant.wordParts === null ? { on: false } : variant.wordParts);
     describedSoftwareForEvaluation(variant.described === true);
+    languageClassesForEvaluation(variant.classes === true);
     const byQuery = new Map<string, Outcome>();
     for (const query of set.queries) {
       const rankAt = async (minSimilarity: number | undefined): Promise<number> => {
@@ -117,6 +131,7 @@ try {
   unknownWholesForEvaluation(true);
   wordPartsForEvaluation();
   describedSoftwareForEvaluation(true);
+  languageClassesForEvaluation(true);
 
   const queriesOf = (project: string) => set.queries.filter((query) => projectOf.get(query.target) === project);
   const score = (variant: string, project: string, key: keyof Outcome): number =>
@@ -166,6 +181,10 @@ try {
   leaveOneOut(
     'Debian descriptions (generated, derived from no development set): without and with, chosen on five projects, measured on the sixth',
     DESCRIBED_VARIANTS,
+  );
+  leaveOneOut(
+    'Language classes (generated, derived from no development set): without and with, chosen on five projects, measured on the sixth',
+    CLASS_VARIANTS,
   );
 
   console.log(

@@ -21,6 +21,12 @@ import {
 } from '../text/vocabulary/synonymTable.ts';
 import { describedSoftwareEnabled, softwareDescribedAs } from '../text/vocabulary/describedSoftware.ts';
 import {
+  endsLanguageClass,
+  languageClassesEnabled,
+  languageClassMembers,
+  MAX_CLASS_WORDS,
+} from '../text/vocabulary/languageClassMembers.ts';
+import {
   derivedForms,
   isInflectionOf,
   regularLemmas,
@@ -42,6 +48,7 @@ export type BridgeKind =
   | 'attribute'
   | 'keyword'
   | 'described'
+  | 'instance'
   | 'joined'
   | 'split';
 
@@ -53,6 +60,13 @@ export interface ConceptAlternative {
   kind: BridgeKind;
   /** For why_matched: "database ← postgresql". */
   label: string;
+  /**
+   * A class's members (kind 'instance'): the alternative counts when a memory has any one of
+   * `terms`, each a member's index term, mapped here to the member's name for why_matched. One
+   * alternative for hundreds of names: a memory's few terms are looked up in the class, not the
+   * class's names in each memory (queryCoverage.ts, alternativeMatch).
+   */
+  members?: ReadonlyMap<string, string>;
 }
 
 export interface QueryConcept {
@@ -97,6 +111,9 @@ export const BRIDGE_CREDIT: Record<BridgeKind, number> = {
   // as the packagers worded it. Generated links are looser than a written category (member, 0.75) and
   // than a dictionary synonym, so a word's own synonyms keep their places under the cap.
   described: 0.5,
+  // A language for the class the question names ("language" -> kotlin), from Linguist's types: a
+  // generated category's member, as loose as Debian's described software.
+  instance: 0.5,
   joined: JOINED_CREDIT,
   split: SPLIT_CREDIT,
 };
@@ -371,6 +388,7 @@ const conceptsByText = new Map<string, readonly QueryConcept[]>();
 const MAX_CACHED_QUERIES = 1024;
 let conceptsVocabulary: ReadonlyMap<string, PhraseEntry> | null = null;
 let conceptsDescribed = describedSoftwareEnabled();
+let conceptsClasses = languageClassesEnabled();
 
 /** Concepts of one query: its informative words in order, each with its alternatives. */
 export function queryConcepts(text: string): QueryConcept[] {
@@ -388,12 +406,17 @@ export function hasConcepts(text: string): boolean {
 /** The cached concepts of a query, shared by every caller: read, never changed (queryConcepts copies). */
 function sharedConcepts(text: string): readonly QueryConcept[] {
   const source = softwareVocabulary();
-  if (conceptsVocabulary !== source || conceptsDescribed !== describedSoftwareEnabled()) {
+  if (
+    conceptsVocabulary !== source ||
+    conceptsDescribed !== describedSoftwareEnabled() ||
+    conceptsClasses !== languageClassesEnabled()
+  ) {
     conceptsByText.clear();
     bridgesByWord.generic.clear();
     bridgesByWord.topical.clear();
     conceptsVocabulary = source;
     conceptsDescribed = describedSoftwareEnabled();
+    conceptsClasses = languageClassesEnabled();
   }
   let concepts = conceptsByText.get(text);
   if (concepts === undefined) {
@@ -503,6 +526,7 @@ function expandQuery(text: string): QueryConcept[] {
       }
     }
   }
+  addClassMembers(sequence, keys, concepts);
   // The particle phrases read the words as written, "-wise" included: mostly the same tokens.
   addParticlePhrases(regarding === text ? tokens : tokenizeDetailed(text), concepts, add);
   const expanded: QueryConcept[] = [];
@@ -512,11 +536,13 @@ function expandQuery(text: string): QueryConcept[] {
     if (concept.alternatives.length < 2) return;
     // Strongest bridges first, so the cap drops the loosest. Splits count only for a word no memory
     // has (compoundWords.ts), where the other bridges have nothing to find: they stay outside the cap.
+    // So does a class's alternative, loosest of all (any of hundreds of names), which the cap
+    // would otherwise drop first.
     const splits: ConceptAlternative[] = [];
     const others: ConceptAlternative[] = [];
     for (let index = 0; index < concept.alternatives.length; index++) {
       const alternative = concept.alternatives[index];
-      (alternative.kind === 'split' ? splits : others).push(alternative);
+      (alternative.kind === 'split' || alternative.kind === 'instance' ? splits : others).push(alternative);
     }
     sortByCreditDescending(others);
     if (others.length > MAX_ALTERNATIVES) others.length = MAX_ALTERNATIVES;
@@ -524,6 +550,47 @@ function expandQuery(text: string): QueryConcept[] {
     concept.alternatives = others;
   });
   return expanded;
+}
+
+/** Each class's members as index term -> name, worked out once per class (vocabularyTerms of each name). */
+const classTerms = new Map<string, ReadonlyMap<string, string>>();
+
+function membersOf(key: string): ReadonlyMap<string, string> | null {
+  let members = classTerms.get(key);
+  if (members === undefined) {
+    const names = languageClassMembers(key);
+    if (names.length === 0) return null;
+    const map = new Map<string, string>();
+    for (const name of names) for (const terms of vocabularyTerms([name])) map.set(terms[0], name);
+    classTerms.set(key, (members = map));
+  }
+  return members;
+}
+
+/**
+ * A class of languages the query names ("programming language", "language"): every word of the
+ * span gets one alternative that any member of the class covers, longest class first.
+ */
+function addClassMembers(sequence: readonly QueryWord[], keys: readonly string[], concepts: Map<string, QueryConcept>): void {
+  for (let start = 0; start < sequence.length; start++) {
+    for (let length = Math.min(MAX_CLASS_WORDS, sequence.length - start); length >= 1; length--) {
+      // Every class ends with its head noun: most spans are ruled out before a key is made.
+      if (!endsLanguageClass(keys[start + length - 1])) continue;
+      const members = membersOf(keys.slice(start, start + length).join(' '));
+      if (members === null) continue;
+      const span = sequence.slice(start, start + length);
+      const label = span.map((word) => word.surface).join(' ');
+      const terms = [...members.keys()];
+      for (const word of span) {
+        const { alternatives } = concepts.get(word.term)!;
+        // A class named twice ("language … language") is one alternative of its word.
+        if (!alternatives.some((alternative) => alternative.members === members))
+          alternatives.push({ terms, credit: BRIDGE_CREDIT.instance, kind: 'instance', label, members });
+      }
+      start += length - 1;
+      break;
+    }
+  }
 }
 
 /** The weighted terms one lexical search needs for these concepts: each word, then its alternatives at a lower weight. */
@@ -534,7 +601,9 @@ export function searchTermsOf(concepts: readonly QueryConcept[], scale = 1): Wei
   for (const concept of concepts) {
     for (let index = 0; index < concept.alternatives.length; index++) {
       const alternative = concept.alternatives[index];
-      const weight = (concept.weight * scale * alternative.credit * EXPANSION_SEARCH_WEIGHT) / alternative.terms.length;
+      // A class's members are each the whole alternative; a phrase's words share it.
+      const share = alternative.members === undefined ? alternative.terms.length : 1;
+      const weight = (concept.weight * scale * alternative.credit * EXPANSION_SEARCH_WEIGHT) / share;
       for (let at = 0; at < alternative.terms.length; at++) raiseWeight(weights, alternative.terms[at], weight);
     }
   }

@@ -7,7 +7,7 @@
  */
 import type { TermStatistics } from '../ports/memoryStore.ts';
 import { bm25Idf } from '../text/bm25.ts';
-import type { QueryConcept } from './queryConcepts.ts';
+import type { ConceptAlternative, QueryConcept } from './queryConcepts.ts';
 import { partCredit } from './wordParts.ts';
 
 export interface Coverage {
@@ -22,6 +22,20 @@ export interface Coverage {
  * store and still says little about what a question is about.
  */
 export const GENERIC_WORD_INFORMATION = 0.5;
+
+/**
+ * The why_matched label of an alternative a memory has, or null: all of its terms, or for a class
+ * any one member ("programming language ← kotlin").
+ */
+export function alternativeMatch(alternative: ConceptAlternative, memoryTerms: ReadonlySet<string>): string | null {
+  const { members } = alternative;
+  if (members === undefined) return alternative.terms.every((term) => memoryTerms.has(term)) ? alternative.label : null;
+  for (const term of memoryTerms) {
+    const name = members.get(term);
+    if (name !== undefined) return `${alternative.label} ← ${name}`;
+  }
+  return null;
+}
 
 /** Information of each concept: its own word's IDF in this user's memories, times its query weight. */
 export function conceptInformation(concepts: readonly QueryConcept[], stats: TermStatistics): number[] {
@@ -54,7 +68,16 @@ export function coverageOf(
       return;
     }
     // Alternatives are sorted strongest first: the first one the memory has is its best.
-    const bridge = concept.alternatives.find((alternative) => alternative.terms.every((term) => memoryTerms.has(term)));
+    let bridge: { credit: number; label: string } | null = null;
+    // Indexed: run for every candidate and concept, and no iterator result for each when unoptimised.
+    for (let at = 0; at < concept.alternatives.length; at++) {
+      const alternative = concept.alternatives[at];
+      const label = alternativeMatch(alternative, memoryTerms);
+      if (label !== null) {
+        bridge = { credit: alternative.credit, label };
+        break;
+      }
+    }
     const holder = parts.get(concept.term);
     if (holder !== undefined && (!bridge || bridge.credit < partCredit())) {
       covered += weight * partCredit();
@@ -82,6 +105,6 @@ export function coversTopic(concepts: readonly QueryConcept[], memoryTerms: Read
     (concept) =>
       concept.topical &&
       (memoryTerms.has(concept.term) ||
-        concept.alternatives.some((alternative) => alternative.terms.every((term) => memoryTerms.has(term)))),
+        concept.alternatives.some((alternative) => alternativeMatch(alternative, memoryTerms) !== null)),
   );
 }

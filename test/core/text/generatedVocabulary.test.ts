@@ -27,6 +27,7 @@ describe('generated vocabulary tables', { timeout: 120_000 }, () => {
   for (const [script, file, licence] of [
     ['build-wordnet-synonyms.mjs', 'wordnetSynonyms.ts', /Princeton University; licence/],
     ['build-language-aliases.mjs', 'languageAliases.ts', /MIT licence/],
+    ['build-language-classes.mjs', 'languageClasses.ts', /MIT licence[\s\S]*Princeton University; licence/],
     // From the committed extract of Debian's archive (scripts/sources/), not from this machine's apt lists.
     ['build-software-categories.mjs', 'softwareCategories.ts', /Debian Free Software Guidelines/],
   ] as const) {
