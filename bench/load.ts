@@ -41,6 +41,8 @@ const USAGE = `node bench/load.ts [options]
   --cli PATH            the built CLI to run (default dist/cli.js), e.g. a copy of an earlier build for an A/B run
   --gc                  count the servers' garbage collections in the load phase (per 10,000 operations):
                         a measure of allocation that holds on a shared, loaded machine
+  --mix TOOL:W,...      the operation mix as tool:weight pairs summing to 100 (default the one below);
+                        get_working_memory:100 isolates the per-call path (HTTP, MCP, a cached read)
 `;
 
 const { values } = parseArgs({
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     'keep-profiles': { type: 'string' },
     cli: { type: 'string' },
     gc: { type: 'boolean', default: false },
+    mix: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -88,13 +91,29 @@ for (const [name, value] of [
 }
 
 /** The operation mix: weights sum to 100. Stores are a third, as an agent stores about as often as it reads. */
-const MIX: Array<[string, number]> = [
+const DEFAULT_MIX: Array<[string, number]> = [
   ['store_memory', 30],
   ['recall_memories', 25],
   ['add_to_working_memory', 20],
   ['get_working_memory', 10],
   ['get_relevant_context', 15],
 ];
+const MIX: Array<[string, number]> = values.mix === undefined ? DEFAULT_MIX : parseMix(values.mix);
+
+/** `tool:weight,...` with known tools and weights that sum to 100. */
+function parseMix(text: string): Array<[string, number]> {
+  const known = new Set(DEFAULT_MIX.map(([name]) => name));
+  const mix = text.split(',').map((part): [string, number] => {
+    const [name, weight] = part.split(':');
+    return [name, Number(weight)];
+  });
+  const bad = mix.find(([name, weight]) => !known.has(name) || !(weight > 0));
+  if (bad !== undefined || mix.reduce((total, [, weight]) => total + weight, 0) !== 100) {
+    process.stderr.write(`--mix needs tool:weight pairs of ${[...known].join(', ')} summing to 100\n\n${USAGE}`);
+    process.exit(2);
+  }
+  return mix;
+}
 
 interface LoadSession {
   mcp: RawMcpSession;

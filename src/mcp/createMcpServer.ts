@@ -51,6 +51,15 @@ export function sharedJsonSchemaValidator(): AjvJsonSchemaValidator {
   return (schemaValidator ??= new AjvJsonSchemaValidator());
 }
 
+/** Runs one tools/call from its params: the tool's result, or a JsonRpcError (-32602) for a malformed call or an unknown tool. */
+export type ToolCallDispatch = (params: unknown) => Promise<CallToolResult>;
+
+/** An MCP server and the tools/call dispatch its tools/call handler runs, for a transport that answers tool calls itself. */
+export interface McpSession {
+  server: Server;
+  callTool: ToolCallDispatch;
+}
+
 /**
  * A fresh MCP server over one core. One per connection (stdio, each HTTP session, tests);
  * they share the core and the call log, never module state.
@@ -60,6 +69,11 @@ export function sharedJsonSchemaValidator(): AjvJsonSchemaValidator {
  * arguments) are this server's own, not a patch over the high-level McpServer.
  */
 export function createMcpServer(context: ServerContext, callLog = new CallLog()): Server {
+  return createMcpSession(context, callLog).server;
+}
+
+/** As createMcpServer, and the tools/call dispatch for a transport that runs plain tool calls without the SDK's protocol layer (jsonHttpTransport.ts). */
+export function createMcpSession(context: ServerContext, callLog = new CallLog()): McpSession {
   const server = new Server(
     { name: MCP_IMPLEMENTATION_NAME, version: SERVER_VERSION },
     {
@@ -72,6 +86,15 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
   const shortIds = context.shortIds ?? new ShortIdRegistry();
   const served: ServerContext = { ...context, callLog, shortIds };
   const tools = new Map<string, AnyTool>(toolsOffered(context).map((tool) => [tool.name, tool]));
+  const dispatch: ToolCallDispatch = async (params) => {
+    const { name, args } = callParams(params);
+    const tool = tools.get(name);
+    if (tool === undefined) {
+      const offered = [...tools.keys()].join(', ');
+      throw new JsonRpcError(RPC_INVALID_PARAMS, `Unknown tool "${name}". This server offers: ${offered}.`);
+    }
+    return callTool(served, tool, args, callLog, shortIds);
+  };
   let listing: Tool[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= listTools(context)) }));
   // tools/call is dispatched here rather than through setRequestHandler: the SDK's tools/call
@@ -79,16 +102,10 @@ export function createMcpServer(context: ServerContext, callLog = new CallLog())
   server.fallbackRequestHandler = async (request) => {
     if (request.method !== 'tools/call')
       throw new JsonRpcError(RPC_METHOD_NOT_FOUND, `Method not found: ${request.method}`);
-    const { name, args } = callParams(request.params);
-    const tool = tools.get(name);
-    if (tool === undefined) {
-      const offered = [...tools.keys()].join(', ');
-      throw new JsonRpcError(RPC_INVALID_PARAMS, `Unknown tool "${name}". This server offers: ${offered}.`);
-    }
-    return (await callTool(served, tool, args, callLog, shortIds)) satisfies CallToolResult;
+    return (await dispatch(request.params)) satisfies CallToolResult;
   };
   registerResources(server, context);
-  return server;
+  return { server, callTool: dispatch };
 }
 
 /** The name and arguments of a tools/call, or a -32602 saying what is wrong with them. */

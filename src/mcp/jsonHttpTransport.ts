@@ -10,9 +10,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';
 import {
   isInitialize,
+  isPlainToolCall,
   isRequest,
   isResponse,
   parsePostedMessages,
+  RPC_INTERNAL_ERROR,
   RPC_INVALID_REQUEST,
   RPC_SERVER_ERROR,
   RPC_SESSION_NOT_FOUND,
@@ -22,6 +24,11 @@ import { rpcErrorBody, sendRpcError } from '../http/httpErrors.ts';
 export interface JsonHttpTransportOptions {
   /** Called once the initialize request has been accepted, with the new session's id. */
   onsessioninitialized?: (sessionId: string) => void;
+  /**
+   * Runs a plain tools/call from its params (createMcpServer.ts `createMcpSession`). Given, such
+   * calls are answered here without the SDK's protocol layer; everything else still goes to it.
+   */
+  toolCalls?: (params: unknown) => Promise<unknown>;
 }
 
 /** One POST waiting for the answers to its requests. */
@@ -203,9 +210,7 @@ export class JsonHttpTransport implements Transport {
         `No open POST is waiting for the answer to request ${JSON.stringify(id)}.`,
       );
     }
-    this.pending.delete(id);
-    post.answers.set(id, message);
-    if (post.answers.size === post.ids.length) this.answer(post);
+    this.settle(post, id, message);
   }
 
   async close(): Promise<void> {
@@ -227,7 +232,39 @@ export class JsonHttpTransport implements Transport {
   private deliver(message: JSONRPCMessage): void {
     if ('method' in message && message.method === 'notifications/cancelled' && !isRequest(message))
       this.answerCancelled(message.params?.requestId);
+    const toolCalls = this.options.toolCalls;
+    if (toolCalls !== undefined && isPlainToolCall(message))
+      return this.runToolCall(message.id, message.params, toolCalls);
     this.onmessage?.(message);
+  }
+
+  /**
+   * A plain tool call, run without the SDK's protocol layer: for one without `_meta` or `task` that
+   * layer only calls the handler and sends `{ result, jsonrpc, id }` or the thrown error, but pays
+   * an abort controller, a handler context of closures, four promise steps and three schema checks
+   * of the message (two of them failing, each building a zod error) per request: 12–26 µs a call
+   * in-process, 8–10 % of the server's CPU for a call answered from the caches. It is answered here
+   * the same way; an answer whose request was cancelled, or whose session closed, meanwhile is
+   * dropped, as the layer drops an aborted handler's.
+   */
+  private runToolCall(id: RequestId, params: unknown, toolCalls: (params: unknown) => Promise<unknown>): void {
+    const post = this.pending.get(id);
+    toolCalls(params)
+      .then(
+        (result) => ({ result, jsonrpc: '2.0', id }) as JSONRPCMessage,
+        (error: unknown) => handlerErrorAnswer(id, error),
+      )
+      .then((message) => {
+        if (post !== undefined && this.pending.get(id) === post) this.settle(post, id, message);
+      })
+      .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  /** Records the answer to one request of a POST; the POST is answered once all of its requests are. */
+  private settle(post: PendingPost, id: RequestId, message: JSONRPCMessage): void {
+    this.pending.delete(id);
+    post.answers.set(id, message);
+    if (post.answers.size === post.ids.length) this.answer(post);
   }
 
   /**
@@ -238,10 +275,8 @@ export class JsonHttpTransport implements Transport {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const post = this.pending.get(requestId);
     if (post === undefined) return;
-    this.pending.delete(requestId);
     const error = new MemoryError('INVALID_INPUT', 'The request was cancelled by the client.');
-    post.answers.set(requestId, JSON.parse(rpcErrorBody(error, RPC_SERVER_ERROR, requestId)) as JSONRPCMessage);
-    if (post.answers.size === post.ids.length) this.answer(post);
+    this.settle(post, requestId, JSON.parse(rpcErrorBody(error, RPC_SERVER_ERROR, requestId)) as JSONRPCMessage);
   }
 
   private answer(post: PendingPost): void {
@@ -284,6 +319,28 @@ export class JsonHttpTransport implements Transport {
     }
     return null;
   }
+}
+
+/**
+ * The error answer the SDK's protocol layer makes of a request handler's thrown error: its integer
+ * `code` (else internal error), its message and its `data` when it has one.
+ */
+function handlerErrorAnswer(id: RequestId, error: unknown): JSONRPCMessage {
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+  };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      // Without an integer code, JSON-RPC's internal error, as the layer answers.
+      code: Number.isSafeInteger(fields.code) ? (fields.code as number) : RPC_INTERNAL_ERROR,
+      message: typeof fields.message === 'string' ? fields.message : 'Internal error',
+      ...(fields.data !== undefined && { data: fields.data }),
+    },
+  };
 }
 
 function reject(response: ServerResponse, status: number, rpcCode: number, error: MemoryError): void {

@@ -85,6 +85,26 @@ export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage &
   return 'result' in message || 'error' in message;
 }
 
+/**
+ * A tools/call whose params carry neither `_meta` (a progress token, a related task) nor `task`
+ * (task-augmented execution): the SDK's protocol layer does nothing for it but call the handler
+ * and send the answer, so a transport may run it directly (jsonHttpTransport.ts).
+ */
+export function isPlainToolCall(
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { id: RequestId; method: 'tools/call'; params?: Record<string, unknown> } {
+  if (!isRequest(message) || message.method !== 'tools/call') return false;
+  const params: unknown = (message as { params?: unknown }).params;
+  return (
+    params === undefined ||
+    (typeof params === 'object' &&
+      params !== null &&
+      !Array.isArray(params) &&
+      !Object.hasOwn(params, '_meta') &&
+      !Object.hasOwn(params, 'task'))
+  );
+}
+
 export function isInitialize(message: JSONRPCMessage): boolean {
   return isRequest(message) && message.method === 'initialize';
 }

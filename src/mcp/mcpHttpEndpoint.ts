@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';
 import { sendRpcError } from '../http/httpErrors.ts';
 import { CallLog } from './callLog.ts';
-import { createMcpServer } from './createMcpServer.ts';
+import { createMcpSession } from './createMcpServer.ts';
 import { JsonHttpTransport } from './jsonHttpTransport.ts';
 import { RPC_INVALID_REQUEST, RPC_PARSE_ERROR, RPC_SERVER_ERROR, RPC_SESSION_NOT_FOUND } from './jsonRpcMessages.ts';
 import type { ServerContext } from './serverContext.ts';
@@ -70,13 +70,15 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
           new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'),
           idOf(posted),
         );
+      const session = createMcpSession(shared, callLog);
       const transport: JsonHttpTransport = new JsonHttpTransport({
         onsessioninitialized: (id) => sessions.set(id, transport),
+        toolCalls: session.callTool,
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await createMcpServer(shared, callLog).connect(transport);
+      await session.server.connect(transport);
       return transport.handlePost(request, response, posted);
     }
     if (request.method === 'DELETE') {

@@ -132,6 +132,31 @@ describe('reads while nobody commits', () => {
 });
 
 describe('the transaction of a read', () => {
+  it('is tried again after SQLITE_BUSY, after a wait rather than at once, and not after another failure', async () => {
+    await withConnection(async ({ connection }) => {
+      const busy = Object.assign(new Error('database is locked'), { errcode: 5 });
+      const attempts: boolean[] = [];
+      let turnEnded = false;
+      setImmediate(() => (turnEnded = true));
+      const value = await connection.read('busy once', () => {
+        attempts.push(turnEnded);
+        if (attempts.length === 1) throw busy;
+        return 'read';
+      });
+      assert.equal(value, 'read');
+      assert.deepEqual(attempts, [false, true], 'the first attempt at once, the second after the wait');
+      let runs = 0;
+      await assert.rejects(
+        connection.read('broken', () => {
+          runs++;
+          throw new Error('not a busy file');
+        }),
+        (error: Error & { code?: string }) => error.code === 'PROVIDER_ERROR',
+      );
+      assert.equal(runs, 1, 'only a busy file is worth another attempt');
+    });
+  });
+
   it('is not opened when the caches answer the read, and opened at its first statement when it runs SQL', async () => {
     await withConnection(async ({ connection }) => {
       const { db } = connection.require('test');

@@ -65,15 +65,30 @@ function inTransaction<T>(db: Database, begin: 'BEGIN' | 'BEGIN IMMEDIATE', work
 }
 
 export async function retryWhileBusy<T>(attempt: () => T): Promise<T> {
-  const deadline = Date.now() + WRITE_DEADLINE_MS;
+  const startedAt = Date.now();
+  try {
+    return attempt();
+  } catch (error) {
+    return retryAfterBusy(attempt, error, startedAt);
+  }
+}
+
+/**
+ * The waits and attempts of `retryWhileBusy` after a first attempt, begun at `startedAt`, failed
+ * with `error` (rethrown when it is not SQLITE_BUSY): for a caller that made that attempt itself.
+ */
+export async function retryAfterBusy<T>(attempt: () => T, error: unknown, startedAt: number): Promise<T> {
+  const deadline = startedAt + WRITE_DEADLINE_MS;
   let delayMs = 5;
+  let failure = error;
   for (;;) {
+    if (!isBusyError(failure) || Date.now() + delayMs > deadline) throw failure;
+    await new Promise((resolve) => setTimeout(resolve, delayMs + Math.random() * delayMs));
+    delayMs = Math.min(delayMs * 2, 250);
     try {
       return attempt();
-    } catch (error) {
-      if (!isBusyError(error) || Date.now() + delayMs > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delayMs + Math.random() * delayMs));
-      delayMs = Math.min(delayMs * 2, 250);
+    } catch (next) {
+      failure = next;
     }
   }
 }

@@ -4,7 +4,7 @@ import { MemoryError } from '../../core/domain/errors.ts';
 import type { StoreHealth } from '../../core/ports/memoryStore.ts';
 import { ChangeFeed } from './changeFeed.ts';
 import type { ChangeLogRetention } from './changeFeed.ts';
-import { inReadTransaction, openDatabase, retryWhileBusy } from './database.ts';
+import { inReadTransaction, openDatabase, retryAfterBusy, retryWhileBusy } from './database.ts';
 import { GroupCommit, type GroupCommitHooks, type WriteLane } from './groupCommit.ts';
 import { LATEST_SCHEMA_VERSION, runMigrations } from './migrations.ts';
 import { isDirectoryWritable, toMemoryError } from './sqliteErrors.ts';
@@ -171,8 +171,15 @@ export class SqliteConnection {
    */
   async read<T>(operation: string, work: (connection: Connection) => T): Promise<T> {
     const connection = this.require(operation);
+    const attempt = (): T => (this.readOnce(connection, work) ?? this.readCaughtUp(connection, work)).value;
+    const startedAt = Date.now();
     try {
-      return await retryWhileBusy(() => (this.readOnce(connection, work) ?? this.readCaughtUp(connection, work)).value);
+      // The first attempt outside retryWhileBusy's async frame, which only a busy file needs.
+      try {
+        return attempt();
+      } catch (error) {
+        return await retryAfterBusy(attempt, error, startedAt);
+      }
     } catch (error) {
       throw toMemoryError(error, operation, this.dataDir);
     }
