@@ -36,6 +36,7 @@ import { buildRecallFilter } from './recallFilter.ts';
 import type { RecallOptions } from './recallOptions.ts';
 import { analyseRecallQuery } from './recallSearch.ts';
 import { applyRelevanceFloor } from './relevanceFloor.ts';
+import { answersHeldWindow } from './heldWindowAnswers.ts';
 import { CandidateRows } from './candidateRows.ts';
 import { weighTimeAnswers } from './timeAnswerWeighting.ts';
 import { timeRuleOn } from './timeRuleSwitches.ts';
@@ -107,11 +108,17 @@ export class Recall {
     // A question naming a time the memories hold asks what happened then: answered, like one asking
     // when, by a memory that says when (timeAnswerWeighting.ts). Only the candidates covering the
     // window carry the signal "time", so a window no memory is in changes nothing.
-    const namesHeldWindow =
-      timeRuleOn('windowTimeAnswers') && scored.some((entry) => entry.breakdown.signals.includes('time'));
+    const holdsWindow = scored.some((entry) => entry.breakdown.signals.includes('time'));
+    const namesHeldWindow = timeRuleOn('windowTimeAnswers') && holdsWindow;
     if (timeRuleOn('timeAnswerWeighting')) await weighTimeAnswers(query, scored, limit, rows, namesHeldWindow);
-    // Abstain unless one candidate clears the floor; partial matches then go with it, marked.
-    const floor = applyRelevanceFloor(scored, minScore);
+    // Abstain unless one candidate clears the floor; partial matches then go with it, marked. A
+    // question naming a time the memories hold is answered by that time's matches instead
+    // (heldWindowAnswers.ts); an explicit min_similarity stays a bar for every result.
+    const windowAnswers =
+      holdsWindow && input.min_similarity === undefined && timeRuleOn('heldWindowAnswers')
+        ? answersHeldWindow
+        : undefined;
+    const floor = applyRelevanceFloor(scored, minScore, windowAnswers);
     for (const held of floor.heldBack) holdBack(belowFloor, held.facts.memory_id, held.score);
     for (const entry of floor.partial) entry.breakdown.signals.push('partial');
     // More specific layers override conflicting less specific ones (seed 001); a window past the

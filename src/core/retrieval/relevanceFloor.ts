@@ -60,11 +60,25 @@ export function partialFloor(floor: number, partialMatches: boolean): number {
 
 /**
  * Applies the floor to ranked candidates that all reach `partialFloor(floor, …)` already (the
- * search drops the rest early). Abstains when none reaches `floor`.
+ * search drops the rest early). Abstains when none reaches `floor`, unless `answersWithout` picks
+ * candidates that answer the question whatever their words (heldWindowAnswers.ts): then those,
+ * and only those, are the answer, all partial.
  */
-export function applyRelevanceFloor<T extends FloorCandidate>(ranked: readonly T[], floor: number): FloorDecision<T> {
+export function applyRelevanceFloor<T extends FloorCandidate>(
+  ranked: readonly T[],
+  floor: number,
+  answersWithout?: (candidate: T) => boolean,
+): FloorDecision<T> {
   const best = ranked.reduce((max, candidate) => Math.max(max, candidate.gate), 0);
-  if (best < floor) return { kept: [], partial: new Set(), heldBack: [...ranked], abstained: true };
+  if (best < floor) {
+    const kept = answersWithout ? ranked.filter(answersWithout) : [];
+    return {
+      kept,
+      partial: new Set(kept),
+      heldBack: ranked.filter((candidate) => !kept.includes(candidate)),
+      abstained: kept.length === 0,
+    };
+  }
   const confident = best >= CONFIDENT_ANSWER;
   // Partial turns go with an answer from the dialog: beside a stored statement they are chatter that shares a word.
   const dialogAnswer = ranked.some((candidate) => candidate.dialogTurn && candidate.gate >= floor);

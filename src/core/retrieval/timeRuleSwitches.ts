@@ -23,6 +23,8 @@ export const TIME_RULES = [
   'windowTimeAnswers',
   /** In a question naming a time the memories hold, the wh-focus words count as generic ones (questionFocus.ts). */
   'questionFocus',
+  /** A question naming a time the memories hold that nothing clears the floor for gets that time's matches (heldWindowAnswers.ts). */
+  'heldWindowAnswers',
   /** timeMentions.ts, its days and periods told relative to the telling ("yesterday", "last week"). */
   'timeMentions.relative',
   /** timeMentions.ts, its durations and counts from the telling ("for 3 years", "two weeks ago"). */
