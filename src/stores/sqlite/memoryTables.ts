@@ -2,7 +2,7 @@ import type { SQLOutputValue } from 'node:sqlite';
 import type { HardDeleteReason } from '../../core/ports/memoryStore.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
-import type { DuplicateCandidate } from '../../core/ports/duplicateGuard.ts';
+import { duplicateFactOf, type DuplicateCandidate } from '../../core/ports/duplicateGuard.ts';
 import {
   MEMORY_COLUMNS,
   memoryToParams,
@@ -15,7 +15,6 @@ import {
 import type { StatementCache } from './statementCache.ts';
 import { storedJsonObject, storedNullableText, storedText } from '../common/storedValues.ts';
 import { META_FIELDS, METADATA_FACTS_SQL } from './memoryMeta.ts';
-import { factIdentity } from '../../core/facts/factModel.ts';
 import type { MetaSource } from './memoryMeta.ts';
 
 const COLUMN_LIST = MEMORY_COLUMNS.join(', ');
@@ -154,7 +153,7 @@ export function readDuplicateCandidates(
 
 /**
  * What SELECT_DUPLICATE_CANDIDATES makes of a full row: the same columns, and the fact as
- * factIdentity reads it from the parsed metadata (a held row was parsed whole when it was read or
+ * the duplicate rule reads it from the parsed metadata (a held row was parsed whole when it was read or
  * written, so its metadata is a JSON object).
  */
 function duplicateCandidateOfRow(row: MemoryRow): DuplicateCandidate {
@@ -166,7 +165,7 @@ function duplicateCandidateOfRow(row: MemoryRow): DuplicateCandidate {
     project_id: storedNullableText(row.project_id, 'project_id'),
     deleted: storedNullableText(row.deleted_at, 'deleted_at') !== null,
     superseded: storedNullableText(row.superseded_by, 'superseded_by') !== null,
-    fact: factIdentity(storedJsonObject(row.metadata, 'metadata')),
+    fact: duplicateFactOf(storedJsonObject(row.metadata, 'metadata')),
   };
 }
 
