@@ -128,9 +128,7 @@ export function analyzeDocument(doc: {
   const terms = new Map<string, number>();
   const run = takeHandedOver(doc.content);
   let length =
-    run === undefined
-      ? addField(doc.content, FIELD_WEIGHTS.content, terms)
-      : addRun(run, FIELD_WEIGHTS.content, terms);
+    run === undefined ? addField(doc.content, FIELD_WEIGHTS.content, terms) : addRun(run, FIELD_WEIGHTS.content, terms);
   if (doc.summary) length += addField(doc.summary, FIELD_WEIGHTS.summary, terms);
   for (const entity of doc.entities) length += addField(entity, FIELD_WEIGHTS.entities, terms);
   for (const tag of doc.tags) length += addField(tag, FIELD_WEIGHTS.tags, terms);
