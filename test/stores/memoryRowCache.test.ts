@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import type { AccessLogEntry, MemoryRecord } from '../../src/core/domain/records.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
+import { duplicateCandidateOf } from '../../src/core/ports/duplicateGuard.ts';
 import {
   HeldMemoryRows,
   MAX_HELD_CONTENT,
@@ -329,5 +330,42 @@ describe('MemoryRowCache', () => {
       db.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+  it('answers duplicate candidates from held rows exactly as a read of the file does', async () => {
+    await withStores(async (mine, theirs) => {
+      const user = newUserId();
+      const metadatas: Array<Record<string, unknown>> = [
+        {},
+        { fact: { category: 'preference', key: 'editor', value: 'vim' } },
+        { fact: { category: 'tool', key: 'a/b "quoted" ü', value: 'x' }, other: [1, 2] },
+        { fact: { category: 'tool', key: 42 } },
+        { fact: ['preference', 'editor'] },
+        { fact: 'preference/editor' },
+      ];
+      const memories = metadatas.map((metadata, index) =>
+        makeMemory(user, { content: `pelican ${'heron '.repeat(index)}candidate ${index}`, metadata }),
+      );
+      for (const memory of memories) await mine.insertMemory(memory, null);
+      const query = { filter: { user_id: user }, terms: analyzeQuery('pelican heron'), limit: 20 };
+      // The other store holds none of the rows: it reads them from the file.
+      const fromFile = await theirs.duplicateCandidates(query);
+      assert.equal(fromFile.length, memories.length);
+      // This one holds every row once its user is loaded and it has read them in full.
+      assert.deepEqual(await mine.duplicateCandidates(query), fromFile);
+      const ids = fromFile.map((candidate) => candidate.memory_id);
+      const records = new Map((await mine.getMemories(user, ids)).map((memory) => [memory.memory_id, memory]));
+      assert.deepEqual(await mine.duplicateCandidates(query), fromFile);
+      assert.deepEqual(
+        fromFile,
+        ids.map((id) => duplicateCandidateOf(records.get(id)!)),
+      );
+      assert.deepEqual(
+        fromFile
+          .filter((candidate) => candidate.fact !== null)
+          .map((candidate) => candidate.fact)
+          .sort(),
+        ['preference/editor', 'tool/a/b "quoted" ü'],
+      );
+    });
   });
 });

@@ -2,7 +2,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord, StoredEmbedding } from '../domain/records.ts';
 import { duplicateCandidateOf, type DuplicateGuard } from '../ports/duplicateGuard.ts';
 import type { WeightedTerm } from '../ports/memoryStore.ts';
-import { analyzeQuery } from '../text/analyzer.ts';
+import { analyzeQueryOfContent } from '../text/analyzer.ts';
 import { duplicateSimilarity, type DuplicateProbe } from './duplicateProbe.ts';
 
 const DEDUP_CANDIDATES = 5;
@@ -12,9 +12,12 @@ const DEDUP_CANDIDATES = 5;
  */
 const DEDUP_QUERY_TERMS = 12;
 
-/** The terms a duplicate search uses: the dozen rarest (longest among equals). */
+/**
+ * The terms a duplicate search uses: the dozen rarest (longest among equals). Of the content
+ * being stored, so its analysis is kept for the index entry its insert makes (analyzer.ts).
+ */
 export function dedupTerms(content: string): WeightedTerm[] {
-  return analyzeQuery(content)
+  return analyzeQueryOfContent(content)
     .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
     .slice(0, DEDUP_QUERY_TERMS);
 }

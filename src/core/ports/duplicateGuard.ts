@@ -20,6 +20,11 @@ export interface DuplicateCandidate {
   fact: string | null;
 }
 
+/** The fact a memory's metadata states, as the duplicate rule compares it (factIdentity), or null. */
+export function duplicateFactOf(metadata: Record<string, unknown>): string | null {
+  return factIdentity(metadata);
+}
+
 /** A full record as the duplicate rule reads it; what MemoryStore.duplicateCandidates answers for it. */
 export function duplicateCandidateOf(memory: MemoryRecord): DuplicateCandidate {
   return {

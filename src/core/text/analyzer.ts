@@ -3,7 +3,7 @@ import { searchKeysOf } from './searchKeys.ts';
 import { stem } from './stemmer.ts';
 import { isStopWord } from './stopwords.ts';
 import { tokenizeDetailed } from './tokenizer.ts';
-import type { Token } from './tokenizer.ts';
+import type { Token, TokenKind } from './tokenizer.ts';
 
 /** Bump whenever analyzeDocument/analyzeQuery output changes: stores re-index on change. */
 export const ANALYZER_VERSION = 1;
@@ -56,6 +56,68 @@ function addField(text: string, weight: number, terms: Map<string, number>): num
   return length;
 }
 
+/** A text's tokens that carry a term, in order: each one's term and kind (what addField and analyzeQuery read). */
+interface TermRun {
+  terms: string[];
+  kinds: TokenKind[];
+}
+
+function termRunOf(text: string): TermRun {
+  const run: TermRun = { terms: [], kinds: [] };
+  for (const token of tokenizeDetailed(text)) {
+    const term = termOf(token);
+    if (term === null) continue;
+    run.terms.push(term);
+    run.kinds.push(token.kind);
+  }
+  return run;
+}
+
+/** addField over a run taken before: the same terms, in the same order, and the same length. */
+function addRun(run: TermRun, weight: number, terms: Map<string, number>): number {
+  let length = 0;
+  for (let index = 0; index < run.terms.length; index++) {
+    const term = run.terms[index];
+    terms.set(term, (terms.get(term) ?? 0) + weight);
+    if (run.kinds[index] !== 'whole') length += weight;
+  }
+  return length;
+}
+
+/**
+ * Runs of texts a store analysed as a query (its duplicate search's terms) that its index entry
+ * (analyzeDocument of the same content) has not taken yet: the text is tokenized and stemmed
+ * once per store, not twice. Bounded, oldest first out: a store that merged into a duplicate
+ * never takes its run. Both analyses are pure functions of the text, so a run found here is what
+ * analysing the text again would give.
+ */
+const HANDED_OVER_RUNS = 64;
+const handedOver = new Map<string, TermRun>();
+
+/**
+ * analyzeQuery, keeping the text's run for the analyzeDocument of the same content that follows
+ * (a memory being stored: its duplicate-search terms first, its index entry on insert).
+ */
+export function analyzeQueryOfContent(text: string): WeightedTerm[] {
+  const run = termRunOf(text);
+  if (handedOver.size >= HANDED_OVER_RUNS) handedOver.delete(handedOver.keys().next().value!);
+  handedOver.set(text, run);
+  const weights = new Map<string, number>();
+  for (let index = 0; index < run.terms.length; index++) {
+    const term = run.terms[index];
+    weights.set(term, (weights.get(term) ?? 0) + QUERY_KIND_WEIGHTS[run.kinds[index]]);
+  }
+  return weightedTerms(weights);
+}
+
+/** The run analyzeQueryOfContent kept for `text`, taken out (each is used once), or undefined. */
+function takeHandedOver(text: string): TermRun | undefined {
+  if (handedOver.size === 0) return undefined;
+  const run = handedOver.get(text);
+  if (run !== undefined) handedOver.delete(text);
+  return run;
+}
+
 export function analyzeDocument(doc: {
   content: string;
   entities: readonly string[];
@@ -64,7 +126,9 @@ export function analyzeDocument(doc: {
   metadata?: Readonly<Record<string, unknown>>;
 }): AnalyzedDocument {
   const terms = new Map<string, number>();
-  let length = addField(doc.content, FIELD_WEIGHTS.content, terms);
+  const run = takeHandedOver(doc.content);
+  let length =
+    run === undefined ? addField(doc.content, FIELD_WEIGHTS.content, terms) : addRun(run, FIELD_WEIGHTS.content, terms);
   if (doc.summary) length += addField(doc.summary, FIELD_WEIGHTS.summary, terms);
   for (const entity of doc.entities) length += addField(entity, FIELD_WEIGHTS.entities, terms);
   for (const tag of doc.tags) length += addField(tag, FIELD_WEIGHTS.tags, terms);

@@ -50,13 +50,12 @@ export class CandidateSearch {
   async duplicateCandidates(query: LexicalQuery): Promise<DuplicateCandidate[]> {
     if (query.limit <= 0 || query.terms.length === 0) return [];
     await this.indexes.prepareLexical(query.filter.user_id);
-    return this.connection.read('duplicateCandidates', ({ sql }) =>
-      readDuplicateCandidates(
-        sql,
-        query.filter.user_id,
-        this.lexicalHits(sql, query).map((hit) => hit.memory_id),
-      ),
-    );
+    return this.connection.read('duplicateCandidates', ({ sql }) => {
+      const ids = this.lexicalHits(sql, query).map((hit) => hit.memory_id);
+      // After lexicalHits: the user's state is loaded and caught up, so the rows it holds are current.
+      const rows = this.caches.state(query.filter.user_id).rows;
+      return readDuplicateCandidates(sql, query.filter.user_id, ids, (memoryId) => rows.heldRow(memoryId));
+    });
   }
 
   private lexicalHits(sql: StatementCache, query: LexicalQuery): LexicalHit[] {

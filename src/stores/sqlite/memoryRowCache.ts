@@ -45,6 +45,11 @@ export class MemoryRowCache {
     return records;
   }
 
+  /** The row held for `memoryId`, unparsed, or undefined: for a read that needs a few of its columns only. */
+  heldRow(memoryId: string): MemoryRow | undefined {
+    return this.held.get(this.owner, memoryId);
+  }
+
   /** A row this process just committed (memoryRowOf of the record it wrote): the next read need not fetch it. */
   remember(row: MemoryRow): void {
     this.held.set(this.owner, String(row.memory_id), row);

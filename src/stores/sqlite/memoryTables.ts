@@ -2,7 +2,7 @@ import type { SQLOutputValue } from 'node:sqlite';
 import type { HardDeleteReason } from '../../core/ports/memoryStore.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
 import type { MemoryRecord, StoredEmbedding } from '../../core/domain/records.ts';
-import type { DuplicateCandidate } from '../../core/ports/duplicateGuard.ts';
+import { duplicateFactOf, type DuplicateCandidate } from '../../core/ports/duplicateGuard.ts';
 import {
   MEMORY_COLUMNS,
   memoryToParams,
@@ -113,15 +113,28 @@ const SELECT_DUPLICATE_CANDIDATES = `SELECT memory_id, content, layer, scope_id,
     THEN json_extract(metadata, '$.fact.category') || '/' || json_extract(metadata, '$.fact.key') END AS fact
   FROM long_term_memories WHERE memory_id IN ${IDS_PARAM} AND +user_id = ?`;
 
-/** MemoryStore.duplicateCandidates: in the order of `memoryIds` (first of repeats), absent ids left out. */
+/**
+ * MemoryStore.duplicateCandidates: in the order of `memoryIds` (first of repeats), absent ids left
+ * out. A memory whose full row the user's state holds (memoryRowCache.ts, current inside a read) is
+ * made from that row, so a store whose candidates are all held runs no statement; the rest are read.
+ */
 export function readDuplicateCandidates(
   sql: StatementCache,
   userId: string,
   memoryIds: readonly string[],
+  held?: (memoryId: string) => MemoryRow | undefined,
 ): DuplicateCandidate[] {
   if (memoryIds.length === 0) return [];
   const byId = new Map<string, DuplicateCandidate>();
-  for (const row of sql.get(SELECT_DUPLICATE_CANDIDATES).all(JSON.stringify(memoryIds), userId)) {
+  const missing: string[] = [];
+  for (const memoryId of memoryIds) {
+    if (byId.has(memoryId)) continue;
+    const row = held?.(memoryId);
+    if (row === undefined) missing.push(memoryId);
+    else byId.set(memoryId, duplicateCandidateOfRow(row));
+  }
+  if (missing.length === 0) return [...byId.values()];
+  for (const row of sql.get(SELECT_DUPLICATE_CANDIDATES).all(JSON.stringify(missing), userId)) {
     if (row.damaged_metadata !== null) storedJsonObject(row.damaged_metadata, 'metadata');
     const candidate: DuplicateCandidate = {
       memory_id: storedText(row.memory_id, 'memory_id'),
@@ -136,6 +149,24 @@ export function readDuplicateCandidates(
     byId.set(candidate.memory_id, candidate);
   }
   return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * What SELECT_DUPLICATE_CANDIDATES makes of a full row: the same columns, and the fact as
+ * the duplicate rule reads it from the parsed metadata (a held row was parsed whole when it was read or
+ * written, so its metadata is a JSON object).
+ */
+function duplicateCandidateOfRow(row: MemoryRow): DuplicateCandidate {
+  return {
+    memory_id: storedText(row.memory_id, 'memory_id'),
+    content: storedText(row.content, 'content'),
+    layer: storedText(row.layer, 'layer'),
+    scope_id: storedText(row.scope_id, 'scope_id'),
+    project_id: storedNullableText(row.project_id, 'project_id'),
+    deleted: storedNullableText(row.deleted_at, 'deleted_at') !== null,
+    superseded: storedNullableText(row.superseded_by, 'superseded_by') !== null,
+    fact: duplicateFactOf(storedJsonObject(row.metadata, 'metadata')),
+  };
 }
 
 /** Every row of the user (deleted ones too), reduced to what filters and sorts read. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   analyzeDocument,
   analyzeQuery,
+  analyzeQueryOfContent,
   ANALYZER_VERSION,
   FIELD_WEIGHTS,
   weightedTerms,
@@ -73,4 +74,27 @@ test('weightedTerms gives every entry of a term map, in insertion order, and a f
   terms.pop();
   assert.equal(weightedTerms(weights).length, 3);
   assert.deepEqual(weightedTerms(new Map()), []);
+});
+
+test('a content analysed as a query first is indexed exactly as without it, and its terms are the query terms', () => {
+  const texts = [
+    'The painters were painting paintings',
+    'call getUserById from src/api/user_service.ts, then re-run v1.2.3 with C++ and c# at 10:30',
+    'the a of and',
+    '',
+    'Ünïcödé naïve café — déjà vu: x_y.z/a-b @scope/pkg#12',
+  ];
+  for (const content of texts) {
+    const doc = { content, entities: ['Alice Smith'], tags: ['release-notes'], summary: 'a short summary' };
+    const fresh = analyzeDocument(doc);
+    const query = analyzeQueryOfContent(content);
+    assert.deepEqual(query, analyzeQuery(content));
+    const handedOver = analyzeDocument(doc);
+    assert.deepEqual([...handedOver.terms], [...fresh.terms]);
+    assert.equal(handedOver.length, fresh.length);
+    // Taken once: the next analysis of the same text is made afresh and is again the same.
+    const again = analyzeDocument(doc);
+    assert.deepEqual([...again.terms], [...fresh.terms]);
+    assert.equal(again.length, fresh.length);
+  }
 });
