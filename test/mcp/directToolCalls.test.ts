@@ -71,6 +71,26 @@ describe('plain tool calls over the JSON HTTP transport', () => {
     return { port, sessionId: transport.sessionId!, transport };
   }
 
+  /** What a bare transport's protocol side does by default: answers initialize, nothing else. */
+  const answerInitialize = (message: JSONRPCMessage, transport: JsonHttpTransport): void => {
+    if ('method' in message && message.method === 'initialize' && 'id' in message)
+      void transport.send({ jsonrpc: '2.0', id: message.id, result: {} });
+  };
+
+  /** A transport running tool calls through `toolCalls`, without an MCP server: `protocol` gets what reaches the protocol side. */
+  async function openBare(
+    toolCalls: (params: unknown) => Promise<unknown>,
+    protocol: (message: JSONRPCMessage, transport: JsonHttpTransport) => void = answerInitialize,
+  ): Promise<{ port: number; sessionId: string; transport: JsonHttpTransport }> {
+    const transport = new JsonHttpTransport({ toolCalls });
+    transport.onmessage = (message) => protocol(message, transport);
+    await transport.start();
+    const { port, http } = await serve(transport);
+    servers.push(http);
+    await post(port, initialize);
+    return { port, sessionId: transport.sessionId!, transport };
+  }
+
   it('are answered byte for byte as the SDK protocol layer answers them: results, tool errors, protocol errors', async () => {
     const direct = await open(true);
     const throughSdk = await open(false);
@@ -103,22 +123,17 @@ describe('plain tool calls over the JSON HTTP transport', () => {
   it('leave calls with _meta or task, and every other method, to the protocol layer', async () => {
     const run: unknown[] = [];
     const delivered: JSONRPCMessage[] = [];
-    const transport = new JsonHttpTransport({
-      toolCalls: async (params) => {
+    const { port, sessionId } = await openBare(
+      async (params) => {
         run.push(params);
         return { content: [] };
       },
-    });
-    transport.onmessage = (message) => {
-      delivered.push(message);
-      if ('id' in message && 'method' in message)
-        void transport.send({ jsonrpc: '2.0', id: message.id, result: { via: 'protocol' } });
-    };
-    await transport.start();
-    const { port, http } = await serve(transport);
-    servers.push(http);
-    await post(port, initialize);
-    const sessionId = transport.sessionId!;
+      (message, transport) => {
+        delivered.push(message);
+        if ('id' in message && 'method' in message)
+          void transport.send({ jsonrpc: '2.0', id: message.id, result: { via: 'protocol' } });
+      },
+    );
     const call = (id: number, params: Record<string, unknown>) => ({
       jsonrpc: '2.0',
       id,
@@ -143,25 +158,14 @@ describe('plain tool calls over the JSON HTTP transport', () => {
       new Error('no code'),
       'a string',
     ];
-    const transport = new JsonHttpTransport({
-      toolCalls: async () => {
-        throw failures.shift();
-      },
+    const { port, sessionId } = await openBare(async () => {
+      throw failures.shift();
     });
-    transport.onmessage = (message) => {
-      if ('method' in message && message.method === 'initialize' && 'id' in message)
-        void transport.send({ jsonrpc: '2.0', id: message.id, result: {} });
-    };
-    await transport.start();
-    const { port, http } = await serve(transport);
-    servers.push(http);
-    await post(port, initialize);
     const answers = [];
     for (let id = 1; id <= 3; id++)
       answers.push(
         JSON.parse(
-          (await post(port, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } }, transport.sessionId))
-            .body,
+          (await post(port, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } }, sessionId)).body,
         ),
       );
     assert.deepEqual(answers, [
@@ -175,23 +179,12 @@ describe('plain tool calls over the JSON HTTP transport', () => {
     let finish: (() => void) | undefined;
     const errors: Error[] = [];
     let calls = 0;
-    const transport = new JsonHttpTransport({
-      toolCalls: (params) => {
-        calls++;
-        if (calls > 1) return Promise.resolve({ second: params });
-        return new Promise((resolve) => (finish = () => resolve({ late: true })));
-      },
+    const { port, sessionId, transport } = await openBare((params) => {
+      calls++;
+      if (calls > 1) return Promise.resolve({ second: params });
+      return new Promise((resolve) => (finish = () => resolve({ late: true })));
     });
     transport.onerror = (error) => errors.push(error);
-    transport.onmessage = (message) => {
-      if ('method' in message && message.method === 'initialize' && 'id' in message)
-        void transport.send({ jsonrpc: '2.0', id: message.id, result: {} });
-    };
-    await transport.start();
-    const { port, http } = await serve(transport);
-    servers.push(http);
-    await post(port, initialize);
-    const sessionId = transport.sessionId!;
     const slow = post(port, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'slow' } }, sessionId);
     while (finish === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     const cancel = await post(

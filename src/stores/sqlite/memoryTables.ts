@@ -136,16 +136,7 @@ export function readDuplicateCandidates(
   if (missing.length === 0) return [...byId.values()];
   for (const row of sql.get(SELECT_DUPLICATE_CANDIDATES).all(JSON.stringify(missing), userId)) {
     if (row.damaged_metadata !== null) storedJsonObject(row.damaged_metadata, 'metadata');
-    const candidate: DuplicateCandidate = {
-      memory_id: storedText(row.memory_id, 'memory_id'),
-      content: storedText(row.content, 'content'),
-      layer: storedText(row.layer, 'layer'),
-      scope_id: storedText(row.scope_id, 'scope_id'),
-      project_id: storedNullableText(row.project_id, 'project_id'),
-      deleted: storedNullableText(row.deleted_at, 'deleted_at') !== null,
-      superseded: storedNullableText(row.superseded_by, 'superseded_by') !== null,
-      fact: storedNullableText(row.fact, 'fact'),
-    };
+    const candidate = duplicateCandidate(row, storedNullableText(row.fact, 'fact'));
     byId.set(candidate.memory_id, candidate);
   }
   return [...new Set(memoryIds)].flatMap((id) => byId.get(id) ?? []);
@@ -157,6 +148,11 @@ export function readDuplicateCandidates(
  * written, so its metadata is a JSON object).
  */
 function duplicateCandidateOfRow(row: MemoryRow): DuplicateCandidate {
+  return duplicateCandidate(row, duplicateFactOf(storedJsonObject(row.metadata, 'metadata')));
+}
+
+/** The candidate's columns, read alike from a statement's row and from a held one. */
+function duplicateCandidate(row: Readonly<Record<string, unknown>>, fact: string | null): DuplicateCandidate {
   return {
     memory_id: storedText(row.memory_id, 'memory_id'),
     content: storedText(row.content, 'content'),
@@ -165,7 +161,7 @@ function duplicateCandidateOfRow(row: MemoryRow): DuplicateCandidate {
     project_id: storedNullableText(row.project_id, 'project_id'),
     deleted: storedNullableText(row.deleted_at, 'deleted_at') !== null,
     superseded: storedNullableText(row.superseded_by, 'superseded_by') !== null,
-    fact: duplicateFactOf(storedJsonObject(row.metadata, 'metadata')),
+    fact,
   };
 }
 
