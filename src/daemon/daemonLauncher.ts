@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/domain/errors.ts';
 import { type DaemonAddress, daemonAddressOf } from './daemonAddress.ts';
 import { DaemonConnection } from './daemonConnection.ts';
+import { hugePageMallocOf } from './hugePageMalloc.ts';
 import { preparePrivateDir } from './socketFiles.ts';
 import { DaemonError, type DaemonHello, type HelloAnswer } from './daemonProtocol.ts';
 import type { DaemonInfo } from './daemonServer.ts';
@@ -130,7 +131,12 @@ function spawnDaemon(dataDir: string, address: DaemonAddress, command: DaemonCom
         stdio: ['ignore', log, log],
         windowsHide: true,
         // The editor's executable runs as plain Node; the secret-free environment is the parent's.
-        env: { ...environment, ELECTRON_RUN_AS_NODE: '1', ...compileCache },
+        env: {
+          ...environment,
+          ELECTRON_RUN_AS_NODE: '1',
+          ...compileCache,
+          ...hugePageMallocOf(environment, process.platform),
+        },
       },
     );
     child.unref();
