@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRemoteCore } from '../src/daemon/daemonLauncher.ts';
-import { cpuMsOf } from './serverProcess.ts';
+import { cpuMsOf, pageFaultsOf } from './serverProcess.ts';
 import { watchStalls } from './stallMonitor.ts';
 import { ms, percentile } from './stats.ts';
 import { loadSyntheticStore } from './syntheticCorpus.ts';
@@ -59,9 +59,9 @@ try {
   }
   console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}`);
   console.log(
-    '| run | start to first answer (ms) | first recall through the socket (ms) | longest stall of the calling thread (ms) | its longest CPU stretch (ms) | p99 delay (ms) | memory process RSS | memory process CPU since it started (ms) | RSS, CPU 5 s later (ms) | load average |',
+    '| run | start to first answer (ms) | first recall through the socket (ms) | longest stall of the calling thread (ms) | its longest CPU stretch (ms) | p99 delay (ms) | memory process RSS | memory process CPU since it started (ms) | its page faults | RSS, CPU 5 s later (ms) | load average |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const command = {
     execPath: process.execPath,
     cliPath: CLI,
@@ -74,6 +74,7 @@ try {
   const persisted: {
     answeredMs: number;
     processCpuMs: number;
+    faults: number;
     rss: number;
     settledRss: number;
     settledCpuMs: number;
@@ -98,18 +99,19 @@ try {
     const status = await window.connection.status();
     // Opening the store, loading (or building) the index and the first recall: what a cold start costs the box.
     const processCpuMs = cpuMsOf(status.pid);
+    const faults = pageFaultsOf(status.pid);
     // What the process holds once it settles: a loaded index makes the rest of its metas a second
     // after the first recall (MetaTable.makeRestLater), so the figure right after the answer is not all.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const settled = await window.connection.status();
     const settledCpuMs = cpuMsOf(status.pid);
     console.log(
-      `| ${label} | ${ms(answeredMs)} | ${ms(recallMs)} | ${ms(report.longestStallMs)} | ${ms(report.longestBusyMs)} | ${ms(report.p99DelayMs)} | ${mb(status.rssBytes)} | ${ms(processCpuMs)} | ${mb(settled.rssBytes)}, ${ms(settledCpuMs)} | ${loadavg()
+      `| ${label} | ${ms(answeredMs)} | ${ms(recallMs)} | ${ms(report.longestStallMs)} | ${ms(report.longestBusyMs)} | ${ms(report.p99DelayMs)} | ${mb(status.rssBytes)} | ${ms(processCpuMs)} | ${faults.toLocaleString('en-US')} | ${mb(settled.rssBytes)}, ${ms(settledCpuMs)} | ${loadavg()
         .map((value) => value.toFixed(1))
         .join(', ')} |`,
     );
     if (label.startsWith('2')) {
-      persisted.push({ answeredMs, processCpuMs, rss: status.rssBytes, settledRss: settled.rssBytes, settledCpuMs });
+      persisted.push({ answeredMs, processCpuMs, faults, rss: status.rssBytes, settledRss: settled.rssBytes, settledCpuMs });
     }
     window.connection.close();
     await exited(window.opened.pid);
@@ -118,7 +120,7 @@ try {
     const median = (pick: (run: (typeof persisted)[number]) => number): number => percentile(persisted.map(pick), 50);
     console.log(
       `median of ${repeat} run-2 starts: start to first answer ${ms(median((run) => run.answeredMs))} ms, ` +
-        `CPU ${ms(median((run) => run.processCpuMs))} ms, RSS ${mb(median((run) => run.rss))}; ` +
+        `CPU ${ms(median((run) => run.processCpuMs))} ms, ${median((run) => run.faults).toLocaleString('en-US')} page faults, RSS ${mb(median((run) => run.rss))}; ` +
         `5 s later RSS ${mb(median((run) => run.settledRss))}, CPU ${ms(median((run) => run.settledCpuMs))} ms`,
     );
   }
