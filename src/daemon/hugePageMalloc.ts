@@ -7,8 +7,10 @@
  * (measured on this project's 2-core VM: filling 38 MB of new memory took 158 ms, then 2 ms).
  * Node's buffers and SQLite's cache come from malloc; with `glibc.malloc.hugetlb=1` malloc marks its
  * mappings MADV_HUGEPAGE, so where the kernel's THP mode is `madvise` (the common default) one fault
- * maps 2 MB. Measured in `bench:cold` (docs/benchmarks.md, twelfth round): memory process CPU through
- * the first answer 870–940 → 610–730 ms, RSS +3–4 MB.
+ * maps 2 MB. Measured in `bench:cold` (docs/benchmarks.md, twelfth round): page faults through the
+ * first answer about 25,000 → 12,400–13,200, memory process CPU 870–990 → 610–800 ms, RSS +2–4 MB.
+ * Electron's Node (desktop VS Code) keeps array buffers in V8's sandbox rather than malloc, so there
+ * only SQLite's and Node's own allocations follow the advice.
  *
  * Other platforms, musl and glibc before 2.35 ignore the variable, and THP mode `never` turns the
  * advice off. A GLIBC_TUNABLES the user set is left exactly as it is: they chose their allocator.
