@@ -20,6 +20,7 @@ import {
   wordnetSynonyms,
 } from '../text/vocabulary/synonymTable.ts';
 import { describedSoftwareEnabled, softwareDescribedAs } from '../text/vocabulary/describedSoftware.ts';
+import { tableStem } from '../text/vocabulary/tableStem.ts';
 import {
   endsLanguageClass,
   languageClassesEnabled,
@@ -129,11 +130,18 @@ function wordTerms(word: string): string[] | null {
   return term === null ? null : [term];
 }
 
+/**
+ * termOf of a word of the tables (a vocabulary phrase's, a generic word, a class's member): its stem
+ * read from the generated table (tableStem.ts), so building the lookups at the first query stems
+ * nothing; null for a stop word, as termOf.
+ */
+function tableTerm(word: string): string | null {
+  return isStopWord(word) ? null : tableStem(word);
+}
+
 /** Index terms of a phrase (stop words dropped), or null when nothing informative is left. */
 function phraseTerms(words: readonly string[]): string[] | null {
-  const terms = words
-    .map((word) => termOf({ text: word, kind: 'word' }))
-    .filter((term): term is string => term !== null);
+  const terms = words.map(tableTerm).filter((term): term is string => term !== null);
   return terms.length > 0 ? terms : null;
 }
 
@@ -202,7 +210,7 @@ function sameWords(surfaces: readonly string[], words: readonly string[]): boole
 
 /** Key of a phrase with its stop words kept: "logged out" and "log out" share "log out". */
 function particleKey(words: readonly string[]): string {
-  return words.map((word) => (isStopWord(word) ? word : (termOf({ text: word, kind: 'word' }) ?? word))).join(' ');
+  return words.map((word) => tableTerm(word) ?? word).join(' ');
 }
 
 function vocabulary(): VocabularyIndex {
@@ -257,7 +265,7 @@ function isGenericInflection(surface: string, term: string): boolean {
   if (genericByTerm === null) {
     genericByTerm = new Map();
     for (const word of genericWords()) {
-      const stemmed = termOf({ text: word, kind: 'word' });
+      const stemmed = tableTerm(word);
       if (stemmed !== null) genericByTerm.set(stemmed, [...(genericByTerm.get(stemmed) ?? []), word]);
     }
   }

@@ -156,3 +156,19 @@ test('the stem without the cache (split parts) is the cached stem, for new and k
   for (const word of ['devtool', 'kertamo', "'tis", 'tools\u2019', 'ab', 'skies', 'generously'])
     assert.equal(stemUncached(word), stem(word), word);
 });
+
+test('a "y" after a vowel, a curly apostrophe and a word with neither each keep their Porter2 stems (the rewrites run only when needed)', () => {
+  for (const [word, expected] of [
+    ['enjoying', 'enjoy'],
+    ['obeyed', 'obey'],
+    ['toys', 'toy'],
+    ['yelled', 'yell'],
+    ['crying', 'cri'],
+    ['syzygy', 'syzygi'],
+    ['boy\u2019s', 'boy'],
+    ['\u2019tis', 'tis'],
+    ['deployments', 'deploy'],
+    ['consolidating', 'consolid'],
+  ])
+    assert.equal(stemUncached(word), expected, word);
+});

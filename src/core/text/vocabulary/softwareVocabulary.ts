@@ -32,13 +32,25 @@ function build(
   keep: ((group: VocabularyGroup) => boolean) | null,
 ): Map<string, PhraseEntry> {
   const entries = new Map<string, PhraseEntry>();
+  // Each entry's alternatives by their words joined, to find a repeat without joining every
+  // alternative again at each bridge (a fresh process builds this at its first query; issue 31).
+  const held = new Map<string, Set<string>>();
   const add = (from: string[], to: string[], kind: BridgeKind): void => {
     const key = from.join(' ');
-    if (key === to.join(' ')) return;
-    const entry = entries.get(key) ?? { words: from, alternatives: [] };
-    if (!entry.alternatives.some((alternative) => alternative.words.join(' ') === to.join(' ')))
+    const toKey = to.join(' ');
+    if (key === toKey) return;
+    let entry = entries.get(key);
+    let keys = held.get(key);
+    if (entry === undefined || keys === undefined) {
+      entry = { words: from, alternatives: [] };
+      keys = new Set();
+      entries.set(key, entry);
+      held.set(key, keys);
+    }
+    if (!keys.has(toKey)) {
+      keys.add(toKey);
       entry.alternatives.push({ words: to, kind });
-    entries.set(key, entry);
+    }
   };
   for (const group of groups)
     if (keep === null || keep(group)) for (const [from, to, kind] of group.bridges) add(from, to, kind);

@@ -8,6 +8,7 @@ import {
 } from './wordnetSynonyms.ts';
 import { SortedLineTable } from './sortedLineTable.ts';
 import { stem } from '../stemmer.ts';
+import { tableStem } from './tableStem.ts';
 
 /** "word:other,other" lines of a generated table, by word (the small tables read whole). */
 function parseTable(text: string): Map<string, string[]> {
@@ -59,7 +60,7 @@ let notDerived: Map<string, Set<string>> | null = null;
 export function isFalseDerivedForm(word: string, other: string): boolean {
   if (notDerived === null) {
     notDerived = new Map();
-    for (const [longer, shorter] of parseTable(WORDNET_NOT_DERIVED)) notDerived.set(longer, new Set(shorter.map(stem)));
+    for (const [longer, shorter] of parseTable(WORDNET_NOT_DERIVED)) notDerived.set(longer, new Set(shorter.map(tableStem)));
   }
   const [longer, shorter] = word.length > other.length ? [word, other] : [other, word];
   return notDerived.get(longer)?.has(stem(shorter)) ?? false;

@@ -44,10 +44,14 @@ export function abbreviationGroups(text: string): VocabularyGroup[] {
   return lines(text).map((line) => {
     const [short, longForms] = line.split('=');
     const bridges: VocabularyGroup['bridges'] = [];
-    for (const alias of short.split(','))
-      for (const long of longForms.split(',')) {
-        bridges.push([phraseWords(alias), phraseWords(long), 'abbreviation']);
-        bridges.push([phraseWords(long), phraseWords(alias), 'abbreviation']);
+    // Each phrase split once, each bridge its own copy of the words: a fresh process builds the
+    // vocabulary at its first query, in code not yet compiled, where splitting every phrase again
+    // for every partner was most of the build (issue 31).
+    const longs = longForms.split(',').map(phraseWords);
+    for (const alias of short.split(',').map(phraseWords))
+      for (const long of longs) {
+        bridges.push([alias.slice(), long.slice(), 'abbreviation']);
+        bridges.push([long.slice(), alias.slice(), 'abbreviation']);
       }
     return { id: `abbreviation: ${line}`, bridges };
   });
@@ -58,10 +62,12 @@ export function categoryGroups(text: string): VocabularyGroup[] {
   return lines(text).map((line) => {
     const [names, members] = line.split(' : ');
     const bridges: VocabularyGroup['bridges'] = [];
-    for (const name of names.split(','))
-      for (const member of members.split(',')) {
-        bridges.push([phraseWords(name), phraseWords(member), 'member']);
-        bridges.push([phraseWords(member), phraseWords(name), 'category']);
+    // Split once, copied per bridge, as abbreviationGroups.
+    const memberWords = members.split(',').map(phraseWords);
+    for (const name of names.split(',').map(phraseWords))
+      for (const member of memberWords) {
+        bridges.push([name.slice(), member.slice(), 'member']);
+        bridges.push([member.slice(), name.slice(), 'category']);
       }
     return { id: `category: ${line}`, bridges };
   });
