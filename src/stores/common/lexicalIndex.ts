@@ -3,6 +3,7 @@ import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
 import { exportDocumentSteps, type FrozenLexicalIndex } from './lexicalExport.ts';
 import { SortedKeyIndex } from './sortedKeyIndex.ts';
+import { keepBest, sortBestFirst, zeroMasks, zeroScores } from './bestSlots.ts';
 import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
 import { WordPartIndex } from './wordPartIndex.ts';
@@ -448,14 +449,14 @@ export class LexicalIndex {
     try {
       hits = this.#bestAccepted(touchedCount, limit, accept);
     } catch (error) {
-      for (let i = 0; i < touchedCount; i++) masks[touched[i]] = 0;
+      zeroMasks(masks, touched, touchedCount);
       throw error;
     } finally {
       // Zeroed even when the filter throws: the next search adds into these scratch cells.
-      for (let i = 0; i < touchedCount; i++) scores[touched[i]] = 0;
+      zeroScores(scores, touched, touchedCount);
     }
     const matched = this.#matchedTerms(hits, terms, termIds);
-    for (let i = 0; i < touchedCount; i++) masks[touched[i]] = 0;
+    zeroMasks(masks, touched, touchedCount);
     return hits.map(({ slot, score }, rank) => ({ memory_id: this.#ids[slot], score, matched_terms: matched[rank] }));
   }
 
@@ -471,13 +472,11 @@ export class LexicalIndex {
     const scores = this.#scores;
     const touched = this.#touched;
     const orders = this.#orders;
-    const best = new TopK(limit);
-    for (let i = 0; i < touchedCount; i++) {
-      const slot = touched[i];
-      const score = scores[slot];
-      if (score >= best.threshold()) best.offer(slot, score, orders[slot]);
-    }
-    const hits = best.drain();
+    const heap = new Int32Array(Math.min(Math.floor(limit), touchedCount));
+    const kept = keepBest(touched, touchedCount, scores, orders, heap);
+    sortBestFirst(heap, kept, scores, orders);
+    const hits: LexicalTopHit[] = [];
+    for (let rank = 0; rank < kept; rank++) hits.push({ slot: heap[rank], score: scores[heap[rank]] });
     if (accept === undefined || hits.every(({ slot }) => accept(this.#ids[slot]))) return hits;
     const accepted = new TopK(limit);
     for (let i = 0; i < touchedCount; i++) {
