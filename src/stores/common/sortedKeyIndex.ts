@@ -124,6 +124,7 @@ export class SortedKeyIndex {
   #loadedPosition(key: string): number {
     const keys = this.#keys;
     const sorted = this.#sorted;
+    if (keys instanceof NumberedStrings) return this.#packedPosition(keys, key);
     let low = 0;
     let high = keys.length - 1;
     while (low <= high) {
@@ -132,6 +133,22 @@ export class SortedKeyIndex {
       const probe = keys.at(position)!;
       if (probe === key) return position;
       if (probe < key) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  /** #loadedPosition over keys read in place: each probe compared where it lies, no string made. */
+  #packedPosition(keys: NumberedStrings, key: string): number {
+    const sorted = this.#sorted;
+    let low = 0;
+    let high = keys.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const position = sorted === null ? middle : sorted[middle];
+      const order = keys.compareTo(position, key);
+      if (order === 0) return position;
+      if (order < 0) low = middle + 1;
       else high = middle - 1;
     }
     return -1;

@@ -49,6 +49,19 @@ export class PackedStrings implements StringList {
     return this.#characters.startsWith(part, start) || this.#characters.startsWith(part, end - part.length);
   }
 
+  /** String order (UTF-16 code units, as `<`) of string `index` against `key`, without making it: negative, 0 or positive. */
+  compareTo(index: number, key: string): number {
+    const characters = this.#characters;
+    const start = this.#starts[index];
+    const length = this.#starts[index + 1] - start;
+    const shorter = Math.min(length, key.length);
+    for (let at = 0; at < shorter; at++) {
+      const difference = characters.charCodeAt(start + at) - key.charCodeAt(at);
+      if (difference !== 0) return difference;
+    }
+    return length - key.length;
+  }
+
   /** String order (UTF-16 code units, as `<`) of strings `a` and `b`, without making them: negative, 0 or positive. */
   compare(a: number, b: number): number {
     const characters = this.#characters;
@@ -107,6 +120,10 @@ export class NumberedStrings implements StringList {
 
   compare(a: number, b: number): number {
     return this.#table.compare(this.#numbers[a * this.#stride], this.#numbers[b * this.#stride]);
+  }
+
+  compareTo(index: number, key: string): number {
+    return this.#table.compareTo(this.#numbers[index * this.#stride], key);
   }
 
   /** Whether entry `index` of both lists is the same string of the same table. */

@@ -32,7 +32,7 @@ test('lengths that are negative or do not add up to the characters are refused',
   assert.deepEqual(stringsOf(PackedStrings.fromLengths('', new Int32Array(0))!), []);
 });
 
-test('compare in place orders every pair as JavaScript string order does', () => {
+test('compare and compareTo in place order every pair as JavaScript string order does', () => {
   const table = packed(STRINGS);
   for (let a = 0; a < STRINGS.length; a++)
     for (let b = 0; b < STRINGS.length; b++) {
@@ -41,6 +41,11 @@ test('compare in place orders every pair as JavaScript string order does', () =>
         Math.sign(table.compare(a, b)),
         expected,
         `${JSON.stringify(STRINGS[a])} vs ${JSON.stringify(STRINGS[b])}`,
+      );
+      assert.equal(
+        Math.sign(table.compareTo(a, STRINGS[b]!)),
+        expected,
+        `${JSON.stringify(STRINGS[a])} vs the key ${JSON.stringify(STRINGS[b])}`,
       );
     }
 });
