@@ -52,27 +52,23 @@ export class SortedKeyIndex {
   static #problemWith(keys: StringList, sorted: Int32Array | null): string | null {
     if (sorted !== null && sorted.length !== keys.length)
       return `${sorted.length} sorted positions for ${keys.length} keys`;
-    // Keys read in place are compared in place: a loaded index's 130,000 terms make no string here.
-    const compare =
-      keys instanceof NumberedStrings
-        ? (a: number, b: number) => keys.compare(a, b)
-        : (a: number, b: number) => {
-            const first = keys.at(a)!;
-            const second = keys.at(b)!;
-            return first < second ? -1 : first === second ? 0 : 1;
-          };
-    let previous = -1;
     for (let rank = 0; rank < keys.length; rank++) {
       const position = sorted === null ? rank : sorted[rank];
       if (position < 0 || position >= keys.length) return `sorted position ${position} of ${keys.length} keys`;
-      if (previous !== -1) {
-        const order = compare(previous, position);
-        if (order >= 0)
-          return order === 0
-            ? `the key "${keys.at(position)}" is there twice`
-            : `the keys are not in order at "${keys.at(position)}"`;
-      }
-      previous = position;
+    }
+    // Keys read in place are compared in place: a loaded index's 130,000 terms make no string here.
+    if (keys instanceof NumberedStrings) {
+      const disorder = keys.firstDisorder(sorted);
+      if (disorder === null) return null;
+      const key = keys.at(sorted === null ? disorder.rank : sorted[disorder.rank]);
+      return disorder.repeated ? `the key "${key}" is there twice` : `the keys are not in order at "${key}"`;
+    }
+    let previous: string | undefined;
+    for (let rank = 0; rank < keys.length; rank++) {
+      const key = keys.at(sorted === null ? rank : sorted[rank])!;
+      if (previous !== undefined && !(previous < key))
+        return previous === key ? `the key "${key}" is there twice` : `the keys are not in order at "${key}"`;
+      previous = key;
     }
     return null;
   }
