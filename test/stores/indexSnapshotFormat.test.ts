@@ -10,6 +10,7 @@ import {
 } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
 import { memoryMeta } from '../support/memoryMeta.ts';
+import { NumberedStrings, stringsOf } from '../../src/stores/common/stringList.ts';
 
 const AT = 1_767_225_600_000;
 const meta = (overrides: Partial<MemoryMeta>): MemoryMeta =>
@@ -84,13 +85,16 @@ test('a snapshot decodes to exactly what was encoded: every meta field (turn and
   const decoded = decodeSnapshot(encodeSnapshot(original));
   assert.deepEqual(decoded.stamp, original.stamp);
   assert.deepEqual(
-    decoded.metas.ids.map((_, row) => decoded.metas.meta(row)),
+    stringsOf(decoded.metas.ids).map((_, row) => decoded.metas.meta(row)),
     original.metas,
   );
-  assert.deepEqual(decoded.metas.ids, ['mem_1', 'mem_ü']);
+  assert.deepEqual(stringsOf(decoded.metas.ids), ['mem_1', 'mem_ü']);
+  // Read in place from the file's string table, not made as 230,000 strings at 100,000 memories.
+  for (const list of [decoded.metas.ids, decoded.lexical.termNames, decoded.lexical.ids])
+    assert.ok(list instanceof NumberedStrings);
   assert.deepEqual([...decoded.metas.idOrder], [0, 1]);
-  assert.deepEqual(decoded.lexical.termNames, original.lexical.termNames);
-  assert.deepEqual(decoded.lexical.ids, original.lexical.ids);
+  assert.deepEqual(stringsOf(decoded.lexical.termNames), original.lexical.termNames);
+  assert.deepEqual(stringsOf(decoded.lexical.ids), original.lexical.ids);
   for (const key of ['idOrder', 'lengths', 'postingSizes', 'postingDocuments', 'postingTfs'] as const) {
     assert.deepEqual([...decoded.lexical[key]], [...original.lexical[key]], key);
   }
@@ -153,11 +157,11 @@ test('strings that all fit one byte are written one byte each and decode exactly
   assert.ok(bytes.toString('latin1').includes('"name":"characters","kind":"latin1"'));
   const decoded = decodeSnapshot(bytes);
   assert.deepEqual(
-    decoded.metas.ids.map((_, row) => decoded.metas.meta(row)),
+    stringsOf(decoded.metas.ids).map((_, row) => decoded.metas.meta(row)),
     original.metas,
   );
-  assert.deepEqual(decoded.lexical.termNames, original.lexical.termNames);
-  assert.deepEqual(decoded.lexical.ids, ['mem_b', 'mem_a']);
+  assert.deepEqual(stringsOf(decoded.lexical.termNames), original.lexical.termNames);
+  assert.deepEqual(stringsOf(decoded.lexical.ids), ['mem_b', 'mem_a']);
   assert.deepEqual([...decoded.lexical.idOrder], [1, 0]);
   assert.deepEqual([decoded.metas.pinned(0), decoded.metas.pinned(1)], [true, false]);
   assert.deepEqual(decoded.metas.tags(0), ['crème']);

@@ -7,6 +7,7 @@ import type { MemoryMeta } from '../../src/stores/sqlite/memoryMeta.ts';
 import { decodeSnapshot, encodeSnapshot } from '../../src/stores/sqlite/indexSnapshotFormat.ts';
 import { MetaTable } from '../../src/stores/sqlite/metaTable.ts';
 import { memoryMeta as meta } from '../support/memoryMeta.ts';
+import { stringsOf } from '../../src/stores/common/stringList.ts';
 
 /*
  * A loaded index reads the decoded file's arrays of memory ids and term names (the sorted key
@@ -83,16 +84,24 @@ test("a loaded index writes the documents' own lengths and posting sizes in plac
 /** A loaded index and meta table over a decoded file, and a check that the file's arrays are as decoded. */
 function loadedIndex(): { lexical: LexicalIndex; table: MetaTable; assertDecodedUnchanged: (label: string) => void } {
   const decoded = decodedFile();
-  const idsBefore = decoded.metas.ids.slice();
-  const termsBefore = decoded.lexical.termNames.slice();
-  const documentIdsBefore = decoded.lexical.ids.slice();
+  const idsBefore = stringsOf(decoded.metas.ids);
+  const termsBefore = stringsOf(decoded.lexical.termNames);
+  const documentIdsBefore = stringsOf(decoded.lexical.ids);
   return {
     lexical: LexicalIndex.fromDocuments(decoded.lexical),
     table: new MetaTable(decoded.metas),
     assertDecodedUnchanged: (label) => {
-      assert.deepEqual(decoded.metas.ids, idsBefore, `${label}the decoded memory ids are unchanged`);
-      assert.deepEqual(decoded.lexical.termNames, termsBefore, `${label}the decoded term names are unchanged`);
-      assert.deepEqual(decoded.lexical.ids, documentIdsBefore, `${label}the decoded document ids are unchanged`);
+      assert.deepEqual(stringsOf(decoded.metas.ids), idsBefore, `${label}the decoded memory ids are unchanged`);
+      assert.deepEqual(
+        stringsOf(decoded.lexical.termNames),
+        termsBefore,
+        `${label}the decoded term names are unchanged`,
+      );
+      assert.deepEqual(
+        stringsOf(decoded.lexical.ids),
+        documentIdsBefore,
+        `${label}the decoded document ids are unchanged`,
+      );
     },
   };
 }

@@ -14,6 +14,7 @@ import { SqliteMemoryStore, type SqliteMemoryStoreOptions } from '../../src/stor
 import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededRandom } from '../contract/fixtures.ts';
 import { EXACT_SCAN_LIMIT } from '../../src/stores/sqlite/vectorSearch.ts';
 import { rewriteMemory } from '../support/rewriteMemory.ts';
+import { stringsOf } from '../../src/stores/common/stringList.ts';
 
 const TOPICS = [
   'build cache',
@@ -568,10 +569,10 @@ describe('persisted index saves in slices', () => {
         // The file holds the state of its snapshot: the edit made while it encoded is not in it.
         const [file] = indexFiles(dataDir).filter((path) => path.endsWith('.fmlidx'));
         const snapshot = decodeSnapshot(readFileSync(file!));
-        const row = snapshot.metas.ids.indexOf(edited.memory_id);
+        const row = stringsOf(snapshot.metas.ids).indexOf(edited.memory_id);
         assert.deepEqual(snapshot.metas.meta(row).tags, []);
-        assert.equal(snapshot.metas.meta(snapshot.metas.ids.indexOf(forgotten.memory_id)).deleted, false);
-        assert.ok(snapshot.lexical.ids.includes(forgotten.memory_id));
+        assert.equal(snapshot.metas.meta(stringsOf(snapshot.metas.ids).indexOf(forgotten.memory_id)).deleted, false);
+        assert.ok(stringsOf(snapshot.lexical.ids).includes(forgotten.memory_id));
       } finally {
         await store.close();
       }
@@ -640,7 +641,7 @@ describe('persisted index saves in slices', () => {
       const [file] = indexFiles(dataDir);
       const text = readFileSync(file!);
       assert.equal(text.toString('utf16le').includes('okapi') || text.toString('latin1').includes('okapi'), false);
-      assert.equal(decodeSnapshot(text).metas.ids.includes(doomed.memory_id), false);
+      assert.equal(stringsOf(decodeSnapshot(text).metas.ids).includes(doomed.memory_id), false);
     });
   });
 });

@@ -1,4 +1,5 @@
-import type { LexicalDocuments } from './lexicalIndex.ts';
+import type { ExportedLexicalDocuments } from './lexicalIndex.ts';
+import type { StringList } from './stringList.ts';
 import { sortedOrderSteps, sortedPermutationSteps, type Steps } from './steps.ts';
 
 /**
@@ -9,10 +10,10 @@ import { sortedOrderSteps, sortedPermutationSteps, type Steps } from './steps.ts
  */
 export interface FrozenLexicalIndex {
   /** Term names by id; only the first `termCount` belong to this moment. */
-  termNames: readonly string[];
+  termNames: StringList;
   termCount: number;
   /** By slot; `''` for a slot never used. */
-  ids: readonly string[];
+  ids: StringList;
   freeSlots: readonly number[];
   orders: Float64Array;
   docStart: Int32Array;
@@ -28,7 +29,7 @@ export interface FrozenLexicalIndex {
  * index's runs are in no particular order (removal swaps), which a search does not depend on, but
  * a loaded file's runs must be increasing (LexicalIndex.fromDocuments checks it, cheaply).
  */
-export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<LexicalDocuments> {
+export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<ExportedLexicalDocuments> {
   const free = new Uint8Array(index.ids.length);
   for (const slot of index.freeSlots) free[slot] = 1;
   const liveSlots: number[] = [];
@@ -50,10 +51,15 @@ export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<LexicalDo
   }
   const usedIds: number[] = [];
   for (let termId = 0; termId < used.length; termId++) if (used[termId] === 1) usedIds.push(termId);
-  const names = index.termNames;
+  // The used names made once (a loaded index reads them in place), not at every comparison of the sort.
+  const names = new Array<string>(usedIds.length);
+  for (let at = 0; at < usedIds.length; at++) {
+    names[at] = index.termNames.at(usedIds[at])!;
+    if (at % 4_096 === 4_095) yield;
+  }
   const byName = yield* sortedPermutationSteps(usedIds.length, (a, b) => {
-    const left = names[usedIds[a]];
-    const right = names[usedIds[b]];
+    const left = names[a];
+    const right = names[b];
     return left < right ? -1 : left > right ? 1 : 0;
   });
   const localOf = new Int32Array(index.termCount);
@@ -61,7 +67,7 @@ export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<LexicalDo
   for (let local = 0; local < byName.length; local++) {
     const termId = usedIds[byName[local]];
     localOf[termId] = local;
-    termNames[local] = names[termId];
+    termNames[local] = names[byName[local]];
   }
   yield;
 
@@ -70,7 +76,7 @@ export function* exportDocumentSteps(index: FrozenLexicalIndex): Steps<LexicalDo
   const postingSizes = new Int32Array(termNames.length);
   for (let position = 0; position < slots.length; position++) {
     const slot = slots[position];
-    ids[position] = index.ids[slot];
+    ids[position] = index.ids.at(slot)!;
     lengths[position] = index.lengths[slot];
     const start = docStart[slot];
     for (let at = start; at < start + docTermCount[slot]; at++) postingSizes[localOf[arenaTerms[at]]]++;

@@ -3,6 +3,7 @@ import type { AnalyzedDocument } from '../../core/text/analyzer.ts';
 import { bm25Idf } from '../../core/text/bm25.ts';
 import { exportDocumentSteps, type FrozenLexicalIndex } from './lexicalExport.ts';
 import { SortedKeyIndex } from './sortedKeyIndex.ts';
+import { StringColumn, type StringList } from './stringList.ts';
 import { keepBest, sortBestFirst, zeroMasks, zeroScores } from './bestSlots.ts';
 import { runNow } from './steps.ts';
 import { TopK } from './topK.ts';
@@ -40,9 +41,9 @@ export interface LexicalSearchHit {
  * per-document read first needs it (LexicalIndex, #materialiseDocuments).
  */
 export interface LexicalDocuments {
-  /** Every term once, in string order. */
-  termNames: string[];
-  ids: string[];
+  /** Every term once, in string order (an array, or a persisted file's strings read in place). */
+  termNames: StringList;
+  ids: StringList;
   /** Positions in `ids` in the string order of the ids (sortedOrder). */
   idOrder: Int32Array;
   lengths: Float64Array;
@@ -52,6 +53,9 @@ export interface LexicalDocuments {
   /** Frequencies in half units (tfUnits), beside `postingDocuments`. */
   postingTfs: Uint16Array;
 }
+
+/** Lexical documents as an export makes them: names and ids in arrays. */
+export type ExportedLexicalDocuments = LexicalDocuments & { termNames: string[]; ids: string[] };
 
 /** Lexical documents (a persisted index's content) whose parts do not add up; nothing was built from them. */
 export class LexicalDocumentsError extends Error {
@@ -99,14 +103,12 @@ export class LexicalIndex {
   readonly options: Bm25Options;
   /** A loaded index's terms by binary search over its sorted names; terms interned later in a Map beside them. */
   #termIdOf = new SortedKeyIndex();
-  #termNames: string[] = [];
   /**
-   * Whether #termNames and #ids are still the loaded documents' own arrays, which the sorted key
-   * indexes search and so must not change: each is copied before its first change (at 100,000
-   * documents the two copies a load used to make were 1.8 MB a fresh process kept for nothing).
+   * Term names and document ids by number: a loaded index's over the documents' own lists, which
+   * the sorted key indexes search and which never change (a column keeps what is appended or
+   * replaced beside them).
    */
-  #termNamesShared = false;
-  #idsShared = false;
+  #termNames = new StringColumn();
   /**
    * Every term's posting, a run of (slot, tf) cells in two shared columns: slots as 32-bit
    * integers, frequencies in half units (tfUnits). By term id: where its
@@ -126,7 +128,7 @@ export class LexicalIndex {
   #postingRooms = new Int32Array(1024);
   #slotOf = new SortedKeyIndex();
   readonly #freeSlots: number[] = [];
-  #ids: string[] = [];
+  #ids = new StringColumn();
   /**
    * Slots below this (an index loaded from postings: its documents) have no cells in the arena yet:
    * their `#docStart` and `#docTermCount` are unset until #materialiseDocuments fills them. Slots
@@ -204,12 +206,12 @@ export class LexicalIndex {
     const terms = new Map<string, number>();
     const start = this.#docStart[slot];
     for (let i = start; i < start + this.#docTermCount[slot]; i++)
-      terms.set(this.#termNames[this.#arenaTerms[i]], this.#arenaTfs[i] / TF_UNITS_PER_ONE);
+      terms.set(this.#termNames.at(this.#arenaTerms[i])!, this.#arenaTfs[i] / TF_UNITS_PER_ONE);
     return terms;
   }
 
   /** The live documents, oldest first, with only the terms they use (see LexicalDocuments). */
-  exportDocuments(): LexicalDocuments {
+  exportDocuments(): ExportedLexicalDocuments {
     return runNow(exportDocumentSteps(this.freeze()));
   }
 
@@ -224,7 +226,7 @@ export class LexicalIndex {
     return {
       termNames: this.#termNames,
       termCount: this.#termNames.length,
-      ids: this.#ids.slice(),
+      ids: this.#ids.copy(),
       freeSlots: this.#freeSlots.slice(),
       orders: this.#orders.slice(0, slots),
       docStart: this.#docStart.slice(0, slots),
@@ -267,11 +269,10 @@ export class LexicalIndex {
     const idProblem = SortedKeyIndex.problemWith(ids, idOrder);
     if (idProblem !== null) throw new LexicalDocumentsError(`Lexical documents' ids: ${idProblem}.`);
     const index = new LexicalIndex(options);
-    // Both lookups search the loaded arrays, which nothing changes: #ids and #termNames are copied before they change.
+    // Both lookups search the loaded lists, which nothing changes: #ids and #termNames keep changes beside them.
     index.#termIdOf = new SortedKeyIndex(termNames, null);
     index.#slotOf = new SortedKeyIndex(ids, idOrder);
-    index.#termNames = termNames;
-    index.#termNamesShared = true;
+    index.#termNames = new StringColumn(termNames);
     // The postings are the documents' own arrays: document numbers are the slots, term after term
     // with no gap, so each run starts where the previous ends and has no spare room. Nothing is
     // copied; the first posting to grow moves to the end (#appendPosting).
@@ -302,8 +303,7 @@ export class LexicalIndex {
     index.#arenaTerms = new Int32Array(0);
     index.#arenaTfs = new Uint16Array(0);
     index.#arenaUsed = 0;
-    index.#ids = ids;
-    index.#idsShared = true;
+    index.#ids = new StringColumn(ids);
     index.#nextOrder = count;
     return index;
   }
@@ -382,7 +382,7 @@ export class LexicalIndex {
     }
     this.#docStart[slot] = start;
     this.#docTermCount[slot] = this.#arenaUsed - start;
-    this.#ownIds()[slot] = docId;
+    this.#ids.set(slot, docId);
     this.#lengths[slot] = doc.length;
     this.#orders[slot] = this.#nextOrder++;
     this.#totalLength += doc.length;
@@ -457,7 +457,11 @@ export class LexicalIndex {
     }
     const matched = this.#matchedTerms(hits, terms, termIds);
     zeroMasks(masks, touched, touchedCount);
-    return hits.map(({ slot, score }, rank) => ({ memory_id: this.#ids[slot], score, matched_terms: matched[rank] }));
+    return hits.map(({ slot, score }, rank) => ({
+      memory_id: this.#ids.at(slot)!,
+      score,
+      matched_terms: matched[rank],
+    }));
   }
 
   /**
@@ -477,12 +481,12 @@ export class LexicalIndex {
     sortBestFirst(heap, kept, scores, orders);
     const hits: LexicalTopHit[] = [];
     for (let rank = 0; rank < kept; rank++) hits.push({ slot: heap[rank], score: scores[heap[rank]] });
-    if (accept === undefined || hits.every(({ slot }) => accept(this.#ids[slot]))) return hits;
+    if (accept === undefined || hits.every(({ slot }) => accept(this.#ids.at(slot)!))) return hits;
     const accepted = new TopK(limit);
     for (let i = 0; i < touchedCount; i++) {
       const slot = touched[i];
       const score = scores[slot];
-      if (score < accepted.threshold() || !accept(this.#ids[slot])) continue;
+      if (score < accepted.threshold() || !accept(this.#ids.at(slot)!)) continue;
       accepted.offer(slot, score, orders[slot]);
     }
     return accepted.drain();
@@ -538,7 +542,7 @@ export class LexicalIndex {
     const slots = docIds.map((docId) => this.#slotOf.get(docId));
     const firsts: (string | undefined)[][] = [];
     const keep = (rank: number, id: number, held: readonly number[]): void => {
-      const term = this.#termNames[id];
+      const term = this.#termNames.at(id)!;
       const first = (firsts[rank] ??= new Array<string | undefined>(parts.length));
       for (const at of held) if (first[at] === undefined || term < first[at]) first[at] = term;
     };
@@ -561,7 +565,7 @@ export class LexicalIndex {
         if (marks[id] === generation) continue;
         let held = heldBy.get(id);
         if (held === undefined) {
-          const term = this.#termNames[id];
+          const term = this.#termNames.at(id)!;
           held = [];
           if (term.length > shortest)
             for (let at = 0; at < parts.length; at++) if (isWordPart(parts[at], term)) held.push(at);
@@ -657,10 +661,6 @@ export class LexicalIndex {
     let id = this.#termIdOf.get(term);
     if (id === undefined) {
       id = this.#termNames.length;
-      if (this.#termNamesShared) {
-        this.#termNames = this.#termNames.slice();
-        this.#termNamesShared = false;
-      }
       this.#termNames.push(term);
       this.#termIdOf.set(term, id);
       if (id === this.#postingSizes.length) {
@@ -709,19 +709,11 @@ export class LexicalIndex {
     this.#arenaWaste = 0;
   }
 
-  #ownIds(): string[] {
-    if (this.#idsShared) {
-      this.#ids = this.#ids.slice();
-      this.#idsShared = false;
-    }
-    return this.#ids;
-  }
-
   #allocateSlot(): number {
     const reused = this.#freeSlots.pop();
     if (reused !== undefined) return reused;
     const slot = this.#ids.length;
-    this.#ownIds().push('');
+    this.#ids.push('');
     if (slot >= this.#lengths.length) {
       const capacity = this.#lengths.length * 2;
       this.#lengths = grow(this.#lengths, capacity);
@@ -800,7 +792,7 @@ export class LexicalIndex {
     while (index <= last && slots[index] !== slot) index++;
     if (index > last)
       throw new Error(
-        `Lexical index out of step: document slot ${slot} is missing from the posting of "${this.#termNames[termId]}".`,
+        `Lexical index out of step: document slot ${slot} is missing from the posting of "${this.#termNames.at(termId)}".`,
       );
     slots[index] = slots[last];
     this.#postingTfs[index] = this.#postingTfs[last];

@@ -1,9 +1,11 @@
+import { NumberedStrings, type StringList } from './stringList.ts';
+
 /**
  * Key lists (with their sorting permutation, or null) found valid, by identity: a persisted index's
  * memory ids are checked once though the metas and the full-text index both load them. Sound
  * because every holder takes its keys and permutation for good and never changes them.
  */
-const VALID_PAIRS = new WeakMap<readonly string[], Set<Int32Array | null>>();
+const VALID_PAIRS = new WeakMap<StringList, Set<Int32Array | null>>();
 
 /**
  * Numbers by string key (a document's slot, a term's number, a memory's row) for keys read from a
@@ -16,7 +18,7 @@ const VALID_PAIRS = new WeakMap<readonly string[], Set<Int32Array | null>>();
  * Order is JavaScript's string order (UTF-16 code units), the same on every machine.
  */
 export class SortedKeyIndex {
-  readonly #keys: readonly string[];
+  readonly #keys: StringList;
   /** `#sorted[i]` is the position in `#keys` of the i-th smallest key; null when `#keys` is sorted itself. */
   readonly #sorted: Int32Array | null;
   readonly #removed: Uint8Array;
@@ -24,7 +26,7 @@ export class SortedKeyIndex {
   #size: number;
 
   /** `keys` and `sorted` are taken as they are (never changed here): check them with `problemWith` first. */
-  constructor(keys: readonly string[] = [], sorted: Int32Array | null = null) {
+  constructor(keys: StringList = [], sorted: Int32Array | null = null) {
     this.#keys = keys;
     this.#sorted = sorted;
     this.#removed = new Uint8Array(keys.length);
@@ -36,7 +38,7 @@ export class SortedKeyIndex {
    * `sorted` not a permutation of their positions; null when they make a valid index. Strictly
    * increasing also means no key is there twice.
    */
-  static problemWith(keys: readonly string[], sorted: Int32Array | null): string | null {
+  static problemWith(keys: StringList, sorted: Int32Array | null): string | null {
     if (VALID_PAIRS.get(keys)?.has(sorted) === true) return null;
     const problem = SortedKeyIndex.#problemWith(keys, sorted);
     if (problem === null) {
@@ -47,14 +49,23 @@ export class SortedKeyIndex {
     return problem;
   }
 
-  static #problemWith(keys: readonly string[], sorted: Int32Array | null): string | null {
+  static #problemWith(keys: StringList, sorted: Int32Array | null): string | null {
     if (sorted !== null && sorted.length !== keys.length)
       return `${sorted.length} sorted positions for ${keys.length} keys`;
-    let previous: string | undefined;
     for (let rank = 0; rank < keys.length; rank++) {
       const position = sorted === null ? rank : sorted[rank];
       if (position < 0 || position >= keys.length) return `sorted position ${position} of ${keys.length} keys`;
-      const key = keys[position];
+    }
+    // Keys read in place are compared in place: a loaded index's 130,000 terms make no string here.
+    if (keys instanceof NumberedStrings) {
+      const disorder = keys.firstDisorder(sorted);
+      if (disorder === null) return null;
+      const key = keys.at(sorted === null ? disorder.rank : sorted[disorder.rank]);
+      return disorder.repeated ? `the key "${key}" is there twice` : `the keys are not in order at "${key}"`;
+    }
+    let previous: string | undefined;
+    for (let rank = 0; rank < keys.length; rank++) {
+      const key = keys.at(sorted === null ? rank : sorted[rank])!;
       if (previous !== undefined && !(previous < key))
         return previous === key ? `the key "${key}" is there twice` : `the keys are not in order at "${key}"`;
       previous = key;
@@ -109,14 +120,31 @@ export class SortedKeyIndex {
   #loadedPosition(key: string): number {
     const keys = this.#keys;
     const sorted = this.#sorted;
+    if (keys instanceof NumberedStrings) return this.#packedPosition(keys, key);
     let low = 0;
     let high = keys.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const position = sorted === null ? middle : sorted[middle];
-      const probe = keys[position];
+      const probe = keys.at(position)!;
       if (probe === key) return position;
       if (probe < key) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  /** #loadedPosition over keys read in place: each probe compared where it lies, no string made. */
+  #packedPosition(keys: NumberedStrings, key: string): number {
+    const sorted = this.#sorted;
+    let low = 0;
+    let high = keys.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const position = sorted === null ? middle : sorted[middle];
+      const order = keys.compareTo(position, key);
+      if (order === 0) return position;
+      if (order < 0) low = middle + 1;
       else high = middle - 1;
     }
     return -1;

@@ -2,6 +2,7 @@ import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { LexicalDocuments } from '../common/lexicalIndex.ts';
 import { SortedKeyIndex } from '../common/sortedKeyIndex.ts';
+import { NumberedStrings, PackedStrings, type StringList } from '../common/stringList.ts';
 import { CELLS_PER_STEP, runNow, sortedOrderSteps, type Steps } from '../common/steps.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 import {
@@ -73,8 +74,8 @@ export interface IndexSnapshot {
  * MemoryMeta for a caller that wants a plain copy.
  */
 export interface SnapshotMetas {
-  /** Memory ids in store order. */
-  readonly ids: string[];
+  /** Memory ids in store order (read in place). */
+  readonly ids: StringList;
   /** Positions in `ids` in the ids' string order (checked: a valid SortedKeyIndex). */
   readonly idOrder: Int32Array;
   meta(row: number): MemoryMeta;
@@ -272,10 +273,10 @@ export function* encodeSnapshotSteps(snapshot: SnapshotSource): Steps<Uint8Array
 const CRC_BYTES_PER_STEP = 1 << 20;
 
 /** Each value's number in the string table, adding the ones it lacks. */
-function* numbered(table: StringTable, values: readonly string[]): Steps<Int32Array> {
+function* numbered(table: StringTable, values: StringList): Steps<Int32Array> {
   const numbers = new Int32Array(values.length);
   for (let at = 0; at < values.length; at++) {
-    numbers[at] = table.number(values[at]);
+    numbers[at] = table.number(values.at(at)!);
     if (at % CELLS_PER_STEP === CELLS_PER_STEP - 1) yield;
   }
   return numbers;
@@ -324,10 +325,11 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     characterSection.offset,
     characterSection.offset + characterSection.bytes,
   );
-  const strings = sliceStrings(characters, lengths);
+  // Read in place: a string is made when asked for (stringList.ts), not 230,000 of them at 100,000 memories.
+  const strings = PackedStrings.fromLengths(characters, lengths);
   if (strings === null) throw new SnapshotFormatError('corrupt', 'The index file’s string table does not add up.');
   const string = (number: number): string => {
-    const value = strings[number];
+    const value = strings.at(number);
     if (value === undefined)
       throw new SnapshotFormatError('corrupt', `The index file refers to string ${number} of ${strings.length}.`);
     return value;
@@ -339,6 +341,11 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
   };
   const termNumbers = section('termNames', 'i32', counts.terms) as Int32Array;
   const documentIds = section('documentIds', 'i32', counts.documents) as Int32Array;
+  if (!numbersInRange(termNumbers, ZERO, strings.length) || !numbersInRange(documentIds, ZERO, strings.length))
+    throw new SnapshotFormatError(
+      'corrupt',
+      'The index file’s term names or document ids are not in its string table.',
+    );
   // When the documents are the memories in the same order (a store without trash or edits since its
   // build), they share the metas' checked id list: SortedKeyIndex.problemWith then checks it once.
   const sharedIds = sameNumbers(documentIds, metaIdNumbers);
@@ -357,8 +364,8 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     metas,
     vectors,
     lexical: {
-      termNames: stringsOf(termNumbers, string),
-      ids: sharedIds ? metas.ids : stringsOf(documentIds, string),
+      termNames: new NumberedStrings(strings, termNumbers),
+      ids: sharedIds ? metas.ids : new NumberedStrings(strings, documentIds),
       idOrder: documentIdOrder,
       lengths: section('documentLengths', 'f64', counts.documents) as Float64Array,
       postingSizes: section('postingSizes', 'i32', counts.terms) as Int32Array,
@@ -374,19 +381,6 @@ type Section = (name: string, kind: SectionKind, count: number) => ArrayBufferVi
  * The loops over every string and every cell are functions of their own, not loops inside the
  * decoder: a fresh process optimises a small function early, a loop inside a large one late.
  */
-
-/** The strings `lengths` cuts `characters` into; null when the lengths do not add up to it. */
-function sliceStrings(characters: string, lengths: Int32Array): string[] | null {
-  const strings = new Array<string>(lengths.length);
-  let at = 0;
-  for (let index = 0; index < lengths.length; index++) {
-    const length = lengths[index];
-    if (length < 0) return null;
-    strings[index] = characters.slice(at, at + length);
-    at += length;
-  }
-  return at === characters.length ? strings : null;
-}
 
 const ZERO = new Int32Array(1);
 
@@ -429,7 +423,7 @@ function decodeMetas(
   section: Section,
   counts: Header['counts'],
   string: (number: number) => string,
-  stringTable: readonly string[],
+  stringTable: PackedStrings,
 ): SnapshotMetas {
   const stringColumns = section('metaStrings', 'i32', counts.metas * STRING_FIELDS.length) as Int32Array;
   const numberColumns = section('metaNumbers', 'f64', counts.metas * NUMBER_FIELDS.length) as Float64Array;
@@ -458,8 +452,7 @@ function decodeMetas(
     listStarts[row + 1] = listStarts[row] + entities + tags;
   }
   if (listStarts[counts.metas] !== listItems.length) throw corrupt('entity and tag lists');
-  const ids = new Array<string>(counts.metas);
-  for (let row = 0; row < counts.metas; row++) ids[row] = string(stringColumns[row * STRING_FIELDS.length]);
+  const ids = new NumberedStrings(stringTable, stringColumns, STRING_FIELDS.length);
   const problem = SortedKeyIndex.problemWith(ids, idOrder);
   if (problem !== null) throw new SnapshotFormatError('corrupt', `The index file’s memory ids: ${problem}.`);
   const nullable = (number: number): string | null => (number === -1 ? null : string(number));
@@ -476,7 +469,7 @@ function decodeMetas(
     const flag = flags[row];
     const entityCount = listCounts[row * 2];
     return {
-      memory_id: ids[row],
+      memory_id: ids.at(row)!,
       layer: string(stringColumns[s + 1]),
       scope_id: string(stringColumns[s + 2]),
       project_id: nullable(stringColumns[s + 3]),

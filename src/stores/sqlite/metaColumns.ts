@@ -1,3 +1,4 @@
+import { type PackedStrings, StringColumn, type StringList } from '../common/stringList.ts';
 import type { MemoryMeta } from './memoryMeta.ts';
 
 /** Per row, the string fields, each as a number in the string pool (-1 for null): the persisted index's layout too. */
@@ -53,7 +54,7 @@ export const DECAY = 6;
 
 /** A persisted index's meta columns as decoded (indexSnapshotFormat.ts), every number checked against its tables. */
 export interface LoadedMetaColumns {
-  readonly ids: string[];
+  readonly ids: StringList;
   readonly strings: Int32Array;
   readonly numbers: Float64Array;
   readonly flags: Uint8Array;
@@ -61,7 +62,8 @@ export interface LoadedMetaColumns {
   readonly listStarts: Int32Array;
   readonly listCounts: Int32Array;
   readonly listItems: Int32Array;
-  readonly stringTable: readonly string[];
+  /** The file's strings, read in place. */
+  readonly stringTable: PackedStrings;
 }
 
 /**
@@ -73,19 +75,22 @@ export interface LoadedMetaColumns {
  */
 export class MetaColumns {
   /**
-   * Memory ids by row. A loaded table reads the decoded file's array, which the sorted key indexes
-   * search and so must never change, until its first new row, which copies it (100,000 ids are
-   * 0.8 MB of pointers, which a fresh process used to copy at load whether or not it ever stored).
+   * Memory ids by row: a loaded table's over the file's ids, read in place, which the sorted key
+   * indexes search and so never change; new rows are appended beside them.
    */
-  #ids: string[];
-  #idsShared: boolean;
+  readonly #ids: StringColumn;
   #strings: Int32Array;
   #numbers: Float64Array;
   #flags: Uint8Array;
   #rows: number;
   readonly #loaded: LoadedMetaColumns | null;
   /** The file's strings are numbers below `#baseStrings`; strings met later are numbered after them. */
-  readonly #baseStrings: readonly string[];
+  readonly #baseStrings: StringList;
+  /**
+   * The file's strings the rows' fields and lists were read as, made once each: filters read a
+   * candidate's layer, scope or project at every recall, and the same few strings serve most rows.
+   */
+  readonly #baseMade = new Map<number, string>();
   readonly #laterStrings: string[] = [];
   readonly #laterNumbers = new Map<string, number>();
   /** Per string field, the last string written and its number: consecutive rows repeat most of them. */
@@ -98,8 +103,7 @@ export class MetaColumns {
   constructor(loaded: LoadedMetaColumns | null = null) {
     this.#loaded = loaded;
     this.#rows = loaded === null ? 0 : loaded.ids.length;
-    this.#ids = loaded === null ? [] : loaded.ids;
-    this.#idsShared = loaded !== null;
+    this.#ids = new StringColumn(loaded === null ? [] : loaded.ids);
     this.#strings = loaded === null ? new Int32Array(16 * S) : loaded.strings;
     this.#numbers = loaded === null ? new Float64Array(16 * N) : loaded.numbers;
     this.#flags = loaded === null ? new Uint8Array(16) : loaded.flags;
@@ -110,7 +114,7 @@ export class MetaColumns {
     return this.#rows;
   }
 
-  get ids(): readonly string[] {
+  get ids(): StringList {
     return this.#ids;
   }
 
@@ -119,10 +123,6 @@ export class MetaColumns {
     const row = this.#rows;
     if (row === this.#flags.length) this.#grow();
     this.#rows++;
-    if (this.#idsShared) {
-      this.#ids = this.#ids.slice();
-      this.#idsShared = false;
-    }
     this.#ids.push(meta.memory_id);
     // The id is read from `ids`: numbering it would keep a second entry per memory in the pool's Map.
     this.#strings[row * S] = -1;
@@ -185,7 +185,7 @@ export class MetaColumns {
     const number = this.#strings[row * S + field];
     if (number === -1) return null;
     return number < this.#baseStrings.length
-      ? this.#baseStrings[number]
+      ? this.#baseString(number)
       : this.#laterStrings[number - this.#baseStrings.length];
   }
 
@@ -208,7 +208,7 @@ export class MetaColumns {
     const loaded = this.#loaded!;
     const from = loaded.listStarts[row] + loaded.listCounts[row * 2];
     const to = from + loaded.listCounts[row * 2 + 1];
-    for (let at = from; at < to; at++) if (loaded.stringTable[loaded.listItems[at]] === tag) return true;
+    for (let at = from; at < to; at++) if (this.#baseString(loaded.listItems[at]) === tag) return true;
     return false;
   }
 
@@ -219,8 +219,17 @@ export class MetaColumns {
     if (count === 0) return NO_ITEMS;
     const from = loaded.listStarts[row] + (which === 1 ? loaded.listCounts[row * 2] : 0);
     const out = new Array<string>(count);
-    for (let index = 0; index < count; index++) out[index] = loaded.stringTable[loaded.listItems[from + index]];
+    for (let index = 0; index < count; index++) out[index] = this.#baseString(loaded.listItems[from + index]);
     return out;
+  }
+
+  #baseString(number: number): string {
+    let made = this.#baseMade.get(number);
+    if (made === undefined) {
+      made = this.#baseStrings.at(number)!;
+      this.#baseMade.set(number, made);
+    }
+    return made;
   }
 
   /** A string's number: the file's strings are not looked up (that would need a Map of them all), so one met again later gets a second number, which reads the same. */

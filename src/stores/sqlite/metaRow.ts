@@ -39,7 +39,7 @@ export class MetaRow implements MemoryMeta {
   }
 
   get memory_id(): string {
-    return this.#columns.ids[this.row];
+    return this.#columns.ids.at(this.row)!;
   }
   get layer(): string {
     return this.#columns.string(this.row, LAYER)!;

@@ -80,6 +80,6 @@ export class PinnedAndTagged {
  */
 function presentIdsWhere(columns: MetaColumns, test: (row: number) => boolean): Set<string> {
   const ids = new Set<string>();
-  for (let row = 0; row < columns.rows; row++) if (columns.present(row) && test(row)) ids.add(columns.ids[row]);
+  for (let row = 0; row < columns.rows; row++) if (columns.present(row) && test(row)) ids.add(columns.ids.at(row)!);
   return ids;
 }

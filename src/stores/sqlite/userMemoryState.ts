@@ -198,7 +198,7 @@ export class UserMemoryState {
         if (rowSession !== session || Math.abs(rowTime - time) > maxGapMs) break;
         session = rowSession;
         time = rowTime;
-        if (accepts(row)) found.push(columns.ids[row]);
+        if (accepts(row)) found.push(columns.ids.at(row)!);
       }
       return found;
     };

@@ -1,0 +1,217 @@
+/**
+ * Lists of strings that a persisted index reads in place. A file keeps every distinct string once,
+ * as one run of characters and each string's length; the memory ids and term names are columns of
+ * numbers into that table. Making a JavaScript string of each at load was 230,000 strings at
+ * 100,000 memories: half the CPU of decoding the file and most of a fresh process's collector work
+ * before its first answer (bench/coldStart.ts; docs/benchmarks.md, "Strings read in place"). Here a
+ * string is made when someone asks for it: a binary search's probes, a hit's id, a term's name.
+ */
+
+/** Read access to a list of strings: an array, or strings read in place (undefined for a position it does not hold). */
+export interface StringList {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
+/**
+ * A string table read in place: every string's characters one after another in `characters`,
+ * string `n` from `starts[n]` to `starts[n + 1]`.
+ */
+export class PackedStrings implements StringList {
+  readonly #characters: string;
+  readonly #starts: Int32Array;
+
+  private constructor(characters: string, starts: Int32Array) {
+    this.#characters = characters;
+    this.#starts = starts;
+  }
+
+  /** The table `lengths` cut `characters` into; null when a length is negative or they do not add up to it. */
+  static fromLengths(characters: string, lengths: Int32Array): PackedStrings | null {
+    const starts = startsOf(lengths, characters.length);
+    return starts === null ? null : new PackedStrings(characters, starts);
+  }
+
+  get length(): number {
+    return this.#starts.length - 1;
+  }
+
+  at(index: number): string | undefined {
+    if (index >>> 0 !== index || index >= this.#starts.length - 1) return undefined;
+    return this.#characters.slice(this.#starts[index], this.#starts[index + 1]);
+  }
+
+  /** Whether string `index` is longer than `part` and begins or ends with it, without making it. */
+  holdsAtEdge(index: number, part: string): boolean {
+    const start = this.#starts[index];
+    const end = this.#starts[index + 1];
+    if (end - start <= part.length) return false;
+    return this.#characters.startsWith(part, start) || this.#characters.startsWith(part, end - part.length);
+  }
+
+  /** String order (UTF-16 code units, as `<`) of string `index` against `key`, without making it: negative, 0 or positive. */
+  compareTo(index: number, key: string): number {
+    const characters = this.#characters;
+    const start = this.#starts[index];
+    const length = this.#starts[index + 1] - start;
+    const shorter = Math.min(length, key.length);
+    for (let at = 0; at < shorter; at++) {
+      const difference = characters.charCodeAt(start + at) - key.charCodeAt(at);
+      if (difference !== 0) return difference;
+    }
+    return length - key.length;
+  }
+
+  /** String order (UTF-16 code units, as `<`) of strings `a` and `b`, without making them: negative, 0 or positive. */
+  compare(a: number, b: number): number {
+    const characters = this.#characters;
+    let at = this.#starts[a];
+    const end = this.#starts[a + 1];
+    let other = this.#starts[b];
+    const otherEnd = this.#starts[b + 1];
+    for (; at < end && other < otherEnd; at++, other++) {
+      const difference = characters.charCodeAt(at) - characters.charCodeAt(other);
+      if (difference !== 0) return difference;
+    }
+    return end - at - (otherEnd - other);
+  }
+}
+
+/** Prefix sums of `lengths`: where each string starts, and the total last; null when they are not `total`. */
+function startsOf(lengths: Int32Array, total: number): Int32Array | null {
+  const starts = new Int32Array(lengths.length + 1);
+  let at = 0;
+  for (let index = 0; index < lengths.length; index++) {
+    const length = lengths[index];
+    if (length < 0) return null;
+    starts[index] = at;
+    at += length;
+  }
+  starts[lengths.length] = at;
+  return at === total ? starts : null;
+}
+
+/**
+ * Strings of a table by their numbers: entry `i` is string `numbers[i * stride]` (a column of a
+ * file's rows of string numbers, or a list of them when the stride is 1). Every number must be a
+ * string of the table (checked where the file is decoded).
+ */
+export class NumberedStrings implements StringList {
+  readonly #table: PackedStrings;
+  readonly #numbers: Int32Array;
+  readonly #stride: number;
+  readonly length: number;
+
+  constructor(table: PackedStrings, numbers: Int32Array, stride = 1) {
+    this.#table = table;
+    this.#numbers = numbers;
+    this.#stride = stride;
+    this.length = Math.floor(numbers.length / stride);
+  }
+
+  at(index: number): string | undefined {
+    if (index >>> 0 !== index || index >= this.length) return undefined;
+    return this.#table.at(this.#numbers[index * this.#stride]);
+  }
+
+  holdsAtEdge(index: number, part: string): boolean {
+    return this.#table.holdsAtEdge(this.#numbers[index * this.#stride], part);
+  }
+
+  compare(a: number, b: number): number {
+    return this.#table.compare(this.#numbers[a * this.#stride], this.#numbers[b * this.#stride]);
+  }
+
+  compareTo(index: number, key: string): number {
+    return this.#table.compareTo(this.#numbers[index * this.#stride], key);
+  }
+
+  /**
+   * The first rank at which the entries, read in `sorted` order (their own order when null), are
+   * not strictly increasing, and whether it repeats the entry before it; null when they all are.
+   * Positions must be valid (checked by the caller). One loop here, not a compare call per pair:
+   * a fresh process checks a loaded index's 130,000 terms with it.
+   */
+  firstDisorder(sorted: Int32Array | null): { rank: number; repeated: boolean } | null {
+    const table = this.#table;
+    const numbers = this.#numbers;
+    const stride = this.#stride;
+    for (let rank = 1; rank < this.length; rank++) {
+      const previous = sorted === null ? rank - 1 : sorted[rank - 1];
+      const position = sorted === null ? rank : sorted[rank];
+      const order = table.compare(numbers[previous * stride], numbers[position * stride]);
+      if (order >= 0) return { rank, repeated: order === 0 };
+    }
+    return null;
+  }
+
+  /** Whether entry `index` of both lists is the same string of the same table. */
+  sameEntry(other: NumberedStrings, index: number): boolean {
+    return (
+      this.#table === other.#table && this.#numbers[index * this.#stride] === other.#numbers[index * other.#stride]
+    );
+  }
+}
+
+/** The list's strings in an array (a copy). */
+export function stringsOf(list: StringList): string[] {
+  if (Array.isArray(list)) return (list as readonly string[]).slice();
+  const strings = new Array<string>(list.length);
+  for (let index = 0; index < list.length; index++) strings[index] = list.at(index)!;
+  return strings;
+}
+
+/**
+ * A list that changes over a list that never does (a loaded file's, or none): entries past the base
+ * are appended, entries of the base replaced are kept beside it, so a loaded index's 100,000 ids
+ * are not copied at its first change and the base stays valid for the binary searches over it.
+ */
+export class StringColumn implements StringList {
+  readonly #base: StringList;
+  readonly #baseLength: number;
+  #replaced: Map<number, string> | null = null;
+  #added: string[] = [];
+
+  constructor(base: StringList = []) {
+    this.#base = base;
+    this.#baseLength = base.length;
+  }
+
+  get length(): number {
+    return this.#baseLength + this.#added.length;
+  }
+
+  at(index: number): string | undefined {
+    if (index >= this.#baseLength) return this.#added[index - this.#baseLength];
+    const replaced = this.#replaced?.get(index);
+    return replaced !== undefined ? replaced : this.#base.at(index);
+  }
+
+  /** Sets entry `index`, an existing one or the next (`length`). */
+  set(index: number, value: string): void {
+    if (!(index >= 0 && index <= this.length)) throw new RangeError(`String column entry ${index} of ${this.length}.`);
+    if (index >= this.#baseLength) this.#added[index - this.#baseLength] = value;
+    else (this.#replaced ??= new Map()).set(index, value);
+  }
+
+  push(value: string): void {
+    this.#added.push(value);
+  }
+
+  /** Whether entry `index` is longer than `part` and begins or ends with it (read in place where the base allows). */
+  holdsAtEdge(index: number, part: string): boolean {
+    const base = this.#base;
+    if (index < this.#baseLength && this.#replaced?.has(index) !== true && base instanceof NumberedStrings)
+      return base.holdsAtEdge(index, part);
+    const value = this.at(index)!;
+    return value.length > part.length && (value.startsWith(part) || value.endsWith(part));
+  }
+
+  /** A copy that later changes to this column do not reach (the base is shared: it never changes). */
+  copy(): StringColumn {
+    const copy = new StringColumn(this.#base);
+    copy.#replaced = this.#replaced === null ? null : new Map(this.#replaced);
+    copy.#added = this.#added.slice();
+    return copy;
+  }
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SortedKeyIndex, sortedOrder } from '../../../src/stores/common/sortedKeyIndex.ts';
+import { NumberedStrings, PackedStrings, StringColumn, stringsOf } from '../../../src/stores/common/stringList.ts';
+
+/** A table as a file holds it: the strings' characters one after another and their lengths. */
+function packed(strings: readonly string[]): PackedStrings {
+  const table = PackedStrings.fromLengths(
+    strings.join(''),
+    Int32Array.from(strings, (value) => value.length),
+  );
+  assert.ok(table !== null);
+  return table;
+}
+
+// Empty, one character, the lone surrogate halves a JavaScript string may hold, and code units
+// whose order differs from code point order (U+FF5E against U+1F600's high surrogate).
+const STRINGS = ['', 'a', 'ab', 'abc', 'b', 'mem_ü', '\ud800', '\udfff', '～', '😀', 'z', 'za'];
+
+test('a packed table gives back each string and nothing outside it', () => {
+  const table = packed(STRINGS);
+  assert.equal(table.length, STRINGS.length);
+  assert.deepEqual(stringsOf(table), STRINGS);
+  for (const outside of [-1, STRINGS.length, 1.5, Number.NaN])
+    assert.equal(table.at(outside), undefined, String(outside));
+});
+
+test('lengths that are negative or do not add up to the characters are refused', () => {
+  assert.equal(PackedStrings.fromLengths('abc', Int32Array.from([1, 1])), null);
+  assert.equal(PackedStrings.fromLengths('abc', Int32Array.from([2, 2])), null);
+  assert.equal(PackedStrings.fromLengths('abc', Int32Array.from([4, -1])), null);
+  assert.deepEqual(stringsOf(PackedStrings.fromLengths('', new Int32Array(0))!), []);
+});
+
+test('compare and compareTo in place order every pair as JavaScript string order does', () => {
+  const table = packed(STRINGS);
+  for (let a = 0; a < STRINGS.length; a++)
+    for (let b = 0; b < STRINGS.length; b++) {
+      const expected = STRINGS[a]! < STRINGS[b]! ? -1 : STRINGS[a] === STRINGS[b] ? 0 : 1;
+      assert.equal(
+        Math.sign(table.compare(a, b)),
+        expected,
+        `${JSON.stringify(STRINGS[a])} vs ${JSON.stringify(STRINGS[b])}`,
+      );
+      assert.equal(
+        Math.sign(table.compareTo(a, STRINGS[b]!)),
+        expected,
+        `${JSON.stringify(STRINGS[a])} vs the key ${JSON.stringify(STRINGS[b])}`,
+      );
+    }
+});
+
+test('holdsAtEdge is true exactly for longer strings that begin or end with the part', () => {
+  const words = ['rate', 'ratelimit', 'limiterate', 'pirate', 'karate', 'berated', 'rat', 'xrate'];
+  const table = packed(words);
+  for (const part of ['rate', 'rat', 'ate', 'limit', 'x']) {
+    words.forEach((word, index) =>
+      assert.equal(
+        table.holdsAtEdge(index, part),
+        word.length > part.length && (word.startsWith(part) || word.endsWith(part)),
+        `${word} / ${part}`,
+      ),
+    );
+  }
+});
+
+test('numbered strings read a column of string numbers with a stride, and compare through the table', () => {
+  const table = packed(['x', 'mem_b', 'layer', 'mem_a', 'other']);
+  // Rows of (id, layer): ids in column 0.
+  const rows = Int32Array.from([1, 2, 3, 2, 0, 4]);
+  const ids = new NumberedStrings(table, rows, 2);
+  assert.equal(ids.length, 3);
+  assert.deepEqual(stringsOf(ids), ['mem_b', 'mem_a', 'x']);
+  assert.equal(ids.at(3), undefined);
+  assert.ok(ids.compare(0, 1) > 0);
+  assert.ok(ids.compare(1, 2) < 0);
+  assert.equal(ids.compare(1, 1), 0);
+  const same = new NumberedStrings(table, Int32Array.from([3]));
+  assert.equal(ids.sameEntry(same, 0), false);
+  assert.equal(new NumberedStrings(table, Int32Array.from([1])).sameEntry(ids, 0), true);
+});
+
+test('a sorted key index over strings read in place finds what it finds over the same array, and refuses what it refuses', () => {
+  const keys = ['mem_b', 'mem_a', 'mem_ü', 'mem_10', 'mem_9'];
+  const order = sortedOrder(keys);
+  const inPlace = new NumberedStrings(
+    packed(keys),
+    Int32Array.from(keys, (_, at) => at),
+  );
+  assert.equal(SortedKeyIndex.problemWith(inPlace, order), null);
+  const index = new SortedKeyIndex(inPlace, order);
+  keys.forEach((key, position) => assert.equal(index.get(key), position));
+  for (const missing of ['mem_', 'mem_c', 'zzz']) assert.equal(index.get(missing), undefined);
+  const twice = new NumberedStrings(packed(['a', 'b']), Int32Array.from([0, 1, 1]));
+  assert.match(SortedKeyIndex.problemWith(twice, null)!, /"b" is there twice/);
+  const unordered = new NumberedStrings(packed(['b', 'a']), Int32Array.from([0, 1]));
+  assert.match(SortedKeyIndex.problemWith(unordered, null)!, /not in order at "a"/);
+});
+
+test('a column over a base keeps appended and replaced entries beside it, and the base is never written', () => {
+  const base = new NumberedStrings(packed(['ratelimit', 'b', 'c']), Int32Array.from([0, 1, 2]));
+  const column = new StringColumn(base);
+  column.push('d');
+  column.set(1, 'rate');
+  column.set(4, 'e');
+  assert.deepEqual(stringsOf(column), ['ratelimit', 'rate', 'c', 'd', 'e']);
+  assert.deepEqual(stringsOf(base), ['ratelimit', 'b', 'c']);
+  assert.throws(() => column.set(6, 'gap'), RangeError);
+  assert.throws(() => column.set(-1, 'before'), RangeError);
+  // In place for base entries, from the string for replaced and appended ones.
+  assert.equal(column.holdsAtEdge(0, 'rate'), true);
+  assert.equal(column.holdsAtEdge(1, 'rate'), false);
+  column.set(2, 'pirate');
+  assert.equal(column.holdsAtEdge(2, 'rate'), true);
+});
+
+test("a column's copy is not reached by later changes, nor the column by the copy's", () => {
+  const column = new StringColumn(['a', 'b']);
+  column.push('c');
+  const copy = column.copy();
+  column.set(0, 'changed');
+  column.push('d');
+  copy.set(2, 'copy');
+  assert.deepEqual(stringsOf(copy), ['a', 'b', 'copy']);
+  assert.deepEqual(stringsOf(column), ['changed', 'b', 'c', 'd']);
+});
