@@ -118,10 +118,6 @@ export class NumberedStrings implements StringList {
     return this.#table.holdsAtEdge(this.#numbers[index * this.#stride], part);
   }
 
-  compare(a: number, b: number): number {
-    return this.#table.compare(this.#numbers[a * this.#stride], this.#numbers[b * this.#stride]);
-  }
-
   compareTo(index: number, key: string): number {
     return this.#table.compareTo(this.#numbers[index * this.#stride], key);
   }
@@ -143,13 +139,6 @@ export class NumberedStrings implements StringList {
       if (order >= 0) return { rank, repeated: order === 0 };
     }
     return null;
-  }
-
-  /** Whether entry `index` of both lists is the same string of the same table. */
-  sameEntry(other: NumberedStrings, index: number): boolean {
-    return (
-      this.#table === other.#table && this.#numbers[index * this.#stride] === other.#numbers[index * other.#stride]
-    );
   }
 }
 

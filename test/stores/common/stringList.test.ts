@@ -64,7 +64,7 @@ test('holdsAtEdge is true exactly for longer strings that begin or end with the 
   }
 });
 
-test('numbered strings read a column of string numbers with a stride, and compare through the table', () => {
+test('numbered strings read a column of string numbers with a stride, and compare and check order through the table', () => {
   const table = packed(['x', 'mem_b', 'layer', 'mem_a', 'other']);
   // Rows of (id, layer): ids in column 0.
   const rows = Int32Array.from([1, 2, 3, 2, 0, 4]);
@@ -72,12 +72,12 @@ test('numbered strings read a column of string numbers with a stride, and compar
   assert.equal(ids.length, 3);
   assert.deepEqual(stringsOf(ids), ['mem_b', 'mem_a', 'x']);
   assert.equal(ids.at(3), undefined);
-  assert.ok(ids.compare(0, 1) > 0);
-  assert.ok(ids.compare(1, 2) < 0);
-  assert.equal(ids.compare(1, 1), 0);
-  const same = new NumberedStrings(table, Int32Array.from([3]));
-  assert.equal(ids.sameEntry(same, 0), false);
-  assert.equal(new NumberedStrings(table, Int32Array.from([1])).sameEntry(ids, 0), true);
+  assert.ok(ids.compareTo(0, 'mem_a') > 0);
+  assert.ok(ids.compareTo(1, 'x') < 0);
+  assert.equal(ids.compareTo(1, 'mem_a'), 0);
+  assert.deepEqual(ids.firstDisorder(null), { rank: 1, repeated: false });
+  assert.equal(ids.firstDisorder(Int32Array.from([1, 0, 2])), null);
+  assert.deepEqual(ids.firstDisorder(Int32Array.from([1, 1, 2])), { rank: 1, repeated: true });
 });
 
 test('a sorted key index over strings read in place finds what it finds over the same array, and refuses what it refuses', () => {
