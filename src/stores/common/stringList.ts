@@ -15,21 +15,35 @@ export interface StringList {
 
 /**
  * A string table read in place: every string's characters one after another in `characters`,
- * string `n` from `starts[n]` to `starts[n + 1]`.
+ * string `n` from `starts[n]` to `starts[n + 1]`. Comparisons read `codes`, the same characters as
+ * UTF-16 code units in a typed array (the file's own bytes, Latin-1 or UTF-16): a fresh process
+ * checks and searches 230,000 strings before its first answer, and typed-array reads are fast from
+ * its first call where `charCodeAt` on a large string is not (measured: docs/benchmarks.md).
  */
 export class PackedStrings implements StringList {
   readonly #characters: string;
+  readonly #codes: Uint8Array | Uint16Array;
   readonly #starts: Int32Array;
 
-  private constructor(characters: string, starts: Int32Array) {
+  private constructor(characters: string, codes: Uint8Array | Uint16Array, starts: Int32Array) {
     this.#characters = characters;
+    this.#codes = codes;
     this.#starts = starts;
   }
 
-  /** The table `lengths` cut `characters` into; null when a length is negative or they do not add up to it. */
-  static fromLengths(characters: string, lengths: Int32Array): PackedStrings | null {
+  /**
+   * The table `lengths` cut `characters` into, `codes` being the same characters as code units (made
+   * here when not given); null when a length is negative, the lengths do not add up to the
+   * characters, or the codes are not as many.
+   */
+  static fromLengths(
+    characters: string,
+    lengths: Int32Array,
+    codes: Uint8Array | Uint16Array = codeUnitsOf(characters),
+  ): PackedStrings | null {
     const starts = startsOf(lengths, characters.length);
-    return starts === null ? null : new PackedStrings(characters, starts);
+    if (starts === null || codes.length !== characters.length) return null;
+    return new PackedStrings(characters, codes, starts);
   }
 
   get length(): number {
@@ -46,17 +60,23 @@ export class PackedStrings implements StringList {
     const start = this.#starts[index];
     const end = this.#starts[index + 1];
     if (end - start <= part.length) return false;
-    return this.#characters.startsWith(part, start) || this.#characters.startsWith(part, end - part.length);
+    return this.#holdsAt(start, part) || this.#holdsAt(end - part.length, part);
+  }
+
+  #holdsAt(from: number, part: string): boolean {
+    const codes = this.#codes;
+    for (let at = 0; at < part.length; at++) if (codes[from + at] !== part.charCodeAt(at)) return false;
+    return true;
   }
 
   /** String order (UTF-16 code units, as `<`) of string `index` against `key`, without making it: negative, 0 or positive. */
   compareTo(index: number, key: string): number {
-    const characters = this.#characters;
+    const codes = this.#codes;
     const start = this.#starts[index];
     const length = this.#starts[index + 1] - start;
-    const shorter = Math.min(length, key.length);
+    const shorter = length < key.length ? length : key.length;
     for (let at = 0; at < shorter; at++) {
-      const difference = characters.charCodeAt(start + at) - key.charCodeAt(at);
+      const difference = codes[start + at] - key.charCodeAt(at);
       if (difference !== 0) return difference;
     }
     return length - key.length;
@@ -64,17 +84,24 @@ export class PackedStrings implements StringList {
 
   /** String order (UTF-16 code units, as `<`) of strings `a` and `b`, without making them: negative, 0 or positive. */
   compare(a: number, b: number): number {
-    const characters = this.#characters;
+    const codes = this.#codes;
     let at = this.#starts[a];
     const end = this.#starts[a + 1];
     let other = this.#starts[b];
     const otherEnd = this.#starts[b + 1];
     for (; at < end && other < otherEnd; at++, other++) {
-      const difference = characters.charCodeAt(at) - characters.charCodeAt(other);
+      const difference = codes[at] - codes[other];
       if (difference !== 0) return difference;
     }
     return end - at - (otherEnd - other);
   }
+}
+
+/** A string's UTF-16 code units. */
+function codeUnitsOf(characters: string): Uint16Array {
+  const codes = new Uint16Array(characters.length);
+  for (let at = 0; at < characters.length; at++) codes[at] = characters.charCodeAt(at);
+  return codes;
 }
 
 /** Prefix sums of `lengths`: where each string starts, and the total last; null when they are not `total`. */

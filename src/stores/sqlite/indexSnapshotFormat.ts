@@ -326,7 +326,7 @@ export function decodeSnapshot(bytes: Buffer): DecodedSnapshot {
     characterSection.offset + characterSection.bytes,
   );
   // Read in place: a string is made when asked for (stringList.ts), not 230,000 of them at 100,000 memories.
-  const strings = PackedStrings.fromLengths(characters, lengths);
+  const strings = PackedStrings.fromLengths(characters, lengths, characterCodes(body, characterSection));
   if (strings === null) throw new SnapshotFormatError('corrupt', 'The index file’s string table does not add up.');
   const string = (number: number): string => {
     const value = strings.at(number);
@@ -569,6 +569,14 @@ function sectionReader(body: Buffer, entries: readonly SectionEntry[]): Section 
     if (kind === 'u16') return new Uint16Array(buffer, start, count);
     return new Uint8Array(buffer, start, count);
   };
+}
+
+/** The characters section's code units read in place (copied only if the file's buffer leaves them unaligned). */
+function characterCodes(body: Buffer, entry: SectionEntry): Uint8Array | Uint16Array {
+  if (entry.kind === 'latin1') return body.subarray(entry.offset, entry.offset + entry.bytes);
+  const start = body.byteOffset + entry.offset;
+  if (start % 2 === 0) return new Uint16Array(body.buffer, start, entry.bytes / 2);
+  return new Uint16Array(Uint8Array.from(body.subarray(entry.offset, entry.offset + entry.bytes)).buffer);
 }
 
 function charactersSection(header: Header, bodyLength: number): SectionEntry {

@@ -30,6 +30,17 @@ test('lengths that are negative or do not add up to the characters are refused',
   assert.equal(PackedStrings.fromLengths('abc', Int32Array.from([2, 2])), null);
   assert.equal(PackedStrings.fromLengths('abc', Int32Array.from([4, -1])), null);
   assert.deepEqual(stringsOf(PackedStrings.fromLengths('', new Int32Array(0))!), []);
+  assert.equal(PackedStrings.fromLengths('abc', Int32Array.from([3]), new Uint8Array(2)), null);
+});
+
+test("a table compares through the file's own code units, Latin-1 bytes or UTF-16", () => {
+  const latin1 = PackedStrings.fromLengths('äz', Int32Array.from([1, 1]), Uint8Array.from([0xe4, 0x7a]))!;
+  assert.ok(latin1.compare(0, 1) > 0);
+  assert.equal(latin1.compareTo(0, 'ä'), 0);
+  assert.ok(latin1.compareTo(1, 'ä') < 0);
+  const wide = PackedStrings.fromLengths('😀～', Int32Array.from([2, 1]), Uint16Array.from([0xd83d, 0xde00, 0xff5e]))!;
+  assert.ok(wide.compare(0, 1) < 0);
+  assert.equal(wide.compareTo(0, '😀'), 0);
 });
 
 test('compare and compareTo in place order every pair as JavaScript string order does', () => {
