@@ -2,3 +2,18 @@
 export function newId(prefix: 'mem' | 'wmi' | 'sess' | 'acc'): string {
   return `${prefix}_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
 }
+
+/**
+ * An access-log id that sorts by the time it was made: 12 hex digits of the epoch milliseconds,
+ * then 20 random hex digits (80 bits, so ids of the same millisecond in any process stay apart),
+ * the same `acc_` + 32 hex digits as a random id. Why: the log's primary-key index is written by
+ * every recall (fifty rows for a LoCoMo question); random keys land on a different leaf page each,
+ * and every page a commit touches is written to the WAL again. Keys that grow land on the last
+ * leaves: measured on a LoCoMo conversation, a flush of 150 entries wrote 185 → 139 WAL pages.
+ */
+export function newTimeOrderedId(prefix: 'acc'): string {
+  const time = Math.max(0, Date.now()).toString(16).padStart(12, '0').slice(-12);
+  let random = '';
+  for (const byte of globalThis.crypto.getRandomValues(new Uint8Array(10))) random += byte.toString(16).padStart(2, '0');
+  return `${prefix}_${time}${random}`;
+}
