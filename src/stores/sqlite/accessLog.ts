@@ -51,7 +51,7 @@ export function recordAccessRows(sql: StatementCache, entries: readonly AccessLo
       logged.set(key, { user_id: entry.user_id, memory_id: entry.memory_id, count: 1, latest: entry.accessed_at });
     else {
       seen.count++;
-      // The text comparison the UPDATE makes, so the latest is the one a bump per entry kept.
+      // The UPDATE compares the texts too; ISO times are ASCII, where its byte order and this agree.
       if (entry.accessed_at > seen.latest) seen.latest = entry.accessed_at;
     }
   }
