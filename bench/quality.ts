@@ -22,7 +22,7 @@ import { MemoryCore } from '../src/core/memoryCore.ts';
 import { createEmbeddings } from '../src/runtime/createRuntime.ts';
 import { embeddingConfigFromEnv } from '../src/runtime/runtimeConfig.ts';
 import { benchBackendArgs, openBenchStore } from './benchBackend.ts';
-import { cpuMsOf, rssMbOf } from './serverProcess.ts';
+import { cpuMsOf, mainThreadCpuMsOf, rssMbOf } from './serverProcess.ts';
 import { connectStdioServer } from './stdioServer.ts';
 import { connectClient } from '../test/support/testCore.ts';
 import { KS, loadSamples } from './locomo/locomoData.ts';
@@ -86,7 +86,14 @@ async function main(): Promise<void> {
   let project: ProjectSetResult | null = null;
   const codingSet = setArg === 'all' || setArg === 'coding' ? loadCodingSet() : null;
   const distractorSample = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE) ?? null;
-  let locomo: LocomoRun = { rows: [], recallMs: [], storeMs: [], recallCpuMs: 0, storeCpuMs: 0 };
+  let locomo: LocomoRun = {
+    rows: [],
+    recallMs: [],
+    storeMs: [],
+    recallCpuMs: 0,
+    storeCpuMs: 0,
+    recallMainThreadCpuMs: 0,
+  };
   // Main-thread CPU of the LoCoMo calls: client and server share this thread (in-memory transport).
   const threadCpuMs = (): number => {
     const usage = process.threadCpuUsage();
@@ -164,7 +171,10 @@ async function stdioRun(dataDir: string): Promise<void> {
   let run: LocomoRun;
   let rssMb: number;
   try {
-    run = await runLocomo(server.client, loadSamples(), { cpuMs: () => cpuMsOf(server.pid) });
+    run = await runLocomo(server.client, loadSamples(), {
+      cpuMs: () => cpuMsOf(server.pid),
+      mainThreadCpuMs: () => mainThreadCpuMsOf(server.pid),
+    });
     rssMb = rssMbOf(server.pid);
   } finally {
     await server.close();
@@ -182,7 +192,7 @@ async function stdioRun(dataDir: string): Promise<void> {
   );
   // /proc counts CPU in 10 ms ticks: per call that is coarse, summed over ~1,000 calls it is not.
   console.log(
-    `server process CPU per call, mean ms: recall_memories ${ms(run.recallCpuMs / Math.max(1, recall.n))}, store_memory ${ms(run.storeCpuMs / Math.max(1, store.n))}; server RSS at the end ${rssMb.toFixed(0)} MB; load average ${loadavg()
+    `server process CPU per call, mean ms: recall_memories ${ms(run.recallCpuMs / Math.max(1, recall.n))} (main thread ${ms(run.recallMainThreadCpuMs / Math.max(1, recall.n))}), store_memory ${ms(run.storeCpuMs / Math.max(1, store.n))}; server RSS at the end ${rssMb.toFixed(0)} MB; load average ${loadavg()
       .map((value) => value.toFixed(2))
       .join(' ')}`,
   );

@@ -71,9 +71,19 @@ export function rssMbOf(pid: number): number {
 // Linux reports utime and stime in clock ticks of USER_HZ, which is 100 on every Linux ABI Node runs on.
 const TICKS_PER_SECOND = 100;
 
+/**
+ * The same for the process's main thread alone (its task id is the pid): the thread that runs the
+ * requests. The process's figure adds V8's compiler and garbage-collector helper threads and
+ * the WAL checkpointer's worker, which `npm run bench`'s thread clock does not count.
+ */
+export function mainThreadCpuMsOf(pid: number): number {
+  const fields = statFieldsOf(pid, `/proc/${pid}/task/${pid}/stat`);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
 /** /proc/PID/stat's fields after the command name, which may contain spaces and parentheses. */
-function statFieldsOf(pid: number): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+function statFieldsOf(pid: number, path = `/proc/${pid}/stat`): string[] {
+  const stat = readFileSync(path, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 

@@ -10,6 +10,8 @@ export interface LocomoRun {
   storeMs: number[];
   recallCpuMs: number;
   storeCpuMs: number;
+  /** Of recallCpuMs, the server's main thread's (0 without options.mainThreadCpuMs). */
+  recallMainThreadCpuMs: number;
 }
 
 /**
@@ -21,9 +23,17 @@ export interface LocomoRun {
 export async function runLocomo(
   client: Client,
   samples: readonly Sample[],
-  options: { cpuMs: () => number; minSimilarity?: number },
+  options: { cpuMs: () => number; mainThreadCpuMs?: () => number; minSimilarity?: number },
 ): Promise<LocomoRun> {
-  const run: LocomoRun = { rows: [], recallMs: [], storeMs: [], recallCpuMs: 0, storeCpuMs: 0 };
+  const run: LocomoRun = {
+    rows: [],
+    recallMs: [],
+    storeMs: [],
+    recallCpuMs: 0,
+    storeCpuMs: 0,
+    recallMainThreadCpuMs: 0,
+  };
+  const mainThreadCpuMs = options.mainThreadCpuMs ?? (() => 0);
   for (const sample of samples) {
     const user = `locomo-${sample.sample_id}`;
     for (const session of sessionsOf(sample)) {
@@ -41,6 +51,7 @@ export async function runLocomo(
       await new Promise((resolve) => setImmediate(resolve));
       const started = performance.now();
       const cpuBefore = options.cpuMs();
+      const mainThreadBefore = mainThreadCpuMs();
       const result = await callOk<{ memories: Array<{ metadata: { dia_id?: string } }> }>(client, 'recall_memories', {
         user_id: user,
         query: qa.question,
@@ -49,6 +60,7 @@ export async function runLocomo(
       });
       run.recallMs.push(performance.now() - started);
       run.recallCpuMs += options.cpuMs() - cpuBefore;
+      run.recallMainThreadCpuMs += mainThreadCpuMs() - mainThreadBefore;
       const ranked = result.memories.map((memory) => String(memory.metadata.dia_id));
       run.rows.push({ sample: sample.sample_id, category: qa.category, recall: recallAtKs(ranked, qa.evidence) });
     }

@@ -72,7 +72,7 @@ import { intentMultiplier } from './retrieval/typeWeights.ts';
 import type { TokenCounter } from './tokens/tokenCounter.ts';
 import { requireId } from './validation.ts';
 import { sharedPartition } from './layers/layerScope.ts';
-import { newId } from './util/ids.ts';
+import { newTimeOrderedId } from './util/ids.ts';
 import { WorkingMemory } from './working/workingMemory.ts';
 import { EmbeddingBackfill } from './background/embeddingBackfill.ts';
 import { BackgroundModelQueue } from './background/modelQueue.ts';
@@ -439,7 +439,7 @@ export class MemoryCore {
     if (!memory) return;
     this.deps.access.record([
       {
-        access_id: newId('acc'),
+        access_id: newTimeOrderedId('acc'),
         memory_id: memory.memory_id,
         session_id: null,
         user_id: userId,

@@ -3,7 +3,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import { MemoryError } from '../domain/errors.ts';
 import type { AccessLogEntry, MemoryRecord } from '../domain/records.ts';
 import { safeContextItem } from '../safety/safeContextItem.ts';
-import { newId } from '../util/ids.ts';
+import { newTimeOrderedId } from '../util/ids.ts';
 import { LruCache } from '../util/lruCache.ts';
 import { LIMITS, requireId, requirePositiveInt, requireQuery } from '../validation.ts';
 import type { Recall } from '../retrieval/recall.ts';
@@ -175,7 +175,7 @@ export class ContextAssembler {
     if (options.logAccess !== false && longTermSelected.length > 0) {
       const at = this.deps.clock.now().toISOString();
       const entries: AccessLogEntry[] = longTermSelected.map((candidate) => ({
-        access_id: newId('acc'),
+        access_id: newTimeOrderedId('acc'),
         memory_id: candidate.item.memory_id as string,
         session_id: sessionId,
         user_id: candidate.scored?.memory.user_id ?? userId,

@@ -39,7 +39,7 @@ export const DEFAULT_NEIGHBOURS: NeighbourOptions = { decay: 0.7, combine: 'sum'
  */
 export function expandWithNeighbours(
   hits: readonly RankedHit[],
-  neighbours: (docId: string) => readonly string[],
+  neighbours: (docId: string) => Iterable<string>,
   options?: Partial<NeighbourOptions>,
   edgeShare: (from: string, to: string) => number = () => 1,
   evidence: (hit: RankedHit) => readonly string[] = (hit) => hit.matched_terms,

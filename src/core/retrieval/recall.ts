@@ -14,7 +14,7 @@ import type { OverriddenMemory } from '../api/layersApi.ts';
 import type { CoreDeps } from '../coreDeps.ts';
 import type { AccessLogEntry } from '../domain/records.ts';
 import type { MemoryFilter } from '../ports/memoryStore.ts';
-import { newId } from '../util/ids.ts';
+import { newTimeOrderedId } from '../util/ids.ts';
 import {
   LIMITS,
   requireId,
@@ -185,7 +185,7 @@ export class Recall {
   ): void {
     const at = now.toISOString();
     const entries: AccessLogEntry[] = top.map((entry) => ({
-      access_id: newId('acc'),
+      access_id: newTimeOrderedId('acc'),
       memory_id: entry.memory.memory_id,
       session_id: sessionId,
       user_id: entry.memory.user_id,

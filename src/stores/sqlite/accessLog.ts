@@ -13,6 +13,11 @@ export interface AccessBump {
  * Call inside a write transaction. An entry for a memory the user does not own is skipped
  * (another user's id behaves as missing), and a repeated access_id is ignored so a retried
  * call does not count the same read twice. Returns the memories whose counters moved.
+ *
+ * Each memory's counters are bumped once per batch, by the number of its entries logged and to
+ * the latest of their times: the state one bump per entry reached, with one UPDATE (a rewrite of
+ * the memory's whole row) per memory rather than per entry; a flush holds several recalls, which
+ * often return the same turns.
  */
 export function recordAccessRows(sql: StatementCache, entries: readonly AccessLogEntry[]): AccessBump[] {
   const insert = sql.get(
@@ -22,11 +27,12 @@ export function recordAccessRows(sql: StatementCache, entries: readonly AccessLo
   );
   const bump = sql.get(
     `UPDATE long_term_memories
-     SET access_count = access_count + 1, last_accessed = CASE WHEN ?1 > last_accessed THEN ?1 ELSE last_accessed END
-     WHERE memory_id = ?2 AND user_id = ?3
+     SET access_count = access_count + ?1, last_accessed = CASE WHEN ?2 > last_accessed THEN ?2 ELSE last_accessed END
+     WHERE memory_id = ?3 AND user_id = ?4
      RETURNING access_count, last_accessed`,
   );
-  const bumped = new Map<string, AccessBump>();
+  // In the order each memory was first logged, as the bumps were applied one by one.
+  const logged = new Map<string, { user_id: string; memory_id: string; count: number; latest: string }>();
   for (const entry of entries) {
     const inserted = insert.run(
       entry.access_id,
@@ -39,18 +45,22 @@ export function recordAccessRows(sql: StatementCache, entries: readonly AccessLo
       entry.accessed_at,
     );
     if (Number(inserted.changes) === 0) continue;
-    const row = bump.get(entry.accessed_at, entry.memory_id, entry.user_id) as {
-      access_count: number;
-      last_accessed: string;
-    };
-    bumped.set(`${entry.user_id}\u0000${entry.memory_id}`, {
-      user_id: entry.user_id,
-      memory_id: entry.memory_id,
-      access_count: Number(row.access_count),
-      last_accessed: row.last_accessed,
-    });
+    const key = `${entry.user_id}\u0000${entry.memory_id}`;
+    const seen = logged.get(key);
+    if (seen === undefined)
+      logged.set(key, { user_id: entry.user_id, memory_id: entry.memory_id, count: 1, latest: entry.accessed_at });
+    else {
+      seen.count++;
+      // The UPDATE compares the texts too; ISO times are ASCII, where its byte order and this agree.
+      if (entry.accessed_at > seen.latest) seen.latest = entry.accessed_at;
+    }
   }
-  return [...bumped.values()];
+  const bumped: AccessBump[] = [];
+  for (const { user_id, memory_id, count, latest } of logged.values()) {
+    const row = bump.get(count, latest, memory_id, user_id) as { access_count: number; last_accessed: string };
+    bumped.push({ user_id, memory_id, access_count: Number(row.access_count), last_accessed: row.last_accessed });
+  }
+  return bumped;
 }
 
 export function readAccessLog(sql: StatementCache, userId: string, offset: number, limit: number): AccessLogEntry[] {
