@@ -17,7 +17,7 @@ import { termOf } from '../text/analyzer.ts';
 import { stemUncached } from '../text/stemmer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { Token } from '../text/tokenizer.ts';
-import type { QueryConcept } from './queryConcepts.ts';
+import type { SharedQueryConcept } from './queryConcepts.ts';
 
 /**
  * A joined compound is the same word written another way (word-form credit); a split is weaker:
@@ -37,6 +37,8 @@ export interface CompoundBridge {
   credit: number;
   kind: 'joined' | 'split';
   label: string;
+  /** The terms joined by spaces (queryConcepts tells a concept's alternatives apart by it). */
+  key: string;
 }
 
 const wordTerm = (text: string): string | null => termOf({ text, kind: 'word' });
@@ -63,6 +65,7 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
       bridges.push({
         concept,
         terms: [joined],
+        key: joined,
         credit: JOINED_CREDIT,
         kind: 'joined',
         label: `${first.text} ${second.text} ← ${joinedText}`,
@@ -121,6 +124,7 @@ function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundB
       bridges.push({
         concept,
         terms: [headTerm, tailTerm],
+        key: `${headTerm} ${tailTerm}`,
         credit: SPLIT_CREDIT,
         kind: 'split',
         label: `${surface} ← ${head} ${tail}`,
@@ -149,7 +153,10 @@ export function compoundBridges(
  * The concepts with their split alternatives dropped where some memory has the word itself: a
  * store that says "database" means the word, not "data" and "base" wherever both occur.
  */
-export function unknownWordSplitsOnly(concepts: readonly QueryConcept[], stats: TermStatistics): QueryConcept[] {
+export function unknownWordSplitsOnly(
+  concepts: readonly SharedQueryConcept[],
+  stats: TermStatistics,
+): SharedQueryConcept[] {
   return concepts.map((concept) => {
     if (!concept.alternatives.some((item) => item.kind === 'split')) return concept;
     // Kept, the splits take their place by credit: the coverage reads the first alternative a memory has.

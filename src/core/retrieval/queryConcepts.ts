@@ -305,10 +305,13 @@ function comparativeOrAgentForms(word: string): string[] {
 
 /** One bridge of a query word, before it joins its concept (queryConcepts merges repeats). */
 interface WordBridge {
-  terms: string[];
+  /** Read, never changed: shared by every query with the word, and by the concepts it joins. */
+  terms: readonly string[];
   kind: BridgeKind;
   label: string;
   credit: number;
+  /** The terms joined by spaces: how the concept tells its alternatives apart, made once per word. */
+  key: string;
 }
 
 /**
@@ -329,7 +332,7 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
   if (cached !== undefined) return cached;
   const bridges: WordBridge[] = [];
   const add = (terms: string[] | null, kind: BridgeKind, label: string, credit = BRIDGE_CREDIT[kind]): void => {
-    if (terms !== null) bridges.push({ terms, kind, label, credit });
+    if (terms !== null) bridges.push({ terms, kind, label, credit, key: terms.join(' ') });
   };
   // Asked once: the variants' cache is a Map the split parts of unknown words keep churning.
   const variants = wordFormVariants(surface);
@@ -341,8 +344,7 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
     for (const variant of comparatives) add(wordTerms(variant), 'derived form', `${surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
     for (const lemma of new Set([...regularLemmas(surface), ...variants])) {
-      for (const derived of wordnetDerivations(lemma))
-        add(wordTerms(derived), 'derivation', `${surface} ← ${derived}`);
+      for (const derived of wordnetDerivations(lemma)) add(wordTerms(derived), 'derivation', `${surface} ← ${derived}`);
     }
     for (const base of [surface, ...variants]) {
       // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
@@ -397,6 +399,22 @@ const MAX_CACHED_QUERIES = 1024;
 let conceptsVocabulary: ReadonlyMap<string, PhraseEntry> | null = null;
 let conceptsDescribed = describedSoftwareEnabled();
 let conceptsClasses = languageClassesEnabled();
+
+/** A concept as the cache holds it: every caller reads it, none may change it. */
+export type SharedConceptAlternative = Readonly<Omit<ConceptAlternative, 'terms'>> & {
+  readonly terms: readonly string[];
+};
+export type SharedQueryConcept = Readonly<Omit<QueryConcept, 'alternatives'>> & {
+  readonly alternatives: readonly SharedConceptAlternative[];
+};
+
+/**
+ * The cached concepts of one query themselves, typed read-only, for callers that only read them
+ * (recall): a copy of every alternative was about a seventh of what a recall's expansion allocated.
+ */
+export function sharedQueryConcepts(text: string): readonly SharedQueryConcept[] {
+  return sharedConcepts(text);
+}
 
 /** Concepts of one query: its informative words in order, each with its alternatives. */
 export function queryConcepts(text: string): QueryConcept[] {
@@ -472,9 +490,11 @@ function expandQuery(text: string): QueryConcept[] {
     kind: BridgeKind,
     label: string,
     credit = BRIDGE_CREDIT[kind],
+    known?: string,
   ): void => {
     if (terms === null || (terms.length === 1 && terms[0] === concept.term)) return;
-    const key = terms.join(' ');
+    // The cached bridges bring their key: joining every bridge's terms at every query was most of add's cost.
+    const key = known ?? terms.join(' ');
     // By key rather than a scan of the concept's alternatives, which joined every one's terms at every add.
     let byKey = alternativesByKey.get(concept);
     if (byKey === undefined) alternativesByKey.set(concept, (byKey = new Map()));
@@ -483,8 +503,10 @@ function expandQuery(text: string): QueryConcept[] {
       if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
       return;
     }
-    // Copied only when kept: most offers repeat a bridge already held, and the caller's list is shared.
-    const alternative = { terms: terms.slice(), credit, kind, label };
+    // Not copied: every list offered here is read, never changed (the bridges' caches, the vocabulary's
+    // term lists, lists made for this query), and so are these concepts, which queryConcepts copies
+    // for its callers (test/core/retrieval/queryConceptsCache.test.ts).
+    const alternative = { terms: terms as string[], credit, kind, label };
     byKey.set(key, alternative);
     concept.alternatives.push(alternative);
   };
@@ -497,7 +519,7 @@ function expandQuery(text: string): QueryConcept[] {
     const bridges = wordBridges(word.surface, concept.generic);
     for (let index = 0; index < bridges.length; index++) {
       const bridge = bridges[index];
-      add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
+      add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
     }
   }
 
@@ -505,7 +527,7 @@ function expandQuery(text: string): QueryConcept[] {
   for (let index = 0; index < compounds.length; index++) {
     const bridge = compounds[index];
     const concept = concepts.get(bridge.concept);
-    if (concept) add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit);
+    if (concept) add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
   }
 
   // Phrases of the software vocabulary, longest first, over the informative words in order.
@@ -579,7 +601,11 @@ function membersOf(key: string): ReadonlyMap<string, string> | null {
  * A class of languages the query names ("programming language", "language"): every word of the
  * span gets one alternative that any member of the class covers, longest class first.
  */
-function addClassMembers(sequence: readonly QueryWord[], keys: readonly string[], concepts: Map<string, QueryConcept>): void {
+function addClassMembers(
+  sequence: readonly QueryWord[],
+  keys: readonly string[],
+  concepts: Map<string, QueryConcept>,
+): void {
   for (let start = 0; start < sequence.length; start++) {
     for (let length = Math.min(MAX_CLASS_WORDS, sequence.length - start); length >= 1; length--) {
       // Every class ends with its head noun: most spans are ruled out before a key is made.
@@ -602,7 +628,7 @@ function addClassMembers(sequence: readonly QueryWord[], keys: readonly string[]
 }
 
 /** The weighted terms one lexical search needs for these concepts: each word, then its alternatives at a lower weight. */
-export function searchTermsOf(concepts: readonly QueryConcept[], scale = 1): WeightedTerm[] {
+export function searchTermsOf(concepts: readonly SharedQueryConcept[], scale = 1): WeightedTerm[] {
   const weights = new Map<string, number>();
   for (const concept of concepts) raiseWeight(weights, concept.term, concept.weight * scale);
   // Indexed: hundreds of alternatives' terms a query, and no iterator result for each when unoptimised.

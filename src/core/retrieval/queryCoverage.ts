@@ -7,7 +7,7 @@
  */
 import type { TermStatistics } from '../ports/memoryStore.ts';
 import { bm25Idf } from '../text/bm25.ts';
-import type { ConceptAlternative, QueryConcept } from './queryConcepts.ts';
+import type { SharedConceptAlternative, SharedQueryConcept } from './queryConcepts.ts';
 import { partCredit } from './wordParts.ts';
 
 export interface Coverage {
@@ -27,7 +27,10 @@ export const GENERIC_WORD_INFORMATION = 0.5;
  * The why_matched label of an alternative a memory has, or null: all of its terms, or for a class
  * any one member ("programming language ← kotlin").
  */
-export function alternativeMatch(alternative: ConceptAlternative, memoryTerms: ReadonlySet<string>): string | null {
+export function alternativeMatch(
+  alternative: SharedConceptAlternative,
+  memoryTerms: ReadonlySet<string>,
+): string | null {
   const { members } = alternative;
   if (members === undefined) return alternative.terms.every((term) => memoryTerms.has(term)) ? alternative.label : null;
   for (const term of memoryTerms) {
@@ -38,7 +41,7 @@ export function alternativeMatch(alternative: ConceptAlternative, memoryTerms: R
 }
 
 /** Information of each concept: its own word's IDF in this user's memories, times its query weight. */
-export function conceptInformation(concepts: readonly QueryConcept[], stats: TermStatistics): number[] {
+export function conceptInformation(concepts: readonly SharedQueryConcept[], stats: TermStatistics): number[] {
   return concepts.map(
     (concept) =>
       concept.weight *
@@ -52,7 +55,7 @@ export function conceptInformation(concepts: readonly QueryConcept[], stats: Ter
  * (wordParts.ts); each covers its concept at PART_CREDIT when no bridge covers it more.
  */
 export function coverageOf(
-  concepts: readonly QueryConcept[],
+  concepts: readonly SharedQueryConcept[],
   information: readonly number[],
   memoryTerms: ReadonlySet<string>,
   parts: ReadonlyMap<string, string> = new Map(),
@@ -95,12 +98,12 @@ export function coverageOf(
 }
 
 /** The query names something beyond generic words in any form ("what happened", "what did we do"). */
-export function hasTopic(concepts: readonly QueryConcept[]): boolean {
+export function hasTopic(concepts: readonly SharedQueryConcept[]): boolean {
   return concepts.some((concept) => concept.topical);
 }
 
 /** The memory covers at least one of the query's topical concepts, itself or through a bridge. */
-export function coversTopic(concepts: readonly QueryConcept[], memoryTerms: ReadonlySet<string>): boolean {
+export function coversTopic(concepts: readonly SharedQueryConcept[], memoryTerms: ReadonlySet<string>): boolean {
   return concepts.some(
     (concept) =>
       concept.topical &&

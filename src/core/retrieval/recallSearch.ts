@@ -9,7 +9,7 @@ import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
 import { extractEntities } from '../entities/extractEntities.ts';
 import type { MemoryFilter, WeightedTerm } from '../ports/memoryStore.ts';
-import { hasConcepts, queryConcepts, searchTermsOf, type QueryConcept } from './queryConcepts.ts';
+import { hasConcepts, searchTermsOf, sharedQueryConcepts, type SharedQueryConcept } from './queryConcepts.ts';
 import { partialFloor } from './relevanceFloor.ts';
 import { isFileFilter } from './recallFilter.ts';
 import { detectIntent } from './queryIntent.ts';
@@ -25,7 +25,7 @@ import { vagueTimeOf, type VagueTime } from './vagueTimeSignal.ts';
 export interface RecallSearch {
   query: string;
   /** The query's concepts, then each alternate query's (alternates count ALTERNATE_QUERY_CREDIT). */
-  variants: QueryConcept[][];
+  variants: ReadonlyArray<readonly SharedQueryConcept[]>;
   terms: WeightedTerm[];
   embedding: Float32Array | null;
   limit: number;
@@ -106,8 +106,8 @@ export async function analyseRecallQuery(
   // vague time keeps its words: without them it would ask nothing.
   const topical = timeHint.matched.reduce((text, phrase) => text.replace(phrase, ' '), query);
   const variants = [
-    queryConcepts(window !== null || hasConcepts(topical) ? topical : query),
-    ...call.alternates.map((alternate) => queryConcepts(alternate)),
+    sharedQueryConcepts(window !== null || hasConcepts(topical) ? topical : query),
+    ...call.alternates.map((alternate) => sharedQueryConcepts(alternate)),
   ];
   const terms = mergeTerms([
     searchTermsOf(variants[0]),

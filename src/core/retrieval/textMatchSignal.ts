@@ -10,7 +10,7 @@
 import type { LexicalHit } from '../ports/memoryStore.ts';
 import type { Candidates } from './candidateGathering.ts';
 import { unknownWordSplitsOnly } from './compoundWords.ts';
-import type { QueryConcept } from './queryConcepts.ts';
+import type { SharedQueryConcept } from './queryConcepts.ts';
 import {
   conceptInformation,
   coverageOf,
@@ -127,7 +127,7 @@ export function textMatches(
 
 /** The best coverage of a memory over the query and its alternates (an alternate's counts ALTERNATE_QUERY_CREDIT). */
 function bestCoverage(
-  variants: readonly QueryConcept[][],
+  variants: ReadonlyArray<readonly SharedQueryConcept[]>,
   information: readonly number[][],
   memoryTerms: ReadonlySet<string>,
   parts: ReadonlyMap<string, string>,

@@ -14,7 +14,7 @@
 import type { TermStatistics } from '../ports/memoryStore.ts';
 import { termOf } from '../text/analyzer.ts';
 import { tokenizeDetailed } from '../text/tokenizer.ts';
-import type { QueryConcept } from './queryConcepts.ts';
+import type { SharedQueryConcept } from './queryConcepts.ts';
 
 /**
  * The identifiers written whole in the texts ("golang-migrate", "configuration.yaml"), each index
@@ -55,10 +55,10 @@ export function unknownWholesForEvaluation(on: boolean): void {
  * weight 0 (it counts for no coverage).
  */
 export function withoutUnknownWholes(
-  concepts: readonly QueryConcept[],
+  concepts: readonly SharedQueryConcept[],
   stats: TermStatistics,
   wholes: ReadonlyMap<string, readonly string[]>,
-): QueryConcept[] {
+): SharedQueryConcept[] {
   if (!unknownWholesOn) return [...concepts];
   const known = (term: string): boolean => (stats.frequencies.get(term) ?? 0) > 0;
   return concepts.map((concept) => {

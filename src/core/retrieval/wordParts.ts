@@ -15,7 +15,7 @@
  */
 import type { PartMatch } from '../ports/memoryStore.ts';
 import { isPlainWord, MIN_PART_LETTERS } from '../text/wordParts.ts';
-import type { QueryConcept } from './queryConcepts.ts';
+import type { SharedQueryConcept } from './queryConcepts.ts';
 
 /**
  * Share of its concept a part covers: a synonym's (BRIDGE_CREDIT.synonym). Both coding sets give
@@ -48,7 +48,7 @@ export function partCredit(): number {
 }
 
 /** Index terms of the query words a store looks for inside its longer words (LexicalQuery.parts). */
-export function partSearchTerms(variants: readonly (readonly QueryConcept[])[]): string[] {
+export function partSearchTerms(variants: readonly (readonly SharedQueryConcept[])[]): string[] {
   const parts = new Set<string>();
   if (!settings.on) return [];
   const shortest = Math.max(MIN_PART_LETTERS, settings.minLetters);

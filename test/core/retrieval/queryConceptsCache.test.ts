@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { queryConcepts } from '../../../src/core/retrieval/queryConcepts.ts';
+import { queryConcepts, sharedQueryConcepts } from '../../../src/core/retrieval/queryConcepts.ts';
 import { restrictVocabularyForEvaluation } from '../../../src/core/text/vocabulary/softwareVocabulary.ts';
 
 const memberTerms = (query: string, term: string): string[] =>
@@ -29,6 +29,18 @@ describe('query concepts cache', () => {
     assert.deepEqual(second, expected);
     second.find((concept) => concept.term === 'linter')!.alternatives[0].terms.push('planted');
     assert.deepEqual(queryConcepts('which linter do we run'), expected);
+  });
+
+  it('gives recall the kept concepts themselves, equal to the copies, and unchanged by changing a copy', () => {
+    const query = 'which database do we back up nightly';
+    const shared = sharedQueryConcepts(query);
+    // No copy per call: recall reads the cache (a copy was about a seventh of what an expansion allocated).
+    assert.equal(sharedQueryConcepts(query), shared);
+    assert.ok(shared[0].alternatives.length > 0, 'the first word has bridges to change');
+    const copy = queryConcepts(query);
+    assert.deepEqual(copy, shared);
+    copy[0].alternatives.forEach((alternative) => alternative.terms.push('planted'));
+    assert.ok(shared[0].alternatives.every((alternative) => !alternative.terms.includes('planted')));
   });
 
   it('expands a query again when the vocabulary changes, and again when it is restored', () => {
