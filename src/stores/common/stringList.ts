@@ -16,9 +16,9 @@ export interface StringList {
 /**
  * A string table read in place: every string's characters one after another in `characters`,
  * string `n` from `starts[n]` to `starts[n + 1]`. Comparisons read `codes`, the same characters as
- * UTF-16 code units in a typed array (the file's own bytes, Latin-1 or UTF-16): a fresh process
- * checks and searches 230,000 strings before its first answer, and typed-array reads are fast from
- * its first call where `charCodeAt` on a large string is not (measured: docs/benchmarks.md).
+ * UTF-16 code units in a typed array (the file's own bytes, Latin-1 or UTF-16), which a loop reads
+ * without asking the string for its representation at each character, as `charCodeAt` on a large
+ * decoded (external) string does.
  */
 export class PackedStrings implements StringList {
   readonly #characters: string;
