@@ -26,7 +26,7 @@ import { cpuMsOf, mainThreadCpuMsOf, rssMbOf } from './serverProcess.ts';
 import { connectStdioServer } from './stdioServer.ts';
 import { connectClient } from '../test/support/testCore.ts';
 import { KS, loadSamples } from './locomo/locomoData.ts';
-import { runLocomo, type LocomoRun } from './locomo/locomoRun.ts';
+import { emptyLocomoRun, runLocomo, type LocomoRun } from './locomo/locomoRun.ts';
 import { detailTable, meanRecall } from './locomo/recallTable.ts';
 import { latencySummary, ms } from './stats.ts';
 import { loadCodingSet } from './coding/codingData.ts';
@@ -86,14 +86,7 @@ async function main(): Promise<void> {
   let project: ProjectSetResult | null = null;
   const codingSet = setArg === 'all' || setArg === 'coding' ? loadCodingSet() : null;
   const distractorSample = samples.find((sample) => sample.sample_id === DISTRACTOR_SAMPLE) ?? null;
-  let locomo: LocomoRun = {
-    rows: [],
-    recallMs: [],
-    storeMs: [],
-    recallCpuMs: 0,
-    storeCpuMs: 0,
-    recallMainThreadCpuMs: 0,
-  };
+  let locomo: LocomoRun = emptyLocomoRun();
   // Main-thread CPU of the LoCoMo calls: client and server share this thread (in-memory transport).
   const threadCpuMs = (): number => {
     const usage = process.threadCpuUsage();

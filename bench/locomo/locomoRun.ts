@@ -14,6 +14,11 @@ export interface LocomoRun {
   recallMainThreadCpuMs: number;
 }
 
+/** A run with no calls yet. */
+export function emptyLocomoRun(): LocomoRun {
+  return { rows: [], recallMs: [], storeMs: [], recallCpuMs: 0, storeCpuMs: 0, recallMainThreadCpuMs: 0 };
+}
+
 /**
  * The LoCoMo split through `client` as data/README.md scores it: one store_memory per dialog turn
  * (dia_id in metadata), one user per conversation, one recall_memories (limit 50) per question.
@@ -25,14 +30,7 @@ export async function runLocomo(
   samples: readonly Sample[],
   options: { cpuMs: () => number; mainThreadCpuMs?: () => number; minSimilarity?: number },
 ): Promise<LocomoRun> {
-  const run: LocomoRun = {
-    rows: [],
-    recallMs: [],
-    storeMs: [],
-    recallCpuMs: 0,
-    storeCpuMs: 0,
-    recallMainThreadCpuMs: 0,
-  };
+  const run = emptyLocomoRun();
   const mainThreadCpuMs = options.mainThreadCpuMs ?? (() => 0);
   for (const sample of samples) {
     const user = `locomo-${sample.sample_id}`;
