@@ -8,6 +8,7 @@ import type { BackendConfig } from '../runtime/runtimeConfig.ts';
 import { copyStore } from '../stores/copy/copyStore.ts';
 import type { CopyCheckpoint, CopyCheckpointState } from '../stores/copy/copyStore.ts';
 import { SqliteMemoryStore } from '../stores/sqlite/sqliteStore.ts';
+import { storeFileOf } from '../stores/sqlite/storeFile.ts';
 
 /** A checkpoint file in the data directory, one per target, written atomically (temp + rename). */
 export function fileCheckpoint(dataDir: string, target: BackendConfig): CopyCheckpoint {
@@ -47,7 +48,7 @@ export async function runMigrate(options: {
       'CONFIGURATION_ERROR',
       'fml migrate --to firebolt needs --backend firebolt-core or firebolt-cloud.',
     );
-  if (!existsSync(join(options.dataDir, 'memory.db')))
+  if (!existsSync(storeFileOf(options.dataDir)))
     throw new MemoryError(
       'CONFIGURATION_ERROR',
       `No embedded store in ${options.dataDir} (memory.db missing); pass --data-dir.`,

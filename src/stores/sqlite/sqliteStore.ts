@@ -1,5 +1,4 @@
 import { type Logger, stderrLogger } from '../../core/ports/logger.ts';
-import { join } from 'node:path';
 import type { TurnFacts } from '../../core/domain/dialogTurn.ts';
 import type { RankingFacts } from '../../core/domain/rankingFacts.ts';
 import { MemoryError } from '../../core/domain/errors.ts';
@@ -73,6 +72,7 @@ import {
 } from './workingTables.ts';
 import { WorkingItemCache } from './workingItemCache.ts';
 import { ForegroundActivity } from './foregroundActivity.ts';
+import { storeFileOf } from './storeFile.ts';
 
 export interface SqliteMemoryStoreOptions {
   dataDir: string;
@@ -116,7 +116,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   constructor(options: SqliteMemoryStoreOptions) {
     this.dataDir = options.dataDir;
-    this.path = join(options.dataDir, options.fileName ?? 'memory.db');
+    this.path = storeFileOf(options.dataDir, options.fileName);
     this.log = options.logger ?? stderrLogger;
     this.connection = new SqliteConnection({
       dataDir: this.dataDir,
