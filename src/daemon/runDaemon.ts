@@ -17,7 +17,10 @@ export async function runDaemon(options: {
   options.indexReadAhead?.then(
     (path) => path !== null && log(`reading ${path} ahead of its first load`),
     // Only the look for the newest file can fail here; the first load reads it again and reports its own failure.
-    (error: unknown) => log(`looking for a persisted index to read ahead failed: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) =>
+      log(
+        `looking for a persisted index to read ahead failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
   );
   const server = new DaemonServer({
     address: daemonAddressOf(options.dataDir),

@@ -1,30 +1,24 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import {
-  peekPrefetchedIndexFile,
-  prefetchNewestIndexFile,
-} from '../../src/stores/sqlite/indexFilePrefetch.ts';
+import { peekPrefetchedIndexFile, prefetchNewestIndexFile } from '../../src/stores/sqlite/indexFilePrefetch.ts';
 import { IndexSnapshotFiles } from '../../src/stores/sqlite/indexSnapshotFiles.ts';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { storeFileOf } from '../../src/stores/sqlite/storeFile.ts';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
 import { makeMemory, newUserId } from '../contract/fixtures.ts';
+import { withTempDataDir } from '../support/tempDataDir.ts';
 
-async function withDir(work: (dataDir: string) => Promise<void>): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fml-prefetch-'));
-  try {
-    await work(dataDir);
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+const withDir = (work: (dataDir: string) => Promise<void>): Promise<void> => withTempDataDir('fml-prefetch-', work);
 
 /** A user's index file holding `text`, written as the store publishes one (a temporary file renamed into place). */
-async function placeFile(files: IndexSnapshotFiles, userId: string, text: string, mtimeSeconds?: number): Promise<string> {
+async function placeFile(
+  files: IndexSnapshotFiles,
+  userId: string,
+  text: string,
+  mtimeSeconds?: number,
+): Promise<string> {
   const temporary = await files.writeTemporary(userId, [Buffer.from(text)]);
   assert.equal(files.publish(temporary, userId), true);
   const path = files.pathFor(userId);
@@ -128,7 +122,11 @@ describe('the persisted index read ahead at a memory process start', () => {
       const reader = new SqliteMemoryStore({ dataDir });
       await reader.open();
       try {
-        const hits = await reader.searchLexical({ filter: { user_id: user }, terms: analyzeQuery('okapi train'), limit: 5 });
+        const hits = await reader.searchLexical({
+          filter: { user_id: user },
+          terms: analyzeQuery('okapi train'),
+          limit: 5,
+        });
         assert.deepEqual(
           hits.map((hit) => hit.memory_id),
           [memory.memory_id],

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeQuery } from '../../src/core/text/analyzer.ts';
@@ -15,6 +13,7 @@ import { embedding, iso, makeMemory, MODEL, newUserId, randomUnitVector, seededR
 import { EXACT_SCAN_LIMIT } from '../../src/stores/sqlite/vectorSearch.ts';
 import { rewriteMemory } from '../support/rewriteMemory.ts';
 import { stringsOf } from '../../src/stores/common/stringList.ts';
+import { withTempDataDir } from '../support/tempDataDir.ts';
 
 const TOPICS = [
   'build cache',
@@ -25,14 +24,7 @@ const TOPICS = [
   'flaky test',
 ];
 
-async function withDir(work: (dataDir: string) => Promise<void>): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fml-persisted-'));
-  try {
-    await work(dataDir);
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+const withDir = (work: (dataDir: string) => Promise<void>): Promise<void> => withTempDataDir('fml-persisted-', work);
 
 async function opened(dataDir: string, options: Partial<SqliteMemoryStoreOptions> = {}): Promise<SqliteMemoryStore> {
   const store = new SqliteMemoryStore({ dataDir, ...options });

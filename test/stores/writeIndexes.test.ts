@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { SqliteMemoryStore } from '../../src/stores/sqlite/sqliteStore.ts';
 import { makeMemory, makeSession, makeWorkingItem, newUserId } from '../contract/fixtures.ts';
+import { withTempDataDir } from '../support/tempDataDir.ts';
 
 /**
  * Migration 5: every index is a page each commit writes to the WAL, so the file keeps only the
  * indexes some query reads. A user's lexical documents and working items are reached through
  * their memories and sessions instead of an index of their own.
  */
-async function withDataDir(work: (dataDir: string) => Promise<void>): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fml-write-indexes-'));
-  try {
-    await work(dataDir);
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+const withDataDir = (work: (dataDir: string) => Promise<void>): Promise<void> =>
+  withTempDataDir('fml-write-indexes-', work);
 
 async function opened(dataDir: string): Promise<SqliteMemoryStore> {
   const store = new SqliteMemoryStore({ dataDir, persistedIndexes: false });

@@ -18,7 +18,11 @@ const prefetched = new Map<string, Promise<PrefetchOutcome>>();
  * it. The bytes wait `keptMs` for the load that takes them (`takePrefetchedIndexFile`), then are
  * dropped; the load checks that the file at the path is still the one read.
  */
-export async function prefetchNewestIndexFile(indexDir: string, suffix: string, keptMs = PREFETCH_KEPT_MS): Promise<string | null> {
+export async function prefetchNewestIndexFile(
+  indexDir: string,
+  suffix: string,
+  keptMs = PREFETCH_KEPT_MS,
+): Promise<string | null> {
   const path = await newestFile(indexDir, suffix);
   if (path === null || prefetched.has(path)) return path;
   // A failure is kept, not reported: the load that takes it reads the file itself and meets (and reports) whatever failed.
