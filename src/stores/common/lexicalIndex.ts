@@ -6,7 +6,19 @@ import { SortedKeyIndex } from './sortedKeyIndex.ts';
 import { StringColumn, type StringList } from './stringList.ts';
 import { keepBest, sortBestFirst, zeroMasks, zeroScores } from './bestSlots.ts';
 import { runNow } from './steps.ts';
-import { BOUND_SLACK, keepSurvivors, measureTermBound, scanSurvivors, zeroFlags } from './maxScore.ts';
+import {
+  addToSurvivors,
+  BOUND_SLACK,
+  LATER_TERMS_BIT,
+  OWN_BIT_TERMS,
+  scoreFromArena,
+  scoreFromPostings,
+  dropSurvivors,
+  keepSurvivors,
+  measureTermBound,
+  scanSurvivors,
+  zeroFlags,
+} from './maxScore.ts';
 import { TopK } from './topK.ts';
 import { WordPartIndex } from './wordPartIndex.ts';
 import { isWordPart, partsToLookFor } from '../../core/text/wordParts.ts';
@@ -68,10 +80,6 @@ export class LexicalDocumentsError extends Error {
 }
 
 export { bm25Idf };
-
-/** Query terms with a bit of their own in a search's match masks; later terms share the last bit. */
-const OWN_BIT_TERMS = 31;
-const LATER_TERMS_BIT = 1 << 31;
 
 /**
  * Term frequencies are held in half units, as 16-bit integers: the analyzer's field weights (1, 0.5,
@@ -172,6 +180,8 @@ export class LexicalIndex {
    */
   #boundUnits = new Uint16Array(0);
   #boundLengths = new Float64Array(0);
+  /** Scratch, one cell per term id, zero between searches: a pruned search's first query position of the term, 1-based. */
+  #queryPositionOf = new Int32Array(0);
   /** Scratch, one cell per slot, zeroed after every search: 1 for a pruned search's survivors. */
   #survivorFlags = new Uint8Array(0);
 
@@ -181,7 +191,14 @@ export class LexicalIndex {
    */
   prunedSearchFrom = MIN_PRUNED_POSTINGS;
   /** What the searches so far read, for the benchmarks: see SearchWork. */
-  readonly searchWork: SearchWork = { searches: 0, pruned: 0, scannedCells: 0, survivorCells: 0 };
+  readonly searchWork: SearchWork = {
+    searches: 0,
+    pruned: 0,
+    scannedCells: 0,
+    boundCells: 0,
+    survivorCells: 0,
+    survivors: 0,
+  };
 
   constructor(options?: Partial<Bm25Options>) {
     this.options = { ...DEFAULT_BM25, ...options };
@@ -686,9 +703,8 @@ export class LexicalIndex {
       );
     }
     this.searchWork.pruned++;
-    this.searchWork.survivorCells += query.postings;
     if (scanned === order.length) threshold = kthBestScore(touched, touchedCount, scores, this.#orders, heap);
-    const count = keepSurvivors(
+    let count = keepSurvivors(
       touched,
       touchedCount,
       scores,
@@ -697,6 +713,54 @@ export class LexicalIndex {
       rest[scanned] * (1 + BOUND_SLACK),
       threshold * (1 - BOUND_SLACK),
     );
+    // The other terms added into the survivors' sums, highest bound first, dropping after each term
+    // those that can no longer reach the k-th best (which rises as the sums do), until scoring each
+    // survivor from its own terms costs less than reading the rest of the postings.
+    const searched = order.length;
+    let remaining = 0;
+    for (let i = scanned; i < searched; i++) remaining += this.#postingSizes[termIds[order[i]]];
+    let sinceDrop = 0;
+    for (let i = scanned; i < searched && count > best; i++) {
+      if (count * this.#costPerSurvivor(searched) < remaining + query.postings) break;
+      const id = termIds[order[i]];
+      const start = this.#postingStarts[id];
+      const size = this.#postingSizes[id];
+      this.searchWork.boundCells += size;
+      remaining -= size;
+      addToSurvivors(
+        slots,
+        tfs,
+        flags,
+        scores,
+        lengths,
+        start,
+        start + size,
+        idfWeights[order[i]],
+        normBase,
+        normPerLength,
+      );
+      // Raising the k-th best and dropping read every survivor: done once the cells added since pay for it.
+      sinceDrop += size;
+      if (sinceDrop < count && i + 1 < searched) continue;
+      sinceDrop = 0;
+      threshold = Math.max(threshold, kthBestScore(touched, count, scores, this.#orders, heap));
+      count = dropSurvivors(
+        touched,
+        count,
+        scores,
+        flags,
+        rest[i + 1] * (1 + BOUND_SLACK),
+        threshold * (1 - BOUND_SLACK),
+      );
+    }
+    zeroScores(scores, touched, count);
+    this.searchWork.survivors += count;
+    if (count * this.#costPerSurvivor(searched) < query.postings) {
+      zeroFlags(flags, touched, count);
+      this.#scoreEach(query, count);
+      return count;
+    }
+    this.searchWork.survivorCells += query.postings;
     for (let at = 0; at < termIds.length; at++) {
       const id = termIds[at];
       if (id === -1) continue;
@@ -718,6 +782,74 @@ export class LexicalIndex {
     }
     zeroFlags(flags, touched, count);
     return count;
+  }
+
+  /**
+   * About what scoring one survivor from its own terms costs, in posting cells read: its terms in
+   * the arena (SURVIVOR_CELLS), or, for a loaded index's documents, a binary search per query term.
+   */
+  #costPerSurvivor(searchedTerms: number): number {
+    return this.#slotsOnlyInPostings > 0 ? searchedTerms * LOADED_SURVIVOR_CELLS : SURVIVOR_CELLS + searchedTerms;
+  }
+
+  /** Each of the `count` survivors at the front of #touched scored from its own terms (maxScore.ts). */
+  #scoreEach(query: QueryTerms, count: number): void {
+    const { termIds, idfWeights, normBase, normPerLength } = query;
+    const termCount = this.#termNames.length;
+    if (this.#queryPositionOf.length < termCount)
+      this.#queryPositionOf = new Int32Array(Math.max(termCount, this.#queryPositionOf.length * 2));
+    const positionOf = this.#queryPositionOf;
+    const nextPosition = new Int32Array(termIds.length);
+    const unitsAt = new Int32Array(termIds.length).fill(-1);
+    for (let at = termIds.length - 1; at >= 0; at--) {
+      const id = termIds[at];
+      if (id === -1) continue;
+      nextPosition[at] = positionOf[id];
+      positionOf[id] = at + 1;
+    }
+    const touched = this.#touched;
+    const loaded = this.#slotsOnlyInPostings;
+    try {
+      for (let i = 0; i < count; i++) {
+        const slot = touched[i];
+        if (slot < loaded)
+          scoreFromPostings(
+            slot,
+            termIds,
+            this.#postingStarts,
+            this.#postingSizes,
+            this.#postingSlots,
+            this.#postingTfs,
+            idfWeights,
+            normBase,
+            normPerLength,
+            this.#lengths,
+            this.#scores,
+            this.#matchMasks,
+          );
+        else {
+          const start = this.#docStart[slot];
+          scoreFromArena(
+            slot,
+            start,
+            start + this.#docTermCount[slot],
+            this.#arenaTerms,
+            this.#arenaTfs,
+            positionOf,
+            nextPosition,
+            unitsAt,
+            idfWeights,
+            normBase,
+            normPerLength,
+            this.#lengths,
+            this.#scores,
+            this.#matchMasks,
+          );
+        }
+      }
+    } finally {
+      for (let at = 0; at < termIds.length; at++) if (termIds[at] !== -1) positionOf[termIds[at]] = 0;
+    }
   }
 
   /** The best `limit` of the `touchedCount` touched slots by score, ties to the one stored first. */
@@ -1119,6 +1251,10 @@ export interface SearchWork {
   pruned: number;
   scannedCells: number;
   survivorCells: number;
+  /** Cells a pruned search's bounding pass read for its survivors after the first pass. */
+  boundCells: number;
+  /** Documents a pruned search's second pass scored. */
+  survivors: number;
 }
 
 /** A query's terms as a search scans them (LexicalIndex.#queryTerms). */
@@ -1138,6 +1274,11 @@ interface QueryTerms {
  * than they save (bench/prunedSearch.ts).
  */
 const MIN_PRUNED_POSTINGS = 16_384;
+
+/** Cells of a document in the arena, about (35 at 100,000 bench memories), and the query's terms looked up for each. */
+const SURVIVOR_CELLS = 600;
+/** A binary search of a posting for a loaded document, in cells of a scan: about log2 of a long run's size. */
+const LOADED_SURVIVOR_CELLS = 60;
 
 /**
  * The first pass checks whether it can stop before a term whose posting is at least this fraction

@@ -58,8 +58,14 @@ function randomIndex(seed: number): RandomIndex {
   const ids = 40 + Math.floor(random() * 400);
   const flat = seed % 3 === 0;
   let index = new LexicalIndex(seed % 5 === 0 ? { k1: 1.2, b: 0.75 } : undefined);
+  let onlyAdds = false;
+  let added = 0;
   const edit = (steps: number, flatDocuments: boolean): void => {
     for (let step = 0; step < steps; step++) {
+      if (onlyAdds && index.size > 0) {
+        index.upsert(`new${added++}`, randomDocument(random, vocabulary, flatDocuments));
+        continue;
+      }
       const id = `d${Math.floor(random() * ids)}`;
       const roll = random();
       if (roll < 0.15) index.remove(id);
@@ -75,6 +81,9 @@ function randomIndex(seed: number): RandomIndex {
   if (seed % 2 === 1) {
     index = LexicalIndex.fromDocuments(index.exportDocuments(), index.options);
     index.prunedSearchFrom = 0;
+    // Every fourth seed's loaded index only gains documents: none is removed or rewritten, so the
+    // loaded ones stay out of the per-document copy and a search scores them from the postings.
+    onlyAdds = seed % 4 === 3;
     // A search before the edits measures bounds the edits then raise (or leave, for removals).
     index.search(
       [
@@ -204,4 +213,32 @@ test('a search over fewer cells than prunedSearchFrom is not pruned', () => {
     1,
   );
   assert.equal(index.searchWork.pruned, 0);
+});
+
+test('a loaded index scores its few survivors from the postings as the exhaustive search does', () => {
+  const random = randomSource(99);
+  const built = new LexicalIndex();
+  for (let at = 0; at < 3000; at++) built.upsert(`d${at}`, randomDocument(random, 400, false));
+  const loaded = LexicalIndex.fromDocuments(built.exportDocuments());
+  loaded.prunedSearchFrom = 0;
+  // Later documents are in the per-document copy, the loaded ones only in the postings: both kinds survive.
+  for (let at = 0; at < 300; at++) loaded.upsert(`new${at}`, randomDocument(random, 400, false));
+  let scored = 0;
+  for (let round = 0; round < 60; round++) {
+    // A rarer word as asked and common words as weak expansions: few documents can reach the best.
+    const query = [
+      { term: `w${20 + Math.floor(random() * 300)}`, weight: 1 + random() },
+      ...Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({
+        term: `w${Math.floor(random() * 6)}`,
+        weight: 0.02 + random() * 0.1,
+      })),
+    ];
+    const limit = 1 + Math.floor(random() * 5);
+    const before = loaded.searchWork.survivors;
+    const cellsBefore = loaded.searchWork.survivorCells;
+    const hits = loaded.search(query, limit);
+    if (loaded.searchWork.survivors > before && loaded.searchWork.survivorCells === cellsBefore) scored++;
+    assert.deepStrictEqual(hits, loaded.searchExhaustive(query, limit), `round ${round}`);
+  }
+  assert.ok(scored > 20, `only ${scored} searches scored their survivors one by one`);
 });
