@@ -7,7 +7,10 @@
  * takes every document (recall's always passes one). Every replayed pair is checked equal (hits,
  * scores bit for bit, matched terms).
  *
- *   node bench/prunedSearch.ts [--size 100000] [--queries 300] [--passes 6]
+ *   node bench/prunedSearch.ts [--size 100000] [--queries 300] [--passes 6] [--list-slower]
+ *
+ * Also: main-thread CPU of whole blocks of searches each way (all of them, and the heaviest 5% by
+ * postings ten times over), and the same hits with a filter that refuses some.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +28,8 @@ const { values } = parseArgs({
     size: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '300' },
     passes: { type: 'string', default: '6' },
+    // Lists the searches more than 20% slower pruned (wall), with what each pass read.
+    'list-slower': { type: 'boolean' },
   },
 });
 const size = Number(values.size);
@@ -71,6 +76,13 @@ const takeAll = (): boolean => true;
 const postings = recorded.map(({ index, terms }) =>
   terms.reduce((total, { term, weight }) => total + (weight > 0 ? index.documentFrequency(term) : 0), 0),
 );
+// Equal with a filter that refuses some documents too, asked the same questions in the same order.
+for (const { index, terms, limit } of recorded) {
+  const asked: string[][] = [[], []];
+  const refusing = (side: number) => (id: string) => (asked[side].push(id), !id.endsWith('7'));
+  assert.deepStrictEqual(index.search(terms, limit, refusing(0)), index.searchExhaustive(terms, limit, refusing(1)));
+  assert.deepStrictEqual(asked[0], asked[1]);
+}
 const exhaustive = recorded.map(() => 0);
 const pruned = recorded.map(() => 0);
 const work = recorded[0].index.searchWork;
@@ -97,10 +109,32 @@ for (let pass = 0; pass < passes; pass++) {
   });
 }
 
-const mean = (list: readonly number[]): number => list.reduce((total, value) => total + value, 0) / list.length;
-const heaviest = [...recorded.keys()]
+const workAfter = { ...work };
+// Main-thread CPU of whole blocks of searches, one way then the other (alternating which first):
+// process.threadCpuUsage moves in scheduler ticks on this VM, too coarse for one search.
+const heavySet = [...recorded.keys()]
   .sort((a, b) => postings[b] - postings[a])
   .slice(0, Math.ceil(recorded.length / 20));
+const cpu = { exhaustive: 0, pruned: 0, heavyExhaustive: 0, heavyPruned: 0 };
+const block = (list: readonly number[], prunedWay: boolean, repeat: number): number => {
+  const before = process.threadCpuUsage();
+  for (let round = 0; round < repeat; round++)
+    for (const at of list) {
+      const { index, terms, limit } = recorded[at];
+      if (prunedWay) index.search(terms, limit, takeAll);
+      else index.searchExhaustive(terms, limit, takeAll);
+    }
+  const used = process.threadCpuUsage(before);
+  return (used.user + used.system) / 1000;
+};
+const everyQuery = [...recorded.keys()];
+for (let pass = 0; pass < passes; pass++) {
+  for (const prunedWay of pass % 2 === 0 ? [true, false] : [false, true]) {
+    cpu[prunedWay ? 'pruned' : 'exhaustive'] += block(everyQuery, prunedWay, 1);
+    cpu[prunedWay ? 'heavyPruned' : 'heavyExhaustive'] += block(heavySet, prunedWay, 10);
+  }
+}
+const mean = (list: readonly number[]): number => list.reduce((total, value) => total + value, 0) / list.length;
 const perSearch = (list: readonly number[], at: number): number => list[at] / passes;
 const searches = recorded.length * passes;
 console.log(
@@ -109,13 +143,24 @@ console.log(
     .join(' ')}`,
 );
 console.log(
-  `postings per search: mean ${Math.round(mean(postings))}, heaviest 5% mean ${Math.round(mean(heaviest.map((at) => postings[at])))}, terms mean ${mean(recorded.map(({ terms }) => terms.length)).toFixed(1)}`,
+  `postings per search: mean ${Math.round(mean(postings))}, heaviest 5% mean ${Math.round(mean(heavySet.map((at) => postings[at])))}, terms mean ${mean(recorded.map(({ terms }) => terms.length)).toFixed(1)}`,
 );
 console.log(
-  `pruned: ${work.pruned - workBefore.pruned} of ${searches} searches; per search, cells added in full ${Math.round((work.scannedCells - workBefore.scannedCells - postings.reduce((a, b) => a + b, 0) * passes) / searches)} (exhaustive ${Math.round(mean(postings))}), cells read for survivors ${Math.round((work.boundCells - workBefore.boundCells + work.survivorCells - workBefore.survivorCells) / searches)}, survivors scored ${Math.round((work.survivors - workBefore.survivors) / searches)}`,
+  `pruned: ${workAfter.pruned - workBefore.pruned} of ${searches} searches; per search, cells added in full ${Math.round((workAfter.scannedCells - workBefore.scannedCells - postings.reduce((a, b) => a + b, 0) * passes) / searches)} (exhaustive ${Math.round(mean(postings))}), cells read for survivors ${Math.round((workAfter.boundCells - workBefore.boundCells + workAfter.survivorCells - workBefore.survivorCells) / searches)}, survivors scored ${Math.round((workAfter.survivors - workBefore.survivors) / searches)}`,
 );
 const slower = recorded.filter((_, at) => pruned[at] > exhaustive[at] * 1.2).length;
 console.log(`searches more than 20% slower pruned: ${slower} of ${recorded.length}`);
+if (values['list-slower']) {
+  for (const [at, { index, terms, limit }] of recorded.entries()) {
+    if (pruned[at] <= exhaustive[at] * 1.2) continue;
+    const before = { ...index.searchWork };
+    index.search(terms, limit, takeAll);
+    const w = index.searchWork;
+    console.log(
+      `  postings ${postings[at]} terms ${terms.length}: first pass ${w.scannedCells - before.scannedCells}, bound ${w.boundCells - before.boundCells}, flagged ${w.survivorCells - before.survivorCells}, survivors ${w.survivors - before.survivors}; ${(exhaustive[at] / passes).toFixed(3)} against ${(pruned[at] / passes).toFixed(3)} ms`,
+    );
+  }
+}
 for (const [name, list] of [
   ['exhaustive', exhaustive],
   ['pruned', pruned],
@@ -123,8 +168,12 @@ for (const [name, list] of [
   const each = recorded.map((_, at) => perSearch(list, at));
   const sorted = [...each].sort((a, b) => a - b);
   console.log(
-    `${name}: mean ${mean(each).toFixed(3)} ms, heaviest 5% ${mean(heaviest.map((at) => each[at])).toFixed(3)} ms, p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}, p99 ${sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)].toFixed(3)} ms`,
+    `${name}: mean ${mean(each).toFixed(3)} ms, heaviest 5% ${mean(heavySet.map((at) => each[at])).toFixed(3)} ms, p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}, p99 ${sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)].toFixed(3)} ms`,
   );
 }
+const perCpu = (total: number, count: number): string => (total / (passes * count)).toFixed(3);
+console.log(
+  `main-thread CPU per search (blocks): exhaustive ${perCpu(cpu.exhaustive, recorded.length)} ms, pruned ${perCpu(cpu.pruned, recorded.length)} ms; heaviest 5%: exhaustive ${perCpu(cpu.heavyExhaustive, heavySet.length * 10)} ms, pruned ${perCpu(cpu.heavyPruned, heavySet.length * 10)} ms`,
+);
 await core.close();
 rmSync(dataDir, { recursive: true, force: true });
