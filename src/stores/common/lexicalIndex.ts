@@ -6,6 +6,19 @@ import { SortedKeyIndex } from './sortedKeyIndex.ts';
 import { StringColumn, type StringList } from './stringList.ts';
 import { keepBest, sortBestFirst, zeroMasks, zeroScores } from './bestSlots.ts';
 import { runNow } from './steps.ts';
+import {
+  addToSurvivors,
+  BOUND_SLACK,
+  LATER_TERMS_BIT,
+  OWN_BIT_TERMS,
+  scoreFromArena,
+  scoreFromPostings,
+  dropSurvivors,
+  keepSurvivors,
+  measureTermBound,
+  scanSurvivors,
+  zeroFlags,
+} from './maxScore.ts';
 import { TopK } from './topK.ts';
 import { WordPartIndex } from './wordPartIndex.ts';
 import { isWordPart, partsToLookFor } from '../../core/text/wordParts.ts';
@@ -67,10 +80,6 @@ export class LexicalDocumentsError extends Error {
 }
 
 export { bm25Idf };
-
-/** Query terms with a bit of their own in a search's match masks; later terms share the last bit. */
-const OWN_BIT_TERMS = 31;
-const LATER_TERMS_BIT = 1 << 31;
 
 /**
  * Term frequencies are held in half units, as 16-bit integers: the analyzer's field weights (1, 0.5,
@@ -163,6 +172,33 @@ export class LexicalIndex {
    * Non-zero exactly for the slots a search touched.
    */
   #matchMasks = new Int32Array(16);
+  /**
+   * Per term id, the pruned search's bound (maxScore.ts): its largest frequency in tf units (0 until
+   * first measured, by the first search that needs it) and its shortest document's length. Raised
+   * by a write, left as they are by a removal (still bounds, if looser): a persisted index loads
+   * without them.
+   */
+  #boundUnits = new Uint16Array(0);
+  #boundLengths = new Float64Array(0);
+  /** Scratch, one cell per term id, zero between searches: a pruned search's first query position of the term, 1-based. */
+  #queryPositionOf = new Int32Array(0);
+  /** Scratch, one cell per slot, zeroed after every search: 1 for a pruned search's survivors. */
+  #survivorFlags = new Uint8Array(0);
+
+  /**
+   * A search over at least this many posting cells is pruned (#prunedSearch); below, every cell is
+   * scanned. MIN_PRUNED_POSTINGS, set lower by the tests, which compare the two on small indexes.
+   */
+  prunedSearchFrom = MIN_PRUNED_POSTINGS;
+  /** What the searches so far read, for the benchmarks: see SearchWork. */
+  readonly searchWork: SearchWork = {
+    searches: 0,
+    pruned: 0,
+    scannedCells: 0,
+    boundCells: 0,
+    survivorCells: 0,
+    survivors: 0,
+  };
 
   constructor(options?: Partial<Bm25Options>) {
     this.options = { ...DEFAULT_BM25, ...options };
@@ -379,6 +415,7 @@ export class LexicalIndex {
       this.#arenaTfs[this.#arenaUsed] = units;
       this.#arenaUsed++;
       this.#appendPosting(id, slot, units);
+      this.#raiseBound(id, units, doc.length);
     }
     this.#docStart[slot] = start;
     this.#docTermCount[slot] = this.#arenaUsed - start;
@@ -409,37 +446,95 @@ export class LexicalIndex {
    * order), found while scanning the postings (#matchMasks), so a search needs nothing per
    * document. `accept` filters candidates before the top-k cut, so
    * filtered recall is exact; it must not call back into this index (the scratch buffers are shared).
+   * A search over many postings is pruned (#prunedSearch); it returns what searchExhaustive does,
+   * scores bit for bit, and asks `accept` the same questions in the same order.
    */
   search(terms: readonly WeightedTerm[], limit: number, accept?: (docId: string) => boolean): LexicalSearchHit[] {
     if (limit <= 0 || this.size === 0) return [];
+    const query = this.#queryTerms(terms);
+    this.searchWork.searches++;
+    const best = Math.floor(limit);
+    // Only a search with more matches than it keeps can skip any: fewer, and it keeps them all.
+    const bounds =
+      query.postings >= this.prunedSearchFrom && best >= 1 && best < this.size ? this.#termBounds(query) : null;
+    if (bounds === null) return this.#searchAll(terms, query, limit, accept, false);
+    const hits = this.#prunedSearch(terms, query, bounds, best, accept);
+    // The filter refused one of the best: every touched document is offered to it, as searchExhaustive does then.
+    return hits ?? this.#searchAll(terms, query, limit, accept, true);
+  }
+
+  /**
+   * search without pruning: every posting of every query term is added up. The reference the pruned
+   * search is compared with (test/stores/common/prunedSearch.test.ts and bench/prunedSearch.ts).
+   */
+  searchExhaustive(
+    terms: readonly WeightedTerm[],
+    limit: number,
+    accept?: (docId: string) => boolean,
+  ): LexicalSearchHit[] {
+    if (limit <= 0 || this.size === 0) return [];
+    return this.#searchAll(terms, this.#queryTerms(terms), limit, accept, false);
+  }
+
+  /** The query's terms as a search scans them: ids (-1 for a term not searched) and contribution scales. */
+  #queryTerms(terms: readonly WeightedTerm[]): QueryTerms {
     const { k1, b } = this.options;
     const documents = this.size;
     const averageLength = this.#totalLength / documents || 1;
-    const scores = this.#scores;
-    const masks = this.#matchMasks;
-    const lengths = this.#lengths;
-    const touched = this.#touched;
-    const slots = this.#postingSlots;
-    const tfs = this.#postingTfs;
-    let touchedCount = 0;
-    // BM25's length norm k1·(1 − b + b·length/average) as base + perLength·length, in tf units.
-    const normBase = k1 * (1 - b) * TF_UNITS_PER_ONE;
-    const normPerLength = ((k1 * b) / averageLength) * TF_UNITS_PER_ONE;
-    const columns: ScanColumns = { slots, tfs, scores, masks, lengths, touched };
     const termIds = new Int32Array(terms.length).fill(-1);
+    const idfWeights = new Float64Array(terms.length);
+    let postings = 0;
     for (let at = 0; at < terms.length; at++) {
       const { term, weight } = terms[at];
       const id = this.#termIdOf.get(term);
       const size = id === undefined ? 0 : this.#postingSizes[id];
       if (size === 0 || weight <= 0) continue;
       termIds[at] = id!;
-      const start = this.#postingStarts[id!];
+      idfWeights[at] = weight * bm25Idf(documents, size) * (k1 + 1);
+      postings += size;
+    }
+    return {
+      termIds,
+      idfWeights,
+      postings,
+      // BM25's length norm k1·(1 − b + b·length/average) as base + perLength·length, in tf units.
+      normBase: k1 * (1 - b) * TF_UNITS_PER_ONE,
+      normPerLength: ((k1 * b) / averageLength) * TF_UNITS_PER_ONE,
+    };
+  }
+
+  /** Every posting of every query term added up in query order, then the best `limit` the filter takes. */
+  #searchAll(
+    terms: readonly WeightedTerm[],
+    query: QueryTerms,
+    limit: number,
+    accept: ((docId: string) => boolean) | undefined,
+    refused: boolean,
+  ): LexicalSearchHit[] {
+    const { termIds, idfWeights, normBase, normPerLength } = query;
+    const scores = this.#scores;
+    const masks = this.#matchMasks;
+    const touched = this.#touched;
+    const columns: ScanColumns = {
+      slots: this.#postingSlots,
+      tfs: this.#postingTfs,
+      scores,
+      masks,
+      lengths: this.#lengths,
+      touched,
+    };
+    let touchedCount = 0;
+    this.searchWork.scannedCells += query.postings;
+    for (let at = 0; at < terms.length; at++) {
+      const id = termIds[at];
+      if (id === -1) continue;
+      const start = this.#postingStarts[id];
       touchedCount = scanPosting(
         columns,
         start,
-        start + size,
+        start + this.#postingSizes[id],
         at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT,
-        weight * bm25Idf(documents, size) * (k1 + 1),
+        idfWeights[at],
         normBase,
         normPerLength,
         touchedCount,
@@ -447,7 +542,10 @@ export class LexicalIndex {
     }
     let hits: LexicalTopHit[];
     try {
-      hits = this.#bestAccepted(touchedCount, limit, accept);
+      hits =
+        refused && accept !== undefined
+          ? this.#bestFiltered(touchedCount, limit, accept)
+          : this.#bestAccepted(touchedCount, limit, accept);
     } catch (error) {
       zeroMasks(masks, touched, touchedCount);
       throw error;
@@ -455,13 +553,315 @@ export class LexicalIndex {
       // Zeroed even when the filter throws: the next search adds into these scratch cells.
       zeroScores(scores, touched, touchedCount);
     }
+    return this.#hitsWithTerms(hits, terms, termIds, touchedCount);
+  }
+
+  /** The hits with their matched terms; clears the masks of the `touchedCount` touched slots. */
+  #hitsWithTerms(
+    hits: readonly LexicalTopHit[],
+    terms: readonly WeightedTerm[],
+    termIds: Int32Array,
+    touchedCount: number,
+  ): LexicalSearchHit[] {
     const matched = this.#matchedTerms(hits, terms, termIds);
-    zeroMasks(masks, touched, touchedCount);
+    zeroMasks(this.#matchMasks, this.#touched, touchedCount);
     return hits.map(({ slot, score }, rank) => ({
       memory_id: this.#ids.at(slot)!,
       score,
       matched_terms: matched[rank],
     }));
+  }
+
+  /**
+   * Per query position, the most its term can add to any document's score (maxScore.ts); null when
+   * the search is not worth pruning or the bounds do not hold (fewer than two terms, a weight or a
+   * length norm that is not a non-negative finite number). Measures a term's frequency and length
+   * bound the first time a search needs it.
+   */
+  #termBounds(query: QueryTerms): Float64Array | null {
+    const { termIds, idfWeights, normBase, normPerLength } = query;
+    if (!(normBase >= 0 && normPerLength >= 0 && normBase < Infinity && normPerLength < Infinity)) return null;
+    const termCount = this.#termNames.length;
+    if (this.#boundUnits.length < termCount) {
+      const room = Math.max(termCount, this.#boundUnits.length * 2);
+      const units = new Uint16Array(room);
+      units.set(this.#boundUnits);
+      const lengths = new Float64Array(room);
+      lengths.set(this.#boundLengths);
+      this.#boundUnits = units;
+      this.#boundLengths = lengths;
+    }
+    const bounds = new Float64Array(termIds.length);
+    let searched = 0;
+    for (let at = 0; at < termIds.length; at++) {
+      const id = termIds[at];
+      if (id === -1) continue;
+      if (!(idfWeights[at] < Infinity)) return null;
+      if (this.#boundUnits[id] === 0) {
+        const start = this.#postingStarts[id];
+        measureTermBound(
+          this.#postingSlots,
+          this.#postingTfs,
+          this.#lengths,
+          start,
+          start + this.#postingSizes[id],
+          id,
+          this.#boundUnits,
+          this.#boundLengths,
+        );
+      }
+      const units = this.#boundUnits[id];
+      const norm = normBase + normPerLength * this.#boundLengths[id];
+      bounds[at] = (idfWeights[at] * units) / (units + norm);
+      if (!(norm >= 0 && bounds[at] >= 0 && bounds[at] < Infinity)) return null;
+      searched++;
+    }
+    return searched >= 2 ? bounds : null;
+  }
+
+  /** A write's frequency and length kept in its term's bound, if that bound was measured. */
+  #raiseBound(termId: number, units: number, length: number): void {
+    if (termId >= this.#boundUnits.length || this.#boundUnits[termId] === 0) return;
+    if (units > this.#boundUnits[termId]) this.#boundUnits[termId] = units;
+    if (length < this.#boundLengths[termId]) this.#boundLengths[termId] = length;
+  }
+
+  /**
+   * The search pruned (maxScore.ts): the survivors' exact scores and masks, the best `best` of them,
+   * and the filter asked about those as #bestAccepted asks. Null, with the scratch cells clear, when
+   * the filter refuses one of them.
+   */
+  #prunedSearch(
+    terms: readonly WeightedTerm[],
+    query: QueryTerms,
+    bounds: Float64Array,
+    best: number,
+    accept: ((docId: string) => boolean) | undefined,
+  ): LexicalSearchHit[] | null {
+    const count = this.#survivorScores(query, bounds, best);
+    const touched = this.#touched;
+    let hits: LexicalTopHit[] = [];
+    let taken = false;
+    try {
+      hits = this.#bestUnfiltered(count, best);
+      taken = accept === undefined || hits.every(({ slot }) => accept(this.#ids.at(slot)!));
+    } finally {
+      // Cleared even when the filter throws: the next search adds into these scratch cells.
+      zeroScores(this.#scores, touched, count);
+      if (!taken) zeroMasks(this.#matchMasks, touched, count);
+    }
+    return taken ? this.#hitsWithTerms(hits, terms, query.termIds, count) : null;
+  }
+
+  /**
+   * MaxScore's two passes (maxScore.ts): leaves in `#touched[0, count)` the survivors, with their
+   * scores and masks as a full scan leaves them, and returns `count`.
+   */
+  #survivorScores(query: QueryTerms, bounds: Float64Array, best: number): number {
+    const { termIds, idfWeights, normBase, normPerLength } = query;
+    if (this.#survivorFlags.length < this.#lengths.length) this.#survivorFlags = new Uint8Array(this.#lengths.length);
+    const flags = this.#survivorFlags;
+    const scores = this.#scores;
+    const masks = this.#matchMasks;
+    const touched = this.#touched;
+    const slots = this.#postingSlots;
+    const tfs = this.#postingTfs;
+    const lengths = this.#lengths;
+    const columns: ScanColumns = { slots, tfs, scores, masks, lengths, touched };
+    const order: number[] = [];
+    for (let at = 0; at < termIds.length; at++) if (termIds[at] !== -1) order.push(at);
+    order.sort((a, c) => bounds[c] - bounds[a] || a - c);
+    // rest[i]: what the terms from order[i] on can add together.
+    const rest = new Float64Array(order.length + 1);
+    for (let i = order.length - 1; i >= 0; i--) rest[i] = rest[i + 1] + bounds[order[i]];
+    const heap = new Int32Array(best);
+    let touchedCount = 0;
+    let threshold = 0;
+    let scanned = order.length;
+    for (let i = 0; i < order.length; i++) {
+      const id = termIds[order[i]];
+      const size = this.#postingSizes[id];
+      // The k-th best sum so far costs a pass over the touched slots: worth it before a long posting.
+      if (touchedCount >= best && size * CHECK_BEFORE_POSTING >= touchedCount) {
+        threshold = kthBestScore(touched, touchedCount, scores, this.#orders, heap);
+        if (rest[i] * (1 + BOUND_SLACK) < threshold * (1 - BOUND_SLACK)) {
+          scanned = i;
+          break;
+        }
+      }
+      const start = this.#postingStarts[id];
+      this.searchWork.scannedCells += size;
+      touchedCount = scanPosting(
+        columns,
+        start,
+        start + size,
+        1,
+        idfWeights[order[i]],
+        normBase,
+        normPerLength,
+        touchedCount,
+      );
+    }
+    this.searchWork.pruned++;
+    if (scanned === order.length) threshold = kthBestScore(touched, touchedCount, scores, this.#orders, heap);
+    let count = keepSurvivors(
+      touched,
+      touchedCount,
+      scores,
+      masks,
+      flags,
+      rest[scanned] * (1 + BOUND_SLACK),
+      threshold * (1 - BOUND_SLACK),
+    );
+    // The other terms added into the survivors' sums, highest bound first, dropping after each term
+    // those that can no longer reach the k-th best (which rises as the sums do), until scoring each
+    // survivor from its own terms costs less than reading the rest of the postings.
+    const searched = order.length;
+    let remaining = 0;
+    for (let i = scanned; i < searched; i++) remaining += this.#postingSizes[termIds[order[i]]];
+    let sinceDrop = 0;
+    for (let i = scanned; i < searched && count > best; i++) {
+      if (count * this.#costPerSurvivor(searched) < remaining + query.postings) break;
+      const id = termIds[order[i]];
+      const start = this.#postingStarts[id];
+      const size = this.#postingSizes[id];
+      this.searchWork.boundCells += size;
+      remaining -= size;
+      addToSurvivors(
+        slots,
+        tfs,
+        flags,
+        scores,
+        lengths,
+        start,
+        start + size,
+        idfWeights[order[i]],
+        normBase,
+        normPerLength,
+      );
+      // Raising the k-th best and dropping read every survivor: done once the cells added since pay for it.
+      sinceDrop += size;
+      if (sinceDrop < count && i + 1 < searched) continue;
+      sinceDrop = 0;
+      threshold = Math.max(threshold, kthBestScore(touched, count, scores, this.#orders, heap));
+      count = dropSurvivors(
+        touched,
+        count,
+        scores,
+        flags,
+        rest[i + 1] * (1 + BOUND_SLACK),
+        threshold * (1 - BOUND_SLACK),
+      );
+    }
+    zeroScores(scores, touched, count);
+    this.searchWork.survivors += count;
+    if (count * this.#costPerSurvivor(searched) < query.postings) {
+      zeroFlags(flags, touched, count);
+      this.#scoreEach(query, count);
+      return count;
+    }
+    this.searchWork.survivorCells += query.postings;
+    for (let at = 0; at < termIds.length; at++) {
+      const id = termIds[at];
+      if (id === -1) continue;
+      const start = this.#postingStarts[id];
+      scanSurvivors(
+        slots,
+        tfs,
+        flags,
+        scores,
+        masks,
+        lengths,
+        start,
+        start + this.#postingSizes[id],
+        at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT,
+        idfWeights[at],
+        normBase,
+        normPerLength,
+      );
+    }
+    zeroFlags(flags, touched, count);
+    return count;
+  }
+
+  /**
+   * About what scoring one survivor from its own terms costs, in posting cells read: its terms in
+   * the arena (SURVIVOR_CELLS), or, for a loaded index's documents, a binary search per query term.
+   */
+  #costPerSurvivor(searchedTerms: number): number {
+    return this.#slotsOnlyInPostings > 0 ? searchedTerms * LOADED_SURVIVOR_CELLS : SURVIVOR_CELLS + searchedTerms;
+  }
+
+  /** Each of the `count` survivors at the front of #touched scored from its own terms (maxScore.ts). */
+  #scoreEach(query: QueryTerms, count: number): void {
+    const { termIds, idfWeights, normBase, normPerLength } = query;
+    const termCount = this.#termNames.length;
+    if (this.#queryPositionOf.length < termCount)
+      this.#queryPositionOf = new Int32Array(Math.max(termCount, this.#queryPositionOf.length * 2));
+    const positionOf = this.#queryPositionOf;
+    const nextPosition = new Int32Array(termIds.length);
+    const unitsAt = new Int32Array(termIds.length).fill(-1);
+    for (let at = termIds.length - 1; at >= 0; at--) {
+      const id = termIds[at];
+      if (id === -1) continue;
+      nextPosition[at] = positionOf[id];
+      positionOf[id] = at + 1;
+    }
+    const touched = this.#touched;
+    const loaded = this.#slotsOnlyInPostings;
+    try {
+      for (let i = 0; i < count; i++) {
+        const slot = touched[i];
+        if (slot < loaded)
+          scoreFromPostings(
+            slot,
+            termIds,
+            this.#postingStarts,
+            this.#postingSizes,
+            this.#postingSlots,
+            this.#postingTfs,
+            idfWeights,
+            normBase,
+            normPerLength,
+            this.#lengths,
+            this.#scores,
+            this.#matchMasks,
+          );
+        else {
+          const start = this.#docStart[slot];
+          scoreFromArena(
+            slot,
+            start,
+            start + this.#docTermCount[slot],
+            this.#arenaTerms,
+            this.#arenaTfs,
+            positionOf,
+            nextPosition,
+            unitsAt,
+            idfWeights,
+            normBase,
+            normPerLength,
+            this.#lengths,
+            this.#scores,
+            this.#matchMasks,
+          );
+        }
+      }
+    } finally {
+      for (let at = 0; at < termIds.length; at++) if (termIds[at] !== -1) positionOf[termIds[at]] = 0;
+    }
+  }
+
+  /** The best `limit` of the `touchedCount` touched slots by score, ties to the one stored first. */
+  #bestUnfiltered(touchedCount: number, limit: number): LexicalTopHit[] {
+    const scores = this.#scores;
+    const orders = this.#orders;
+    const heap = new Int32Array(Math.min(Math.floor(limit), touchedCount));
+    const kept = keepBest(this.#touched, touchedCount, scores, orders, heap);
+    sortBestFirst(heap, kept, scores, orders);
+    const hits: LexicalTopHit[] = [];
+    for (let rank = 0; rank < kept; rank++) hits.push({ slot: heap[rank], score: scores[heap[rank]] });
+    return hits;
   }
 
   /**
@@ -473,15 +873,16 @@ export class LexicalIndex {
    * filter, as before. Either way the hits are the same.
    */
   #bestAccepted(touchedCount: number, limit: number, accept?: (docId: string) => boolean): LexicalTopHit[] {
+    const hits = this.#bestUnfiltered(touchedCount, limit);
+    if (accept === undefined || hits.every(({ slot }) => accept(this.#ids.at(slot)!))) return hits;
+    return this.#bestFiltered(touchedCount, limit, accept);
+  }
+
+  /** Every touched slot offered to the filter, best kept: after it refused one of the unfiltered best. */
+  #bestFiltered(touchedCount: number, limit: number, accept: (docId: string) => boolean): LexicalTopHit[] {
     const scores = this.#scores;
     const touched = this.#touched;
     const orders = this.#orders;
-    const heap = new Int32Array(Math.min(Math.floor(limit), touchedCount));
-    const kept = keepBest(touched, touchedCount, scores, orders, heap);
-    sortBestFirst(heap, kept, scores, orders);
-    const hits: LexicalTopHit[] = [];
-    for (let rank = 0; rank < kept; rank++) hits.push({ slot: heap[rank], score: scores[heap[rank]] });
-    if (accept === undefined || hits.every(({ slot }) => accept(this.#ids.at(slot)!))) return hits;
     const accepted = new TopK(limit);
     for (let i = 0; i < touchedCount; i++) {
       const slot = touched[i];
@@ -839,6 +1240,63 @@ function checkPostings(
  * asked about; a longer one is searched for each document instead.
  */
 const LINEAR_PART_SCAN = 8;
+
+/**
+ * Posting cells read by an index's searches: `scannedCells` are added into the scores (every cell
+ * of an unpruned search, the first pass's of a pruned one); `survivorCells` are read by a pruned
+ * search's second pass, which adds only its survivors' cells.
+ */
+export interface SearchWork {
+  searches: number;
+  pruned: number;
+  scannedCells: number;
+  survivorCells: number;
+  /** Cells a pruned search's bounding pass read for its survivors after the first pass. */
+  boundCells: number;
+  /** Documents a pruned search's second pass scored. */
+  survivors: number;
+}
+
+/** A query's terms as a search scans them (LexicalIndex.#queryTerms). */
+interface QueryTerms {
+  /** Per query position, its term's id; -1 for a term no document has or a weight that is not positive. */
+  termIds: Int32Array;
+  /** Per query position, weight · idf · (k1 + 1): its contribution's scale. */
+  idfWeights: Float64Array;
+  /** Posting cells of the searched terms. */
+  postings: number;
+  normBase: number;
+  normPerLength: number;
+}
+
+/**
+ * Below this many posting cells a search scans them all: pruning's two passes and bounds cost more
+ * than they save (bench/prunedSearch.ts).
+ */
+const MIN_PRUNED_POSTINGS = 16_384;
+
+/** Cells of a document in the arena, about (35 at 100,000 bench memories), and the query's terms looked up for each. */
+const SURVIVOR_CELLS = 600;
+/** A binary search of a posting for a loaded document, in cells of a scan: about log2 of a long run's size. */
+const LOADED_SURVIVOR_CELLS = 60;
+
+/**
+ * The first pass checks whether it can stop before a term whose posting is at least this fraction
+ * of the slots touched so far (finding the k-th best sum reads each of those once).
+ */
+const CHECK_BEFORE_POSTING = 4;
+
+/** The score of the `heap.length`-th best touched slot, or 0 when fewer are touched (keepBest). */
+function kthBestScore(
+  touched: Int32Array,
+  count: number,
+  scores: Float64Array,
+  orders: Float64Array,
+  heap: Int32Array,
+): number {
+  const kept = keepBest(touched, count, scores, orders, heap);
+  return kept < heap.length ? 0 : scores[heap[0]];
+}
 
 /** A slot among a search's best and its BM25 score. */
 interface LexicalTopHit {
