@@ -7,8 +7,10 @@
 // `--cli PATH` runs another build's CLI (a copy of an earlier dist/cli.js) for a before/after pair;
 // `--repeat N` starts N processes on the persisted index and prints their medians. Each window says
 // who it is in its hello, as the extension's does, so the process starts loading that user's index then.
+// `--evict-index` (Linux) drops the persisted index files from the page cache before each run-2 start
+// (`dd iflag=nocache count=0`), as after a reboot or a long idle, when the file is read from the disk.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRemoteCore } from '../src/daemon/daemonLauncher.ts';
@@ -44,6 +46,18 @@ async function exited(pid: number): Promise<void> {
 }
 
 const user = option('user') ?? 'cold-user';
+const evictIndex = args.includes('--evict-index');
+if (evictIndex && process.platform !== 'linux') throw new Error('--evict-index drops pages with GNU dd: Linux only.');
+
+/** Drops the data directory's persisted index files from the page cache, so the next start reads them from the disk. */
+function evictIndexFiles(dir: string): void {
+  const indexDir = join(dir, 'memory.db-indexes');
+  for (const name of readdirSync(indexDir).filter((file) => file.endsWith('.fmlidx'))) {
+    const dropped = spawnSync('dd', [`if=${join(indexDir, name)}`, 'iflag=nocache', 'count=0', 'status=none']);
+    if (dropped.status !== 0) throw new Error(`dd could not drop ${name} from the page cache: ${dropped.stderr.toString()}`);
+  }
+}
+
 const ownDir = option('data-dir') === undefined;
 const dataDir = option('data-dir') ?? mkdtempSync(join(tmpdir(), 'fml-cold-'));
 try {
@@ -57,7 +71,9 @@ try {
     );
     if (loaded.status !== 0) throw new Error(`loading failed (exit ${loaded.status})`);
   }
-  console.log(`machine: ${process.platform} ${process.arch}, Node ${process.version}`);
+  console.log(
+    `machine: ${process.platform} ${process.arch}, Node ${process.version}${evictIndex ? '; index files dropped from the page cache before each run-2 start' : ''}`,
+  );
   console.log(
     '| run | start to first answer (ms) | first recall through the socket (ms) | longest stall of the calling thread (ms) | its longest CPU stretch (ms) | p99 delay (ms) | memory process RSS | memory process CPU since it started (ms) | its page faults | RSS, CPU 5 s later (ms) | load average |',
   );
@@ -84,6 +100,7 @@ try {
     ...Array.from({ length: repeat }, () => '2: new process, persisted index'),
   ];
   for (const label of labels) {
+    if (evictIndex && label.startsWith('2')) evictIndexFiles(dataDir);
     // From the spawn (the window finds no process) through the answer: what the user waits for.
     const spawned = performance.now();
     const window = await openRemoteCore({ dataDir, command, hello: { config, userId: user } });

@@ -5,15 +5,17 @@ import { MemoryError } from '../core/domain/errors.ts';
 import { requireId } from '../core/validation.ts';
 import { rateLimitOf } from '../http/rateLimiter.ts';
 import { USAGE } from './usage.ts';
-// Each command loads the modules only it uses (the store, the MCP SDK and its schemas, the HTTP
-// server, the panel, Firebolt checks) when it runs: the memory process (`fml daemon`) runs from this
-// bundle, and starts reading its index (below) before initialising the modules it serves with.
+// Each command loads the modules only it uses (the MCP SDK and its schemas, the HTTP server, the
+// panel, Firebolt checks) when it runs: the memory process (`fml daemon`) runs from this bundle and
+// its first recall should not wait for module initialisation it never needs.
+import { DEFAULT_GRACE_MS, runDaemon } from '../daemon/runDaemon.ts';
+import { backendConfigFromEnv, describeBackend } from '../runtime/backendSelection.ts';
+import { extractorFromEnv } from '../models/extractorFromEnv.ts';
+import { enricherFromEnv } from '../models/enricherFromEnv.ts';
+import { createRuntime } from '../runtime/createRuntime.ts';
 import { checkedEmbeddingConfig, defaultDataDir, type RuntimeConfig } from '../runtime/runtimeConfig.ts';
-import { IndexSnapshotFiles } from '../stores/sqlite/indexSnapshotFiles.ts';
-import { storeFileOf } from '../stores/sqlite/storeFile.ts';
-
-/** A memory process with no window connected exits after this long. */
-const DEFAULT_GRACE_MS = 5 * 60_000;
+import { loadOrCreateToken } from '../runtime/serverToken.ts';
+import { agentsTargetOf, workspaceProjectId } from '../runtime/repoMemories.ts';
 
 const DEFAULT_PORT = 7077;
 
@@ -114,11 +116,7 @@ async function main(argv: string[]): Promise<void> {
         'INVALID_INPUT',
         `--grace-ms must be a whole number of milliseconds; got "${values['grace-ms']}".`,
       );
-    const dataDir = values['data-dir'] ?? defaultDataDir();
-    // Started before the daemon's modules initialise (about 100 ms of a start), beside them on the thread pool.
-    const indexReadAhead = new IndexSnapshotFiles(storeFileOf(dataDir)).prefetchNewest();
-    const { runDaemon } = await import('../daemon/runDaemon.ts');
-    await runDaemon({ dataDir, graceMs, indexReadAhead });
+    await runDaemon({ dataDir: values['data-dir'] ?? defaultDataDir(), graceMs });
     return;
   }
   if (command === 'export') {
@@ -135,21 +133,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (values['repo-memories'] && values.workspace === undefined)
     throw new MemoryError('INVALID_INPUT', `--repo-memories shares the memories of a workspace: add --workspace DIR.`);
-  const [
-    { requireWorkspaceDir },
-    { backendConfigFromEnv, describeBackend },
-    { createRuntime },
-    { extractorFromEnv },
-    { enricherFromEnv },
-    { agentsTargetOf, workspaceProjectId },
-  ] = await Promise.all([
-    import('./exportAgentsCommand.ts'),
-    import('../runtime/backendSelection.ts'),
-    import('../runtime/createRuntime.ts'),
-    import('../models/extractorFromEnv.ts'),
-    import('../models/enricherFromEnv.ts'),
-    import('../runtime/repoMemories.ts'),
-  ]);
+  const { requireWorkspaceDir } = await import('./exportAgentsCommand.ts');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const boundUser = values.user ?? (values.http && !values['any-user'] ? defaultHttpUser() : undefined);
   const embeddings = await checkedEmbeddingConfig();
@@ -239,7 +223,6 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new MemoryError('INVALID_INPUT', `--port must be a whole number from 0 to 65535; got "${values.port}".`);
   const perMinute = values['rate-limit'] === undefined ? 6000 : Number(values['rate-limit']);
-  const { loadOrCreateToken } = await import('../runtime/serverToken.ts');
   const token = process.env.FML_TOKEN ?? loadOrCreateToken(dataDir, values['rotate-token'] ?? false);
   const [{ startHttpServer }, { startPanelOverHttp }, { OPENSPEC_BASE }] = await Promise.all([
     import('../http/httpServer.ts'),

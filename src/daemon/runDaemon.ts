@@ -1,27 +1,16 @@
 import { daemonAddressOf } from './daemonAddress.ts';
 import { DaemonServer } from './daemonServer.ts';
 
+export const DEFAULT_GRACE_MS = 5 * 60_000;
+
 /**
  * `fml daemon`: serves the data directory until no client has been connected for `graceMs`.
  * Exits with 0 at once when another live process already serves it (two windows raced to start one).
  */
-export async function runDaemon(options: {
-  dataDir: string;
-  graceMs: number;
-  /** The read of the newest persisted index started at the process's start (IndexSnapshotFiles.prefetchNewest). */
-  indexReadAhead?: Promise<string | null>;
-}): Promise<void> {
+export async function runDaemon(options: { dataDir: string; graceMs: number }): Promise<void> {
   const log = (line: string): void => {
     process.stderr.write(`${new Date().toISOString()} [fml-daemon ${process.pid}] ${line}\n`);
   };
-  options.indexReadAhead?.then(
-    (path) => path !== null && log(`reading ${path} ahead of its first load`),
-    // Only the look for the newest file can fail here; the first load reads it again and reports its own failure.
-    (error: unknown) =>
-      log(
-        `looking for a persisted index to read ahead failed: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-  );
   const server = new DaemonServer({
     address: daemonAddressOf(options.dataDir),
     graceMs: options.graceMs,
