@@ -17,6 +17,7 @@ import {
   keepSurvivors,
   measureTermBound,
   scanSurvivors,
+  termBit,
   zeroFlags,
 } from './maxScore.ts';
 import { TopK } from './topK.ts';
@@ -533,7 +534,7 @@ export class LexicalIndex {
         columns,
         start,
         start + this.#postingSizes[id],
-        at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT,
+        termBit(at),
         idfWeights[at],
         normBase,
         normPerLength,
@@ -774,7 +775,7 @@ export class LexicalIndex {
         lengths,
         start,
         start + this.#postingSizes[id],
-        at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT,
+        termBit(at),
         idfWeights[at],
         normBase,
         normPerLength,

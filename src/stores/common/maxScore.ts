@@ -24,6 +24,11 @@ export const BOUND_SLACK = 1e-9;
 export const OWN_BIT_TERMS = 31;
 export const LATER_TERMS_BIT = 1 << 31;
 
+/** The match-mask bit of the query term at position `at`. */
+export function termBit(at: number): number {
+  return at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT;
+}
+
 /**
  * A term's largest frequency (tf units) and shortest document length over the posting cells
  * [start, end), written to `units[term]` and `lengths[term]`. A NaN length is skipped (its
@@ -190,7 +195,7 @@ export function scoreFromArena(
     const units = unitsAt[at];
     if (units < 0) continue;
     unitsAt[at] = -1;
-    mask |= at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT;
+    mask |= termBit(at);
     score += (idfWeights[at] * units) / (units + normBase + normPerLength * length);
   }
   scores[slot] = score;
@@ -231,7 +236,7 @@ export function scoreFromPostings(
       else if (found > slot) high = middle - 1;
       else {
         const units = tfs[middle];
-        mask |= at < OWN_BIT_TERMS ? 1 << at : LATER_TERMS_BIT;
+        mask |= termBit(at);
         score += (idfWeights[at] * units) / (units + normBase + normPerLength * length);
         break;
       }
