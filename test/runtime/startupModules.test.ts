@@ -17,7 +17,19 @@ interface Loaded {
   afterRecall: string[];
   afterImport: string[];
   afterToolSchemas: string[];
+  builtinsAtStart: string[];
+  builtinsAfterRecall: string[];
+  builtinsAfterUse: string[];
 }
+
+/**
+ * Node's modules a memory process does not need for its first answer, and the CPU each costs at a
+ * start on this project's VM when loaded (docs/benchmarks.md, "Node's own modules at a process start"):
+ * https with TLS 30–45 ms (Firebolt Cloud), http 10 ms (Firebolt Core; the MCP HTTP server is
+ * imported when an endpoint is asked for), child_process 10 ms with dgram (git, for repository
+ * memories), worker_threads 6–8 ms (the WAL checkpointer's worker, started after 16 commits).
+ */
+const NOT_AT_START = ['node:https', 'node:tls', 'node:http', 'node:child_process', 'node:dgram', 'node:worker_threads'];
 
 const isZod = (url: string): boolean => url.includes('/node_modules/zod/');
 
@@ -31,6 +43,22 @@ describe('what a fresh memory process loads before its first answer', () => {
     assert.deepEqual(loaded.atStart.filter(isZod), []);
     assert.deepEqual(loaded.afterRecall.filter(isZod), []);
     assert.deepEqual(loaded.afterImport.filter(isZod), []);
+  });
+
+  it('starts, stores and recalls without loading Node’s HTTP, TLS, child-process or worker modules', () => {
+    assert.deepEqual(
+      loaded.builtinsAtStart.filter((name) => NOT_AT_START.includes(name)),
+      [],
+    );
+    assert.deepEqual(
+      loaded.builtinsAfterRecall.filter((name) => NOT_AT_START.includes(name)),
+      [],
+    );
+  });
+
+  it('loads them when Firebolt’s transport sends and git runs (so the check above can see them)', () => {
+    for (const name of ['node:https', 'node:tls', 'node:http', 'node:child_process'])
+      assert.ok(loaded.builtinsAfterUse.includes(name), `${name} is loaded once used`);
   });
 
   it('loads zod with the MCP tools’ schemas (so the check above can see it)', () => {

@@ -1,6 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import type { IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent, IncomingHttpHeaders } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 
 export interface HttpResponse {
   status: number;
@@ -25,6 +24,10 @@ export class TransportError extends Error {
   }
 }
 
+const http = (): typeof import('node:http') => process.getBuiltinModule('node:http');
+const https = (): typeof import('node:https') => process.getBuiltinModule('node:https');
+const AGENT = { keepAlive: true, maxSockets: 8 };
+
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export interface HttpRequestOptions {
@@ -35,14 +38,20 @@ export interface HttpRequestOptions {
   timeoutMs: number;
 }
 
-/** node:http rather than fetch: it reports whether a reset socket was a reused one. */
+/**
+ * node:http rather than fetch: it reports whether a reset socket was a reused one. The module of a
+ * protocol is loaded at its first request, not with this file: node:https brings TLS in, 30–45 ms of
+ * CPU at every start of every `fml` process (node:http 10), and most stores never speak to Firebolt
+ * (docs/benchmarks.md, "Node's own modules at a process start").
+ */
 export class HttpTransport {
-  readonly #http = new HttpAgent({ keepAlive: true, maxSockets: 8 });
-  readonly #https = new HttpsAgent({ keepAlive: true, maxSockets: 8 });
+  #http: HttpAgent | null = null;
+  #https: HttpsAgent | null = null;
 
   send(options: HttpRequestOptions): Promise<HttpResponse> {
     const secure = options.url.protocol === 'https:';
-    const send = secure ? httpsRequest : httpRequest;
+    const send = secure ? https().request : http().request;
+    const agent = secure ? (this.#https ??= new (https().Agent)(AGENT)) : (this.#http ??= new (http().Agent)(AGENT));
     return new Promise((resolve, reject) => {
       const request = send(
         options.url,
@@ -52,7 +61,7 @@ export class HttpTransport {
             ...options.headers,
             ...(options.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(options.body)) } : {}),
           },
-          agent: secure ? this.#https : this.#http,
+          agent,
           timeout: options.timeoutMs,
         },
         (response) => {
@@ -90,7 +99,7 @@ export class HttpTransport {
   }
 
   close(): void {
-    this.#http.destroy();
-    this.#https.destroy();
+    this.#http?.destroy();
+    this.#https?.destroy();
   }
 }
