@@ -1009,8 +1009,8 @@ export class LexicalIndex {
     this.#wordParts ??= new WordPartIndex();
     // Per word that holds a part: the positions in `parts` of the parts it holds.
     const holders = new Map<number, number[]>();
-    parts.forEach((part, at) => {
-      for (const id of this.#wordParts!.termsHolding(part, this.#termNames)) {
+    this.#wordParts.termsHoldingEach(parts, this.#termNames).forEach((ids, at) => {
+      for (const id of ids) {
         const held = holders.get(id);
         if (held === undefined) holders.set(id, [at]);
         else held.push(at);

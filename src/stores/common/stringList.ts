@@ -55,12 +55,39 @@ export class PackedStrings implements StringList {
     return this.#characters.slice(this.#starts[index], this.#starts[index + 1]);
   }
 
-  /** Whether string `index` is longer than `part` and begins or ends with it, without making it. */
-  holdsAtEdge(index: number, part: string): boolean {
-    const start = this.#starts[index];
-    const end = this.#starts[index + 1];
-    if (end - start <= part.length) return false;
-    return this.#holdsAt(start, part) || this.#holdsAt(end - part.length, part);
+  /**
+   * Calls `hold(index, at)` for each entry `from <= index < to` whose string (number
+   * `numbers[index * stride]`, or `index` itself when `numbers` is null) is longer than `parts.of[at]`
+   * and begins or ends with it: one pass over the strings for all the parts, each string's first
+   * and last code unit telling which parts to test, so a string is read once, not once a part.
+   */
+  forEachEdgeHolder(
+    numbers: Int32Array | null,
+    stride: number,
+    from: number,
+    to: number,
+    parts: EdgeParts,
+    hold: (index: number, at: number) => void,
+  ): void {
+    const codes = this.#codes;
+    const starts = this.#starts;
+    const { byFirst, byLast, of, shortest } = parts;
+    for (let index = from; index < to; index++) {
+      const position = numbers === null ? index : numbers[index * stride];
+      const start = starts[position];
+      const end = starts[position + 1];
+      if (end - start <= shortest) continue;
+      const first = codes[start];
+      const last = codes[end - 1];
+      let candidates = (first < byFirst.length ? byFirst[first] : 0) | (last < byLast.length ? byLast[last] : 0);
+      while (candidates !== 0) {
+        const at = 31 - Math.clz32(candidates & -candidates);
+        candidates &= candidates - 1;
+        const part = of[at];
+        if (end - start > part.length && (this.#holdsAt(start, part) || this.#holdsAt(end - part.length, part)))
+          hold(index, at);
+      }
+    }
   }
 
   #holdsAt(from: number, part: string): boolean {
@@ -141,12 +168,13 @@ export class NumberedStrings implements StringList {
     return this.#table.at(this.#numbers[index * this.#stride]);
   }
 
-  holdsAtEdge(index: number, part: string): boolean {
-    return this.#table.holdsAtEdge(this.#numbers[index * this.#stride], part);
-  }
-
   compareTo(index: number, key: string): number {
     return this.#table.compareTo(this.#numbers[index * this.#stride], key);
+  }
+
+  /** PackedStrings.forEachEdgeHolder over entries `from <= index < to` of this list. */
+  forEachEdgeHolder(from: number, to: number, parts: EdgeParts, hold: (index: number, at: number) => void): void {
+    this.#table.forEachEdgeHolder(this.#numbers, this.#stride, from, to, parts, hold);
   }
 
   /**
@@ -214,13 +242,34 @@ export class StringColumn implements StringList {
     this.#added.push(value);
   }
 
-  /** Whether entry `index` is longer than `part` and begins or ends with it (read in place where the base allows). */
-  holdsAtEdge(index: number, part: string): boolean {
+  /**
+   * Calls `hold(index, at)` for each entry from `from` on that is longer than `parts.of[at]` and
+   * begins or ends with it, in index order: in place, in one pass for all the parts, over a loaded
+   * base.
+   */
+  forEachEdgeHolder(from: number, parts: EdgeParts, hold: (index: number, at: number) => void): void {
     const base = this.#base;
-    if (index < this.#baseLength && this.#replaced?.has(index) !== true && base instanceof NumberedStrings)
-      return base.holdsAtEdge(index, part);
-    const value = this.at(index)!;
-    return value.length > part.length && (value.startsWith(part) || value.endsWith(part));
+    let next = from;
+    if (next < this.#baseLength && base instanceof NumberedStrings) {
+      const replaced = this.#replaced;
+      // Replaced entries are tested from their strings, each reported before the base's next holder.
+      const replacedIndexes = replaced === null ? [] : [...replaced.keys()].filter((index) => index >= from);
+      replacedIndexes.sort((a, b) => a - b);
+      let pending = 0;
+      const replacedBefore = (end: number): void => {
+        for (; pending < replacedIndexes.length && replacedIndexes[pending] < end; pending++) {
+          const index = replacedIndexes[pending];
+          parts.forEachHeldBy(replaced!.get(index)!, (at) => hold(index, at));
+        }
+      };
+      base.forEachEdgeHolder(next, this.#baseLength, parts, (index, at) => {
+        replacedBefore(index);
+        if (replaced?.has(index) !== true) hold(index, at);
+      });
+      replacedBefore(this.#baseLength);
+      next = this.#baseLength;
+    }
+    for (let index = next; index < this.length; index++) parts.forEachHeldBy(this.at(index)!, (at) => hold(index, at));
   }
 
   /** A copy that later changes to this column do not reach (the base is shared: it never changes). */
@@ -229,5 +278,40 @@ export class StringColumn implements StringList {
     copy.#replaced = this.#replaced === null ? null : new Map(this.#replaced);
     copy.#added = this.#added.slice();
     return copy;
+  }
+}
+
+/**
+ * Up to 31 words looked for at the edges of strings (forEachEdgeHolder), with what a scan needs to
+ * rule a string out from its first and last code unit: bit `at` of `byFirst[c]` is set when part
+ * `at` begins with code unit `c`, of `byLast[c]` when it ends with it.
+ */
+export class EdgeParts {
+  static readonly MAX = 31;
+  readonly of: readonly string[];
+  readonly byFirst: Int32Array;
+  readonly byLast: Int32Array;
+  /** Length of the shortest part: no string of that length or shorter holds one. */
+  readonly shortest: number;
+
+  constructor(parts: readonly string[]) {
+    if (parts.length > EdgeParts.MAX || parts.some((part) => part.length === 0))
+      throw new RangeError(`EdgeParts takes 1 to ${EdgeParts.MAX} non-empty words; got ${parts.length}.`);
+    this.of = parts;
+    const highest = (pick: (part: string) => number): number => Math.max(-1, ...parts.map(pick)) + 1;
+    this.byFirst = new Int32Array(highest((part) => part.charCodeAt(0)));
+    this.byLast = new Int32Array(highest((part) => part.charCodeAt(part.length - 1)));
+    parts.forEach((part, at) => {
+      this.byFirst[part.charCodeAt(0)] |= 1 << at;
+      this.byLast[part.charCodeAt(part.length - 1)] |= 1 << at;
+    });
+    this.shortest = Math.min(...parts.map((part) => part.length));
+  }
+
+  /** Calls `hold(at)` for each part that `value` is longer than and begins or ends with. */
+  forEachHeldBy(value: string, hold: (at: number) => void): void {
+    this.of.forEach((part, at) => {
+      if (value.length > part.length && (value.startsWith(part) || value.endsWith(part))) hold(at);
+    });
   }
 }

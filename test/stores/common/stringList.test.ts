@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SortedKeyIndex, sortedOrder } from '../../../src/stores/common/sortedKeyIndex.ts';
-import { NumberedStrings, PackedStrings, StringColumn, stringsOf } from '../../../src/stores/common/stringList.ts';
+import {
+  EdgeParts,
+  NumberedStrings,
+  PackedStrings,
+  StringColumn,
+  stringsOf,
+} from '../../../src/stores/common/stringList.ts';
 
 /** A table as a file holds it: the strings' characters one after another and their lengths. */
 function packed(strings: readonly string[]): PackedStrings {
@@ -61,17 +67,61 @@ test('compare and compareTo in place order every pair as JavaScript string order
     }
 });
 
-test('holdsAtEdge is true exactly for longer strings that begin or end with the part', () => {
-  const words = ['rate', 'ratelimit', 'limiterate', 'pirate', 'karate', 'berated', 'rat', 'xrate'];
+/** What forEachEdgeHolder must report: (index, part) for each longer string that begins or ends with the part, in index then part order. */
+function edgeHoldersOf(strings: readonly string[], parts: readonly string[], from = 0): string[] {
+  const found: string[] = [];
+  strings.forEach((value, index) => {
+    if (index < from) return;
+    parts.forEach((part, at) => {
+      if (value.length > part.length && (value.startsWith(part) || value.endsWith(part))) found.push(`${index}:${at}`);
+    });
+  });
+  return found;
+}
+
+test('a one-pass edge scan reports exactly the longer strings that begin or end with each part', () => {
+  const words = ['rate', 'ratelimit', 'limiterate', 'pirate', 'karate', 'berated', 'rat', 'xrate', 'ü-rateü', 'ratü'];
   const table = packed(words);
-  for (const part of ['rate', 'rat', 'ate', 'limit', 'x']) {
-    words.forEach((word, index) =>
-      assert.equal(
-        table.holdsAtEdge(index, part),
-        word.length > part.length && (word.startsWith(part) || word.endsWith(part)),
-        `${word} / ${part}`,
+  const parts = ['rate', 'rat', 'ate', 'limit', 'x', 'ü', 'tü'];
+  for (const from of [0, 3, words.length]) {
+    const found: string[] = [];
+    table.forEachEdgeHolder(null, 1, from, words.length, new EdgeParts(parts), (index, at) =>
+      found.push(`${index}:${at}`),
+    );
+    assert.deepEqual(found, edgeHoldersOf(words, parts, from), `from ${from}`);
+  }
+  assert.throws(() => new EdgeParts(Array.from({ length: 32 }, (_, at) => `part${at}`)), RangeError);
+  assert.throws(() => new EdgeParts(['']), RangeError);
+});
+
+test('the edge scan agrees with testing each string for each part, over random tables, columns and parts', () => {
+  let seed = 7;
+  const random = (below: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor((seed / 2147483648) * below);
+  };
+  // Few letters, so parts are often at an edge; Latin-1, a wide letter and a surrogate pair among them.
+  const letters = ['a', 'b', 'c', 'é', 'ж', '😀'];
+  const word = (): string => Array.from({ length: 1 + random(6) }, () => letters[random(letters.length)]).join('');
+  for (let round = 0; round < 60; round++) {
+    const strings = Array.from({ length: 1 + random(40) }, word);
+    const parts = [...new Set(Array.from({ length: 1 + random(12) }, word))];
+    const column = new StringColumn(
+      new NumberedStrings(
+        packed(strings),
+        Int32Array.from(strings, (_, at) => at),
       ),
     );
+    const expected = strings.slice();
+    for (let change = random(4); change > 0; change--) {
+      const at = random(expected.length + 1);
+      expected[at] = word();
+      column.set(at, expected[at]!);
+    }
+    const from = random(expected.length);
+    const found: string[] = [];
+    column.forEachEdgeHolder(from, new EdgeParts(parts), (index, at) => found.push(`${index}:${at}`));
+    assert.deepEqual(found, edgeHoldersOf(expected, parts, from), `round ${round}`);
   }
 });
 
@@ -119,10 +169,10 @@ test('a column over a base keeps appended and replaced entries beside it, and th
   assert.throws(() => column.set(6, 'gap'), RangeError);
   assert.throws(() => column.set(-1, 'before'), RangeError);
   // In place for base entries, from the string for replaced and appended ones.
-  assert.equal(column.holdsAtEdge(0, 'rate'), true);
-  assert.equal(column.holdsAtEdge(1, 'rate'), false);
   column.set(2, 'pirate');
-  assert.equal(column.holdsAtEdge(2, 'rate'), true);
+  const found: number[] = [];
+  column.forEachEdgeHolder(0, new EdgeParts(['rate']), (index) => found.push(index));
+  assert.deepEqual(found, [0, 2]);
 });
 
 test("a column's copy is not reached by later changes, nor the column by the copy's", () => {
