@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -9,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { CatchUp } from '../../src/stores/sqlite/changeFeed.ts';
 import { SqliteConnection } from '../../src/stores/sqlite/sqliteConnection.ts';
 import { WalIndexHeader } from '../../src/stores/sqlite/walIndexHeader.ts';
+import { countingHeaderReads } from '../support/countingHeaderReads.ts';
 import { recordingLogger } from '../support/recordingLogger.ts';
 
 /**
@@ -69,22 +68,6 @@ function commitElsewhere(path: string, memoryId: string): void {
   } finally {
     other.close();
   }
-}
-
-/** Counts `readSync` calls (the header's reads) until stopped, through the live ESM bindings of node:fs. */
-function countingHeaderReads(): { count: number; stop: () => void } {
-  const original = fs.readSync;
-  const counter = { count: 0, stop: () => {} };
-  fs.readSync = ((...args: Parameters<typeof fs.readSync>) => {
-    counter.count++;
-    return original(...args);
-  }) as typeof fs.readSync;
-  syncBuiltinESMExports();
-  counter.stop = () => {
-    fs.readSync = original;
-    syncBuiltinESMExports();
-  };
-  return counter;
 }
 
 const logRows = (connection: SqliteConnection): number =>
