@@ -584,6 +584,16 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.equal((await store().termStatistics(newUserId(), [flamingo])).documents, 0);
       });
 
+      it('answers the search and the statistics together as it answers them apart', async () => {
+        const query = { filter: { user_id: user }, terms: terms('deployment flamingo'), limit: 3 };
+        const conceptTerms = query.terms.map((entry) => entry.term);
+        const together = await store().searchLexicalWithStatistics(query, conceptTerms);
+        assert.deepEqual(together, {
+          hits: await store().searchLexical(query),
+          statistics: await store().termStatistics(user, conceptTerms),
+        });
+      });
+
       it('applies the filter before the top-k cut', async () => {
         const hits = await store().searchLexical({
           filter: { user_id: user, categories: ['procedural'] },

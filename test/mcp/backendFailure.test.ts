@@ -59,7 +59,7 @@ describe('backend failures over MCP', () => {
     });
     assert.equal(failure.code, 'PROVIDER_ERROR');
     assert.match(failure.message, /simulated outage in insert(Memory|UnlessDuplicate)/);
-    broken.add('searchLexical');
+    broken.add('searchLexical').add('searchLexicalWithStatistics');
     assert.equal(
       (await callError(client, 'recall_memories', { user_id: 'b', query: 'outage' })).code,
       'PROVIDER_ERROR',

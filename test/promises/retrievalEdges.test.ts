@@ -48,10 +48,16 @@ describe('retrieval at its documented edges', () => {
           memory_subtype: 'project',
         });
         const limits: number[] = [];
+        // Recall asks through searchLexicalWithStatistics when it also needs the terms' statistics.
         const search = test.store.searchLexical.bind(test.store);
         test.store.searchLexical = (query: LexicalQuery) => {
           limits.push(query.limit);
           return search(query);
+        };
+        const searchWithStatistics = test.store.searchLexicalWithStatistics.bind(test.store);
+        test.store.searchLexicalWithStatistics = (query: LexicalQuery, terms: readonly string[]) => {
+          limits.push(query.limit);
+          return searchWithStatistics(query, terms);
         };
         await test.core.recall({ user_id: 'pool', query: 'importer retries', limit }, { logAccess: false });
         assert.deepEqual(limits, [asked]);

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { CatchUp } from '../../src/stores/sqlite/changeFeed.ts';
 import { SqliteConnection } from '../../src/stores/sqlite/sqliteConnection.ts';
 import { WalIndexHeader } from '../../src/stores/sqlite/walIndexHeader.ts';
+import { countingHeaderReads } from '../support/countingHeaderReads.ts';
 import { recordingLogger } from '../support/recordingLogger.ts';
 
 /**
@@ -21,22 +22,38 @@ interface Harness {
   catchUps: CatchUp['kind'][];
   /** Change-log rows this process has applied (the caches' view). */
   applied: () => number;
+  /** Work to run just before (or after) each catch-up of `connection`, inside its read transaction. */
+  aroundCatchUp: { before?: () => void; after?: () => void };
 }
 
 async function withConnection(work: (harness: Harness) => Promise<void>): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'fml-quiet-'));
   const path = join(dataDir, 'memory.db');
   const catchUps: CatchUp['kind'][] = [];
+  const aroundCatchUp: Harness['aroundCatchUp'] = {};
   const connection = new SqliteConnection({
     dataDir,
     path,
     retention: undefined,
     log: recordingLogger(),
-    caches: { catchUp: ({ feed }) => void catchUps.push(feed.catchUp().kind), dropAll: () => {} },
+    caches: {
+      catchUp: ({ feed }) => {
+        aroundCatchUp.before?.();
+        catchUps.push(feed.catchUp().kind);
+        aroundCatchUp.after?.();
+      },
+      dropAll: () => {},
+    },
   });
   await connection.connect();
   try {
-    await work({ path, connection, catchUps, applied: () => connection.require('test').feed.appliedSeq() });
+    await work({
+      path,
+      connection,
+      catchUps,
+      applied: () => connection.require('test').feed.appliedSeq(),
+      aroundCatchUp,
+    });
   } finally {
     await connection.disconnect();
     await rm(dataDir, { recursive: true, force: true });
@@ -112,6 +129,40 @@ describe('reads while nobody commits', () => {
       db.exec('COMMIT');
       assert.equal(await connection.read('next', () => applied()), 1, 'the next read catches up');
       assert.deepEqual(catchUps, ['current', 'changes']);
+    });
+  });
+
+  it('catch up from the header their check read: commits landing around the catch-up are each seen by a read', async () => {
+    await withConnection(async ({ path, connection, catchUps, applied, aroundCatchUp }) => {
+      await connection.read('warm', () => null);
+      commitElsewhere(path, 'm1');
+      // After the check that found m1, before the catch-up's snapshot: this read's catch-up has it.
+      aroundCatchUp.before = () => commitElsewhere(path, 'm2');
+      // After the catch-up's snapshot, inside this read: not in it, so the next read must catch up.
+      aroundCatchUp.after = () => commitElsewhere(path, 'm3');
+      const rows = await connection.read('after m1', () => logRows(connection));
+      assert.equal(rows, 2, 'the read sees the snapshot its catch-up took: m1 and m2');
+      assert.equal(applied(), 2);
+      aroundCatchUp.before = undefined;
+      aroundCatchUp.after = undefined;
+      assert.equal(await connection.read('next', () => applied()), 3, 'm3 is in the next read');
+      assert.equal(await connection.read('quiet again', () => logRows(connection)), 3);
+      assert.deepEqual(catchUps, ['current', 'changes', 'changes']);
+    });
+  });
+
+  it('read the header once when a commit sends them to the catch-up', async () => {
+    await withConnection(async ({ path, connection, catchUps }) => {
+      await connection.read('warm', () => null);
+      commitElsewhere(path, 'm1');
+      const reads = countingHeaderReads();
+      try {
+        await connection.read('after m1', () => null);
+      } finally {
+        reads.stop();
+      }
+      assert.deepEqual(catchUps, ['current', 'changes']);
+      assert.equal(reads.count, 1, "the check's read is the catch-up's header");
     });
   });
 

@@ -97,6 +97,11 @@ export interface MemoryStore {
    * turns them into the absolute relevance scale (how much of the query's information a memory covers).
    */
   termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics>;
+  /**
+   * searchLexical(query) and termStatistics(query.filter.user_id, terms) together, as recall asks
+   * for both: on SQLite one read (one check for other processes' commits, one snapshot) instead of two.
+   */
+  searchLexicalWithStatistics(query: LexicalQuery, terms: readonly string[]): Promise<LexicalSearch>;
   getEmbeddings(userId: string, memoryIds: readonly string[]): Promise<Map<string, StoredEmbedding>>;
   /**
    * For each id, the live memories stored just before and after it by the same user that pass
@@ -235,6 +240,12 @@ export interface TermStatistics {
   documents: number;
   /** term -> documents containing it; terms no document contains may be absent (read as 0). */
   frequencies: Map<string, number>;
+}
+
+/** What MemoryStore.searchLexicalWithStatistics answers. */
+export interface LexicalSearch {
+  hits: LexicalHit[];
+  statistics: TermStatistics;
 }
 
 export interface VectorQuery {

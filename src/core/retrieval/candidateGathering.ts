@@ -7,7 +7,14 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import { rankingFactsOf, type RankingFacts } from '../domain/rankingFacts.ts';
 import type { MemoryRecord } from '../domain/records.ts';
-import type { LexicalHit, MemoryFilter, TermStatistics, VectorHit } from '../ports/memoryStore.ts';
+import type {
+  LexicalHit,
+  LexicalQuery,
+  LexicalSearch,
+  MemoryFilter,
+  TermStatistics,
+  VectorHit,
+} from '../ports/memoryStore.ts';
 import { hasTopic } from './queryCoverage.ts';
 import type { CandidateRows } from './candidateRows.ts';
 import type { RecallSearch } from './recallSearch.ts';
@@ -41,6 +48,22 @@ export interface Candidates {
 
 type StoreDeps = Pick<CoreDeps, 'store' | 'embeddings'>;
 
+/**
+ * The keyword search and the statistics of the concept terms: one store call when both are asked
+ * for (one read on SQLite), else the one that is; no concept terms count no documents.
+ */
+function lexicalSearch(deps: StoreDeps, query: LexicalQuery, conceptTerms: readonly string[]): Promise<LexicalSearch> {
+  const none: TermStatistics = { documents: 0, frequencies: new Map<string, number>() };
+  if (query.terms.length > 0 && conceptTerms.length > 0)
+    return deps.store.searchLexicalWithStatistics(query, conceptTerms);
+  if (query.terms.length > 0) return deps.store.searchLexical(query).then((hits) => ({ hits, statistics: none }));
+  if (conceptTerms.length > 0)
+    return deps.store
+      .termStatistics(query.filter.user_id, conceptTerms)
+      .then((statistics) => ({ hits: [], statistics }));
+  return Promise.resolve({ hits: [], statistics: none });
+}
+
 /** `rows` keeps the full rows the window's listing brings, so the ones returned are not read again. */
 export async function gatherCandidates(
   deps: StoreDeps,
@@ -52,10 +75,8 @@ export async function gatherCandidates(
   const { terms, candidateLimit, limit, variants } = search;
   const conceptTerms = [...new Set(variants.flatMap((concepts) => concepts.map((concept) => concept.term)))];
   const topical = hasTopic(variants[0]);
-  const [lexical, vector, stats, listedWindow] = await Promise.all([
-    terms.length > 0
-      ? deps.store.searchLexical({ filter, terms, limit: candidateLimit, parts: search.parts })
-      : Promise.resolve([]),
+  const [{ hits: lexical, statistics: stats }, vector, listedWindow] = await Promise.all([
+    lexicalSearch(deps, { filter, terms, limit: candidateLimit, parts: search.parts }, conceptTerms),
     search.embedding && deps.embeddings.model
       ? deps.store.searchVector({
           filter,
@@ -64,9 +85,6 @@ export async function gatherCandidates(
           limit: Math.min(candidateLimit, Math.max(limit, 20)),
         })
       : Promise.resolve([]),
-    conceptTerms.length > 0
-      ? deps.store.termStatistics(partition, conceptTerms)
-      : Promise.resolve({ documents: 0, frequencies: new Map<string, number>() }),
     // A question that is only a time ("what happened last week?") is answered by the window's
     // memories; with a topic, the window ranks the topic's memories and fetches none of its own.
     search.window ? windowMembers(deps, filter, search.window, topical ? 0 : candidateLimit) : Promise.resolve(null),

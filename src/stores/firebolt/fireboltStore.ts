@@ -22,6 +22,7 @@ import type {
   MemoryStore,
   StoreHealth,
   StoreUserStats,
+  LexicalSearch,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -245,6 +246,15 @@ export class FireboltStore implements MemoryStore {
 
   termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
     return readTermStatistics(this.#client, userId, terms);
+  }
+
+  /** Two queries either way on Firebolt: sent together. */
+  async searchLexicalWithStatistics(query: LexicalQuery, terms: readonly string[]): Promise<LexicalSearch> {
+    const [hits, statistics] = await Promise.all([
+      this.searchLexical(query),
+      this.termStatistics(query.filter.user_id, terms),
+    ]);
+    return { hits, statistics };
   }
 
   searchVector(query: VectorQuery): Promise<VectorHit[]> {

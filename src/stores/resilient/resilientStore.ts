@@ -20,6 +20,7 @@ import type {
   MemoryStore,
   StoreHealth,
   StoreUserStats,
+  LexicalSearch,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -147,6 +148,9 @@ export class ResilientStore implements MemoryStore {
   }
   termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
     return this.#read((store) => store.termStatistics(userId, terms));
+  }
+  searchLexicalWithStatistics(query: LexicalQuery, terms: readonly string[]): Promise<LexicalSearch> {
+    return this.#read((store) => store.searchLexicalWithStatistics(query, terms));
   }
   async searchVector(query: VectorQuery): Promise<VectorHit[]> {
     let local = false;

@@ -6,6 +6,7 @@ import type {
   LexicalHit,
   LexicalQuery,
   MemoryFilter,
+  LexicalSearch,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -79,14 +80,30 @@ export class CandidateSearch {
     // Recall asks for these alongside its search: both wait for the same sliced (or persisted) index
     // rather than this one building it in a single synchronous stretch.
     if (terms.length > 0) await this.indexes.prepareLexical(userId);
-    return this.connection.read('termStatistics', ({ sql }) => {
-      const state = this.caches.state(userId);
-      const index = this.indexes.lexical(sql, userId, state);
-      return {
-        documents: index.size,
-        frequencies: new Map(terms.map((term) => [term, index.documentFrequency(term)])),
-      };
-    });
+    return this.connection.read('termStatistics', ({ sql }) => this.statistics(sql, userId, terms));
+  }
+
+  /**
+   * The search and the statistics in one read: one check for other processes' commits (a WAL-index
+   * header pread) instead of two, and both describe one state of the file.
+   */
+  async searchLexicalWithStatistics(query: LexicalQuery, terms: readonly string[]): Promise<LexicalSearch> {
+    const userId = query.filter.user_id;
+    const searched = query.limit > 0 && query.terms.length > 0;
+    if (searched || terms.length > 0) await this.indexes.prepareLexical(userId);
+    return this.connection.read('searchLexicalWithStatistics', ({ sql }) => ({
+      hits: searched ? this.lexicalHits(sql, query) : [],
+      statistics: this.statistics(sql, userId, terms),
+    }));
+  }
+
+  private statistics(sql: StatementCache, userId: string, terms: readonly string[]): TermStatistics {
+    const state = this.caches.state(userId);
+    const index = this.indexes.lexical(sql, userId, state);
+    return {
+      documents: index.size,
+      frequencies: new Map(terms.map((term) => [term, index.documentFrequency(term)])),
+    };
   }
 
   async searchVector(query: VectorQuery): Promise<VectorHit[]> {

@@ -121,7 +121,8 @@ export class ChangeFeed {
     return inReadTransaction(this.db, () => {
       // Read before data_version takes the snapshot, so the snapshot holds at least every commit
       // this header describes: while it reads the same, what this catch-up saw is still current.
-      const header = this.header?.current() ?? null;
+      // The read of the check that sent the read here is such a read: no second pread for it.
+      const header = this.header?.lastRead() ?? null;
       this.headerAtCatchUp = null;
       const version = this.dataVersion();
       if (version === this.lastDataVersion) {

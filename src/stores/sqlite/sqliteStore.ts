@@ -21,6 +21,7 @@ import type {
   MemoryStore,
   StoreHealth,
   StoreUserStats,
+  LexicalSearch,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -412,6 +413,10 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async termStatistics(userId: string, terms: readonly string[]): Promise<TermStatistics> {
     return this.candidates.termStatistics(userId, terms);
+  }
+
+  async searchLexicalWithStatistics(query: LexicalQuery, terms: readonly string[]): Promise<LexicalSearch> {
+    return this.candidates.searchLexicalWithStatistics(query, terms);
   }
 
   async searchVector(query: VectorQuery): Promise<VectorHit[]> {

@@ -28,6 +28,8 @@ const COHERENT_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set(['linux', 'darw
 export class WalIndexHeader {
   private fd: number | null;
   private readonly scratch = Buffer.alloc(HEADER_BYTES * 2);
+  /** Whether `scratch` holds what the last read found, both copies equal. */
+  private lastReadStable = false;
 
   private constructor(fd: number) {
     this.fd = fd;
@@ -61,6 +63,18 @@ export class WalIndexHeader {
     return this.readStable() ? Buffer.from(this.scratch.subarray(0, HEADER_BYTES)) : null;
   }
 
+  /**
+   * A copy of the header as the last read (`current` or `matches`) found it; read again only when
+   * that read failed or found it mid-commit. Never newer than a read now would be: a caller that
+   * needs a header no newer than the snapshot it takes next (the change feed's catch-up, right
+   * after a check that found a commit) loses nothing by it and saves a system call. An older one
+   * only makes the next check find a change and catch up once more.
+   */
+  lastRead(): Buffer | null {
+    if (this.fd === null) return null;
+    return this.lastReadStable ? Buffer.from(this.scratch.subarray(0, HEADER_BYTES)) : this.current();
+  }
+
   /** Whether the header still reads exactly as `known` (from `current`): no commit since. */
   matches(known: Buffer): boolean {
     return this.readStable() && sameBytes(this.scratch, 0, known, 0);
@@ -73,6 +87,7 @@ export class WalIndexHeader {
   }
 
   private readStable(): boolean {
+    this.lastReadStable = false;
     if (this.fd === null) return false;
     let read: number;
     try {
@@ -81,7 +96,8 @@ export class WalIndexHeader {
       // A failed read only costs the shortcut: the caller asks SQLite, which reports real faults.
       return false;
     }
-    return read === HEADER_BYTES * 2 && sameBytes(this.scratch, HEADER_BYTES, this.scratch, 0);
+    this.lastReadStable = read === HEADER_BYTES * 2 && sameBytes(this.scratch, HEADER_BYTES, this.scratch, 0);
+    return this.lastReadStable;
   }
 }
 

@@ -20,10 +20,16 @@ describe('recall candidate pool', () => {
       memory_subtype: 'project',
     });
     const store = test.store;
+    // Recall asks through searchLexicalWithStatistics when it also needs the terms' statistics.
     const search = store.searchLexical.bind(store);
     store.searchLexical = (query: LexicalQuery) => {
       limits.push(query.limit);
       return search(query);
+    };
+    const searchWithStatistics = store.searchLexicalWithStatistics.bind(store);
+    store.searchLexicalWithStatistics = (query: LexicalQuery, terms: readonly string[]) => {
+      limits.push(query.limit);
+      return searchWithStatistics(query, terms);
     };
   });
   after(() => test.cleanup());
