@@ -41,8 +41,6 @@ export interface CompoundBridge {
   key: string;
 }
 
-const wordTerm = (text: string): string | null => termOf({ text, kind: 'word' });
-
 /**
  * Each pair of adjacent plain words (a particle after its verb included: "set up" -> "setup"),
  * joined, as a bridge of each informative word of the pair. A join that is itself a stop word
@@ -57,7 +55,10 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
     // A particle follows its verb ("set up", "log in"); a function word before a word ("the dev") joins nothing.
     if (isStopWord(first.text.toLowerCase())) continue;
     const joinedText = `${first.text}${second.text}`.toLowerCase();
-    const joined = wordTerm(joinedText);
+    // termOf of the joined word, its stem not kept: a query's pairs are mostly new (bench:load: the
+    // stems' cache lookup and insertion of each fresh join were a sixth of expansion's CPU), and
+    // kept, they would push the words a store keeps meeting out of that cache.
+    const joined = isStopWord(joinedText) ? null : stemUncached(joinedText);
     if (joined === null) continue;
     for (const word of [first, second]) {
       const concept = isStopWord(word.text.toLowerCase()) ? null : termOf(word);
