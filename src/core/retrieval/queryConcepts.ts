@@ -8,6 +8,7 @@
  */
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf, weightedTerms } from '../text/analyzer.ts';
+import { stemUncached } from '../text/stemmer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed, type Token } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
@@ -128,6 +129,15 @@ const QUERY_KIND_WEIGHTS = { word: 1, whole: 1.5, part: 0.5 } as const;
 function wordTerms(word: string): string[] | null {
   const term = termOf({ text: word, kind: 'word' });
   return term === null ? null : [term];
+}
+
+/**
+ * wordTerms of a form made by rule ("-er", "-est": "takermoer"), its stem not kept: a new word's
+ * forms are new too, seldom asked again (its bridges are kept whole), and looking each up in the
+ * stems' cache and adding it cost more than stemming it (bench/expansionNewWords.ts).
+ */
+function formTerms(form: string): string[] | null {
+  return isStopWord(form) ? null : [stemUncached(form)];
 }
 
 /**
@@ -341,12 +351,15 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
   // long postings to every search and little evidence, so only its inflections are kept.
   if (!generic) {
     const comparatives = comparativeOrAgentForms(surface);
-    for (const variant of comparatives) add(wordTerms(variant), 'derived form', `${surface} ← ${variant}`);
+    for (const variant of comparatives) add(formTerms(variant), 'derived form', `${surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
-    for (const lemma of new Set([...regularLemmas(surface), ...variants])) {
+    // Most words have no variant: regularLemmas' own list is then already without repeats, no Set.
+    const lemmas = regularLemmas(surface);
+    for (const lemma of variants.length === 0 ? lemmas : new Set([...lemmas, ...variants])) {
       for (const derived of wordnetDerivations(lemma)) add(wordTerms(derived), 'derivation', `${surface} ← ${derived}`);
     }
-    for (const base of [surface, ...variants]) {
+    for (let index = -1; index < variants.length; index++) {
+      const base = index < 0 ? surface : variants[index];
       // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
       // counts as a generic word does, half.
       for (const synonym of wordnetSynonyms(base))
@@ -357,8 +370,10 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
           BRIDGE_CREDIT.synonym * (isGenericWord(synonym) ? GENERIC_WORD_INFORMATION : 1),
         );
     }
-    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
-    for (const base of new Set([surface, ...variants, ...comparatives])) {
+    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative
+    // forms. Without variants, the word and its comparatives (a Set's, without the word) repeat nothing.
+    const bases = variants.length === 0 ? [surface, ...comparatives] : new Set([surface, ...variants, ...comparatives]);
+    for (const base of bases) {
       for (const attribute of wordnetAttributes(base)) {
         for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
           add(wordTerms(form), 'attribute', `${surface} ← ${form}`);
