@@ -335,8 +335,12 @@ const bridgesByWord = {
 };
 const MAX_CACHED_WORDS = 4096;
 
-/** The bridges of one informative query word, in the order queryConcepts has always added them. */
-function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
+/**
+ * The bridges of one informative query word, in the order queryConcepts has always added them.
+ * `wordTerm` is termOf the word as a plain word when the caller has it (a plain word's own term):
+ * asking the stems' cache again cost each new word a lookup.
+ */
+function wordBridges(surface: string, generic: boolean, wordTerm?: string): readonly WordBridge[] {
   const cache = generic ? bridgesByWord.generic : bridgesByWord.topical;
   const cached = cache.get(surface);
   if (cached !== undefined) return cached;
@@ -381,7 +385,7 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
     }
   }
   if (!generic) {
-    const term = termOf({ text: surface, kind: 'word' });
+    const term = wordTerm ?? termOf({ text: surface, kind: 'word' });
     const names = term === null ? [] : softwareDescribedAs(term);
     for (const name of names)
       for (const terms of vocabularyTerms([name])) add(terms, 'described', `${surface} ← ${name}`);
@@ -472,8 +476,11 @@ function expandQuery(text: string): QueryConcept[] {
   const words: QueryWord[] = [];
   const regarding = text.replace(REGARDING_SUFFIX, '$1');
   const tokens = tokenizeDetailed(regarding);
+  // Each token's term, kept for the compound bridges, which would otherwise ask the stems' cache again.
+  const tokenTerms: Array<string | null> = [];
   for (const token of tokens) {
     const term = termOf(token);
+    tokenTerms.push(term);
     if (term !== null) words.push({ term, surface: token.text, kind: token.kind });
   }
   const concepts = new Map<string, QueryConcept>();
@@ -531,14 +538,14 @@ function expandQuery(text: string): QueryConcept[] {
   for (const word of words) {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
-    const bridges = wordBridges(word.surface, concept.generic);
+    const bridges = wordBridges(word.surface, concept.generic, word.kind === 'word' ? word.term : undefined);
     for (let index = 0; index < bridges.length; index++) {
       const bridge = bridges[index];
       add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
     }
   }
 
-  const compounds = compoundBridges(tokens, isGenericForm);
+  const compounds = compoundBridges(tokens, tokenTerms, isGenericForm);
   for (let index = 0; index < compounds.length; index++) {
     const bridge = compounds[index];
     const concept = concepts.get(bridge.concept);
