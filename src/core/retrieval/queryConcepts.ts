@@ -330,9 +330,50 @@ interface WordBridge {
  * through every table and rule. Cleared when full: a bound on memory, not an eviction policy.
  */
 const bridgesByWord = {
-  generic: new Map<string, readonly WordBridge[]>(),
-  topical: new Map<string, readonly WordBridge[]>(),
+  generic: new Map<string, WordEntry>(),
+  topical: new Map<string, WordEntry>(),
 };
+
+/** What is kept of a query word: its bridges, and what they come to as its concept's first alternatives. */
+interface WordEntry {
+  bridges: readonly WordBridge[];
+  /** Worked out at the word's first use as a concept's first word (ownAlternatives); null before. */
+  own: OwnAlternatives | null;
+}
+
+/**
+ * A word's bridges as the alternatives of a concept it is the first word of: add's rules (no bridge
+ * naming the concept's own term; one alternative a key, at its first place, with the first of the
+ * highest credits) applied once per word, not once per query with it. Read, never changed: every
+ * query with the word shares these objects, and add replaces, never changes, one it raises.
+ */
+interface OwnAlternatives {
+  /** The concept term they were worked out for. */
+  term: string;
+  alternatives: readonly ConceptAlternative[];
+  /** Each alternative's place in `alternatives`, by its key. */
+  indexByKey: ReadonlyMap<string, number>;
+}
+
+/** The word's own alternatives for a concept named `term`: worked out once, or null when kept for another term. */
+function ownAlternatives(entry: WordEntry, term: string): OwnAlternatives | null {
+  if (entry.own !== null) return entry.own.term === term ? entry.own : null;
+  const alternatives: ConceptAlternative[] = [];
+  const indexByKey = new Map<string, number>();
+  for (let index = 0; index < entry.bridges.length; index++) {
+    const bridge = entry.bridges[index];
+    if (bridge.terms.length === 1 && bridge.terms[0] === term) continue;
+    const at = indexByKey.get(bridge.key);
+    if (at === undefined) {
+      indexByKey.set(bridge.key, alternatives.length);
+      alternatives.push({ terms: bridge.terms as string[], credit: bridge.credit, kind: bridge.kind, label: bridge.label });
+    } else if (bridge.credit > alternatives[at].credit) {
+      alternatives[at] = { terms: alternatives[at].terms, credit: bridge.credit, kind: bridge.kind, label: bridge.label };
+    }
+  }
+  entry.own = { term, alternatives, indexByKey };
+  return entry.own;
+}
 const MAX_CACHED_WORDS = 4096;
 
 /**
@@ -340,7 +381,7 @@ const MAX_CACHED_WORDS = 4096;
  * `wordTerm` is termOf the word as a plain word when the caller has it (a plain word's own term):
  * asking the stems' cache again cost each new word a lookup.
  */
-function wordBridges(surface: string, generic: boolean, wordTerm?: string): readonly WordBridge[] {
+function wordBridges(surface: string, generic: boolean, wordTerm?: string): WordEntry {
   const cache = generic ? bridgesByWord.generic : bridgesByWord.topical;
   const cached = cache.get(surface);
   if (cached !== undefined) return cached;
@@ -394,8 +435,15 @@ function wordBridges(surface: string, generic: boolean, wordTerm?: string): read
     bridgesByWord.generic.clear();
     bridgesByWord.topical.clear();
   }
-  cache.set(surface, bridges);
-  return bridges;
+  const entry: WordEntry = { bridges, own: null };
+  cache.set(surface, entry);
+  return entry;
+}
+
+/** Where a concept's alternatives are in its list, by key: the shared places of its first word's own, then this query's. */
+interface ConceptPlaces {
+  shared: ReadonlyMap<string, number> | null;
+  added: Map<string, number> | null;
 }
 
 interface QueryWord {
@@ -505,7 +553,9 @@ function expandQuery(text: string): QueryConcept[] {
     }
     concepts.set(word.term, concept);
   }
-  const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();
+  // Each concept's alternatives by key, as places in its list: those its first word brought (shared,
+  // the word's own), then those added for this query.
+  const placesOf = new Map<QueryConcept, ConceptPlaces>();
   const add = (
     concept: QueryConcept,
     terms: readonly string[] | null,
@@ -518,19 +568,20 @@ function expandQuery(text: string): QueryConcept[] {
     // The cached bridges bring their key: joining every bridge's terms at every query was most of add's cost.
     const key = known ?? terms.join(' ');
     // By key rather than a scan of the concept's alternatives, which joined every one's terms at every add.
-    let byKey = alternativesByKey.get(concept);
-    if (byKey === undefined) alternativesByKey.set(concept, (byKey = new Map()));
-    const existing = byKey.get(key);
-    if (existing) {
-      if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
+    let places = placesOf.get(concept);
+    if (places === undefined) placesOf.set(concept, (places = { shared: null, added: null }));
+    const at = places.shared?.get(key) ?? places.added?.get(key);
+    if (at !== undefined) {
+      const existing = concept.alternatives[at];
+      // Replaced, not changed: it may be a word's own alternative, which other queries share.
+      if (credit > existing.credit) concept.alternatives[at] = { terms: existing.terms, credit, kind, label };
       return;
     }
     // Not copied: every list offered here is read, never changed (the bridges' caches, the vocabulary's
     // term lists, lists made for this query), and so are these concepts, which queryConcepts copies
     // for its callers (test/core/retrieval/queryConceptsCache.test.ts).
-    const alternative = { terms: terms as string[], credit, kind, label };
-    byKey.set(key, alternative);
-    concept.alternatives.push(alternative);
+    (places.added ??= new Map()).set(key, concept.alternatives.length);
+    concept.alternatives.push({ terms: terms as string[], credit, kind, label });
   };
 
   // Indexed loops over the bridges (dozens a word): this function is large and not always optimised,
@@ -538,7 +589,16 @@ function expandQuery(text: string): QueryConcept[] {
   for (const word of words) {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
-    const bridges = wordBridges(word.surface, concept.generic, word.kind === 'word' ? word.term : undefined);
+    const entry = wordBridges(word.surface, concept.generic, word.kind === 'word' ? word.term : undefined);
+    // A concept's first word (most concepts have one) brings its alternatives as worked out before:
+    // adding its bridges one by one, each looked up and made anew, was most of a query's own cost.
+    const own = concept.alternatives.length === 0 ? ownAlternatives(entry, concept.term) : null;
+    if (own !== null) {
+      concept.alternatives = own.alternatives.slice();
+      placesOf.set(concept, { shared: own.indexByKey, added: null });
+      continue;
+    }
+    const bridges = entry.bridges;
     for (let index = 0; index < bridges.length; index++) {
       const bridge = bridges[index];
       add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
