@@ -339,6 +339,41 @@ interface WordEntry {
   bridges: readonly WordBridge[];
   /** Worked out at the word's first use as a concept's first word (ownAlternatives); null before. */
   own: OwnAlternatives | null;
+  /** The vocabulary's phrases the word names alone, as bridges (phraseBridges); null before it is asked. */
+  phrase: { key: string; bridges: readonly WordBridge[] } | null;
+}
+
+/**
+ * The bridges of the software vocabulary's phrases a word names on its own, as expandQuery adds
+ * them for a span of one word, with `key` its vocabulary key: worked out once per kept word, where
+ * each query with "database" matched, filtered and labelled every one of its members again.
+ */
+function phraseBridges(
+  entry: WordEntry,
+  surface: string,
+  key: string,
+  byTerms: VocabularyIndex['byTerms'],
+): readonly WordBridge[] {
+  if (entry.phrase !== null && entry.phrase.key === key) return entry.phrase.bridges;
+  const bridges: WordBridge[] = [];
+  const named = byTerms.get(key);
+  if (named !== undefined) {
+    const surfaces = [surface.toLowerCase()];
+    for (const phrase of named) {
+      if (!sameWords(surfaces, phrase.words)) continue;
+      for (const alternative of phrase.alternatives)
+        for (const terms of alternative.termLists)
+          bridges.push({
+            terms,
+            kind: alternative.kind,
+            label: `${surface} ← ${alternative.text}`,
+            credit: BRIDGE_CREDIT[alternative.kind],
+            key: terms.join(' '),
+          });
+    }
+  }
+  entry.phrase = { key, bridges };
+  return bridges;
 }
 
 /**
@@ -366,9 +401,19 @@ function ownAlternatives(entry: WordEntry, term: string): OwnAlternatives | null
     const at = indexByKey.get(bridge.key);
     if (at === undefined) {
       indexByKey.set(bridge.key, alternatives.length);
-      alternatives.push({ terms: bridge.terms as string[], credit: bridge.credit, kind: bridge.kind, label: bridge.label });
+      alternatives.push({
+        terms: bridge.terms as string[],
+        credit: bridge.credit,
+        kind: bridge.kind,
+        label: bridge.label,
+      });
     } else if (bridge.credit > alternatives[at].credit) {
-      alternatives[at] = { terms: alternatives[at].terms, credit: bridge.credit, kind: bridge.kind, label: bridge.label };
+      alternatives[at] = {
+        terms: alternatives[at].terms,
+        credit: bridge.credit,
+        kind: bridge.kind,
+        label: bridge.label,
+      };
     }
   }
   entry.own = { term, alternatives, indexByKey };
@@ -435,7 +480,7 @@ function wordBridges(surface: string, generic: boolean, wordTerm?: string): Word
     bridgesByWord.generic.clear();
     bridgesByWord.topical.clear();
   }
-  const entry: WordEntry = { bridges, own: null };
+  const entry: WordEntry = { bridges, own: null, phrase: null };
   cache.set(surface, entry);
   return entry;
 }
@@ -450,6 +495,8 @@ interface QueryWord {
   term: string;
   surface: string;
   kind: 'word' | 'whole' | 'part';
+  /** What is kept of the word (wordBridges), once its bridges are asked for; null for a part. */
+  entry: WordEntry | null;
 }
 
 /** "career-wise", "perf-wise": the suffix says "as regards"; the question is about the word before it. */
@@ -529,7 +576,7 @@ function expandQuery(text: string): QueryConcept[] {
   for (const token of tokens) {
     const term = termOf(token);
     tokenTerms.push(term);
-    if (term !== null) words.push({ term, surface: token.text, kind: token.kind });
+    if (term !== null) words.push({ term, surface: token.text, kind: token.kind, entry: null });
   }
   const concepts = new Map<string, QueryConcept>();
   for (const word of words) {
@@ -590,6 +637,7 @@ function expandQuery(text: string): QueryConcept[] {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
     const entry = wordBridges(word.surface, concept.generic, word.kind === 'word' ? word.term : undefined);
+    word.entry = entry;
     // A concept's first word (most concepts have one) brings its alternatives as worked out before:
     // adding its bridges one by one, each looked up and made anew, was most of a query's own cost.
     const own = concept.alternatives.length === 0 ? ownAlternatives(entry, concept.term) : null;
@@ -623,6 +671,17 @@ function expandQuery(text: string): QueryConcept[] {
     // Keys hold no spaces, so a span can only be a phrase that begins with its first word's key.
     if (!firstTerms.has(keys[start])) continue;
     for (let length = Math.min(MAX_PHRASE_WORDS, sequence.length - start); length >= 1; length--) {
+      if (length === 1) {
+        // A word on its own: its phrases' bridges as kept for it, in the order the loop below adds them.
+        const word = sequence[start];
+        const concept = concepts.get(word.term)!;
+        const bridges = phraseBridges(word.entry!, word.surface, keys[start], byTerms);
+        for (let index = 0; index < bridges.length; index++) {
+          const bridge = bridges[index];
+          add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
+        }
+        continue;
+      }
       const span = sequence.slice(start, start + length);
       const key = keys.slice(start, start + length).join(' ');
       // Most spans name nothing: the surfaces and the label are made only for those that might.

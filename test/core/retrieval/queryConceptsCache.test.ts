@@ -60,6 +60,8 @@ describe('query concepts cache', () => {
   });
 
   it("answers each word with its own kept alternatives, never another word's", () => {
+    // Word forms, a spelling, a made-up word's splits, and vocabulary phrases ("linter", "database"):
+    // each kind of kept bridge (wordBridges, ownAlternatives, phraseBridges) is asked.
     const words = ['linter', 'unit', 'deploys', 'colour', 'database', 'kalomire'];
     const first = new Map(words.map((word) => [word, structuredClone(queryConcepts(word))]));
     for (const [word, concepts] of first) {
