@@ -11,6 +11,9 @@
  * caches included, so two builds are timed in turn in one process over the same words. A pass
  * expands N words as one-word queries, made-up words (never repeated across passes) and real words
  * of the development sets in turn; the figure is CPU µs per word, median (and best) of the passes.
+ * Each pass also expands N queries of 3–6 words drawn as `bench:load` draws its recall queries
+ * (syntheticCorpus.ts), through the cached concepts recall reads (sharedQueryConcepts): new words
+ * beside words the per-word caches keep, the mix a busy server expands.
  * `--hash` prints, per root, a hash of the concepts of a large query sample (synthetic queries, the
  * dev sets' questions and memories, made-up words): a change that keeps every result keeps it.
  */
@@ -33,15 +36,22 @@ const roots = values.root ?? [here];
 const data = join(here, '..', 'shared', 'data');
 
 type Expand = (text: string) => unknown;
+interface Expanders {
+  queryConcepts: Expand;
+  sharedQueryConcepts: Expand;
+}
 
 function cpuUs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return used.user + used.system;
 }
 
+async function modulesOf(root: string): Promise<Expanders> {
+  return (await import(join(root, 'src/core/retrieval/queryConcepts.ts'))) as Expanders;
+}
+
 async function expanderOf(root: string): Promise<Expand> {
-  const module = (await import(join(root, 'src/core/retrieval/queryConcepts.ts'))) as { queryConcepts: Expand };
-  return module.queryConcepts;
+  return (await modulesOf(root)).queryConcepts;
 }
 
 /** Texts of the development sets: LoCoMo turns and questions, both coding sets' memories and questions. */
@@ -106,16 +116,21 @@ if (values.hash) {
     console.log(`${root}: ${sample.length} queries, concepts ${hash.digest('hex').slice(0, 16)}`);
   }
 } else {
-  const expanders = await Promise.all(roots.map(expanderOf));
+  const modules = await Promise.all(roots.map(modulesOf));
+  const expanders = modules.map((module) => module.queryConcepts);
+  const loadQueries = new SeededRandom(7);
   const perWord = Number(values.words);
   const passes = Number(values.passes);
-  const times = roots.map(() => ({ madeUp: [] as number[], real: [] as number[] }));
+  const times = roots.map(() => ({ madeUp: [] as number[], real: [] as number[], queries: [] as number[] }));
   // Warm-up: each root's tables parsed and its code compiled before any pass counts.
   for (const expand of expanders) for (const word of madeUpWords(10_000_000, 3000)) expand(word);
   let realAt = 0;
   for (let pass = 0; pass < passes; pass++) {
     const madeUp = madeUpWords(pass * perWord, perWord);
     const real = Array.from({ length: perWord }, (_, index) => realWords[(realAt + index) % realWords.length]);
+    const queries = Array.from({ length: perWord }, () =>
+      syntheticSentence(loadQueries, 3 + Math.floor(loadQueries.next() * 4)),
+    );
     realAt += perWord;
     // Interleaved, the order turned every pass, so neither root always runs first.
     const order = pass % 2 === 0 ? roots.map((_, index) => index) : roots.map((_, index) => roots.length - 1 - index);
@@ -129,6 +144,10 @@ if (values.hash) {
       // A query cache keyed by text would answer a repeated real word: a suffix no rule reads keeps it new.
       for (const word of real) expand(`${word} ${pass}`);
       times[at].real.push(cpuUs(start) / perWord);
+      start = process.cpuUsage();
+      const shared = modules[at].sharedQueryConcepts;
+      for (const query of queries) shared(query);
+      times[at].queries.push(cpuUs(start) / perWord);
     }
   }
   const sorted = (list: number[]): number[] => [...list].sort((a, b) => a - b);
@@ -137,7 +156,7 @@ if (values.hash) {
   console.log(`${realWords.length} distinct real words; ${passes} passes of ${perWord} words each`);
   roots.forEach((root, at) =>
     console.log(
-      `${root}: made-up ${figure(times[at].madeUp)} µs a word, real ${figure(times[at].real)} µs a word (CPU over the passes)`,
+      `${root}: made-up ${figure(times[at].madeUp)} µs a word, real ${figure(times[at].real)} µs a word, load-like queries ${figure(times[at].queries)} µs a query (CPU over the passes)`,
     ),
   );
 }

@@ -13,7 +13,6 @@
  *   store that says "database".
  */
 import type { TermStatistics } from '../ports/memoryStore.ts';
-import { termOf } from '../text/analyzer.ts';
 import { stemUncached } from '../text/stemmer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { Token } from '../text/tokenizer.ts';
@@ -41,14 +40,12 @@ export interface CompoundBridge {
   key: string;
 }
 
-const wordTerm = (text: string): string | null => termOf({ text, kind: 'word' });
-
 /**
  * Each pair of adjacent plain words (a particle after its verb included: "set up" -> "setup"),
  * joined, as a bridge of each informative word of the pair. A join that is itself a stop word
  * ("with out") is no compound.
  */
-function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
+function joinedBridges(tokens: readonly Token[], terms: ReadonlyArray<string | null>): CompoundBridge[] {
   const bridges: CompoundBridge[] = [];
   for (let index = 0; index + 1 < tokens.length; index++) {
     const [first, second] = [tokens[index], tokens[index + 1]];
@@ -57,10 +54,14 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
     // A particle follows its verb ("set up", "log in"); a function word before a word ("the dev") joins nothing.
     if (isStopWord(first.text.toLowerCase())) continue;
     const joinedText = `${first.text}${second.text}`.toLowerCase();
-    const joined = wordTerm(joinedText);
+    // termOf of the joined word, its stem not kept: a query's pairs are mostly new (bench:load: the
+    // stems' cache lookup and insertion of each fresh join were a sixth of expansion's CPU), and
+    // kept, they would push the words a store keeps meeting out of that cache.
+    const joined = isStopWord(joinedText) ? null : stemUncached(joinedText);
     if (joined === null) continue;
-    for (const word of [first, second]) {
-      const concept = isStopWord(word.text.toLowerCase()) ? null : termOf(word);
+    for (let at = index; at <= index + 1; at++) {
+      // termOf of a plain word: null for a stop word, else its stem.
+      const concept = terms[at];
       if (concept === null || concept === joined) continue;
       bridges.push({
         concept,
@@ -79,10 +80,16 @@ function joinedBridges(tokens: readonly Token[]): CompoundBridge[] {
  * Every split of a plain word into two informative, non-generic words of at least MIN_SPLIT_PART
  * letters: wordSplits' own bridges, not copies (the caller copies the terms of those it keeps).
  */
-function splitBridges(tokens: readonly Token[], isGeneric: GenericTest, into: Array<Readonly<CompoundBridge>>): void {
-  for (const token of tokens) {
+function splitBridges(
+  tokens: readonly Token[],
+  terms: ReadonlyArray<string | null>,
+  isGeneric: GenericTest,
+  into: Array<Readonly<CompoundBridge>>,
+): void {
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
     if (token.kind !== 'word') continue;
-    const splits = wordSplits(token.text, isGeneric);
+    const splits = wordSplits(token.text, terms[index], isGeneric);
     for (let index = 0; index < splits.length; index++) into.push(splits[index]);
   }
 }
@@ -96,8 +103,11 @@ const splitsByWord = new Map<string, readonly CompoundBridge[]>();
 const MAX_CACHED_WORDS = 4096;
 let splitsGenericTest: GenericTest | null = null;
 
-/** The split bridges of one word token's text, shared by every caller: read, never changed. */
-function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundBridge[] {
+/**
+ * The split bridges of one word token's text, shared by every caller: read, never changed. `term`
+ * is the token's termOf, which the caller has: asking the stems' cache again cost each new word a lookup.
+ */
+function wordSplits(surface: string, term: string | null, isGeneric: GenericTest): readonly CompoundBridge[] {
   if (splitsGenericTest !== isGeneric) {
     splitsByWord.clear();
     splitsGenericTest = isGeneric;
@@ -106,8 +116,7 @@ function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundB
   if (cached !== undefined) return cached;
   const bridges: CompoundBridge[] = [];
   const text = surface.toLowerCase();
-  const concept =
-    LETTERS.test(text) && text.length >= 2 * MIN_SPLIT_PART ? termOf({ text: surface, kind: 'word' }) : null;
+  const concept = LETTERS.test(text) && text.length >= 2 * MIN_SPLIT_PART ? term : null;
   if (concept !== null) {
     for (let at = MIN_SPLIT_PART; at <= text.length - MIN_SPLIT_PART; at++) {
       const head = text.slice(0, at);
@@ -139,13 +148,17 @@ function wordSplits(surface: string, isGeneric: GenericTest): readonly CompoundB
 /** Whether a word (and its index term) is a generic word in any form: queryConcepts' test. */
 export type GenericTest = (surface: string, term: string) => boolean;
 
-/** The compound bridges of a query's tokens (tokenizeDetailed), by the concept term each belongs to. */
+/**
+ * The compound bridges of a query's tokens (tokenizeDetailed), by the concept term each belongs to;
+ * `terms` holds each token's termOf, in the same order.
+ */
 export function compoundBridges(
   tokens: readonly Token[],
+  terms: ReadonlyArray<string | null>,
   isGeneric: GenericTest,
 ): ReadonlyArray<Readonly<CompoundBridge>> {
-  const bridges: Array<Readonly<CompoundBridge>> = joinedBridges(tokens);
-  splitBridges(tokens, isGeneric, bridges);
+  const bridges: Array<Readonly<CompoundBridge>> = joinedBridges(tokens, terms);
+  splitBridges(tokens, terms, isGeneric, bridges);
   return bridges;
 }
 

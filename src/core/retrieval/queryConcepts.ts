@@ -8,6 +8,7 @@
  */
 import type { WeightedTerm } from '../ports/memoryStore.ts';
 import { termOf, weightedTerms } from '../text/analyzer.ts';
+import { stemUncached } from '../text/stemmer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed, type Token } from '../text/tokenizer.ts';
 import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
@@ -128,6 +129,15 @@ const QUERY_KIND_WEIGHTS = { word: 1, whole: 1.5, part: 0.5 } as const;
 function wordTerms(word: string): string[] | null {
   const term = termOf({ text: word, kind: 'word' });
   return term === null ? null : [term];
+}
+
+/**
+ * wordTerms of a form made by rule ("-er", "-est": "takermoer"), its stem not kept: a new word's
+ * forms are new too, seldom asked again (its bridges are kept whole), and looking each up in the
+ * stems' cache and adding it cost more than stemming it (bench/expansionNewWords.ts).
+ */
+function formTerms(form: string): string[] | null {
+  return isStopWord(form) ? null : [stemUncached(form)];
 }
 
 /**
@@ -320,13 +330,103 @@ interface WordBridge {
  * through every table and rule. Cleared when full: a bound on memory, not an eviction policy.
  */
 const bridgesByWord = {
-  generic: new Map<string, readonly WordBridge[]>(),
-  topical: new Map<string, readonly WordBridge[]>(),
+  generic: new Map<string, WordEntry>(),
+  topical: new Map<string, WordEntry>(),
 };
+
+/** What is kept of a query word: its bridges, and what they come to as its concept's first alternatives. */
+interface WordEntry {
+  bridges: readonly WordBridge[];
+  /** Worked out at the word's first use as a concept's first word (ownAlternatives); null before. */
+  own: OwnAlternatives | null;
+  /** The vocabulary's phrases the word names alone, as bridges (phraseBridges); null before it is asked. */
+  phrase: { key: string; bridges: readonly WordBridge[] } | null;
+}
+
+/**
+ * The bridges of the software vocabulary's phrases a word names on its own, as expandQuery adds
+ * them for a span of one word, with `key` its vocabulary key: worked out once per kept word, where
+ * each query with "database" matched, filtered and labelled every one of its members again.
+ */
+function phraseBridges(
+  entry: WordEntry,
+  surface: string,
+  key: string,
+  byTerms: VocabularyIndex['byTerms'],
+): readonly WordBridge[] {
+  if (entry.phrase !== null && entry.phrase.key === key) return entry.phrase.bridges;
+  const bridges: WordBridge[] = [];
+  const named = byTerms.get(key);
+  if (named !== undefined) {
+    const surfaces = [surface.toLowerCase()];
+    for (const phrase of named) {
+      if (!sameWords(surfaces, phrase.words)) continue;
+      for (const alternative of phrase.alternatives)
+        for (const terms of alternative.termLists)
+          bridges.push({
+            terms,
+            kind: alternative.kind,
+            label: `${surface} ← ${alternative.text}`,
+            credit: BRIDGE_CREDIT[alternative.kind],
+            key: terms.join(' '),
+          });
+    }
+  }
+  entry.phrase = { key, bridges };
+  return bridges;
+}
+
+/**
+ * A word's bridges as the alternatives of a concept it is the first word of: add's rules (no bridge
+ * naming the concept's own term; one alternative a key, at its first place, with the first of the
+ * highest credits) applied once per word, not once per query with it. Read, never changed: every
+ * query with the word shares these objects, and add replaces, never changes, one it raises.
+ */
+interface OwnAlternatives {
+  /** The concept term they were worked out for. */
+  term: string;
+  alternatives: readonly ConceptAlternative[];
+  /** Each alternative's place in `alternatives`, by its key. */
+  indexByKey: ReadonlyMap<string, number>;
+}
+
+/** The word's own alternatives for a concept named `term`: worked out once, or null when kept for another term. */
+function ownAlternatives(entry: WordEntry, term: string): OwnAlternatives | null {
+  if (entry.own !== null) return entry.own.term === term ? entry.own : null;
+  const alternatives: ConceptAlternative[] = [];
+  const indexByKey = new Map<string, number>();
+  for (let index = 0; index < entry.bridges.length; index++) {
+    const bridge = entry.bridges[index];
+    if (bridge.terms.length === 1 && bridge.terms[0] === term) continue;
+    const at = indexByKey.get(bridge.key);
+    if (at === undefined) {
+      indexByKey.set(bridge.key, alternatives.length);
+      alternatives.push({
+        terms: bridge.terms as string[],
+        credit: bridge.credit,
+        kind: bridge.kind,
+        label: bridge.label,
+      });
+    } else if (bridge.credit > alternatives[at].credit) {
+      alternatives[at] = {
+        terms: alternatives[at].terms,
+        credit: bridge.credit,
+        kind: bridge.kind,
+        label: bridge.label,
+      };
+    }
+  }
+  entry.own = { term, alternatives, indexByKey };
+  return entry.own;
+}
 const MAX_CACHED_WORDS = 4096;
 
-/** The bridges of one informative query word, in the order queryConcepts has always added them. */
-function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
+/**
+ * The bridges of one informative query word, in the order queryConcepts has always added them.
+ * `wordTerm` is termOf the word as a plain word when the caller has it (a plain word's own term):
+ * asking the stems' cache again cost each new word a lookup.
+ */
+function wordBridges(surface: string, generic: boolean, wordTerm?: string): WordEntry {
   const cache = generic ? bridgesByWord.generic : bridgesByWord.topical;
   const cached = cache.get(surface);
   if (cached !== undefined) return cached;
@@ -341,12 +441,15 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
   // long postings to every search and little evidence, so only its inflections are kept.
   if (!generic) {
     const comparatives = comparativeOrAgentForms(surface);
-    for (const variant of comparatives) add(wordTerms(variant), 'derived form', `${surface} ← ${variant}`);
+    for (const variant of comparatives) add(formTerms(variant), 'derived form', `${surface} ← ${variant}`);
     // "allergies" -> allergy -> allergic: the other part of speech, which the stemmer does not join.
-    for (const lemma of new Set([...regularLemmas(surface), ...variants])) {
+    // Most words have no variant: regularLemmas' own list is then already without repeats, no Set.
+    const lemmas = regularLemmas(surface);
+    for (const lemma of variants.length === 0 ? lemmas : new Set([...lemmas, ...variants])) {
       for (const derived of wordnetDerivations(lemma)) add(wordTerms(derived), 'derivation', `${surface} ← ${derived}`);
     }
-    for (const base of [surface, ...variants]) {
+    for (let index = -1; index < variants.length; index++) {
+      const base = index < 0 ? surface : variants[index];
       // A generic synonym ("see" for "visit", "call" for "name") is in memories about anything: it
       // counts as a generic word does, half.
       for (const synonym of wordnetSynonyms(base))
@@ -357,8 +460,10 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
           BRIDGE_CREDIT.synonym * (isGenericWord(synonym) ? GENERIC_WORD_INFORMATION : 1),
         );
     }
-    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative forms.
-    for (const base of new Set([surface, ...variants, ...comparatives])) {
+    // "lighter" -> light -> weight; "sped" -> speed -> fast, faster: an attribute and its comparative
+    // forms. Without variants, the word and its comparatives (a Set's, without the word) repeat nothing.
+    const bases = variants.length === 0 ? [surface, ...comparatives] : new Set([surface, ...variants, ...comparatives]);
+    for (const base of bases) {
       for (const attribute of wordnetAttributes(base)) {
         for (const form of [attribute, ...comparativeOrAgentForms(attribute)])
           add(wordTerms(form), 'attribute', `${surface} ← ${form}`);
@@ -366,7 +471,7 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
     }
   }
   if (!generic) {
-    const term = termOf({ text: surface, kind: 'word' });
+    const term = wordTerm ?? termOf({ text: surface, kind: 'word' });
     const names = term === null ? [] : softwareDescribedAs(term);
     for (const name of names)
       for (const terms of vocabularyTerms([name])) add(terms, 'described', `${surface} ← ${name}`);
@@ -375,14 +480,23 @@ function wordBridges(surface: string, generic: boolean): readonly WordBridge[] {
     bridgesByWord.generic.clear();
     bridgesByWord.topical.clear();
   }
-  cache.set(surface, bridges);
-  return bridges;
+  const entry: WordEntry = { bridges, own: null, phrase: null };
+  cache.set(surface, entry);
+  return entry;
+}
+
+/** Where a concept's alternatives are in its list, by key: the shared places of its first word's own, then this query's. */
+interface ConceptPlaces {
+  shared: ReadonlyMap<string, number> | null;
+  added: Map<string, number> | null;
 }
 
 interface QueryWord {
   term: string;
   surface: string;
   kind: 'word' | 'whole' | 'part';
+  /** What is kept of the word (wordBridges), once its bridges are asked for; null for a part. */
+  entry: WordEntry | null;
 }
 
 /** "career-wise", "perf-wise": the suffix says "as regards"; the question is about the word before it. */
@@ -457,9 +571,12 @@ function expandQuery(text: string): QueryConcept[] {
   const words: QueryWord[] = [];
   const regarding = text.replace(REGARDING_SUFFIX, '$1');
   const tokens = tokenizeDetailed(regarding);
+  // Each token's term, kept for the compound bridges, which would otherwise ask the stems' cache again.
+  const tokenTerms: Array<string | null> = [];
   for (const token of tokens) {
     const term = termOf(token);
-    if (term !== null) words.push({ term, surface: token.text, kind: token.kind });
+    tokenTerms.push(term);
+    if (term !== null) words.push({ term, surface: token.text, kind: token.kind, entry: null });
   }
   const concepts = new Map<string, QueryConcept>();
   for (const word of words) {
@@ -483,7 +600,9 @@ function expandQuery(text: string): QueryConcept[] {
     }
     concepts.set(word.term, concept);
   }
-  const alternativesByKey = new Map<QueryConcept, Map<string, ConceptAlternative>>();
+  // Each concept's alternatives by key, as places in its list: those its first word brought (shared,
+  // the word's own), then those added for this query.
+  const placesOf = new Map<QueryConcept, ConceptPlaces>();
   const add = (
     concept: QueryConcept,
     terms: readonly string[] | null,
@@ -496,19 +615,20 @@ function expandQuery(text: string): QueryConcept[] {
     // The cached bridges bring their key: joining every bridge's terms at every query was most of add's cost.
     const key = known ?? terms.join(' ');
     // By key rather than a scan of the concept's alternatives, which joined every one's terms at every add.
-    let byKey = alternativesByKey.get(concept);
-    if (byKey === undefined) alternativesByKey.set(concept, (byKey = new Map()));
-    const existing = byKey.get(key);
-    if (existing) {
-      if (credit > existing.credit) Object.assign(existing, { credit, kind, label });
+    let places = placesOf.get(concept);
+    if (places === undefined) placesOf.set(concept, (places = { shared: null, added: null }));
+    const at = places.shared?.get(key) ?? places.added?.get(key);
+    if (at !== undefined) {
+      const existing = concept.alternatives[at];
+      // Replaced, not changed: it may be a word's own alternative, which other queries share.
+      if (credit > existing.credit) concept.alternatives[at] = { terms: existing.terms, credit, kind, label };
       return;
     }
     // Not copied: every list offered here is read, never changed (the bridges' caches, the vocabulary's
     // term lists, lists made for this query), and so are these concepts, which queryConcepts copies
     // for its callers (test/core/retrieval/queryConceptsCache.test.ts).
-    const alternative = { terms: terms as string[], credit, kind, label };
-    byKey.set(key, alternative);
-    concept.alternatives.push(alternative);
+    (places.added ??= new Map()).set(key, concept.alternatives.length);
+    concept.alternatives.push({ terms: terms as string[], credit, kind, label });
   };
 
   // Indexed loops over the bridges (dozens a word): this function is large and not always optimised,
@@ -516,14 +636,24 @@ function expandQuery(text: string): QueryConcept[] {
   for (const word of words) {
     if (word.kind === 'part') continue;
     const concept = concepts.get(word.term)!;
-    const bridges = wordBridges(word.surface, concept.generic);
+    const entry = wordBridges(word.surface, concept.generic, word.kind === 'word' ? word.term : undefined);
+    word.entry = entry;
+    // A concept's first word (most concepts have one) brings its alternatives as worked out before:
+    // adding its bridges one by one, each looked up and made anew, was most of a query's own cost.
+    const own = concept.alternatives.length === 0 ? ownAlternatives(entry, concept.term) : null;
+    if (own !== null) {
+      concept.alternatives = own.alternatives.slice();
+      placesOf.set(concept, { shared: own.indexByKey, added: null });
+      continue;
+    }
+    const bridges = entry.bridges;
     for (let index = 0; index < bridges.length; index++) {
       const bridge = bridges[index];
       add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
     }
   }
 
-  const compounds = compoundBridges(tokens, isGenericForm);
+  const compounds = compoundBridges(tokens, tokenTerms, isGenericForm);
   for (let index = 0; index < compounds.length; index++) {
     const bridge = compounds[index];
     const concept = concepts.get(bridge.concept);
@@ -541,6 +671,17 @@ function expandQuery(text: string): QueryConcept[] {
     // Keys hold no spaces, so a span can only be a phrase that begins with its first word's key.
     if (!firstTerms.has(keys[start])) continue;
     for (let length = Math.min(MAX_PHRASE_WORDS, sequence.length - start); length >= 1; length--) {
+      if (length === 1) {
+        // A word on its own: its phrases' bridges as kept for it, in the order the loop below adds them.
+        const word = sequence[start];
+        const concept = concepts.get(word.term)!;
+        const bridges = phraseBridges(word.entry!, word.surface, keys[start], byTerms);
+        for (let index = 0; index < bridges.length; index++) {
+          const bridge = bridges[index];
+          add(concept, bridge.terms, bridge.kind, bridge.label, bridge.credit, bridge.key);
+        }
+        continue;
+      }
       const span = sequence.slice(start, start + length);
       const key = keys.slice(start, start + length).join(' ');
       // Most spans name nothing: the surfaces and the label are made only for those that might.

@@ -106,8 +106,24 @@ const STEP4 = [
   'ic',
 ];
 
+/** By character code, not a Set of one-letter strings: stemming a new word asks this some dozens of times. */
 function isVowel(word: string, index: number): boolean {
-  return VOWELS.has(word[index]);
+  // Out of range, charCodeAt is NaN: no vowel, as the Set answered for undefined.
+  const code = word.charCodeAt(index);
+  return code === 97 || code === 101 || code === 105 || code === 111 || code === 117 || code === 121;
+}
+
+/** The last letters of a list of suffixes, as a bit per letter a-z: a word ending in no such letter has none of them. */
+function lastLetters(suffixes: readonly string[]): number {
+  let mask = 0;
+  for (const suffix of suffixes) mask |= 1 << (suffix.charCodeAt(suffix.length - 1) - 97);
+  return mask;
+}
+
+/** Whether the word's last character is one of `mask`'s letters ('Y', a marked consonant, never is). */
+function mayEndIn(word: string, mask: number): boolean {
+  const letter = word.charCodeAt(word.length - 1) - 97;
+  return letter >= 0 && letter < 26 && ((mask >> letter) & 1) === 1;
 }
 
 /** Start of the region after the first non-vowel that follows a vowel, from `from` on. */
@@ -162,7 +178,11 @@ function step1a(word: string): string {
   return word;
 }
 
+const STEP1B_LAST = lastLetters(['eedly', 'eed', 'ingly', 'edly', 'ing', 'ed']);
+
 function step1b(word: string, r1: number): string {
+  // Most words end in none of the suffixes' last letters: no suffix is tried then.
+  if (!mayEndIn(word, STEP1B_LAST)) return word;
   for (const suffix of ['eedly', 'eed']) {
     if (word.endsWith(suffix)) {
       const stemEnd = word.length - suffix.length;
@@ -189,7 +209,10 @@ function step1c(word: string): string {
   return word;
 }
 
+const STEP2_LAST = lastLetters(STEP2.map(([suffix]) => suffix));
+
 function step2(word: string, r1: number): string {
+  if (!mayEndIn(word, STEP2_LAST)) return word;
   for (const [suffix, replacement] of STEP2) {
     if (!word.endsWith(suffix)) continue;
     const stemEnd = word.length - suffix.length;
@@ -201,7 +224,10 @@ function step2(word: string, r1: number): string {
   return word;
 }
 
+const STEP3_LAST = lastLetters(STEP3.map(([suffix]) => suffix));
+
 function step3(word: string, r1: number, r2: number): string {
+  if (!mayEndIn(word, STEP3_LAST)) return word;
   for (const [suffix, replacement] of STEP3) {
     if (!word.endsWith(suffix)) continue;
     const stemEnd = word.length - suffix.length;
@@ -212,7 +238,10 @@ function step3(word: string, r1: number, r2: number): string {
   return word;
 }
 
+const STEP4_LAST = lastLetters(STEP4);
+
 function step4(word: string, r2: number): string {
+  if (!mayEndIn(word, STEP4_LAST)) return word;
   for (const suffix of STEP4) {
     if (!word.endsWith(suffix)) continue;
     const stemEnd = word.length - suffix.length;

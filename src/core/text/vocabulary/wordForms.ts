@@ -337,6 +337,13 @@ export function wordsWithVariantIn(targets: ReadonlySet<string>): Set<string> {
 export function derivedForms(word: string): string[] {
   // Only words have comparatives: "2022er" or "v2er" would be lookups of nothing.
   if (!/^[a-z]+$/.test(word)) return [];
+  // Most words end in neither suffix: the loop below adds nothing for them, and the two forms made
+  // after it differ from each other and from the word, so no Set is needed to keep them apart.
+  if (!word.endsWith('er') && !word.endsWith('est')) {
+    if (word.length < 3) return [];
+    const base = word.endsWith('y') ? `${word.slice(0, -1)}i` : word.endsWith('e') ? word.slice(0, -1) : word;
+    return [`${base}er`, `${base}est`];
+  }
   const out = new Set<string>();
   for (const suffix of ['er', 'est']) {
     if (word.endsWith(`i${suffix}`) && word.length > suffix.length + 3)
