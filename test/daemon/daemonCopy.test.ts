@@ -19,7 +19,7 @@ describe('Copy Local Memories to Firebolt runs in the memory process', () => {
   });
   after(async () => {
     await server.close();
-    removeDaemonDataDir(dataDir);
+    await removeDaemonDataDir(dataDir);
     rmSync(serverDir, { recursive: true, force: true });
   });
 

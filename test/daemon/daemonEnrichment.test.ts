@@ -19,7 +19,7 @@ describe('background memory process: enrichment configured by FML_ENRICHMENT_*',
     dataDir = mkdtempSync(join(tmpdir(), 'fml-daemon-enrich-'));
   });
   after(async () => {
-    removeDaemonDataDir(dataDir);
+    await removeDaemonDataDir(dataDir);
     await server.close();
   });
 

@@ -43,15 +43,22 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Stops the memory process of a data directory if one runs, then removes the directory. */
-export function removeDaemonDataDir(dataDir: string): void {
+/**
+ * Stops the memory process of a data directory if one runs, waits for it to exit, then removes the
+ * directory: a process still shutting down saves its index and checkpoints into the directory, and a
+ * removal racing it failed with ENOTEMPTY (a clean-clone run at load 7).
+ */
+export async function removeDaemonDataDir(dataDir: string): Promise<void> {
   const pid = daemonPid(dataDir);
-  if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGTERM');
+  if (pid !== null && isRunning(pid)) {
+    process.kill(pid, 'SIGTERM');
+    await waitUntil(() => !isRunning(pid), `memory process ${pid} to exit`);
+  }
   rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** A suite's temporary data directories; `removeAll` (in its `after`) stops their memory processes and removes them. */
-export function daemonDataDirs(defaultPrefix: string): { fresh(prefix?: string): string; removeAll(): void } {
+export function daemonDataDirs(defaultPrefix: string): { fresh(prefix?: string): string; removeAll(): Promise<void> } {
   const dirs: string[] = [];
   return {
     fresh(prefix = defaultPrefix) {
@@ -59,8 +66,8 @@ export function daemonDataDirs(defaultPrefix: string): { fresh(prefix?: string):
       dirs.push(dir);
       return dir;
     },
-    removeAll() {
-      for (const dir of dirs.splice(0)) removeDaemonDataDir(dir);
+    async removeAll() {
+      for (const dir of dirs.splice(0)) await removeDaemonDataDir(dir);
     },
   };
 }

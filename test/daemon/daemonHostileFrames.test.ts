@@ -30,9 +30,9 @@ describe('the memory process against hostile frames on its socket', () => {
       memory_subtype: 'event',
     });
   });
-  after(() => {
+  after(async () => {
     window.connection.close();
-    removeDaemonDataDir(dataDir);
+    await removeDaemonDataDir(dataDir);
   });
 
   const stillServing = async (): Promise<void> => {

@@ -17,14 +17,21 @@ function hugePageEligibleMappings(pid: number): number {
   return readFileSync(`/proc/${pid}/smaps`, 'utf8').match(/^THPeligible:\s+1$/gmu)?.length ?? 0;
 }
 
-const thpMode = onLinux ? /\[(\w+)\]/u.exec(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))?.[1] : undefined;
+const thpMode = onLinux
+  ? /\[(\w+)\]/u.exec(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))?.[1]
+  : undefined;
 
 describe('the memory process asks malloc for huge pages', () => {
   it('sets the glibc tunable on Linux only, and never over one the user set', () => {
     assert.deepEqual(hugePageMallocOf({}, 'linux'), { GLIBC_TUNABLES: HUGE_PAGE_MALLOC_TUNABLE });
-    for (const platform of ['darwin', 'win32', 'freebsd'] as const) assert.deepEqual(hugePageMallocOf({}, platform), {});
+    for (const platform of ['darwin', 'win32', 'freebsd'] as const)
+      assert.deepEqual(hugePageMallocOf({}, platform), {});
     assert.deepEqual(hugePageMallocOf({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, 'linux'), {});
-    assert.deepEqual(hugePageMallocOf({ GLIBC_TUNABLES: '' }, 'linux'), {}, 'set to nothing is still the user’s choice');
+    assert.deepEqual(
+      hugePageMallocOf({ GLIBC_TUNABLES: '' }, 'linux'),
+      {},
+      'set to nothing is still the user’s choice',
+    );
   });
 
   const dataDirs = daemonDataDirs('fml-huge-pages-');
@@ -43,7 +50,10 @@ describe('the memory process asks malloc for huge pages', () => {
 
   it(
     'a started memory process runs with the tunable, and malloc advises its mappings',
-    { skip: !onLinux ? 'Linux only' : userTunables ? 'GLIBC_TUNABLES is set in this environment' : false, timeout: 60_000 },
+    {
+      skip: !onLinux ? 'Linux only' : userTunables ? 'GLIBC_TUNABLES is set in this environment' : false,
+      timeout: 60_000,
+    },
     async () => {
       await withProcess({}, (pid) => {
         assert.equal(environOf(pid).get('GLIBC_TUNABLES'), HUGE_PAGE_MALLOC_TUNABLE);
@@ -59,7 +69,8 @@ describe('the memory process asks malloc for huge pages', () => {
     async () => {
       await withProcess({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, (pid) => {
         assert.equal(environOf(pid).get('GLIBC_TUNABLES'), 'glibc.malloc.arena_max=2');
-        if (thpMode === 'madvise') assert.equal(hugePageEligibleMappings(pid), 0, 'nothing advised without the tunable');
+        if (thpMode === 'madvise')
+          assert.equal(hugePageEligibleMappings(pid), 0, 'nothing advised without the tunable');
       });
     },
   );

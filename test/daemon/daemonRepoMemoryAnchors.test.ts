@@ -46,9 +46,9 @@ function pulledWorkspace(): string {
  */
 describe('background memory process: anchors of shared .memory/ files', () => {
   const dirs: string[] = [];
-  after(() => {
+  after(async () => {
     for (const dir of dirs) {
-      removeDaemonDataDir(dir);
+      await removeDaemonDataDir(dir);
     }
   });
 

@@ -36,9 +36,9 @@ describe('fuzzing the memory process protocol', () => {
       memory_subtype: 'event',
     });
   });
-  after(() => {
+  after(async () => {
     window.connection.close();
-    removeDaemonDataDir(dataDir);
+    await removeDaemonDataDir(dataDir);
   });
 
   /** A frame-shaped object with hostile field values: every op, known or not, any id. */
