@@ -295,7 +295,7 @@ export class EdgeParts {
   readonly shortest: number;
 
   constructor(parts: readonly string[]) {
-    if (parts.length > EdgeParts.MAX || parts.some((part) => part.length === 0))
+    if (parts.length === 0 || parts.length > EdgeParts.MAX || parts.some((part) => part.length === 0))
       throw new RangeError(`EdgeParts takes 1 to ${EdgeParts.MAX} non-empty words; got ${parts.length}.`);
     this.of = parts;
     const highest = (pick: (part: string) => number): number => Math.max(-1, ...parts.map(pick)) + 1;

@@ -24,8 +24,8 @@ export class WordPartIndex {
   /**
    * For each part, the term ids (positions in `termNames`, ascending) of the longer plain words that
    * begin or end with it. The names not read yet for any of the parts are read in one pass for all
-   * of them (EdgeParts): a first recall asks for a dozen parts or more, and a pass for each read the
-   * 130,000 names of an index at 100,000 memories a dozen times.
+   * of them (EdgeParts): a recall asks for a part per new query word, and a pass for each read the
+   * 130,000 names of an index at 100,000 memories once per word.
    */
   termsHoldingEach(parts: readonly string[], termNames: StringColumn): (readonly number[])[] {
     const holders = parts.map((part) => (part.length < MIN_PART_LETTERS ? null : this.#holdersOf(part)));

@@ -92,6 +92,7 @@ test('a one-pass edge scan reports exactly the longer strings that begin or end 
   }
   assert.throws(() => new EdgeParts(Array.from({ length: 32 }, (_, at) => `part${at}`)), RangeError);
   assert.throws(() => new EdgeParts(['']), RangeError);
+  assert.throws(() => new EdgeParts([]), RangeError);
 });
 
 test('the edge scan agrees with testing each string for each part, over random tables, columns and parts', () => {
