@@ -45,13 +45,11 @@ const aCase = fc
       ),
     }),
   )
-  .map(
-    ({ scores, orders, touched }): Case => ({
-      scores: Float64Array.from(scores),
-      orders: Float64Array.from(orders),
-      touched: Int32Array.from(touched),
-    }),
-  );
+  .map(({ scores, orders, touched }): Case => ({
+    scores: Float64Array.from(scores),
+    orders: Float64Array.from(orders),
+    touched: Int32Array.from(touched),
+  }));
 
 describe('bestSlots', () => {
   it('keeps the slots a TopK keeps, best first, ties to the lower order, NaN never (random cases)', () => {
