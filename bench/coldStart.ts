@@ -54,7 +54,8 @@ function evictIndexFiles(dir: string): void {
   const indexDir = join(dir, 'memory.db-indexes');
   for (const name of readdirSync(indexDir).filter((file) => file.endsWith('.fmlidx'))) {
     const dropped = spawnSync('dd', [`if=${join(indexDir, name)}`, 'iflag=nocache', 'count=0', 'status=none']);
-    if (dropped.status !== 0) throw new Error(`dd could not drop ${name} from the page cache: ${dropped.stderr.toString()}`);
+    if (dropped.status !== 0)
+      throw new Error(`dd could not drop ${name} from the page cache: ${dropped.stderr.toString()}`);
   }
 }
 
@@ -128,7 +129,14 @@ try {
         .join(', ')} |`,
     );
     if (label.startsWith('2')) {
-      persisted.push({ answeredMs, processCpuMs, faults, rss: status.rssBytes, settledRss: settled.rssBytes, settledCpuMs });
+      persisted.push({
+        answeredMs,
+        processCpuMs,
+        faults,
+        rss: status.rssBytes,
+        settledRss: settled.rssBytes,
+        settledCpuMs,
+      });
     }
     window.connection.close();
     await exited(window.opened.pid);

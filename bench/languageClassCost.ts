@@ -38,7 +38,10 @@ try {
     () => `which programming language ${syntheticSentence(random, 3 + Math.floor(random.next() * 5))}`,
   );
   await core.recall({ user_id: user, query: 'warm up the index', limit: 10 }, { logAccess: false });
-  const samples = { on: { cpu: [] as number[], wall: [] as number[] }, off: { cpu: [] as number[], wall: [] as number[] } };
+  const samples = {
+    on: { cpu: [] as number[], wall: [] as number[] },
+    off: { cpu: [] as number[], wall: [] as number[] },
+  };
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const setting of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
       languageClassesForEvaluation(setting === 'on');
@@ -54,14 +57,20 @@ try {
   }
   languageClassesForEvaluation(true);
   const mean = (list: number[]) => list.reduce((sum, value) => sum + value, 0) / list.length;
-  console.log(`${size.toLocaleString('en')} memories, ${questions.length} questions naming "programming language" a block, ${values.rounds} rounds`);
+  console.log(
+    `${size.toLocaleString('en')} memories, ${questions.length} questions naming "programming language" a block, ${values.rounds} rounds`,
+  );
   for (const setting of ['off', 'on'] as const) {
     const wall = latencySummary(samples[setting].wall);
     console.log(
       `  table ${setting.padEnd(3)}  CPU per recall ${mean(samples[setting].cpu).toFixed(2)} ms   wall p50 ${wall.p50.toFixed(2)} p95 ${wall.p95.toFixed(2)} p99 ${wall.p99.toFixed(2)} ms`,
     );
   }
-  console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' / ')}`);
+  console.log(
+    `load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' / ')}`,
+  );
 } finally {
   await core.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -43,7 +43,8 @@ for (const line of readFileSync(join(dict, 'data.noun'), 'utf8').split('\n')) {
   const lemmaCount = parseInt(fields[3], 16);
   const lemmas = [];
   let at = 4;
-  for (let index = 0; index < lemmaCount; index++, at += 2) lemmas.push(fields[at].toLowerCase().replace(/\(.*\)$/, ''));
+  for (let index = 0; index < lemmaCount; index++, at += 2)
+    lemmas.push(fields[at].toLowerCase().replace(/\(.*\)$/, ''));
   const pointerCount = Number(fields[at++]);
   const hypernyms = [];
   for (let index = 0; index < pointerCount; index++, at += 4)
@@ -129,7 +130,9 @@ for (const [type, names] of [...byType].sort(([a], [b]) => (a < b ? -1 : 1))) {
       for (const offset of ancestors(sense))
         if (synsets.get(offset).lemmas.some((lemma) => lemma.split('_').length === 2 && lemma.startsWith(`${type}_`)))
           classes.add(offset);
-  const instances = [...new Set(names.map((name) => name.toLowerCase()))].filter((name) => isInstance(name, classes)).sort();
+  const instances = [...new Set(names.map((name) => name.toLowerCase()))]
+    .filter((name) => isInstance(name, classes))
+    .sort();
   for (const offset of classes)
     for (const lemma of synsets.get(offset).lemmas) {
       const words = lemma.split('_');
@@ -150,7 +153,11 @@ export const LANGUAGE_CLASSES = \`${lines.join('\n')}\`;
 `;
 const outIndex = process.argv.indexOf('--out');
 writeFileSync(
-  outIndex > 0 ? process.argv[outIndex + 1] : new URL('../src/core/text/vocabulary/languageClasses.ts', import.meta.url),
+  outIndex > 0
+    ? process.argv[outIndex + 1]
+    : new URL('../src/core/text/vocabulary/languageClasses.ts', import.meta.url),
   body,
 );
-console.log(`${lines.length} classes, ${[...members.values()].map((names) => names.size).join(' / ')} names, ${body.length} bytes`);
+console.log(
+  `${lines.length} classes, ${[...members.values()].map((names) => names.size).join(' / ')} names, ${body.length} bytes`,
+);

@@ -68,7 +68,7 @@ const SUFFIX = /-(dev|doc|docs|common|data|bin|dbg|utils|tools|examples|perl|jav
 function upstreamNames(packageName, isSource = false) {
   const names = new Set();
   let name = packageName.replace(/\+/g, 'plus');
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     const before = name;
     name = name.replace(SUFFIX, '').replace(/[.-]?v?\d+(\.\d+)*$/, '');
     changed = name !== before;
@@ -89,7 +89,9 @@ function upstreamNames(packageName, isSource = false) {
 /** The first part of a hyphenated package name, the software a family of packages extends ("pytest-xdist"). */
 function familyOf(packageName) {
   const family = packageName.replace(PREFIX, '').split('-')[0];
-  return family !== packageName && !family.startsWith('lib') && !SUFFIX.test(`-${family}`) && isName(family) ? family : '';
+  return family !== packageName && !family.startsWith('lib') && !SUFFIX.test(`-${family}`) && isName(family)
+    ? family
+    : '';
 }
 
 const add = (map, key, value) => {
@@ -102,13 +104,16 @@ const add = (map, key, value) => {
 const namedSources = new Map();
 const lowercaseSources = new Map();
 for (const [name, source, description] of packages) {
-  for (const upstream of [...upstreamNames(name), ...upstreamNames(source, true), familyOf(name)]) add(namedSources, upstream, source);
+  for (const upstream of [...upstreamNames(name), ...upstreamNames(source, true), familyOf(name)])
+    add(namedSources, upstream, source);
   for (const word of description.split(/[^A-Za-z0-9]+/)) if (/^[a-z]/.test(word)) add(lowercaseSources, word, source);
 }
 // A name that descriptions use as a plain word more often than packages are named for it is a word
 // of packaging ("plugins", "bindings", "utilities"), not software.
 const packagedNames = new Set(
-  [...namedSources].filter(([name, sources]) => (lowercaseSources.get(name)?.size ?? 0) <= LOWERCASE_USES * sources.size).map(([name]) => name),
+  [...namedSources]
+    .filter(([name, sources]) => (lowercaseSources.get(name)?.size ?? 0) <= LOWERCASE_USES * sources.size)
+    .map(([name]) => name),
 );
 
 /**
@@ -116,10 +121,7 @@ const packagedNames = new Set(
  * or a part of its hyphenated name ("prometheus-apache-exporter"), that some package is named for.
  */
 function mentionedNames(packageName, description) {
-  const words = [
-    ...description.split(/[^A-Za-z0-9]+/).filter((word) => /[A-Z]/.test(word)),
-    familyOf(packageName),
-  ];
+  const words = [...description.split(/[^A-Za-z0-9]+/).filter((word) => /[A-Z]/.test(word)), familyOf(packageName)];
   return words.map((word) => word.toLowerCase()).filter((word) => packagedNames.has(word));
 }
 
@@ -157,7 +159,9 @@ for (const [upstream, byTerm] of links) {
   // a link counts only when the word is among them, so a name that co-occurs with everything
   // ("linux", "json") is not listed under each word it happens to share a description with.
   const own = [...byTerm]
-    .filter(([term, sources]) => sources.size >= MIN_SOURCES && termSources.get(term).size <= MAX_WORD_SHARE * sourceCount)
+    .filter(
+      ([term, sources]) => sources.size >= MIN_SOURCES && termSources.get(term).size <= MAX_WORD_SHARE * sourceCount,
+    )
     .map(([term, sources]) => [term, sources.size, sources.size * Math.log(sourceCount / termSources.get(term).size)])
     .sort((a, b) => b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, NAME_TERMS);
@@ -187,7 +191,9 @@ export const SOFTWARE_CATEGORIES = \`${lines.join('\n')}\`;
 `;
 const outIndex = process.argv.indexOf('--out');
 writeFileSync(
-  outIndex > 0 ? process.argv[outIndex + 1] : new URL('../src/core/text/vocabulary/softwareCategories.ts', import.meta.url),
+  outIndex > 0
+    ? process.argv[outIndex + 1]
+    : new URL('../src/core/text/vocabulary/softwareCategories.ts', import.meta.url),
   body,
 );
 console.log(`${lines.length} terms, ${body.length} bytes`);

@@ -45,7 +45,7 @@ const header = [
   `# Debian ${field('Suite')} (${suite}) ${field('Version')}, main, ${architecture}: Package, Source and Description of every package`,
   `# but transitional, dummy and debug-symbol packages. Release date: ${field('Date')}.`,
   `# Extracted by scripts/extract-debian-descriptions.mjs from the apt lists (${index}).`,
-  '# Terms: each description is the package maintainers\' text from the package\'s debian/control; every package in',
+  "# Terms: each description is the package maintainers' text from the package's debian/control; every package in",
   '# Debian main is free software under the Debian Free Software Guidelines (https://www.debian.org/social_contract#guidelines),',
   '# its copyright and licence in /usr/share/doc/<package>/copyright and at https://metadata.ftp-master.debian.org/changelogs/.',
   '# The archive and its indices are published by the Debian project, https://www.debian.org/distrib/archive.',

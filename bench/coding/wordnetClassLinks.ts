@@ -123,7 +123,12 @@ interface Question {
   q: string;
   target: string | null;
 }
-function census(name: string, memories: Array<{ id: string; text: string }>, questions: Question[], strict: boolean): void {
+function census(
+  name: string,
+  memories: Array<{ id: string; text: string }>,
+  questions: Question[],
+  strict: boolean,
+): void {
   const memoryTerms = memories.map((memory) => ({ id: memory.id, terms: termsOf(memory.text) }));
   let targetGains = 0;
   let noisy = 0;
@@ -156,8 +161,28 @@ const first = loadCodingSet();
 const second = loadProjectSet();
 for (const strict of [false, true]) {
   console.log(strict ? '\nOnly instances WordNet knows as nothing else:' : 'Every one-word hyponym, at any depth:');
-  census('coding questions', first.memories, first.queries.map((query) => ({ q: query.q, target: query.id })), strict);
-  census('coding never-stored', first.memories, first.negatives.map((q) => ({ q, target: null })), strict);
-  census('coding-2 questions', second.memories, second.queries.map((query) => ({ q: query.q, target: query.target })), strict);
-  census('coding-2 near-miss', second.memories, second.negatives.map((q) => ({ q, target: null })), strict);
+  census(
+    'coding questions',
+    first.memories,
+    first.queries.map((query) => ({ q: query.q, target: query.id })),
+    strict,
+  );
+  census(
+    'coding never-stored',
+    first.memories,
+    first.negatives.map((q) => ({ q, target: null })),
+    strict,
+  );
+  census(
+    'coding-2 questions',
+    second.memories,
+    second.queries.map((query) => ({ q: query.q, target: query.target })),
+    strict,
+  );
+  census(
+    'coding-2 near-miss',
+    second.memories,
+    second.negatives.map((q) => ({ q, target: null })),
+    strict,
+  );
 }

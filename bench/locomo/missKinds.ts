@@ -54,7 +54,13 @@ try {
         if (previous && previous.text.includes('?')) {
           kinds.push('after a question');
           const asked = openIds.indexOf(`D${session}:${turn - 1}`);
-          kinds.push(asked < 0 ? 'its question not in top 100' : asked < 10 ? 'its question in top 10' : 'its question in top 100');
+          kinds.push(
+            asked < 0
+              ? 'its question not in top 100'
+              : asked < 10
+                ? 'its question in top 10'
+                : 'its question in top 100',
+          );
         }
         const terms = memory?.score_breakdown.matched_terms ?? [];
         const own = terms.filter((term) => !speakers.has(term));

@@ -37,8 +37,7 @@ const columns: Array<[string, (row: QuestionRecall) => boolean]> = [
     [`${CATEGORY_NAMES[category]} other`, (row) => row.category === category && !TUNING.has(row.sample)],
   ]),
 ];
-const figures = (rows: readonly QuestionRecall[]): number[] =>
-  columns.map(([, keep]) => mean(rows.filter(keep)));
+const figures = (rows: readonly QuestionRecall[]): number[] => columns.map(([, keep]) => mean(rows.filter(keep)));
 
 const locomo = await openLocomoCore();
 const started = performance.now();

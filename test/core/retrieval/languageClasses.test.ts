@@ -44,7 +44,11 @@ describe('a class of languages bridged to the languages in it', () => {
     assert.equal(alternativeMatch(alternative!, new Set(['servic', 'python'])), null);
     const markup = classOf('what markup language do the docs use', 'languag');
     assert.ok(markup.names.includes('html') && !markup.names.includes('kotlin'), 'the longest class the query names');
-    assert.deepEqual(classOf('which programming book did we pick', 'program').names, [], '"programming" alone names no class');
+    assert.deepEqual(
+      classOf('which programming book did we pick', 'program').names,
+      [],
+      '"programming" alone names no class',
+    );
   });
 
   let test: TestCore;

@@ -60,7 +60,8 @@ let notDerived: Map<string, Set<string>> | null = null;
 export function isFalseDerivedForm(word: string, other: string): boolean {
   if (notDerived === null) {
     notDerived = new Map();
-    for (const [longer, shorter] of parseTable(WORDNET_NOT_DERIVED)) notDerived.set(longer, new Set(shorter.map(tableStem)));
+    for (const [longer, shorter] of parseTable(WORDNET_NOT_DERIVED))
+      notDerived.set(longer, new Set(shorter.map(tableStem)));
   }
   const [longer, shorter] = word.length > other.length ? [word, other] : [other, word];
   return notDerived.get(longer)?.has(stem(shorter)) ?? false;
