@@ -69,13 +69,16 @@ export class Workbench {
     await this.page.waitForTimeout(300);
     const accept = this.quickInput.locator('.monaco-button', { hasText: /^(OK|Export|Import)$/ }).first();
     // Done when the dialog has accepted the path and closed. Under load the start folder can still
-    // replace the typed path after all, and the button then opens that folder: type it again.
+    // replace the typed path after all, and the button then opens that folder: type it again. A
+    // click the busy dialog ignored left it open with the right path (a clean-clone run at load 8):
+    // later attempts accept with Enter, the dialog's own accept key, and wait longer.
     for (let attempt = 1; ; attempt++) {
       await input.fill(path);
       await this.page.waitForTimeout(500);
-      await accept.click();
+      if (attempt === 1) await accept.click();
+      else await input.press('Enter');
       try {
-        await this.quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
+        await this.quickInput.waitFor({ state: 'hidden', timeout: attempt === 1 ? 10_000 : 20_000 });
         return;
       } catch (error) {
         if (attempt === 3)
