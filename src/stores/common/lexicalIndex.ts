@@ -931,7 +931,7 @@ export class LexicalIndex {
   }
 
   /**
-   * For each document (by id, in the order given), the `parts` that begin or end one of its longer
+   * For each document (by id, each once, in the order given: a search's hits), the `parts` that begin or end one of its longer
    * plain words (core/text/wordParts.ts), in the order of `parts`, each once with the
    * alphabetically first such word. Read from each document's own terms in the arena (a few dozen;
    * the documents share most, so each distinct term is tested once), or, for the documents of a
