@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { firstWideCharacter, latin1Sources } from './scripts/latin1Sources.mjs';
+import { lazyRankTable, writeRankTable } from './scripts/lazyRankTable.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
@@ -14,7 +15,7 @@ const node = {
   format: 'cjs',
   external: ['vscode', 'node:sqlite'],
   charset: 'ascii',
-  plugins: [latin1Sources],
+  plugins: [latin1Sources, lazyRankTable],
 };
 
 const entries = [
@@ -45,6 +46,7 @@ if (existsSync('webview/main.ts')) {
 mkdirSync('dist', { recursive: true });
 // The package is "type": "module" for the TypeScript sources; the bundles are CommonJS.
 writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
+writeRankTable('dist');
 await Promise.all(entries.map((options) => build(options)));
 for (const { outfile, platform } of entries) {
   if (platform !== 'node') continue;

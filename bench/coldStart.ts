@@ -4,7 +4,7 @@
 // whose persisted index is missing or stale (it builds from the rows and saves the index when it
 // exits); run 2 starts a new process on the same store, which loads the persisted index. Between the
 // runs the first process exits after its 1 s grace period. Prints the load average with each figure.
-// `--cli PATH` runs another build's CLI (a copy of an earlier dist/cli.js) for a before/after pair;
+// `--cli PATH` runs another build's CLI (the cli.js of an earlier build's dist/, with the cl100k_base.ranks beside it) for a before/after pair;
 // `--repeat N` starts N processes on the persisted index and prints their medians. Each window says
 // who it is in its hello, as the extension's does, so the process starts loading that user's index then.
 // `--evict-index` (Linux) drops the persisted index files from the page cache before each run-2 start

@@ -37,6 +37,7 @@ const sourcesChanged = Math.max(
   newestIn(join(root, 'webview')),
   mtime(join(root, 'esbuild.mjs')),
   mtime(join(root, 'scripts', 'latin1Sources.mjs')),
+  mtime(join(root, 'scripts', 'lazyRankTable.mjs')),
   mtime(join(root, 'package.json')),
 );
 if (!existsSync(builtStamp) || sourcesChanged > mtime(builtStamp)) {
