@@ -11,7 +11,12 @@ import { termOf, weightedTerms } from '../text/analyzer.ts';
 import { stemUncached } from '../text/stemmer.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import { tokenizeDetailed, type Token } from '../text/tokenizer.ts';
-import { MAX_PHRASE_WORDS, softwareVocabulary, type PhraseEntry } from '../text/vocabulary/softwareVocabulary.ts';
+import {
+  isProductVocabulary,
+  MAX_PHRASE_WORDS,
+  softwareVocabulary,
+  vocabularyGeneration,
+} from '../text/vocabulary/softwareVocabulary.ts';
 import {
   genericWords,
   isFalseDerivedForm,
@@ -21,7 +26,6 @@ import {
   wordnetSynonyms,
 } from '../text/vocabulary/synonymTable.ts';
 import { describedSoftwareEnabled, softwareDescribedAs } from '../text/vocabulary/describedSoftware.ts';
-import { tableStem } from '../text/vocabulary/tableStem.ts';
 import {
   endsLanguageClass,
   languageClassesEnabled,
@@ -37,6 +41,16 @@ import {
 } from '../text/vocabulary/wordForms.ts';
 import { compoundBridges, JOINED_CREDIT, SPLIT_CREDIT } from './compoundWords.ts';
 import { GENERIC_WORD_INFORMATION } from './queryCoverage.ts';
+import {
+  buildVocabularyIndex,
+  isParticlePhrase,
+  particleKey,
+  phraseTerms,
+  productVocabularyIndex,
+  tableTerm,
+  type VocabularyIndex,
+  vocabularyTerms,
+} from './vocabularyIndex.ts';
 
 export type BridgeKind =
   | 'word form'
@@ -140,77 +154,8 @@ function formTerms(form: string): string[] | null {
   return isStopWord(form) ? null : [stemUncached(form)];
 }
 
-/**
- * termOf of a word of the tables (a vocabulary phrase's, a generic word, a class's member): its stem
- * read from the generated table (tableStem.ts), so building the lookups at the first query stems
- * nothing; null for a stop word, as termOf.
- */
-function tableTerm(word: string): string | null {
-  return isStopWord(word) ? null : tableStem(word);
-}
-
-/** Index terms of a phrase (stop words dropped), or null when nothing informative is left. */
-function phraseTerms(words: readonly string[]): string[] | null {
-  const terms = words.map(tableTerm).filter((term): term is string => term !== null);
-  return terms.length > 0 ? terms : null;
-}
-
-/** A vocabulary alternative with what expansion makes of it worked out once, not per query that names it. */
-interface IndexedAlternative {
-  words: string[];
-  kind: PhraseEntry['alternatives'][number]['kind'];
-  /** vocabularyTerms of its words. */
-  termLists: string[][];
-  /** Its words joined by spaces, for labels. */
-  text: string;
-}
-
-/** A vocabulary phrase with its searchable alternatives indexed. */
-interface IndexedEntry {
-  words: string[];
-  alternatives: IndexedAlternative[];
-}
-
-/** The software vocabulary, split by how a query can name each phrase. */
-interface VocabularyIndex {
-  /**
-   * Phrases of informative words, keyed by their index terms, so "pull requests" finds "pull
-   * request". Several entries can share a key ("production", "product"): each is kept apart and
-   * matched by its words' inflections (isInflectionOf).
-   */
-  byTerms: Map<string, IndexedEntry[]>;
-  /** The first term of every key of byTerms: a query word no phrase begins with starts no span worth cutting. */
-  firstTerms: Set<string>;
-  /**
-   * Phrasal verbs and states ("set up", "log in", "is down"), keyed by their words with the
-   * informative one stemmed: the particle is what tells "log in" from "log".
-   */
-  byWords: Map<string, IndexedEntry>;
-}
-
-/**
- * A verb and its particle, or a state of stop words ("set up", "logged out", "is down"): at most
- * one informative word, ending in a stop word. The index keeps only that word ("log"), which
- * alone means something else, so such a phrase is recognised in the query's own words.
- * "End to end" or "single sign on" keep two informative words and are matched by them.
- */
-function isParticlePhrase(words: readonly string[]): boolean {
-  return isStopWord(words.at(-1)!) && words.filter((word) => !isStopWord(word)).length <= 1;
-}
-
-/**
- * Index terms a vocabulary phrase can have in a memory: stemmed as prose, and for a single word
- * whose final "s" the stemmer drops also as written, since a name like "iOS" or "macOS" is indexed
- * as an identifier whole ("ios"), which the stemmer would have made "io".
- */
-function vocabularyTerms(words: readonly string[]): string[][] {
-  const stemmed = phraseTerms(words);
-  if (stemmed === null) return [];
-  return words.length === 1 && `${stemmed[0]}s` === words[0] ? [stemmed, [words[0]]] : [stemmed];
-}
-
 let vocabularyIndex: VocabularyIndex | null = null;
-let vocabularySource: ReadonlyMap<string, PhraseEntry> | null = null;
+let vocabularyIndexGeneration = -1;
 
 /** A query span names a vocabulary phrase: the same informative words, each up to an inflection. */
 function sameWords(surfaces: readonly string[], words: readonly string[]): boolean {
@@ -218,44 +163,13 @@ function sameWords(surfaces: readonly string[], words: readonly string[]): boole
   return informative.length === surfaces.length && informative.every((word, i) => isInflectionOf(surfaces[i], word));
 }
 
-/** Key of a phrase with its stop words kept: "logged out" and "log out" share "log out". */
-function particleKey(words: readonly string[]): string {
-  return words.map((word) => tableTerm(word) ?? word).join(' ');
-}
-
 function vocabulary(): VocabularyIndex {
-  // Rebuilt when the table is (an evaluation that restricts the vocabulary); otherwise built once.
-  const source = softwareVocabulary();
-  if (vocabularyIndex === null || vocabularySource !== source) {
-    vocabularySource = source;
-    const index: VocabularyIndex = { byTerms: new Map(), firstTerms: new Set(), byWords: new Map() };
-    for (const entry of source.values()) {
-      // A particle phrase cannot be searched for: the index drops "in" from "log in", and "log"
-      // alone is another word. It still counts when the query says it (byWords).
-      const searchable: IndexedEntry = {
-        words: entry.words,
-        alternatives: entry.alternatives
-          .filter(({ words }) => !isParticlePhrase(words))
-          .map(({ words, kind }) => ({ words, kind, termLists: vocabularyTerms(words), text: words.join(' ') })),
-      };
-      if (isParticlePhrase(entry.words)) {
-        const key = particleKey(entry.words);
-        const known = index.byWords.get(key);
-        index.byWords.set(
-          key,
-          known
-            ? { words: known.words, alternatives: [...known.alternatives, ...searchable.alternatives] }
-            : searchable,
-        );
-        continue;
-      }
-      const terms = phraseTerms(entry.words);
-      if (terms === null) continue;
-      const key = terms.join(' ');
-      index.byTerms.set(key, [...(index.byTerms.get(key) ?? []), searchable]);
-      index.firstTerms.add(key.split(' ')[0]);
-    }
-    vocabularyIndex = index;
+  // Rebuilt when the vocabulary is (an evaluation that restricts it); the product's own is read
+  // from the table generated at build time (vocabularyIndexTable.ts), not built at a first query.
+  const generation = vocabularyGeneration();
+  if (vocabularyIndex === null || vocabularyIndexGeneration !== generation) {
+    vocabularyIndexGeneration = generation;
+    vocabularyIndex = isProductVocabulary() ? productVocabularyIndex() : buildVocabularyIndex(softwareVocabulary());
   }
   return vocabularyIndex;
 }
@@ -510,7 +424,7 @@ const REGARDING_SUFFIX = /\b(\p{L}[\p{L}\p{N}]*)-wise\b/gu;
  */
 const conceptsByText = new Map<string, readonly QueryConcept[]>();
 const MAX_CACHED_QUERIES = 1024;
-let conceptsVocabulary: ReadonlyMap<string, PhraseEntry> | null = null;
+let conceptsVocabulary = -1;
 let conceptsDescribed = describedSoftwareEnabled();
 let conceptsClasses = languageClassesEnabled();
 
@@ -545,16 +459,16 @@ export function hasConcepts(text: string): boolean {
 
 /** The cached concepts of a query, shared by every caller: read, never changed (queryConcepts copies). */
 function sharedConcepts(text: string): readonly QueryConcept[] {
-  const source = softwareVocabulary();
+  const generation = vocabularyGeneration();
   if (
-    conceptsVocabulary !== source ||
+    conceptsVocabulary !== generation ||
     conceptsDescribed !== describedSoftwareEnabled() ||
     conceptsClasses !== languageClassesEnabled()
   ) {
     conceptsByText.clear();
     bridgesByWord.generic.clear();
     bridgesByWord.topical.clear();
-    conceptsVocabulary = source;
+    conceptsVocabulary = generation;
     conceptsDescribed = describedSoftwareEnabled();
     conceptsClasses = languageClassesEnabled();
   }

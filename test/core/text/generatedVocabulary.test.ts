@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +11,7 @@ const out = mkdtempSync(join(tmpdir(), 'fml-vocabulary-'));
 
 /** Runs a generator with --out into a temporary file and returns what it wrote. */
 function regenerate(script: string, name: string): string {
-  const target = join(out, name);
+  const target = join(out, basename(name));
   execFileSync(process.execPath, [join(root, 'scripts', script), '--out', target], { cwd: root, stdio: 'pipe' });
   return readFileSync(target, 'utf8');
 }
@@ -32,6 +32,12 @@ describe('generated vocabulary tables', { timeout: 120_000 }, () => {
     ['build-software-categories.mjs', 'softwareCategories.ts', /Debian Free Software Guidelines/],
     // The stems of the tables' words (issue 31): regenerated whenever the stemmer or a table changes.
     ['build-table-stems.mjs', 'tableStems.ts', /Princeton University; licence[\s\S]*MIT licence/],
+    // The vocabulary's index for query expansion (issue 31): regenerated whenever a table, a stem or the indexing changes.
+    [
+      'build-vocabulary-index.mjs',
+      '../../retrieval/vocabularyIndexTable.ts',
+      /MIT licence[\s\S]*Princeton University; licence/,
+    ],
   ] as const) {
     it(`${file} is what ${script} generates, with its source's licence`, () => {
       const committed = readFileSync(join(root, 'src/core/text/vocabulary', file), 'utf8');

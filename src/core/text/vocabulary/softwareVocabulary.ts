@@ -74,6 +74,19 @@ export function restrictVocabularyForEvaluation(
   evaluationFilter = keep;
   evaluationGroups = keep === null ? null : groups;
   table = null;
+  generation++;
+}
+
+let generation = 0;
+
+/** Changes whenever the vocabulary does (restrictVocabularyForEvaluation): what caches of it are keyed by. */
+export function vocabularyGeneration(): number {
+  return generation;
+}
+
+/** True unless an evaluation restricted the vocabulary: it is then the one the build indexed (vocabularyIndexTable.ts). */
+export function isProductVocabulary(): boolean {
+  return evaluationFilter === null;
 }
 
 /** Phrase (words joined by one space) -> what else it is called. Built once, on first use. */
