@@ -1,8 +1,7 @@
 import type { CoreDeps } from '../coreDeps.ts';
 import type { MemoryRecord } from '../domain/records.ts';
 import type { MemoryCategory } from '../domain/taxonomy.ts';
-import type { ScopeRef } from '../ports/memoryStore.ts';
-import { analyzeQuery } from '../text/analyzer.ts';
+import type { ScopeRef, WeightedTerm } from '../ports/memoryStore.ts';
 import { type Contradiction, detectContradiction } from './contradictions.ts';
 
 const CANDIDATES = 8;
@@ -26,12 +25,12 @@ export async function findStoreConflict(
     content: string;
     memory_category: MemoryCategory;
     metadata: Record<string, unknown>;
+    /** The content's query terms (analyzeQueryOfContent), analysed once for this and the duplicate search. */
+    terms: readonly WeightedTerm[];
   },
 ): Promise<StoreConflict | null> {
   if (input.memory_category === 'episodic') return null;
-  const terms = analyzeQuery(input.content)
-    .sort((a, b) => b.weight - a.weight)
-    .slice(0, QUERY_TERMS);
+  const terms = [...input.terms].sort((a, b) => b.weight - a.weight).slice(0, QUERY_TERMS);
   if (terms.length === 0) return null;
   const hits = await deps.store.searchLexical({
     filter: { user_id: input.user_id, project_id: input.project_id, ...(input.scopes ? { scopes: input.scopes } : {}) },

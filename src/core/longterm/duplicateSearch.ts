@@ -17,9 +17,12 @@ const DEDUP_QUERY_TERMS = 12;
  * being stored, so its analysis is kept for the index entry its insert makes (analyzer.ts).
  */
 export function dedupTerms(content: string): WeightedTerm[] {
-  return analyzeQueryOfContent(content)
-    .sort((a, b) => b.weight - a.weight || b.term.length - a.term.length)
-    .slice(0, DEDUP_QUERY_TERMS);
+  return dedupTermsOf(analyzeQueryOfContent(content));
+}
+
+/** dedupTerms of a content's query terms (analyzeQueryOfContent) already taken; `terms` is left as it was. */
+export function dedupTermsOf(terms: readonly WeightedTerm[]): WeightedTerm[] {
+  return [...terms].sort((a, b) => b.weight - a.weight || b.term.length - a.term.length).slice(0, DEDUP_QUERY_TERMS);
 }
 
 /** The search for a stored memory's near-duplicate: before the insert, and the same rule inside it. */

@@ -25,7 +25,8 @@ import { requireOwnSession } from '../working/sessionOwnership.ts';
 import { withSearchKeys } from '../text/searchKeys.ts';
 import { ANCHORS_FIELD } from '../anchors/anchorModel.ts';
 import { anchorsForStore, withAnchorEntities } from '../anchors/storeAnchors.ts';
-import { dedupTerms, DuplicateSearch } from './duplicateSearch.ts';
+import { dedupTermsOf, DuplicateSearch } from './duplicateSearch.ts';
+import { analyzeQueryOfContent } from '../text/analyzer.ts';
 import { describeSimilar, DuplicateMerge, type StoreDraft } from './duplicateMerge.ts';
 import type { EnrichmentHook } from './enrichmentHook.ts';
 import { requireMemory } from './requireMemory.ts';
@@ -120,11 +121,13 @@ export class StoreMemory {
         ? { model: this.deps.embeddings.model, vector: embedding.vector }
         : null;
 
+    // One analysis of the content for both searches (and, kept by the analyzer, the insert's index entry).
+    const contentTerms = analyzeQueryOfContent(content);
     const probe = duplicateProbeOf({
       scope: scopeRef(scope),
       project_id: projectId,
       content,
-      terms: dedupTerms(content),
+      terms: dedupTermsOf(contentTerms),
       embedding: stored,
       fact: factIdentity(metadata),
     });
@@ -159,6 +162,7 @@ export class StoreMemory {
           content,
           memory_category: input.memory_category,
           metadata,
+          terms: contentTerms,
         });
     const replaced = superseded ?? conflict?.memory ?? null;
 

@@ -193,6 +193,8 @@ export class LexicalIndex {
   prunedSearchFrom = MIN_PRUNED_POSTINGS;
   /** What the searches so far read, for the benchmarks: see SearchWork. */
   readonly searchWork: SearchWork = {
+    filteredRetries: 0,
+    refusedScans: 0,
     searches: 0,
     pruned: 0,
     scannedCells: 0,
@@ -450,7 +452,12 @@ export class LexicalIndex {
    * A search over many postings is pruned (#prunedSearch); it returns what searchExhaustive does,
    * scores bit for bit, and asks `accept` the same questions in the same order.
    */
-  search(terms: readonly WeightedTerm[], limit: number, accept?: (docId: string) => boolean): LexicalSearchHit[] {
+  search(
+    terms: readonly WeightedTerm[],
+    limit: number,
+    accept?: (docId: string) => boolean,
+    options?: SearchOptions,
+  ): LexicalSearchHit[] {
     if (limit <= 0 || this.size === 0) return [];
     const query = this.#queryTerms(terms);
     this.searchWork.searches++;
@@ -460,8 +467,14 @@ export class LexicalIndex {
       query.postings >= this.prunedSearchFrom && best >= 1 && best < this.size ? this.#termBounds(query) : null;
     if (bounds === null) return this.#searchAll(terms, query, limit, accept, false);
     const hits = this.#prunedSearch(terms, query, bounds, best, accept);
+    if (hits !== null) return hits;
+    if (options?.pureFilter === true && accept !== undefined) {
+      const filtered = this.#prunedFiltered(terms, query, bounds, best, accept);
+      if (filtered !== null) return filtered;
+    }
     // The filter refused one of the best: every touched document is offered to it, as searchExhaustive does then.
-    return hits ?? this.#searchAll(terms, query, limit, accept, true);
+    this.searchWork.refusedScans++;
+    return this.#searchAll(terms, query, limit, accept, true);
   }
 
   /**
@@ -652,6 +665,42 @@ export class LexicalIndex {
       if (!taken) zeroMasks(this.#matchMasks, touched, count);
     }
     return taken ? this.#hitsWithTerms(hits, terms, query.termIds, count) : null;
+  }
+
+  /**
+   * After the filter refused one of the unfiltered best, for a filter that only answers (SearchOptions):
+   * the pruned search again for the best `room` unfiltered, room four, sixteen, sixty-four times
+   * `best`, each offered to the filter best first until it took `best`. The filtered best are the
+   * first `best` the filter takes in the unfiltered order, so once the best `room` hold that many (or
+   * are every document the terms touch) they are the answer, as searchExhaustive would give it.
+   * Null, with the scratch cells clear, when `room` reaches the index's size first.
+   */
+  #prunedFiltered(
+    terms: readonly WeightedTerm[],
+    query: QueryTerms,
+    bounds: Float64Array,
+    best: number,
+    accept: (docId: string) => boolean,
+  ): LexicalSearchHit[] | null {
+    for (let room = best * FILTERED_ROOM_GROWTH; room < this.size; room *= FILTERED_ROOM_GROWTH) {
+      this.searchWork.filteredRetries++;
+      const count = this.#survivorScores(query, bounds, room);
+      const touched = this.#touched;
+      const hits: LexicalTopHit[] = [];
+      let answered = false;
+      try {
+        const ranked = this.#bestUnfiltered(count, room);
+        for (let rank = 0; rank < ranked.length && hits.length < best; rank++)
+          if (accept(this.#ids.at(ranked[rank].slot)!)) hits.push(ranked[rank]);
+        // Fewer than `room` ranked: the terms touch no more documents (survivors are at least `room` otherwise).
+        answered = hits.length === best || ranked.length < room;
+      } finally {
+        zeroScores(this.#scores, touched, count);
+        if (!answered) zeroMasks(this.#matchMasks, touched, count);
+      }
+      if (answered) return this.#hitsWithTerms(hits, terms, query.termIds, count);
+    }
+    return null;
   }
 
   /**
@@ -1247,7 +1296,21 @@ const LINEAR_PART_SCAN = 8;
  * of an unpruned search, the first pass's of a pruned one); `survivorCells` are read by a pruned
  * search's second pass, which adds only its survivors' cells.
  */
+/** How LexicalIndex.search may treat its filter. */
+export interface SearchOptions {
+  /**
+   * The filter only answers (no side effects, never throws, the same answer for a document within
+   * the search): after it refuses one of the unfiltered best, the search may ask it about other
+   * documents, in another order, than searchExhaustive would. The hits are the same either way.
+   */
+  pureFilter?: boolean;
+}
+
 export interface SearchWork {
+  /** Pruned searches made again for more unfiltered best after the filter refused one (#prunedFiltered). */
+  filteredRetries: number;
+  /** Pruned searches whose filter refused one of the best and that then scanned every posting (searchAll). */
+  refusedScans: number;
   searches: number;
   pruned: number;
   scannedCells: number;
@@ -1278,6 +1341,8 @@ const MIN_PRUNED_POSTINGS = 16_384;
 
 /** Cells of a document in the arena, about (35 at 100,000 bench memories), and the query's terms looked up for each. */
 const SURVIVOR_CELLS = 600;
+/** How much more of the unfiltered best each retry of a refused search ranks (#prunedFiltered). */
+const FILTERED_ROOM_GROWTH = 4;
 /** A binary search of a posting for a loaded document, in cells of a scan: about log2 of a long run's size. */
 const LOADED_SURVIVOR_CELLS = 60;
 

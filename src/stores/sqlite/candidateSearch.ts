@@ -64,10 +64,16 @@ export class CandidateSearch {
     // Built here only when the caches were reset during the sliced build (another process rewrote the file).
     const index = this.indexes.lexical(sql, query.filter.user_id, state);
     const accept = state.metas.rowTest(compileMemoryFilter(query.filter));
-    const hits = index.search(query.terms, query.limit, (id) => {
-      const row = state.metas.rowOf(id);
-      return row !== undefined && accept(row);
-    });
+    // The filter reads the metas and only answers, so a refused best need not cost an exhaustive search.
+    const hits = index.search(
+      query.terms,
+      query.limit,
+      (id) => {
+        const row = state.metas.rowOf(id);
+        return row !== undefined && accept(row);
+      },
+      { pureFilter: true },
+    );
     if (query.parts === undefined || query.parts.length === 0) return hits;
     const parts = index.partMatches(
       hits.map((hit) => hit.memory_id),

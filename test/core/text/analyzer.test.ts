@@ -98,3 +98,47 @@ test('a content analysed as a query first is indexed exactly as without it, and 
     assert.equal(again.length, fresh.length);
   }
 });
+
+test("analyzeQueryOfContent gives analyzeQuery's terms on random texts, so store_memory analyses its content once for both of its searches", () => {
+  // store_memory's contradiction search takes the terms its duplicate search analysed
+  // (analyzeQueryOfContent) instead of analyzeQuery of the same content: they must be the same list.
+  const pieces = [
+    'port',
+    'Ports',
+    'is',
+    'not',
+    "don't",
+    "O'Neil",
+    "user's",
+    'getUserById',
+    'user_id',
+    'src/api/x.ts',
+    'v1.2.3',
+    'C++',
+    'c#',
+    'naïve',
+    'ﬁle',
+    'Ｆｕｌｌ',
+    '10:30',
+    '--',
+    '...',
+    'x',
+    'the',
+    'a-b-c',
+    '@scope/pkg',
+    'déjà',
+    '42',
+  ];
+  const separators = [' ', ' ', ', ', '. ', '\n', '-', '/', ''];
+  let seed = 7;
+  const next = (size: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % size;
+  };
+  for (let text = 0; text < 500; text++) {
+    let content = '';
+    for (let word = next(40); word > 0; word--)
+      content += pieces[next(pieces.length)] + separators[next(separators.length)];
+    assert.deepEqual(analyzeQueryOfContent(content), analyzeQuery(content), content);
+  }
+});

@@ -242,3 +242,37 @@ test('a loaded index scores its few survivors from the postings as the exhaustiv
   }
   assert.ok(scored > 20, `only ${scored} searches scored their survivors one by one`);
 });
+
+test('with a filter that only answers, a search whose best the filter refuses returns the exhaustive hits without scanning them all', () => {
+  // SearchOptions.pureFilter: after a refusal the pruned search runs again for more of the
+  // unfiltered best instead of falling back to the exhaustive scan. Filters refusing a tenth to
+  // nine tenths of the documents (by a hash of the id, so the same answer every time it is asked).
+  let retried = 0;
+  let answeredByRetry = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const { index, vocabulary, edit } = randomIndex(seed);
+    const random = randomSource(seed * 104729);
+    for (let round = 0; round < 30; round++) {
+      if (round % 3 === 2) edit(3, round < 15);
+      const query = randomQuery(random, vocabulary);
+      const limit = 1 + Math.floor(random() ** 3 * 12);
+      const refused = 0.1 + 0.8 * random();
+      const accept = (id: string): boolean => {
+        let hash = 0;
+        for (let at = 0; at < id.length; at++) hash = (hash * 31 + id.charCodeAt(at)) % 1000;
+        return hash / 1000 >= refused;
+      };
+      const before = { ...index.searchWork };
+      const actual = index.search(query, limit, accept, { pureFilter: true });
+      const where = `seed ${seed}, round ${round}, ${query.length} terms, limit ${limit}, refusing ${refused.toFixed(2)}`;
+      assert.deepStrictEqual(actual, index.searchExhaustive(query, limit, accept), where);
+      const retries = index.searchWork.filteredRetries - before.filteredRetries;
+      if (retries > 0) retried++;
+      // Answered by a retry: no exhaustive scan of every posting after it.
+      if (retries > 0 && index.searchWork.refusedScans === before.refusedScans) answeredByRetry++;
+      assert.deepStrictEqual(index.search(query, limit), index.searchExhaustive(query, limit), `${where}: after`);
+    }
+  }
+  assert.ok(retried > 100, `only ${retried} searches were refused and tried again`);
+  assert.ok(answeredByRetry > 50, `only ${answeredByRetry} refused searches were answered by a retry`);
+});
