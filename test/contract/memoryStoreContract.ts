@@ -1274,6 +1274,35 @@ export function runMemoryStoreContract(name: string, makeStore: () => Promise<St
         assert.deepEqual(await store().getSession(session.session_id), next);
       });
 
+      it('getSessionWithItems answers getSession and listWorkingItems of one session together', async () => {
+        const user = newUserId();
+        const session = makeSession(user);
+        const other = makeSession(user);
+        const items = [1, 0].map((seq) => makeWorkingItem(session, seq, { content: `item ${seq}` }));
+        await store().commitWorking({
+          session: { ...session, total_tokens: 20, next_sequence: 2 },
+          upsert: items,
+          delete: [],
+        });
+        await store().commitWorking({ session: other, upsert: [makeWorkingItem(other, 0)], delete: [] });
+        assert.deepEqual(await store().getSessionWithItems(session.session_id), {
+          session: await store().getSession(session.session_id),
+          items: await store().listWorkingItems(session.session_id),
+        });
+        assert.deepEqual(
+          (await store().getSessionWithItems(session.session_id))?.items.map((item) => item.sequence_num),
+          [0, 1],
+        );
+        const edited = { ...items[0], content: 'edited' };
+        const next = { ...session, total_tokens: 10, next_sequence: 2, last_activity: iso(3) };
+        await store().commitWorking({ session: next, upsert: [edited], delete: [items[1].item_id] });
+        assert.deepEqual(await store().getSessionWithItems(session.session_id), { session: next, items: [edited] });
+        const empty = makeSession(user);
+        await store().commitWorking({ session: empty, upsert: [], delete: [] });
+        assert.deepEqual(await store().getSessionWithItems(empty.session_id), { session: empty, items: [] });
+        assert.equal(await store().getSessionWithItems(newId('sess')), null);
+      });
+
       it('getSession returns null for unknown ids; listSessions lists only the user’s sessions', async () => {
         const user = newUserId();
         assert.equal(await store().getSession(newId('sess')), null);

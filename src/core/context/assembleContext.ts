@@ -58,9 +58,10 @@ export class ContextAssembler {
         });
       }
     }
-    const stored = await this.deps.store.getSession(sessionId);
-    // Another user's session is treated exactly like one that does not exist.
-    const session = stored && stored.user_id === userId ? stored : null;
+    // The session and its items in one store read; another user's session is treated exactly like one that does not exist.
+    const stored = await this.deps.store.getSessionWithItems(sessionId);
+    const owned = stored && stored.session.user_id === userId ? stored : null;
+    const session = owned?.session ?? null;
     if (!session && !options.allowMissingSession) {
       throw new MemoryError(
         'SESSION_NOT_FOUND',
@@ -91,13 +92,9 @@ export class ContextAssembler {
       this.deps.config.layerDefaults,
     );
 
-    const [facts, workingItems, recalled, pinned] = await Promise.all([
+    const workingItems = owned ? owned.items.filter((item) => !isAwaitingPromotion(item)) : [];
+    const [facts, recalled, pinned] = await Promise.all([
       activeFactsForContext(this.deps, scopes, userId, projectId),
-      session
-        ? this.deps.store
-            .listWorkingItems(sessionId)
-            .then((items) => items.filter((item) => !isAwaitingPromotion(item)))
-        : Promise.resolve([]),
       this.recall.recall(
         {
           user_id: userId,

@@ -38,6 +38,12 @@ export interface MemoryStore {
    */
   commitWorking(change: WorkingChange): Promise<void>;
   listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]>;
+  /**
+   * getSession and listWorkingItems in one read: the session and its items from one state of the
+   * store (null when there is no such session). A working-memory call needs both, and each read
+   * has its own cost (SQLite: the check for other processes' commits).
+   */
+  getSessionWithItems(sessionId: string): Promise<SessionWithItems | null>;
   listSessions(userId: string): Promise<SessionRecord[]>;
   /**
    * Removes this user's session and its working items in one write; false when the user has no
@@ -240,6 +246,12 @@ export interface TermStatistics {
   documents: number;
   /** term -> documents containing it; terms no document contains may be absent (read as 0). */
   frequencies: Map<string, number>;
+}
+
+/** What MemoryStore.getSessionWithItems answers: the items in sequence order, as listWorkingItems lists them. */
+export interface SessionWithItems {
+  session: SessionRecord;
+  items: WorkingItemRecord[];
 }
 
 /** What MemoryStore.searchLexicalWithStatistics answers. */

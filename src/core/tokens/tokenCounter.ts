@@ -3,6 +3,7 @@ import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { cl100kTables, utf8Bytes, type Cl100kTables } from './byteRanks.ts';
 import { mergedPartsOfLongPiece } from './longPieceMerge.ts';
 import { MAX_SHORT_TOKEN_BYTES, shortTokenKey } from './shortTokenRanks.ts';
+import { ShortPieceCounts } from './shortPieceCounts.ts';
 import { TextCountCache } from './textCountCache.ts';
 
 const MAX_CACHED_PIECES = 200_000;
@@ -24,7 +25,10 @@ export interface TokenCounter {
  */
 export class TiktokenCounter implements TokenCounter {
   private tables: Cl100kTables | undefined;
-  // A plain map, emptied when full: pieces recur so much that LRU bookkeeping on every hit costs more than it saves.
+  // Most pieces are short words: their counts sit in a table of doubles (shortPieceCounts.ts).
+  private readonly shortPieces = new ShortPieceCounts();
+  private readonly countShort = (piece: string): number => this.countPiece(piece);
+  // A plain map for the rest, emptied when full: pieces recur so much that LRU bookkeeping on every hit costs more than it saves.
   private readonly pieces = new Map<string, number>();
   private readonly pattern = new RegExp(cl100kBase.pat_str, 'gu');
   private readonly texts = new TextCountCache(WHOLE_TEXTS);
@@ -42,6 +46,11 @@ export class TiktokenCounter implements TokenCounter {
     let total = 0;
     // match() gives the pieces alone; matchAll would build a match object (index, input, groups) per piece.
     for (const piece of text.match(this.pattern) ?? []) {
+      const short = this.shortPieces.countOf(piece, this.countShort);
+      if (short >= 0) {
+        total += short;
+        continue;
+      }
       let count = this.pieces.get(piece);
       if (count === undefined) {
         count = this.countPiece(piece);

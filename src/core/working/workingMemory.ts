@@ -68,7 +68,8 @@ export class WorkingMemory {
     const settings = requireSessionSettings(input, this.deps.config.defaultMaxTokens);
     return this.locks.run(sessionId, async () => {
       const now = this.deps.clock.now().toISOString();
-      const existing = await this.deps.store.getSession(sessionId);
+      const found = await this.deps.store.getSessionWithItems(sessionId);
+      const existing = found?.session ?? null;
       if (existing && existing.user_id !== userId) throw sessionNotFound(sessionId);
       const session = sessionToOpen(existing, input, {
         sessionId,
@@ -77,7 +78,7 @@ export class WorkingMemory {
         now,
         defaultPolicy: this.deps.config.defaultEvictionPolicy,
       });
-      let items = existing ? await this.liveItems(sessionId) : [];
+      let items = found ? live(found.items) : [];
       let evicted: WorkingItemRecord[] = [];
       if (existing && session.max_tokens < existing.total_tokens) {
         // A smaller budget on resume applies at once, through the normal eviction path.
@@ -113,7 +114,7 @@ export class WorkingMemory {
     const redactions = mergeRedactions(guarded.redactions, guardedMetadata.redactions);
     const tokenCount = this.deps.tokens.count(content);
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
-      const session = await this.requireSession(input.session_id, input.user_id);
+      const { session, items } = await this.requireSession(input.session_id, input.user_id);
       if (tokenCount > session.max_tokens) {
         throw new MemoryError(
           'CONTENT_TOO_LONG',
@@ -124,7 +125,6 @@ export class WorkingMemory {
         );
       }
       const now = this.deps.clock.now();
-      const items = await this.liveItems(session.session_id);
       const { item, updated, evicted, toPromote, pendingPromotion, promoted, turn } = planAdd({
         session,
         items,
@@ -160,7 +160,7 @@ export class WorkingMemory {
   }
 
   async get(input: GetWorkingMemoryInput): Promise<GetWorkingMemoryOutput> {
-    const session = await this.requireSession(input.session_id, input.user_id);
+    const { session, items: all } = await this.requireSession(input.session_id, input.user_id);
     const budget = requirePositiveInt(input.token_budget, 'token_budget', session.max_tokens, LIMITS.tokenBudget);
     const types = input.include_types;
     if (types && types.some((type) => !CONTENT_TYPES.includes(type as WorkingContentType))) {
@@ -168,21 +168,19 @@ export class WorkingMemory {
         details: { field: 'include_types' },
       });
     }
-    const all = await this.liveItems(session.session_id);
     const wanted = types && types.length > 0 ? all.filter((item) => types.includes(item.content_type)) : all;
     const { items, truncated } = selectWithinBudget(wanted, budget);
     return { items, total_tokens: sum(items), truncated: truncated || wanted.length < all.length };
   }
 
   async state(sessionId: string, userId?: string): Promise<WorkingMemoryState> {
-    const session = await this.requireSession(sessionId, userId);
-    return state(session, await this.liveItems(session.session_id));
+    const { session, items } = await this.requireSession(sessionId, userId);
+    return state(session, items);
   }
 
   async checkpoint(input: CheckpointInput): Promise<CheckpointOutput> {
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
-      const session = await this.requireSession(input.session_id, input.user_id);
-      const items = await this.liveItems(session.session_id);
+      const { session, items } = await this.requireSession(input.session_id, input.user_id);
       if (!input.force && session.total_tokens < this.deps.config.checkpointThresholdTokens) {
         return {
           memories_created: 0,
@@ -216,8 +214,7 @@ export class WorkingMemory {
     // One lock for the whole clear, so an item added between the checkpoint and the removal is
     // never removed unsaved.
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
-      const session = await this.requireSession(input.session_id, input.user_id);
-      const items = await this.liveItems(session.session_id);
+      const { session, items } = await this.requireSession(input.session_id, input.user_id);
       // Clearing ends the session: whatever its size, everything worth keeping is saved first.
       const promoted = input.checkpoint_first === false ? [] : await this.promote(session, items, isKeptAtClear);
       const updated = { ...session, total_tokens: 0, last_activity: this.deps.clock.now().toISOString() };
@@ -233,8 +230,8 @@ export class WorkingMemory {
 
   async setPinned(input: UpdateWorkingItemInput): Promise<WorkingItemRecord> {
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
-      const session = await this.requireSession(input.session_id, input.user_id);
-      const item = await this.requireItem(session, input.item_id);
+      const { session, items } = await this.requireSession(input.session_id, input.user_id);
+      const item = requireItem(session, items, input.item_id);
       const updated = { ...item, pinned: input.pinned ?? !item.pinned };
       await this.deps.store.commitWorking({ session, upsert: [updated], delete: [] });
       this.emit(session);
@@ -244,8 +241,8 @@ export class WorkingMemory {
 
   async evict(input: EvictWorkingItemInput): Promise<{ evicted: string; promoted: PromotedItem[] }> {
     return this.locks.run(requireId(input.session_id, 'session_id'), async () => {
-      const session = await this.requireSession(input.session_id, input.user_id);
-      const item = await this.requireItem(session, input.item_id);
+      const { session, items } = await this.requireSession(input.session_id, input.user_id);
+      const item = requireItem(session, items, input.item_id);
       const promoted = input.promote === false ? [] : await this.promote(session, [item]);
       const updated = { ...session, total_tokens: Math.max(0, session.total_tokens - item.token_count) };
       await this.deps.store.commitWorking({ session: updated, upsert: [], delete: [item.item_id] });
@@ -269,29 +266,32 @@ export class WorkingMemory {
     return this.promotion.drain();
   }
 
-  /** The session's items, without evicted ones still waiting for their promotion. */
-  private async liveItems(sessionId: string): Promise<WorkingItemRecord[]> {
-    return (await this.deps.store.listWorkingItems(sessionId)).filter((item) => !isAwaitingPromotion(item));
-  }
-
-  private async requireSession(sessionId: string, userId: string | undefined): Promise<SessionRecord> {
-    const session = await this.deps.store.getSession(requireId(sessionId, 'session_id'));
-    if (!session || (userId !== undefined && session.user_id !== requireId(userId, 'user_id')))
+  /** The caller's session with its live items, read together (one store read); SESSION_NOT_FOUND for another user's. */
+  private async requireSession(
+    sessionId: string,
+    userId: string | undefined,
+  ): Promise<{ session: SessionRecord; items: WorkingItemRecord[] }> {
+    const found = await this.deps.store.getSessionWithItems(requireId(sessionId, 'session_id'));
+    if (!found || (userId !== undefined && found.session.user_id !== requireId(userId, 'user_id')))
       throw sessionNotFound(sessionId);
-    return session;
-  }
-
-  private async requireItem(session: SessionRecord, itemId: string): Promise<WorkingItemRecord> {
-    const items = await this.liveItems(session.session_id);
-    const item = items.find((entry) => entry.item_id === requireId(itemId, 'item_id'));
-    if (!item)
-      throw new MemoryError('MEMORY_NOT_FOUND', `No working-memory item ${itemId} in session ${session.session_id}.`, {
-        details: { item_id: itemId },
-      });
-    return item;
+    return { session: found.session, items: live(found.items) };
   }
 
   private emit(session: SessionRecord): void {
     this.deps.events.emit({ type: 'working', user_id: session.user_id, session_id: session.session_id });
   }
+}
+
+/** The session's items, without evicted ones still waiting for their promotion. */
+function live(items: readonly WorkingItemRecord[]): WorkingItemRecord[] {
+  return items.filter((item) => !isAwaitingPromotion(item));
+}
+
+function requireItem(session: SessionRecord, items: readonly WorkingItemRecord[], itemId: string): WorkingItemRecord {
+  const item = items.find((entry) => entry.item_id === requireId(itemId, 'item_id'));
+  if (!item)
+    throw new MemoryError('MEMORY_NOT_FOUND', `No working-memory item ${itemId} in session ${session.session_id}.`, {
+      details: { item_id: itemId },
+    });
+  return item;
 }

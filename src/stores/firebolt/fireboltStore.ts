@@ -23,6 +23,7 @@ import type {
   StoreHealth,
   StoreUserStats,
   LexicalSearch,
+  SessionWithItems,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -113,6 +114,12 @@ export class FireboltStore implements MemoryStore {
 
   listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
     return readWorkingItems(this.#client, sessionId);
+  }
+
+  /** Both queries sent together; a session and items of one commit, as commitWorking writes them in one transaction. */
+  async getSessionWithItems(sessionId: string): Promise<SessionWithItems | null> {
+    const [session, items] = await Promise.all([this.getSession(sessionId), this.listWorkingItems(sessionId)]);
+    return session === null ? null : { session, items };
   }
 
   listSessions(userId: string): Promise<SessionRecord[]> {

@@ -21,6 +21,7 @@ import type {
   StoreHealth,
   StoreUserStats,
   LexicalSearch,
+  SessionWithItems,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -133,6 +134,9 @@ export class ResilientStore implements MemoryStore {
   }
   listWorkingItems(sessionId: string): Promise<WorkingItemRecord[]> {
     return this.#read((store) => store.listWorkingItems(sessionId));
+  }
+  getSessionWithItems(sessionId: string): Promise<SessionWithItems | null> {
+    return this.#read((store) => store.getSessionWithItems(sessionId));
   }
   listSessions(userId: string): Promise<SessionRecord[]> {
     return this.#read((store) => store.listSessions(userId));

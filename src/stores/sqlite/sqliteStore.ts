@@ -22,6 +22,7 @@ import type {
   StoreHealth,
   StoreUserStats,
   LexicalSearch,
+  SessionWithItems,
   TermStatistics,
   VectorHit,
   VectorQuery,
@@ -204,6 +205,18 @@ export class SqliteMemoryStore implements MemoryStore {
       ({ sql }) =>
         this.workingItems.get(sessionId) ?? this.workingItems.remember(sessionId, readWorkingItems(sql, sessionId)),
     );
+  }
+
+  async getSessionWithItems(sessionId: string): Promise<SessionWithItems | null> {
+    return this.read('getSessionWithItems', ({ sql }) => {
+      const row =
+        this.workingItems.sessionRow(sessionId) ??
+        this.workingItems.rememberSessionRow(sessionId, readSessionRow(sql, sessionId));
+      if (row === undefined) return null;
+      const items =
+        this.workingItems.get(sessionId) ?? this.workingItems.remember(sessionId, readWorkingItems(sql, sessionId));
+      return { session: rowToSession(row), items };
+    });
   }
 
   async listSessions(userId: string): Promise<SessionRecord[]> {
