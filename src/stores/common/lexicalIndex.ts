@@ -980,9 +980,9 @@ export class LexicalIndex {
   }
 
   /**
-   * For each document (by id, each once, in the order given: a search's hits), the `parts` that begin or end one of its longer
-   * plain words (core/text/wordParts.ts), in the order of `parts`, each once with the
-   * alphabetically first such word. Read from each document's own terms in the arena (a few dozen;
+   * For each document (by id, each once, in the order given: a search's hits), the `parts` that
+   * begin or end one of its longer plain words (core/text/wordParts.ts), in the order of `parts`,
+   * each once with the alphabetically first such word. Read from each document's own terms in the arena (a few dozen;
    * the documents share most, so each distinct term is tested once), or, for the documents of a
    * loaded index not yet in the arena, from the postings of the words that hold a part.
    */
@@ -1291,11 +1291,6 @@ function checkPostings(
  */
 const LINEAR_PART_SCAN = 8;
 
-/**
- * Posting cells read by an index's searches: `scannedCells` are added into the scores (every cell
- * of an unpruned search, the first pass's of a pruned one); `survivorCells` are read by a pruned
- * search's second pass, which adds only its survivors' cells.
- */
 /** How LexicalIndex.search may treat its filter. */
 export interface SearchOptions {
   /**
@@ -1306,6 +1301,11 @@ export interface SearchOptions {
   pureFilter?: boolean;
 }
 
+/**
+ * Posting cells read by an index's searches: `scannedCells` are added into the scores (every cell
+ * of an unpruned search, the first pass's of a pruned one); `survivorCells` are read by a pruned
+ * search's second pass, which adds only its survivors' cells.
+ */
 export interface SearchWork {
   /** Pruned searches made again for more unfiltered best after the filter refused one (#prunedFiltered). */
   filteredRetries: number;
