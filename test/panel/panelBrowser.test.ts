@@ -49,9 +49,10 @@ describe('memory panel in a real browser', { skip }, () => {
   const status = () => page.locator('.list-status');
   const memory = async (id: string) => (await harness.core.getMemories(USER, [id]))[0];
   /**
-   * Waits for an Undo (Ctrl+Z or the toast's button) to have been answered by the host: the panel
-   * then removes the Undo message and announces the restore. The announcer alone is no signal: it
-   * still holds the "Restored 1 memory." of an earlier undo.
+   * Waits for an Undo (Ctrl+Z or the toast's button) to have been answered by the host. The panel
+   * removes the Undo message and empties the announcer when the undo starts, and announces the
+   * restore when the host answers; without the emptying, the announcer would still hold the
+   * "Restored 1 memory." of an earlier undo, and this would return before the restore was stored.
    */
   const restoredInPanel = async () => {
     await page.getByRole('button', { name: 'Undo' }).waitFor({ state: 'detached' });
@@ -439,6 +440,51 @@ describe('memory panel in a real browser', { skip }, () => {
     );
     for (const handled of ['Alt+1', 'Alt+2', 'Control+z', 'Delete', 'Escape', 'ArrowDown', ' '])
       assert.ok(!forwarded.includes(handled), `${handled} was forwarded to the workbench: ${forwarded.join(', ')}`);
+  });
+
+  it("announces an undo only once the host has restored the memory, not with an earlier undo's words", async () => {
+    const search = page.getByRole('searchbox', { name: 'Search memories' });
+    const announcer = page.getByTestId('announcer');
+    const forgetKafka = async () => {
+      await page.keyboard.press('Alt+1');
+      await search.fill('kafka partitions');
+      await search.press('Enter');
+      await rows().filter({ hasText: 'Kafka' }).first().waitFor();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Delete');
+      await page.getByRole('button', { name: 'Undo' }).waitFor();
+    };
+    // A first undo leaves "Restored 1 memory." in the announcer.
+    await forgetKafka();
+    await page.keyboard.press('Control+z');
+    await announcer.filter({ hasText: 'Restored 1 memory' }).waitFor();
+    await rows().filter({ hasText: 'Kafka' }).first().waitFor();
+    // The second undo's request is held at the network until the test lets it through.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let restoresHeld = 0;
+    await page.route('**/api/panel', async (route) => {
+      if ((route.request().postDataJSON() as { method?: string }).method === 'memory/restore') {
+        restoresHeld++;
+        await held;
+      }
+      await route.continue();
+    });
+    try {
+      await forgetKafka();
+      await page.keyboard.press('Control+z');
+      await page.getByRole('button', { name: 'Undo' }).waitFor({ state: 'detached' });
+      await page.waitForFunction(`document.querySelector('[data-testid="announcer"]')?.textContent === ''`);
+      assert.equal(restoresHeld, 1, 'the restore is on its way');
+      assert.notEqual((await memory(ids.kafka)).deleted_at, null, 'and not stored yet');
+      assert.equal(await announcer.innerText(), '', 'nothing is announced while the host has not answered');
+      release();
+      await restoredInPanel();
+      assert.equal((await memory(ids.kafka)).deleted_at, null);
+    } finally {
+      release();
+      await page.unroute('**/api/panel');
+    }
   });
 
   it('keeps what the user typed when a save is refused, and shows the error with its code', async () => {

@@ -80,6 +80,10 @@ export class Toasts {
   private runAction(): void {
     const action = this.action;
     this.clear();
+    // What was announced before is stale once an action starts: its own announcement, when the host
+    // answers, is then a change a screen reader reads even if the words are the same as the last
+    // ("Restored 1 memory." after an earlier restore), and nobody reads the old one as its result.
+    this.announcer.textContent = '';
     action?.();
   }
 }
