@@ -70,15 +70,7 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
           new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'),
           idOf(posted),
         );
-      const session = createMcpSession(shared, callLog);
-      const transport: JsonHttpTransport = new JsonHttpTransport({
-        onsessioninitialized: (id) => sessions.set(id, transport),
-        toolCalls: session.callTool,
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await session.server.connect(transport);
+      const transport = await openSession(shared, callLog, sessions);
       return transport.handlePost(request, response, posted);
     }
     if (request.method === 'DELETE') {
@@ -109,6 +101,28 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
       sessions.clear();
     },
   };
+}
+
+/**
+ * A new session's server and transport. Made outside `handle` on purpose: a closure made there
+ * shares `handle`'s scope, so the session's callbacks would keep its initialize request, response
+ * and parsed body for as long as the session lives (2,000 open sessions held 2,000 requests).
+ */
+async function openSession(
+  context: ServerContext,
+  callLog: CallLog,
+  sessions: Map<string, JsonHttpTransport>,
+): Promise<JsonHttpTransport> {
+  const session = createMcpSession(context, callLog);
+  const transport: JsonHttpTransport = new JsonHttpTransport({
+    onsessioninitialized: (id) => sessions.set(id, transport),
+    toolCalls: session.callTool,
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await session.server.connect(transport);
+  return transport;
 }
 
 /** The id of a posted single request, so its error can name it. */
