@@ -18,6 +18,8 @@ export interface HttpServerOptions {
   /** Requests per minute per client and burst (seed 000 §13.3); 0 disables limiting. */
   rateLimit?: { perMinute: number; burst: number };
   maxBodyBytes?: number;
+  /** Open MCP sessions kept before the least recently used is closed (mcpHttpEndpoint.ts MAX_OPEN_SESSIONS). */
+  maxSessions?: number;
   /** Extra routes (the panel's UI and API) tried before the MCP endpoint; return true when handled. They check the token themselves. */
   extraRoutes?: (request: IncomingMessage, response: ServerResponse, body: () => Promise<unknown>) => Promise<boolean>;
 }
@@ -47,7 +49,7 @@ export async function startHttpServer(context: ServerContext, options: HttpServe
       ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst)
       : null;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const mcp = createMcpHttpEndpoint(context);
+  const mcp = createMcpHttpEndpoint(context, { maxSessions: options.maxSessions });
   // Seed 001 OpenSpec endpoints: same core, token, Host/Origin checks and rate limit as /mcp.
   const openSpec = createOpenSpecRoutes(context);
   let port = options.port;

@@ -2,6 +2,7 @@ import { isInitializeRequest, type RequestId } from './mcpSdk.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MemoryError } from '../core/domain/errors.ts';
 import { sendRpcError } from '../http/httpErrors.ts';
+import { stderrLogger, type Logger } from '../core/ports/logger.ts';
 import { CallLog } from './callLog.ts';
 import { createMcpSession } from './createMcpServer.ts';
 import { JsonHttpTransport } from './jsonHttpTransport.ts';
@@ -10,6 +11,20 @@ import type { ServerContext } from './serverContext.ts';
 import { ShortIdRegistry } from './shortIds.ts';
 
 export const MCP_PATH = '/mcp';
+
+/**
+ * Open sessions one endpoint keeps (about 5 KB of heap each, measured at 8,000). Clients seldom
+ * end their sessions (a window reload or an agent's restart just opens a new one), and the memory
+ * process is shared and long-lived: without a bound the sessions of weeks would pile up. Past it
+ * the least recently used session is closed; its client's next request gets 404 "initialize
+ * again", which the spec gives clients for a session the server ended.
+ */
+export const MAX_OPEN_SESSIONS = 10_000;
+
+export interface McpHttpEndpointOptions {
+  /** Open sessions kept before the least recently used is closed; default MAX_OPEN_SESSIONS. */
+  maxSessions?: number;
+}
 
 export interface McpHttpEndpoint {
   /** The server's recent calls and errors, shared by every session. */
@@ -27,9 +42,13 @@ export interface McpHttpEndpoint {
  * server less CPU per operation and serves more operations per second (docs/mcp.md "Transports"). The sessions share the core, the call log and the
  * short ids shown in answers, so an id recalled in one session works in the next.
  */
-export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
+export function createMcpHttpEndpoint(context: ServerContext, options: McpHttpEndpointOptions = {}): McpHttpEndpoint {
+  const maxSessions = options.maxSessions ?? MAX_OPEN_SESSIONS;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new MemoryError('CONFIGURATION_ERROR', `maxSessions must be a positive integer; got ${maxSessions}.`);
   const callLog = new CallLog();
   const shared: ServerContext = { ...context, shortIds: context.shortIds ?? new ShortIdRegistry() };
+  /** Open sessions by id, least recently used first (a Map keeps insertion order; a use moves one last). */
   const sessions = new Map<string, JsonHttpTransport>();
 
   async function handle(
@@ -39,6 +58,10 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
   ): Promise<void> {
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing !== undefined) {
+      sessions.delete(sessionId as string);
+      sessions.set(sessionId as string, existing);
+    }
     if (request.method === 'POST') {
       let posted: unknown;
       try {
@@ -70,7 +93,7 @@ export function createMcpHttpEndpoint(context: ServerContext): McpHttpEndpoint {
           new MemoryError('INVALID_INPUT', 'The first request of an MCP session must be initialize.'),
           idOf(posted),
         );
-      const transport = await openSession(shared, callLog, sessions);
+      const transport = await openSession(shared, callLog, sessions, maxSessions);
       return transport.handlePost(request, response, posted);
     }
     if (request.method === 'DELETE') {
@@ -112,10 +135,14 @@ async function openSession(
   context: ServerContext,
   callLog: CallLog,
   sessions: Map<string, JsonHttpTransport>,
+  maxSessions: number,
 ): Promise<JsonHttpTransport> {
   const session = createMcpSession(context, callLog);
   const transport: JsonHttpTransport = new JsonHttpTransport({
-    onsessioninitialized: (id) => sessions.set(id, transport),
+    onsessioninitialized: (id) => {
+      sessions.set(id, transport);
+      if (sessions.size > maxSessions) closeLeastRecentlyUsed(sessions, context.log ?? stderrLogger);
+    },
     toolCalls: session.callTool,
   });
   transport.onclose = () => {
@@ -123,6 +150,16 @@ async function openSession(
   };
   await session.server.connect(transport);
   return transport;
+}
+
+/** Closes the session used longest ago; its requests still running are answered with an error. */
+function closeLeastRecentlyUsed(sessions: Map<string, JsonHttpTransport>, log: Logger): void {
+  const oldest = sessions.entries().next().value;
+  if (oldest === undefined) return;
+  const [id, transport] = oldest;
+  // Gone from the map now, not when close() gets round to onclose: the next request must not find it.
+  sessions.delete(id);
+  transport.close().catch((error: unknown) => log.error(`closing the least recently used MCP session failed`, error));
 }
 
 /** The id of a posted single request, so its error can name it. */
