@@ -7,8 +7,9 @@ const FLUSH_DELAY_MS = 20;
 const MAX_BATCH = 500;
 /**
  * The most entries kept while the store refuses the writes (a full disk, a backend outage): about
- * 20 MB. Past it the oldest are dropped and counted: access counts are bookkeeping, and a memory
- * process that grows without bound while its store is down would fail the memories too.
+ * 200 bytes each besides the query text, which a recall's entries share, so tens of MB. Past it the
+ * oldest are dropped and counted: access counts are bookkeeping, and a memory process that grows
+ * without bound while its store is down would fail the memories too.
  */
 export const MAX_QUEUED_ACCESS_ENTRIES = 100_000;
 
@@ -119,7 +120,11 @@ export class AccessRecorder {
         message: error instanceof Error ? error.message : String(error),
         at: new Date().toISOString(),
       };
-      this.log.warn(`writing the access log failed; will retry: ${this.lastError.message}`);
+      const dropped =
+        this.dropped > 0
+          ? ` (${this.dropped} oldest entries dropped so far, past ${MAX_QUEUED_ACCESS_ENTRIES} waiting)`
+          : '';
+      this.log.warn(`writing the access log failed; will retry: ${this.lastError.message}${dropped}`);
       return false;
     }
   }

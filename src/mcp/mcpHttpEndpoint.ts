@@ -57,11 +57,7 @@ export function createMcpHttpEndpoint(context: ServerContext, options: McpHttpEn
     body: () => Promise<unknown>,
   ): Promise<void> {
     const sessionId = request.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing !== undefined) {
-      sessions.delete(sessionId as string);
-      sessions.set(sessionId as string, existing);
-    }
+    const existing = typeof sessionId === 'string' ? used(sessions, sessionId) : undefined;
     if (request.method === 'POST') {
       let posted: unknown;
       try {
@@ -149,6 +145,16 @@ async function openSession(
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };
   await session.server.connect(transport);
+  return transport;
+}
+
+/** The open session of that id, moved to the back of the map (the most recently used); undefined when none. */
+function used(sessions: Map<string, JsonHttpTransport>, id: string): JsonHttpTransport | undefined {
+  const transport = sessions.get(id);
+  if (transport !== undefined) {
+    sessions.delete(id);
+    sessions.set(id, transport);
+  }
   return transport;
 }
 

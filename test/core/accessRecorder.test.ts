@@ -157,7 +157,8 @@ describe('AccessRecorder', () => {
 
   it(`holds at most ${MAX_QUEUED_ACCESS_ENTRIES} entries while the store refuses writes, dropping and counting the oldest`, async () => {
     const store = new GatedAccessStore();
-    const recorder = recorderOn(store);
+    const log = recordingLogger();
+    const recorder = recorderOn(store, log);
     const oldest = entry();
     recorder.record([oldest]);
     await sleep(PAST_DELAY_MS);
@@ -167,10 +168,20 @@ describe('AccessRecorder', () => {
     recorder.record(Array.from({ length: MAX_QUEUED_ACCESS_ENTRIES - 1 }, entry));
     assert.equal(recorder.waiting, MAX_QUEUED_ACCESS_ENTRIES);
     assert.equal(recorder.dropped, 0);
-    const newest = entry();
-    recorder.record([entry(), newest]);
+    recorder.record([entry(), entry()]);
     assert.equal(recorder.waiting, MAX_QUEUED_ACCESS_ENTRIES);
     assert.equal(recorder.dropped, 2);
+    // Retried with the next record, refused again: the warning says how many were dropped.
+    const newest = entry();
+    recorder.record([newest]);
+    assert.equal(recorder.dropped, 3);
+    await sleep(5);
+    store.fail('backend still down');
+    await sleep(5);
+    assert.match(
+      log.lines.at(-1) ?? '',
+      /backend still down \(3 oldest entries dropped so far, past 100000 waiting\)$/,
+    );
     store.gated = false;
     await recorder.flush();
     assert.equal(store.stored.length, MAX_QUEUED_ACCESS_ENTRIES);
