@@ -1,67 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/httpServer.ts';
 import { createMcpHttpEndpoint, MAX_OPEN_SESSIONS } from '../../src/mcp/mcpHttpEndpoint.ts';
+import { initializeBody, postMcp, type McpHttpAnswer } from '../support/mcpHttpPost.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 
 const TOKEN = 'test-token-0123456789abcdef0123456789abcdef';
 const LIMIT = 3;
 
-interface Answer {
-  status: number;
-  session: string | undefined;
-  text: string;
-}
-
 /** Kept-alive connections: the default limit's test opens ten thousand sessions. */
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
-function post(port: number, body: unknown, sessionId?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        agent,
-        method: 'POST',
-        path: '/mcp',
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          ...(sessionId === undefined ? {} : { 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const session = res.headers['mcp-session-id'];
-          resolve({ status: res.statusCode ?? 0, session: typeof session === 'string' ? session : undefined, text });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
-
 async function open(port: number): Promise<string> {
-  const answer = await post(port, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'limit', version: '1' } },
-  });
+  const answer = await postMcp(port, initializeBody('limit'), { token: TOKEN, agent });
   assert.equal(answer.status, 200, answer.text);
   assert.ok(answer.session);
   return answer.session;
 }
 
-const list = (port: number, session: string): Promise<Answer> =>
-  post(port, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+const list = (port: number, session: string): Promise<McpHttpAnswer> =>
+  postMcp(port, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { sessionId: session, token: TOKEN, agent });
 
 describe(`open MCP sessions over HTTP are bounded (default ${MAX_OPEN_SESSIONS}), least recently used closed first`, () => {
   let test: TestCore;

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { onceBody } from '../../src/http/requestBody.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/mcpHttpEndpoint.ts';
+import { initializeBody, postMcp } from '../support/mcpHttpPost.ts';
 import { createTestCore, type TestCore } from '../support/testCore.ts';
 
 /*
@@ -18,42 +19,6 @@ setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
 const BODY_LIMIT = 1 << 20;
-
-/** One POST on a connection of its own (closed after the answer), so no socket keeps the request either. */
-function post(
-  port: number,
-  body: unknown,
-  sessionId?: string,
-): Promise<{ status: number; session?: string; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/mcp',
-        agent: false,
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          Connection: 'close',
-          ...(sessionId === undefined ? {} : { 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const session = res.headers['mcp-session-id'];
-          resolve({ status: res.statusCode ?? 0, session: typeof session === 'string' ? session : undefined, text });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
 
 describe('MCP HTTP sessions and the requests that opened them', () => {
   let test: TestCore;
@@ -79,12 +44,8 @@ describe('MCP HTTP sessions and the requests that opened them', () => {
   });
 
   it('lets the initialize request go once it is answered, while the session lives on', async () => {
-    const opened = await post(port, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'retention', version: '1' } },
-    });
+    // A connection of its own, closed after the answer: no socket keeps the request either.
+    const opened = await postMcp(port, initializeBody('retention'));
     assert.equal(opened.status, 200, opened.text);
     assert.ok(opened.session, 'the session has an id');
     const initializeRequest = seen[0];
@@ -95,7 +56,7 @@ describe('MCP HTTP sessions and the requests that opened them', () => {
     collect();
     assert.equal(initializeRequest.deref(), undefined, 'the open session still holds the initialize request');
     // The session itself was not collected with it.
-    const listed = await post(port, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, opened.session);
+    const listed = await postMcp(port, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { sessionId: opened.session });
     assert.equal(listed.status, 200, listed.text);
     assert.match(listed.text, /recall_memories/);
   });
