@@ -1,11 +1,13 @@
 import { CHECKED_GROUPS } from './checkedGroups.ts';
+import { CLIPPINGS } from './clippings.ts';
 import { LANGUAGE_ALIASES } from './languageAliases.ts';
 import { abbreviationGroups, listGroups, type VocabularyGroup } from './vocabularyGroup.ts';
 
 /**
  * Vocabulary of software work that general dictionaries lack (issue 30): the aliases of
  * programming languages generated from GitHub Linguist ("ts" / TypeScript, "golang" / Go;
- * scripts/build-language-aliases.mjs), and the few hand-written groups that a per-group check on
+ * scripts/build-language-aliases.mjs), the clipped words of Debian's package names ("doc" /
+ * documentation, "env" / environment; scripts/build-clippings.mjs), and the few hand-written groups that a per-group check on
  * data they were not derived from kept (checkedGroups.ts, bench/vocabularyGroupCheck.ts). Used
  * both ways by query expansion (queryConcepts.ts).
  */
@@ -21,10 +23,9 @@ type BridgeKind = PhraseEntry['alternatives'][number]['kind'];
 
 export type { VocabularyGroup } from './vocabularyGroup.ts';
 
-/** Every line the vocabulary is built from: each generated language alias, then the checked groups. */
+/** Every line the vocabulary is built from: each generated language alias and clipping, then the checked groups. */
 export function vocabularyGroups(): VocabularyGroup[] {
-  const languages = abbreviationGroups(LANGUAGE_ALIASES);
-  return [...languages, ...listGroups(CHECKED_GROUPS)];
+  return [...abbreviationGroups(LANGUAGE_ALIASES), ...abbreviationGroups(CLIPPINGS), ...listGroups(CHECKED_GROUPS)];
 }
 
 function build(
