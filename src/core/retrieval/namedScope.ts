@@ -63,8 +63,8 @@ export const NO_SCOPE: QuestionScope = { projects: new Set(), nameTerms: new Set
 
 /**
  * True when `word` can abbreviate the project's name: it starts the name and its letters follow in
- * the name's order ("nu" for nushell, "fin" or "finance" for finance-hub, "dcr" for
- * dotcom-rendering), the abbreviation test of Schwartz & Hearst (2003) without the parenthesis.
+ * the name's order ("nu" for nushell, "fin" for finance-hub, "dcr" for dotcom-rendering; a
+ * word of the name, "finance", is not an abbreviation of it), the abbreviation test of Schwartz & Hearst (2003) without the parenthesis.
  * Alone this says little ("do" would abbreviate dotcom-rendering); `abbreviatedProjects` adds the store's evidence.
  */
 export function abbreviates(word: string, project: string): boolean {
