@@ -7,8 +7,10 @@
  * relative measure between variants, not a target). Printed beside each store's own questions at
  * the default floor (R@1, R@5 of the target), so a change to abstention shows what it gains and
  * what it answers that it should not.
- *   node bench/coding/crossSetNegatives.ts [--features out.jsonl]
+ *   node bench/coding/crossSetNegatives.ts [--features out.jsonl] [--show]
  * With --features, one JSON line per question: the floorless top scores and what the top matched.
+ * With --show, every foreign question that gets an answer is printed with its result count (how
+ * many of them partial matches) and its first four results: what an agent would read.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,7 @@ interface Question {
 }
 
 const featuresPath = process.argv.includes('--features') ? process.argv[process.argv.indexOf('--features') + 1] : null;
+const show = process.argv.includes('--show');
 const features: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'fml-cross-'));
 const store = new SqliteMemoryStore({ dataDir });
@@ -63,7 +66,17 @@ try {
         own++;
         at1 += ranked[0] === question.target ? 1 : 0;
         at5 += ranked.slice(0, 5).includes(question.target) ? 1 : 0;
-      } else foreign.push(ranked.length);
+      } else {
+        foreign.push(ranked.length);
+        if (show && ranked.length > 0) {
+          const partial = answered.memories.filter((memory) => memory.score_breakdown.signals.includes('partial'));
+          console.log(`[${user}] ${question.q}: ${ranked.length} results, ${partial.length} partial`);
+          for (const memory of answered.memories.slice(0, 4))
+            console.log(
+              `  ${memory.relevance_score.toFixed(3)} ${JSON.stringify(memory.score_breakdown.matched_terms)} ${memory.content.slice(0, 100)}`,
+            );
+        }
+      }
       if (featuresPath) {
         const open = await core.recall({ user_id: user, query: question.q, min_similarity: 0 }, { logAccess: false });
         const concepts = queryConcepts(question.q);
